@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "correlationjoin.h"
+
+#include <algorithm>
+
+namespace nsw {
+
+namespace {
+
+/// correlationId -> API row for one process: a dense array when ids are compact (the usual case), else a
+/// sorted list.
+struct ProcessLookup
+{
+    std::uint32_t minId = std::numeric_limits<std::uint32_t>::max();
+    std::uint32_t maxId = 0;
+    std::size_t count = 0;
+    bool dense = false;
+    std::vector<std::int32_t> denseRows;
+    std::vector<std::pair<std::uint32_t, std::int32_t>> sortedRows;
+
+    void prepare()
+    {
+        if (count == 0)
+            return;
+        const std::uint64_t range = std::uint64_t(maxId) - minId + 1;
+        dense = range <= 4 * count + 1024;
+        if (dense)
+            denseRows.assign(std::size_t(range), -1);
+        else
+            sortedRows.reserve(count);
+    }
+    void add(std::uint32_t id, std::int32_t row)
+    {
+        if (dense) {
+            std::int32_t& slot = denseRows[id - minId];
+            if (slot < 0)
+                slot = row;
+        } else {
+            sortedRows.emplace_back(id, row);
+        }
+    }
+    void finish()
+    {
+        if (!dense)
+            std::stable_sort(
+                sortedRows.begin(), sortedRows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
+    std::int32_t find(std::uint32_t id) const
+    {
+        if (count == 0 || id < minId || id > maxId)
+            return -1;
+        if (dense)
+            return denseRows[id - minId];
+        const auto it = std::lower_bound(
+            sortedRows.begin(), sortedRows.end(), id, [](const auto& e, std::uint32_t v) { return e.first < v; });
+        return it != sortedRows.end() && it->first == id ? it->second : -1;
+    }
+};
+
+std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>& lookups)
+{
+    rows.api.assign(rows.size(), -1);
+    std::size_t matched = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const ProcessIndex p = rows.process[i];
+        if (p < 0 || std::size_t(p) >= lookups.size())
+            continue;
+        rows.api[i] = lookups[std::size_t(p)].find(rows.correlation[i]);
+        matched += rows.api[i] >= 0;
+    }
+    return matched;
+}
+
+} // namespace
+
+std::size_t joinCorrelations(Profile& profile)
+{
+    const CudaApiTable& api = profile.cudaApi;
+    std::vector<ProcessLookup> lookups(profile.processes.size());
+    auto processOf = [&](std::size_t row) { return profile.processOfThread(api.thread[row]); };
+    for (std::size_t i = 0; i < api.size(); ++i) {
+        const ProcessIndex p = processOf(i);
+        if (p < 0)
+            continue;
+        ProcessLookup& l = lookups[std::size_t(p)];
+        l.minId = std::min(l.minId, api.correlation[i]);
+        l.maxId = std::max(l.maxId, api.correlation[i]);
+        ++l.count;
+    }
+    for (ProcessLookup& l : lookups)
+        l.prepare();
+    for (std::size_t i = 0; i < api.size(); ++i) {
+        const ProcessIndex p = processOf(i);
+        if (p >= 0)
+            lookups[std::size_t(p)].add(api.correlation[i], std::int32_t(i));
+    }
+    for (ProcessLookup& l : lookups)
+        l.finish();
+    return joinTable(profile.kernels, lookups) + joinTable(profile.memops, lookups)
+        + joinTable(profile.graphLaunches, lookups);
+}
+
+} // namespace nsw

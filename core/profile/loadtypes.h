@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "profile/profile.h"
+
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <vector>
+
+namespace nsw {
+
+/// Which parts of an export to load. Metadata, GPUs, processes and threads are always read.
+enum LoadPart : unsigned
+{
+    LoadKernels = 1u << 0,
+    LoadMemOps = 1u << 1,
+    LoadCudaApi = 1u << 2,
+    LoadNvtx = 1u << 3,
+    LoadOsrt = 1u << 4,
+    LoadGraphLaunches = 1u << 5,
+    LoadEverything = 0x3Fu,
+};
+
+struct LoadOptions
+{
+    unsigned parts = LoadEverything;
+    /// Worker threads reading tables in parallel (one SQLite connection each); 0 = one per core.
+    int threads = 0;
+};
+
+struct LoadProgress
+{
+    QString stage;
+    double fraction = 0; ///< 0..1 over the whole load
+};
+
+struct StageTiming
+{
+    QString stage;
+    qint64 milliseconds = 0;
+    qint64 rows = -1; ///< rows read by this stage, -1 when not a table scan
+};
+
+struct LoadResult
+{
+    ProfilePtr profile; ///< null on failure or cancel
+    QString error; ///< names the file and what is wrong
+    bool cancelled = false;
+    std::vector<StageTiming> timings;
+    qint64 totalMilliseconds = 0;
+};
+
+/// Called from the thread that runs the load, never concurrently.
+using ProgressCallback = std::function<void(const LoadProgress&)>;
+using CancelFlag = std::atomic<bool>;
+
+} // namespace nsw

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Private to the loader: the small tables (metadata, GPUs, processes, thread names, enums).
+#pragma once
+
+#include "profile/profile.h"
+
+#include <vector>
+
+namespace nsw {
+
+class SqliteDb;
+
+struct RawThreadName
+{
+    qint64 globalTid = 0;
+    std::int32_t nameId = kNoString; ///< StringIds id
+    qint64 priority = 0;
+};
+
+/// Fills meta, gpus, cudaDevices, processes (from PROCESSES) and memcpyKindLabels of @p profile.
+void readMetadata(const SqliteDb& db, Profile& profile);
+/// ThreadNames rows; ids are resolved with the other strings.
+std::vector<RawThreadName> readThreadNames(const SqliteDb& db);
+
+} // namespace nsw

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "profile.h"
+
+#include <QFileInfo>
+#include <algorithm>
+#include <set>
+
+namespace nsw {
+
+ThreadIndex NvtxTable::endThreadOf(std::size_t row) const
+{
+    const auto it = std::lower_bound(endThread.begin(), endThread.end(), std::uint32_t(row),
+        [](const auto& entry, std::uint32_t r) { return entry.first < r; });
+    if (it != endThread.end() && it->first == row)
+        return it->second;
+    return thread[row];
+}
+
+QString Profile::displayName() const
+{
+    return QFileInfo(meta.filePath).fileName();
+}
+
+TimeNs Profile::captureDurationNs() const
+{
+    if (meta.analysisDurationNs != kNoTime && meta.analysisDurationNs > 0)
+        return meta.analysisDurationNs;
+    if (activityStart == kNoTime)
+        return 0;
+    return activityEnd - activityStart;
+}
+
+QString Profile::memOpName(std::uint8_t copyKind) const
+{
+    if (copyKind == MemOpTable::kMemset)
+        return QStringLiteral("[CUDA memset]");
+    const auto it = memcpyKindLabels.find(copyKind);
+    const QString label = it != memcpyKindLabels.end() ? it->second : QStringLiteral("Unknown");
+    return QStringLiteral("[CUDA memcpy ") + label + QLatin1Char(']');
+}
+
+const GpuInfo* Profile::gpuFor(ProcessIndex process, int cudaDevice) const
+{
+    auto byId = [this](int id) -> const GpuInfo* {
+        for (const GpuInfo& g : gpus)
+            if (g.id == id)
+                return &g;
+        return nullptr;
+    };
+    if (!cudaDevices.empty()) {
+        const int pid = process >= 0 ? processes[std::size_t(process)].pid : -1;
+        for (const CudaDeviceMapping& m : cudaDevices)
+            if (m.cudaId == cudaDevice && (m.pid == pid || pid < 0))
+                return byId(m.gpuId);
+        return nullptr;
+    }
+    // Without TARGET_INFO_CUDA_DEVICE no mapping is provably right; accept it only when every listed GPU is
+    // the same model, so the name cannot be wrong.
+    if (gpus.empty())
+        return nullptr;
+    const bool sameModel
+        = std::all_of(gpus.begin(), gpus.end(), [&](const GpuInfo& g) { return g.name == gpus[0].name; });
+    if (!sameModel)
+        return nullptr;
+    if (const GpuInfo* g = byId(cudaDevice))
+        return g;
+    return &gpus[0];
+}
+
+QString Profile::deviceLabel(ProcessIndex process, int cudaDevice) const
+{
+    const GpuInfo* gpu = gpuFor(process, cudaDevice);
+    if (gpu && !gpu->name.isEmpty())
+        return QStringLiteral("GPU %1 (%2)").arg(cudaDevice).arg(gpu->name);
+    return QStringLiteral("GPU %1").arg(cudaDevice);
+}
+
+std::vector<int> Profile::devicesUsed() const
+{
+    std::set<int> devices(kernels.device.begin(), kernels.device.end());
+    devices.insert(memops.device.begin(), memops.device.end());
+    devices.insert(graphLaunches.device.begin(), graphLaunches.device.end());
+    return { devices.begin(), devices.end() };
+}
+
+QString Profile::processLabel(ProcessIndex process) const
+{
+    if (process < 0 || std::size_t(process) >= processes.size())
+        return QStringLiteral("?");
+    const ProcessInfo& p = processes[std::size_t(process)];
+    if (p.name.isEmpty())
+        return QStringLiteral("pid %1").arg(p.pid);
+    return QStringLiteral("%1 (%2)").arg(p.name).arg(p.pid);
+}
+
+QString Profile::threadLabel(ThreadIndex thread) const
+{
+    if (thread < 0 || std::size_t(thread) >= threads.size())
+        return QStringLiteral("?");
+    const ThreadInfo& t = threads[std::size_t(thread)];
+    if (t.name.isEmpty())
+        return QStringLiteral("tid %1").arg(t.tid);
+    return QStringLiteral("%1 (%2)").arg(t.name).arg(t.tid);
+}
+
+const QString& Profile::nvtxDomainName(std::int32_t domain) const
+{
+    static const QString defaultDomain;
+    if (domain < 0 || std::size_t(domain) >= nvtxDomains.size())
+        return defaultDomain;
+    return nvtxDomains[std::size_t(domain)].name;
+}
+
+namespace {
+template <typename T> std::size_t vectorBytes(const std::vector<T>& v)
+{
+    return v.capacity() * sizeof(T);
+}
+
+std::size_t activityBytes(const GpuActivityColumns& c)
+{
+    return vectorBytes(c.start) + vectorBytes(c.end) + vectorBytes(c.process) + vectorBytes(c.device)
+        + vectorBytes(c.context) + vectorBytes(c.stream) + vectorBytes(c.correlation) + vectorBytes(c.api);
+}
+} // namespace
+
+std::size_t Profile::memoryBytes() const
+{
+    std::size_t bytes = sizeof(Profile) + strings.memoryBytes();
+    bytes += activityBytes(kernels) + vectorBytes(kernels.demangledName) + vectorBytes(kernels.shortName)
+        + vectorBytes(kernels.mangledName) + vectorBytes(kernels.shape);
+    bytes += activityBytes(memops) + vectorBytes(memops.bytes) + vectorBytes(memops.copyKind);
+    bytes += activityBytes(graphLaunches) + vectorBytes(graphLaunches.graphId) + vectorBytes(graphLaunches.graphExecId);
+    bytes += vectorBytes(cudaApi.start) + vectorBytes(cudaApi.end) + vectorBytes(cudaApi.thread)
+        + vectorBytes(cudaApi.correlation) + vectorBytes(cudaApi.name) + vectorBytes(cudaApi.eventClass);
+    bytes += vectorBytes(nvtx.start) + vectorBytes(nvtx.end) + vectorBytes(nvtx.thread) + vectorBytes(nvtx.name)
+        + vectorBytes(nvtx.domain) + vectorBytes(nvtx.eventType) + vectorBytes(nvtx.endThread);
+    bytes += vectorBytes(osrt.start) + vectorBytes(osrt.end) + vectorBytes(osrt.thread) + vectorBytes(osrt.name);
+    bytes += vectorBytes(launchShapes) + (processes.size() + threads.size()) * 64;
+    return bytes;
+}
+
+} // namespace nsw

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "profile/loadtypes.h"
+
+#include <QString>
+#include <QStringList>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+struct sqlite3_stmt;
+
+namespace nsw {
+
+class SqliteDb;
+
+/// Maps 64-bit keys (globalTid, globalPid...) to dense local indices; rows of one thread tend to come in runs,
+/// so the last key is cached.
+class LocalKeyMap
+{
+public:
+    std::int32_t index(std::int64_t key)
+    {
+        if (key == m_lastKey && m_lastIndex >= 0)
+            return m_lastIndex;
+        const auto [it, inserted] = m_map.try_emplace(key, std::int32_t(m_keys.size()));
+        if (inserted)
+            m_keys.push_back(key);
+        m_lastKey = key;
+        m_lastIndex = it->second;
+        return m_lastIndex;
+    }
+    const std::vector<std::int64_t>& keys() const { return m_keys; }
+
+private:
+    std::unordered_map<std::int64_t, std::int32_t> m_map;
+    std::vector<std::int64_t> m_keys;
+    std::int64_t m_lastKey = 0;
+    std::int32_t m_lastIndex = -1;
+};
+
+/// Inline (non-StringIds) texts met during one scan, as raw UTF-8. A name column holds StringIds ids as
+/// values >= 0 and inline texts as encode(index) < -1 until the loader resolves both into the StringPool.
+class InlineTexts
+{
+public:
+    static constexpr std::int32_t encode(std::int32_t index) { return -(index + 2); }
+    static constexpr std::int32_t decode(std::int32_t value) { return -value - 2; }
+    std::int32_t add(std::string_view utf8);
+    const std::vector<std::string>& texts() const { return m_texts; }
+
+private:
+    std::unordered_map<std::string, std::int32_t> m_index;
+    std::vector<std::string> m_texts;
+};
+
+/// State of one table scan on a worker thread: its own connection, local maps, progress and error.
+struct ScanContext
+{
+    QString table;
+    QString stage; ///< "Reading kernels"
+    const CancelFlag* cancel = nullptr;
+    std::atomic<qint64> rowsRead { 0 };
+    qint64 estimatedRows = 0;
+    QString error;
+    QStringList warnings;
+    LocalKeyMap threads; ///< globalTid -> local thread index
+    LocalKeyMap processes; ///< globalPid -> local process index
+    InlineTexts inlineTexts;
+    std::int64_t maxStringId = -1;
+    qint64 milliseconds = 0;
+
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    /// Records a StringIds id read from a row; returns it as stored in a name column (kNoString for NULL).
+    std::int32_t stringId(sqlite3_stmt* st, int column);
+};
+
+/// Builds "SELECT a, b, NULL, ... FROM T" with columns found by name; missing optional columns read as NULL so
+/// result positions stay fixed whatever the schema version.
+class ColumnSelect
+{
+public:
+    ColumnSelect(const SqliteDb& db, const QString& table);
+    int add(const QString& column);
+    bool has(const QString& column) const;
+    QString sql(const QString& where = {}) const;
+
+private:
+    QString m_table;
+    QStringList m_available;
+    QStringList m_expressions;
+};
+
+} // namespace nsw

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Private to the loader: turns raw StringIds ids and inline texts into StringPool indices.
+#pragma once
+
+#include "profile/stringpool.h"
+
+#include <QString>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace nsw {
+
+class SqliteDb;
+
+/// Only ids that rows reference are fetched (StringIds can hold millions of strings). Texts are decoded as
+/// lenient UTF-8 and deduplicated by value.
+class StringResolver
+{
+public:
+    StringResolver(const SqliteDb& db, StringPool& pool, std::int64_t maxId);
+
+    void need(std::int32_t id);
+    void needColumn(const std::vector<std::int32_t>& column);
+    /// Fetches every needed id; returns false with @p error set when StringIds cannot be read.
+    bool resolve(QString* error);
+    StringRef ref(std::int32_t id) const;
+    /// Interns inline texts; returns their pool indices in order.
+    std::vector<StringRef> internTexts(const std::vector<std::string>& utf8Texts);
+    /// Rewrites a raw name column (ids >= 0, inline texts encoded < -1) into pool indices.
+    void remapColumn(std::vector<std::int32_t>& column, const std::vector<StringRef>& inlineRefs = {}) const;
+    std::int64_t missingIds() const { return m_missing; }
+
+private:
+    static constexpr StringRef kUnneeded = -2;
+    static constexpr StringRef kNeeded = -3;
+    void setRef(std::int32_t id, StringRef ref);
+
+    const SqliteDb& m_db;
+    StringPool& m_pool;
+    bool m_dense;
+    std::vector<StringRef> m_denseRefs;
+    std::unordered_map<std::int32_t, StringRef> m_sparseRefs;
+    std::int64_t m_neededCount = 0;
+    std::int64_t m_missing = 0;
+};
+
+} // namespace nsw

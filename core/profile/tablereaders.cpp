@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tablereaders.h"
+
+#include "profile/scanloop.h"
+
+#include <QHash>
+#include <unordered_map>
+
+namespace nsw {
+
+namespace {
+
+/// Result positions of the columns every GPU activity table shares.
+struct ActivitySelect
+{
+    int start, end, device, context, stream, correlation, globalPid;
+
+    explicit ActivitySelect(ColumnSelect& s)
+        : start(s.add(QStringLiteral("start")))
+        , end(s.add(QStringLiteral("end")))
+        , device(s.add(QStringLiteral("deviceId")))
+        , context(s.add(QStringLiteral("contextId")))
+        , stream(s.add(QStringLiteral("streamId")))
+        , correlation(s.add(QStringLiteral("correlationId")))
+        , globalPid(s.add(QStringLiteral("globalPid")))
+    { }
+
+    void append(sqlite3_stmt* st, ScanContext& ctx, GpuActivityColumns& out) const
+    {
+        // Raw values, as nsys stats uses them; interval algorithms treat end < start as empty.
+        out.start.push_back(sqlite3_column_int64(st, start));
+        out.end.push_back(sqlite3_column_int64(st, end));
+        out.device.push_back(std::int32_t(sqlite3_column_int64(st, device)));
+        out.context.push_back(std::uint32_t(sqlite3_column_int64(st, context)));
+        out.stream.push_back(std::uint32_t(sqlite3_column_int64(st, stream)));
+        out.correlation.push_back(std::uint32_t(sqlite3_column_int64(st, correlation)));
+        out.process.push_back(ctx.processes.index(globalPidOf(sqlite3_column_int64(st, globalPid))));
+    }
+};
+
+void reserveActivity(GpuActivityColumns& c, qint64 rows)
+{
+    const auto n = std::size_t(std::max<qint64>(rows, 0));
+    c.start.reserve(n);
+    c.end.reserve(n);
+    c.process.reserve(n);
+    c.device.reserve(n);
+    c.context.reserve(n);
+    c.stream.reserve(n);
+    c.correlation.reserve(n);
+}
+
+bool requireColumns(const ColumnSelect& s, ScanContext& ctx, std::initializer_list<const char*> names)
+{
+    for (const char* n : names) {
+        if (!s.has(QLatin1String(n))) {
+            ctx.warnings.append(QStringLiteral("%1 has no column %2; table skipped").arg(ctx.table, QLatin1String(n)));
+            return false;
+        }
+    }
+    return true;
+}
+
+struct ShapeHash
+{
+    std::size_t operator()(const LaunchShape& s) const
+    {
+        std::size_t h = 0;
+        auto mix = [&h](std::uint64_t v) {
+            h ^= std::hash<std::uint64_t>()(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        };
+        for (int i = 0; i < 3; ++i) {
+            mix(s.grid[i]);
+            mix(s.block[i]);
+        }
+        mix(std::uint64_t(s.registersPerThread));
+        mix(std::uint64_t(s.staticSharedMemory));
+        mix(std::uint64_t(s.dynamicSharedMemory));
+        return h;
+    }
+};
+
+} // namespace
+
+bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out)
+{
+    ColumnSelect s(db, ctx.table);
+    if (!requireColumns(s, ctx, { "start", "end" }))
+        return true;
+    const ActivitySelect a(s);
+    const int demangled = s.add(QStringLiteral("demangledName"));
+    const int shortName = s.add(QStringLiteral("shortName"));
+    const int mangled = s.add(QStringLiteral("mangledName"));
+    const int grid[3]
+        = { s.add(QStringLiteral("gridX")), s.add(QStringLiteral("gridY")), s.add(QStringLiteral("gridZ")) };
+    const int block[3]
+        = { s.add(QStringLiteral("blockX")), s.add(QStringLiteral("blockY")), s.add(QStringLiteral("blockZ")) };
+    const int registers = s.add(QStringLiteral("registersPerThread"));
+    const int staticShared = s.add(QStringLiteral("staticSharedMemory"));
+    const int dynamicShared = s.add(QStringLiteral("dynamicSharedMemory"));
+
+    KernelTable& t = out.table;
+    reserveActivity(t, ctx.estimatedRows);
+    t.demangledName.reserve(std::size_t(ctx.estimatedRows));
+    t.shortName.reserve(std::size_t(ctx.estimatedRows));
+    t.mangledName.reserve(std::size_t(ctx.estimatedRows));
+    t.shape.reserve(std::size_t(ctx.estimatedRows));
+
+    std::unordered_map<LaunchShape, std::uint32_t, ShapeHash> shapeIndex;
+    LaunchShape lastShape;
+    std::uint32_t lastShapeIndex = std::uint32_t(-1);
+    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+        a.append(st, ctx, t);
+        const std::int32_t d = ctx.stringId(st, demangled);
+        const std::int32_t sh = ctx.stringId(st, shortName);
+        t.demangledName.push_back(d != kNoString ? d : sh);
+        t.shortName.push_back(sh != kNoString ? sh : d);
+        t.mangledName.push_back(ctx.stringId(st, mangled));
+        LaunchShape shape;
+        for (int i = 0; i < 3; ++i) {
+            shape.grid[i] = std::uint32_t(sqlite3_column_int64(st, grid[i]));
+            shape.block[i] = std::uint32_t(sqlite3_column_int64(st, block[i]));
+        }
+        shape.registersPerThread = std::int32_t(sqlite3_column_int64(st, registers));
+        shape.staticSharedMemory = std::int32_t(sqlite3_column_int64(st, staticShared));
+        shape.dynamicSharedMemory = std::int32_t(sqlite3_column_int64(st, dynamicShared));
+        if (!(lastShapeIndex != std::uint32_t(-1) && shape == lastShape)) {
+            const auto [it, inserted] = shapeIndex.try_emplace(shape, std::uint32_t(out.shapes.size()));
+            if (inserted)
+                out.shapes.push_back(shape);
+            lastShape = shape;
+            lastShapeIndex = it->second;
+        }
+        t.shape.push_back(lastShapeIndex);
+    });
+}
+
+bool readMemcpy(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
+{
+    ColumnSelect s(db, ctx.table);
+    if (!requireColumns(s, ctx, { "start", "end" }))
+        return true;
+    const ActivitySelect a(s);
+    const int bytes = s.add(QStringLiteral("bytes"));
+    const int copyKind = s.add(QStringLiteral("copyKind"));
+    reserveActivity(out, ctx.estimatedRows);
+    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+        a.append(st, ctx, out);
+        out.bytes.push_back(sqlite3_column_int64(st, bytes));
+        // Kinds are 0..13; anything else is shown as its number through memcpyKindLabels.
+        out.copyKind.push_back(std::uint8_t(std::clamp<sqlite3_int64>(sqlite3_column_int64(st, copyKind), 0, 254)));
+    });
+}
+
+bool readMemset(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
+{
+    ColumnSelect s(db, ctx.table);
+    if (!requireColumns(s, ctx, { "start", "end" }))
+        return true;
+    const ActivitySelect a(s);
+    const int bytes = s.add(QStringLiteral("bytes"));
+    reserveActivity(out, ctx.estimatedRows);
+    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+        a.append(st, ctx, out);
+        out.bytes.push_back(sqlite3_column_int64(st, bytes));
+        out.copyKind.push_back(MemOpTable::kMemset);
+    });
+}
+
+bool readGraphTrace(const SqliteDb& db, ScanContext& ctx, GraphLaunchTable& out)
+{
+    ColumnSelect s(db, ctx.table);
+    if (!requireColumns(s, ctx, { "start", "end" }))
+        return true;
+    const ActivitySelect a(s);
+    const int graphId = s.add(QStringLiteral("graphId"));
+    const int graphExecId = s.add(QStringLiteral("graphExecId"));
+    reserveActivity(out, ctx.estimatedRows);
+    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+        a.append(st, ctx, out);
+        out.graphId.push_back(sqlite3_column_int64(st, graphId));
+        out.graphExecId.push_back(sqlite3_column_int64(st, graphExecId));
+    });
+}
+
+bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
+{
+    ColumnSelect s(db, ctx.table);
+    if (!requireColumns(s, ctx, { "start", "end", "globalTid" }))
+        return true;
+    const int start = s.add(QStringLiteral("start"));
+    const int end = s.add(QStringLiteral("end"));
+    const int tid = s.add(QStringLiteral("globalTid"));
+    const int correlation = s.add(QStringLiteral("correlationId"));
+    const int name = s.add(QStringLiteral("nameId"));
+    const int eventClass = s.add(QStringLiteral("eventClass"));
+    const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
+    out.start.reserve(n);
+    out.end.reserve(n);
+    out.thread.reserve(n);
+    out.correlation.reserve(n);
+    out.name.reserve(n);
+    out.eventClass.reserve(n);
+    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+        out.start.push_back(sqlite3_column_int64(st, start));
+        out.end.push_back(sqlite3_column_int64(st, end));
+        out.thread.push_back(ctx.threads.index(sqlite3_column_int64(st, tid)));
+        out.correlation.push_back(std::uint32_t(sqlite3_column_int64(st, correlation)));
+        out.name.push_back(ctx.stringId(st, name));
+        out.eventClass.push_back(std::uint8_t(sqlite3_column_int64(st, eventClass)));
+    });
+}
+
+bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
+{
+    ColumnSelect s(db, ctx.table);
+    if (!requireColumns(s, ctx, { "start", "eventType", "globalTid" }))
+        return true;
+    const int start = s.add(QStringLiteral("start"));
+    const int end = s.add(QStringLiteral("end"));
+    const int eventType = s.add(QStringLiteral("eventType"));
+    const int text = s.add(QStringLiteral("text"));
+    const int textId = s.add(QStringLiteral("textId"));
+    const int tid = s.add(QStringLiteral("globalTid"));
+    const int endTid = s.add(QStringLiteral("endGlobalTid"));
+    const int domainId = s.add(QStringLiteral("domainId"));
+
+    NvtxTable& t = out.table;
+    const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
+    t.start.reserve(n);
+    t.end.reserve(n);
+    t.thread.reserve(n);
+    t.name.reserve(n);
+    t.domain.reserve(n);
+    t.eventType.reserve(n);
+
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int32_t> domainIndex;
+    auto domainOf = [&](std::int64_t globalPid, std::int64_t id) {
+        const auto [it, inserted] = domainIndex.try_emplace({ globalPid, id }, std::int32_t(out.domains.size()));
+        if (inserted)
+            out.domains.push_back({ globalPid, id, kNoString });
+        return it->second;
+    };
+    std::pair<std::int64_t, std::int64_t> lastDomainKey { -1, -1 };
+    std::int32_t lastDomain = -1;
+    auto nameOf = [&](sqlite3_stmt* st) -> std::int32_t {
+        if (!columnIsNull(st, text)) {
+            const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, text));
+            return ctx.inlineTexts.add(std::string_view(p, std::size_t(sqlite3_column_bytes(st, text))));
+        }
+        return ctx.stringId(st, textId);
+    };
+
+    // Only ranges, marks and the registration rows that name domains and threads; the rest is not needed.
+    const QString where = QStringLiteral("eventType IN (34, 39, 59, 60, 75)");
+    return scanRows(db, s.sql(where), ctx, [&](sqlite3_stmt* st) {
+        const int type = int(sqlite3_column_int64(st, eventType));
+        const std::int64_t globalTid = sqlite3_column_int64(st, tid);
+        const std::int64_t domain = columnIsNull(st, domainId) ? 0 : sqlite3_column_int64(st, domainId);
+        if (type == 75) {
+            out.domains[std::size_t(domainOf(globalPidOf(globalTid), domain))].nameValue = nameOf(st);
+            return;
+        }
+        if (type == 39) {
+            out.threadNames.emplace_back(ctx.threads.index(globalTid), nameOf(st));
+            return;
+        }
+        const std::size_t row = t.start.size();
+        t.start.push_back(sqlite3_column_int64(st, start));
+        t.end.push_back(type == NvtxTable::kMark || columnIsNull(st, end) ? kNoTime : sqlite3_column_int64(st, end));
+        const std::int32_t thread = ctx.threads.index(globalTid);
+        t.thread.push_back(thread);
+        t.name.push_back(nameOf(st));
+        t.eventType.push_back(std::uint8_t(type));
+        if (domain == 0) {
+            t.domain.push_back(-1);
+        } else {
+            const std::pair<std::int64_t, std::int64_t> key { globalPidOf(globalTid), domain };
+            if (key != lastDomainKey) {
+                lastDomain = domainOf(key.first, key.second);
+                lastDomainKey = key;
+            }
+            t.domain.push_back(lastDomain);
+        }
+        if (type == NvtxTable::kStartEnd && !columnIsNull(st, endTid)) {
+            const std::int64_t endGlobalTid = sqlite3_column_int64(st, endTid);
+            if (endGlobalTid != globalTid)
+                t.endThread.emplace_back(std::uint32_t(row), ctx.threads.index(endGlobalTid));
+        }
+    });
+}
+
+bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
+{
+    ColumnSelect s(db, ctx.table);
+    if (!requireColumns(s, ctx, { "start", "end", "globalTid" }))
+        return true;
+    const int start = s.add(QStringLiteral("start"));
+    const int end = s.add(QStringLiteral("end"));
+    const int tid = s.add(QStringLiteral("globalTid"));
+    const int name = s.add(QStringLiteral("nameId"));
+    const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
+    out.start.reserve(n);
+    out.end.reserve(n);
+    out.thread.reserve(n);
+    out.name.reserve(n);
+    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+        out.start.push_back(sqlite3_column_int64(st, start));
+        out.end.push_back(sqlite3_column_int64(st, end));
+        out.thread.push_back(ctx.threads.index(sqlite3_column_int64(st, tid)));
+        out.name.push_back(ctx.stringId(st, name));
+    });
+}
+
+} // namespace nsw
