@@ -1,5 +1,50 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-int main()
+#include "cli/cli.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <cstring>
+
+int main(int argc, char** argv)
 {
-    return 0;
+    // A command as first argument means headless: no display connection is ever opened.
+    if (argc > 1 && nsw::cli::isCommand(QString::fromLocal8Bit(argv[1]))) {
+        QCoreApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("nsys-workbench"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(NSW_VERSION));
+        return nsw::cli::run(QCoreApplication::arguments().mid(1));
+    }
+    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+        QCoreApplication app(argc, argv);
+        return nsw::cli::printTopLevelHelp();
+    }
+    if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
+        QCoreApplication app(argc, argv);
+        return nsw::cli::printVersion();
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("nsys-workbench"));
+    QApplication::setApplicationDisplayName(QStringLiteral("nsys-workbench"));
+    QApplication::setApplicationVersion(QStringLiteral(NSW_VERSION));
+    QApplication::setOrganizationName(QStringLiteral("nsys-workbench"));
+    QApplication::setDesktopFileName(QStringLiteral("nsys-workbench"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/nsys-workbench.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Workbench for Nsight Systems SQLite exports"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("traces"), QStringLiteral("Exports (.sqlite) or trace folders to open"),
+        QStringLiteral("[TRACE...]"));
+    QCommandLineOption reset(QStringLiteral("reset-layout"), QStringLiteral("Start with the default pane layout"));
+    parser.addOption(reset);
+    parser.process(app);
+
+    nsw::MainWindow window(parser.isSet(reset));
+    window.show();
+    window.openFiles(parser.positionalArguments());
+    return app.exec();
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Private to the loader: the small tables (metadata, GPUs, processes, thread names, enums).
+// The small tables (metadata, GPUs, processes, thread names, enums); used by the loader and by `info`.
 #pragma once
 
 #include "profile/profile.h"

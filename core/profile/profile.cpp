@@ -16,6 +16,12 @@ ThreadIndex NvtxTable::endThreadOf(std::size_t row) const
     return thread[row];
 }
 
+bool NvtxTable::hasEndThread(std::size_t row) const
+{
+    return std::binary_search(endThread.begin(), endThread.end(), std::make_pair(std::uint32_t(row), ThreadIndex(0)),
+        [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
 QString Profile::displayName() const
 {
     return QFileInfo(meta.filePath).fileName();
@@ -135,7 +141,8 @@ std::size_t Profile::memoryBytes() const
         + vectorBytes(cudaApi.correlation) + vectorBytes(cudaApi.name) + vectorBytes(cudaApi.eventClass);
     bytes += vectorBytes(nvtx.start) + vectorBytes(nvtx.end) + vectorBytes(nvtx.thread) + vectorBytes(nvtx.name)
         + vectorBytes(nvtx.domain) + vectorBytes(nvtx.eventType) + vectorBytes(nvtx.endThread);
-    bytes += vectorBytes(osrt.start) + vectorBytes(osrt.end) + vectorBytes(osrt.thread) + vectorBytes(osrt.name);
+    bytes += vectorBytes(osrt.start) + vectorBytes(osrt.end) + vectorBytes(osrt.thread) + vectorBytes(osrt.name)
+        + vectorBytes(osrt.eventClass);
     bytes += vectorBytes(launchShapes) + (processes.size() + threads.size()) * 64;
     return bytes;
 }

@@ -150,28 +150,39 @@ struct NvtxDomain
     QString name; ///< empty when the domain-create row is missing
 };
 
-/// NVTX_EVENTS rows that matter for analysis: ranges (59 push/pop, 60 start/end) and marks (34).
-/// Registration rows (domain create 75, category 33, thread name 39) are folded into names.
+/// NVTX_EVENTS rows that matter for analysis: ranges (59 push/pop, 60 start/end, 70/71 their NVTXT-file forms)
+/// and marks (34). Registration rows (domain create 75, category 33, thread name 39) are folded into names.
 struct NvtxTable
 {
     static constexpr std::uint8_t kMark = 34;
     static constexpr std::uint8_t kPushPop = 59;
     static constexpr std::uint8_t kStartEnd = 60;
+    static constexpr std::uint8_t kNvtxtPushPop = 70;
+    static constexpr std::uint8_t kNvtxtStartEnd = 71;
+    static bool isPushPop(std::uint8_t type) { return type == kPushPop || type == kNvtxtPushPop; }
+    static bool isStartEnd(std::uint8_t type) { return type == kStartEnd || type == kNvtxtStartEnd; }
+    static bool isRange(std::uint8_t type) { return isPushPop(type) || isStartEnd(type); }
     std::vector<TimeNs> start;
     std::vector<TimeNs> end; ///< kNoTime for marks and unterminated ranges
     std::vector<ThreadIndex> thread;
-    std::vector<StringRef> name; ///< `text`, else StringIds[textId]; kNoString when both are NULL
+    std::vector<StringRef> name; ///< StringIds[textId], else `text` (nsys's precedence); kNoString when both NULL
     std::vector<std::int32_t> domain; ///< index into Profile::nvtxDomains, -1 = default domain
     std::vector<std::uint8_t> eventType;
-    /// (row, thread) for start/end ranges that ended on another thread; sorted by row.
+    /// (row, thread) for every row whose endGlobalTid is set (start/end ranges; it may equal the start thread).
+    /// Sorted by row. nsys's GPU projection only uses ranges without an endGlobalTid.
     std::vector<std::pair<std::uint32_t, ThreadIndex>> endThread;
+    /// max(start, end) over the whole NVTX_EVENTS table, all event types: nsys's end for unterminated ranges.
+    TimeNs maxTimestamp = kNoTime;
     std::size_t size() const { return start.size(); }
     ThreadIndex endThreadOf(std::size_t row) const;
+    bool hasEndThread(std::size_t row) const;
 };
 
 /// OS runtime calls (OSRT_API).
 struct OsrtTable
 {
+    static constexpr std::uint8_t kOsRuntime = 27; ///< ENUM_NSYS_EVENT_CLASS; osrt_sum counts only these
+    std::vector<std::uint8_t> eventClass;
     std::vector<TimeNs> start;
     std::vector<TimeNs> end;
     std::vector<ThreadIndex> thread;

@@ -244,17 +244,27 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
     std::pair<std::int64_t, std::int64_t> lastDomainKey { -1, -1 };
     std::int32_t lastDomain = -1;
     auto nameOf = [&](sqlite3_stmt* st) -> std::int32_t {
+        // nsys's reports take coalesce(StringIds[textId], text).
+        if (!columnIsNull(st, textId))
+            return ctx.stringId(st, textId);
         if (!columnIsNull(st, text)) {
             const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, text));
             return ctx.inlineTexts.add(std::string_view(p, std::size_t(sqlite3_column_bytes(st, text))));
         }
-        return ctx.stringId(st, textId);
+        return kNoString;
     };
 
-    // Only ranges, marks and the registration rows that name domains and threads; the rest is not needed.
-    const QString where = QStringLiteral("eventType IN (34, 39, 59, 60, 75)");
-    return scanRows(db, s.sql(where), ctx, [&](sqlite3_stmt* st) {
+    // Every row is read (no WHERE): nsys ends unterminated ranges at the table-wide maximum timestamp, over all
+    // event types. Only ranges, marks and the rows that name domains and threads are kept.
+    TimeNs maxTimestamp = kNoTime;
+    const bool ok = scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
         const int type = int(sqlite3_column_int64(st, eventType));
+        const TimeNs rowStart = sqlite3_column_int64(st, start);
+        const bool hasEnd = !columnIsNull(st, end);
+        const TimeNs rowEnd = hasEnd ? sqlite3_column_int64(st, end) : kNoTime;
+        maxTimestamp = std::max({ maxTimestamp, rowStart, rowEnd });
+        if (type != 34 && type != 39 && type != 59 && type != 60 && type != 70 && type != 71 && type != 75)
+            return;
         const std::int64_t globalTid = sqlite3_column_int64(st, tid);
         const std::int64_t domain = columnIsNull(st, domainId) ? 0 : sqlite3_column_int64(st, domainId);
         if (type == 75) {
@@ -266,8 +276,8 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
             return;
         }
         const std::size_t row = t.start.size();
-        t.start.push_back(sqlite3_column_int64(st, start));
-        t.end.push_back(type == NvtxTable::kMark || columnIsNull(st, end) ? kNoTime : sqlite3_column_int64(st, end));
+        t.start.push_back(rowStart);
+        t.end.push_back(type == NvtxTable::kMark ? kNoTime : rowEnd);
         const std::int32_t thread = ctx.threads.index(globalTid);
         t.thread.push_back(thread);
         t.name.push_back(nameOf(st));
@@ -282,12 +292,11 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
             }
             t.domain.push_back(lastDomain);
         }
-        if (type == NvtxTable::kStartEnd && !columnIsNull(st, endTid)) {
-            const std::int64_t endGlobalTid = sqlite3_column_int64(st, endTid);
-            if (endGlobalTid != globalTid)
-                t.endThread.emplace_back(std::uint32_t(row), ctx.threads.index(endGlobalTid));
-        }
+        if (!columnIsNull(st, endTid))
+            t.endThread.emplace_back(std::uint32_t(row), ctx.threads.index(sqlite3_column_int64(st, endTid)));
     });
+    t.maxTimestamp = maxTimestamp;
+    return ok;
 }
 
 bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
@@ -299,16 +308,20 @@ bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
     const int end = s.add(QStringLiteral("end"));
     const int tid = s.add(QStringLiteral("globalTid"));
     const int name = s.add(QStringLiteral("nameId"));
+    const int eventClass = s.add(QStringLiteral("eventClass"));
     const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
     out.start.reserve(n);
     out.end.reserve(n);
     out.thread.reserve(n);
     out.name.reserve(n);
+    out.eventClass.reserve(n);
     return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
         out.start.push_back(sqlite3_column_int64(st, start));
         out.end.push_back(sqlite3_column_int64(st, end));
         out.thread.push_back(ctx.threads.index(sqlite3_column_int64(st, tid)));
         out.name.push_back(ctx.stringId(st, name));
+        out.eventClass.push_back(
+            std::uint8_t(columnIsNull(st, eventClass) ? OsrtTable::kOsRuntime : sqlite3_column_int64(st, eventClass)));
     });
 }
 

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli.h"
+
+#include "cli/clicommon.h"
+#include "cli/commands.h"
+
+#include <QCoreApplication>
+
+namespace nsw::cli {
+
+const std::vector<Command>& commands()
+{
+    static const std::vector<Command> all = {
+        { QStringLiteral("stats"),
+            QStringLiteral("nsys stats reports, identical CSV (cuda_gpu_kern_sum, cuda_api_sum...)"), runStats },
+        { QStringLiteral("info"),
+            QStringLiteral("what an export holds: nsys version, GPUs, processes, row counts, span"), runInfo },
+    };
+    return all;
+}
+
+bool isCommand(const QString& name)
+{
+    for (const Command& c : commands())
+        if (c.name == name)
+            return true;
+    return false;
+}
+
+int run(const QStringList& args)
+{
+    for (const Command& c : commands())
+        if (c.name == args.value(0))
+            return c.run(args);
+    printError(QStringLiteral("unknown command '%1' (see --help)").arg(args.value(0)));
+    return ExitUsage;
+}
+
+int printTopLevelHelp()
+{
+    QString text
+        = QStringLiteral("Usage: nsys-workbench [TRACE...]            open exports or trace folders in the workbench\n"
+                         "       nsys-workbench COMMAND [OPTIONS]     run headless (no display needed)\n\n"
+                         "Commands:\n");
+    for (const Command& c : commands())
+        text += QStringLiteral("  %1  %2\n").arg(c.name.leftJustified(11), c.summary);
+    text += QStringLiteral(
+        "\n`nsys-workbench COMMAND --help` describes each command.\n"
+        "Exit codes: 0 ok, 1 bad arguments, 2 unreadable or invalid input, 3 regression over the --fail-above\n"
+        "threshold (compare), 4 the input has none of the data the command needs.\n");
+    writeStdout(text);
+    return ExitOk;
+}
+
+int printVersion()
+{
+    writeStdout(QStringLiteral("nsys-workbench %1\n").arg(QCoreApplication::applicationVersion()));
+    return ExitOk;
+}
+
+} // namespace nsw::cli

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "clicommon.h"
+
+#include "cli/cli.h"
+#include "profile/profileloader.h"
+
+#include <QSaveFile>
+#include <cstdio>
+
+namespace nsw::cli {
+
+void printError(const QString& message)
+{
+    std::fprintf(stderr, "nsys-workbench: %s\n", message.toUtf8().constData());
+    std::fflush(stderr);
+}
+
+void writeStdout(const QString& text)
+{
+    const QByteArray utf8 = text.toUtf8();
+    std::fwrite(utf8.constData(), 1, std::size_t(utf8.size()), stdout);
+    std::fflush(stdout);
+}
+
+QString writeOutput(const QString& text, const QString& file)
+{
+    if (file.isEmpty() || file == QLatin1String("-")) {
+        writeStdout(text);
+        return {};
+    }
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly))
+        return QStringLiteral("%1: %2").arg(file, out.errorString());
+    out.write(text.toUtf8());
+    if (!out.commit())
+        return QStringLiteral("%1: %2").arg(file, out.errorString());
+    return {};
+}
+
+bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode)
+{
+    parser.setApplicationDescription(description);
+    const QCommandLineOption help(
+        QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help."));
+    parser.addOption(help);
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    // Positional arguments then start after the command name.
+    QStringList withProgram = args.mid(1);
+    withProgram.prepend(QStringLiteral("nsys-workbench ") + args.value(0));
+    if (!parser.parse(withProgram)) {
+        printError(parser.errorText());
+        *exitCode = ExitUsage;
+        return false;
+    }
+    if (parser.isSet(help)) {
+        writeStdout(parser.helpText());
+        *exitCode = ExitOk;
+        return false;
+    }
+    return true;
+}
+
+ProfilePtr loadProfile(const QString& path, const LoadOptions& options, int* exitCode)
+{
+    LoadResult result = ProfileLoader::load(path, options);
+    if (!result.profile) {
+        printError(result.error);
+        *exitCode = ExitInput;
+    }
+    return result.profile;
+}
+
+} // namespace nsw::cli

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "profile/loadtypes.h"
+
+#include <QCommandLineParser>
+#include <QString>
+
+namespace nsw::cli {
+
+/// One line on stderr: "nsys-workbench: <message>".
+void printError(const QString& message);
+void writeStdout(const QString& text);
+/// Writes @p text to @p file atomically, or to stdout when @p file is empty or "-". Returns an error or "".
+QString writeOutput(const QString& text, const QString& file);
+
+/// Parses a command's arguments; on --help prints help and sets @p exitCode to 0, on error prints the error and
+/// sets it to ExitUsage. Returns true when the command should go on.
+bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode);
+
+/// Loads an export for a command (headless); prints the error and sets @p exitCode on failure.
+ProfilePtr loadProfile(const QString& path, const LoadOptions& options, int* exitCode);
+
+} // namespace nsw::cli

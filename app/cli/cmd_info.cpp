@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/cli.h"
+#include "cli/clicommon.h"
+#include "cli/commands.h"
+#include "profile/exportcheck.h"
+#include "profile/metadatareader.h"
+#include "session/workbenchload.h"
+#include "sqlite/sqlitedb.h"
+#include "util/timeformat.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QTimeZone>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace nsw::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string utf8(const QString& s)
+{
+    return s.toStdString();
+}
+
+/// Tables whose rows `info` counts, in the order printed.
+const char* const kCountedTables[] = { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+    "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "CUPTI_ACTIVITY_KIND_RUNTIME",
+    "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "NVTX_EVENTS", "OSRT_API", "GPU_METRICS", "StringIds" };
+
+struct DeviceUse
+{
+    qint64 kernels = 0;
+    TimeNs first = 0;
+    TimeNs last = 0;
+};
+
+Json describe(const SqliteDb& db, Profile& meta)
+{
+    readMetadata(db, meta);
+    const ProfileMetadata& m = meta.meta;
+    Json j;
+    j["file"] = utf8(m.filePath);
+    j["file_bytes"] = m.fileSize;
+    j["nsys_version"] = m.nsysVersion.isEmpty() ? Json(nullptr) : Json(utf8(m.nsysVersion));
+    j["schema_version"] = m.schemaVersion.isEmpty() ? Json(nullptr) : Json(utf8(m.schemaVersion));
+    j["metadata_table"] = m.metadataTable.isEmpty() ? Json(nullptr) : Json(utf8(m.metadataTable));
+    j["hostname"] = utf8(m.hostname);
+    j["session_start_utc_ns"] = m.sessionStartUtcNs == kNoTime ? Json(nullptr) : Json(m.sessionStartUtcNs);
+    j["analysis_duration_ns"] = m.analysisDurationNs == kNoTime ? Json(nullptr) : Json(m.analysisDurationNs);
+    Json gpus = Json::array();
+    for (const GpuInfo& g : meta.gpus)
+        gpus.push_back({ { "id", g.id }, { "name", utf8(g.name) }, { "cuda_device", g.cudaDevice },
+            { "bus", utf8(g.busLocation) }, { "sm_count", g.smCount }, { "memory_bytes", g.totalMemory },
+            { "compute_capability", utf8(QStringLiteral("%1.%2").arg(g.computeMajor).arg(g.computeMinor)) } });
+    j["gpus_listed"] = gpus;
+
+    // GPUs used = distinct device ids with GPU activity (TARGET_INFO_GPU lists every GPU of the host).
+    std::map<std::pair<qint64, int>, DeviceUse> use;
+    TimeNs spanStart = kNoTime, spanEnd = kNoTime;
+    for (const char* table :
+        { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET" }) {
+        const QString t = QLatin1String(table);
+        if (!db.hasColumn(t, QStringLiteral("deviceId")) || !db.hasColumn(t, QStringLiteral("globalPid")))
+            continue;
+        Statement st(db,
+            QStringLiteral("SELECT globalPid, deviceId, count(*), min(start), max(end) FROM %1 GROUP BY 1, 2")
+                .arg(quoteIdentifier(t)));
+        while (st.step() == Statement::Step::Row) {
+            DeviceUse& u = use[{ globalPidOf(st.int64(0)), int(st.int64(1)) }];
+            if (t.endsWith(QLatin1String("KERNEL")))
+                u.kernels += st.int64(2);
+            spanStart = spanStart == kNoTime ? st.int64(3) : std::min<TimeNs>(spanStart, st.int64(3));
+            spanEnd = spanEnd == kNoTime ? st.int64(4) : std::max<TimeNs>(spanEnd, st.int64(4));
+        }
+    }
+    Json used = Json::array();
+    for (const auto& [key, u] : use)
+        used.push_back({ { "pid", pidOf(key.first) }, { "device", key.second }, { "kernels", u.kernels } });
+    j["gpus_used"] = used;
+
+    Json processes = Json::array();
+    for (const ProcessInfo& p : meta.processes) {
+        bool gpu = false;
+        for (const auto& [key, u] : use)
+            gpu |= key.first == p.globalPid;
+        if (gpu)
+            processes.push_back({ { "pid", p.pid }, { "name", utf8(p.name) } });
+    }
+    j["processes_with_gpu_work"] = processes;
+    j["processes_listed"] = qint64(meta.processes.size());
+
+    Json counts;
+    for (const char* table : kCountedTables) {
+        const qint64 n = db.countRows(QLatin1String(table));
+        counts[table] = n < 0 ? Json(nullptr) : Json(n);
+    }
+    j["rows"] = counts;
+    j["gpu_activity_span_ns"] = spanStart == kNoTime ? Json(nullptr) : Json({ spanStart, spanEnd });
+    Json warnings = Json::array();
+    for (const QString& w : m.warnings)
+        warnings.push_back(utf8(w));
+    j["warnings"] = warnings;
+    return j;
+}
+
+QString textOf(const Json& j)
+{
+    auto str = [](const Json& v) {
+        if (v.is_null())
+            return QStringLiteral("-");
+        if (v.is_string())
+            return QString::fromStdString(v.get<std::string>());
+        return QString::fromStdString(v.dump());
+    };
+    QString t;
+    auto line = [&t](const char* label, const QString& value) {
+        t += QString::fromLatin1(label).leftJustified(22) + value + QLatin1Char('\n');
+    };
+    line("File:", QStringLiteral("%1 (%2)").arg(str(j["file"]), formatBytes(j["file_bytes"].get<qint64>())));
+    line("nsys version:", str(j["nsys_version"]));
+    line("Export schema:",
+        QStringLiteral("%1 (metadata in %2)").arg(str(j["schema_version"]), str(j["metadata_table"])));
+    if (!j["hostname"].get<std::string>().empty())
+        line("Host:", str(j["hostname"]));
+    if (!j["session_start_utc_ns"].is_null()) {
+        const qint64 ns = j["session_start_utc_ns"].get<qint64>();
+        line("Session start (UTC):", QDateTime::fromMSecsSinceEpoch(ns / 1000000, Qt::UTC).toString(Qt::ISODateWithMs));
+    }
+    if (!j["analysis_duration_ns"].is_null())
+        line("Capture duration:", formatDuration(j["analysis_duration_ns"].get<qint64>()));
+    if (!j["gpu_activity_span_ns"].is_null()) {
+        const qint64 a = j["gpu_activity_span_ns"][0].get<qint64>(), b = j["gpu_activity_span_ns"][1].get<qint64>();
+        line("GPU activity span:",
+            QStringLiteral("%1 (%2 .. %3)").arg(formatDuration(b - a), formatSeconds(a), formatSeconds(b)));
+    }
+    QStringList listed;
+    for (const Json& g : j["gpus_listed"])
+        listed.append(QStringLiteral("%1: %2").arg(str(g["id"]), str(g["name"])));
+    line("GPUs listed:",
+        listed.isEmpty() ? QStringLiteral("none (no TARGET_INFO_GPU)") : listed.join(QStringLiteral("; ")));
+    QStringList used;
+    for (const Json& g : j["gpus_used"])
+        used.append(
+            QStringLiteral("device %1 by pid %2 (%3 kernels)").arg(str(g["device"]), str(g["pid"]), str(g["kernels"])));
+    line("GPUs used:", used.isEmpty() ? QStringLiteral("none") : used.join(QStringLiteral("; ")));
+    QStringList procs;
+    for (const Json& p : j["processes_with_gpu_work"])
+        procs.append(QStringLiteral("%1 (%2)").arg(str(p["name"]), str(p["pid"])));
+    line("Processes on GPUs:", procs.isEmpty() ? QStringLiteral("none") : procs.join(QStringLiteral(", ")));
+    line("Processes listed:", str(j["processes_listed"]));
+    t += QStringLiteral("Rows:\n");
+    for (const auto& [table, n] : j["rows"].items())
+        t += QStringLiteral("  %1%2\n")
+                 .arg(QString::fromStdString(table).leftJustified(38),
+                     n.is_null() ? QStringLiteral("(no table)") : str(n));
+    for (const Json& w : j["warnings"])
+        t += QStringLiteral("Warning: %1\n").arg(str(w));
+    return t;
+}
+
+qint64 peakRssBytes()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> lines = status.readAll().split('\n');
+    for (const QByteArray& l : lines)
+        if (l.startsWith("VmHWM:"))
+            return l.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
+    return -1;
+}
+
+int runLoad(const QString& path, bool json, const QString& outFile)
+{
+    const LoadedProfile loaded = loadForWorkbench(path);
+    if (!loaded.profile) {
+        printError(loaded.result.error);
+        return ExitInput;
+    }
+    const Profile& p = *loaded.profile;
+    Json j;
+    j["file"] = utf8(path);
+    j["file_bytes"] = p.meta.fileSize;
+    Json stages = Json::array();
+    for (const StageTiming& s : loaded.result.timings)
+        stages.push_back({ { "stage", utf8(s.stage) }, { "ms", s.milliseconds },
+            { "rows", s.rows < 0 ? Json(nullptr) : Json(s.rows) } });
+    j["stages"] = stages;
+    j["total_ms"] = loaded.result.totalMilliseconds;
+    j["profile_bytes"] = qint64(p.memoryBytes());
+    j["kernel_index_bytes"] = qint64(loaded.kernelIndex ? loaded.kernelIndex->memoryBytes() : 0);
+    j["peak_rss_bytes"] = peakRssBytes();
+    j["rows"] = { { "kernels", p.kernels.size() }, { "memops", p.memops.size() },
+        { "graph_launches", p.graphLaunches.size() }, { "cuda_api", p.cudaApi.size() }, { "nvtx", p.nvtx.size() },
+        { "osrt", p.osrt.size() }, { "strings", p.strings.size() } };
+    QString text;
+    if (json) {
+        text = QString::fromStdString(j.dump(2)) + QLatin1Char('\n');
+    } else {
+        text = QStringLiteral("Loaded %1 (%2) in %3 ms\n")
+                   .arg(path, formatBytes(p.meta.fileSize))
+                   .arg(loaded.result.totalMilliseconds);
+        for (const StageTiming& s : loaded.result.timings)
+            text += QStringLiteral("  %1%2 ms%3\n")
+                        .arg(s.stage.leftJustified(34))
+                        .arg(s.milliseconds, 7)
+                        .arg(s.rows >= 0 ? QStringLiteral("  (%1 rows)").arg(s.rows) : QString());
+        text += QStringLiteral("Profile in memory:   %1 (%2 of the file)\n")
+                    .arg(formatBytes(qint64(p.memoryBytes())))
+                    .arg(QString::number(
+                        double(p.memoryBytes()) / double(std::max<qint64>(p.meta.fileSize, 1)), 'f', 3));
+        text += QStringLiteral("Kernel index:        %1\n").arg(formatBytes(qint64(loaded.kernelIndex->memoryBytes())));
+        text += QStringLiteral("Peak RSS of process: %1\n").arg(formatBytes(peakRssBytes()));
+    }
+    if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+} // namespace
+
+int runInfo(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(
+        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("text (default) or json."),
+        QStringLiteral("format"), QStringLiteral("text"));
+    const QCommandLineOption load(QStringLiteral("load"),
+        QStringLiteral("Load the whole profile exactly as the window does and print each "
+                       "stage's time and the loaded profile's memory."));
+    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    parser.addOptions({ format, load, output });
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args, QStringLiteral("Describe an nsys SQLite export."), &exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1) {
+        printError(QStringLiteral("info takes exactly one TRACE"));
+        return ExitUsage;
+    }
+    const QString fmt = parser.value(format);
+    if (fmt != QLatin1String("text") && fmt != QLatin1String("json")) {
+        printError(QStringLiteral("--format must be text or json, not '%1'").arg(fmt));
+        return ExitUsage;
+    }
+    const QString path = positional.first();
+    if (parser.isSet(load))
+        return runLoad(path, fmt == QLatin1String("json"), parser.value(output));
+
+    if (const QString e = checkFileBeforeOpen(path); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    QString error;
+    const auto db = SqliteDb::open(path, &error);
+    if (!db) {
+        printError(error);
+        return ExitInput;
+    }
+    if (const QString e = checkIsNsysExport(*db); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    Profile meta;
+    const Json j = describe(*db, meta);
+    const QString text
+        = fmt == QLatin1String("json") ? QString::fromStdString(j.dump(2)) + QLatin1Char('\n') : textOf(j);
+    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+} // namespace nsw::cli

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/cli.h"
+#include "cli/clicommon.h"
+#include "cli/commands.h"
+#include "stats/reportformat.h"
+#include "stats/reports.h"
+
+namespace nsw::cli {
+
+int runStats(const QStringList& args)
+{
+    QCommandLineParser parser;
+    QString reportList;
+    for (const ReportSpec& s : reportSpecs())
+        reportList += QStringLiteral("\n  %1%2")
+                          .arg(s.name,
+                              s.arguments.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral("[:") + s.arguments.join(QStringLiteral("|:")) + QLatin1Char(']'));
+    parser.addPositionalArgument(
+        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
+    const QCommandLineOption report(QStringList { QStringLiteral("r"), QStringLiteral("report") },
+        QStringLiteral("Reports to run, comma separated:") + reportList, QStringLiteral("reports"));
+    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("csv (nsys stats --format csv, identical), table (default) or json."), QStringLiteral("format"),
+        QStringLiteral("table"));
+    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout (several reports go one after the other)."),
+        QStringLiteral("file"));
+    parser.addOptions({ report, format, output });
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args,
+            QStringLiteral("Statistics reports computed as nsys stats computes them: same rows, grouping, "
+                           "rounding, order and headers."),
+            &exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1) {
+        printError(QStringLiteral("stats takes exactly one TRACE (see stats --help)"));
+        return ExitUsage;
+    }
+    QString fmt = parser.value(format);
+    if (fmt == QLatin1String("column"))
+        fmt = QStringLiteral("table");
+    if (fmt != QLatin1String("csv") && fmt != QLatin1String("table") && fmt != QLatin1String("json")) {
+        printError(QStringLiteral("--format must be csv, table or json, not '%1'").arg(fmt));
+        return ExitUsage;
+    }
+    if (!parser.isSet(report)) {
+        printError(QStringLiteral("no report given; use -r REPORT (see stats --help)"));
+        return ExitUsage;
+    }
+    struct Request
+    {
+        const ReportSpec* spec;
+        QStringList arguments;
+    };
+    std::vector<Request> requests;
+    LoadOptions options;
+    options.parts = 0;
+    for (const QString& name : parser.value(report).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        Request r;
+        r.spec = findReport(name.trimmed(), &r.arguments);
+        if (!r.spec) {
+            printError(QStringLiteral("unknown report '%1' (see stats --help)").arg(name));
+            return ExitUsage;
+        }
+        for (const QString& a : r.arguments) {
+            if (!r.spec->arguments.contains(a)) {
+                printError(QStringLiteral("report %1 has no argument ':%2'").arg(r.spec->name, a));
+                return ExitUsage;
+            }
+        }
+        options.parts |= r.spec->loadParts;
+        requests.push_back(r);
+    }
+    const ProfilePtr profile = loadProfile(positional.first(), options, &exitCode);
+    if (!profile)
+        return exitCode;
+
+    const QString outFile = parser.value(output);
+    const bool toFile = !outFile.isEmpty() && outFile != QLatin1String("-");
+    QString text;
+    nlohmann::ordered_json json = nlohmann::ordered_json::array();
+    int produced = 0;
+    for (const Request& r : requests) {
+        const ReportTable table = r.spec->compute(*profile, r.arguments);
+        if (!table.skipped.isEmpty()) {
+            printError(QStringLiteral("SKIPPED: %1").arg(table.skipped));
+            continue;
+        }
+        ++produced;
+        if (fmt == QLatin1String("json")) {
+            json.push_back(reportToJson(table));
+            continue;
+        }
+        // As `nsys stats -q`: a CSV block is followed by a blank line on the console; files hold the blocks only.
+        if (fmt == QLatin1String("csv")) {
+            if (!text.isEmpty() && toFile)
+                text += QLatin1Char('\n');
+            text += reportToCsv(table);
+            if (!toFile)
+                text += QLatin1Char('\n');
+        } else {
+            text += QStringLiteral("\n ** %1 (%2):\n\n").arg(table.title, table.name) + reportToText(table)
+                + QLatin1Char('\n');
+        }
+    }
+    if (fmt == QLatin1String("json"))
+        text = QString::fromStdString((requests.size() == 1 && !json.empty() ? json[0] : json).dump(2))
+            + QLatin1Char('\n');
+    if (produced == 0)
+        return ExitNoData;
+    if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+} // namespace nsw::cli

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// One function per headless command, each in its own cmd_<name>.cpp.
+#pragma once
+
+#include <QStringList>
+
+namespace nsw::cli {
+
+int runInfo(const QStringList& args);
+int runStats(const QStringList& args);
+
+} // namespace nsw::cli

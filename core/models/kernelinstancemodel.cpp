@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "kernelinstancemodel.h"
+
+#include "models/modelroles.h"
+#include "util/timeformat.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace nsw {
+
+namespace {
+QString shapeText(const std::uint32_t (&v)[3])
+{
+    return QStringLiteral("%1 × %2 × %3").arg(v[0]).arg(v[1]).arg(v[2]);
+}
+qint64 shapeVolume(const std::uint32_t (&v)[3])
+{
+    return qint64(v[0]) * v[1] * v[2];
+}
+} // namespace
+
+KernelInstanceModel::KernelInstanceModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void KernelInstanceModel::setInstances(ProfilePtr profile, std::vector<std::uint32_t> kernelRows)
+{
+    beginResetModel();
+    m_profile = std::move(profile);
+    m_rows = std::move(kernelRows);
+    endResetModel();
+}
+
+void KernelInstanceModel::clear()
+{
+    setInstances(nullptr, {});
+}
+
+int KernelInstanceModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int KernelInstanceModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant KernelInstanceModel::rawValue(std::uint32_t k, int column) const
+{
+    const KernelTable& t = m_profile->kernels;
+    const LaunchShape& shape = m_profile->launchShapes[t.shape[k]];
+    switch (column) {
+    case StartColumn:
+        return qint64(t.start[k]);
+    case DurationColumn:
+        return qint64(t.end[k] - t.start[k]);
+    case DeviceColumn:
+        return t.device[k];
+    case StreamColumn:
+        return t.stream[k];
+    case ProcessColumn:
+        return t.process[k] >= 0 ? m_profile->processes[std::size_t(t.process[k])].pid : -1;
+    case GridColumn:
+        return shapeVolume(shape.grid);
+    case BlockColumn:
+        return shapeVolume(shape.block);
+    case RegistersColumn:
+        return shape.registersPerThread;
+    case SharedMemoryColumn:
+        return shape.staticSharedMemory + shape.dynamicSharedMemory;
+    case CorrelationColumn:
+        return t.correlation[k];
+    case LaunchColumn:
+        return t.api[k] >= 0 ? m_profile->strings.at(m_profile->cudaApi.name[std::size_t(t.api[k])]) : QString();
+    }
+    return {};
+}
+
+QVariant KernelInstanceModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_profile)
+        return {};
+    const std::uint32_t k = m_rows[std::size_t(index.row())];
+    if (role == SortRole || role == RawValueRole)
+        return rawValue(k, index.column());
+    if (role == IdentityRole)
+        return k;
+    if (role == Qt::TextAlignmentRole)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    const KernelTable& t = m_profile->kernels;
+    const LaunchShape& shape = m_profile->launchShapes[t.shape[k]];
+    switch (index.column()) {
+    case StartColumn:
+        return formatSeconds(t.start[k], 9);
+    case DurationColumn:
+        return formatDuration(t.end[k] - t.start[k]);
+    case GridColumn:
+        return shapeText(shape.grid);
+    case BlockColumn:
+        return shapeText(shape.block);
+    case SharedMemoryColumn:
+        return formatBytes(shape.staticSharedMemory + shape.dynamicSharedMemory);
+    default:
+        return rawValue(k, index.column());
+    }
+}
+
+QVariant KernelInstanceModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != RawValueRole))
+        return QAbstractTableModel::headerData(section, orientation, role);
+    const bool raw = role == RawValueRole;
+    switch (section) {
+    case StartColumn:
+        return raw ? QStringLiteral("Start (ns)") : tr("Start");
+    case DurationColumn:
+        return raw ? QStringLiteral("Duration (ns)") : tr("Duration");
+    case DeviceColumn:
+        return tr("Device");
+    case StreamColumn:
+        return tr("Stream");
+    case ProcessColumn:
+        return tr("PID");
+    case GridColumn:
+        return raw ? QStringLiteral("Grid (blocks)") : tr("Grid");
+    case BlockColumn:
+        return raw ? QStringLiteral("Block (threads)") : tr("Block");
+    case RegistersColumn:
+        return tr("Registers");
+    case SharedMemoryColumn:
+        return raw ? QStringLiteral("Shared memory (bytes)") : tr("Shared mem");
+    case CorrelationColumn:
+        return tr("Correlation");
+    case LaunchColumn:
+        return tr("Launched by");
+    }
+    return {};
+}
+
+void KernelInstanceModel::sort(int column, Qt::SortOrder order)
+{
+    if (!m_profile || column < 0 || column >= ColumnCount)
+        return;
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    // Keep selections on the same kernels: remember what each persistent index points at.
+    const QModelIndexList persistent = persistentIndexList();
+    std::vector<std::uint32_t> persistentRows;
+    for (const QModelIndex& p : persistent)
+        persistentRows.push_back(m_rows[std::size_t(p.row())]);
+    const KernelTable& t = m_profile->kernels;
+    auto key = [&](std::uint32_t k) -> qint64 {
+        switch (column) {
+        case StartColumn:
+            return t.start[k];
+        case DurationColumn:
+            return t.end[k] - t.start[k];
+        case DeviceColumn:
+            return t.device[k];
+        case StreamColumn:
+            return t.stream[k];
+        case CorrelationColumn:
+            return t.correlation[k];
+        default:
+            return rawValue(k, column).toLongLong();
+        }
+    };
+    std::vector<std::pair<qint64, std::uint32_t>> keyed;
+    keyed.reserve(m_rows.size());
+    if (column == LaunchColumn) {
+        // Group by call name: sort by the pooled string's text.
+        std::vector<std::pair<QString, std::uint32_t>> byName;
+        for (const std::uint32_t k : m_rows)
+            byName.emplace_back(rawValue(k, column).toString(), k);
+        std::stable_sort(byName.begin(), byName.end(), [&](const auto& a, const auto& b) {
+            return order == Qt::AscendingOrder ? a.first < b.first : b.first < a.first;
+        });
+        for (std::size_t i = 0; i < byName.size(); ++i)
+            m_rows[i] = byName[i].second;
+    } else {
+        for (const std::uint32_t k : m_rows)
+            keyed.emplace_back(key(k), k);
+        std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
+            return order == Qt::AscendingOrder ? a.first < b.first : b.first < a.first;
+        });
+        for (std::size_t i = 0; i < keyed.size(); ++i)
+            m_rows[i] = keyed[i].second;
+    }
+    if (!persistent.isEmpty()) {
+        std::unordered_map<std::uint32_t, int> newRow;
+        for (std::size_t i = 0; i < m_rows.size(); ++i)
+            newRow.emplace(m_rows[i], int(i));
+        QModelIndexList moved;
+        for (int i = 0; i < persistent.size(); ++i)
+            moved.append(index(newRow.at(persistentRows[std::size_t(i)]), persistent[i].column()));
+        changePersistentIndexList(persistent, moved);
+    }
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+} // namespace nsw

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "stats/kernelindex.h"
+
+#include <QAbstractTableModel>
+#include <memory>
+#include <vector>
+
+namespace nsw {
+
+/// One row per kernel name (or name and device): nsys's cuda_gpu_kern_sum columns plus p90/p99.
+class KernelSummaryModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column
+    {
+        NameColumn,
+        TimePercentColumn,
+        TotalColumn,
+        InstancesColumn,
+        AvgColumn,
+        MedColumn,
+        MinColumn,
+        MaxColumn,
+        StdDevColumn,
+        P90Column,
+        P99Column,
+        DeviceColumn,
+        ColumnCount
+    };
+    static constexpr int InitialSortColumn = TotalColumn;
+
+    explicit KernelSummaryModel(QObject* parent = nullptr);
+
+    void setResults(std::shared_ptr<const KernelIndex> index, std::vector<KernelGroupStats> rows);
+    void clear();
+    const KernelGroupStats* statsAt(int row) const;
+    const std::shared_ptr<const KernelIndex>& index() const { return m_index; }
+    qint64 totalTime() const { return m_totalTime; }
+    QString nameAt(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const KernelIndex> m_index;
+    std::vector<KernelGroupStats> m_rows;
+    qint64 m_totalTime = 0;
+};
+
+} // namespace nsw

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <Qt>
+
+namespace nsw {
+
+/// Roles shared by every model: DisplayRole is formatted text, SortRole the raw value (number or string) that
+/// proxies sort on and exports may use.
+enum ModelRole : int
+{
+    SortRole = Qt::UserRole,
+    /// Raw numeric value for exports (same as SortRole for numbers).
+    RawValueRole,
+    /// Kernel name (QString) of the row, for linked selection.
+    KernelNameRole,
+    /// Row identity specific to a model (group index, kernel row...).
+    IdentityRole,
+    FirstCustomRole = Qt::UserRole + 32,
+};
+
+} // namespace nsw

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "reporttablemodel.h"
+
+#include "models/modelroles.h"
+#include "util/numberformat.h"
+
+namespace nsw {
+
+ReportTableModel::ReportTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void ReportTableModel::setReport(ReportTable report)
+{
+    beginResetModel();
+    m_report = std::move(report);
+    endResetModel();
+}
+
+int ReportTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_report.rows.size());
+}
+
+int ReportTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_report.columns.size());
+}
+
+QVariant ReportTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const ReportValue& v = m_report.rows[std::size_t(index.row())][std::size_t(index.column())];
+    if (role == SortRole || role == RawValueRole) {
+        if (const auto* i = std::get_if<qint64>(&v))
+            return *i;
+        if (const auto* d = std::get_if<double>(&v))
+            return *d;
+        if (const auto* s = std::get_if<QString>(&v))
+            return *s;
+        return {};
+    }
+    if (role == Qt::DisplayRole) {
+        if (const auto* i = std::get_if<qint64>(&v))
+            return withThousandsSeparators(*i);
+        if (const auto* d = std::get_if<double>(&v)) {
+            const int decimals = m_report.columns[std::size_t(index.column())].decimals;
+            return withThousandsSeparators(*d, decimals >= 0 ? decimals : 1);
+        }
+        if (const auto* s = std::get_if<QString>(&v))
+            return *s;
+        return {};
+    }
+    if (role == Qt::ToolTipRole && std::holds_alternative<QString>(v))
+        return std::get<QString>(v);
+    if (role == Qt::TextAlignmentRole && !std::holds_alternative<QString>(v))
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant ReportTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation == Qt::Horizontal && (role == Qt::DisplayRole || role == RawValueRole) && section >= 0
+        && section < int(m_report.columns.size()))
+        return m_report.columns[std::size_t(section)].header;
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+} // namespace nsw

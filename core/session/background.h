@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QCoreApplication>
+#include <QMetaObject>
+#include <QPointer>
+#include <QThreadPool>
+#include <functional>
+#include <memory>
+
+namespace nsw {
+
+/// Runs @p work on the global thread pool and hands its result to @p done on the GUI thread, unless @p context
+/// was destroyed meanwhile. Results go through the application object, which outlives every context, so no
+/// queued call ever targets a deleted object.
+template <typename Result>
+void runInBackground(QObject* context, std::function<Result()> work, std::function<void(Result)> done)
+{
+    QPointer<QObject> guard(context); // created on the GUI thread, only dereferenced there
+    QThreadPool::globalInstance()->start([guard, work = std::move(work), done = std::move(done)]() mutable {
+        auto result = std::make_shared<Result>(work());
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [guard, done = std::move(done), result]() {
+                if (guard)
+                    done(std::move(*result));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+/// "Latest request wins": each start() invalidates results of earlier requests still running.
+class RequestCounter
+{
+public:
+    quint64 next() { return ++m_latest; }
+    bool isLatest(quint64 request) const { return request == m_latest; }
+
+private:
+    quint64 m_latest = 0;
+};
+
+} // namespace nsw

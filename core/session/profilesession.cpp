@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "profilesession.h"
+
+namespace nsw {
+
+ProfileSession::ProfileSession(const LoadedProfile& loaded, QObject* parent)
+    : QObject(parent)
+    , m_profile(loaded.profile)
+    , m_loadResult(loaded.result)
+    , m_displayName(loaded.profile->displayName())
+{
+    m_loadResult.profile.reset(); // the session holds the profile once
+    if (loaded.kernelIndex)
+        m_kernelIndexes[loaded.kernelIndex->mode()] = loaded.kernelIndex;
+}
+
+void ProfileSession::setDisplayName(const QString& name)
+{
+    if (name == m_displayName)
+        return;
+    m_displayName = name;
+    Q_EMIT displayNameChanged();
+}
+
+std::shared_ptr<const KernelIndex> ProfileSession::kernelIndex(KernelNameMode mode)
+{
+    auto& index = m_kernelIndexes[mode];
+    if (!index)
+        index = std::make_shared<const KernelIndex>(m_profile, mode);
+    return index;
+}
+
+void ProfileSession::setWallTimeNs(TimeNs ns)
+{
+    if (ns == m_wallTimeNs)
+        return;
+    m_wallTimeNs = ns;
+    Q_EMIT wallTimeChanged();
+}
+
+} // namespace nsw

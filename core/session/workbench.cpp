@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "workbench.h"
+
+#include <algorithm>
+
+namespace nsw {
+
+Workbench::Workbench(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<nsw::KernelSelection>();
+}
+
+void Workbench::addSession(ProfileSession* session)
+{
+    session->setParent(this);
+    m_sessions.push_back(session);
+    Q_EMIT sessionAdded(session);
+    setCurrent(session);
+}
+
+void Workbench::removeSession(ProfileSession* session)
+{
+    const auto it = std::find(m_sessions.begin(), m_sessions.end(), session);
+    if (it == m_sessions.end())
+        return;
+    Q_EMIT sessionAboutToBeRemoved(session);
+    m_sessions.erase(it);
+    if (m_current == session)
+        setCurrent(m_sessions.empty() ? nullptr : m_sessions.back());
+    delete session;
+}
+
+void Workbench::setCurrent(ProfileSession* session)
+{
+    if (session == m_current)
+        return;
+    m_current = session;
+    Q_EMIT currentChanged(session);
+}
+
+void Workbench::selectKernelName(ProfileSession* session, const QString& name)
+{
+    Q_EMIT kernelNameSelected(session, name);
+}
+
+void Workbench::selectKernelInstance(ProfileSession* session, std::uint32_t kernelRow)
+{
+    Q_EMIT kernelInstanceSelected(session, kernelRow);
+}
+
+void Workbench::showKernels(const KernelSelection& selection)
+{
+    Q_EMIT kernelSelectionChanged(selection);
+}
+
+void Workbench::clearKernelSelection(ProfileSession* session)
+{
+    KernelSelection none;
+    none.session = session;
+    Q_EMIT kernelSelectionChanged(none);
+}
+
+} // namespace nsw

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "session/profilesession.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace nsw {
+
+/// A set of kernels one pane asks the others to show (a category segment, an NVTX range, a peak interval...).
+struct KernelSelection
+{
+    QPointer<ProfileSession> session;
+    QString label; ///< shown in the kernel table's filter bar, e.g. "category gemm" or "NVTX: forward"
+    /// The kernel rows to keep (filter.rows, indexed by Profile::kernels row). Name masks depend on the name mode of
+    /// the pane that made them, so selections always travel as rows.
+    KernelFilter filter;
+};
+
+/// The open profiles, the current one, and the linked selection between panes. Panes talk through it rather
+/// than to each other.
+class Workbench : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Workbench(QObject* parent = nullptr);
+
+    const std::vector<ProfileSession*>& sessions() const { return m_sessions; }
+    ProfileSession* current() const { return m_current; }
+    /// Takes ownership; becomes current.
+    void addSession(ProfileSession* session);
+    /// Closes and deletes the session (its memory is freed once no pane holds its profile).
+    void removeSession(ProfileSession* session);
+    void setCurrent(ProfileSession* session);
+
+    /// Linked selection: a kernel name chosen anywhere (kernel table, NVLink peak list, comparison...).
+    void selectKernelName(ProfileSession* session, const QString& name);
+    /// Linked selection: one kernel execution (a row of Profile::kernels), e.g. picked in the instance list.
+    void selectKernelInstance(ProfileSession* session, std::uint32_t kernelRow);
+    /// Filter the kernel table to a set of kernels; an empty filter clears it.
+    void showKernels(const KernelSelection& selection);
+    void clearKernelSelection(ProfileSession* session);
+
+Q_SIGNALS:
+    void sessionAdded(nsw::ProfileSession* session);
+    void sessionAboutToBeRemoved(nsw::ProfileSession* session);
+    void currentChanged(nsw::ProfileSession* session);
+    void kernelNameSelected(nsw::ProfileSession* session, const QString& name);
+    void kernelInstanceSelected(nsw::ProfileSession* session, quint32 kernelRow);
+    void kernelSelectionChanged(const nsw::KernelSelection& selection);
+
+private:
+    std::vector<ProfileSession*> m_sessions;
+    ProfileSession* m_current = nullptr;
+};
+
+} // namespace nsw
+
+Q_DECLARE_METATYPE(nsw::KernelSelection)

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "workbenchload.h"
+
+#include "profile/profileloader.h"
+
+#include <QElapsedTimer>
+
+namespace nsw {
+
+LoadedProfile loadForWorkbench(const QString& path, const ProgressCallback& progress, const CancelFlag* cancel)
+{
+    LoadedProfile loaded;
+    loaded.result = ProfileLoader::load(path, LoadOptions {}, progress, cancel);
+    loaded.profile = loaded.result.profile;
+    if (!loaded.profile)
+        return loaded;
+    QElapsedTimer timer;
+    timer.start();
+    if (progress)
+        progress({ QStringLiteral("Indexing kernels"), 0.99 });
+    loaded.kernelIndex = std::make_shared<const KernelIndex>(loaded.profile, KernelNameMode::Demangled);
+    loaded.result.timings.push_back({ QStringLiteral("Index kernels"), timer.elapsed(), -1 });
+    loaded.result.totalMilliseconds += timer.elapsed();
+    return loaded;
+}
+
+} // namespace nsw

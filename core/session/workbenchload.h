@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "profile/loadtypes.h"
+#include "stats/kernelindex.h"
+
+#include <QMetaType>
+#include <memory>
+
+namespace nsw {
+
+/// A profile plus the derived structures every pane needs at once, built off the GUI thread.
+struct LoadedProfile
+{
+    ProfilePtr profile;
+    std::shared_ptr<const KernelIndex> kernelIndex; ///< demangled names
+    LoadResult result; ///< error, cancel flag and per-stage timings (result.profile == profile)
+};
+
+/// The one way the workbench loads a file; `nsys-workbench info --load` uses it too so that it measures exactly
+/// what the window does.
+LoadedProfile loadForWorkbench(
+    const QString& path, const ProgressCallback& progress = {}, const CancelFlag* cancel = nullptr);
+
+} // namespace nsw
+
+Q_DECLARE_METATYPE(std::shared_ptr<nsw::LoadedProfile>)

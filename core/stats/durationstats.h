@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QtGlobal>
+#include <cstdint>
+#include <vector>
+
+namespace nsw {
+
+/// Statistics of a set of durations (or sizes), as nsys stats computes them (schema doc §9.1), plus percentiles.
+struct DurationSummary
+{
+    qint64 count = 0;
+    qint64 total = 0;
+    qint64 min = 0;
+    qint64 max = 0;
+    double mean = 0; ///< total / count in double, as SQLite avg()
+    double median = 0; ///< middle value; mean of the two middle values for even counts
+    double stddev = 0; ///< sample standard deviation (n - 1); 0 when count == 1
+    double p90 = 0; ///< linear interpolation between closest ranks (numpy's default)
+    double p99 = 0;
+};
+
+/// Summarises @p sorted, which must be in ascending order.
+DurationSummary summarizeSorted(const qint64* sorted, std::size_t count);
+/// Sorts @p values in place and summarises them.
+DurationSummary summarize(std::vector<qint64>& values);
+/// Percentile (0..100) by linear interpolation on ascending @p sorted.
+double percentileSorted(const qint64* sorted, std::size_t count, double percent);
+
+} // namespace nsw

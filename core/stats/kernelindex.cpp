@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "kernelindex.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <tuple>
+
+namespace nsw {
+
+KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
+    : m_profile(profile)
+    , m_mode(mode)
+{
+    const KernelTable& k = profile->kernels;
+    const std::size_t n = k.size();
+
+    std::map<std::tuple<ProcessIndex, std::int32_t, std::uint32_t, std::uint32_t>, std::uint32_t> laneIndex;
+    m_laneOfRow.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto key = std::make_tuple(k.process[i], k.device[i], k.context[i], k.stream[i]);
+        const auto [it, inserted] = laneIndex.try_emplace(key, std::uint32_t(m_lanes.size()));
+        if (inserted)
+            m_lanes.push_back({ k.process[i], k.device[i], k.context[i], k.stream[i] });
+        m_laneOfRow[i] = it->second;
+    }
+
+    m_order.resize(n);
+    std::iota(m_order.begin(), m_order.end(), 0u);
+    std::vector<StringRef> names(n);
+    for (std::size_t i = 0; i < n; ++i)
+        names[i] = nameOf(i);
+    std::sort(m_order.begin(), m_order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        if (names[a] != names[b])
+            return names[a] < names[b];
+        const qint64 da = k.end[a] - k.start[a];
+        const qint64 db = k.end[b] - k.start[b];
+        return da != db ? da < db : a < b;
+    });
+    m_durations.resize(n);
+    m_sortedLanes.resize(n);
+    for (std::size_t p = 0; p < n; ++p) {
+        const std::uint32_t row = m_order[p];
+        m_durations[p] = k.end[row] - k.start[row];
+        m_sortedLanes[p] = m_laneOfRow[row];
+        if (m_groups.empty() || m_groups.back().name != names[row])
+            m_groups.push_back({ names[row], std::uint32_t(p), std::uint32_t(p) });
+        m_groups.back().end = std::uint32_t(p + 1);
+    }
+    m_groupOfName.assign(profile->strings.size(), -1);
+    for (std::size_t g = 0; g < m_groups.size(); ++g)
+        if (m_groups[g].name >= 0)
+            m_groupOfName[std::size_t(m_groups[g].name)] = int(g);
+}
+
+StringRef KernelIndex::nameOf(std::size_t row) const
+{
+    const KernelTable& k = m_profile->kernels;
+    switch (m_mode) {
+    case KernelNameMode::Short:
+        return k.shortName[row];
+    case KernelNameMode::Mangled:
+        // nsys falls back to the demangled name when the mangled one is not available.
+        return k.mangledName[row] != kNoString ? k.mangledName[row] : k.demangledName[row];
+    case KernelNameMode::Demangled:
+        break;
+    }
+    return k.demangledName[row];
+}
+
+int KernelIndex::groupOf(StringRef name) const
+{
+    return name >= 0 && std::size_t(name) < m_groupOfName.size() ? m_groupOfName[std::size_t(name)] : -1;
+}
+
+std::size_t KernelIndex::memoryBytes() const
+{
+    return m_order.capacity() * 4 + m_durations.capacity() * 8 + m_sortedLanes.capacity() * 4
+        + m_laneOfRow.capacity() * 4 + m_groups.capacity() * sizeof(Group) + m_lanes.capacity() * sizeof(KernelLane)
+        + m_groupOfName.capacity() * 4;
+}
+
+std::vector<KernelGroupStats> summarizeKernels(const KernelIndex& index, const KernelFilter& filter, bool splitByDevice)
+{
+    std::vector<KernelGroupStats> result;
+    const auto& durations = index.sortedDurations();
+    const auto& lanes = index.sortedLanes();
+    const auto& order = index.order();
+    const auto& laneInfo = index.lanes();
+    const bool checkLanes = !filter.lanes.empty();
+    const bool checkRows = bool(filter.rows);
+    std::vector<qint64> picked;
+    std::map<std::int32_t, std::vector<qint64>> perDevice;
+    for (std::size_t g = 0; g < index.groups().size(); ++g) {
+        const KernelIndex::Group& group = index.groups()[g];
+        if (!filter.allowsName(group.name))
+            continue;
+        const qint64* values = durations.data() + group.begin;
+        std::size_t count = group.end - group.begin;
+        if (checkLanes || checkRows || splitByDevice) {
+            picked.clear();
+            perDevice.clear();
+            for (std::uint32_t p = group.begin; p < group.end; ++p) {
+                if ((checkLanes && !filter.allowsLane(lanes[p])) || (checkRows && !filter.allowsRow(order[p])))
+                    continue;
+                if (splitByDevice)
+                    perDevice[laneInfo[lanes[p]].device].push_back(durations[p]);
+                else
+                    picked.push_back(durations[p]);
+            }
+            values = picked.data();
+            count = picked.size();
+        }
+        if (splitByDevice) {
+            for (const auto& [device, deviceValues] : perDevice)
+                result.push_back(
+                    { group.name, device, int(g), summarizeSorted(deviceValues.data(), deviceValues.size()) });
+        } else if (count > 0) {
+            result.push_back({ group.name, -1, int(g), summarizeSorted(values, count) });
+        }
+    }
+    return result;
+}
+
+std::vector<std::uint32_t> kernelInstances(
+    const KernelIndex& index, int group, const KernelFilter& filter, std::int32_t device)
+{
+    std::vector<std::uint32_t> rows;
+    if (group < 0 || std::size_t(group) >= index.groups().size())
+        return rows;
+    const KernelIndex::Group& g = index.groups()[std::size_t(group)];
+    for (std::uint32_t p = g.begin; p < g.end; ++p) {
+        const std::uint32_t lane = index.sortedLanes()[p];
+        const std::uint32_t row = index.order()[p];
+        if (!filter.allowsLane(lane) || !filter.allowsRow(row))
+            continue;
+        if (device >= 0 && index.lanes()[lane].device != device)
+            continue;
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+} // namespace nsw

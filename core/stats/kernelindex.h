@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "profile/profile.h"
+#include "stats/durationstats.h"
+
+#include <memory>
+#include <vector>
+
+namespace nsw {
+
+enum class KernelNameMode
+{
+    Demangled,
+    Short,
+    Mangled
+};
+
+/// A GPU "lane": one stream of one process on one device (schema doc §4.1: streams are per process/context).
+struct KernelLane
+{
+    ProcessIndex process = kNoIndex;
+    std::int32_t device = 0;
+    std::uint32_t context = 0;
+    std::uint32_t stream = 0;
+};
+
+/// Kernels sorted once by (name, duration), so that any filter is summarised in one linear pass without sorting
+/// again (the kernel table must answer a filter change on millions of kernels in well under 100 ms).
+class KernelIndex
+{
+public:
+    KernelIndex(const ProfilePtr& profile, KernelNameMode mode);
+
+    const ProfilePtr& profile() const { return m_profile; }
+    KernelNameMode mode() const { return m_mode; }
+    StringRef nameOf(std::size_t kernelRow) const;
+
+    struct Group
+    {
+        StringRef name = kNoString;
+        std::uint32_t begin = 0; ///< range in order()
+        std::uint32_t end = 0;
+    };
+    const std::vector<Group>& groups() const { return m_groups; }
+    /// Kernel rows, grouped by name, ascending duration within a group.
+    const std::vector<std::uint32_t>& order() const { return m_order; }
+    /// Durations in order() order.
+    const std::vector<qint64>& sortedDurations() const { return m_durations; }
+    /// Lane of each position in order().
+    const std::vector<std::uint32_t>& sortedLanes() const { return m_sortedLanes; }
+    const std::vector<KernelLane>& lanes() const { return m_lanes; }
+    /// Lane of a kernel row.
+    std::uint32_t laneOf(std::size_t kernelRow) const { return m_laneOfRow[kernelRow]; }
+    /// Group index of a name, or -1.
+    int groupOf(StringRef name) const;
+    std::size_t memoryBytes() const;
+
+private:
+    ProfilePtr m_profile;
+    KernelNameMode m_mode;
+    std::vector<Group> m_groups;
+    std::vector<std::uint32_t> m_order;
+    std::vector<qint64> m_durations;
+    std::vector<std::uint32_t> m_sortedLanes;
+    std::vector<KernelLane> m_lanes;
+    std::vector<std::uint32_t> m_laneOfRow;
+    std::vector<std::int32_t> m_groupOfName; ///< by StringRef
+};
+
+/// Which kernels count. Empty masks allow everything.
+struct KernelFilter
+{
+    std::vector<char> lanes; ///< by lane index
+    std::vector<char> names; ///< by StringRef of the index's name mode (e.g. a category's kernels)
+    std::shared_ptr<const std::vector<char>> rows; ///< by kernel row (e.g. kernels under an NVTX range)
+
+    bool allowsLane(std::uint32_t lane) const { return lanes.empty() || (lane < lanes.size() && lanes[lane]); }
+    bool allowsName(StringRef name) const
+    {
+        return names.empty() || (name >= 0 && std::size_t(name) < names.size() && names[std::size_t(name)]);
+    }
+    bool allowsRow(std::uint32_t row) const { return !rows || (row < rows->size() && (*rows)[row]); }
+    bool isEmpty() const { return lanes.empty() && names.empty() && !rows; }
+};
+
+struct KernelGroupStats
+{
+    StringRef name = kNoString;
+    std::int32_t device = -1; ///< -1 = all devices
+    int group = -1; ///< index into KernelIndex::groups()
+    DurationSummary stats;
+};
+
+/// Summaries per kernel name (or per name and device), in the index's group order. Groups with no kernel left
+/// after filtering are omitted.
+std::vector<KernelGroupStats> summarizeKernels(
+    const KernelIndex& index, const KernelFilter& filter, bool splitByDevice);
+
+/// Kernel rows of one group that pass the filter (and belong to @p device unless it is -1), ascending duration.
+std::vector<std::uint32_t> kernelInstances(
+    const KernelIndex& index, int group, const KernelFilter& filter, std::int32_t device = -1);
+
+} // namespace nsw

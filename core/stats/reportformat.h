@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "stats/reporttable.h"
+
+#include <QString>
+#include <nlohmann/json.hpp>
+
+namespace nsw {
+
+/// `nsys stats --format csv`: header row then one line per row, `\n` line ends, a field quoted only when it holds
+/// a comma (as nsys does); reals as Python prints them.
+QString reportToCsv(const ReportTable& report);
+/// Human-readable aligned columns with thousands separators, cells clipped at 100 characters (nsys's "column"
+/// format).
+QString reportToText(const ReportTable& report);
+/// {"report": name, "title": ..., "columns": [...], "rows": [{header: value...}...]}; reals as JSON numbers.
+nlohmann::ordered_json reportToJson(const ReportTable& report);
+
+/// Text of one cell as the CSV prints it.
+QString reportCellText(const ReportValue& value, const ReportColumn& column);
+
+} // namespace nsw

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "reports.h"
+
+#include "profile/loadtypes.h"
+#include "stats/summaryreport.h"
+#include "util/numberformat.h"
+
+#include <QFileInfo>
+#include <QHash>
+#include <map>
+
+namespace nsw {
+
+namespace {
+
+/// Values per pooled name in one pass, groups in StringRef order. StringIds strings are pooled in ascending id
+/// order, so this is nsys's GROUP BY nameId order.
+template <typename NameOf, typename ValueOf, typename Keep>
+std::vector<SummaryGroup> groupByName(
+    const Profile& profile, std::size_t rows, NameOf nameOf, ValueOf valueOf, Keep keep)
+{
+    std::vector<std::vector<qint64>> byRef(profile.strings.size());
+    std::vector<qint64> unnamed;
+    for (std::size_t i = 0; i < rows; ++i) {
+        if (!keep(i))
+            continue;
+        const StringRef ref = nameOf(i);
+        (ref >= 0 ? byRef[std::size_t(ref)] : unnamed).push_back(valueOf(i));
+    }
+    std::vector<SummaryGroup> groups;
+    if (!unnamed.empty())
+        groups.push_back({ QString(), std::move(unnamed), {} }); // a NULL name sorts first
+    for (std::size_t r = 0; r < byRef.size(); ++r)
+        if (!byRef[r].empty())
+            groups.push_back({ profile.strings.at(StringRef(r)), std::move(byRef[r]), {} });
+    return groups;
+}
+
+const auto keepAll = [](std::size_t) { return true; };
+
+ReportTable skipped(const QString& name, const QString& title, const QString& message)
+{
+    ReportTable t;
+    t.name = name;
+    t.title = title;
+    t.skipped = message;
+    return t;
+}
+
+bool hasTable(const Profile& p, const char* table)
+{
+    return p.meta.tables.contains(QLatin1String(table));
+}
+
+/// nsys names the file as it opened it: an absolute path.
+QString dbFile(const Profile& p)
+{
+    return QFileInfo(p.meta.filePath).absoluteFilePath();
+}
+
+const QString kNoData = QStringLiteral("No data available.");
+
+} // namespace
+
+QString apiReportName(const QString& name)
+{
+    const qsizetype n = name.size();
+    if (n >= 6 && name[n - 6] == QLatin1Char('_') && name[n - 5] == QLatin1Char('v'))
+        return name.left(n - 6);
+    return name;
+}
+
+ReportTable cudaGpuKernSum(const Profile& p, KernelNameMode mode)
+{
+    const QString name = QStringLiteral("cuda_gpu_kern_sum");
+    const QString title = QStringLiteral("CUDA GPU Kernel Summary");
+    if (!hasTable(p, "CUPTI_ACTIVITY_KIND_KERNEL"))
+        return skipped(name, title, QStringLiteral("%1 does not contain CUDA kernel data.").arg(dbFile(p)));
+    const KernelTable& k = p.kernels;
+    if (k.size() == 0)
+        return skipped(name, title, kNoData);
+    auto nameOf = [&](std::size_t i) -> StringRef {
+        if (mode == KernelNameMode::Short)
+            return k.shortName[i];
+        if (mode == KernelNameMode::Mangled && k.mangledName[i] != kNoString)
+            return k.mangledName[i];
+        return k.demangledName[i];
+    };
+    SummaryLayout layout;
+    layout.ties = SummaryLayout::Ties::CountThenName;
+    return buildSummaryReport(name, title, layout,
+        groupByName(
+            p, k.size(), nameOf, [&](std::size_t i) { return k.end[i] - k.start[i]; }, keepAll));
+}
+
+ReportTable cudaApiSum(const Profile& p)
+{
+    const QString name = QStringLiteral("cuda_api_sum");
+    const QString title = QStringLiteral("CUDA API Summary");
+    if (!hasTable(p, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+        return skipped(name, title, QStringLiteral("%1 does not contain CUDA trace data.").arg(dbFile(p)));
+    const CudaApiTable& a = p.cudaApi;
+    if (a.size() == 0)
+        return skipped(name, title, kNoData);
+    // nsys groups by nameId and cleans the name afterwards: "cudaMalloc" and "cudaMalloc_v3020" stay two rows.
+    std::vector<SummaryGroup> groups = groupByName(
+        p, a.size(), [&](std::size_t i) { return a.name[i]; }, [&](std::size_t i) { return a.end[i] - a.start[i]; },
+        keepAll);
+    for (SummaryGroup& g : groups)
+        g.name = apiReportName(g.name);
+    SummaryLayout layout;
+    layout.countHeader = QStringLiteral("Num Calls");
+    return buildSummaryReport(name, title, layout, std::move(groups));
+}
+
+namespace {
+
+/// Memory operations grouped by nsys's operation name, in name order (its GROUP BY on the name text).
+std::vector<SummaryGroup> memOpGroups(const Profile& p, bool bySize)
+{
+    const MemOpTable& m = p.memops;
+    std::map<QByteArray, SummaryGroup> byName;
+    std::map<std::uint8_t, SummaryGroup*> byKind;
+    for (std::size_t i = 0; i < m.size(); ++i) {
+        SummaryGroup*& g = byKind[m.copyKind[i]];
+        if (!g) {
+            const QString opName = p.memOpName(m.copyKind[i]);
+            g = &byName[opName.toUtf8()];
+            g->name = opName;
+        }
+        g->values.push_back(bySize ? m.bytes[i] : m.end[i] - m.start[i]);
+    }
+    std::vector<SummaryGroup> groups;
+    for (auto& [key, g] : byName)
+        groups.push_back(std::move(g));
+    return groups;
+}
+
+/// The checks nsys's memory reports make; an empty string when the report applies.
+QString memOpSkipReason(const Profile& p)
+{
+    const bool memcpy = hasTable(p, "CUPTI_ACTIVITY_KIND_MEMCPY");
+    if (!memcpy && !hasTable(p, "CUPTI_ACTIVITY_KIND_MEMSET"))
+        return QStringLiteral("%1 does not contain GPU memory data.").arg(dbFile(p));
+    // Exports before 2022.4 have no ENUM tables; current nsys refuses them rather than guess the labels.
+    if (memcpy && !hasTable(p, "ENUM_CUDA_MEMCPY_OPER"))
+        return QStringLiteral("%1 does not contain ENUM_CUDA_MEMCPY_OPER table.").arg(dbFile(p));
+    if (p.memops.size() == 0)
+        return kNoData;
+    return {};
+}
+
+} // namespace
+
+ReportTable cudaGpuMemTimeSum(const Profile& p)
+{
+    const QString name = QStringLiteral("cuda_gpu_mem_time_sum");
+    const QString title = QStringLiteral("CUDA GPU MemOps Summary (by Time)");
+    if (const QString reason = memOpSkipReason(p); !reason.isEmpty())
+        return skipped(name, title, reason);
+    SummaryLayout layout;
+    layout.countHeader = QStringLiteral("Count");
+    layout.nameHeader = QStringLiteral("Operation");
+    return buildSummaryReport(name, title, layout, memOpGroups(p, false));
+}
+
+ReportTable cudaGpuMemSizeSum(const Profile& p)
+{
+    const QString name = QStringLiteral("cuda_gpu_mem_size_sum");
+    const QString title = QStringLiteral("CUDA GPU MemOps Summary (by Size)");
+    if (const QString reason = memOpSkipReason(p); !reason.isEmpty())
+        return skipped(name, title, reason);
+    // Statistics over bytes, unrounded; nsys prints them converted to MB (10^6 bytes) with 3 decimals.
+    ReportTable t;
+    t.name = name;
+    t.title = title;
+    using T = ReportColumn::Type;
+    t.columns = { { QStringLiteral("Total (MB)"), T::Real, 3 }, { QStringLiteral("Count"), T::Integer },
+        { QStringLiteral("Avg (MB)"), T::Real, 3 }, { QStringLiteral("Med (MB)"), T::Real, 3 },
+        { QStringLiteral("Min (MB)"), T::Real, 3 }, { QStringLiteral("Max (MB)"), T::Real, 3 },
+        { QStringLiteral("StdDev (MB)"), T::Real, 3 }, { QStringLiteral("Operation"), T::Text } };
+    struct Row
+    {
+        DurationSummary s;
+        QString name;
+    };
+    std::vector<Row> rows;
+    for (SummaryGroup& g : memOpGroups(p, true))
+        rows.push_back({ summarize(g.values), g.name });
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.s.total > b.s.total; });
+    auto mb = [](double bytes) { return bytes / 1e6; };
+    for (const Row& r : rows)
+        t.rows.push_back({ mb(double(r.s.total)), r.s.count, mb(r.s.mean), mb(r.s.median), mb(double(r.s.min)),
+            mb(double(r.s.max)), mb(r.s.stddev), r.name });
+    return t;
+}
+
+ReportTable osrtSum(const Profile& p)
+{
+    const QString name = QStringLiteral("osrt_sum");
+    const QString title = QStringLiteral("OS Runtime Summary");
+    if (!hasTable(p, "OSRT_API"))
+        return skipped(name, title, QStringLiteral("%1 does not contain OS Runtime trace data.").arg(dbFile(p)));
+    const OsrtTable& o = p.osrt;
+    std::vector<SummaryGroup> groups = groupByName(
+        p, o.size(), [&](std::size_t i) { return o.name[i]; }, [&](std::size_t i) { return o.end[i] - o.start[i]; },
+        [&](std::size_t i) { return o.eventClass[i] == OsrtTable::kOsRuntime; });
+    if (groups.empty())
+        return skipped(name, title, kNoData);
+    SummaryLayout layout;
+    layout.countHeader = QStringLiteral("Num Calls");
+    return buildSummaryReport(name, title, layout, std::move(groups));
+}
+
+const std::vector<ReportSpec>& reportSpecs()
+{
+    static const std::vector<ReportSpec> specs = {
+        { QStringLiteral("cuda_gpu_kern_sum"), { QStringLiteral("gpukernsum") },
+            QStringLiteral("CUDA GPU Kernel Summary"), LoadKernels,
+            { QStringLiteral("base"), QStringLiteral("mangled") },
+            [](const Profile& p, const QStringList& args) {
+                const KernelNameMode mode = args.contains(QLatin1String("base")) ? KernelNameMode::Short
+                    : args.contains(QLatin1String("mangled"))                    ? KernelNameMode::Mangled
+                                                                                 : KernelNameMode::Demangled;
+                return cudaGpuKernSum(p, mode);
+            } },
+        { QStringLiteral("cuda_api_sum"), { QStringLiteral("cudaapisum") }, QStringLiteral("CUDA API Summary"),
+            LoadCudaApi, {}, [](const Profile& p, const QStringList&) { return cudaApiSum(p); } },
+        { QStringLiteral("cuda_gpu_mem_time_sum"), { QStringLiteral("gpumemtimesum") },
+            QStringLiteral("CUDA GPU MemOps Summary (by Time)"), LoadMemOps, {},
+            [](const Profile& p, const QStringList&) { return cudaGpuMemTimeSum(p); } },
+        { QStringLiteral("cuda_gpu_mem_size_sum"), { QStringLiteral("gpumemsizesum") },
+            QStringLiteral("CUDA GPU MemOps Summary (by Size)"), LoadMemOps, {},
+            [](const Profile& p, const QStringList&) { return cudaGpuMemSizeSum(p); } },
+        { QStringLiteral("osrt_sum"), { QStringLiteral("osrtsum") }, QStringLiteral("OS Runtime Summary"), LoadOsrt, {},
+            [](const Profile& p, const QStringList&) { return osrtSum(p); } },
+    };
+    return specs;
+}
+
+const ReportSpec* findReport(const QString& nameWithArguments, QStringList* arguments)
+{
+    QStringList parts = nameWithArguments.split(QLatin1Char(':'));
+    const QString name = parts.takeFirst();
+    for (const ReportSpec& s : reportSpecs()) {
+        if (s.name == name || s.aliases.contains(name)) {
+            if (arguments)
+                *arguments = parts;
+            return &s;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace nsw

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <variant>
+#include <vector>
+
+namespace nsw {
+
+struct ReportColumn
+{
+    enum class Type
+    {
+        Integer,
+        Real,
+        Text
+    };
+    QString header; ///< exactly as nsys prints it, e.g. "Total Time (ns)"
+    Type type = Type::Integer;
+    /// Reals: -1 prints Python's repr of the (already rounded) value, as nsys prints round(x, 1) results;
+    /// >= 0 prints that many decimals, as nsys prints its converted ":mem_B" (MB) columns.
+    int decimals = -1;
+};
+
+/// A cell: empty (NULL), integer, real (already rounded as the report defines) or text.
+using ReportValue = std::variant<std::monostate, qint64, double, QString>;
+
+/// One statistics report, in the shape `nsys stats` produces it; formatted by reportformat.h.
+struct ReportTable
+{
+    QString name; ///< "cuda_gpu_kern_sum"
+    QString title; ///< "CUDA GPU Kernel Summary"
+    std::vector<ReportColumn> columns;
+    std::vector<std::vector<ReportValue>> rows;
+    QString skipped; ///< when not empty the report does not apply to this file; the message says why
+
+    int columnIndex(const QString& header) const;
+};
+
+} // namespace nsw

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "summaryreport.h"
+
+#include "stats/durationstats.h"
+#include "util/numberformat.h"
+
+#include <algorithm>
+
+namespace nsw {
+
+ReportTable buildSummaryReport(
+    const QString& name, const QString& title, const SummaryLayout& layout, std::vector<SummaryGroup> groups)
+{
+    ReportTable table;
+    table.name = name;
+    table.title = title;
+    using T = ReportColumn::Type;
+    const QString u = QStringLiteral(" (") + layout.unit + QLatin1Char(')');
+    if (layout.withTimePercent)
+        table.columns.push_back({ QStringLiteral("Time (%)"), T::Real });
+    table.columns.push_back({ layout.totalHeader, T::Integer });
+    table.columns.push_back({ layout.countHeader, T::Integer });
+    table.columns.push_back({ QStringLiteral("Avg") + u, T::Real });
+    table.columns.push_back({ QStringLiteral("Med") + u, T::Real });
+    table.columns.push_back({ QStringLiteral("Min") + u, T::Integer });
+    table.columns.push_back({ QStringLiteral("Max") + u, T::Integer });
+    table.columns.push_back({ QStringLiteral("StdDev") + u, T::Real });
+    for (const QString& h : layout.extraHeaders)
+        table.columns.push_back({ h, T::Text });
+    table.columns.push_back({ layout.nameHeader, T::Text });
+
+    struct Row
+    {
+        DurationSummary stats;
+        const SummaryGroup* group;
+        QByteArray sortName;
+    };
+    std::vector<Row> rows;
+    rows.reserve(groups.size());
+    qint64 grandTotal = 0;
+    for (SummaryGroup& g : groups) {
+        if (g.values.empty())
+            continue;
+        rows.push_back({ summarize(g.values), &g, g.name.toUtf8() });
+        grandTotal += rows.back().stats.total;
+    }
+    const bool countThenName = layout.ties == SummaryLayout::Ties::CountThenName;
+    std::stable_sort(rows.begin(), rows.end(), [countThenName](const Row& a, const Row& b) {
+        if (a.stats.total != b.stats.total)
+            return a.stats.total > b.stats.total;
+        if (!countThenName)
+            return false;
+        if (a.stats.count != b.stats.count)
+            return a.stats.count < b.stats.count;
+        return a.sortName < b.sortName;
+    });
+    for (const Row& r : rows) {
+        std::vector<ReportValue> cells;
+        const DurationSummary& s = r.stats;
+        if (layout.withTimePercent) {
+            if (grandTotal != 0)
+                cells.emplace_back(sqliteRound(double(s.total) * 100.0 / double(grandTotal), 1));
+            else
+                cells.emplace_back(std::monostate {}); // SQLite: division by zero is NULL
+        }
+        cells.emplace_back(s.total);
+        cells.emplace_back(s.count);
+        cells.emplace_back(sqliteRound(s.mean, 1));
+        cells.emplace_back(sqliteRound(s.median, 1));
+        cells.emplace_back(s.min);
+        cells.emplace_back(s.max);
+        cells.emplace_back(sqliteRound(s.stddev, 1));
+        for (int i = 0; i < layout.extraHeaders.size(); ++i)
+            cells.emplace_back(r.group->extra.value(i));
+        cells.emplace_back(r.group->name);
+        table.rows.push_back(std::move(cells));
+    }
+    return table;
+}
+
+} // namespace nsw

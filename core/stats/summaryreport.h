@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "stats/reporttable.h"
+
+#include <QByteArray>
+#include <QString>
+#include <vector>
+
+namespace nsw {
+
+/// Values of one group of a summary report (one kernel name, API name, memory operation...).
+struct SummaryGroup
+{
+    QString name;
+    std::vector<qint64> values;
+    QStringList extra; ///< text columns printed between StdDev and the name column (e.g. nvtx_sum's Style)
+};
+
+/// Column layout of nsys's "*_sum" reports (schema doc §9): Time (%), Total, count, Avg, Med, Min, Max, StdDev,
+/// [extra...], name.
+struct SummaryLayout
+{
+    QString totalHeader = QStringLiteral("Total Time (ns)");
+    QString countHeader = QStringLiteral("Instances");
+    QString unit = QStringLiteral("ns"); ///< for "Avg (ns)"...
+    QString nameHeader = QStringLiteral("Name");
+    QStringList extraHeaders;
+    bool withTimePercent = true;
+    /// How rows with equal totals are ordered: cuda_gpu_kern_sum orders by count then name; the other reports
+    /// only by total, so ties keep the order of the groups as given (nsys: its GROUP BY key order).
+    enum class Ties
+    {
+        CountThenName,
+        GroupOrder
+    } ties
+        = Ties::GroupOrder;
+};
+
+/// Builds the report the way nsys stats does: sample stddev (0.0 for one value), median of the two middle values,
+/// SQLite round(x, 1) on Time (%), Avg, Med and StdDev, rows sorted by total desc then by layout.ties (names in
+/// byte order of the UTF-8 text, as SQLite's BINARY collation). Time (%) is NULL when all totals are 0.
+ReportTable buildSummaryReport(
+    const QString& name, const QString& title, const SummaryLayout& layout, std::vector<SummaryGroup> groups);
+
+} // namespace nsw

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "numberformat.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace nsw {
+
+double sqliteRound(double value, int digits)
+{
+    if (!std::isfinite(value))
+        return value;
+    if (digits <= 0) {
+        const double a = std::fabs(value);
+        if (a < 9.2e18)
+            return std::copysign(double(static_cast<long long>(a + 0.5)), value);
+        return value;
+    }
+    // glibc prints the exact decimal expansion of a double, so rounding that string is rounding the exact value.
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%.60f", std::fabs(value));
+    std::string s(buf);
+    const auto dot = s.find('.');
+    if (dot == std::string::npos || dot + std::size_t(digits) + 1 >= s.size())
+        return value;
+    const bool roundUp = s[dot + std::size_t(digits) + 1] >= '5';
+    s.resize(dot + std::size_t(digits) + 1);
+    if (roundUp) {
+        int i = int(s.size()) - 1;
+        for (; i >= 0; --i) {
+            if (s[std::size_t(i)] == '.')
+                continue;
+            if (s[std::size_t(i)] == '9') {
+                s[std::size_t(i)] = '0';
+            } else {
+                ++s[std::size_t(i)];
+                break;
+            }
+        }
+        if (i < 0)
+            s.insert(s.begin(), '1');
+    }
+    return std::copysign(std::strtod(s.c_str(), nullptr), value);
+}
+
+QString pythonFloatRepr(double value)
+{
+    if (std::isnan(value))
+        return QStringLiteral("nan");
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    if (value == 0)
+        return std::signbit(value) ? QStringLiteral("-0.0") : QStringLiteral("0.0");
+    // Shortest round-trip digits and decimal exponent, then Python's layout rule (float_repr_style 'short').
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+    const std::string sci(buf, res.ptr);
+    const auto e = sci.find('e');
+    std::string mantissa = sci.substr(0, e);
+    const int exponent = std::stoi(sci.substr(e + 1));
+    const bool negative = mantissa[0] == '-';
+    if (negative)
+        mantissa.erase(0, 1);
+    std::string digits;
+    for (const char c : mantissa)
+        if (c != '.')
+            digits.push_back(c);
+    std::string out;
+    if (exponent >= -4 && exponent < 16) {
+        const int pointPos = exponent + 1; // digits before the decimal point
+        if (pointPos <= 0) {
+            out = "0." + std::string(std::size_t(-pointPos), '0') + digits;
+        } else if (pointPos >= int(digits.size())) {
+            out = digits + std::string(std::size_t(pointPos - int(digits.size())), '0') + ".0";
+        } else {
+            out = digits.substr(0, std::size_t(pointPos)) + "." + digits.substr(std::size_t(pointPos));
+        }
+    } else {
+        out = digits.substr(0, 1);
+        if (digits.size() > 1)
+            out += "." + digits.substr(1);
+        char exp[16];
+        std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+        out += exp;
+    }
+    if (negative)
+        out.insert(out.begin(), '-');
+    return QString::fromLatin1(out.data(), qsizetype(out.size()));
+}
+
+namespace {
+QString groupDigits(const QString& integerPart)
+{
+    QString out;
+    const bool negative = integerPart.startsWith(QLatin1Char('-'));
+    const QString digits = negative ? integerPart.mid(1) : integerPart;
+    for (qsizetype i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += QLatin1Char(',');
+        out += digits[i];
+    }
+    return negative ? QLatin1Char('-') + out : out;
+}
+} // namespace
+
+QString withThousandsSeparators(qint64 value)
+{
+    return groupDigits(QString::number(value));
+}
+
+QString withThousandsSeparators(double value, int decimals)
+{
+    const QString fixed = QString::number(value, 'f', decimals);
+    const qsizetype dot = fixed.indexOf(QLatin1Char('.'));
+    if (dot < 0)
+        return groupDigits(fixed);
+    return groupDigits(fixed.left(dot)) + fixed.mid(dot);
+}
+
+} // namespace nsw

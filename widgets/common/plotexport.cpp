@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "plotexport.h"
+
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QMessageBox>
+#include <QSpinBox>
+#include <qcustomplot.h>
+
+namespace nsw {
+
+QString savePlotPng(QCustomPlot& plot, const QString& fileName, const PngExportOptions& options)
+{
+    const int width = options.width > 0 ? options.width : plot.width();
+    const int height = options.height > 0 ? options.height : plot.height();
+    if (width <= 0 || height <= 0)
+        return QStringLiteral("%1: the chart has no size to render").arg(fileName);
+    plot.deselectAll();
+    // QCustomPlot has no getter for its background brush; themed plots keep theirs in a property.
+    const QVariant themed = plot.property("nswBackground");
+    const QBrush background = themed.isValid() ? themed.value<QBrush>() : QBrush(Qt::white);
+    if (options.transparent)
+        plot.setBackground(Qt::NoBrush);
+    // QCustomPlot takes the resolution per inch only with resolutionUnit; pass DPI explicitly.
+    const bool ok = plot.savePng(fileName, width, height, options.scale, -1, options.dpi, QCP::ruDotsPerInch);
+    if (options.transparent)
+        plot.setBackground(background);
+    if (!ok)
+        return QStringLiteral("%1: could not write the PNG file").arg(fileName);
+    return {};
+}
+
+bool exportPlotInteractively(QCustomPlot& plot, const QString& suggestedName, QWidget* parent)
+{
+    QDialog dialog(parent);
+    dialog.setWindowTitle(QObject::tr("Export chart as PNG"));
+    auto* form = new QFormLayout(&dialog);
+    auto* width = new QSpinBox(&dialog);
+    width->setRange(100, 10000);
+    width->setValue(std::max(plot.width(), 800));
+    width->setSuffix(QObject::tr(" px"));
+    auto* height = new QSpinBox(&dialog);
+    height->setRange(100, 10000);
+    height->setValue(std::max(plot.height(), 500));
+    height->setSuffix(QObject::tr(" px"));
+    auto* dpi = new QSpinBox(&dialog);
+    dpi->setRange(48, 1200);
+    dpi->setValue(150);
+    auto* transparent = new QCheckBox(QObject::tr("Transparent background"), &dialog);
+    form->addRow(QObject::tr("Width:"), width);
+    form->addRow(QObject::tr("Height:"), height);
+    form->addRow(QObject::tr("Resolution (DPI):"), dpi);
+    form->addRow(transparent);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(buttons);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return false;
+    const QString file = QFileDialog::getSaveFileName(parent, QObject::tr("Export chart"),
+        QDir::home().filePath(suggestedName + QStringLiteral(".png")), QObject::tr("PNG images (*.png)"));
+    if (file.isEmpty())
+        return false;
+    PngExportOptions options;
+    // Size is given in pixels of the final image at the chosen DPI: render at 96-DPI size, scaled up.
+    options.scale = dpi->value() / 96.0;
+    options.width = int(width->value() / options.scale);
+    options.height = int(height->value() / options.scale);
+    options.dpi = dpi->value();
+    options.transparent = transparent->isChecked();
+    const QString error = savePlotPng(plot, file, options);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(parent, QObject::tr("Export chart"), error);
+        return false;
+    }
+    return true;
+}
+
+} // namespace nsw

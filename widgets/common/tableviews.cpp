@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "tableviews.h"
+
+#include "models/modelroles.h"
+#include "util/csv.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QTableView>
+#include <QTreeView>
+
+namespace nsw {
+
+namespace {
+void addCopyAction(QAbstractItemView* view)
+{
+    auto* copy = new QAction(QObject::tr("Copy"), view);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    QObject::connect(copy, &QAction::triggered, view, [view]() {
+        const QModelIndexList selected
+            = view->selectionModel() ? view->selectionModel()->selectedIndexes() : QModelIndexList();
+        QMap<int, QMap<int, QString>> cells;
+        for (const QModelIndex& i : selected)
+            cells[i.row()][i.column()] = i.data().toString();
+        QStringList lines;
+        for (const auto& row : cells)
+            lines.append(QStringList(row.values()).join(QLatin1Char('\t')));
+        QApplication::clipboard()->setText(lines.join(QLatin1Char('\n')));
+    });
+    view->addAction(copy);
+    view->setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+} // namespace
+
+void setupTableView(QTableView* view)
+{
+    view->setSortingEnabled(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    view->horizontalHeader()->setStretchLastSection(false);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    addCopyAction(view);
+}
+
+void setupTreeView(QTreeView* view)
+{
+    view->setSortingEnabled(true);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setAlternatingRowColors(true);
+    view->setUniformRowHeights(true);
+    view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    view->header()->setStretchLastSection(false);
+    addCopyAction(view);
+}
+
+QString exportViewCsv(QAbstractItemView* view, const QString& fileName)
+{
+    if (!view || !view->model())
+        return QObject::tr("There is no table to export.");
+    QSaveFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("%1: %2").arg(fileName, file.errorString());
+    if (!writeModelCsv(*view->model(), file, RawValueRole) || !file.commit())
+        return QStringLiteral("%1: %2").arg(fileName, file.errorString());
+    return {};
+}
+
+bool exportViewCsvInteractively(QAbstractItemView* view, const QString& suggestedName, QWidget* parent)
+{
+    const QString file = QFileDialog::getSaveFileName(parent, QObject::tr("Export table as CSV"),
+        QDir::home().filePath(suggestedName + QStringLiteral(".csv")), QObject::tr("CSV files (*.csv)"));
+    if (file.isEmpty())
+        return false;
+    const QString error = exportViewCsv(view, file);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(parent, QObject::tr("Export table"), error);
+        return false;
+    }
+    return true;
+}
+
+} // namespace nsw

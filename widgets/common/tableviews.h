@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+
+class QAbstractItemView;
+class QTableView;
+class QTreeView;
+class QWidget;
+
+namespace nsw {
+
+/// Common setup so that every table behaves the same: sortable on raw values, fixed row heights (smooth with
+/// millions of rows), interactive columns, a context menu with Copy.
+void setupTableView(QTableView* view);
+void setupTreeView(QTreeView* view);
+
+/// Writes the view's model, in view order, as RFC 4180 CSV after asking for a file. Returns false when cancelled
+/// or failed (errors shown).
+bool exportViewCsvInteractively(QAbstractItemView* view, const QString& suggestedName, QWidget* parent);
+/// Writes the view's model to @p fileName; returns an error message or an empty string.
+QString exportViewCsv(QAbstractItemView* view, const QString& fileName);
+
+} // namespace nsw

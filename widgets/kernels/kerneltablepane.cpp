@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "kerneltablepane.h"
+
+#include "common/filterbar.h"
+#include "common/tableviews.h"
+#include "models/kernelinstancemodel.h"
+#include "models/kernelsummarymodel.h"
+#include "models/modelroles.h"
+#include "models/sortfilterproxy.h"
+#include "util/timeformat.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMenu>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <set>
+
+namespace nsw {
+
+namespace {
+QToolButton* makeMenuButton(const QString& text, QMenu* menu, QWidget* parent)
+{
+    auto* button = new QToolButton(parent);
+    button->setText(text);
+    button->setMenu(menu);
+    button->setPopupMode(QToolButton::InstantPopup);
+    return button;
+}
+
+bool isChecked(const QMenu* menu, const QVariant& key)
+{
+    const QList<QAction*> actions = menu->actions();
+    for (const QAction* a : actions)
+        if (a->isCheckable() && a->data() == key)
+            return a->isChecked();
+    return true;
+}
+} // namespace
+
+KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
+    : Pane(workbench, parent)
+    , m_filterBar(new FilterBar(this))
+    , m_nameMode(new QComboBox(this))
+    , m_splitByDevice(new QCheckBox(tr("Per device"), this))
+    , m_devicesMenu(new QMenu(this))
+    , m_processesMenu(new QMenu(this))
+    , m_streamsMenu(new QMenu(this))
+    , m_selectionBanner(new QWidget(this))
+    , m_selectionLabel(new QLabel(m_selectionBanner))
+    , m_summaryLabel(new QLabel(this))
+    , m_instancesLabel(new QLabel(this))
+    , m_model(new KernelSummaryModel(this))
+    , m_proxy(new SortFilterProxy(this))
+    , m_summaryView(new QTableView(this))
+    , m_instances(new KernelInstanceModel(this))
+    , m_instanceView(new QTableView(this))
+{
+    m_devicesButton = makeMenuButton(tr("Devices"), m_devicesMenu, this);
+    m_processesButton = makeMenuButton(tr("Processes"), m_processesMenu, this);
+    m_streamsButton = makeMenuButton(tr("Streams"), m_streamsMenu, this);
+    m_nameMode->addItem(tr("Demangled names"), int(KernelNameMode::Demangled));
+    m_nameMode->addItem(tr("Short names"), int(KernelNameMode::Short));
+    m_nameMode->addItem(tr("Mangled names"), int(KernelNameMode::Mangled));
+    m_nameMode->setToolTip(
+        tr("Group kernels as nsys stats does: by demangled name (default), :base (short) or :mangled"));
+    m_splitByDevice->setToolTip(tr("One row per kernel name and device"));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_filterBar, 1);
+    bar->addWidget(m_nameMode);
+    bar->addWidget(m_splitByDevice);
+    bar->addWidget(m_devicesButton);
+    bar->addWidget(m_processesButton);
+    bar->addWidget(m_streamsButton);
+
+    auto* bannerLayout = new QHBoxLayout(m_selectionBanner);
+    bannerLayout->setContentsMargins(6, 2, 6, 2);
+    auto* clear = new QToolButton(m_selectionBanner);
+    clear->setText(tr("Show all kernels"));
+    bannerLayout->addWidget(m_selectionLabel, 1);
+    bannerLayout->addWidget(clear);
+    m_selectionBanner->setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400;"));
+    m_selectionBanner->hide();
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterKeyColumn(KernelSummaryModel::NameColumn);
+    m_summaryView->setModel(m_proxy);
+    setupTableView(m_summaryView);
+    m_summaryView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_summaryView->sortByColumn(KernelSummaryModel::InitialSortColumn, Qt::DescendingOrder);
+    m_summaryView->horizontalHeader()->resizeSection(KernelSummaryModel::NameColumn, 420);
+    m_summaryView->setColumnHidden(KernelSummaryModel::DeviceColumn, true);
+
+    m_instanceView->setModel(m_instances);
+    setupTableView(m_instanceView);
+
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_summaryView);
+    topLayout->addWidget(m_summaryLabel);
+    auto* bottom = new QWidget(this);
+    auto* bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_instancesLabel);
+    bottomLayout->addWidget(m_instanceView);
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(top);
+    splitter->addWidget(bottom);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(m_selectionBanner);
+    layout->addWidget(splitter, 1);
+
+    connect(m_filterBar, &FilterBar::filterChanged, this,
+        [this](const QString& text, bool regex) { m_filterBar->setError(m_proxy->setFilter(text, regex)); });
+    connect(m_nameMode, &QComboBox::currentIndexChanged, this, [this]() {
+        if (m_session)
+            m_index = m_session->kernelIndex(KernelNameMode(m_nameMode->currentData().toInt()));
+        m_externalSelection = {};
+        m_selectionBanner->hide();
+        recompute();
+    });
+    connect(m_splitByDevice, &QCheckBox::toggled, this, [this](bool split) {
+        m_summaryView->setColumnHidden(KernelSummaryModel::DeviceColumn, !split);
+        recompute();
+    });
+    for (QMenu* menu : { m_devicesMenu, m_processesMenu, m_streamsMenu })
+        connect(menu, &QMenu::triggered, this, &KernelTablePane::recompute);
+    connect(clear, &QToolButton::clicked, this, [this]() { this->workbench()->clearKernelSelection(m_session); });
+    connect(m_summaryView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        &KernelTablePane::showInstancesOfCurrentRow);
+    connect(m_instanceView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) {
+            if (current.isValid() && m_session)
+                this->workbench()->selectKernelInstance(m_session, m_instances->kernelRowAt(current.row()));
+        });
+    connect(workbench, &Workbench::currentChanged, this, &KernelTablePane::onCurrentSessionChanged);
+    connect(workbench, &Workbench::kernelSelectionChanged, this, &KernelTablePane::onKernelSelection);
+    connect(workbench, &Workbench::kernelNameSelected, this, [this](ProfileSession* s, const QString& name) {
+        if (s == m_session)
+            selectKernelByName(name);
+    });
+    onCurrentSessionChanged(workbench->current());
+}
+
+KernelTablePane::~KernelTablePane() = default;
+
+QAbstractItemView* KernelTablePane::exportableView() const
+{
+    return m_instanceView->hasFocus() ? m_instanceView : m_summaryView;
+}
+
+void KernelTablePane::onCurrentSessionChanged(ProfileSession* session)
+{
+    m_session = session;
+    m_externalSelection = {};
+    m_selectionBanner->hide();
+    m_index = session ? session->kernelIndex(KernelNameMode(m_nameMode->currentData().toInt())) : nullptr;
+    rebuildLaneMenus();
+    recompute();
+}
+
+void KernelTablePane::rebuildLaneMenus()
+{
+    for (QMenu* menu : { m_devicesMenu, m_processesMenu, m_streamsMenu })
+        menu->clear();
+    if (!m_index)
+        return;
+    const Profile& p = *m_index->profile();
+    std::set<int> devices;
+    std::set<ProcessIndex> processes;
+    for (const KernelLane& lane : m_index->lanes()) {
+        devices.insert(lane.device);
+        processes.insert(lane.process);
+    }
+    for (const int d : devices) {
+        QAction* a = m_devicesMenu->addAction(p.deviceLabel(kNoIndex, d));
+        a->setCheckable(true);
+        a->setChecked(true);
+        a->setData(d);
+    }
+    for (const ProcessIndex pr : processes) {
+        QAction* a = m_processesMenu->addAction(p.processLabel(pr));
+        a->setCheckable(true);
+        a->setChecked(true);
+        a->setData(pr);
+    }
+    for (std::size_t i = 0; i < m_index->lanes().size(); ++i) {
+        const KernelLane& lane = m_index->lanes()[i];
+        QAction* a = m_streamsMenu->addAction(
+            tr("Stream %1 · GPU %2 · %3").arg(lane.stream).arg(lane.device).arg(p.processLabel(lane.process)));
+        a->setCheckable(true);
+        a->setChecked(true);
+        a->setData(int(i));
+    }
+    m_devicesButton->setEnabled(devices.size() > 1);
+    m_processesButton->setEnabled(processes.size() > 1);
+    m_streamsButton->setEnabled(m_index->lanes().size() > 1);
+}
+
+KernelFilter KernelTablePane::currentFilter() const
+{
+    KernelFilter filter;
+    if (!m_index)
+        return filter;
+    const auto& lanes = m_index->lanes();
+    bool restricted = false;
+    std::vector<char> allowed(lanes.size(), 1);
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        allowed[i] = isChecked(m_devicesMenu, lanes[i].device) && isChecked(m_processesMenu, lanes[i].process)
+            && isChecked(m_streamsMenu, int(i));
+        restricted |= !allowed[i];
+    }
+    if (restricted)
+        filter.lanes = std::move(allowed);
+    if (m_externalSelection.session == m_session)
+        filter.rows = m_externalSelection.filter.rows;
+    return filter;
+}
+
+void KernelTablePane::recompute()
+{
+    const QString selectedName = m_summaryView->currentIndex().data(KernelNameRole).toString();
+    if (!m_index) {
+        m_model->clear();
+        m_instances->clear();
+        m_summaryLabel->setText(tr("No profile open."));
+        m_instancesLabel->clear();
+        return;
+    }
+    const bool split = m_splitByDevice->isChecked();
+    m_model->setResults(m_index, summarizeKernels(*m_index, currentFilter(), split));
+    qint64 instances = 0;
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        instances += m_model->statsAt(r)->stats.count;
+    const Profile& p = *m_index->profile();
+    if (p.kernels.size() == 0) {
+        m_summaryLabel->setText(p.meta.warnings.isEmpty() ? tr("No CUDA kernels in this profile.")
+                                                          : p.meta.warnings.join(QStringLiteral("; ")));
+    } else {
+        m_summaryLabel->setText(tr("%1 kernel executions, %2 names, %3 summed kernel time (of %4 in the profile)")
+                                    .arg(instances)
+                                    .arg(m_model->rowCount())
+                                    .arg(formatDuration(m_model->totalTime()))
+                                    .arg(p.kernels.size()));
+    }
+    if (!selectedName.isEmpty())
+        selectKernelByName(selectedName);
+    showInstancesOfCurrentRow();
+}
+
+bool KernelTablePane::selectKernelByName(const QString& name)
+{
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const QModelIndex i = m_proxy->index(r, KernelSummaryModel::NameColumn);
+        if (i.data(KernelNameRole).toString() == name) {
+            m_summaryView->setCurrentIndex(i);
+            m_summaryView->scrollTo(i);
+            return true;
+        }
+    }
+    return false;
+}
+
+void KernelTablePane::showInstancesOfCurrentRow()
+{
+    const QModelIndex current = m_proxy->mapToSource(m_summaryView->currentIndex());
+    const KernelGroupStats* stats = m_model->statsAt(current.row());
+    if (!stats || !m_index) {
+        m_instances->clear();
+        m_instancesLabel->setText(tr("Select a kernel to list its executions."));
+        return;
+    }
+    m_instances->setInstances(
+        m_index->profile(), kernelInstances(*m_index, stats->group, currentFilter(), stats->device));
+    m_instanceView->sortByColumn(KernelInstanceModel::StartColumn, Qt::AscendingOrder);
+    m_instancesLabel->setText(
+        tr("%1 executions of %2").arg(m_instances->rowCount()).arg(m_model->nameAt(current.row())));
+}
+
+void KernelTablePane::onKernelSelection(const KernelSelection& selection)
+{
+    if (selection.session != m_session)
+        return;
+    m_externalSelection = selection;
+    const bool active = bool(selection.filter.rows);
+    m_selectionBanner->setVisible(active);
+    m_selectionLabel->setText(tr("Showing only: %1").arg(selection.label));
+    recompute();
+}
+
+void KernelTablePane::setNameMode(KernelNameMode mode)
+{
+    m_nameMode->setCurrentIndex(m_nameMode->findData(int(mode)));
+}
+
+void KernelTablePane::setSplitByDevice(bool split)
+{
+    m_splitByDevice->setChecked(split);
+}
+
+void KernelTablePane::setDeviceAllowed(int device, bool allowed)
+{
+    const QList<QAction*> actions = m_devicesMenu->actions();
+    for (QAction* a : actions)
+        if (a->data().toInt() == device)
+            a->setChecked(allowed);
+    recompute();
+}
+
+} // namespace nsw

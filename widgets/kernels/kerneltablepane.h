@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "common/pane.h"
+#include "session/workbench.h"
+#include "stats/kernelindex.h"
+
+#include <QPointer>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QTableView;
+class QToolButton;
+
+namespace nsw {
+
+class FilterBar;
+class KernelInstanceModel;
+class KernelSummaryModel;
+class SortFilterProxy;
+
+/// Kernel summary (nsys cuda_gpu_kern_sum plus p90/p99, optionally split per device) with name, device, process and
+/// stream filters; the selected kernel's executions are listed below.
+class KernelTablePane : public Pane
+{
+    Q_OBJECT
+public:
+    explicit KernelTablePane(Workbench* workbench, QWidget* parent = nullptr);
+    ~KernelTablePane() override;
+
+    QString paneId() const override { return QStringLiteral("kernels"); }
+    QString title() const override { return tr("&Kernels"); }
+    QAbstractItemView* exportableView() const override;
+
+    // For tests and linked selection.
+    QTableView* summaryView() const { return m_summaryView; }
+    QTableView* instanceView() const { return m_instanceView; }
+    FilterBar* filterBar() const { return m_filterBar; }
+    SortFilterProxy* summaryProxy() const { return m_proxy; }
+    void setNameMode(KernelNameMode mode);
+    void setSplitByDevice(bool split);
+    void setDeviceAllowed(int device, bool allowed);
+    bool selectKernelByName(const QString& name);
+
+private:
+    void onCurrentSessionChanged(ProfileSession* session);
+    void rebuildLaneMenus();
+    void recompute();
+    void showInstancesOfCurrentRow();
+    void onKernelSelection(const KernelSelection& selection);
+    KernelFilter currentFilter() const;
+
+    QPointer<ProfileSession> m_session;
+    std::shared_ptr<const KernelIndex> m_index;
+    FilterBar* m_filterBar;
+    QComboBox* m_nameMode;
+    QCheckBox* m_splitByDevice;
+    QToolButton* m_devicesButton;
+    QToolButton* m_processesButton;
+    QToolButton* m_streamsButton;
+    QMenu* m_devicesMenu;
+    QMenu* m_processesMenu;
+    QMenu* m_streamsMenu;
+    QWidget* m_selectionBanner;
+    QLabel* m_selectionLabel;
+    QLabel* m_summaryLabel;
+    QLabel* m_instancesLabel;
+    KernelSummaryModel* m_model;
+    SortFilterProxy* m_proxy;
+    QTableView* m_summaryView;
+    KernelInstanceModel* m_instances;
+    QTableView* m_instanceView;
+    KernelSelection m_externalSelection;
+};
+
+} // namespace nsw

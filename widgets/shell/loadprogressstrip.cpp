@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "loadprogressstrip.h"
+
+#include "session/loadjob.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace nsw {
+
+LoadProgressStrip::LoadProgressStrip(QWidget* parent)
+    : QWidget(parent)
+    , m_layout(new QVBoxLayout(this))
+{
+    m_layout->setContentsMargins(6, 2, 6, 2);
+    hide();
+}
+
+void LoadProgressStrip::addJob(LoadJob* job)
+{
+    auto* row = new QWidget(this);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* name = new QLabel(tr("Loading %1").arg(QFileInfo(job->path()).fileName()), row);
+    auto* stage = new QLabel(row);
+    auto* bar = new QProgressBar(row);
+    bar->setRange(0, 0); // busy until the first real progress value
+    bar->setMaximumWidth(320);
+    auto* cancel = new QPushButton(tr("Cancel"), row);
+    layout->addWidget(name);
+    layout->addWidget(bar, 1);
+    layout->addWidget(stage);
+    layout->addWidget(cancel);
+    m_layout->addWidget(row);
+    m_rows[job] = row;
+    connect(job, &LoadJob::progress, bar, [bar, stage](int permille, const QString& text) {
+        if (permille >= 0) {
+            bar->setRange(0, 1000);
+            bar->setValue(permille);
+        }
+        stage->setText(text);
+    });
+    connect(cancel, &QPushButton::clicked, job, [job, cancel]() {
+        cancel->setEnabled(false);
+        cancel->setText(tr("Cancelling…"));
+        job->cancel();
+    });
+    show();
+}
+
+void LoadProgressStrip::removeJob(LoadJob* job)
+{
+    const auto it = m_rows.find(job);
+    if (it == m_rows.end())
+        return;
+    delete it->second;
+    m_rows.erase(it);
+    setVisible(!m_rows.empty());
+}
+
+} // namespace nsw

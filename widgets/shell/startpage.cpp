@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "startpage.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace nsw {
+
+StartPage::StartPage(QWidget* parent)
+    : QWidget(parent)
+    , m_recent(new QListWidget(this))
+    , m_error(new QLabel(this))
+{
+    auto* title = new QLabel(tr("<h2>nsys-workbench</h2>"
+                                "<p>Open an Nsight Systems SQLite export (<tt>nsys export --type sqlite</tt>), "
+                                "or a trace folder with an export and NVLink recordings.<br>"
+                                "You can also drop files on this window.</p>"),
+        this);
+    title->setTextFormat(Qt::RichText);
+    title->setWordWrap(true);
+    auto* open = new QPushButton(tr("Open export…"), this);
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_error->hide();
+    auto* recentLabel = new QLabel(tr("Recent files:"), this);
+    m_recent->setMaximumWidth(700);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(40, 30, 40, 30);
+    layout->addWidget(title);
+    layout->addWidget(open, 0, Qt::AlignLeft);
+    layout->addWidget(m_error);
+    layout->addSpacing(12);
+    layout->addWidget(recentLabel);
+    layout->addWidget(m_recent, 1);
+    connect(open, &QPushButton::clicked, this, &StartPage::openRequested);
+    connect(m_recent, &QListWidget::itemActivated, this,
+        [this](QListWidgetItem* item) { Q_EMIT fileRequested(item->data(Qt::UserRole).toString()); });
+}
+
+void StartPage::setRecentFiles(const QStringList& files)
+{
+    m_recent->clear();
+    for (const QString& f : files) {
+        auto* item = new QListWidgetItem(QStringLiteral("%1   —   %2").arg(QFileInfo(f).fileName(), f), m_recent);
+        item->setData(Qt::UserRole, f);
+    }
+}
+
+void StartPage::setError(const QString& error)
+{
+    m_error->setText(error);
+    m_error->setVisible(!error.isEmpty());
+}
+
+} // namespace nsw

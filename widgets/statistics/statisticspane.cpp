@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "statisticspane.h"
+
+#include "common/filterbar.h"
+#include "common/tableviews.h"
+#include "models/reporttablemodel.h"
+#include "models/sortfilterproxy.h"
+#include "session/workbench.h"
+#include "stats/reports.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace nsw {
+
+StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
+    : Pane(workbench, parent)
+    , m_report(new QComboBox(this))
+    , m_filter(new FilterBar(this))
+    , m_message(new QLabel(this))
+    , m_model(new ReportTableModel(this))
+    , m_proxy(new SortFilterProxy(this))
+    , m_view(new QTableView(this))
+{
+    const QStringList shown = { QStringLiteral("cuda_api_sum"), QStringLiteral("cuda_gpu_mem_time_sum"),
+        QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("osrt_sum"), QStringLiteral("cuda_gpu_kern_sum") };
+    for (const QString& name : shown)
+        if (const ReportSpec* spec = findReport(name, nullptr))
+            m_report->addItem(QStringLiteral("%1 (%2)").arg(spec->title, spec->name), spec->name);
+    // Reports added by other analyses (NVTX...) come after the CUDA ones.
+    for (const ReportSpec& spec : reportSpecs())
+        if (!shown.contains(spec.name))
+            m_report->addItem(QStringLiteral("%1 (%2)").arg(spec.title, spec.name), spec.name);
+    m_message->setWordWrap(true);
+    m_message->hide();
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterKeyColumn(-1);
+    m_view->setModel(m_proxy);
+    setupTableView(m_view);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_report);
+    bar->addWidget(m_filter, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(m_message);
+    layout->addWidget(m_view, 1);
+
+    connect(m_report, &QComboBox::currentIndexChanged, this, &StatisticsPane::compute);
+    connect(m_filter, &FilterBar::filterChanged, this,
+        [this](const QString& text, bool regex) { m_filter->setError(m_proxy->setFilter(text, regex)); });
+    connect(workbench, &Workbench::currentChanged, this, [this](ProfileSession* s) {
+        m_session = s;
+        compute();
+    });
+    m_session = workbench->current();
+    compute();
+}
+
+QAbstractItemView* StatisticsPane::exportableView() const
+{
+    return m_view;
+}
+
+QString StatisticsPane::exportBaseName() const
+{
+    QString base = m_report->currentData().toString();
+    if (m_session)
+        base += QLatin1Char('-') + QFileInfo(m_session->path()).completeBaseName();
+    return base;
+}
+
+void StatisticsPane::compute()
+{
+    const quint64 request = m_requests.next();
+    if (!m_session) {
+        m_model->setReport({});
+        m_message->setText(tr("No profile open."));
+        m_message->show();
+        Q_EMIT reportShown();
+        return;
+    }
+    QStringList arguments;
+    const ReportSpec* spec = findReport(m_report->currentData().toString(), &arguments);
+    if (!spec)
+        return;
+    m_message->setText(tr("Computing %1…").arg(spec->name));
+    m_message->show();
+    const ProfilePtr profile = m_session->profile();
+    runInBackground<ReportTable>(
+        this, [spec, profile, arguments]() { return spec->compute(*profile, arguments); },
+        [this, request](ReportTable table) {
+            if (!m_requests.isLatest(request))
+                return; // a newer request (other report or profile) is on its way
+            const QString skipped = table.skipped;
+            m_model->setReport(std::move(table));
+            m_message->setText(skipped);
+            m_message->setVisible(!skipped.isEmpty());
+            m_view->sortByColumn(-1, Qt::AscendingOrder); // keep nsys's row order until the user sorts
+            m_view->horizontalHeader()->resizeSections(QHeaderView::ResizeToContents);
+            Q_EMIT reportShown();
+        });
+}
+
+} // namespace nsw

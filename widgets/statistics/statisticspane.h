@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "common/pane.h"
+#include "session/background.h"
+
+#include <QPointer>
+
+class QComboBox;
+class QLabel;
+class QTableView;
+
+namespace nsw {
+
+class FilterBar;
+class ProfileSession;
+class ReportTableModel;
+class SortFilterProxy;
+
+/// nsys stats reports of the current profile (CUDA API, memory operations by time and size, OS runtime, kernels),
+/// computed off the GUI thread, shown with the same columns nsys prints.
+class StatisticsPane : public Pane
+{
+    Q_OBJECT
+public:
+    explicit StatisticsPane(Workbench* workbench, QWidget* parent = nullptr);
+
+    QString paneId() const override { return QStringLiteral("statistics"); }
+    QString title() const override { return tr("&Statistics"); }
+    QAbstractItemView* exportableView() const override;
+    QString exportBaseName() const override;
+
+    QComboBox* reportSelector() const { return m_report; }
+    ReportTableModel* model() const { return m_model; }
+
+Q_SIGNALS:
+    /// The displayed report changed (tests wait on it).
+    void reportShown();
+
+private:
+    void compute();
+
+    QPointer<ProfileSession> m_session;
+    QComboBox* m_report;
+    FilterBar* m_filter;
+    QLabel* m_message;
+    ReportTableModel* m_model;
+    SortFilterProxy* m_proxy;
+    QTableView* m_view;
+    RequestCounter m_requests;
+};
+
+} // namespace nsw
