@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# packaging/test.sh: installs what is missing, builds everything (tests included) and runs every test headless.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+
+nsw_install_packages "${NSW_PACKAGES[@]}" xvfb xauth clang libclang-rt-14-dev
+cd "$NSW_ROOT"
+cmake --preset dev
+cmake --build --preset dev -j "$(nsw_jobs)"
+export QT_QPA_PLATFORM=offscreen
+ctest --preset dev -j "$(nsw_jobs)"
+if [ -f "$NSW_ROOT/tests/fuzz/run-fuzzers.sh" ]; then
+    "$NSW_ROOT/tests/fuzz/run-fuzzers.sh"
+fi

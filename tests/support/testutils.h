@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QAbstractItemModel>
+#include <QDir>
+#include <QFileInfo>
+#include <QString>
+#include <QStringList>
+
+namespace nsw::test {
+
+/// Walks any model into indented lines "a | b | c" (column texts of DisplayRole) for QCOMPARE against an
+/// expected tree.
+QStringList printModel(const QAbstractItemModel& model, const QModelIndex& parent = {}, int depth = 0);
+
+/// The real exports in ../shared/traces when present (empty when absent: callers QSKIP and say so).
+QString sharedTracesDir();
+QStringList sharedTraces();
+
+/// SHA-256 of a file's bytes.
+QByteArray fileHash(const QString& path);
+/// Names (with sizes) of every entry of a folder, for "nothing was created next to the trace" checks.
+QStringList folderListing(const QString& folder);
+
+} // namespace nsw::test
