@@ -38,4 +38,10 @@ void ProfileSession::setWallTimeNs(TimeNs ns)
     Q_EMIT wallTimeChanged();
 }
 
+void ProfileSession::setAttachment(const QString& key, std::shared_ptr<void> value)
+{
+    m_attachments[key] = std::move(value);
+    Q_EMIT attachmentChanged(key);
+}
+
 } // namespace nsw

@@ -32,9 +32,20 @@ public:
     TimeNs wallTimeNs() const { return m_wallTimeNs; }
     void setWallTimeNs(TimeNs ns);
 
+    /// Per-profile state owned by an analysis module (e.g. "nvlink" recordings), so that modules do not all
+    /// grow this class. The value is shared: panes keep it alive as long as they use it.
+    void setAttachment(const QString& key, std::shared_ptr<void> value);
+    template<typename T>
+    std::shared_ptr<T> attachment(const QString& key) const
+    {
+        const auto it = m_attachments.find(key);
+        return it == m_attachments.end() ? nullptr : std::static_pointer_cast<T>(it->second);
+    }
+
 Q_SIGNALS:
     void displayNameChanged();
     void wallTimeChanged();
+    void attachmentChanged(const QString& key);
 
 private:
     ProfilePtr m_profile;
@@ -42,6 +53,7 @@ private:
     QString m_displayName;
     std::map<KernelNameMode, std::shared_ptr<const KernelIndex>> m_kernelIndexes;
     TimeNs m_wallTimeNs = kNoTime;
+    std::map<QString, std::shared_ptr<void>> m_attachments;
 };
 
 } // namespace nsw
