@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "loaderfixtures.h"
+#include "profile/profileloader.h"
+#include "testutils.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <sqlite3.h>
+#include <thread>
+
+using namespace nsw;
+using namespace nsw::test;
+
+class TestProfileLoader : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_modern;
+    QString m_old;
+
+    ProfilePtr loadOrFail(const QString& path)
+    {
+        LoadResult r = ProfileLoader::load(path);
+        if (!r.profile)
+            qWarning("load failed: %s", qPrintable(r.error));
+        return r.profile;
+    }
+    static std::size_t threadOf(const Profile& p, int pid, int tid)
+    {
+        for (std::size_t i = 0; i < p.threads.size(); ++i)
+            if (p.threads[i].tid == tid && p.processes[std::size_t(p.threads[i].process)].pid == pid)
+                return i;
+        return std::size_t(-1);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_modern = m_dir.filePath(QStringLiteral("modern.sqlite"));
+        m_old = m_dir.filePath(QStringLiteral("old.sqlite"));
+        QString error;
+        QVERIFY2(writeModernExport(m_modern, &error), qPrintable(error));
+        QVERIFY2(writeOldExport(m_old, &error), qPrintable(error));
+    }
+
+    void metadataAndGpus()
+    {
+        const ProfilePtr p = loadOrFail(m_modern);
+        QVERIFY(p);
+        QCOMPARE(p->meta.nsysVersion, QStringLiteral("2026.2.1.210"));
+        QCOMPARE(p->meta.schemaVersion, QStringLiteral("3.25.0"));
+        QCOMPARE(p->meta.metadataTable, QStringLiteral("META_DATA_EXPORT"));
+        QCOMPARE(p->meta.sessionStartUtcNs, qint64(1700000000000000000));
+        QCOMPARE(p->meta.analysisDurationNs, qint64(123456789));
+        QCOMPARE(p->captureDurationNs(), qint64(123456789));
+        QCOMPARE(p->gpus.size(), std::size_t(2));
+        // TARGET_INFO_CUDA_DEVICE: CUDA device 0 of pid 100 is GPU id 1, of pid 200 GPU id 0.
+        ProcessIndex p100 = -1, p200 = -1;
+        for (std::size_t i = 0; i < p->processes.size(); ++i) {
+            if (p->processes[i].pid == 100)
+                p100 = ProcessIndex(i);
+            if (p->processes[i].pid == 200)
+                p200 = ProcessIndex(i);
+        }
+        QVERIFY(p100 >= 0 && p200 >= 0);
+        QCOMPARE(p->processes[std::size_t(p100)].name, QStringLiteral("python3"));
+        QCOMPARE(p->gpuFor(p100, 0)->name, QStringLiteral("GPU B"));
+        QCOMPARE(p->gpuFor(p200, 0)->name, QStringLiteral("GPU A"));
+        QCOMPARE(p->deviceLabel(p100, 0), QStringLiteral("GPU 0 (GPU B)"));
+        QCOMPARE(p->devicesUsed(), std::vector<int> { 0 });
+    }
+
+    void kernelsAndNames()
+    {
+        const ProfilePtr p = loadOrFail(m_modern);
+        QVERIFY(p);
+        const KernelTable& k = p->kernels;
+        QCOMPARE(k.size(), std::size_t(4));
+        QCOMPARE(p->strings.at(k.demangledName[0]), QStringLiteral("void gemm<float>(float *, int)"));
+        QCOMPARE(p->strings.at(k.shortName[0]), QStringLiteral("gemm"));
+        QCOMPARE(p->strings.at(k.mangledName[0]), QStringLiteral("_Z4gemmIfEvPfi"));
+        QCOMPARE(k.mangledName[1], kNoString);
+        // Equal texts share one pool entry.
+        QCOMPARE(k.demangledName[0], k.demangledName[1]);
+        QCOMPARE(k.start[3], qint64(-50));
+        QCOMPARE(k.duration(3), qint64(150));
+        const LaunchShape& shape = p->launchShapes[k.shape[2]];
+        QCOMPARE(shape.grid[0], 8u);
+        QCOMPARE(shape.block[0], 512u);
+        QCOMPARE(shape.staticSharedMemory, 4096);
+        QCOMPARE(k.stream[2], 13u);
+    }
+
+    void correlationJoinStaysInProcess()
+    {
+        const ProfilePtr p = loadOrFail(m_modern);
+        QVERIFY(p);
+        const KernelTable& k = p->kernels;
+        const CudaApiTable& a = p->cudaApi;
+        QCOMPARE(a.size(), std::size_t(5));
+        // Kernel 0 (pid 100, corr 1) -> the call at 900 on pid 100, not pid 200's corr 1 at 700.
+        QVERIFY(k.api[0] >= 0);
+        QCOMPARE(a.start[std::size_t(k.api[0])], qint64(900));
+        QCOMPARE(a.start[std::size_t(k.api[1])], qint64(1900));
+        QCOMPARE(a.start[std::size_t(k.api[2])], qint64(700));
+        QCOMPARE(k.api[3], -1); // launching call not in the file
+        QCOMPARE(p->threads[std::size_t(a.thread[std::size_t(k.api[1])])].tid, 101);
+        QCOMPARE(a.eventClass[4], CudaApiTable::kDriver);
+        const MemOpTable& m = p->memops;
+        QCOMPARE(m.size(), std::size_t(2));
+        QCOMPARE(a.start[std::size_t(m.api[0])], qint64(3000));
+        QCOMPARE(m.api[1], -1);
+        QCOMPARE(p->memOpName(m.copyKind[0]), QStringLiteral("[CUDA memcpy Host-to-Device]"));
+        QCOMPARE(p->memOpName(m.copyKind[1]), QStringLiteral("[CUDA memset]"));
+        QCOMPARE(m.bytes[0], qint64(4096));
+    }
+
+    void threadsAndLenientUtf8()
+    {
+        const ProfilePtr p = loadOrFail(m_modern);
+        QVERIFY(p);
+        QCOMPARE(p->threads[threadOf(*p, 100, 100)].name, QStringLiteral("python3"));
+        QVERIFY(p->threads[threadOf(*p, 100, 101)].name.isEmpty());
+        const QString latin1Name = p->threads[threadOf(*p, 200, 200)].name;
+        QVERIFY(latin1Name.startsWith(QStringLiteral("cafn")));
+        QVERIFY(latin1Name.contains(QChar(QChar::ReplacementCharacter)));
+        // No ThreadNames row: the NVTX thread-name (39) row names it.
+        QCOMPARE(p->threads[threadOf(*p, 200, 201)].name, QStringLiteral("nvtx-named"));
+    }
+
+    void nvtxEvents()
+    {
+        const ProfilePtr p = loadOrFail(m_modern);
+        QVERIFY(p);
+        const NvtxTable& n = p->nvtx;
+        // Registration rows (75 domain create, 33 category, 39 thread name) are not kept as events.
+        QCOMPARE(n.size(), std::size_t(6));
+        QStringList names;
+        for (std::size_t i = 0; i < n.size(); ++i)
+            names.append(p->strings.at(n.name[i]));
+        QCOMPARE(names,
+            (QStringList { QStringLiteral("step"), QStringLiteral("registered range"), QStringLiteral("mark here"),
+                QStringLiteral("async"), QStringLiteral("unterminated"),
+                QStringLiteral("registered range") })); // textId wins over text
+        QCOMPARE(p->nvtxDomainName(n.domain[1]), QStringLiteral("NCCL"));
+        QCOMPARE(n.domain[0], -1);
+        QCOMPARE(n.eventType[2], NvtxTable::kMark);
+        QCOMPARE(n.end[2], kNoTime);
+        QCOMPARE(n.end[4], kNoTime);
+        QCOMPARE(n.eventType[3], NvtxTable::kStartEnd);
+        QVERIFY(n.hasEndThread(3));
+        QCOMPARE(p->threads[std::size_t(n.endThreadOf(3))].tid, 201);
+        QVERIFY(!n.hasEndThread(0));
+        QCOMPARE(n.endThreadOf(0), n.thread[0]);
+        QCOMPARE(n.maxTimestamp, qint64(9000)); // over all event types, the category row included
+    }
+
+    void spanAndOsrt()
+    {
+        const ProfilePtr p = loadOrFail(m_modern);
+        QVERIFY(p);
+        QCOMPARE(p->activityStart, qint64(-50));
+        QCOMPARE(p->activityEnd, qint64(3500));
+        QCOMPARE(p->osrt.size(), std::size_t(2));
+        QCOMPARE(p->osrt.eventClass[0], OsrtTable::kOsRuntime);
+        QCOMPARE(p->osrt.eventClass[1], std::uint8_t(31));
+        QCOMPARE(p->strings.at(p->osrt.name[0]), QStringLiteral("ioctl"));
+    }
+
+    void oldestLayout()
+    {
+        const ProfilePtr p = loadOrFail(m_old);
+        QVERIFY(p);
+        QVERIFY(p->meta.nsysVersion.isEmpty());
+        QVERIFY(p->meta.metadataTable.isEmpty());
+        QCOMPARE(p->meta.sessionStartUtcNs, kNoTime);
+        QCOMPARE(p->kernels.size(), std::size_t(1));
+        QCOMPARE(p->kernels.mangledName[0], kNoString);
+        QCOMPARE(p->cudaApi.start[std::size_t(p->kernels.api[0])], qint64(4000));
+        QCOMPARE(p->gpus.size(), std::size_t(1));
+        QCOMPARE(p->gpus[0].name, QStringLiteral("Quadro RTX 6000"));
+        QCOMPARE(p->deviceLabel(p->kernels.process[0], 0), QStringLiteral("GPU 0 (Quadro RTX 6000)"));
+        QCOMPARE(p->processes[std::size_t(p->kernels.process[0])].pid, 7);
+        QCOMPARE(p->captureDurationNs(), qint64(9000 - 4000));
+    }
+
+    void partialLoad()
+    {
+        LoadOptions options;
+        options.parts = LoadKernels;
+        const LoadResult r = ProfileLoader::load(m_modern, options);
+        QVERIFY(r.profile);
+        QCOMPARE(r.profile->kernels.size(), std::size_t(4));
+        QCOMPARE(r.profile->cudaApi.size(), std::size_t(0));
+        QCOMPARE(r.profile->kernels.api[0], -1);
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expectedWords");
+        QTest::addRow("missing file") << QStringLiteral("does-not-exist.sqlite") << QByteArray()
+                                      << QStringLiteral("no such file");
+        QTest::addRow("directory") << QStringLiteral("a-folder") << QByteArray() << QStringLiteral("is a directory");
+        QTest::addRow("empty file") << QStringLiteral("empty.sqlite") << QByteArray("") << QStringLiteral("empty");
+        QTest::addRow("text file") << QStringLiteral("notes.sqlite") << QByteArray("hello, world\n")
+                                   << QStringLiteral("not an SQLite file");
+        QTest::addRow("NVLink recording") << QStringLiteral("rec.sqlite") << QByteArray("NVF1\x01\x00\x28\x00", 8)
+                                          << QStringLiteral("NVLink recording");
+        QTest::addRow("sqlite but not nsys") << QStringLiteral("other.sqlite") << QByteArray("<other>")
+                                             << QStringLiteral("not an Nsight Systems export");
+        QTest::addRow("truncated export")
+            << QStringLiteral("truncated.sqlite") << QByteArray("<truncated>") << QStringLiteral("truncated");
+        QTest::addRow("corrupt page inside a table")
+            << QStringLiteral("corrupt.sqlite") << QByteArray("<corrupt>") << QStringLiteral("corrupt");
+    }
+    void badInput()
+    {
+        QFETCH(QString, fileName);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expectedWords);
+        const QString path = m_dir.filePath(fileName);
+        if (fileName == QLatin1String("a-folder")) {
+            QVERIFY(QDir(m_dir.path()).mkpath(fileName));
+        } else if (content == "<other>") {
+            SqliteFixture db(path);
+            QVERIFY(db.exec(QStringLiteral("CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('soup');")));
+        } else if (content == "<truncated>" || content == "<corrupt>") {
+            // A bigger export so that tables span many pages.
+            SqliteFixture db(path);
+            QString sql = QStringLiteral(
+                "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+                "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId "
+                "INTEGER, streamId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER);"
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) "
+                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT i * 10, i * 10 + 5, 0, 7, 0, 1, 1 FROM n;");
+            QVERIFY2(db.exec(sql), qPrintable(db.lastError()));
+            db.close();
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            if (content == "<truncated>") {
+                QVERIFY(f.resize(f.size() / 2));
+            } else {
+                QVERIFY(f.seek(f.size() - 4096 * 3));
+                f.write(QByteArray(4096, '\xAB'));
+            }
+        } else if (!content.isNull()) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(content);
+        }
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY(!r.profile);
+        QVERIFY(!r.cancelled);
+        QVERIFY2(r.error.contains(path), qPrintable(r.error));
+        QVERIFY2(r.error.contains(expectedWords, Qt::CaseInsensitive), qPrintable(r.error));
+    }
+
+    void noKernelsIsAWarningNotAnError()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("nokernels.sqlite"));
+        SqliteFixture db(path);
+        QVERIFY(db.exec(QStringLiteral("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+                                       "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, eventClass INTEGER, "
+                                       "globalTid INTEGER, nameId INTEGER);")));
+        db.close();
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY(r.profile);
+        QVERIFY2(r.profile->meta.warnings.join(QLatin1Char(' ')).contains(QStringLiteral("no CUDA kernels")),
+            qPrintable(r.profile->meta.warnings.join(QLatin1Char(' '))));
+    }
+
+    void neverWritesNextToTheTrace()
+    {
+        // A copy in its own folder, switched to WAL mode: a plain read-only open of a WAL database would create
+        // -wal and -shm files; immutable=1 must not.
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("trace.sqlite"));
+        QString error;
+        QVERIFY2(writeModernExport(path, &error), qPrintable(error));
+        sqlite3* raw = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &raw), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(raw, "PRAGMA journal_mode=WAL;", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(raw);
+        QFile(path).setPermissions(QFileDevice::ReadOwner | QFileDevice::ReadUser);
+        const QByteArray hashBefore = fileHash(path);
+        const QStringList listingBefore = folderListing(folder.path());
+        QCOMPARE(listingBefore.size(), 1);
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY2(r.profile, qPrintable(r.error));
+        QCOMPARE(r.profile->kernels.size(), std::size_t(4));
+        QCOMPARE(fileHash(path), hashBefore);
+        QCOMPARE(folderListing(folder.path()), listingBefore);
+    }
+
+    void cancelledLoadReportsCancel()
+    {
+        CancelFlag cancel { true };
+        const LoadResult r = ProfileLoader::load(m_modern, {}, {}, &cancel);
+        QVERIFY(!r.profile);
+        QVERIFY(r.cancelled);
+        QVERIFY(r.error.contains(m_modern));
+    }
+
+    void progressEndsAtOne()
+    {
+        std::vector<double> fractions;
+        QStringList stages;
+        const LoadResult r = ProfileLoader::load(m_modern, {}, [&](const LoadProgress& p) {
+            fractions.push_back(p.fraction);
+            stages.append(p.stage);
+        });
+        QVERIFY(r.profile);
+        QVERIFY(!fractions.empty());
+        QCOMPARE(fractions.back(), 1.0);
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+        QVERIFY(!r.timings.empty());
+    }
+
+    void severalLoadsAtOnce()
+    {
+        LoadResult a, b;
+        std::thread ta([&]() { a = ProfileLoader::load(m_modern); });
+        std::thread tb([&]() { b = ProfileLoader::load(m_old); });
+        ta.join();
+        tb.join();
+        QVERIFY(a.profile && b.profile);
+        QCOMPARE(a.profile->kernels.size(), std::size_t(4));
+        QCOMPARE(b.profile->kernels.size(), std::size_t(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfileLoader)
+#include "tst_profileloader.moc"
