@@ -267,7 +267,7 @@ void MainWindow::onLoadFailed(LoadJob* job, const QString& error)
     if (m_workbench->sessions().empty())
         m_startPage->setError(error);
     else
-        QMessageBox::warning(this, tr("Cannot open profile"), error);
+        m_progress->showError(error); // in the window, not modal: the open profiles stay usable
     Q_EMIT loadEnded(path, false, error);
 }
 

@@ -34,6 +34,7 @@ public:
     Workbench* workbench() const { return m_workbench; }
     /// Panes by id (for tests and linked actions).
     Pane* pane(const QString& id) const;
+    LoadProgressStrip* progressStrip() const { return m_progress; }
     /// Running loads; tests wait on them.
     int activeLoads() const { return int(m_jobs.size()); }
 

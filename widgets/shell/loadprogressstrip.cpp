@@ -9,6 +9,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace nsw {
 
@@ -49,7 +50,7 @@ void LoadProgressStrip::addJob(LoadJob* job)
         cancel->setText(tr("Cancelling…"));
         job->cancel();
     });
-    show();
+    updateVisibility();
 }
 
 void LoadProgressStrip::removeJob(LoadJob* job)
@@ -59,7 +60,43 @@ void LoadProgressStrip::removeJob(LoadJob* job)
         return;
     delete it->second;
     m_rows.erase(it);
-    setVisible(!m_rows.empty());
+    updateVisibility();
+}
+
+void LoadProgressStrip::showError(const QString& message)
+{
+    auto* row = new QWidget(this);
+    row->setObjectName(QStringLiteral("loadError"));
+    row->setStyleSheet(QStringLiteral("#loadError { background: #fdecea; } QLabel { color: #8a1c13; }"));
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(6, 2, 6, 2);
+    auto* label = new QLabel(message, row);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* dismiss = new QPushButton(tr("Dismiss"), row);
+    layout->addWidget(label, 1);
+    layout->addWidget(dismiss);
+    m_layout->addWidget(row);
+    m_errors.push_back(row);
+    connect(dismiss, &QPushButton::clicked, this, [this, row]() {
+        m_errors.erase(std::remove(m_errors.begin(), m_errors.end(), row), m_errors.end());
+        row->deleteLater();
+        updateVisibility();
+    });
+    updateVisibility();
+}
+
+QStringList LoadProgressStrip::errors() const
+{
+    QStringList texts;
+    for (const QWidget* row : m_errors)
+        texts.append(row->findChild<QLabel*>()->text());
+    return texts;
+}
+
+void LoadProgressStrip::updateVisibility()
+{
+    setVisible(!m_rows.empty() || !m_errors.empty());
 }
 
 } // namespace nsw

@@ -18,10 +18,15 @@ public:
     explicit LoadProgressStrip(QWidget* parent = nullptr);
     void addJob(LoadJob* job);
     void removeJob(LoadJob* job);
+    /// A failed load: the message (naming the file) stays until dismissed.
+    void showError(const QString& message);
+    QStringList errors() const;
 
 private:
     QVBoxLayout* m_layout;
+    void updateVisibility();
     std::map<LoadJob*, QWidget*> m_rows;
+    std::vector<QWidget*> m_errors;
 };
 
 } // namespace nsw

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/filterbar.h"
+#include "common/tableviews.h"
+#include "kernels/kerneltablepane.h"
+#include "loaderfixtures.h"
+#include "mainwindow.h"
+#include "models/modelroles.h"
+#include "models/reporttablemodel.h"
+#include "models/sortfilterproxy.h"
+#include "session/workbench.h"
+#include "shell/loadprogressstrip.h"
+#include "statistics/statisticspane.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace nsw;
+using namespace nsw::test;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_export;
+
+    bool openAndWait(MainWindow& w, const QString& path, bool* ok = nullptr)
+    {
+        QSignalSpy ended(&w, &MainWindow::loadEnded);
+        w.openFiles({ path });
+        if (!ended.wait(20000))
+            return false;
+        if (ok)
+            *ok = ended.first().at(1).toBool();
+        return true;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // settings (recent files, layout) go to a test location
+        m_export = m_dir.filePath(QStringLiteral("modern.sqlite"));
+        QString error;
+        QVERIFY2(writeModernExport(m_export, &error), qPrintable(error));
+    }
+
+    void opensAnExportAndShowsItsKernels()
+    {
+        MainWindow w(true);
+        w.show();
+        bool ok = false;
+        QVERIFY(openAndWait(w, m_export, &ok));
+        QVERIFY(ok);
+        QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
+        auto* kernels = qobject_cast<KernelTablePane*>(w.pane(QStringLiteral("kernels")));
+        QVERIFY(kernels);
+        QTableView* view = kernels->summaryView();
+        // Two kernel names: gemm (1000-1500, 2000-2600 = 1100 ns) and the NCCL kernel (1000 + 150 = 1150 ns).
+        QCOMPARE(view->model()->rowCount(), 2);
+        QCOMPARE(view->model()->index(0, 0).data().toString(),
+            QStringLiteral("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm *, unsigned long, ncclWork *)"));
+        QCOMPARE(view->model()->index(0, 2).data(SortRole).toLongLong(), qint64(1150));
+        // Selecting a kernel lists its executions.
+        view->setCurrentIndex(view->model()->index(1, 0));
+        QCOMPARE(kernels->instanceView()->model()->rowCount(), 2);
+        // Typing in the filter bar (debounced) filters by substring, case-insensitive.
+        kernels->filterBar()->lineEdit()->setText(QStringLiteral("GEMM<"));
+        QTRY_COMPARE(view->model()->rowCount(), 1);
+        kernels->filterBar()->lineEdit()->clear();
+        QTRY_COMPARE(view->model()->rowCount(), 2);
+        QCOMPARE(kernels->summaryProxy()->setFilter(QStringLiteral("^void gemm"), true), QString());
+        QCOMPARE(view->model()->rowCount(), 1);
+        kernels->summaryProxy()->setFilter(QString(), false);
+        // Per-device filter: device 0 is the only device, so switching it off empties the table.
+        kernels->setDeviceAllowed(0, false);
+        QCOMPARE(view->model()->rowCount(), 0);
+        kernels->setDeviceAllowed(0, true);
+        QCOMPARE(view->model()->rowCount(), 2);
+        // Export of the visible table.
+        const QString csv = m_dir.filePath(QStringLiteral("kernels.csv"));
+        QCOMPARE(exportViewCsv(view, csv), QString());
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].startsWith(QStringLiteral("Name,Time (%),Total Time (ns),Instances")));
+        QVERIFY2(lines[1].startsWith(QStringLiteral(
+                     "\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm *, unsigned long, ncclWork *)\",")),
+            qPrintable(lines[1]));
+        QVERIFY2(lines[1].contains(QStringLiteral(",1150,2,")), qPrintable(lines[1]));
+    }
+
+    void statisticsPaneShowsReports()
+    {
+        MainWindow w(true);
+        QVERIFY(openAndWait(w, m_export));
+        auto* stats = qobject_cast<StatisticsPane*>(w.pane(QStringLiteral("statistics")));
+        QVERIFY(stats);
+        QSignalSpy shown(stats, &StatisticsPane::reportShown);
+        stats->reportSelector()->setCurrentIndex(stats->reportSelector()->findData(QStringLiteral("osrt_sum")));
+        QTRY_VERIFY(shown.count() > 0 && stats->model()->report().name == QLatin1String("osrt_sum"));
+        QCOMPARE(stats->model()->rowCount(), 1); // one ioctl of class 27; the class-31 row is not OS runtime
+        QCOMPARE(stats->model()->index(0, 1).data(SortRole).toLongLong(), qint64(200));
+    }
+
+    void failedLoadLeavesOpenProfilesAlone()
+    {
+        MainWindow w(true);
+        QVERIFY(openAndWait(w, m_export));
+        const QString bad = m_dir.filePath(QStringLiteral("broken.sqlite"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a database");
+        f.close();
+        bool ok = true;
+        QVERIFY(openAndWait(w, bad, &ok));
+        QVERIFY(!ok);
+        QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
+        QVERIFY(w.workbench()->current());
+        QCOMPARE(w.progressStrip()->errors().size(), 1);
+        QVERIFY(w.progressStrip()->errors().first().contains(bad));
+    }
+
+    void severalProfilesAndClosing()
+    {
+        MainWindow w(true);
+        const QString second = m_dir.filePath(QStringLiteral("old.sqlite"));
+        QString error;
+        QVERIFY2(writeOldExport(second, &error), qPrintable(error));
+        QSignalSpy ended(&w, &MainWindow::loadEnded);
+        w.openFiles({ m_export, second });
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 20000);
+        QCOMPARE(w.workbench()->sessions().size(), std::size_t(2));
+        auto* kernels = qobject_cast<KernelTablePane*>(w.pane(QStringLiteral("kernels")));
+        ProfileSession* old = nullptr;
+        for (ProfileSession* s : w.workbench()->sessions())
+            if (s->path() == second)
+                old = s;
+        QVERIFY(old);
+        w.workbench()->setCurrent(old);
+        QCOMPARE(kernels->summaryView()->model()->rowCount(), 1);
+        std::weak_ptr<const Profile> weak = old->profile();
+        w.workbench()->removeSession(old);
+        QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
+        QVERIFY(weak.expired()); // closing frees the profile
+        QCOMPARE(kernels->summaryView()->model()->rowCount(), 2);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
