@@ -66,12 +66,8 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
     setDockNestingEnabled(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
 
-    auto* central = new QWidget(this);
-    auto* centralLayout = new QVBoxLayout(central);
-    centralLayout->setContentsMargins(0, 0, 0, 0);
-    centralLayout->addWidget(m_progress);
-    centralLayout->addWidget(m_startPage, 1);
-    setCentralWidget(central);
+    // The start page is the central widget; it is hidden while profiles are open so that the panes fill the window.
+    setCentralWidget(m_startPage);
 
     statusBar()->addPermanentWidget(m_statusProfile);
     m_profileSelector->setMinimumContentsLength(28);
@@ -126,14 +122,23 @@ void MainWindow::createPanes()
 
 void MainWindow::addPane(Pane* pane, Qt::DockWidgetArea area, const QKeySequence& shortcut)
 {
-    auto* dock = new QDockWidget(pane->title(), this);
+    QString title = pane->title();
+    auto* dock = new QDockWidget(title.remove(QLatin1Char('&')), this);
     dock->setObjectName(pane->paneId()); // stable: saved layouts refer to it
     dock->setWidget(pane);
+    dock->toggleViewAction()->setText(pane->title()); // with its mnemonic, for the View menu
     dock->toggleViewAction()->setShortcut(shortcut);
-    if (!m_docks.empty() && dockWidgetArea(m_docks.back()) == area)
-        tabifyDockWidget(m_docks.back(), dock);
-    else
+    // Panes of one area share a tab group; the first one added stays in front.
+    QDockWidget* first = nullptr;
+    for (QDockWidget* d : m_docks)
+        if (!first && dockWidgetArea(d) == area)
+            first = d;
+    if (first) {
+        tabifyDockWidget(first, dock);
+        first->raise();
+    } else {
         addDockWidget(area, dock);
+    }
     m_docks.push_back(dock);
     m_panes.push_back(pane);
 }
@@ -193,10 +198,22 @@ void MainWindow::createActions()
 
     QToolBar* toolbar = addToolBar(tr("Profile"));
     toolbar->setObjectName(QStringLiteral("profileToolbar"));
+    toolbar->setMovable(false);
     toolbar->addAction(open);
     toolbar->addWidget(new QLabel(tr(" Profile: "), toolbar));
     toolbar->addWidget(m_profileSelector);
     toolbar->addAction(close);
+
+    // Loads in progress (and failed loads) get their own row under the toolbar: visible, never modal.
+    addToolBarBreak();
+    QToolBar* loads = addToolBar(tr("Loading"));
+    loads->setObjectName(QStringLiteral("loadingToolbar"));
+    loads->setMovable(false);
+    loads->toggleViewAction()->setVisible(false);
+    loads->addWidget(m_progress);
+    m_progress->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    loads->setVisible(false);
+    connect(m_progress, &LoadProgressStrip::contentChanged, loads, &QToolBar::setVisible);
 }
 
 void MainWindow::openFiles(const QStringList& paths)
@@ -319,6 +336,7 @@ void MainWindow::refreshProfileSelector()
     const auto it = std::find(sessions.begin(), sessions.end(), m_workbench->current());
     m_profileSelector->setCurrentIndex(it == sessions.end() ? -1 : int(it - sessions.begin()));
     m_startPage->setVisible(sessions.empty());
+    centralWidget()->setVisible(sessions.empty());
     setWindowTitle(m_workbench->current() ? tr("%1 — nsys-workbench").arg(m_workbench->current()->displayName())
                                           : tr("nsys-workbench"));
 }

@@ -100,6 +100,9 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
 
     m_instanceView->setModel(m_instances);
     setupTableView(m_instanceView);
+    // Labels carry kernel names hundreds of characters long: they must not dictate the window's width.
+    for (QLabel* label : { m_summaryLabel, m_instancesLabel, m_selectionLabel })
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
@@ -286,6 +289,7 @@ void KernelTablePane::showInstancesOfCurrentRow()
     m_instances->setInstances(
         m_index->profile(), kernelInstances(*m_index, stats->group, currentFilter(), stats->device));
     m_instanceView->sortByColumn(KernelInstanceModel::StartColumn, Qt::AscendingOrder);
+    m_instanceView->resizeColumnsToContents(); // measures the visible rows only
     m_instancesLabel->setText(
         tr("%1 executions of %2").arg(m_instances->rowCount()).arg(m_model->nameAt(current.row())));
 }

@@ -96,7 +96,8 @@ QStringList LoadProgressStrip::errors() const
 
 void LoadProgressStrip::updateVisibility()
 {
-    setVisible(!m_rows.empty() || !m_errors.empty());
+    setVisible(hasContent());
+    Q_EMIT contentChanged(hasContent());
 }
 
 } // namespace nsw

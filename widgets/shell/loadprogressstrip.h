@@ -21,6 +21,11 @@ public:
     /// A failed load: the message (naming the file) stays until dismissed.
     void showError(const QString& message);
     QStringList errors() const;
+    bool hasContent() const { return !m_rows.empty() || !m_errors.empty(); }
+
+Q_SIGNALS:
+    /// Loads or errors appeared or all went away (the window shows or hides the strip's toolbar).
+    void contentChanged(bool hasContent);
 
 private:
     QVBoxLayout* m_layout;

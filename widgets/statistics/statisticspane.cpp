@@ -37,6 +37,7 @@ StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
         if (!shown.contains(spec.name))
             m_report->addItem(QStringLiteral("%1 (%2)").arg(spec.title, spec.name), spec.name);
     m_message->setWordWrap(true);
+    m_message->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_message->hide();
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterKeyColumn(-1);
