@@ -68,26 +68,35 @@ QString pythonFloatRepr(double value)
     for (const char c : mantissa)
         if (c != '.')
             digits.push_back(c);
+    // Appends only: GCC 12 warns falsely (-Wrestrict) on chains of std::string temporaries at -O3.
     std::string out;
+    if (negative)
+        out.push_back('-');
     if (exponent >= -4 && exponent < 16) {
         const int pointPos = exponent + 1; // digits before the decimal point
         if (pointPos <= 0) {
-            out = "0." + std::string(std::size_t(-pointPos), '0') + digits;
+            out.append("0.");
+            out.append(std::size_t(-pointPos), '0');
+            out.append(digits);
         } else if (pointPos >= int(digits.size())) {
-            out = digits + std::string(std::size_t(pointPos - int(digits.size())), '0') + ".0";
+            out.append(digits);
+            out.append(std::size_t(pointPos - int(digits.size())), '0');
+            out.append(".0");
         } else {
-            out = digits.substr(0, std::size_t(pointPos)) + "." + digits.substr(std::size_t(pointPos));
+            out.append(digits, 0, std::size_t(pointPos));
+            out.push_back('.');
+            out.append(digits, std::size_t(pointPos), std::string::npos);
         }
     } else {
-        out = digits.substr(0, 1);
-        if (digits.size() > 1)
-            out += "." + digits.substr(1);
+        out.push_back(digits[0]);
+        if (digits.size() > 1) {
+            out.push_back('.');
+            out.append(digits, 1, std::string::npos);
+        }
         char exp[16];
         std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
-        out += exp;
+        out.append(exp);
     }
-    if (negative)
-        out.insert(out.begin(), '-');
     return QString::fromLatin1(out.data(), qsizetype(out.size()));
 }
 
