@@ -58,6 +58,7 @@ int runStats(const QStringList& args)
     std::vector<Request> requests;
     LoadOptions options;
     options.parts = 0;
+    options.kernelColumns = 0;
     for (const QString& name : parser.value(report).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         Request r;
         r.spec = findReport(name.trimmed(), &r.arguments);
@@ -72,6 +73,8 @@ int runStats(const QStringList& args)
             }
         }
         options.parts |= r.spec->loadParts;
+        if (r.spec->loadParts & LoadKernels)
+            options.kernelColumns |= r.spec->kernelColumns;
         requests.push_back(r);
     }
     const ProfilePtr profile = loadProfile(positional.first(), options, &exitCode);

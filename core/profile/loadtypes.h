@@ -22,9 +22,22 @@ enum LoadPart : unsigned
     LoadEverything = 0x3Fu,
 };
 
+/// Kernel columns beyond start/end. A report that needs only names and durations reads a fraction of each row,
+/// which is most of the scan's cost.
+enum KernelColumn : unsigned {
+    KernelDemangledName = 1u << 0,
+    KernelShortName = 1u << 1,
+    KernelMangledName = 1u << 2,
+    KernelPlacement = 1u << 3, ///< deviceId, contextId, streamId, correlationId, globalPid
+    KernelLaunchShape = 1u << 4, ///< grid, block, registers, shared memory
+    KernelAllColumns = 0x1Fu,
+};
+
 struct LoadOptions
 {
     unsigned parts = LoadEverything;
+    /// KernelColumn flags; columns left out read as the demangled name (names) or zero.
+    unsigned kernelColumns = KernelAllColumns;
     /// Worker threads reading tables in parallel (one SQLite connection each); 0 = one per core.
     int threads = 0;
 };

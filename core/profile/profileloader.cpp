@@ -437,7 +437,9 @@ LoadResult LoadRun::run()
     time(QStringLiteral("Open and read metadata"), stage);
 
     addTask(LoadKernels, "CUPTI_ACTIVITY_KIND_KERNEL", QStringLiteral("Reading kernels"),
-        [this](const SqliteDb& db, ScanContext& c) { return readKernels(db, c, m_out.kernels); });
+        [this](const SqliteDb& db, ScanContext& c) {
+                return readKernels(db, c, m_out.kernels, m_options.kernelColumns);
+            });
     addTask(LoadMemOps, "CUPTI_ACTIVITY_KIND_MEMCPY", QStringLiteral("Reading memory copies"),
         [this](const SqliteDb& db, ScanContext& c) { return readMemcpy(db, c, m_out.memcpys); });
     addTask(LoadMemOps, "CUPTI_ACTIVITY_KIND_MEMSET", QStringLiteral("Reading memsets"),

@@ -7,10 +7,13 @@ namespace nsw {
 
 std::int32_t InlineTexts::add(std::string_view utf8)
 {
-    const auto [it, inserted] = m_index.try_emplace(std::string(utf8), std::int32_t(m_texts.size()));
-    if (inserted)
-        m_texts.emplace_back(utf8);
-    return encode(it->second);
+    const auto found = m_index.find(utf8);
+    if (found != m_index.end())
+        return encode(found->second);
+    const auto index = std::int32_t(m_texts.size());
+    m_texts.emplace_back(utf8);
+    m_index.emplace(m_texts.back(), index);
+    return encode(index);
 }
 
 std::int32_t ScanContext::stringId(sqlite3_stmt* st, int column)

@@ -4,6 +4,8 @@
 #include "profile/scanloop.h"
 
 #include <QHash>
+
+#include <optional>
 #include <unordered_map>
 
 namespace nsw {
@@ -14,6 +16,7 @@ namespace {
 struct ActivitySelect
 {
     int start, end, device, context, stream, correlation, globalPid;
+    ActivitySelect(const ActivitySelect&) = default;
 
     explicit ActivitySelect(ColumnSelect& s)
         : start(s.add(QStringLiteral("start")))
@@ -82,40 +85,70 @@ struct ShapeHash
 
 } // namespace
 
-bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out)
+bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned columns)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end" }))
+    if (!requireColumns(s, ctx, {"start", "end"}))
         return true;
-    const ActivitySelect a(s);
-    const int demangled = s.add(QStringLiteral("demangledName"));
-    const int shortName = s.add(QStringLiteral("shortName"));
-    const int mangled = s.add(QStringLiteral("mangledName"));
-    const int grid[3]
-        = { s.add(QStringLiteral("gridX")), s.add(QStringLiteral("gridY")), s.add(QStringLiteral("gridZ")) };
-    const int block[3]
-        = { s.add(QStringLiteral("blockX")), s.add(QStringLiteral("blockY")), s.add(QStringLiteral("blockZ")) };
-    const int registers = s.add(QStringLiteral("registersPerThread"));
-    const int staticShared = s.add(QStringLiteral("staticSharedMemory"));
-    const int dynamicShared = s.add(QStringLiteral("dynamicSharedMemory"));
+    const bool placement = columns & KernelPlacement;
+    const bool launchShape = columns & KernelLaunchShape;
+    const int start = s.add(QStringLiteral("start"));
+    const int end = s.add(QStringLiteral("end"));
+    const std::optional<ActivitySelect> a = placement ? std::optional<ActivitySelect>(ActivitySelect(s)) : std::nullopt;
+    // Every name column is read when asked for; the demangled one is also the fallback of the others.
+    const bool wantShort = columns & KernelShortName;
+    const bool wantMangled = columns & KernelMangledName;
+    const bool wantDemangled = (columns & KernelDemangledName) || !wantShort;
+    const int demangled = wantDemangled ? s.add(QStringLiteral("demangledName")) : -1;
+    const int shortName = wantShort ? s.add(QStringLiteral("shortName")) : -1;
+    const int mangled = wantMangled ? s.add(QStringLiteral("mangledName")) : -1;
+    int grid[3] = {-1, -1, -1}, block[3] = {-1, -1, -1}, registers = -1, staticShared = -1, dynamicShared = -1;
+    if (launchShape) {
+        grid[0] = s.add(QStringLiteral("gridX"));
+        grid[1] = s.add(QStringLiteral("gridY"));
+        grid[2] = s.add(QStringLiteral("gridZ"));
+        block[0] = s.add(QStringLiteral("blockX"));
+        block[1] = s.add(QStringLiteral("blockY"));
+        block[2] = s.add(QStringLiteral("blockZ"));
+        registers = s.add(QStringLiteral("registersPerThread"));
+        staticShared = s.add(QStringLiteral("staticSharedMemory"));
+        dynamicShared = s.add(QStringLiteral("dynamicSharedMemory"));
+    }
 
     KernelTable& t = out.table;
+    const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
     reserveActivity(t, ctx.estimatedRows);
-    t.demangledName.reserve(std::size_t(ctx.estimatedRows));
-    t.shortName.reserve(std::size_t(ctx.estimatedRows));
-    t.mangledName.reserve(std::size_t(ctx.estimatedRows));
-    t.shape.reserve(std::size_t(ctx.estimatedRows));
+    t.demangledName.reserve(n);
+    t.shortName.reserve(n);
+    t.mangledName.reserve(n);
+    t.shape.reserve(n);
+    if (!launchShape)
+        out.shapes.push_back(LaunchShape{});
 
     std::unordered_map<LaunchShape, std::uint32_t, ShapeHash> shapeIndex;
     LaunchShape lastShape;
     std::uint32_t lastShapeIndex = std::uint32_t(-1);
     return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
-        a.append(st, ctx, t);
-        const std::int32_t d = ctx.stringId(st, demangled);
-        const std::int32_t sh = ctx.stringId(st, shortName);
+        if (a) {
+            a->append(st, ctx, t);
+        } else {
+            t.start.push_back(sqlite3_column_int64(st, start));
+            t.end.push_back(sqlite3_column_int64(st, end));
+            t.process.push_back(kNoIndex);
+            t.device.push_back(0);
+            t.context.push_back(0);
+            t.stream.push_back(0);
+            t.correlation.push_back(0);
+        }
+        const std::int32_t d = wantDemangled ? ctx.stringId(st, demangled) : kNoString;
+        const std::int32_t sh = wantShort ? ctx.stringId(st, shortName) : kNoString;
         t.demangledName.push_back(d != kNoString ? d : sh);
         t.shortName.push_back(sh != kNoString ? sh : d);
-        t.mangledName.push_back(ctx.stringId(st, mangled));
+        t.mangledName.push_back(wantMangled ? ctx.stringId(st, mangled) : kNoString);
+        if (!launchShape) {
+            t.shape.push_back(0);
+            return;
+        }
         LaunchShape shape;
         for (int i = 0; i < 3; ++i) {
             shape.grid[i] = std::uint32_t(sqlite3_column_int64(st, grid[i]));

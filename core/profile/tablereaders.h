@@ -33,7 +33,7 @@ struct NvtxScan
     std::vector<std::pair<std::int32_t, std::int32_t>> threadNames; ///< (local thread, raw string value)
 };
 
-bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out);
+bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned kernelColumns);
 bool readMemcpy(const SqliteDb& db, ScanContext& ctx, MemOpTable& out);
 bool readMemset(const SqliteDb& db, ScanContext& ctx, MemOpTable& out);
 bool readGraphTrace(const SqliteDb& db, ScanContext& ctx, GraphLaunchTable& out);

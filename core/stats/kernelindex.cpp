@@ -25,27 +25,44 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
         m_laneOfRow[i] = it->second;
     }
 
-    m_order.resize(n);
-    std::iota(m_order.begin(), m_order.end(), 0u);
+    // Bucket rows by name (counting sort, stable), then sort each bucket by (duration, row): contiguous keys,
+    // no random access in the comparator.
     std::vector<StringRef> names(n);
-    for (std::size_t i = 0; i < n; ++i)
+    StringRef maxName = -1;
+    for (std::size_t i = 0; i < n; ++i) {
         names[i] = nameOf(i);
-    std::sort(m_order.begin(), m_order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        if (names[a] != names[b])
-            return names[a] < names[b];
-        const qint64 da = k.end[a] - k.start[a];
-        const qint64 db = k.end[b] - k.start[b];
-        return da != db ? da < db : a < b;
-    });
+        maxName = std::max(maxName, names[i]);
+    }
+    // Slot 0 holds kernels without a name; slot r + 1 the name r.
+    std::vector<std::uint32_t> offsets(std::size_t(maxName + 2) + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        ++offsets[std::size_t(names[i] + 1) + 1];
+    for (std::size_t b = 1; b < offsets.size(); ++b)
+        offsets[b] += offsets[b - 1];
+    m_order.resize(n);
+    {
+        std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
+        for (std::size_t i = 0; i < n; ++i)
+            m_order[fill[std::size_t(names[i] + 1)]++] = std::uint32_t(i);
+    }
     m_durations.resize(n);
     m_sortedLanes.resize(n);
-    for (std::size_t p = 0; p < n; ++p) {
-        const std::uint32_t row = m_order[p];
-        m_durations[p] = k.end[row] - k.start[row];
-        m_sortedLanes[p] = m_laneOfRow[row];
-        if (m_groups.empty() || m_groups.back().name != names[row])
-            m_groups.push_back({ names[row], std::uint32_t(p), std::uint32_t(p) });
-        m_groups.back().end = std::uint32_t(p + 1);
+    std::vector<std::pair<qint64, std::uint32_t>> bucket;
+    for (std::size_t b = 0; b + 1 < offsets.size(); ++b) {
+        const std::uint32_t begin = offsets[b], end = offsets[b + 1];
+        if (begin == end)
+            continue;
+        bucket.clear();
+        for (std::uint32_t p = begin; p < end; ++p)
+            bucket.emplace_back(k.end[m_order[p]] - k.start[m_order[p]], m_order[p]);
+        std::sort(bucket.begin(), bucket.end());
+        for (std::uint32_t p = begin; p < end; ++p) {
+            const auto& [duration, row] = bucket[p - begin];
+            m_order[p] = row;
+            m_durations[p] = duration;
+            m_sortedLanes[p] = m_laneOfRow[row];
+        }
+        m_groups.push_back({StringRef(b) - 1, begin, end});
     }
     m_groupOfName.assign(profile->strings.size(), -1);
     for (std::size_t g = 0; g < m_groups.size(); ++g)

@@ -20,6 +20,7 @@ struct ReportSpec
     unsigned loadParts = 0; ///< LoadPart flags the report needs
     QStringList arguments; ///< accepted ":arg" suffixes, e.g. "base", "mangled"
     std::function<ReportTable(const Profile&, const QStringList& arguments)> compute;
+    unsigned kernelColumns = 0x1Fu; ///< KernelColumn flags it reads when it loads kernels (all by default)
 };
 
 const std::vector<ReportSpec>& reportSpecs();
