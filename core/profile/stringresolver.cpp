@@ -4,6 +4,8 @@
 #include "profile/scancontext.h"
 #include "sqlite/sqlitedb.h"
 
+#include <algorithm>
+
 namespace nsw {
 
 namespace {
@@ -28,9 +30,11 @@ void StringResolver::need(std::int32_t id)
         if (r == kUnneeded) {
             r = kNeeded;
             ++m_neededCount;
+            m_neededIds.push_back(id);
         }
     } else if (m_sparseRefs.try_emplace(id, kNeeded).second) {
         ++m_neededCount;
+        m_neededIds.push_back(id);
     }
 }
 
@@ -67,6 +71,7 @@ bool StringResolver::resolve(QString* error)
 {
     if (m_neededCount == 0)
         return true;
+    std::sort(m_neededIds.begin(), m_neededIds.end());
     const QString table = QStringLiteral("StringIds");
     if (m_db.hasTable(table)) {
         // A full scan beats point lookups once a sizeable part of the table is needed.
@@ -100,18 +105,9 @@ bool StringResolver::resolve(QString* error)
                 if (st.step() == Statement::Step::Row)
                     setRef(id, m_pool.intern(st.text(0)));
             };
-            if (m_dense) {
-                for (std::size_t id = 0; id < m_denseRefs.size(); ++id)
-                    if (m_denseRefs[id] == kNeeded)
-                        lookup(std::int32_t(id));
-            } else {
-                std::vector<std::int32_t> ids;
-                for (const auto& [id, r] : m_sparseRefs)
-                    if (r == kNeeded)
-                        ids.push_back(id);
-                for (const std::int32_t id : ids)
-                    lookup(id);
-            }
+            // Ascending id order, so that pool indices follow StringIds order (reports rely on it for ties).
+            for (const std::int32_t id : m_neededIds)
+                lookup(id);
         }
     }
     // Ids that StringIds does not hold (trimmed files) get a visible placeholder rather than an empty name.
@@ -120,15 +116,9 @@ bool StringResolver::resolve(QString* error)
         return m_pool.intern(QStringLiteral("[missing string %1]").arg(id));
     };
     m_missing = 0;
-    if (m_dense) {
-        for (std::size_t id = 0; id < m_denseRefs.size(); ++id)
-            if (m_denseRefs[id] == kNeeded)
-                m_denseRefs[id] = placeholder(std::int32_t(id));
-    } else {
-        for (auto& [id, r] : m_sparseRefs)
-            if (r == kNeeded)
-                r = placeholder(id);
-    }
+    for (const std::int32_t id : m_neededIds)
+        if (ref(id) == kNeeded)
+            setRef(id, placeholder(id));
     return true;
 }
 

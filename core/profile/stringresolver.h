@@ -42,6 +42,7 @@ private:
     bool m_dense;
     std::vector<StringRef> m_denseRefs;
     std::unordered_map<std::int32_t, StringRef> m_sparseRefs;
+    std::vector<std::int32_t> m_neededIds; ///< in first-need order; sorted before fetching
     std::int64_t m_neededCount = 0;
     std::int64_t m_missing = 0;
 };

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <tuple>
+#include <unordered_map>
 
 namespace nsw {
 
@@ -15,14 +15,41 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
     const KernelTable& k = profile->kernels;
     const std::size_t n = k.size();
 
-    std::map<std::tuple<ProcessIndex, std::int32_t, std::uint32_t, std::uint32_t>, std::uint32_t> laneIndex;
+    // Lanes are few; rows of one lane tend to come in runs, so remember the last few keys before hashing.
+    std::unordered_map<std::uint64_t, std::uint32_t> laneIndex;
+    auto laneKey = [&](std::size_t i) {
+        // Process and device fit in 16 bits each in practice; the full key is checked against the lane itself.
+        return (std::uint64_t(std::uint16_t(k.process[i])) << 48) ^ (std::uint64_t(std::uint16_t(k.device[i])) << 32)
+            ^ (std::uint64_t(k.context[i]) << 20) ^ std::uint64_t(k.stream[i]);
+    };
+    auto sameLane = [&](const KernelLane& l, std::size_t i) {
+        return l.process == k.process[i] && l.device == k.device[i] && l.context == k.context[i] && l.stream == k.stream[i];
+    };
     m_laneOfRow.resize(n);
+    std::uint32_t last = std::uint32_t(-1);
     for (std::size_t i = 0; i < n; ++i) {
-        const auto key = std::make_tuple(k.process[i], k.device[i], k.context[i], k.stream[i]);
-        const auto [it, inserted] = laneIndex.try_emplace(key, std::uint32_t(m_lanes.size()));
-        if (inserted)
-            m_lanes.push_back({ k.process[i], k.device[i], k.context[i], k.stream[i] });
-        m_laneOfRow[i] = it->second;
+        if (last != std::uint32_t(-1) && sameLane(m_lanes[last], i)) {
+            m_laneOfRow[i] = last;
+            continue;
+        }
+        const std::uint64_t key = laneKey(i);
+        auto it = laneIndex.find(key);
+        if (it == laneIndex.end() || !sameLane(m_lanes[it->second], i)) {
+            // New lane, or a hash-key collision: fall back to a linear search, then add.
+            std::uint32_t found = std::uint32_t(-1);
+            for (std::uint32_t l = 0; l < m_lanes.size() && found == std::uint32_t(-1); ++l)
+                if (sameLane(m_lanes[l], i))
+                    found = l;
+            if (found == std::uint32_t(-1)) {
+                found = std::uint32_t(m_lanes.size());
+                m_lanes.push_back({k.process[i], k.device[i], k.context[i], k.stream[i]});
+            }
+            laneIndex[key] = found;
+            last = found;
+        } else {
+            last = it->second;
+        }
+        m_laneOfRow[i] = last;
     }
 
     // Bucket rows by name (counting sort, stable), then sort each bucket by (duration, row): contiguous keys,

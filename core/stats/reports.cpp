@@ -223,7 +223,8 @@ const std::vector<ReportSpec>& reportSpecs()
                     : args.contains(QLatin1String("mangled"))                    ? KernelNameMode::Mangled
                                                                                  : KernelNameMode::Demangled;
                 return cudaGpuKernSum(p, mode);
-            } },
+            },
+            KernelDemangledName | KernelShortName | KernelMangledName },
         { QStringLiteral("cuda_api_sum"), { QStringLiteral("cudaapisum") }, QStringLiteral("CUDA API Summary"),
             LoadCudaApi, {}, [](const Profile& p, const QStringList&) { return cudaApiSum(p); } },
         { QStringLiteral("cuda_gpu_mem_time_sum"), { QStringLiteral("gpumemtimesum") },
