@@ -239,6 +239,15 @@ void Simulator::idle(qint64 ns)
         r.cpu += ns;
 }
 
+void Simulator::barrier()
+{
+    qint64 last = 0;
+    for (const RankState& r : m_ranks)
+        last = std::max(last, r.cpu);
+    for (RankState& r : m_ranks)
+        r.cpu = last;
+}
+
 void Simulator::switchThread(Thread t)
 {
     for (RankState& r : m_ranks) {

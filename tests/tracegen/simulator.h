@@ -133,6 +133,7 @@ public:
 
     void cpuGap(qint64 ns); // per-rank jittered CPU time
     void idle(qint64 ns); // the same gap on every rank
+    void barrier(); // every rank waits for the last one (collective set-up)
     void switchThread(Thread t); // main <-> autograd (main blocks in backward())
     void push(RangeName name, qint64 color = -1, int domain = 0);
     void pop();

@@ -59,6 +59,7 @@ void initPhase(Simulator& sim, const GeneratorConfig& cfg)
         sim.push(registered("ncclCommInitRank"), -1, 1);
         sim.api(Api::Malloc, 150 * us);
         sim.cpuGap(12 * ms);
+        sim.barrier(); // ncclCommInitRank returns once every rank joined
         sim.pop();
     }
     sim.cpuGap(5 * ms);
