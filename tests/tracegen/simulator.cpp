@@ -180,12 +180,14 @@ Simulator::Simulator(ExportWriter& w, const GeneratorConfig& cfg, GeneratorStats
         cols({ "start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid", "syncType", "eventId",
             "eventSyncId" }),
         M::Skip);
-    m_event = &w.prepare(QStringLiteral("CUPTI_ACTIVITY_KIND_CUDA_EVENT"),
-        cols({ "timestamp", "deviceId", "contextId", "greenContextId", "streamId", "correlationId", "globalPid",
-            "eventId", "eventSyncId" }),
-        M::Skip);
-    m_event->set(0, 0);
-    m_event->set(3, 0);
+    if (w.hasTable(QStringLiteral("CUPTI_ACTIVITY_KIND_CUDA_EVENT"))) { // not in 2021 exports
+        m_event = &w.prepare(QStringLiteral("CUPTI_ACTIVITY_KIND_CUDA_EVENT"),
+            cols({ "timestamp", "deviceId", "contextId", "greenContextId", "streamId", "correlationId", "globalPid",
+                "eventId", "eventSyncId" }),
+            M::Skip);
+        m_event->set(0, 0);
+        m_event->set(3, 0);
+    }
     if (cfg.cudaGraphs) {
         m_graph = &w.prepare(
             QStringLiteral("CUPTI_ACTIVITY_KIND_GRAPH_TRACE"), gpuCols + cols({ "graphId", "graphExecId" }), M::Skip);
@@ -409,8 +411,7 @@ void Simulator::writeKernelRow(RankState& r, K k, Stream s, qint64 start, qint64
     if (kind.category == KernelCategory::Nccl)
         ++m_stats.ncclKernels;
     feed(r, k, start, end);
-    if (--r.kernelsLeft <= 0)
-        r.active = false;
+    --r.kernelsLeft;
 }
 
 qint64 Simulator::launchApi(RankState& r, K k, Stream s)
@@ -425,7 +426,7 @@ qint64 Simulator::launchApi(RankState& r, K k, Stream s)
 void Simulator::kernel(K k, qint64 durNs, Ops ops)
 {
     for (RankState& r : m_ranks) {
-        if (!r.active)
+        if (!r.active || r.kernelsLeft <= 0)
             continue;
         r.cpu += r.rng.jitter(m_cfg.workload == Workload::Training ? 9000 : 6500, m_cfg.jitterPct);
         for (const char* op : ops)
@@ -443,13 +444,17 @@ void Simulator::eventRecord(RankState& r, Stream s)
 {
     const ApiCall c
         = apiCall(r, Api::EventRecord, r.rng.jitter(kApis[std::size_t(Api::EventRecord)].durNs, m_cfg.jitterPct));
+    ++r.eventId;
+    ++r.syncId;
+    if (!m_event)
+        return;
     m_event->set(1, r.rank);
     m_event->set(2, r.rank + 1);
     m_event->set(4, kStreamIds[std::size_t(s)]);
     m_event->set(5, c.corr);
     m_event->set(6, r.gpid);
-    m_event->set(7, ++r.eventId);
-    m_event->set(8, ++r.syncId);
+    m_event->set(7, r.eventId);
+    m_event->set(8, r.syncId);
     m_event->insert();
 }
 
@@ -490,7 +495,7 @@ void Simulator::nccl(K k, qint64 durNs, const char* op, bool computeWaits)
     qint64 last = 0;
     for (std::size_t i = 0; i < m_ranks.size(); ++i) {
         RankState& r = m_ranks[i];
-        if (!r.active)
+        if (!r.active || r.kernelsLeft <= 0)
             continue;
         r.cpu += r.rng.jitter(7000, m_cfg.jitterPct);
         pushOn(r, { RangeName::OpId, op, ++r.opId }, -1, 0);
@@ -704,8 +709,11 @@ void Simulator::flush(RankState& r, qint64 until)
 
 void Simulator::endStep()
 {
-    for (RankState& r : m_ranks)
+    for (RankState& r : m_ranks) {
         flush(r, r.cpu);
+        if (r.kernelsLeft <= 0)
+            r.active = false; // a started step runs to its end, only kernels beyond the budget are dropped
+    }
 }
 
 qint64 Simulator::finish()

@@ -118,7 +118,7 @@ using Ops = std::initializer_list<const char*>;
 using GraphBody = std::vector<std::pair<K, qint64>>;
 
 /// Emits the rows of all GPU processes in lock step: every call applies to each rank in turn, so collectives can
-/// end together. A rank whose kernel budget is used up stops emitting (its open NVTX ranges still close).
+/// end together. Once a rank's kernel budget is used up it launches no more kernels and stops after the current step.
 class Simulator
 {
 public:

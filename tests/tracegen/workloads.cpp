@@ -74,6 +74,7 @@ void inferenceStep(Simulator& sim, const GeneratorConfig& cfg, qint64 step, Rng&
         if (step >= 12)
             sim.finishRequest();
         sim.startRequest("request ", step / 4);
+        sim.mark("request_arrived");
     }
     sim.push(registered("execute_model"), kGreen);
     sim.push(registered(prefill ? "prefill" : "decode"), prefill ? kOrange : kBlue);
