@@ -31,7 +31,7 @@ void NvlinkPoller::poll(qint64 tNs, double ncclBusy)
     const qint64 latencyUs = m_rng.range(8, 40);
     Nvf1Record r;
     r.hostTsNs = std::uint64_t(m_monotonicAtZero + tNs + latencyUs * 1000);
-    r.timestampUs = (m_utcEpochNs + tNs) / 1000;
+    r.timestampUs = m_utcEpochNs / 1000 + tNs / 1000; // as the CCL-Bench tools align: utcEpochNs // 1000 + t
     r.latencyUs = latencyUs;
     for (int l = 0; l < m_links; ++l) {
         const auto li = std::size_t(l);

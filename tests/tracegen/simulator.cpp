@@ -672,6 +672,26 @@ void Simulator::finishRequestOn(RankState& r)
         { RangeName::Indexed, q.text, q.number }, 0xFF5C9FD6, 0, q.rangeId, r.tids[std::size_t(r.thread)]);
 }
 
+void Simulator::startLocalRange(const char* text, qint64 number)
+{
+    for (RankState& r : m_ranks) {
+        if (r.active)
+            r.localRange = OpenRequest { text, ++r.rangeId, r.cpu, number };
+    }
+}
+
+void Simulator::endLocalRange()
+{
+    for (RankState& r : m_ranks) {
+        if (!r.localRange)
+            continue;
+        const qint64 tid = r.tids[std::size_t(r.thread)];
+        nvtxRow(r.localRange->start, r.cpu, kNvtxStartEnd, tid,
+            { RangeName::Indexed, r.localRange->text, r.localRange->number }, -1, 0, r.localRange->rangeId, tid);
+        r.localRange.reset();
+    }
+}
+
 void Simulator::workerRanges(const char* outer, const char* inner, qint64 durNs)
 {
     for (RankState& r : m_ranks) {
@@ -730,6 +750,7 @@ qint64 Simulator::finish()
         r.thread = Thread::Main;
     }
     streamSync(Compute);
+    endLocalRange();
     for (RankState& r : m_ranks) {
         while (!r.requests.empty())
             finishRequestOn(r);

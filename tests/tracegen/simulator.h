@@ -11,6 +11,7 @@
 #include <deque>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -110,6 +111,7 @@ struct RankState
     Rng rng;
     std::array<std::vector<OpenRange>, 3> stacks;
     std::deque<OpenRequest> requests;
+    std::optional<OpenRequest> localRange;
     std::unique_ptr<ActivityTimeline> metrics;
     qint64 arrival = 0; // scratch: NCCL kernel arrival time
 };
@@ -148,6 +150,8 @@ public:
     void mark(const char* text);
     void startRequest(const char* text, qint64 number); // start/end range begun on the worker thread ...
     void finishRequest(); // ... and ended on the main thread
+    void startLocalRange(const char* text, qint64 number); // start/end range on the launching thread
+    void endLocalRange();
     void workerRanges(const char* outer, const char* inner, qint64 durNs);
     void domainCreate(int domain, const char* name, qint64 at);
     void endStep();

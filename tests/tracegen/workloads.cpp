@@ -76,6 +76,8 @@ void inferenceStep(Simulator& sim, const GeneratorConfig& cfg, qint64 step, Rng&
         sim.startRequest("request ", step / 4);
         sim.mark("request_arrived");
     }
+    if (prefill)
+        sim.startLocalRange("prefill batch ", step / cfg.prefillEvery);
     sim.push(registered("execute_model"), kGreen);
     sim.push(registered(prefill ? "prefill" : "decode"), prefill ? kOrange : kBlue);
     sim.memset(4096, Compute);
@@ -135,6 +137,8 @@ void inferenceStep(Simulator& sim, const GeneratorConfig& cfg, qint64 step, Rng&
     sim.streamSync(Compute);
     sim.pop();
     sim.pop();
+    if (prefill)
+        sim.endLocalRange();
     sim.workerRanges("detokenize", "decode_tokens", 60 * us);
     sim.cpuGap(150 * us);
     if (structure.chance(40)) {
