@@ -40,6 +40,24 @@ QString defaultLiteral(const ColumnSchema& c)
     return QStringLiteral("0");
 }
 
+QString sqlLiteral(const Value& v)
+{
+    return std::visit(
+        [](const auto& x) -> QString {
+            using T = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<T, std::monostate>)
+                return QStringLiteral("NULL");
+            else if constexpr (std::is_same_v<T, qint64>)
+                return QString::number(x);
+            else if constexpr (std::is_same_v<T, double>)
+                return QString::number(x, 'g', 17);
+            else
+                return QLatin1Char('\'') + QString(x).replace(QLatin1Char('\''), QStringLiteral("''"))
+                    + QLatin1Char('\'');
+        },
+        v.data());
+}
+
 } // namespace
 
 void Inserter::setInt(int pos, qint64 v)
@@ -238,7 +256,8 @@ sqlite3_stmt* ExportWriter::compile(const QString& sql)
     return st;
 }
 
-Inserter& ExportWriter::prepare(const QString& table, const QStringList& columns, MissingColumns missing, int batchRows)
+Inserter& ExportWriter::prepare(
+    const QString& table, const QStringList& columns, MissingColumns missing, int batchRows, const Fields& constants)
 {
     createTable(table);
     const TableSchema& t = tableSchema(table);
@@ -259,6 +278,17 @@ Inserter& ExportWriter::prepare(const QString& table, const QStringList& columns
         values.append(QStringLiteral("?"));
     }
     ins->m_row.resize(std::size_t(names.size()));
+    for (const Field& f : constants) {
+        if (t.columnIndex(f.name) < 0) {
+            if (missing == MissingColumns::Fail)
+                fail(QStringLiteral("nsys %1 table %2 has no column %3").arg(m_schema->version, t.name, f.name));
+            continue;
+        }
+        if (names.contains(f.name))
+            fail(QStringLiteral("column %1 given twice for %2").arg(f.name, t.name));
+        names.append(f.name);
+        values.append(sqlLiteral(f.value));
+    }
     for (const ColumnSchema& c : t.columns) {
         if (c.notNull && !names.contains(c.name)) {
             names.append(c.name);

@@ -160,9 +160,10 @@ public:
     void insert(const QString& table, const Fields& fields);
 
     /// A fast INSERT for repeated rows of the same shape; unspecified NOT NULL columns get the defaults of insert().
-    /// batchRows > 1 buffers rows and writes them with multi-row INSERTs.
+    /// batchRows > 1 buffers rows and writes them with multi-row INSERTs. constants are columns with one fixed value
+    /// for every row, written into the statement itself (cheaper than setting them).
     Inserter& prepare(const QString& table, const QStringList& columns, MissingColumns missing = MissingColumns::Fail,
-        int batchRows = 64);
+        int batchRows = 64, const Fields& constants = {});
 
     /// Runs raw SQL in the open transaction (for fixtures that need something unusual).
     void exec(const QString& sql);

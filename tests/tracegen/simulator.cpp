@@ -50,7 +50,6 @@ enum RuntimeCol
     RtTid,
     RtCorr,
     RtName,
-    RtReturn
 };
 enum KernelCol
 {
@@ -58,15 +57,12 @@ enum KernelCol
     KEnd,
     KDevice,
     KContext,
-    KGreen,
     KStream,
     KCorr,
     KPid,
     KDemangled,
     KShort,
     KMangled,
-    KLaunchType,
-    KCacheConfig,
     KRegisters,
     KGridX,
     KGridY,
@@ -76,18 +72,14 @@ enum KernelCol
     KBlockZ,
     KStaticShared,
     KDynamicShared,
-    KLocalPerThread,
-    KLocalTotal,
     KGridId,
     KSharedExecuted,
     KSharedLimit,
     KClusterX,
     KClusterY,
     KClusterZ,
-    KClusterPolicy,
     KMaxClusterSize,
     KMaxActiveClusters,
-    KTensorSize
 };
 enum NvtxCol
 {
@@ -95,7 +87,6 @@ enum NvtxCol
     NEnd,
     NType,
     NRangeId,
-    NCategory,
     NColor,
     NText,
     NTid,
@@ -144,27 +135,20 @@ Simulator::Simulator(ExportWriter& w, const GeneratorConfig& cfg, GeneratorStats
 {
     using M = ExportWriter::MissingColumns;
     m_runtime = &w.prepare(QStringLiteral("CUPTI_ACTIVITY_KIND_RUNTIME"),
-        cols({ "start", "end", "eventClass", "globalTid", "correlationId", "nameId", "returnValue" }));
-    m_runtime->set(RtReturn, 0);
+        cols({ "start", "end", "eventClass", "globalTid", "correlationId", "nameId" }), M::Fail, 64,
+        { { "returnValue", 0 } });
     m_kernel = &w.prepare(QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL"),
-        cols({ "start", "end", "deviceId", "contextId", "greenContextId", "streamId", "correlationId", "globalPid",
-            "demangledName", "shortName", "mangledName", "launchType", "cacheConfig", "registersPerThread", "gridX",
-            "gridY", "gridZ", "blockX", "blockY", "blockZ", "staticSharedMemory", "dynamicSharedMemory",
-            "localMemoryPerThread", "localMemoryTotal", "gridId", "sharedMemoryExecuted", "sharedMemoryLimitConfig",
-            "clusterX", "clusterY", "clusterZ", "clusterSchedulingPolicy", "maxPotentialClusterSize",
-            "maxActiveClusters", "tensorSizeMinusOneElements" }),
-        M::Skip);
-    m_kernel->set(KGreen, 0);
-    m_kernel->set(KLaunchType, 1);
-    m_kernel->set(KCacheConfig, 1);
-    m_kernel->set(KLocalPerThread, 0);
-    m_kernel->set(KLocalTotal, 250871808);
-    m_kernel->set(KClusterPolicy, 1);
-    m_kernel->setUtf8(KTensorSize, "[]", 2);
+        cols({ "start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid", "demangledName",
+            "shortName", "mangledName", "registersPerThread", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+            "staticSharedMemory", "dynamicSharedMemory", "gridId", "sharedMemoryExecuted", "sharedMemoryLimitConfig",
+            "clusterX", "clusterY", "clusterZ", "maxPotentialClusterSize", "maxActiveClusters" }),
+        M::Skip, 64,
+        { { "greenContextId", 0 }, { "launchType", 1 }, { "cacheConfig", 1 }, { "localMemoryPerThread", 0 },
+            { "localMemoryTotal", 250871808 }, { "clusterSchedulingPolicy", 1 },
+            { "tensorSizeMinusOneElements", "[]" } });
     m_nvtx = &w.prepare(QStringLiteral("NVTX_EVENTS"),
-        cols({ "start", "end", "eventType", "rangeId", "category", "color", "text", "globalTid", "endGlobalTid",
-            "textId", "domainId" }));
-    m_nvtx->setNull(NCategory);
+        cols({ "start", "end", "eventType", "rangeId", "color", "text", "globalTid", "endGlobalTid", "textId",
+            "domainId" }));
     const QStringList gpuCols
         = cols({ "start", "end", "deviceId", "contextId", "greenContextId", "streamId", "correlationId", "globalPid" });
     m_memcpy = &w.prepare(QStringLiteral("CUPTI_ACTIVITY_KIND_MEMCPY"),
