@@ -174,6 +174,8 @@ void validate(const GeneratorConfig& cfg)
         fail(QStringLiteral("--kernels must be >= 0"));
     if (cfg.layers < 1 || cfg.prefillEvery < 1)
         fail(QStringLiteral("--layers and --prefill-every must be >= 1"));
+    if (cfg.stepGapUs < 0 || cfg.stepGapUs > 10000000)
+        fail(QStringLiteral("--step-gap-us must be 0..10000000"));
     if (cfg.jitterPct < 0 || cfg.jitterPct > 90)
         fail(QStringLiteral("--jitter must be 0..90"));
     if (cfg.gpuMetricsHz < 10 || cfg.gpuMetricsHz > 200000)
@@ -277,6 +279,8 @@ GeneratorStats generateExport(const GeneratorConfig& cfg)
             trainingStep(sim, cfg, stats.steps, structure);
         else
             inferenceStep(sim, cfg, stats.steps, structure);
+        if (cfg.stepGapUs > 0)
+            sim.idle(structure.range(cfg.stepGapUs * 500, cfg.stepGapUs * 1500));
         sim.endStep();
         ++stats.steps;
     }

@@ -24,6 +24,7 @@ struct GeneratorConfig
     int layers = 8;
     int prefillEvery = 8; // inference: every Nth engine step is a prefill
     int jitterPct = 10; // 0: every duration and gap is exactly its base value
+    qint64 stepGapUs = 0; // extra idle time after each step (mean), e.g. a lightly loaded server
     bool cudaGraphs = false;
     bool gpuMetrics = false;
     int gpuMetricsHz = 1000;

@@ -92,6 +92,9 @@ int main(int argc, char** argv)
             QStringLiteral("Random variation of durations and gaps in percent; 0 makes every "
                            "kernel take exactly its base duration."),
             QStringLiteral("pct"), QStringLiteral("10")),
+        opt(QStringLiteral("step-gap-us"),
+            QStringLiteral("Extra idle time after each step (mean, µs), e.g. a lightly loaded server."),
+            QStringLiteral("us"), QStringLiteral("0")),
         opt(QStringLiteral("cuda-graphs"),
             QStringLiteral("Inference decode steps replay a CUDA graph "
                            "(CUPTI_ACTIVITY_KIND_GRAPH_TRACE rows).")),
@@ -170,6 +173,7 @@ int main(int argc, char** argv)
         c.layers = int(number(p, QStringLiteral("layers")));
         c.prefillEvery = int(number(p, QStringLiteral("prefill-every")));
         c.jitterPct = int(number(p, QStringLiteral("jitter")));
+        c.stepGapUs = number(p, QStringLiteral("step-gap-us"));
         c.cudaGraphs = p.isSet(QStringLiteral("cuda-graphs"));
         c.gpuMetrics = p.isSet(QStringLiteral("gpu-metrics"));
         c.gpuMetricsHz = int(number(p, QStringLiteral("gpu-metrics-hz")));
