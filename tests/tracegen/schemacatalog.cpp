@@ -10,11 +10,6 @@
 #include <memory>
 #include <mutex>
 
-static void initTracegenResources()
-{
-    Q_INIT_RESOURCE(tracegen_schemas);
-}
-
 namespace nsw::tracegen {
 
 namespace {
@@ -100,7 +95,6 @@ int SchemaCatalog::compareVersions(QStringView a, QStringView b)
 
 QStringList SchemaCatalog::versions()
 {
-    initTracegenResources();
     QStringList out;
     for (const QString& f : QDir(kResourceDir).entryList({ QStringLiteral("*.json") }, QDir::Files))
         out.append(f.chopped(5));
@@ -110,7 +104,6 @@ QStringList SchemaCatalog::versions()
 
 const VersionSchema* SchemaCatalog::find(const QString& version)
 {
-    initTracegenResources();
     static std::mutex mutex;
     static std::map<QString, std::unique_ptr<VersionSchema>> cache;
     const std::lock_guard lock(mutex);

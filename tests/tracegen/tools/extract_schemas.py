@@ -398,7 +398,8 @@ def build(real, ver):
         t = r["tables"][name]
         tables.append({"name": name, "origin": "real", "note": "", "sql": t["sql"], "columns": t["columns"],
                        "rows": t["rows"]})
-    doc = {"version": ver, "sourceFile": VERSIONS[ver], "tables": tables}
+    doc = {"SPDX-License-Identifier": "GPL-3.0-or-later", "version": ver, "sourceFile": VERSIONS[ver],
+           "tables": tables}
     if r["meta"]:
         mt, rows = r["meta"]
         vals = dict(rows)
