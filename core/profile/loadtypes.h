@@ -24,7 +24,8 @@ enum LoadPart : unsigned
 
 /// Kernel columns beyond start/end. A report that needs only names and durations reads a fraction of each row,
 /// which is most of the scan's cost.
-enum KernelColumn : unsigned {
+enum KernelColumn : unsigned
+{
     KernelDemangledName = 1u << 0,
     KernelShortName = 1u << 1,
     KernelMangledName = 1u << 2,
@@ -40,6 +41,8 @@ struct LoadOptions
     unsigned kernelColumns = KernelAllColumns;
     /// Worker threads reading tables in parallel (one SQLite connection each); 0 = one per core.
     int threads = 0;
+    /// Tables with more rows are scanned in rowid ranges of this size by all workers at once.
+    qint64 chunkRows = 2'000'000;
 };
 
 struct LoadProgress

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -21,19 +22,24 @@ namespace nsw {
 
 namespace {
 
-/// One table to scan on a worker thread, into its own output.
-struct ScanTask
+enum class TableKind
 {
-    ScanContext ctx;
-    std::function<bool(const SqliteDb&, ScanContext&)> run;
+    Kernels,
+    Memcpy,
+    Memset,
+    Graphs,
+    CudaApi,
+    Nvtx,
+    Osrt
 };
 
-/// What the scans produced, with local indices still to be remapped.
-struct ScanOutputs
+/// One chunk of one table: its own connection-independent context (local maps) and its own output.
+struct ScanTask
 {
+    TableKind kind;
+    ScanContext ctx;
     KernelScan kernels;
-    MemOpTable memcpys;
-    MemOpTable memsets;
+    MemOpTable memops;
     GraphLaunchTable graphs;
     CudaApiTable api;
     NvtxScan nvtx;
@@ -111,26 +117,32 @@ void remapIndices(std::vector<std::int32_t>& column, const std::vector<std::int3
             v = remap[std::size_t(v)];
 }
 
-template <typename T> void append(std::vector<T>& to, const std::vector<T>& from)
+/// Appends the chunks' column to @p dest in order, freeing each chunk's copy as soon as it is moved: the peak grows
+/// by one column, not by one table.
+template <typename Table, typename T, typename Member>
+void concatColumn(Table& dest, const std::vector<Table*>& parts, Member member)
 {
-    to.insert(to.end(), from.begin(), from.end());
+    std::vector<T>& out = dest.*member;
+    std::size_t total = out.size();
+    for (Table* p : parts)
+        total += (p->*member).size();
+    out.reserve(total);
+    for (Table* p : parts) {
+        std::vector<T>& in = p->*member;
+        out.insert(out.end(), in.begin(), in.end());
+        std::vector<T>().swap(in);
+    }
 }
 
-void appendMemOps(MemOpTable& to, MemOpTable&& from)
+template <typename Table> void concatActivity(Table& dest, const std::vector<Table*>& parts)
 {
-    if (to.size() == 0) {
-        to = std::move(from);
-        return;
-    }
-    append(to.start, from.start);
-    append(to.end, from.end);
-    append(to.process, from.process);
-    append(to.device, from.device);
-    append(to.context, from.context);
-    append(to.stream, from.stream);
-    append(to.correlation, from.correlation);
-    append(to.bytes, from.bytes);
-    append(to.copyKind, from.copyKind);
+    concatColumn<Table, TimeNs>(dest, parts, &Table::start);
+    concatColumn<Table, TimeNs>(dest, parts, &Table::end);
+    concatColumn<Table, ProcessIndex>(dest, parts, &Table::process);
+    concatColumn<Table, std::int32_t>(dest, parts, &Table::device);
+    concatColumn<Table, std::uint32_t>(dest, parts, &Table::context);
+    concatColumn<Table, std::uint32_t>(dest, parts, &Table::stream);
+    concatColumn<Table, std::uint32_t>(dest, parts, &Table::correlation);
 }
 
 void computeActivitySpan(Profile& p)
@@ -178,9 +190,10 @@ private:
     {
         m_result.timings.push_back({ stage, timer.restart(), rows });
     }
-    void addTask(
-        unsigned part, const char* table, const QString& stage, std::function<bool(const SqliteDb&, ScanContext&)> run);
+    void addTable(unsigned part, TableKind kind, const char* table, const QString& stage);
     bool runScans();
+    void recordTimings();
+    std::vector<ScanTask*> tasksOf(TableKind kind) const;
     void assemble();
     LoadResult fail(const QString& error)
     {
@@ -200,40 +213,82 @@ private:
     LoadResult m_result;
     std::unique_ptr<SqliteDb> m_db;
     std::shared_ptr<Profile> m_profile;
-    std::vector<std::unique_ptr<ScanTask>> m_tasks;
-    ScanOutputs m_out;
+    std::vector<std::unique_ptr<ScanTask>> m_tasks; ///< in table order, chunks in rowid order
 };
 
-void LoadRun::addTask(
-    unsigned part, const char* table, const QString& stage, std::function<bool(const SqliteDb&, ScanContext&)> run)
+void LoadRun::addTable(unsigned part, TableKind kind, const char* table, const QString& stage)
 {
     const QString name = QLatin1String(table);
     if (!(m_options.parts & part) || !m_db->hasTable(name))
         return;
-    auto task = std::make_unique<ScanTask>();
-    task->ctx.table = name;
-    task->ctx.stage = stage;
-    task->ctx.cancel = &m_stop;
-    task->ctx.estimatedRows = m_db->estimatedRows(name);
-    task->run = std::move(run);
-    m_tasks.push_back(std::move(task));
+    const auto [first, last] = m_db->rowIdRange(name);
+    const qint64 rows = last >= first ? last - first + 1 : 0;
+    const qint64 chunkRows = std::max<qint64>(1, m_options.chunkRows);
+    const qint64 chunks = std::max<qint64>(1, (rows + chunkRows - 1) / chunkRows);
+    for (qint64 c = 0; c < chunks; ++c) {
+        auto task = std::make_unique<ScanTask>();
+        task->kind = kind;
+        task->ctx.table = name;
+        task->ctx.stage = stage;
+        task->ctx.cancel = &m_stop;
+        if (chunks > 1) {
+            task->ctx.firstRowId = first + c * chunkRows;
+            task->ctx.endRowId = c + 1 == chunks ? last + 1 : first + (c + 1) * chunkRows;
+            task->ctx.estimatedRows = task->ctx.endRowId - task->ctx.firstRowId;
+        } else {
+            task->ctx.estimatedRows = rows;
+        }
+        m_tasks.push_back(std::move(task));
+    }
+}
+
+std::vector<ScanTask*> LoadRun::tasksOf(TableKind kind) const
+{
+    std::vector<ScanTask*> tasks;
+    for (const auto& t : m_tasks)
+        if (t->kind == kind)
+            tasks.push_back(t.get());
+    return tasks;
+}
+
+bool runTask(const SqliteDb& db, ScanTask& t, const LoadOptions& options)
+{
+    switch (t.kind) {
+    case TableKind::Kernels:
+        return readKernels(db, t.ctx, t.kernels, options.kernelColumns);
+    case TableKind::Memcpy:
+        return readMemcpy(db, t.ctx, t.memops);
+    case TableKind::Memset:
+        return readMemset(db, t.ctx, t.memops);
+    case TableKind::Graphs:
+        return readGraphTrace(db, t.ctx, t.graphs);
+    case TableKind::CudaApi:
+        return readCudaApi(db, t.ctx, t.api);
+    case TableKind::Nvtx:
+        return readNvtx(db, t.ctx, t.nvtx);
+    case TableKind::Osrt:
+        return readOsrt(db, t.ctx, t.osrt);
+    }
+    return false;
 }
 
 bool LoadRun::runScans()
 {
-    // Largest tables first so that the slowest scan starts at once.
-    std::stable_sort(m_tasks.begin(), m_tasks.end(),
-        [](const auto& a, const auto& b) { return a->ctx.estimatedRows > b->ctx.estimatedRows; });
+    // Largest chunks first so that the slowest one starts at once; m_tasks keeps table/rowid order for assembly.
+    std::vector<ScanTask*> queue;
+    for (const auto& t : m_tasks)
+        queue.push_back(t.get());
+    std::stable_sort(queue.begin(), queue.end(),
+        [](const ScanTask* a, const ScanTask* b) { return a->ctx.estimatedRows > b->ctx.estimatedRows; });
     const int cores = std::max(1, QThread::idealThreadCount());
     const int wanted = m_options.threads > 0 ? m_options.threads : cores;
-    const int workers = std::max(1, std::min<int>(wanted, int(m_tasks.size())));
+    const int workers = std::max(1, std::min<int>(wanted, int(queue.size())));
 
     std::atomic<std::size_t> next { 0 };
     std::atomic<int> running { workers };
     std::mutex mutex;
     std::condition_variable done;
     QString openError;
-    CancelFlag failed { false };
 
     auto worker = [&]() {
         QString error;
@@ -241,18 +296,15 @@ bool LoadRun::runScans()
         if (!db) {
             std::lock_guard lock(mutex);
             openError = error;
-            failed = true;
             m_stop = true;
         }
-        for (std::size_t i; db && !m_stop && (i = next.fetch_add(1)) < m_tasks.size();) {
-            ScanTask& task = *m_tasks[i];
+        for (std::size_t i; db && !m_stop && (i = next.fetch_add(1)) < queue.size();) {
+            ScanTask& task = *queue[i];
             QElapsedTimer timer;
             timer.start();
-            if (!task.run(*db, task.ctx)) {
-                failed = true;
+            if (!runTask(*db, task, m_options))
                 m_stop = true;
-            }
-            task.ctx.milliseconds = timer.elapsed();
+            task.ctx.milliseconds = std::max<qint64>(timer.elapsed(), 1);
         }
         db.reset();
         std::lock_guard lock(mutex);
@@ -264,25 +316,27 @@ bool LoadRun::runScans()
         threads.emplace_back(worker);
 
     double estimated = 0;
-    for (const auto& t : m_tasks)
+    for (const ScanTask* t : queue)
         estimated += double(std::max<qint64>(t->ctx.estimatedRows, 1));
+    double reported = 0;
     {
         std::unique_lock lock(mutex);
         while (running > 0) {
             done.wait_for(lock, std::chrono::milliseconds(50));
-            if (m_cancel->load() || failed)
-                m_stop = true; // the other scans stop at their next check
+            if (m_cancel->load())
+                m_stop = true; // the scans stop at their next check
             double read = 0;
             const ScanTask* busiest = nullptr;
-            for (const auto& t : m_tasks) {
+            for (const ScanTask* t : queue) {
                 const auto rows = double(t->ctx.rowsRead.load());
                 read += std::min(rows, double(std::max<qint64>(t->ctx.estimatedRows, 1)));
                 if (t->ctx.milliseconds == 0 && rows > 0
                     && (!busiest || t->ctx.estimatedRows > busiest->ctx.estimatedRows))
-                    busiest = t.get();
+                    busiest = t;
             }
             lock.unlock();
-            report(busiest ? busiest->ctx.stage : QStringLiteral("Reading tables"), 0.03 + 0.87 * read / estimated);
+            reported = std::max(reported, 0.03 + 0.87 * read / estimated);
+            report(busiest ? busiest->ctx.stage : QStringLiteral("Reading tables"), reported);
             lock.lock();
         }
     }
@@ -303,86 +357,113 @@ bool LoadRun::runScans()
         m_result.error = QStringLiteral("%1: loading cancelled").arg(m_path);
         return false;
     }
-    for (const auto& t : m_tasks) {
-        m_result.timings.push_back({ t->ctx.stage, t->ctx.milliseconds, t->ctx.rowsRead.load() });
-        m_profile->meta.warnings.append(t->ctx.warnings);
-    }
+    recordTimings();
     return true;
+}
+
+void LoadRun::recordTimings()
+{
+    // One line per table: rows summed over its chunks, time = the chunks' summed work (CPU time of the scan).
+    std::vector<StageTiming> perTable;
+    for (const auto& t : m_tasks) {
+        if (perTable.empty() || perTable.back().stage != t->ctx.stage)
+            perTable.push_back({ t->ctx.stage, 0, 0 });
+        perTable.back().milliseconds += t->ctx.milliseconds;
+        perTable.back().rows += t->ctx.rowsRead.load();
+        for (const QString& w : t->ctx.warnings)
+            if (!m_profile->meta.warnings.contains(w))
+                m_profile->meta.warnings.append(w);
+    }
+    m_result.timings.insert(m_result.timings.end(), perTable.begin(), perTable.end());
 }
 
 void LoadRun::assemble()
 {
     Profile& p = *m_profile;
     Registry registry(p);
-    auto contextOf = [this](const char* table) -> ScanContext* {
-        for (const auto& t : m_tasks)
-            if (t->ctx.table == QLatin1String(table))
-                return &t->ctx;
-        return nullptr;
-    };
-    auto processRemap = [&](const char* table, GpuActivityColumns& rows) {
-        if (ScanContext* ctx = contextOf(table))
-            remapIndices(rows.process, registry.processRemap(ctx->processes));
-    };
-    processRemap("CUPTI_ACTIVITY_KIND_KERNEL", m_out.kernels.table);
-    processRemap("CUPTI_ACTIVITY_KIND_MEMCPY", m_out.memcpys);
-    processRemap("CUPTI_ACTIVITY_KIND_MEMSET", m_out.memsets);
-    processRemap("CUPTI_ACTIVITY_KIND_GRAPH_TRACE", m_out.graphs);
+    const std::vector<ScanTask*> kernelTasks = tasksOf(TableKind::Kernels);
+    const std::vector<ScanTask*> memcpyTasks = tasksOf(TableKind::Memcpy);
+    const std::vector<ScanTask*> memsetTasks = tasksOf(TableKind::Memset);
+    const std::vector<ScanTask*> graphTasks = tasksOf(TableKind::Graphs);
+    const std::vector<ScanTask*> apiTasks = tasksOf(TableKind::CudaApi);
+    const std::vector<ScanTask*> nvtxTasks = tasksOf(TableKind::Nvtx);
+    const std::vector<ScanTask*> osrtTasks = tasksOf(TableKind::Osrt);
 
-    std::vector<std::int32_t> nvtxThreads;
-    if (ScanContext* ctx = contextOf("CUPTI_ACTIVITY_KIND_RUNTIME"))
-        remapIndices(m_out.api.thread, registry.threadRemap(ctx->threads));
-    if (ScanContext* ctx = contextOf("OSRT_API"))
-        remapIndices(m_out.osrt.thread, registry.threadRemap(ctx->threads));
-    if (ScanContext* ctx = contextOf("NVTX_EVENTS")) {
-        nvtxThreads = registry.threadRemap(ctx->threads);
-        remapIndices(m_out.nvtx.table.thread, nvtxThreads);
-        for (auto& [row, thread] : m_out.nvtx.table.endThread)
-            thread = nvtxThreads[std::size_t(thread)];
+    // Local process and thread indices of each chunk -> the profile's.
+    for (ScanTask* t : kernelTasks)
+        remapIndices(t->kernels.table.process, registry.processRemap(t->ctx.processes));
+    for (ScanTask* t : memcpyTasks)
+        remapIndices(t->memops.process, registry.processRemap(t->ctx.processes));
+    for (ScanTask* t : memsetTasks)
+        remapIndices(t->memops.process, registry.processRemap(t->ctx.processes));
+    for (ScanTask* t : graphTasks)
+        remapIndices(t->graphs.process, registry.processRemap(t->ctx.processes));
+    for (ScanTask* t : apiTasks)
+        remapIndices(t->api.thread, registry.threadRemap(t->ctx.threads));
+    for (ScanTask* t : osrtTasks)
+        remapIndices(t->osrt.thread, registry.threadRemap(t->ctx.threads));
+    std::vector<std::vector<std::int32_t>> nvtxThreads;
+    for (ScanTask* t : nvtxTasks) {
+        nvtxThreads.push_back(registry.threadRemap(t->ctx.threads));
+        remapIndices(t->nvtx.table.thread, nvtxThreads.back());
+        for (auto& [row, thread] : t->nvtx.table.endThread)
+            thread = nvtxThreads.back()[std::size_t(thread)];
     }
     const std::vector<RawThreadName> threadNames = readThreadNames(*m_db);
     for (const RawThreadName& n : threadNames)
         registry.thread(n.globalTid);
 
-    // Strings: StringIds ids from every scan plus inline NVTX texts.
+    // Strings: StringIds ids from every chunk, inline NVTX texts per chunk.
     std::int64_t maxId = -1;
     for (const auto& t : m_tasks)
         maxId = std::max(maxId, t->ctx.maxStringId);
     for (const RawThreadName& n : threadNames)
         maxId = std::max<std::int64_t>(maxId, n.nameId);
-    for (const NvtxScan::Domain& d : m_out.nvtx.domains)
-        maxId = std::max<std::int64_t>(maxId, d.nameValue);
+    for (const ScanTask* t : nvtxTasks)
+        for (const NvtxScan::Domain& d : t->nvtx.domains)
+            maxId = std::max<std::int64_t>(maxId, d.nameValue);
     StringResolver strings(*m_db, p.strings, maxId);
-    strings.needColumn(m_out.kernels.table.demangledName);
-    strings.needColumn(m_out.kernels.table.shortName);
-    strings.needColumn(m_out.kernels.table.mangledName);
-    strings.needColumn(m_out.api.name);
-    strings.needColumn(m_out.nvtx.table.name);
-    strings.needColumn(m_out.osrt.name);
+    for (ScanTask* t : kernelTasks) {
+        strings.needColumn(t->kernels.table.demangledName);
+        strings.needColumn(t->kernels.table.shortName);
+        strings.needColumn(t->kernels.table.mangledName);
+    }
+    for (ScanTask* t : apiTasks)
+        strings.needColumn(t->api.name);
+    for (ScanTask* t : osrtTasks)
+        strings.needColumn(t->osrt.name);
+    for (ScanTask* t : nvtxTasks) {
+        strings.needColumn(t->nvtx.table.name);
+        for (const NvtxScan::Domain& d : t->nvtx.domains)
+            strings.need(d.nameValue);
+        for (const auto& [thread, name] : t->nvtx.threadNames)
+            strings.need(name);
+    }
     for (const RawThreadName& n : threadNames)
         strings.need(n.nameId);
-    for (const NvtxScan::Domain& d : m_out.nvtx.domains)
-        strings.need(d.nameValue);
-    for (const auto& [thread, name] : m_out.nvtx.threadNames)
-        strings.need(name);
     QString error;
     if (!strings.resolve(&error)) {
         m_result.error = error;
         return;
     }
-    std::vector<StringRef> inlineRefs;
-    if (ScanContext* ctx = contextOf("NVTX_EVENTS"))
-        inlineRefs = strings.internTexts(ctx->inlineTexts.texts());
-    strings.remapColumn(m_out.kernels.table.demangledName);
-    strings.remapColumn(m_out.kernels.table.shortName);
-    strings.remapColumn(m_out.kernels.table.mangledName);
-    strings.remapColumn(m_out.api.name);
-    strings.remapColumn(m_out.osrt.name);
-    strings.remapColumn(m_out.nvtx.table.name, inlineRefs);
+    for (ScanTask* t : kernelTasks) {
+        strings.remapColumn(t->kernels.table.demangledName);
+        strings.remapColumn(t->kernels.table.shortName);
+        strings.remapColumn(t->kernels.table.mangledName);
+    }
+    for (ScanTask* t : apiTasks)
+        strings.remapColumn(t->api.name);
+    for (ScanTask* t : osrtTasks)
+        strings.remapColumn(t->osrt.name);
+    std::vector<std::vector<StringRef>> nvtxInline;
+    for (ScanTask* t : nvtxTasks) {
+        nvtxInline.push_back(strings.internTexts(t->ctx.inlineTexts.texts()));
+        strings.remapColumn(t->nvtx.table.name, nvtxInline.back());
+    }
     if (strings.missingIds() > 0)
         p.meta.warnings.append(
             QStringLiteral("%1 string ids are missing from StringIds (trimmed export?)").arg(strings.missingIds()));
-    auto nameOf = [&](std::int32_t raw) -> QString {
+    auto nameOf = [&](std::int32_t raw, const std::vector<StringRef>& inlineRefs) -> QString {
         if (raw >= 0)
             return p.strings.at(strings.ref(raw));
         if (raw < kNoString)
@@ -397,25 +478,113 @@ void LoadRun::assemble()
         bestPriority.resize(p.threads.size(), std::numeric_limits<qint64>::min());
         if (n.priority >= bestPriority[std::size_t(t)]) {
             bestPriority[std::size_t(t)] = n.priority;
-            p.threads[std::size_t(t)].name = nameOf(n.nameId);
+            p.threads[std::size_t(t)].name = nameOf(n.nameId, {});
         }
     }
-    for (const auto& [localThread, name] : m_out.nvtx.threadNames) {
-        ThreadInfo& t = p.threads[std::size_t(nvtxThreads[std::size_t(localThread)])];
-        if (t.name.isEmpty())
-            t.name = nameOf(name);
-    }
-    for (const NvtxScan::Domain& d : m_out.nvtx.domains)
-        p.nvtxDomains.push_back({ registry.process(d.globalPid), d.domainId, nameOf(d.nameValue) });
 
-    p.kernels = std::move(m_out.kernels.table);
-    p.launchShapes = std::move(m_out.kernels.shapes);
-    appendMemOps(p.memops, std::move(m_out.memcpys));
-    appendMemOps(p.memops, std::move(m_out.memsets));
-    p.graphLaunches = std::move(m_out.graphs);
-    p.cudaApi = std::move(m_out.api);
-    p.nvtx = std::move(m_out.nvtx.table);
-    p.osrt = std::move(m_out.osrt);
+    // NVTX: domains merged over chunks by (process, domain id), a name from whichever chunk holds the create row.
+    std::map<std::pair<ProcessIndex, qint64>, std::int32_t> domainIndex;
+    for (std::size_t c = 0; c < nvtxTasks.size(); ++c) {
+        NvtxScan& scan = nvtxTasks[c]->nvtx;
+        for (const auto& [localThread, name] : scan.threadNames) {
+            ThreadInfo& t = p.threads[std::size_t(nvtxThreads[c][std::size_t(localThread)])];
+            if (t.name.isEmpty())
+                t.name = nameOf(name, nvtxInline[c]);
+        }
+        std::vector<std::int32_t> domainRemap;
+        for (const NvtxScan::Domain& d : scan.domains) {
+            const auto key = std::make_pair(registry.process(d.globalPid), d.domainId);
+            const auto [it, inserted] = domainIndex.try_emplace(key, std::int32_t(p.nvtxDomains.size()));
+            if (inserted)
+                p.nvtxDomains.push_back({ key.first, d.domainId, QString() });
+            if (d.nameValue != kNoString && p.nvtxDomains[std::size_t(it->second)].name.isEmpty())
+                p.nvtxDomains[std::size_t(it->second)].name = nameOf(d.nameValue, nvtxInline[c]);
+            domainRemap.push_back(it->second);
+        }
+        remapIndices(scan.table.domain, domainRemap);
+    }
+
+    // Launch shapes: merged over chunks.
+    std::vector<LaunchShape>& shapes = p.launchShapes;
+    for (ScanTask* t : kernelTasks) {
+        std::vector<std::uint32_t> remap;
+        for (const LaunchShape& s : t->kernels.shapes) {
+            const auto it = std::find(shapes.begin(), shapes.end(), s);
+            remap.push_back(std::uint32_t(it - shapes.begin()));
+            if (it == shapes.end())
+                shapes.push_back(s);
+        }
+        for (std::uint32_t& s : t->kernels.table.shape)
+            s = remap[s];
+    }
+
+    // Stitch the chunks together, in rowid order.
+    {
+        std::vector<KernelTable*> parts;
+        for (ScanTask* t : kernelTasks)
+            parts.push_back(&t->kernels.table);
+        concatActivity(p.kernels, parts);
+        concatColumn<KernelTable, StringRef>(p.kernels, parts, &KernelTable::demangledName);
+        concatColumn<KernelTable, StringRef>(p.kernels, parts, &KernelTable::shortName);
+        concatColumn<KernelTable, StringRef>(p.kernels, parts, &KernelTable::mangledName);
+        concatColumn<KernelTable, std::uint32_t>(p.kernels, parts, &KernelTable::shape);
+    }
+    for (const std::vector<ScanTask*>* tasks : { &memcpyTasks, &memsetTasks }) {
+        std::vector<MemOpTable*> parts;
+        for (ScanTask* t : *tasks)
+            parts.push_back(&t->memops);
+        concatActivity(p.memops, parts);
+        concatColumn<MemOpTable, std::int64_t>(p.memops, parts, &MemOpTable::bytes);
+        concatColumn<MemOpTable, std::uint8_t>(p.memops, parts, &MemOpTable::copyKind);
+    }
+    {
+        std::vector<GraphLaunchTable*> parts;
+        for (ScanTask* t : graphTasks)
+            parts.push_back(&t->graphs);
+        concatActivity(p.graphLaunches, parts);
+        concatColumn<GraphLaunchTable, qint64>(p.graphLaunches, parts, &GraphLaunchTable::graphId);
+        concatColumn<GraphLaunchTable, qint64>(p.graphLaunches, parts, &GraphLaunchTable::graphExecId);
+    }
+    {
+        std::vector<CudaApiTable*> parts;
+        for (ScanTask* t : apiTasks)
+            parts.push_back(&t->api);
+        concatColumn<CudaApiTable, TimeNs>(p.cudaApi, parts, &CudaApiTable::start);
+        concatColumn<CudaApiTable, TimeNs>(p.cudaApi, parts, &CudaApiTable::end);
+        concatColumn<CudaApiTable, ThreadIndex>(p.cudaApi, parts, &CudaApiTable::thread);
+        concatColumn<CudaApiTable, std::uint32_t>(p.cudaApi, parts, &CudaApiTable::correlation);
+        concatColumn<CudaApiTable, StringRef>(p.cudaApi, parts, &CudaApiTable::name);
+        concatColumn<CudaApiTable, std::uint8_t>(p.cudaApi, parts, &CudaApiTable::eventClass);
+    }
+    {
+        std::vector<NvtxTable*> parts;
+        std::uint32_t offset = 0;
+        for (ScanTask* t : nvtxTasks) {
+            NvtxTable& part = t->nvtx.table;
+            for (auto& [row, thread] : part.endThread)
+                p.nvtx.endThread.emplace_back(row + offset, thread);
+            offset += std::uint32_t(part.size());
+            p.nvtx.maxTimestamp = std::max(p.nvtx.maxTimestamp, part.maxTimestamp);
+            parts.push_back(&part);
+        }
+        concatColumn<NvtxTable, TimeNs>(p.nvtx, parts, &NvtxTable::start);
+        concatColumn<NvtxTable, TimeNs>(p.nvtx, parts, &NvtxTable::end);
+        concatColumn<NvtxTable, ThreadIndex>(p.nvtx, parts, &NvtxTable::thread);
+        concatColumn<NvtxTable, StringRef>(p.nvtx, parts, &NvtxTable::name);
+        concatColumn<NvtxTable, std::int32_t>(p.nvtx, parts, &NvtxTable::domain);
+        concatColumn<NvtxTable, std::uint8_t>(p.nvtx, parts, &NvtxTable::eventType);
+    }
+    {
+        std::vector<OsrtTable*> parts;
+        for (ScanTask* t : osrtTasks)
+            parts.push_back(&t->osrt);
+        concatColumn<OsrtTable, std::uint8_t>(p.osrt, parts, &OsrtTable::eventClass);
+        concatColumn<OsrtTable, TimeNs>(p.osrt, parts, &OsrtTable::start);
+        concatColumn<OsrtTable, TimeNs>(p.osrt, parts, &OsrtTable::end);
+        concatColumn<OsrtTable, ThreadIndex>(p.osrt, parts, &OsrtTable::thread);
+        concatColumn<OsrtTable, StringRef>(p.osrt, parts, &OsrtTable::name);
+    }
+    m_tasks.clear();
 }
 
 LoadResult LoadRun::run()
@@ -436,22 +605,14 @@ LoadResult LoadRun::run()
     readMetadata(*m_db, *m_profile);
     time(QStringLiteral("Open and read metadata"), stage);
 
-    addTask(LoadKernels, "CUPTI_ACTIVITY_KIND_KERNEL", QStringLiteral("Reading kernels"),
-        [this](const SqliteDb& db, ScanContext& c) {
-                return readKernels(db, c, m_out.kernels, m_options.kernelColumns);
-            });
-    addTask(LoadMemOps, "CUPTI_ACTIVITY_KIND_MEMCPY", QStringLiteral("Reading memory copies"),
-        [this](const SqliteDb& db, ScanContext& c) { return readMemcpy(db, c, m_out.memcpys); });
-    addTask(LoadMemOps, "CUPTI_ACTIVITY_KIND_MEMSET", QStringLiteral("Reading memsets"),
-        [this](const SqliteDb& db, ScanContext& c) { return readMemset(db, c, m_out.memsets); });
-    addTask(LoadGraphLaunches, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", QStringLiteral("Reading CUDA graph launches"),
-        [this](const SqliteDb& db, ScanContext& c) { return readGraphTrace(db, c, m_out.graphs); });
-    addTask(LoadCudaApi, "CUPTI_ACTIVITY_KIND_RUNTIME", QStringLiteral("Reading CUDA API calls"),
-        [this](const SqliteDb& db, ScanContext& c) { return readCudaApi(db, c, m_out.api); });
-    addTask(LoadNvtx, "NVTX_EVENTS", QStringLiteral("Reading NVTX events"),
-        [this](const SqliteDb& db, ScanContext& c) { return readNvtx(db, c, m_out.nvtx); });
-    addTask(LoadOsrt, "OSRT_API", QStringLiteral("Reading OS runtime calls"),
-        [this](const SqliteDb& db, ScanContext& c) { return readOsrt(db, c, m_out.osrt); });
+    addTable(LoadKernels, TableKind::Kernels, "CUPTI_ACTIVITY_KIND_KERNEL", QStringLiteral("Reading kernels"));
+    addTable(LoadMemOps, TableKind::Memcpy, "CUPTI_ACTIVITY_KIND_MEMCPY", QStringLiteral("Reading memory copies"));
+    addTable(LoadMemOps, TableKind::Memset, "CUPTI_ACTIVITY_KIND_MEMSET", QStringLiteral("Reading memsets"));
+    addTable(LoadGraphLaunches, TableKind::Graphs, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+        QStringLiteral("Reading CUDA graph launches"));
+    addTable(LoadCudaApi, TableKind::CudaApi, "CUPTI_ACTIVITY_KIND_RUNTIME", QStringLiteral("Reading CUDA API calls"));
+    addTable(LoadNvtx, TableKind::Nvtx, "NVTX_EVENTS", QStringLiteral("Reading NVTX events"));
+    addTable(LoadOsrt, TableKind::Osrt, "OSRT_API", QStringLiteral("Reading OS runtime calls"));
 
     if (!runScans())
         return fail(m_result.error);

@@ -31,6 +31,13 @@ std::int32_t ScanContext::stringId(sqlite3_stmt* st, int column)
     return std::int32_t(id);
 }
 
+QString ScanContext::rowRangeCondition() const
+{
+    if (endRowId <= firstRowId)
+        return {};
+    return QStringLiteral("rowid >= %1 AND rowid < %2").arg(firstRowId).arg(endRowId);
+}
+
 ColumnSelect::ColumnSelect(const SqliteDb& db, const QString& table)
     : m_table(table)
 {

@@ -79,7 +79,12 @@ struct ScanContext
     InlineTexts inlineTexts;
     std::int64_t maxStringId = -1;
     qint64 milliseconds = 0;
+    /// Rows rowid in [firstRowId, endRowId) when the table is scanned in chunks; both 0 for a whole table.
+    qint64 firstRowId = 0;
+    qint64 endRowId = 0;
 
+    /// "rowid >= a AND rowid < b" for a chunk, empty for a whole table.
+    QString rowRangeCondition() const;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
     /// Records a StringIds id read from a row; returns it as stored in a name column (kNoString for NULL).
     std::int32_t stringId(sqlite3_stmt* st, int column);

@@ -4,7 +4,6 @@
 #include "profile/scanloop.h"
 
 #include <QHash>
-
 #include <optional>
 #include <unordered_map>
 
@@ -88,7 +87,7 @@ struct ShapeHash
 bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned columns)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, {"start", "end"}))
+    if (!requireColumns(s, ctx, { "start", "end" }))
         return true;
     const bool placement = columns & KernelPlacement;
     const bool launchShape = columns & KernelLaunchShape;
@@ -102,7 +101,7 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
     const int demangled = wantDemangled ? s.add(QStringLiteral("demangledName")) : -1;
     const int shortName = wantShort ? s.add(QStringLiteral("shortName")) : -1;
     const int mangled = wantMangled ? s.add(QStringLiteral("mangledName")) : -1;
-    int grid[3] = {-1, -1, -1}, block[3] = {-1, -1, -1}, registers = -1, staticShared = -1, dynamicShared = -1;
+    int grid[3] = { -1, -1, -1 }, block[3] = { -1, -1, -1 }, registers = -1, staticShared = -1, dynamicShared = -1;
     if (launchShape) {
         grid[0] = s.add(QStringLiteral("gridX"));
         grid[1] = s.add(QStringLiteral("gridY"));
@@ -123,12 +122,12 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
     t.mangledName.reserve(n);
     t.shape.reserve(n);
     if (!launchShape)
-        out.shapes.push_back(LaunchShape{});
+        out.shapes.push_back(LaunchShape {});
 
     std::unordered_map<LaunchShape, std::uint32_t, ShapeHash> shapeIndex;
     LaunchShape lastShape;
     std::uint32_t lastShapeIndex = std::uint32_t(-1);
-    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
         if (a) {
             a->append(st, ctx, t);
         } else {
@@ -177,7 +176,7 @@ bool readMemcpy(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
     const int bytes = s.add(QStringLiteral("bytes"));
     const int copyKind = s.add(QStringLiteral("copyKind"));
     reserveActivity(out, ctx.estimatedRows);
-    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
         a.append(st, ctx, out);
         out.bytes.push_back(sqlite3_column_int64(st, bytes));
         // Kinds are 0..13; anything else is shown as its number through memcpyKindLabels.
@@ -193,7 +192,7 @@ bool readMemset(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
     const ActivitySelect a(s);
     const int bytes = s.add(QStringLiteral("bytes"));
     reserveActivity(out, ctx.estimatedRows);
-    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
         a.append(st, ctx, out);
         out.bytes.push_back(sqlite3_column_int64(st, bytes));
         out.copyKind.push_back(MemOpTable::kMemset);
@@ -209,7 +208,7 @@ bool readGraphTrace(const SqliteDb& db, ScanContext& ctx, GraphLaunchTable& out)
     const int graphId = s.add(QStringLiteral("graphId"));
     const int graphExecId = s.add(QStringLiteral("graphExecId"));
     reserveActivity(out, ctx.estimatedRows);
-    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
         a.append(st, ctx, out);
         out.graphId.push_back(sqlite3_column_int64(st, graphId));
         out.graphExecId.push_back(sqlite3_column_int64(st, graphExecId));
@@ -234,7 +233,7 @@ bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
     out.correlation.reserve(n);
     out.name.reserve(n);
     out.eventClass.reserve(n);
-    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
         out.start.push_back(sqlite3_column_int64(st, start));
         out.end.push_back(sqlite3_column_int64(st, end));
         out.thread.push_back(ctx.threads.index(sqlite3_column_int64(st, tid)));
@@ -290,7 +289,7 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
     // Every row is read (no WHERE): nsys ends unterminated ranges at the table-wide maximum timestamp, over all
     // event types. Only ranges, marks and the rows that name domains and threads are kept.
     TimeNs maxTimestamp = kNoTime;
-    const bool ok = scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+    const bool ok = scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
         const int type = int(sqlite3_column_int64(st, eventType));
         const TimeNs rowStart = sqlite3_column_int64(st, start);
         const bool hasEnd = !columnIsNull(st, end);
@@ -348,7 +347,7 @@ bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
     out.thread.reserve(n);
     out.name.reserve(n);
     out.eventClass.reserve(n);
-    return scanRows(db, s.sql(), ctx, [&](sqlite3_stmt* st) {
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
         out.start.push_back(sqlite3_column_int64(st, start));
         out.end.push_back(sqlite3_column_int64(st, end));
         out.thread.push_back(ctx.threads.index(sqlite3_column_int64(st, tid)));

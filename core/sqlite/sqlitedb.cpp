@@ -115,6 +115,17 @@ qint64 SqliteDb::estimatedRows(const QString& table) const
     return 0;
 }
 
+std::pair<qint64, qint64> SqliteDb::rowIdRange(const QString& table) const
+{
+    if (!hasTable(table))
+        return { 0, -1 };
+    // Two statements: SQLite answers min() or max() from the b-tree edge only when it is the query's sole aggregate.
+    Statement first(*this, QStringLiteral("SELECT min(rowid) FROM %1").arg(quoteIdentifier(table)));
+    if (!first.isValid() || first.step() != Statement::Step::Row || first.isNull(0))
+        return { 0, -1 };
+    return { first.int64(0), estimatedRows(table) };
+}
+
 qint64 SqliteDb::countRows(const QString& table) const
 {
     if (!hasTable(table))

@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 struct sqlite3;
@@ -41,6 +42,8 @@ public:
     bool hasColumn(const QString& table, const QString& column) const;
     /// Upper bound of the row count that costs O(log n): max(rowid), or 0 for an empty or missing table.
     qint64 estimatedRows(const QString& table) const;
+    /// [min(rowid), max(rowid)] in O(log n); {0, -1} for an empty or missing table.
+    std::pair<qint64, qint64> rowIdRange(const QString& table) const;
     /// Exact count(*) (walks the table), or -1 when the table is missing.
     qint64 countRows(const QString& table) const;
     /// Runs @p sql and returns the first column of the first row, or an empty string.

@@ -23,7 +23,8 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
             ^ (std::uint64_t(k.context[i]) << 20) ^ std::uint64_t(k.stream[i]);
     };
     auto sameLane = [&](const KernelLane& l, std::size_t i) {
-        return l.process == k.process[i] && l.device == k.device[i] && l.context == k.context[i] && l.stream == k.stream[i];
+        return l.process == k.process[i] && l.device == k.device[i] && l.context == k.context[i]
+            && l.stream == k.stream[i];
     };
     m_laneOfRow.resize(n);
     std::uint32_t last = std::uint32_t(-1);
@@ -42,7 +43,7 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
                     found = l;
             if (found == std::uint32_t(-1)) {
                 found = std::uint32_t(m_lanes.size());
-                m_lanes.push_back({k.process[i], k.device[i], k.context[i], k.stream[i]});
+                m_lanes.push_back({ k.process[i], k.device[i], k.context[i], k.stream[i] });
             }
             laneIndex[key] = found;
             last = found;
@@ -89,7 +90,7 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
             m_durations[p] = duration;
             m_sortedLanes[p] = m_laneOfRow[row];
         }
-        m_groups.push_back({StringRef(b) - 1, begin, end});
+        m_groups.push_back({ StringRef(b) - 1, begin, end });
     }
     m_groupOfName.assign(profile->strings.size(), -1);
     for (std::size_t g = 0; g < m_groups.size(); ++g)

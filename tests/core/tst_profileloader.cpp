@@ -4,6 +4,7 @@
 #include "testutils.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <sqlite3.h>
@@ -319,6 +320,83 @@ private Q_SLOTS:
         QCOMPARE(fractions.back(), 1.0);
         QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
         QVERIFY(!r.timings.empty());
+    }
+
+    void chunkedScansGiveTheSameProfile_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<qint64>("chunkRows");
+        QTest::addRow("modern export, one row per chunk") << m_modern << qint64(1);
+        QTest::addRow("modern export, chunks of 3") << m_modern << qint64(3);
+        const QString demo = QStringLiteral(NSW_SOURCE_DIR "/resources/demo/demo-llm-inference.sqlite");
+        if (QFileInfo::exists(demo))
+            QTest::addRow("demo profile, chunks of 777") << demo << qint64(777);
+        for (const QString& t : sharedTraces())
+            if (t.contains(QLatin1String("mfu_before")) || t.contains(QLatin1String("mordred")))
+                QTest::addRow("%s, chunks of 500", qPrintable(QFileInfo(t).fileName())) << t << qint64(500);
+    }
+    void chunkedScansGiveTheSameProfile()
+    {
+        QFETCH(QString, path);
+        QFETCH(qint64, chunkRows);
+        LoadOptions whole;
+        whole.chunkRows = std::numeric_limits<qint64>::max();
+        LoadOptions chunked;
+        chunked.chunkRows = chunkRows;
+        const LoadResult a = ProfileLoader::load(path, whole);
+        const LoadResult b = ProfileLoader::load(path, chunked);
+        QVERIFY(a.profile && b.profile);
+        const Profile& x = *a.profile;
+        const Profile& y = *b.profile;
+        auto names = [](const Profile& p, const std::vector<StringRef>& refs) {
+            QStringList out;
+            for (const StringRef r : refs)
+                out.append(p.strings.at(r));
+            return out;
+        };
+        auto gtids = [](const Profile& p, const std::vector<ThreadIndex>& threads) {
+            std::vector<qint64> out;
+            for (const ThreadIndex t : threads)
+                out.push_back(t >= 0 ? p.threads[std::size_t(t)].globalTid : -1);
+            return out;
+        };
+        auto pids = [](const Profile& p, const std::vector<ProcessIndex>& processes) {
+            std::vector<int> out;
+            for (const ProcessIndex i : processes)
+                out.push_back(i >= 0 ? p.processes[std::size_t(i)].pid : -1);
+            return out;
+        };
+        QCOMPARE(y.kernels.start, x.kernels.start);
+        QCOMPARE(y.kernels.end, x.kernels.end);
+        QCOMPARE(pids(y, y.kernels.process), pids(x, x.kernels.process));
+        QCOMPARE(y.kernels.stream, x.kernels.stream);
+        QCOMPARE(y.kernels.api, x.kernels.api);
+        QCOMPARE(names(y, y.kernels.demangledName), names(x, x.kernels.demangledName));
+        QCOMPARE(names(y, y.kernels.mangledName), names(x, x.kernels.mangledName));
+        for (std::size_t i = 0; i < x.kernels.size(); ++i)
+            QVERIFY(x.launchShapes[x.kernels.shape[i]] == y.launchShapes[y.kernels.shape[i]]);
+        QCOMPARE(y.memops.bytes, x.memops.bytes);
+        QCOMPARE(y.memops.api, x.memops.api);
+        QCOMPARE(y.cudaApi.start, x.cudaApi.start);
+        QCOMPARE(gtids(y, y.cudaApi.thread), gtids(x, x.cudaApi.thread));
+        QCOMPARE(names(y, y.cudaApi.name), names(x, x.cudaApi.name));
+        QCOMPARE(y.nvtx.start, x.nvtx.start);
+        QCOMPARE(y.nvtx.end, x.nvtx.end);
+        QCOMPARE(names(y, y.nvtx.name), names(x, x.nvtx.name));
+        QCOMPARE(gtids(y, y.nvtx.thread), gtids(x, x.nvtx.thread));
+        QCOMPARE(y.nvtx.maxTimestamp, x.nvtx.maxTimestamp);
+        QCOMPARE(y.nvtx.endThread.size(), x.nvtx.endThread.size());
+        for (std::size_t i = 0; i < x.nvtx.size(); ++i) {
+            QCOMPARE(y.nvtxDomainName(y.nvtx.domain[i]), x.nvtxDomainName(x.nvtx.domain[i]));
+            QCOMPARE(y.threads[std::size_t(y.nvtx.endThreadOf(i))].globalTid,
+                x.threads[std::size_t(x.nvtx.endThreadOf(i))].globalTid);
+        }
+        QCOMPARE(y.osrt.start, x.osrt.start);
+        QCOMPARE(names(y, y.osrt.name), names(x, x.osrt.name));
+        for (const ThreadInfo& t : x.threads)
+            for (const ThreadInfo& u : y.threads)
+                if (t.globalTid == u.globalTid)
+                    QCOMPARE(u.name, t.name);
     }
 
     void severalLoadsAtOnce()
