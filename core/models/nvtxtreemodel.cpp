@@ -129,10 +129,16 @@ QVariant NvtxTreeModel::data(const QModelIndex& index, int role) const
         return column == RangeColumn ? QVariant() : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::DisplayRole:
         switch (column) {
-        case RangeColumn:
+        case RangeColumn: {
+            QString text = m_tree->label(n);
             if (nd.kind == NvtxNode::Kind::Range && m_tree->names[std::size_t(nd.name)].isEmpty())
-                return tr("(unnamed)");
-            return m_tree->label(n);
+                text += tr("(unnamed)");
+            if (nd.kind == NvtxNode::Kind::Range && nd.unterminated)
+                text += tr("  (%1 unterminated)").arg(nd.unterminated);
+            if (nd.kind == NvtxNode::Kind::Range && nd.crossThread)
+                text += tr("  (%1 ended on another thread)").arg(nd.crossThread);
+            return text;
+        }
         case InstancesColumn:
             return QString::number(nd.instances);
         case CpuColumn:

@@ -28,7 +28,6 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <algorithm>
 
 namespace nsw {
 
@@ -128,7 +127,9 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     m_view->setItemDelegate(new HighlightDelegate(m_view));
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->sortByColumn(NvtxTreeModel::GpuColumn, Qt::DescendingOrder);
-    m_view->header()->resizeSection(NvtxTreeModel::RangeColumn, 460);
+    // Names take the width the numbers leave, whatever the dock's size.
+    m_view->header()->setSectionResizeMode(NvtxTreeModel::RangeColumn, QHeaderView::Stretch);
+    m_view->header()->setMinimumSectionSize(60);
     m_flatView->setModel(m_flat);
     m_flatView->hide();
 
@@ -265,15 +266,8 @@ void NvtxPane::showTree(std::shared_ptr<const NvtxTree> tree)
                                                                              : -1;
         if (depth >= 0)
             m_view->expandToDepth(depth);
-        // Numbers fit their contents; the names get what is left of the width, within limits.
-        QHeaderView* header = m_view->header();
-        int numbers = 0;
-        for (int c = NvtxTreeModel::RangeColumn + 1; c < NvtxTreeModel::ColumnCount; ++c) {
+        for (int c = NvtxTreeModel::RangeColumn + 1; c < NvtxTreeModel::ColumnCount; ++c)
             m_view->resizeColumnToContents(c);
-            numbers += header->sectionSize(c);
-        }
-        header->resizeSection(
-            NvtxTreeModel::RangeColumn, std::clamp(m_view->viewport()->width() - numbers - 4, 240, 640));
     }
     updateCoverage();
     Q_EMIT treeShown();
