@@ -139,6 +139,16 @@ void TestNvtxPane::selectingRangeShowsItsKernels()
         *pane.proxy(), { u"trainer (100)"_s, u"main (101)"_s, u"step_1"_s, u"forward"_s, u"layer_1"_s, u"gemm"_s });
     pane.view()->setCurrentIndex(gemm);
     QCOMPARE(rowsOf(selections.last().at(0).value<KernelSelection>().filter.rows), (std::vector<int> { 1 }));
+
+    // A new tree (other grouping) drops the range the kernel table was filtered to.
+    QSignalSpy shownAgain(&pane, &NvtxPane::treeShown);
+    pane.groupingSelector()->setCurrentIndex(pane.groupingSelector()->findData(int(NvtxGrouping::ByProcess)));
+    QVERIFY(shownAgain.wait(5000));
+    const auto cleared = selections.last().at(0).value<KernelSelection>();
+    QCOMPARE(cleared.session.data(), m_session);
+    QVERIFY(!cleared.filter.rows);
+    pane.groupingSelector()->setCurrentIndex(0);
+    QVERIFY(shownAgain.wait(5000));
 }
 
 void TestNvtxPane::kernelSelectedElsewhereHighlightsRanges()

@@ -248,9 +248,10 @@ void NvtxPane::rebuild()
 
 void NvtxPane::showTree(std::shared_ptr<const NvtxTree> tree)
 {
-    if (m_selectionShown && m_session)
-        workbench()->clearKernelSelection(m_session);
-    m_selectionShown = false;
+    // The kernel table was filtered to a range of the old tree: the range is gone.
+    if (m_selectionSession)
+        workbench()->clearKernelSelection(m_selectionSession);
+    m_selectionSession = nullptr;
     m_tree = std::move(tree);
     m_model->setTree(m_tree);
     m_flat->setTree(m_tree);
@@ -323,7 +324,7 @@ void NvtxPane::onCurrentNodeChanged()
     const QString path = m_tree->path(node);
     selection.label = tr("NVTX: %1").arg(path.isEmpty() ? m_tree->label(node) : path);
     selection.filter.rows = std::make_shared<const std::vector<char>>(nvtxKernelRows(*m_tree, node));
-    m_selectionShown = true;
+    m_selectionSession = m_session;
     workbench()->showKernels(selection);
 }
 

@@ -83,7 +83,7 @@ private:
     QTableView* m_flatView;
     RequestCounter m_requests;
     std::shared_ptr<std::atomic<bool>> m_cancel;
-    bool m_selectionShown = false;
+    QPointer<ProfileSession> m_selectionSession; ///< whose kernel table this pane filtered, if any
 };
 
 } // namespace nsw
