@@ -5,6 +5,7 @@
 #include "common/plotexport.h"
 #include "common/tableviews.h"
 #include "kernels/kerneltablepane.h"
+#include "nvtx/nvtxpane.h"
 #include "session/loadjob.h"
 #include "session/workbench.h"
 #include "shell/loadprogressstrip.h"
@@ -118,6 +119,7 @@ void MainWindow::createPanes()
 {
     addPane(new KernelTablePane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_1));
     addPane(new StatisticsPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_2));
+    addPane(new NvtxPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_3));
 }
 
 void MainWindow::addPane(Pane* pane, Qt::DockWidgetArea area, const QKeySequence& shortcut)

@@ -15,6 +15,8 @@ const std::vector<Command>& commands()
             QStringLiteral("nsys stats reports, identical CSV (cuda_gpu_kern_sum, cuda_api_sum...)"), runStats },
         { QStringLiteral("info"),
             QStringLiteral("what an export holds: nsys version, GPUs, processes, row counts, span"), runInfo },
+        { QStringLiteral("nvtx"),
+            QStringLiteral("NVTX range tree with GPU time projected onto it (markdown, json, csv), phases"), runNvtx },
     };
     return all;
 }

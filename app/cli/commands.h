@@ -8,5 +8,6 @@ namespace nsw::cli {
 
 int runInfo(const QStringList& args);
 int runStats(const QStringList& args);
+int runNvtx(const QStringList& args);
 
 } // namespace nsw::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reports.h"
 
+#include "nvtx/nvtxreports.h"
 #include "profile/loadtypes.h"
 #include "stats/summaryreport.h"
 #include "util/numberformat.h"
@@ -235,6 +236,11 @@ const std::vector<ReportSpec>& reportSpecs()
             [](const Profile& p, const QStringList&) { return cudaGpuMemSizeSum(p); } },
         { QStringLiteral("osrt_sum"), { QStringLiteral("osrtsum") }, QStringLiteral("OS Runtime Summary"), LoadOsrt, {},
             [](const Profile& p, const QStringList&) { return osrtSum(p); } },
+        { QStringLiteral("nvtx_sum"), { QStringLiteral("nvtxsum") }, QStringLiteral("NVTX Range Summary"), LoadNvtx, {},
+            [](const Profile& p, const QStringList&) { return nvtxSum(p); } },
+        { QStringLiteral("nvtx_gpu_proj_sum"), {}, QStringLiteral("NVTX GPU Projection Summary"),
+            LoadNvtx | LoadCudaApi | LoadKernels | LoadMemOps, {},
+            [](const Profile& p, const QStringList&) { return nvtxGpuProjSum(p); } },
     };
     return specs;
 }

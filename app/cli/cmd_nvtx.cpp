@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/cli.h"
+#include "cli/clicommon.h"
+#include "cli/commands.h"
+#include "models/modelroles.h"
+#include "models/nvtxflatmodel.h"
+#include "nvtx/nvtxexport.h"
+#include "nvtx/nvtxphases.h"
+#include "util/csv.h"
+
+#include <QBuffer>
+
+namespace nsw::cli {
+
+namespace {
+
+QString phasesCsv(const NvtxTree& tree, const std::vector<NvtxPhaseRow>& phases)
+{
+    QString text = csvRecord({ QStringLiteral("phase"), QStringLiteral("instances"), QStringLiteral("cpu_ns"),
+                       QStringLiteral("gpu_ns"), QStringLiteral("kernels"), QStringLiteral("gpu_pct") })
+        + QStringLiteral("\r\n");
+    for (const NvtxPhaseRow& p : phases) {
+        const double pct = tree.coverage.totalNs > 0 ? 100.0 * double(p.gpuTime) / double(tree.coverage.totalNs) : 0.0;
+        text += csvRecord({ p.phase, QString::number(p.instances), QString::number(p.cpuTime),
+                    QString::number(p.gpuTime), QString::number(p.kernels), QString::number(pct) })
+            + QStringLiteral("\r\n");
+    }
+    return text;
+}
+
+} // namespace
+
+int runNvtx(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(
+        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
+    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("markdown (default), json or csv (the tree flattened with depth and path)."),
+        QStringLiteral("format"), QStringLiteral("markdown"));
+    const QCommandLineOption phaseMap(QStringLiteral("phase-map"),
+        QStringLiteral("JSON {\"phase\": [\"pattern\", ...]}: substring (case-insensitive) or \"re:\" regex; the "
+                       "first phase that matches a range wins. Adds time per phase."),
+        QStringLiteral("file"));
+    const QCommandLineOption normalize(
+        QStringLiteral("normalize"), QStringLiteral("Aggregate names that differ only by numbers (op_id = #)."));
+    const QCommandLineOption group(QStringLiteral("group"),
+        QStringLiteral("thread (default: a tree per process and thread), process (threads merged) or merged (one "
+                       "tree)."),
+        QStringLiteral("grouping"), QStringLiteral("thread"));
+    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    parser.addOptions({ format, phaseMap, normalize, group, output });
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args,
+            QStringLiteral("The NVTX range tree with the GPU time of the kernels launched inside each range "
+                           "(innermost range on the launching thread), coverage, and time per phase."),
+            &exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1) {
+        printError(QStringLiteral("nvtx takes exactly one TRACE (see nvtx --help)"));
+        return ExitUsage;
+    }
+    const QString fmt = parser.value(format);
+    if (fmt != QLatin1String("markdown") && fmt != QLatin1String("json") && fmt != QLatin1String("csv")) {
+        printError(QStringLiteral("--format must be markdown, json or csv, not '%1'").arg(fmt));
+        return ExitUsage;
+    }
+    NvtxTreeOptions options;
+    options.normalizeNames = parser.isSet(normalize);
+    const QString grouping = parser.value(group);
+    if (grouping == QLatin1String("thread"))
+        options.grouping = NvtxGrouping::ByThread;
+    else if (grouping == QLatin1String("process"))
+        options.grouping = NvtxGrouping::ByProcess;
+    else if (grouping == QLatin1String("merged"))
+        options.grouping = NvtxGrouping::Merged;
+    else {
+        printError(QStringLiteral("--group must be thread, process or merged, not '%1'").arg(grouping));
+        return ExitUsage;
+    }
+    // The phase map is checked before the (possibly long) load.
+    NvtxPhaseMap phases;
+    if (parser.isSet(phaseMap)) {
+        QString error;
+        phases = NvtxPhaseMap::load(parser.value(phaseMap), &error);
+        if (!error.isEmpty()) {
+            printError(error);
+            return ExitInput;
+        }
+    }
+
+    LoadOptions load;
+    load.parts = LoadNvtx | LoadCudaApi | LoadKernels | LoadMemOps;
+    const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
+    if (!profile)
+        return exitCode;
+    const auto tree = std::make_shared<const NvtxTree>(buildNvtxTree(profile, options));
+    if (tree->ranges == 0) {
+        printError(QStringLiteral("%1 has no NVTX ranges").arg(profile->meta.filePath));
+        return ExitNoData;
+    }
+    std::vector<NvtxPhaseRow> phaseRows;
+    if (!phases.isEmpty())
+        phaseRows = nvtxPhaseTimes(*tree, phases);
+    const std::vector<NvtxPhaseRow>* phasePtr = phases.isEmpty() ? nullptr : &phaseRows;
+
+    QString text;
+    if (fmt == QLatin1String("json")) {
+        text = QString::fromStdString(nvtxTreeToJson(*tree, phasePtr).dump(2)) + QLatin1Char('\n');
+    } else if (fmt == QLatin1String("markdown")) {
+        text = nvtxTreeToMarkdown(*tree, phasePtr);
+    } else {
+        NvtxFlatModel model;
+        model.setTree(tree);
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        writeModelCsv(model, buffer, RawValueRole);
+        text = QString::fromUtf8(buffer.data());
+        if (phasePtr)
+            text += QStringLiteral("\r\n") + phasesCsv(*tree, phaseRows);
+    }
+    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+} // namespace nsw::cli

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "nvtx/nvtxphases.h"
+#include "nvtx/nvtxtree.h"
+
+#include <QString>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace nsw {
+
+/// A node in a flattened tree and its depth (1 = a child of the root).
+struct NvtxFlatRow
+{
+    std::int32_t node = 0;
+    std::int32_t depth = 0;
+};
+
+/// Every node but the root, parents before children, siblings by GPU time (then CPU time, then label) descending:
+/// the order of the CSV, JSON and Markdown exports.
+std::vector<NvtxFlatRow> nvtxPreorder(const NvtxTree& tree);
+
+/// Share of all kernel time in the profile, in percent.
+double nvtxGpuPercent(const NvtxTree& tree, std::int32_t node);
+
+QString nvtxGroupingName(NvtxGrouping grouping);
+QString nvtxKindName(NvtxNode::Kind kind);
+
+/// {"file", "grouping", "normalized", "coverage": {attributed_ns, total_ns, pct}, "kernels", "ranges", "marks",
+///  "unterminated", "cross_thread", ["phases": [...]], "tree": [{kind, name, path, instances, cpu_ns, gpu_ns,
+///  projected_ns, kernels, mem_ops, gpu_pct, children}...]}
+nlohmann::ordered_json nvtxTreeToJson(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases = nullptr);
+
+/// The tree as an indented Markdown list (ranges in bold, kernels as code), with coverage and phases on top.
+QString nvtxTreeToMarkdown(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases = nullptr);
+
+} // namespace nsw

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "nvtxphases.h"
+
+#include <QFile>
+#include <nlohmann/json.hpp>
+
+namespace nsw {
+
+NvtxPhaseMap NvtxPhaseMap::fromJson(const QByteArray& json, QString* error)
+{
+    auto fail = [error](const QString& message) {
+        if (error)
+            *error = message;
+        return NvtxPhaseMap();
+    };
+    nlohmann::ordered_json doc;
+    try {
+        doc = nlohmann::ordered_json::parse(json.constData(), json.constData() + json.size());
+    } catch (const nlohmann::json::parse_error& e) {
+        return fail(QStringLiteral("not valid JSON (%1)").arg(QString::fromUtf8(e.what())));
+    }
+    if (!doc.is_object())
+        return fail(QStringLiteral("expected a JSON object {\"phase\": [\"pattern\", ...]}"));
+    if (doc.empty())
+        return fail(QStringLiteral("defines no phase"));
+    NvtxPhaseMap map;
+    for (const auto& [key, value] : doc.items()) {
+        const QString phase = QString::fromStdString(key);
+        if (phase.isEmpty())
+            return fail(QStringLiteral("a phase has an empty name"));
+        if (!value.is_array())
+            return fail(QStringLiteral("phase \"%1\": expected an array of patterns").arg(phase));
+        Phase p;
+        p.name = phase;
+        for (const auto& item : value) {
+            if (!item.is_string())
+                return fail(QStringLiteral("phase \"%1\": every pattern must be a string").arg(phase));
+            const QString text = QString::fromStdString(item.get<std::string>());
+            Pattern pattern;
+            if (text.startsWith(QLatin1String("re:"))) {
+                pattern.isRegex = true;
+                pattern.regex = QRegularExpression(text.mid(3));
+                if (!pattern.regex.isValid())
+                    return fail(QStringLiteral("phase \"%1\": invalid regular expression \"%2\": %3")
+                                    .arg(phase, text.mid(3), pattern.regex.errorString()));
+            } else if (text.isEmpty()) {
+                return fail(QStringLiteral("phase \"%1\": empty pattern").arg(phase));
+            } else {
+                pattern.substring = text;
+            }
+            p.patterns.push_back(std::move(pattern));
+        }
+        map.m_phases.push_back(std::move(p));
+    }
+    return map;
+}
+
+NvtxPhaseMap NvtxPhaseMap::load(const QString& fileName, QString* error)
+{
+    QFile file(fileName);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = QStringLiteral("%1: %2").arg(fileName, file.errorString());
+        return {};
+    }
+    QString reason;
+    NvtxPhaseMap map = fromJson(file.readAll(), &reason);
+    if (!reason.isEmpty() && error)
+        *error = QStringLiteral("%1: %2").arg(fileName, reason);
+    return map;
+}
+
+QStringList NvtxPhaseMap::phases() const
+{
+    QStringList names;
+    for (const Phase& p : m_phases)
+        names.append(p.name);
+    return names;
+}
+
+int NvtxPhaseMap::phaseOf(const QString& name) const
+{
+    for (std::size_t i = 0; i < m_phases.size(); ++i)
+        for (const Pattern& pattern : m_phases[i].patterns)
+            if (pattern.isRegex ? pattern.regex.match(name).hasMatch()
+                                : name.contains(pattern.substring, Qt::CaseInsensitive))
+                return int(i);
+    return -1;
+}
+
+std::vector<NvtxPhaseRow> nvtxPhaseTimes(const NvtxTree& tree, const NvtxPhaseMap& map)
+{
+    const QStringList phases = map.phases();
+    std::vector<NvtxPhaseRow> rows(std::size_t(phases.size()) + 1);
+    for (int i = 0; i < phases.size(); ++i)
+        rows[std::size_t(i)].phase = phases[i];
+    rows.back().phase = kUnmappedPhase;
+    const auto unmapped = int(phases.size());
+
+    // Once per node (aggregated path), never per instance; parents come before children.
+    std::vector<int> phase(tree.nodes.size(), unmapped);
+    for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
+        const NvtxNode& n = tree.nodes[i];
+        if (n.kind != NvtxNode::Kind::Range)
+            continue;
+        const NvtxNode& parent = tree.nodes[std::size_t(n.parent)];
+        const bool parentIsRange = parent.kind == NvtxNode::Kind::Range;
+        int own = map.phaseOf(tree.names[std::size_t(n.name)]);
+        if (own < 0 && n.domain > 0)
+            own = map.phaseOf(tree.label(std::int32_t(i)));
+        phase[i] = own >= 0 ? own : (parentIsRange ? phase[std::size_t(n.parent)] : unmapped);
+        NvtxPhaseRow& row = rows[std::size_t(phase[i])];
+        if (!parentIsRange || phase[std::size_t(n.parent)] != phase[i]) {
+            row.instances += n.instances;
+            row.cpuTime += n.cpuTime;
+        }
+        qint64 selfKernels = n.kernels;
+        for (const std::int32_t c : n.children)
+            if (tree.nodes[std::size_t(c)].kind == NvtxNode::Kind::Range)
+                selfKernels -= tree.nodes[std::size_t(c)].kernels;
+        row.gpuTime += tree.selfGpuTime(std::int32_t(i));
+        row.kernels += selfKernels;
+    }
+    return rows;
+}
+
+} // namespace nsw

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "nvtxreports.h"
+
+#include "stats/durationstats.h"
+#include "stats/summaryreport.h"
+#include "util/numberformat.h"
+
+#include <QFileInfo>
+#include <QHash>
+#include <algorithm>
+
+namespace nsw {
+
+namespace {
+
+const QString kPushPop = QStringLiteral("PushPop");
+const QString kStartEnd = QStringLiteral("StartEnd");
+
+bool hasTable(const Profile& p, const char* table)
+{
+    return p.meta.tables.contains(QLatin1String(table));
+}
+
+QString dbFile(const Profile& p)
+{
+    return QFileInfo(p.meta.filePath).absoluteFilePath();
+}
+
+ReportTable skipped(const QString& name, const QString& title, const QString& message)
+{
+    ReportTable t;
+    t.name = name;
+    t.title = title;
+    t.skipped = message;
+    return t;
+}
+
+/// The skip message nsys's NVTX reports give, or an empty string.
+QString nvtxTableCheck(const Profile& p)
+{
+    if (!hasTable(p, "StringIds"))
+        return QStringLiteral("%1 file does not contain StringIds table.").arg(dbFile(p));
+    if (!hasTable(p, "NVTX_EVENTS"))
+        return QStringLiteral("%1 does not contain NV Tools Extension (NVTX) data.").arg(dbFile(p));
+    return {};
+}
+
+/// nsys's domain name of a range: the create event's text, '' for the default domain and unnamed domains.
+const QString& domainName(const Profile& p, std::int32_t domain)
+{
+    return p.nvtxDomainName(domain);
+}
+
+/// Groups rows by nsys's (Range, Style) without building a string per row: the label is a function of
+/// (domain name, text, style), and texts are pooled.
+class LabelGroups
+{
+public:
+    explicit LabelGroups(const Profile& p)
+        : m_p(p)
+        , m_emptyRef(p.strings.find(QString()))
+    {
+        QHash<QString, std::int32_t> keys;
+        keys.insert(QString(), 0);
+        m_domainNames.push_back(QString());
+        for (std::size_t d = 0; d < p.nvtxDomains.size(); ++d) {
+            const QString& name = domainName(p, std::int32_t(d));
+            auto it = keys.constFind(name);
+            if (it == keys.constEnd()) {
+                it = keys.insert(name, std::int32_t(m_domainNames.size()));
+                m_domainNames.push_back(name);
+            }
+            m_domainKey.push_back(it.value());
+        }
+        m_tables.resize(m_domainNames.size() * 2);
+    }
+
+    struct Group
+    {
+        QString label;
+        bool pushPop = true;
+        QByteArray sortKey;
+    };
+
+    std::int32_t groupOf(std::size_t row)
+    {
+        const NvtxTable& n = m_p.nvtx;
+        const std::int32_t dk = n.domain[row] >= 0 ? m_domainKey[std::size_t(n.domain[row])] : 0;
+        const bool pushPop = NvtxTable::isPushPop(n.eventType[row]);
+        const StringRef ref = n.name[row] >= 0 ? n.name[row] : m_emptyRef; // NULL text and '' give one label
+        std::vector<std::int32_t>& table = m_tables[std::size_t(dk) * 2 + (pushPop ? 0 : 1)];
+        if (table.empty())
+            table.assign(m_p.strings.size() + 1, -1);
+        std::int32_t& g = table[std::size_t(ref + 1)];
+        if (g < 0) {
+            g = std::int32_t(groups.size());
+            const QString label = m_domainNames[std::size_t(dk)] + QLatin1Char(':') + m_p.strings.at(ref);
+            groups.push_back({ label, pushPop, label.toUtf8() });
+        }
+        return g;
+    }
+
+    /// Group indexes in the order SQLite's GROUP BY (Range, Style) emits them: label bytes, then style.
+    std::vector<std::int32_t> groupOrder() const
+    {
+        std::vector<std::int32_t> order(groups.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = std::int32_t(i);
+        std::sort(order.begin(), order.end(), [this](std::int32_t a, std::int32_t b) {
+            const Group& ga = groups[std::size_t(a)];
+            const Group& gb = groups[std::size_t(b)];
+            if (ga.sortKey != gb.sortKey)
+                return ga.sortKey < gb.sortKey;
+            return ga.pushPop && !gb.pushPop; // "PushPop" < "StartEnd"
+        });
+        return order;
+    }
+
+    std::vector<Group> groups;
+
+private:
+    const Profile& m_p;
+    StringRef m_emptyRef;
+    std::vector<QString> m_domainNames;
+    std::vector<std::int32_t> m_domainKey;
+    std::vector<std::vector<std::int32_t>> m_tables; ///< per (domain name, style): group by StringRef + 1
+};
+
+} // namespace
+
+QString nvtxReportLabel(const Profile& p, std::size_t row)
+{
+    return domainName(p, p.nvtx.domain[row]) + QLatin1Char(':') + p.strings.at(p.nvtx.name[row]);
+}
+
+ReportTable nvtxSum(const Profile& p)
+{
+    const QString name = QStringLiteral("nvtx_sum");
+    const QString title = QStringLiteral("NVTX Range Summary");
+    if (const QString reason = nvtxTableCheck(p); !reason.isEmpty())
+        return skipped(name, title, reason);
+    const NvtxTable& n = p.nvtx;
+    LabelGroups labels(p);
+    std::vector<std::vector<qint64>> values;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        if (!NvtxTable::isRange(n.eventType[i]))
+            continue;
+        const std::size_t g = std::size_t(labels.groupOf(i));
+        if (g >= values.size())
+            values.resize(g + 1);
+        const TimeNs end = n.end[i] == kNoTime ? n.maxTimestamp : n.end[i];
+        values[g].push_back(end - n.start[i]);
+    }
+    if (labels.groups.empty())
+        return skipped(name, title, QStringLiteral("No data available."));
+    std::vector<SummaryGroup> groups;
+    for (const std::int32_t g : labels.groupOrder()) {
+        const LabelGroups::Group& lg = labels.groups[std::size_t(g)];
+        groups.push_back({ lg.label, std::move(values[std::size_t(g)]), { lg.pushPop ? kPushPop : kStartEnd } });
+    }
+    SummaryLayout layout;
+    layout.nameHeader = QStringLiteral("Range");
+    layout.extraHeaders = { QStringLiteral("Style") };
+    return buildSummaryReport(name, title, layout, std::move(groups));
+}
+
+namespace {
+
+/// API rows that share (process, correlationId) with the row the loader joined GPU work to (the first one):
+/// nsys joins a GPU operation to every such row. Returns (duplicate row, joined row) pairs.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicateLaunchRows(
+    const Profile& p, const std::vector<std::uint32_t>& opBegin)
+{
+    const CudaApiTable& api = p.cudaApi;
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> byProcess(p.processes.size());
+    for (std::size_t a = 0; a < api.size(); ++a) {
+        const ProcessIndex proc = p.processOfThread(api.thread[a]);
+        if (proc >= 0 && opBegin[a + 1] > opBegin[a])
+            byProcess[std::size_t(proc)].emplace_back(api.correlation[a], std::uint32_t(a));
+    }
+    for (auto& v : byProcess)
+        std::sort(v.begin(), v.end());
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicates;
+    for (std::size_t a = 0; a < api.size(); ++a) {
+        const ProcessIndex proc = p.processOfThread(api.thread[a]);
+        if (proc < 0 || opBegin[a + 1] > opBegin[a])
+            continue;
+        const auto& v = byProcess[std::size_t(proc)];
+        const auto it = std::lower_bound(v.begin(), v.end(), std::make_pair(api.correlation[a], std::uint32_t(0)));
+        if (it != v.end() && it->first == api.correlation[a])
+            duplicates.emplace_back(std::uint32_t(a), it->second);
+    }
+    return duplicates;
+}
+
+struct ProjectionOpen
+{
+    std::uint32_t row;
+    TimeNs start;
+    TimeNs end;
+    TimeNs first;
+    TimeNs last;
+    qint64 ops;
+    std::uint32_t lastCorrelation;
+    bool counted; ///< lastCorrelation is valid
+    std::int32_t level;
+    std::int32_t parentRow;
+};
+
+} // namespace
+
+std::vector<NvtxProjection> nvtxGpuProjection(const Profile& p)
+{
+    const NvtxTable& n = p.nvtx;
+    const CudaApiTable& api = p.cudaApi;
+    const KernelTable& k = p.kernels;
+    const MemOpTable& m = p.memops;
+    const std::size_t threads = p.threads.size();
+
+    // End of unterminated ranges: the maximum over the range rows only (the report's own MINMAXTS table).
+    TimeNs maxTs = kNoTime;
+    for (std::size_t i = 0; i < n.size(); ++i)
+        if (NvtxTable::isRange(n.eventType[i]))
+            maxTs = std::max({ maxTs, n.start[i], n.end[i] });
+    auto endOf = [&](std::uint32_t row) { return n.end[row] == kNoTime ? maxTs : n.end[row]; };
+
+    // Ranges that start and end on the same thread (endGlobalTid NULL), by thread.
+    std::vector<char> hasEndThread(n.size(), 0);
+    for (const auto& [row, t] : n.endThread)
+        hasEndThread[row] = 1;
+    std::vector<std::vector<std::uint32_t>> ranges(threads);
+    for (std::size_t i = 0; i < n.size(); ++i)
+        if (NvtxTable::isRange(n.eventType[i]) && !hasEndThread[i] && n.thread[i] >= 0)
+            ranges[std::size_t(n.thread[i])].push_back(std::uint32_t(i));
+
+    // GPU operations by launching API row.
+    std::vector<std::uint32_t> opBegin(api.size() + 1, 0);
+    for (std::size_t i = 0; i < k.size(); ++i)
+        if (k.api[i] >= 0)
+            ++opBegin[std::size_t(k.api[i]) + 1];
+    for (std::size_t i = 0; i < m.size(); ++i)
+        if (m.api[i] >= 0)
+            ++opBegin[std::size_t(m.api[i]) + 1];
+    for (std::size_t a = 0; a < api.size(); ++a)
+        opBegin[a + 1] += opBegin[a];
+    std::vector<std::uint32_t> ops(opBegin.back());
+    {
+        std::vector<std::uint32_t> next(opBegin.begin(), opBegin.end() - 1);
+        for (std::size_t i = 0; i < k.size(); ++i)
+            if (k.api[i] >= 0)
+                ops[next[std::size_t(k.api[i])]++] = std::uint32_t(i);
+        for (std::size_t i = 0; i < m.size(); ++i)
+            if (m.api[i] >= 0)
+                ops[next[std::size_t(m.api[i])]++] = std::uint32_t(k.size() + i);
+    }
+    // Launch events by thread: (API row, row whose operations it launched).
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> launches(threads);
+    for (std::size_t a = 0; a < api.size(); ++a)
+        if (opBegin[a + 1] > opBegin[a] && api.thread[a] >= 0)
+            launches[std::size_t(api.thread[a])].emplace_back(std::uint32_t(a), std::uint32_t(a));
+    for (const auto& [dup, joined] : duplicateLaunchRows(p, opBegin))
+        if (api.thread[dup] >= 0)
+            launches[std::size_t(api.thread[dup])].emplace_back(dup, joined);
+
+    std::vector<NvtxProjection> result;
+    std::vector<ProjectionOpen> stack;
+    const auto kernelCount = std::uint32_t(k.size());
+    for (std::size_t t = 0; t < threads; ++t) {
+        std::vector<std::uint32_t>& rs = ranges[t];
+        auto& ls = launches[t];
+        if (rs.empty() || ls.empty())
+            continue;
+        std::sort(rs.begin(), rs.end(), [&](std::uint32_t a, std::uint32_t b) {
+            if (n.start[a] != n.start[b])
+                return n.start[a] < n.start[b];
+            if (endOf(a) != endOf(b))
+                return endOf(a) > endOf(b);
+            return a < b;
+        });
+        std::sort(ls.begin(), ls.end(), [&](const auto& a, const auto& b) {
+            return api.start[a.first] != api.start[b.first] ? api.start[a.first] < api.start[b.first]
+                                                            : a.first < b.first;
+        });
+        stack.clear();
+        auto close = [&](const ProjectionOpen& o) {
+            if (o.ops > 0)
+                result.push_back(
+                    { o.row, o.first, o.last - o.first, o.start, o.end - o.start, o.ops, o.level, o.parentRow, 0 });
+        };
+        auto popBefore = [&](TimeNs time) {
+            while (!stack.empty() && stack.back().end < time) {
+                close(stack.back());
+                stack.pop_back();
+            }
+        };
+        std::size_t ri = 0, li = 0;
+        while (ri < rs.size() || li < ls.size()) {
+            if (ri < rs.size() && (li == ls.size() || n.start[rs[ri]] <= api.start[ls[li].first])) {
+                const std::uint32_t row = rs[ri++];
+                const TimeNs start = n.start[row];
+                const TimeNs end = endOf(row);
+                popBefore(start);
+                // Parent = the enclosing range with the smallest (start gap + end gap); the first found from the
+                // innermost wins ties.
+                std::int32_t parent = -1;
+                TimeNs best = std::numeric_limits<TimeNs>::max();
+                for (std::size_t s = stack.size(); s-- > 0;) {
+                    const ProjectionOpen& o = stack[s];
+                    if (o.end < end)
+                        continue;
+                    const TimeNs tightness = (start - o.start) + (o.end - end);
+                    if (tightness < best) {
+                        best = tightness;
+                        parent = std::int32_t(s);
+                    }
+                }
+                ProjectionOpen open { row, start, end, std::numeric_limits<TimeNs>::max(),
+                    std::numeric_limits<TimeNs>::min(), 0, 0, false, 0, -1 };
+                if (parent >= 0) {
+                    ProjectionOpen& po = stack[std::size_t(parent)];
+                    open.parentRow = std::int32_t(po.row);
+                    open.level = po.level < 0 ? -1 : po.level + 1;
+                    if (!stack.empty() && stack.back().start == start && stack.back().end == end) {
+                        // Two identical ranges are each other's tightest parent in nsys's query, so neither is
+                        // reachable from a root: no level for them nor for anything inside them.
+                        ProjectionOpen& twin = stack.back();
+                        twin.parentRow = std::int32_t(row);
+                        twin.level = -1;
+                        open.level = -1;
+                    }
+                }
+                stack.push_back(open);
+                continue;
+            }
+            const auto [a, joined] = ls[li++];
+            popBefore(api.start[a]);
+            TimeNs first = std::numeric_limits<TimeNs>::max(), last = std::numeric_limits<TimeNs>::min();
+            for (std::uint32_t i = opBegin[joined]; i < opBegin[joined + 1]; ++i) {
+                const std::uint32_t op = ops[i];
+                const TimeNs s = op < kernelCount ? k.start[op] : m.start[op - kernelCount];
+                const TimeNs e = op < kernelCount ? k.end[op] : m.end[op - kernelCount];
+                first = std::min(first, s);
+                last = std::max(last, e);
+            }
+            const std::uint32_t correlation = api.correlation[a];
+            for (ProjectionOpen& o : stack) {
+                if (o.end < api.end[a])
+                    continue; // o.start <= api start holds for everything on the stack
+                o.first = std::min(o.first, first);
+                o.last = std::max(o.last, last);
+                if (!o.counted || o.lastCorrelation != correlation)
+                    ++o.ops;
+                o.counted = true;
+                o.lastCorrelation = correlation;
+            }
+        }
+        while (!stack.empty()) {
+            close(stack.back());
+            stack.pop_back();
+        }
+    }
+    std::sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return a.row < b.row; });
+    for (const NvtxProjection& r : result) {
+        if (r.parentRow < 0)
+            continue;
+        const auto it = std::lower_bound(result.begin(), result.end(), std::uint32_t(r.parentRow),
+            [](const NvtxProjection& e, std::uint32_t row) { return e.row < row; });
+        if (it != result.end() && it->row == std::uint32_t(r.parentRow))
+            ++it->numChild;
+    }
+    return result;
+}
+
+ReportTable nvtxGpuProjSum(const Profile& p)
+{
+    const QString name = QStringLiteral("nvtx_gpu_proj_sum");
+    const QString title = QStringLiteral("NVTX GPU Projection Summary");
+    if (const QString reason = nvtxTableCheck(p); !reason.isEmpty())
+        return skipped(name, title, reason);
+    if (!hasTable(p, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+        return skipped(name, title, QStringLiteral("%1 does not contain CUDA API data.").arg(dbFile(p)));
+    if (!hasTable(p, "CUPTI_ACTIVITY_KIND_KERNEL") && !hasTable(p, "CUPTI_ACTIVITY_KIND_MEMCPY")
+        && !hasTable(p, "CUPTI_ACTIVITY_KIND_MEMSET"))
+        return skipped(name, title, QStringLiteral("%1 does not contain GPU operation data.").arg(dbFile(p)));
+    const std::vector<NvtxProjection> projection = nvtxGpuProjection(p);
+    if (projection.empty())
+        return skipped(name, title, QStringLiteral("No data available."));
+
+    struct Acc
+    {
+        std::vector<qint64> spans;
+        qint64 rangeTime = 0;
+        qint64 ops = 0;
+        qint64 levelSum = 0;
+        qint64 levels = 0;
+        qint64 children = 0;
+    };
+    LabelGroups labels(p);
+    std::vector<Acc> acc;
+    for (const NvtxProjection& r : projection) {
+        const std::size_t g = std::size_t(labels.groupOf(r.row));
+        if (g >= acc.size())
+            acc.resize(g + 1);
+        Acc& a = acc[g];
+        a.spans.push_back(r.projectedDuration);
+        a.rangeTime += r.origDuration;
+        a.ops += r.gpuOps;
+        if (r.level >= 0) {
+            a.levelSum += r.level;
+            ++a.levels;
+        }
+        a.children += r.numChild;
+    }
+
+    ReportTable t;
+    t.name = name;
+    t.title = title;
+    using T = ReportColumn::Type;
+    t.columns = { { QStringLiteral("Range"), T::Text }, { QStringLiteral("Style"), T::Text },
+        { QStringLiteral("Total Proj Time (ns)"), T::Integer }, { QStringLiteral("Total Range Time (ns)"), T::Integer },
+        { QStringLiteral("Range Instances"), T::Integer }, { QStringLiteral("Proj Avg (ns)"), T::Real },
+        { QStringLiteral("Proj Med (ns)"), T::Real }, { QStringLiteral("Proj Min (ns)"), T::Integer },
+        { QStringLiteral("Proj Max (ns)"), T::Integer }, { QStringLiteral("Proj StdDev (ns)"), T::Real },
+        { QStringLiteral("Total GPU Ops"), T::Integer }, { QStringLiteral("Avg GPU Ops"), T::Real },
+        { QStringLiteral("Avg Range Lvl"), T::Real }, { QStringLiteral("Avg Num Child"), T::Real } };
+    struct Row
+    {
+        std::int32_t group;
+        DurationSummary stats;
+    };
+    std::vector<Row> rows;
+    for (const std::int32_t g : labels.groupOrder())
+        rows.push_back({ g, summarize(acc[std::size_t(g)].spans) });
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.stats.total > b.stats.total; });
+    for (const Row& r : rows) {
+        const Acc& a = acc[std::size_t(r.group)];
+        const LabelGroups::Group& lg = labels.groups[std::size_t(r.group)];
+        const DurationSummary& s = r.stats;
+        const double count = double(s.count);
+        ReportValue level = std::monostate {};
+        if (a.levels > 0)
+            level = sqliteRound(double(a.levelSum) / double(a.levels), 1);
+        t.rows.push_back({ lg.label, lg.pushPop ? kPushPop : kStartEnd, s.total, a.rangeTime, s.count,
+            sqliteRound(s.mean, 1), sqliteRound(s.median, 1), s.min, s.max, sqliteRound(s.stddev, 1), a.ops,
+            sqliteRound(double(a.ops) / count, 1), level, sqliteRound(double(a.children) / count, 1) });
+    }
+    return t;
+}
+
+} // namespace nsw

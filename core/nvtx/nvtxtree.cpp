@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "nvtxtree.h"
+
+#include "nvtx/nvtxnames.h"
+
+#include <QHash>
+#include <algorithm>
+
+namespace nsw {
+
+namespace {
+
+/// Open addressing map (parent node, domain, name) -> child node: one lookup per range instance, so it must not
+/// allocate and must be fast.
+class ChildTable
+{
+public:
+    explicit ChildTable(std::size_t expected)
+    {
+        std::size_t capacity = 64;
+        while (capacity < expected * 2)
+            capacity *= 2;
+        m_slots.assign(capacity, Slot {});
+        m_mask = capacity - 1;
+    }
+
+    /// The child, or -1 with @p slot set for insert().
+    std::int32_t find(std::int32_t parent, std::int32_t domain, std::int32_t name, std::size_t& slot) const
+    {
+        std::size_t i = hash(parent, domain, name) & m_mask;
+        while (true) {
+            const Slot& s = m_slots[i];
+            if (s.node < 0) {
+                slot = i;
+                return -1;
+            }
+            if (s.parent == parent && s.name == name && s.domain == domain)
+                return s.node;
+            i = (i + 1) & m_mask;
+        }
+    }
+
+    void insert(std::size_t slot, std::int32_t parent, std::int32_t domain, std::int32_t name, std::int32_t node)
+    {
+        m_slots[slot] = { parent, domain, name, node };
+        if (++m_used * 2 > m_slots.size())
+            rehash();
+    }
+
+private:
+    struct Slot
+    {
+        std::int32_t parent = -1;
+        std::int32_t domain = 0;
+        std::int32_t name = 0;
+        std::int32_t node = -1;
+    };
+
+    static std::size_t hash(std::int32_t parent, std::int32_t domain, std::int32_t name)
+    {
+        std::uint64_t h = std::uint64_t(std::uint32_t(parent)) * 0x9E3779B97F4A7C15ull;
+        h ^= (std::uint64_t(std::uint32_t(name)) + (std::uint64_t(std::uint32_t(domain)) << 32))
+            * 0xC2B2AE3D27D4EB4Full;
+        return std::size_t(h ^ (h >> 31));
+    }
+
+    void rehash()
+    {
+        std::vector<Slot> old(m_slots.size() * 2, Slot {});
+        old.swap(m_slots);
+        m_mask = m_slots.size() - 1;
+        for (const Slot& s : old) {
+            if (s.node < 0)
+                continue;
+            std::size_t i = hash(s.parent, s.domain, s.name) & m_mask;
+            while (m_slots[i].node >= 0)
+                i = (i + 1) & m_mask;
+            m_slots[i] = s;
+        }
+    }
+
+    std::vector<Slot> m_slots;
+    std::size_t m_mask = 0;
+    std::size_t m_used = 0;
+};
+
+constexpr std::int32_t kLeafDomain = -2;
+
+/// A range instance while the sweep is inside it; its GPU work is folded into its parent when it closes.
+struct OpenRange
+{
+    TimeNs end;
+    TimeNs gpu;
+    TimeNs memTime;
+    TimeNs first;
+    TimeNs last;
+    std::uint32_t kernels;
+    std::uint32_t memOps;
+    std::int32_t node;
+    std::int32_t parentPos; ///< stack position of the enclosing instance, -1 at the top level
+};
+
+/// Row ids grouped by thread (counting sort), each group in row order.
+struct Buckets
+{
+    std::vector<std::uint32_t> offsets; ///< per thread, size threads + 1
+    std::vector<std::uint32_t> rows;
+};
+
+class Builder
+{
+public:
+    Builder(const ProfilePtr& profile, const NvtxTreeOptions& options, const std::atomic<bool>* cancel)
+        : m_p(*profile)
+        , m_cancel(cancel)
+        , m_children(std::max<std::size_t>(1024, profile->nvtx.size() / 64))
+    {
+        m_tree.profile = profile;
+        m_tree.options = options;
+    }
+
+    NvtxTree run();
+
+private:
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    TimeNs resolvedEnd(std::size_t row) const
+    {
+        const TimeNs e = m_p.nvtx.end[row];
+        return e == kNoTime ? m_p.nvtx.maxTimestamp : e;
+    }
+    std::int32_t nameKey(StringRef ref);
+    std::int32_t child(std::int32_t parent, std::int32_t domain, std::int32_t name, NvtxNode::Kind kind);
+    std::int32_t threadRoot(ThreadIndex thread);
+    void prepareDomains();
+    void bucketRanges();
+    void indexLaunches();
+    void sweepThread(ThreadIndex thread);
+    void close(OpenRange& r);
+    void addLeaves();
+    void finish();
+
+    const Profile& m_p;
+    const std::atomic<bool>* m_cancel;
+    NvtxTree m_tree;
+    ChildTable m_children;
+    std::vector<std::int32_t> m_nameKeyOfRef;
+    std::int32_t m_unnamedKey = -1;
+    QHash<QString, std::int32_t> m_nameIndex;
+    std::vector<std::int32_t> m_domainKey;
+    std::vector<std::int32_t> m_processNode;
+    std::vector<std::int32_t> m_threadNode;
+    Buckets m_ranges;
+    Buckets m_launches; ///< API rows that launched GPU work, by thread
+    std::vector<std::uint32_t> m_opBegin; ///< per API row: first entry in m_ops (size API rows + 1)
+    std::vector<std::uint32_t> m_ops; ///< kernel row, or kernels + memop row
+    std::vector<std::uint32_t> m_crossRows; ///< sorted rows of start/end ranges that end on another thread
+    std::vector<OpenRange> m_stack;
+};
+
+std::int32_t Builder::nameKey(StringRef ref)
+{
+    if (ref < 0) {
+        if (m_unnamedKey < 0) {
+            m_unnamedKey = std::int32_t(m_tree.names.size());
+            m_tree.names.emplace_back();
+        }
+        return m_unnamedKey;
+    }
+    std::int32_t& key = m_nameKeyOfRef[std::size_t(ref)];
+    if (key >= 0)
+        return key;
+    // Once per distinct string, never per event.
+    const QString& text = m_p.strings.at(ref);
+    const QString name = m_tree.options.normalizeNames ? normalizeNvtxName(text) : text;
+    const auto it = m_nameIndex.constFind(name);
+    if (it != m_nameIndex.constEnd()) {
+        key = it.value();
+    } else {
+        key = std::int32_t(m_tree.names.size());
+        m_tree.names.push_back(name);
+        m_nameIndex.insert(name, key);
+    }
+    return key;
+}
+
+std::int32_t Builder::child(std::int32_t parent, std::int32_t domain, std::int32_t name, NvtxNode::Kind kind)
+{
+    std::size_t slot = 0;
+    const std::int32_t found = m_children.find(parent, domain, name, slot);
+    if (found >= 0)
+        return found;
+    const auto node = std::int32_t(m_tree.nodes.size());
+    NvtxNode& n = m_tree.nodes.emplace_back();
+    n.kind = kind;
+    n.parent = parent;
+    n.domain = domain;
+    n.name = name;
+    m_children.insert(slot, parent, domain, name, node);
+    return node;
+}
+
+std::int32_t Builder::threadRoot(ThreadIndex thread)
+{
+    const NvtxGrouping grouping = m_tree.options.grouping;
+    if (grouping == NvtxGrouping::Merged)
+        return 0;
+    const ProcessIndex process = m_p.processOfThread(thread);
+    std::int32_t& pn = m_processNode[std::size_t(process + 1)]; // slot 0: threads without a known process
+    if (pn < 0)
+        pn = child(0, -1, process, NvtxNode::Kind::Process);
+    if (grouping == NvtxGrouping::ByProcess)
+        return pn;
+    std::int32_t& tn = m_threadNode[std::size_t(thread)];
+    if (tn < 0)
+        tn = child(pn, -1, thread, NvtxNode::Kind::Thread);
+    return tn;
+}
+
+void Builder::prepareDomains()
+{
+    m_tree.domainLabels.emplace_back(); // default domain
+    QHash<QString, std::int32_t> index;
+    index.insert(QString(), 0);
+    m_domainKey.resize(m_p.nvtxDomains.size());
+    for (std::size_t d = 0; d < m_p.nvtxDomains.size(); ++d) {
+        const QString label = nvtxDomainLabel(m_p, std::int32_t(d));
+        auto it = index.constFind(label);
+        if (it == index.constEnd()) {
+            it = index.insert(label, std::int32_t(m_tree.domainLabels.size()));
+            m_tree.domainLabels.push_back(label);
+        }
+        m_domainKey[d] = it.value();
+    }
+}
+
+void Builder::bucketRanges()
+{
+    const NvtxTable& n = m_p.nvtx;
+    const std::size_t threads = m_p.threads.size();
+    m_ranges.offsets.assign(threads + 1, 0);
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        if (n.eventType[i] == NvtxTable::kMark) {
+            ++m_tree.marks;
+            continue;
+        }
+        const ThreadIndex t = n.thread[i];
+        if (NvtxTable::isRange(n.eventType[i]) && t >= 0)
+            ++m_ranges.offsets[std::size_t(t) + 1];
+    }
+    for (std::size_t t = 0; t < threads; ++t)
+        m_ranges.offsets[t + 1] += m_ranges.offsets[t];
+    m_ranges.rows.resize(m_ranges.offsets[threads]);
+    std::vector<std::uint32_t> fill(m_ranges.offsets.begin(), m_ranges.offsets.end() - 1);
+    for (std::size_t i = 0; i < n.size(); ++i) {
+        const ThreadIndex t = n.thread[i];
+        if (NvtxTable::isRange(n.eventType[i]) && t >= 0)
+            m_ranges.rows[fill[std::size_t(t)]++] = std::uint32_t(i);
+    }
+    for (const auto& [row, endThread] : n.endThread)
+        if (endThread != n.thread[row])
+            m_crossRows.push_back(row);
+}
+
+void Builder::indexLaunches()
+{
+    const std::size_t apis = m_p.cudaApi.size();
+    const KernelTable& k = m_p.kernels;
+    const MemOpTable& m = m_p.memops;
+    m_opBegin.assign(apis + 1, 0);
+    for (std::size_t i = 0; i < k.size(); ++i)
+        if (k.api[i] >= 0)
+            ++m_opBegin[std::size_t(k.api[i]) + 1];
+    for (std::size_t i = 0; i < m.size(); ++i)
+        if (m.api[i] >= 0)
+            ++m_opBegin[std::size_t(m.api[i]) + 1];
+    const std::size_t threads = m_p.threads.size();
+    m_launches.offsets.assign(threads + 1, 0);
+    for (std::size_t a = 0; a < apis; ++a) {
+        const ThreadIndex t = m_p.cudaApi.thread[a];
+        if (m_opBegin[a + 1] > 0 && t >= 0)
+            ++m_launches.offsets[std::size_t(t) + 1];
+        m_opBegin[a + 1] += m_opBegin[a];
+    }
+    for (std::size_t t = 0; t < threads; ++t)
+        m_launches.offsets[t + 1] += m_launches.offsets[t];
+    m_launches.rows.resize(m_launches.offsets[threads]);
+    std::vector<std::uint32_t> fill(m_launches.offsets.begin(), m_launches.offsets.end() - 1);
+    for (std::size_t a = 0; a < apis; ++a) {
+        const ThreadIndex t = m_p.cudaApi.thread[a];
+        if (m_opBegin[a + 1] > m_opBegin[a] && t >= 0)
+            m_launches.rows[fill[std::size_t(t)]++] = std::uint32_t(a);
+    }
+    m_ops.resize(m_opBegin[apis]);
+    std::vector<std::uint32_t> next(m_opBegin.begin(), m_opBegin.end() - 1);
+    for (std::size_t i = 0; i < k.size(); ++i)
+        if (k.api[i] >= 0)
+            m_ops[next[std::size_t(k.api[i])]++] = std::uint32_t(i);
+    for (std::size_t i = 0; i < m.size(); ++i)
+        if (m.api[i] >= 0)
+            m_ops[next[std::size_t(m.api[i])]++] = std::uint32_t(k.size() + i);
+}
+
+void Builder::close(OpenRange& r)
+{
+    NvtxNode& n = m_tree.nodes[std::size_t(r.node)];
+    n.gpuTime += r.gpu;
+    n.kernels += r.kernels;
+    n.memOps += r.memOps;
+    n.memOpTime += r.memTime;
+    if (r.kernels + r.memOps > 0)
+        n.projectedSpan += r.last - r.first;
+    if (r.parentPos >= 0) {
+        OpenRange& p = m_stack[std::size_t(r.parentPos)];
+        p.gpu += r.gpu;
+        p.kernels += r.kernels;
+        p.memOps += r.memOps;
+        p.memTime += r.memTime;
+        p.first = std::min(p.first, r.first);
+        p.last = std::max(p.last, r.last);
+    }
+}
+
+void Builder::sweepThread(ThreadIndex thread)
+{
+    const NvtxTable& n = m_p.nvtx;
+    const CudaApiTable& api = m_p.cudaApi;
+    std::uint32_t* rb = m_ranges.rows.data() + m_ranges.offsets[std::size_t(thread)];
+    std::uint32_t* re = m_ranges.rows.data() + m_ranges.offsets[std::size_t(thread) + 1];
+    std::uint32_t* ab = m_launches.rows.data() + m_launches.offsets[std::size_t(thread)];
+    std::uint32_t* ae = m_launches.rows.data() + m_launches.offsets[std::size_t(thread) + 1];
+
+    // Outer ranges before the ranges they contain: start ascending, end descending, then row.
+    const auto rangeBefore = [&](std::uint32_t a, std::uint32_t b) {
+        if (n.start[a] != n.start[b])
+            return n.start[a] < n.start[b];
+        const TimeNs ea = resolvedEnd(a), eb = resolvedEnd(b);
+        if (ea != eb)
+            return ea > eb;
+        return a < b;
+    };
+    if (!std::is_sorted(rb, re, rangeBefore))
+        std::sort(rb, re, rangeBefore);
+    const auto apiBefore = [&](std::uint32_t a, std::uint32_t b) {
+        return api.start[a] != api.start[b] ? api.start[a] < api.start[b] : a < b;
+    };
+    if (!std::is_sorted(ab, ae, apiBefore))
+        std::sort(ab, ae, apiBefore);
+
+    const std::int32_t root = threadRoot(thread);
+    const KernelTable& k = m_p.kernels;
+    const MemOpTable& m = m_p.memops;
+    const auto kernelCount = std::uint32_t(k.size());
+    const bool anyCross = !m_crossRows.empty();
+    m_stack.clear();
+    auto popBefore = [&](TimeNs t) {
+        while (!m_stack.empty() && m_stack.back().end < t) {
+            close(m_stack.back());
+            m_stack.pop_back();
+        }
+    };
+    while (rb != re || ab != ae) {
+        if (rb != re && (ab == ae || n.start[*rb] <= api.start[*ab])) {
+            const std::uint32_t row = *rb++;
+            const TimeNs start = n.start[row];
+            const TimeNs end = resolvedEnd(row);
+            popBefore(start);
+            auto parentPos = std::int32_t(m_stack.size()) - 1;
+            while (parentPos >= 0 && m_stack[std::size_t(parentPos)].end < end)
+                --parentPos; // partial overlap (start/end ranges, or push/pop of two domains): not a parent
+            const std::int32_t parentNode = parentPos >= 0 ? m_stack[std::size_t(parentPos)].node : root;
+            const std::int32_t domain = n.domain[row] >= 0 ? m_domainKey[std::size_t(n.domain[row])] : 0;
+            const std::int32_t node = child(parentNode, domain, nameKey(n.name[row]), NvtxNode::Kind::Range);
+            NvtxNode& nd = m_tree.nodes[std::size_t(node)];
+            ++nd.instances;
+            nd.cpuTime += end - start;
+            if (n.end[row] == kNoTime) {
+                ++nd.unterminated;
+                ++m_tree.unterminated;
+            }
+            if (anyCross && std::binary_search(m_crossRows.begin(), m_crossRows.end(), row)) {
+                ++nd.crossThread;
+                ++m_tree.crossThread;
+            }
+            m_stack.push_back({ end, 0, 0, std::numeric_limits<TimeNs>::max(), std::numeric_limits<TimeNs>::min(), 0, 0,
+                node, parentPos });
+            continue;
+        }
+        const std::uint32_t a = *ab++;
+        popBefore(api.start[a]);
+        if (m_stack.empty())
+            continue;
+        OpenRange& top = m_stack.back();
+        for (std::uint32_t i = m_opBegin[a]; i < m_opBegin[a + 1]; ++i) {
+            const std::uint32_t op = m_ops[i];
+            if (op < kernelCount) {
+                const TimeNs d = k.end[op] - k.start[op];
+                top.gpu += d;
+                ++top.kernels;
+                top.first = std::min(top.first, k.start[op]);
+                top.last = std::max(top.last, k.end[op]);
+                m_tree.kernelNode[op] = top.node;
+                m_tree.coverage.attributedNs += d;
+                ++m_tree.coverage.attributedKernels;
+            } else {
+                const std::uint32_t mo = op - kernelCount;
+                top.memTime += m.end[mo] - m.start[mo];
+                ++top.memOps;
+                top.first = std::min(top.first, m.start[mo]);
+                top.last = std::max(top.last, m.end[mo]);
+                m_tree.memOpNode[mo] = top.node;
+            }
+        }
+    }
+    while (!m_stack.empty()) {
+        close(m_stack.back());
+        m_stack.pop_back();
+    }
+}
+
+void Builder::addLeaves()
+{
+    const KernelTable& k = m_p.kernels;
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        const std::int32_t owner = m_tree.kernelNode[i];
+        if (owner < 0)
+            continue;
+        const std::int32_t leaf = child(owner, kLeafDomain, k.demangledName[i], NvtxNode::Kind::Kernel);
+        NvtxNode& n = m_tree.nodes[std::size_t(leaf)];
+        ++n.instances;
+        ++n.kernels;
+        n.gpuTime += k.end[i] - k.start[i];
+    }
+}
+
+void Builder::finish()
+{
+    std::vector<NvtxNode>& nodes = m_tree.nodes;
+    // Process and thread nodes (and the root) sum their top-level ranges; ranges already hold inclusive values.
+    for (std::size_t i = nodes.size(); i-- > 1;) {
+        const NvtxNode& n = nodes[i];
+        NvtxNode& p = nodes[std::size_t(n.parent)];
+        if (n.kind == NvtxNode::Kind::Kernel || p.kind == NvtxNode::Kind::Range)
+            continue;
+        p.instances += n.instances;
+        p.cpuTime += n.cpuTime;
+        p.gpuTime += n.gpuTime;
+        p.projectedSpan += n.projectedSpan;
+        p.kernels += n.kernels;
+        p.memOps += n.memOps;
+        p.memOpTime += n.memOpTime;
+        p.unterminated += n.unterminated;
+        p.crossThread += n.crossThread;
+    }
+    std::vector<std::int32_t> childCount(nodes.size(), 0);
+    for (std::size_t i = 1; i < nodes.size(); ++i)
+        ++childCount[std::size_t(nodes[i].parent)];
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        nodes[i].children.reserve(std::size_t(childCount[i]));
+    for (std::size_t i = 1; i < nodes.size(); ++i) {
+        NvtxNode& p = nodes[std::size_t(nodes[i].parent)];
+        nodes[i].row = std::int32_t(p.children.size());
+        nodes[i].depth = p.depth + 1;
+        p.children.push_back(std::int32_t(i));
+    }
+}
+
+NvtxTree Builder::run()
+{
+    const KernelTable& k = m_p.kernels;
+    m_tree.nodes.emplace_back(); // root
+    m_tree.kernelNode.assign(k.size(), -1);
+    m_tree.memOpNode.assign(m_p.memops.size(), -1);
+    m_tree.coverage.totalKernels = qint64(k.size());
+    for (std::size_t i = 0; i < k.size(); ++i)
+        m_tree.coverage.totalNs += k.end[i] - k.start[i];
+    m_nameKeyOfRef.assign(m_p.strings.size(), -1);
+    m_processNode.assign(m_p.processes.size() + 1, -1);
+    m_threadNode.assign(m_p.threads.size(), -1);
+    prepareDomains();
+    bucketRanges();
+    m_tree.ranges = qint64(m_ranges.rows.size());
+    if (cancelled())
+        return std::move(m_tree);
+    indexLaunches();
+    for (std::size_t t = 0; t < m_p.threads.size(); ++t) {
+        if (cancelled())
+            return std::move(m_tree);
+        if (m_ranges.offsets[t + 1] > m_ranges.offsets[t])
+            sweepThread(ThreadIndex(t));
+    }
+    // The indexes are large; free them before the leaves allocate.
+    m_ranges = {};
+    m_launches = {};
+    m_opBegin = {};
+    m_ops = {};
+    addLeaves();
+    finish();
+    return std::move(m_tree);
+}
+
+} // namespace
+
+QString NvtxTree::label(std::int32_t node) const
+{
+    const NvtxNode& n = nodes[std::size_t(node)];
+    switch (n.kind) {
+    case NvtxNode::Kind::Root:
+        return profile ? profile->displayName() : QString();
+    case NvtxNode::Kind::Process:
+        return profile->processLabel(n.name);
+    case NvtxNode::Kind::Thread:
+        return profile->threadLabel(n.name);
+    case NvtxNode::Kind::Range:
+        return nvtxRangeLabel(domainLabels[std::size_t(n.domain)], names[std::size_t(n.name)]);
+    case NvtxNode::Kind::Kernel:
+        return profile->strings.at(n.name);
+    }
+    return {};
+}
+
+QStringList NvtxTree::pathLabels(std::int32_t node) const
+{
+    QStringList labels;
+    for (std::int32_t i = node; i > 0; i = nodes[std::size_t(i)].parent) {
+        const NvtxNode::Kind kind = nodes[std::size_t(i)].kind;
+        if (kind == NvtxNode::Kind::Range || kind == NvtxNode::Kind::Kernel)
+            labels.prepend(label(i));
+    }
+    return labels;
+}
+
+QString NvtxTree::path(std::int32_t node) const
+{
+    return nvtxPathKey(pathLabels(node));
+}
+
+TimeNs NvtxTree::selfGpuTime(std::int32_t node) const
+{
+    const NvtxNode& n = nodes[std::size_t(node)];
+    if (n.kind == NvtxNode::Kind::Kernel)
+        return n.gpuTime;
+    TimeNs self = n.gpuTime;
+    for (const std::int32_t c : n.children)
+        if (nodes[std::size_t(c)].kind != NvtxNode::Kind::Kernel)
+            self -= nodes[std::size_t(c)].gpuTime;
+    return self;
+}
+
+NvtxTree buildNvtxTree(const ProfilePtr& profile, const NvtxTreeOptions& options, const std::atomic<bool>* cancel)
+{
+    if (!profile) {
+        NvtxTree empty;
+        empty.nodes.emplace_back();
+        return empty;
+    }
+    return Builder(profile, options, cancel).run();
+}
+
+std::vector<char> nvtxKernelRows(const NvtxTree& tree, std::int32_t node)
+{
+    const Profile& p = *tree.profile;
+    std::vector<char> rows(p.kernels.size(), 0);
+    if (node < 0 || std::size_t(node) >= tree.nodes.size())
+        return rows;
+    const NvtxNode& n = tree.nodes[std::size_t(node)];
+    if (n.kind == NvtxNode::Kind::Kernel) {
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            rows[i] = tree.kernelNode[i] == n.parent && p.kernels.demangledName[i] == n.name;
+        return rows;
+    }
+    // Parents come before their children, so one forward pass marks the subtree.
+    std::vector<char> inside(tree.nodes.size(), 0);
+    inside[std::size_t(node)] = 1;
+    for (std::size_t i = std::size_t(node) + 1; i < tree.nodes.size(); ++i)
+        inside[i] = inside[std::size_t(tree.nodes[i].parent)];
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i] = tree.kernelNode[i] >= 0 && inside[std::size_t(tree.kernelNode[i])];
+    return rows;
+}
+
+namespace {
+std::int32_t leafOf(const NvtxTree& tree, std::int32_t owner, StringRef name)
+{
+    for (const std::int32_t c : tree.nodes[std::size_t(owner)].children) {
+        const NvtxNode& n = tree.nodes[std::size_t(c)];
+        if (n.kind == NvtxNode::Kind::Kernel && n.name == name)
+            return c;
+    }
+    return -1;
+}
+
+void appendWithAncestors(const NvtxTree& tree, std::int32_t node, std::vector<std::int32_t>& out)
+{
+    for (std::int32_t i = node; i > 0; i = tree.nodes[std::size_t(i)].parent)
+        out.push_back(i);
+}
+} // namespace
+
+std::vector<std::int32_t> nvtxNodesContainingKernel(const NvtxTree& tree, std::uint32_t kernelRow)
+{
+    std::vector<std::int32_t> nodes;
+    if (kernelRow >= tree.kernelNode.size() || tree.kernelNode[kernelRow] < 0)
+        return nodes;
+    const std::int32_t owner = tree.kernelNode[kernelRow];
+    const std::int32_t leaf = leafOf(tree, owner, tree.profile->kernels.demangledName[kernelRow]);
+    appendWithAncestors(tree, leaf >= 0 ? leaf : owner, nodes);
+    return nodes;
+}
+
+std::vector<std::int32_t> nvtxNodesWithKernelName(const NvtxTree& tree, const QString& name)
+{
+    std::vector<std::int32_t> nodes;
+    const Profile& p = *tree.profile;
+    const StringRef ref = p.strings.find(name);
+    if (ref < 0)
+        return nodes;
+    // The name may be the demangled, short or mangled one, depending on the kernel table's name mode.
+    std::vector<char> leaves(tree.nodes.size(), 0);
+    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+        const std::int32_t owner = tree.kernelNode[i];
+        if (owner < 0)
+            continue;
+        const KernelTable& k = p.kernels;
+        if (k.demangledName[i] != ref && k.shortName[i] != ref && k.mangledName[i] != ref)
+            continue;
+        const std::int32_t leaf = leafOf(tree, owner, k.demangledName[i]);
+        if (leaf >= 0)
+            leaves[std::size_t(leaf)] = 1;
+    }
+    std::vector<char> marked(tree.nodes.size(), 0);
+    for (std::size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+        if (!leaves[leaf])
+            continue;
+        for (auto i = std::int32_t(leaf); i > 0 && !marked[std::size_t(i)]; i = tree.nodes[std::size_t(i)].parent) {
+            marked[std::size_t(i)] = 1;
+            nodes.push_back(i);
+        }
+    }
+    return nodes;
+}
+
+} // namespace nsw

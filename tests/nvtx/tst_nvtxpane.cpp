@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "common/filterbar.h"
+#include "models/nvtxtreemodel.h"
+#include "models/sortfilterproxy.h"
+#include "nvtx/nvtxpane.h"
+#include "nvtxfixture.h"
+#include "session/workbench.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace nsw;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+/// The node under the proxy's root reached by labels, as the view shows it.
+QModelIndex findIndex(const QAbstractItemModel& model, const QStringList& labels)
+{
+    QModelIndex parent;
+    for (const QString& label : labels) {
+        QModelIndex next;
+        for (int r = 0; r < model.rowCount(parent); ++r)
+            if (model.index(r, 0, parent).data().toString() == label)
+                next = model.index(r, 0, parent);
+        if (!next.isValid())
+            return {};
+        parent = next;
+    }
+    return parent;
+}
+
+std::vector<int> rowsOf(const std::shared_ptr<const std::vector<char>>& mask)
+{
+    std::vector<int> rows;
+    if (!mask)
+        return rows;
+    for (std::size_t i = 0; i < mask->size(); ++i)
+        if ((*mask)[i])
+            rows.push_back(int(i));
+    return rows;
+}
+
+} // namespace
+
+class TestNvtxPane : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void showsTreeAndCoverage();
+    void coverageWarningThresholdIsRemembered();
+    void selectingRangeShowsItsKernels();
+    void kernelSelectedElsewhereHighlightsRanges();
+    void groupingAndNormalization();
+    void filterAndExports();
+    void noProfile();
+
+private:
+    std::unique_ptr<Workbench> m_workbench;
+    ProfileSession* m_session = nullptr;
+    QTemporaryDir m_settings;
+};
+
+void TestNvtxPane::initTestCase()
+{
+    QCoreApplication::setOrganizationName(u"nsw-tests"_s);
+    QCoreApplication::setApplicationName(u"tst_nvtxpane"_s);
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settings.path());
+    m_workbench = std::make_unique<Workbench>();
+    LoadedProfile loaded;
+    loaded.profile = test::nvtxFixture();
+    loaded.result.profile = loaded.profile;
+    m_session = new ProfileSession(loaded);
+    m_workbench->addSession(m_session);
+}
+
+void TestNvtxPane::showsTreeAndCoverage()
+{
+    NvtxPane pane(m_workbench.get());
+    QSignalSpy shown(&pane, &NvtxPane::treeShown);
+    QTRY_VERIFY(pane.model()->tree());
+    QCOMPARE(pane.paneId(), u"nvtx"_s);
+    QCOMPARE(pane.title(), u"&NVTX"_s);
+    QCOMPARE(pane.model()->rowCount(), 2); // processes A and B
+    QVERIFY(findIndex(*pane.proxy(), { u"trainer (100)"_s, u"main (101)"_s, u"step_1"_s, u"forward"_s }).isValid());
+    // 1660 of 1910 ns of kernel time in ranges.
+    QVERIFY2(pane.coverageLabel()->text().contains(u"86.9 %"_s), qPrintable(pane.coverageLabel()->text()));
+    QVERIFY(pane.coverageLabel()->text().contains(u"12 of 15 kernels"_s));
+    QVERIFY(pane.coverageLabel()->text().contains(u"1 ranges unterminated, 1 ended on another thread"_s));
+}
+
+void TestNvtxPane::coverageWarningThresholdIsRemembered()
+{
+    {
+        NvtxPane pane(m_workbench.get());
+        QTRY_VERIFY(pane.model()->tree());
+        pane.coverageThreshold()->setValue(70);
+        QVERIFY(!pane.coverageWarningShown());
+        QVERIFY(!pane.coverageLabel()->text().contains(u"⚠"_s));
+        pane.coverageThreshold()->setValue(90);
+        QVERIFY(pane.coverageWarningShown());
+        QVERIFY(pane.coverageLabel()->text().contains(u"⚠"_s));
+        QVERIFY(pane.coverageLabel()->text().contains(u"below 90 %"_s));
+    }
+    NvtxPane again(m_workbench.get());
+    QCOMPARE(again.coverageThreshold()->value(), 90);
+    again.coverageThreshold()->setValue(70);
+}
+
+void TestNvtxPane::selectingRangeShowsItsKernels()
+{
+    NvtxPane pane(m_workbench.get());
+    QSignalSpy shown(&pane, &NvtxPane::treeShown);
+    QTRY_VERIFY(pane.model()->tree());
+    QSignalSpy selections(m_workbench.get(), &Workbench::kernelSelectionChanged);
+    const QModelIndex forward
+        = findIndex(*pane.proxy(), { u"trainer (100)"_s, u"main (101)"_s, u"step_1"_s, u"forward"_s });
+    QVERIFY(forward.isValid());
+    pane.view()->setCurrentIndex(forward);
+    QCOMPARE(selections.count(), 1);
+    const auto selection = selections.last().at(0).value<KernelSelection>();
+    QCOMPARE(selection.session.data(), m_session);
+    QCOMPARE(selection.label, u"NVTX: step_1 > forward"_s);
+    QCOMPARE(rowsOf(selection.filter.rows), (std::vector<int> { 0, 1, 2, 3 })); // K1..K4
+    const QModelIndex gemm = findIndex(
+        *pane.proxy(), { u"trainer (100)"_s, u"main (101)"_s, u"step_1"_s, u"forward"_s, u"layer_1"_s, u"gemm"_s });
+    pane.view()->setCurrentIndex(gemm);
+    QCOMPARE(rowsOf(selections.last().at(0).value<KernelSelection>().filter.rows), (std::vector<int> { 1 }));
+
+    // A new tree (other grouping) drops the range the kernel table was filtered to.
+    QSignalSpy shownAgain(&pane, &NvtxPane::treeShown);
+    pane.groupingSelector()->setCurrentIndex(pane.groupingSelector()->findData(int(NvtxGrouping::ByProcess)));
+    QVERIFY(shownAgain.wait(5000));
+    const auto cleared = selections.last().at(0).value<KernelSelection>();
+    QCOMPARE(cleared.session.data(), m_session);
+    QVERIFY(!cleared.filter.rows);
+    pane.groupingSelector()->setCurrentIndex(0);
+    QVERIFY(shownAgain.wait(5000));
+}
+
+void TestNvtxPane::kernelSelectedElsewhereHighlightsRanges()
+{
+    NvtxPane pane(m_workbench.get());
+    QSignalSpy shown(&pane, &NvtxPane::treeShown);
+    QTRY_VERIFY(pane.model()->tree());
+    QSignalSpy selections(m_workbench.get(), &Workbench::kernelSelectionChanged);
+    m_workbench->selectKernelInstance(m_session, 4); // K5 nccl_allreduce in step_1 > NCCL:ncclAllReduce
+    const QStringList path = { u"trainer (100)"_s, u"main (101)"_s, u"step_1"_s, u"NCCL:ncclAllReduce"_s };
+    const QModelIndex nccl = findIndex(*pane.proxy(), path);
+    QVERIFY(nccl.data(NvtxTreeModel::HighlightRole).toBool());
+    QVERIFY(nccl.parent().data(NvtxTreeModel::HighlightRole).toBool());
+    QVERIFY(pane.view()->isExpanded(nccl)); // opened down to the kernel leaf
+    QVERIFY(!findIndex(*pane.proxy(), { u"trainer (100)"_s, u"main (101)"_s, u"step_2"_s })
+                 .data(NvtxTreeModel::HighlightRole)
+                 .toBool());
+    QCOMPARE(selections.count(), 0); // highlighting does not select
+
+    m_workbench->selectKernelName(m_session, u"gemm"_s);
+    QVERIFY(findIndex(*pane.proxy(), { u"other (200)"_s, u"main (201)"_s, u"step_1"_s, u"gemm"_s })
+                .data(NvtxTreeModel::HighlightRole)
+                .toBool());
+    QVERIFY(!nccl.data(NvtxTreeModel::HighlightRole).toBool());
+}
+
+void TestNvtxPane::groupingAndNormalization()
+{
+    NvtxPane pane(m_workbench.get());
+    QSignalSpy shown(&pane, &NvtxPane::treeShown);
+    QTRY_VERIFY(pane.model()->tree());
+    shown.clear();
+    pane.groupingSelector()->setCurrentIndex(pane.groupingSelector()->findData(int(NvtxGrouping::Merged)));
+    QVERIFY(shown.wait(5000));
+    QCOMPARE(pane.model()->rowCount(), 5); // step_1, step_2, async_io, tail, worker
+    shown.clear();
+    pane.normalizeBox()->setChecked(true);
+    QVERIFY(shown.wait(5000));
+    const QModelIndex steps = findIndex(*pane.proxy(), { u"step_#"_s });
+    QVERIFY(steps.isValid());
+    QCOMPARE(steps.siblingAtColumn(NvtxTreeModel::InstancesColumn).data().toString(), u"3"_s);
+    // Choices are remembered for the next pane.
+    NvtxPane again(m_workbench.get());
+    QCOMPARE(again.groupingSelector()->currentData().toInt(), int(NvtxGrouping::Merged));
+    QVERIFY(again.normalizeBox()->isChecked());
+    again.normalizeBox()->setChecked(false);
+    again.groupingSelector()->setCurrentIndex(0);
+}
+
+void TestNvtxPane::filterAndExports()
+{
+    NvtxPane pane(m_workbench.get());
+    QSignalSpy shown(&pane, &NvtxPane::treeShown);
+    QTRY_VERIFY(pane.model()->tree());
+    pane.filterBar()->lineEdit()->setText(u"nccl_all"_s);
+    QTRY_COMPARE(pane.proxy()->rowCount(), 1); // only process A keeps a match
+    const QModelIndex leaf = findIndex(*pane.proxy(),
+        { u"trainer (100)"_s, u"main (101)"_s, u"step_1"_s, u"NCCL:ncclAllReduce"_s, u"nccl_allreduce"_s });
+    QVERIFY(leaf.isValid());
+    QVERIFY(!findIndex(*pane.proxy(), { u"trainer (100)"_s, u"main (101)"_s, u"step_2"_s }).isValid());
+
+    QAbstractItemView* flat = pane.exportableView();
+    QVERIFY(flat && flat->model());
+    QCOMPARE(flat->model()->rowCount(), 30); // every node but the root, unfiltered
+    QTemporaryDir dir;
+    const QString md = dir.filePath(u"tree.md"_s);
+    QCOMPARE(pane.exportMarkdown(md), QString());
+    QFile f(md);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    QVERIFY(text.contains(u"Coverage: 86.9 %"_s));
+    QVERIFY(text.contains(u"      - **`forward`** ×1"_s)); // process, thread, step_1, forward: depth 4
+}
+
+void TestNvtxPane::noProfile()
+{
+    Workbench empty;
+    NvtxPane pane(&empty);
+    QCOMPARE(pane.model()->rowCount(), 0);
+    QVERIFY(!pane.coverageWarningShown());
+}
+
+QTEST_MAIN(TestNvtxPane)
+#include "tst_nvtxpane.moc"

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "nvtxpane.h"
+
+#include "common/filterbar.h"
+#include "common/tableviews.h"
+#include "models/nvtxflatmodel.h"
+#include "models/nvtxtreemodel.h"
+#include "models/sortfilterproxy.h"
+#include "nvtx/nvtxexport.h"
+#include "session/workbench.h"
+#include "util/timeformat.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace nsw {
+
+namespace {
+
+const QString kThresholdKey = QStringLiteral("nvtx/coverageWarningPercent");
+const QString kAttachment = QStringLiteral("nvtx-tree");
+const QString kGroupingKey = QStringLiteral("nvtx/grouping");
+const QString kNormalizeKey = QStringLiteral("nvtx/normalizeNames");
+
+/// Paints the rows that contain the kernel selected in another pane.
+class HighlightDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        if (index.data(NvtxTreeModel::HighlightRole).toBool()) {
+            option->backgroundBrush = QColor(255, 224, 130);
+            option->font.setBold(true);
+        }
+    }
+};
+
+/// The last tree built for a profile, kept with the profile so that switching back does not rebuild it.
+struct CachedTree
+{
+    NvtxTreeOptions options;
+    std::shared_ptr<const NvtxTree> tree;
+};
+
+bool sameOptions(const NvtxTreeOptions& a, const NvtxTreeOptions& b)
+{
+    return a.grouping == b.grouping && a.normalizeNames == b.normalizeNames;
+}
+
+} // namespace
+
+NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
+    : Pane(workbench, parent)
+    , m_filter(new FilterBar(this))
+    , m_grouping(new QComboBox(this))
+    , m_normalize(new QCheckBox(tr("Normalize numbers"), this))
+    , m_export(new QToolButton(this))
+    , m_coverage(new QLabel(this))
+    , m_threshold(new QSpinBox(this))
+    , m_message(new QLabel(this))
+    , m_model(new NvtxTreeModel(this))
+    , m_proxy(new SortFilterProxy(this))
+    , m_view(new QTreeView(this))
+    , m_flat(new NvtxFlatModel(this))
+    , m_flatView(new QTableView(this))
+{
+    m_grouping->addItem(tr("Per thread"), int(NvtxGrouping::ByThread));
+    m_grouping->addItem(tr("Per process (threads merged)"), int(NvtxGrouping::ByProcess));
+    m_grouping->addItem(tr("All threads merged"), int(NvtxGrouping::Merged));
+    m_grouping->setToolTip(tr("Where the range trees are rooted"));
+    m_normalize->setToolTip(tr("Aggregate ranges whose names differ only by numbers: \"op_id = 998949\" and "
+                               "\"op_id = 998950\" become \"op_id = #\", \"layer_12\" becomes \"layer_#\""));
+    m_filter->setPlaceholder(tr("Filter ranges and kernels (keeps their parents)"));
+    const QSettings settings;
+    m_grouping->setCurrentIndex(std::max(0, m_grouping->findData(settings.value(kGroupingKey, 0).toInt())));
+    m_normalize->setChecked(settings.value(kNormalizeKey, false).toBool());
+
+    auto* exportMenu = new QMenu(this);
+    m_export->setText(tr("Export"));
+    m_export->setMenu(exportMenu);
+    m_export->setPopupMode(QToolButton::InstantPopup);
+    connect(exportMenu->addAction(tr("Tree as CSV (flattened, with depth and path)…")), &QAction::triggered, this,
+        [this]() { exportViewCsvInteractively(m_flatView, exportBaseName(), this); });
+    connect(exportMenu->addAction(tr("Tree as Markdown…")), &QAction::triggered, this, [this]() {
+        const QString file = QFileDialog::getSaveFileName(this, tr("Export NVTX tree as Markdown"),
+            QDir::home().filePath(exportBaseName() + QStringLiteral(".md")), tr("Markdown files (*.md)"));
+        if (file.isEmpty())
+            return;
+        if (const QString error = exportMarkdown(file); !error.isEmpty())
+            QMessageBox::warning(this, tr("Export NVTX tree"), error);
+    });
+
+    m_threshold->setRange(0, 100);
+    m_threshold->setSuffix(QStringLiteral(" %"));
+    m_threshold->setPrefix(tr("warn below "));
+    m_threshold->setToolTip(tr("Warn when less of the kernel time than this is inside NVTX ranges"));
+    m_threshold->setValue(QSettings().value(kThresholdKey, 70).toInt());
+    m_coverage->setTextFormat(Qt::RichText);
+    m_coverage->setMargin(3);
+    m_message->setWordWrap(true);
+    m_message->hide();
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterKeyColumn(NvtxTreeModel::RangeColumn);
+    m_view->setModel(m_proxy);
+    setupTreeView(m_view);
+    m_view->setItemDelegate(new HighlightDelegate(m_view));
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->sortByColumn(NvtxTreeModel::GpuColumn, Qt::DescendingOrder);
+    // Names take the width the numbers leave, whatever the dock's size.
+    m_view->header()->setSectionResizeMode(NvtxTreeModel::RangeColumn, QHeaderView::Stretch);
+    m_view->header()->setMinimumSectionSize(60);
+    m_flatView->setModel(m_flat);
+    m_flatView->hide();
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_grouping);
+    bar->addWidget(m_normalize);
+    bar->addWidget(m_export);
+    auto* coverageBar = new QHBoxLayout;
+    coverageBar->addWidget(m_coverage, 1);
+    coverageBar->addWidget(m_threshold);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addLayout(coverageBar);
+    layout->addWidget(m_message);
+    layout->addWidget(m_view, 1);
+
+    connect(m_filter, &FilterBar::filterChanged, this,
+        [this](const QString& text, bool regex) { m_filter->setError(m_proxy->setFilter(text, regex)); });
+    connect(m_grouping, &QComboBox::currentIndexChanged, this, [this]() {
+        QSettings().setValue(kGroupingKey, m_grouping->currentData().toInt());
+        rebuild();
+    });
+    connect(m_normalize, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(kNormalizeKey, on);
+        rebuild();
+    });
+    connect(m_threshold, &QSpinBox::valueChanged, this, [this](int value) {
+        QSettings().setValue(kThresholdKey, value);
+        updateCoverage();
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &NvtxPane::onCurrentNodeChanged);
+    connect(workbench, &Workbench::currentChanged, this, &NvtxPane::onCurrentSessionChanged);
+    connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
+        if (s == m_session)
+            onCurrentSessionChanged(nullptr);
+    });
+    connect(workbench, &Workbench::kernelInstanceSelected, this, [this](ProfileSession* s, quint32 row) {
+        if (s == m_session && m_tree)
+            highlight(nvtxNodesContainingKernel(*m_tree, row));
+    });
+    connect(workbench, &Workbench::kernelNameSelected, this, [this](ProfileSession* s, const QString& name) {
+        if (s == m_session && m_tree)
+            highlight(nvtxNodesWithKernelName(*m_tree, name));
+    });
+    onCurrentSessionChanged(workbench->current());
+}
+
+NvtxPane::~NvtxPane()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+QAbstractItemView* NvtxPane::exportableView() const
+{
+    return m_flatView;
+}
+
+NvtxTreeOptions NvtxPane::currentOptions() const
+{
+    NvtxTreeOptions options;
+    options.grouping = NvtxGrouping(m_grouping->currentData().toInt());
+    options.normalizeNames = m_normalize->isChecked();
+    return options;
+}
+
+void NvtxPane::onCurrentSessionChanged(ProfileSession* session)
+{
+    m_session = session;
+    rebuild();
+}
+
+void NvtxPane::rebuild()
+{
+    const quint64 request = m_requests.next();
+    if (m_cancel)
+        m_cancel->store(true); // an older build still running is of no use any more
+    m_cancel.reset();
+    if (!m_session) {
+        showTree(nullptr);
+        m_message->setText(tr("No profile open."));
+        m_message->show();
+        Q_EMIT treeShown();
+        return;
+    }
+    const NvtxTreeOptions options = currentOptions();
+    if (const auto cached = m_session->attachment<CachedTree>(kAttachment);
+        cached && cached->tree && sameOptions(cached->options, options)) {
+        showTree(cached->tree);
+        return;
+    }
+    m_message->setText(tr("Building the NVTX tree…"));
+    m_message->show();
+    const ProfilePtr profile = m_session->profile();
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancel;
+    QPointer<ProfileSession> session = m_session;
+    runInBackground<std::shared_ptr<const NvtxTree>>(
+        this,
+        [profile, options, cancel]() -> std::shared_ptr<const NvtxTree> {
+            NvtxTree tree = buildNvtxTree(profile, options, cancel.get());
+            if (cancel->load())
+                return nullptr;
+            return std::make_shared<const NvtxTree>(std::move(tree));
+        },
+        [this, request, session, options](std::shared_ptr<const NvtxTree> tree) {
+            if (!m_requests.isLatest(request) || !tree)
+                return;
+            if (session)
+                session->setAttachment(kAttachment, std::make_shared<CachedTree>(CachedTree { options, tree }));
+            showTree(std::move(tree));
+        });
+}
+
+void NvtxPane::showTree(std::shared_ptr<const NvtxTree> tree)
+{
+    // The kernel table was filtered to a range of the old tree: the range is gone.
+    if (m_selectionSession)
+        workbench()->clearKernelSelection(m_selectionSession);
+    m_selectionSession = nullptr;
+    m_tree = std::move(tree);
+    m_model->setTree(m_tree);
+    m_flat->setTree(m_tree);
+    m_message->setVisible(m_tree && m_tree->ranges == 0);
+    if (m_tree && m_tree->ranges == 0)
+        m_message->setText(m_tree->profile->meta.tables.contains(QLatin1String("NVTX_EVENTS"))
+                ? tr("This profile has NVTX events but no ranges (only marks or registrations).")
+                : tr("This profile has no NVTX data (capture with -t nvtx to see ranges)."));
+    if (m_tree) {
+        // Processes and threads open; ranges closed until asked for.
+        const int depth = m_tree->options.grouping == NvtxGrouping::ByThread ? 1
+            : m_tree->options.grouping == NvtxGrouping::ByProcess            ? 0
+                                                                             : -1;
+        if (depth >= 0)
+            m_view->expandToDepth(depth);
+        for (int c = NvtxTreeModel::RangeColumn + 1; c < NvtxTreeModel::ColumnCount; ++c)
+            m_view->resizeColumnToContents(c);
+    }
+    updateCoverage();
+    Q_EMIT treeShown();
+}
+
+bool NvtxPane::coverageWarningShown() const
+{
+    return m_tree && m_tree->coverage.totalNs > 0 && m_tree->ranges > 0
+        && m_tree->coverage.percent() < double(m_threshold->value());
+}
+
+void NvtxPane::updateCoverage()
+{
+    if (!m_tree) {
+        m_coverage->clear();
+        m_coverage->setStyleSheet({});
+        return;
+    }
+    const NvtxCoverage& c = m_tree->coverage;
+    QString text;
+    if (c.totalNs == 0)
+        text = tr("No kernels in this profile: nothing to attribute.");
+    else
+        text = tr("Coverage: <b>%1 %</b> of kernel time is inside NVTX ranges (%2 of %3; %4 of %5 kernels)")
+                   .arg(QString::number(c.percent(), 'f', 1), formatDuration(c.attributedNs), formatDuration(c.totalNs))
+                   .arg(c.attributedKernels)
+                   .arg(c.totalKernels);
+    if (m_tree->unterminated || m_tree->crossThread)
+        text += tr(" · %1 ranges unterminated, %2 ended on another thread")
+                    .arg(m_tree->unterminated)
+                    .arg(m_tree->crossThread);
+    if (coverageWarningShown()) {
+        text = QStringLiteral("⚠ ") + text
+            + tr(" — below %1 %: kernels launched outside any range are missing from the tree")
+                  .arg(m_threshold->value());
+        m_coverage->setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400;"));
+    } else {
+        m_coverage->setStyleSheet({});
+    }
+    m_coverage->setText(text);
+}
+
+void NvtxPane::onCurrentNodeChanged()
+{
+    if (!m_tree || !m_session)
+        return;
+    const QModelIndex current = m_proxy->mapToSource(m_view->currentIndex());
+    if (!current.isValid())
+        return;
+    const std::int32_t node = m_model->nodeOf(current);
+    KernelSelection selection;
+    selection.session = m_session;
+    const QString path = m_tree->path(node);
+    selection.label = tr("NVTX: %1").arg(path.isEmpty() ? m_tree->label(node) : path);
+    selection.filter.rows = std::make_shared<const std::vector<char>>(nvtxKernelRows(*m_tree, node));
+    m_selectionSession = m_session;
+    workbench()->showKernels(selection);
+}
+
+void NvtxPane::selectNode(std::int32_t node)
+{
+    const QModelIndex index = m_proxy->mapFromSource(m_model->indexOfNode(node));
+    m_view->setCurrentIndex(index);
+}
+
+void NvtxPane::highlight(const std::vector<std::int32_t>& nodes)
+{
+    m_model->setHighlighted(nodes);
+    // Open the way to the innermost ones (at most a few, a popular kernel can be under thousands of paths).
+    int shown = 0;
+    for (const std::int32_t n : nodes) {
+        const QModelIndex index = m_proxy->mapFromSource(m_model->indexOfNode(n));
+        if (!index.isValid())
+            continue;
+        if (m_tree->nodes[std::size_t(n)].kind == NvtxNode::Kind::Kernel || shown == 0) {
+            for (QModelIndex p = index.parent(); p.isValid(); p = p.parent())
+                m_view->expand(p);
+            if (shown == 0)
+                m_view->scrollTo(index);
+            if (++shown >= 20)
+                break;
+        }
+    }
+}
+
+QString NvtxPane::exportMarkdown(const QString& fileName) const
+{
+    if (!m_tree)
+        return tr("There is no NVTX tree to export.");
+    QSaveFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("%1: %2").arg(fileName, file.errorString());
+    file.write(nvtxTreeToMarkdown(*m_tree).toUtf8());
+    if (!file.commit())
+        return QStringLiteral("%1: %2").arg(fileName, file.errorString());
+    return {};
+}
+
+} // namespace nsw

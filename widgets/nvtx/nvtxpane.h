@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "common/pane.h"
+#include "nvtx/nvtxtree.h"
+#include "session/background.h"
+
+#include <QPointer>
+#include <atomic>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTableView;
+class QToolButton;
+class QTreeView;
+
+namespace nsw {
+
+class FilterBar;
+class NvtxFlatModel;
+class NvtxTreeModel;
+class ProfileSession;
+class SortFilterProxy;
+
+/// The NVTX range tree of the current profile with the GPU time of the kernels launched inside each range.
+/// Selecting a range filters the kernel table to its kernels; a kernel selected elsewhere highlights the ranges
+/// that contain it. The tree is built off the GUI thread.
+class NvtxPane : public Pane
+{
+    Q_OBJECT
+public:
+    explicit NvtxPane(Workbench* workbench, QWidget* parent = nullptr);
+    ~NvtxPane() override;
+
+    QString paneId() const override { return QStringLiteral("nvtx"); }
+    QString title() const override { return tr("&NVTX"); }
+    /// The tree flattened with depth and path (a hidden table), so that File → Export → CSV writes all of it.
+    QAbstractItemView* exportableView() const override;
+
+    // For tests.
+    QTreeView* view() const { return m_view; }
+    NvtxTreeModel* model() const { return m_model; }
+    SortFilterProxy* proxy() const { return m_proxy; }
+    FilterBar* filterBar() const { return m_filter; }
+    QComboBox* groupingSelector() const { return m_grouping; }
+    QCheckBox* normalizeBox() const { return m_normalize; }
+    QLabel* coverageLabel() const { return m_coverage; }
+    QSpinBox* coverageThreshold() const { return m_threshold; }
+    bool coverageWarningShown() const;
+    /// Selects the node (through the proxy) as a click would.
+    void selectNode(std::int32_t node);
+    QString exportMarkdown(const QString& fileName) const;
+
+Q_SIGNALS:
+    /// A tree was built and shown (tests wait on it).
+    void treeShown();
+
+private:
+    void onCurrentSessionChanged(ProfileSession* session);
+    void rebuild();
+    void showTree(std::shared_ptr<const NvtxTree> tree);
+    void updateCoverage();
+    void onCurrentNodeChanged();
+    void highlight(const std::vector<std::int32_t>& nodes);
+    NvtxTreeOptions currentOptions() const;
+
+    QPointer<ProfileSession> m_session;
+    std::shared_ptr<const NvtxTree> m_tree;
+    FilterBar* m_filter;
+    QComboBox* m_grouping;
+    QCheckBox* m_normalize;
+    QToolButton* m_export;
+    QLabel* m_coverage;
+    QSpinBox* m_threshold;
+    QLabel* m_message;
+    NvtxTreeModel* m_model;
+    SortFilterProxy* m_proxy;
+    QTreeView* m_view;
+    NvtxFlatModel* m_flat;
+    QTableView* m_flatView;
+    RequestCounter m_requests;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QPointer<ProfileSession> m_selectionSession; ///< whose kernel table this pane filtered, if any
+};
+
+} // namespace nsw
