@@ -109,7 +109,7 @@ QString Profile::threadLabel(ThreadIndex thread) const
     return QStringLiteral("%1 (%2)").arg(t.name).arg(t.tid);
 }
 
-const QString& Profile::nvtxDomainName(std::int32_t domain) const
+const QString& Profile::nvtxDomainName(int domain) const
 {
     static const QString defaultDomain;
     if (domain < 0 || std::size_t(domain) >= nvtxDomains.size())

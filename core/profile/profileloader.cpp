@@ -9,6 +9,11 @@
 #include "sqlite/sqlitedb.h"
 
 #include <QElapsedTimer>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <QHash>
 #include <QThread>
 #include <algorithm>
@@ -110,11 +115,11 @@ private:
     QHash<qint64, ThreadIndex> m_threadIndex;
 };
 
-void remapIndices(std::vector<std::int32_t>& column, const std::vector<std::int32_t>& remap)
+template <typename T> void remapIndices(std::vector<T>& column, const std::vector<std::int32_t>& remap)
 {
-    for (std::int32_t& v : column)
+    for (T& v : column)
         if (v >= 0)
-            v = remap[std::size_t(v)];
+            v = T(remap[std::size_t(v)]);
 }
 
 /// Appends the chunks' column to @p dest in order, freeing each chunk's copy as soon as it is moved: the peak grows
@@ -571,7 +576,7 @@ void LoadRun::assemble()
         concatColumn<NvtxTable, TimeNs>(p.nvtx, parts, &NvtxTable::end);
         concatColumn<NvtxTable, ThreadIndex>(p.nvtx, parts, &NvtxTable::thread);
         concatColumn<NvtxTable, StringRef>(p.nvtx, parts, &NvtxTable::name);
-        concatColumn<NvtxTable, std::int32_t>(p.nvtx, parts, &NvtxTable::domain);
+        concatColumn<NvtxTable, std::int16_t>(p.nvtx, parts, &NvtxTable::domain);
         concatColumn<NvtxTable, std::uint8_t>(p.nvtx, parts, &NvtxTable::eventType);
     }
     {
@@ -635,6 +640,10 @@ LoadResult LoadRun::run()
                 : QStringLiteral("no CUDA kernels: the export has no CUPTI_ACTIVITY_KIND_KERNEL table"));
     }
     m_db.reset();
+#ifdef __GLIBC__
+    // Chunk outputs and lookup tables were freed; hand the heap's free pages back before analyses allocate more.
+    malloc_trim(0);
+#endif
     report(QStringLiteral("Done"), 1.0);
     m_result.profile = std::move(m_profile);
     m_result.totalMilliseconds = m_total.elapsed();

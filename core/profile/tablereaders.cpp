@@ -274,7 +274,7 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
         return it->second;
     };
     std::pair<std::int64_t, std::int64_t> lastDomainKey { -1, -1 };
-    std::int32_t lastDomain = -1;
+    std::int16_t lastDomain = -1;
     auto nameOf = [&](sqlite3_stmt* st) -> std::int32_t {
         // nsys's reports take coalesce(StringIds[textId], text).
         if (!columnIsNull(st, textId))
@@ -319,7 +319,9 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
         } else {
             const std::pair<std::int64_t, std::int64_t> key { globalPidOf(globalTid), domain };
             if (key != lastDomainKey) {
-                lastDomain = domainOf(key.first, key.second);
+                // More than 32767 NVTX domains in one file has never been seen; such rows read as unnamed.
+                const std::int32_t d = domainOf(key.first, key.second);
+                lastDomain = d <= std::numeric_limits<std::int16_t>::max() ? std::int16_t(d) : std::int16_t(-1);
                 lastDomainKey = key;
             }
             t.domain.push_back(lastDomain);

@@ -26,11 +26,12 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
         return l.process == k.process[i] && l.device == k.device[i] && l.context == k.context[i]
             && l.stream == k.stream[i];
     };
-    m_laneOfRow.resize(n);
+    // Lane of each row, only while building: the index keeps lanes in sorted order (sortedLanes) instead.
+    std::vector<std::uint32_t> laneOfRow(n);
     std::uint32_t last = std::uint32_t(-1);
     for (std::size_t i = 0; i < n; ++i) {
         if (last != std::uint32_t(-1) && sameLane(m_lanes[last], i)) {
-            m_laneOfRow[i] = last;
+            laneOfRow[i] = last;
             continue;
         }
         const std::uint64_t key = laneKey(i);
@@ -50,28 +51,26 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
         } else {
             last = it->second;
         }
-        m_laneOfRow[i] = last;
+        laneOfRow[i] = last;
     }
 
     // Bucket rows by name (counting sort, stable), then sort each bucket by (duration, row): contiguous keys,
     // no random access in the comparator.
-    std::vector<StringRef> names(n);
+    // nameOf() is two loads; calling it twice beats a temporary 4-byte-per-kernel array at peak memory.
     StringRef maxName = -1;
-    for (std::size_t i = 0; i < n; ++i) {
-        names[i] = nameOf(i);
-        maxName = std::max(maxName, names[i]);
-    }
+    for (std::size_t i = 0; i < n; ++i)
+        maxName = std::max(maxName, nameOf(i));
     // Slot 0 holds kernels without a name; slot r + 1 the name r.
     std::vector<std::uint32_t> offsets(std::size_t(maxName + 2) + 1, 0);
     for (std::size_t i = 0; i < n; ++i)
-        ++offsets[std::size_t(names[i] + 1) + 1];
+        ++offsets[std::size_t(nameOf(i) + 1) + 1];
     for (std::size_t b = 1; b < offsets.size(); ++b)
         offsets[b] += offsets[b - 1];
     m_order.resize(n);
     {
         std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
         for (std::size_t i = 0; i < n; ++i)
-            m_order[fill[std::size_t(names[i] + 1)]++] = std::uint32_t(i);
+            m_order[fill[std::size_t(nameOf(i) + 1)]++] = std::uint32_t(i);
     }
     m_durations.resize(n);
     m_sortedLanes.resize(n);
@@ -88,7 +87,7 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
             const auto& [duration, row] = bucket[p - begin];
             m_order[p] = row;
             m_durations[p] = duration;
-            m_sortedLanes[p] = m_laneOfRow[row];
+            m_sortedLanes[p] = laneOfRow[row];
         }
         m_groups.push_back({ StringRef(b) - 1, begin, end });
     }
@@ -113,6 +112,18 @@ StringRef KernelIndex::nameOf(std::size_t row) const
     return k.demangledName[row];
 }
 
+std::uint32_t KernelIndex::laneOf(std::size_t row) const
+{
+    const KernelTable& k = m_profile->kernels;
+    for (std::uint32_t l = 0; l < m_lanes.size(); ++l) {
+        const KernelLane& lane = m_lanes[l];
+        if (lane.process == k.process[row] && lane.device == k.device[row] && lane.context == k.context[row]
+            && lane.stream == k.stream[row])
+            return l;
+    }
+    return std::uint32_t(-1);
+}
+
 int KernelIndex::groupOf(StringRef name) const
 {
     return name >= 0 && std::size_t(name) < m_groupOfName.size() ? m_groupOfName[std::size_t(name)] : -1;
@@ -121,8 +132,7 @@ int KernelIndex::groupOf(StringRef name) const
 std::size_t KernelIndex::memoryBytes() const
 {
     return m_order.capacity() * 4 + m_durations.capacity() * 8 + m_sortedLanes.capacity() * 4
-        + m_laneOfRow.capacity() * 4 + m_groups.capacity() * sizeof(Group) + m_lanes.capacity() * sizeof(KernelLane)
-        + m_groupOfName.capacity() * 4;
+        + m_groups.capacity() * sizeof(Group) + m_lanes.capacity() * sizeof(KernelLane) + m_groupOfName.capacity() * 4;
 }
 
 std::vector<KernelGroupStats> summarizeKernels(const KernelIndex& index, const KernelFilter& filter, bool splitByDevice)

@@ -50,8 +50,8 @@ public:
     /// Lane of each position in order().
     const std::vector<std::uint32_t>& sortedLanes() const { return m_sortedLanes; }
     const std::vector<KernelLane>& lanes() const { return m_lanes; }
-    /// Lane of a kernel row.
-    std::uint32_t laneOf(std::size_t kernelRow) const { return m_laneOfRow[kernelRow]; }
+    /// Lane of a kernel row (a search over the lanes: for tests and single lookups).
+    std::uint32_t laneOf(std::size_t kernelRow) const;
     /// Group index of a name, or -1.
     int groupOf(StringRef name) const;
     std::size_t memoryBytes() const;
@@ -64,7 +64,6 @@ private:
     std::vector<qint64> m_durations;
     std::vector<std::uint32_t> m_sortedLanes;
     std::vector<KernelLane> m_lanes;
-    std::vector<std::uint32_t> m_laneOfRow;
     std::vector<std::int32_t> m_groupOfName; ///< by StringRef
 };
 
