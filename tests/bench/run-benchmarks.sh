@@ -169,6 +169,13 @@ target_nvtx() { # nvtx tree vs NVTX_EVENTS + kernel + API columns
     row "nvtx tree" "$in" "${T[nvtx_$in]}" "${T[floor_nvtx_$in]}" "$r" "<=1.5" "$(verdict "$r" 1.5 le)"
 }
 
+target_kerneltable() { # sort and filter latency of the kernel table (bench_kerneltable prints its worst case)
+    local in=$1 f=$1.sqlite bench=$BUILD/tests/bench/bench_kerneltable
+    if [ ! -x "$bench" ]; then row "kernel table sort/filter" "$in" - - - "<=100 ms" "build bench_kerneltable"; return; fi
+    local line; line=$("$bench" "$f" | grep '^worst:' || true)
+    row "kernel table sort/filter" "$in" - - - "<=100 ms" "${line:-failed}"
+}
+
 target_categories() { # re-categorization time as the tool reports it
     local in=$1 f=$1.sqlite
     if ! implemented categories; then row "categories recategorize" "$in" - - - "<=0.2 s" "not implemented yet"; return; fi
@@ -205,6 +212,7 @@ for in in "${INPUTS[@]}"; do
     target_stats "$in"
     target_info "$in"
     target_nvtx "$in"
+    target_kerneltable "$in"
     target_categories "$in"
 done
 target_nvlink_parse
