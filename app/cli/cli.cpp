@@ -15,6 +15,9 @@ const std::vector<Command>& commands()
             QStringLiteral("nsys stats reports, identical CSV (cuda_gpu_kern_sum, cuda_api_sum...)"), runStats },
         { QStringLiteral("info"),
             QStringLiteral("what an export holds: nsys version, GPUs, processes, row counts, span"), runInfo },
+        { QStringLiteral("categories"),
+            QStringLiteral("kernel categories by gputrc2graph regex rules, per time mode (csv/json/table, png)"),
+            runCategories, categoriesWantsGui },
     };
     return all;
 }
@@ -24,6 +27,14 @@ bool isCommand(const QString& name)
     for (const Command& c : commands())
         if (c.name == name)
             return true;
+    return false;
+}
+
+bool commandWantsGui(const QStringList& args)
+{
+    for (const Command& c : commands())
+        if (c.name == args.value(0))
+            return c.wantsGui && c.wantsGui(args);
     return false;
 }
 
