@@ -170,7 +170,7 @@ int runCategories(const QStringList& args)
         if (engineName.isEmpty())
             lookupError = QStringLiteral("%1: several engines, choose one with --engine (engines: %2)")
                               .arg(ruleFiles.join(QStringLiteral(", ")), library.engines().join(QStringLiteral(", ")));
-        else if (modelName.isEmpty())
+        else if (modelName.isEmpty() && library.sourceOf(engineName) >= 0)
             lookupError = QStringLiteral("%1: engine \"%2\" has several models, choose one with --model (models: %3)")
                               .arg(ruleFiles.join(QStringLiteral(", ")), engineName,
                                   library.models(engineName).join(QStringLiteral(", ")));

@@ -151,6 +151,8 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
     const std::vector<std::uint32_t> global = mergeDevices(sorted, identity);
     for (const TimeMode mode : kAllTimeModes)
         t->m_nameTimes[std::size_t(mode)] = computeGroupTimes(sorted, identity, &global, t->m_names.size(), mode);
+    // From here on the device of a row is its position (m_deviceBegin).
+    sorted.device = {};
     return t;
 }
 

@@ -56,7 +56,7 @@ private:
     ProfilePtr m_profile;
     std::vector<Name> m_names;
     std::vector<int> m_devices;
-    IntervalColumns m_rows; ///< sorted by (device, start, row)
+    IntervalColumns m_rows; ///< sorted by (device, start, row); device left empty after the build
     std::vector<std::size_t> m_deviceBegin;
     std::array<GroupTimes, 4> m_nameTimes;
     std::vector<std::uint32_t> m_kernelName;
