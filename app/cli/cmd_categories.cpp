@@ -55,8 +55,8 @@ bool categoriesWantsGui(const QStringList& args)
 int runCategories(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("traces"), QStringLiteral("nsys SQLite exports."),
-        QStringLiteral("TRACE..."));
+    parser.addPositionalArgument(
+        QStringLiteral("traces"), QStringLiteral("nsys SQLite exports."), QStringLiteral("TRACE..."));
     const QCommandLineOption rules(QStringLiteral("rules"),
         QStringLiteral("A gputrc2graph rule file {engine: {model: {regex: category}}}; repeat to merge several (a "
                        "later file replaces an engine it also defines)."),
@@ -64,8 +64,8 @@ int runCategories(const QStringList& args)
     const QCommandLineOption ruleSet(QStringLiteral("rule-set"),
         QStringLiteral("A shipped rule set: %1.").arg(RuleLibrary::shippedSetNames().join(QStringLiteral(", "))),
         QStringLiteral("name"));
-    const QCommandLineOption engine(QStringLiteral("engine"),
-        QStringLiteral("Engine in the rules (default: the only one)."), QStringLiteral("E"));
+    const QCommandLineOption engine(
+        QStringLiteral("engine"), QStringLiteral("Engine in the rules (default: the only one)."), QStringLiteral("E"));
     const QCommandLineOption model(
         QStringLiteral("model"), QStringLiteral("Model of the engine (default: the only one)."), QStringLiteral("M"));
     const QCommandLineOption mode(QStringLiteral("time-mode"),
@@ -92,9 +92,10 @@ int runCategories(const QStringList& args)
     parser.addOptions({ rules, ruleSet, engine, model, mode, elapsed, perGpu, format, output, mapping, png, pngSize });
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
-            QStringLiteral("Kernel categories by regex rules (gputrc2graph's format and semantics: rules in file order, "
-                           "first match wins, case-sensitive re.search on demangled names and [CUDA memcpy ...] / "
-                           "[CUDA memset])."),
+            QStringLiteral(
+                "Kernel categories by regex rules (gputrc2graph's format and semantics: rules in file order, "
+                "first match wins, case-sensitive re.search on demangled names and [CUDA memcpy ...] / "
+                "[CUDA memset])."),
             &exitCode))
         return exitCode;
     const QStringList traces = parser.positionalArguments();
@@ -119,8 +120,8 @@ int runCategories(const QStringList& args)
     const QRegularExpressionMatch size
         = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(pngSize));
     if (!size.hasMatch() || size.captured(1).toInt() < 100 || size.captured(2).toInt() < 100) {
-        printError(QStringLiteral("--png-size must be WIDTHxHEIGHT (at least 100x100), not '%1'")
-                       .arg(parser.value(pngSize)));
+        printError(
+            QStringLiteral("--png-size must be WIDTHxHEIGHT (at least 100x100), not '%1'").arg(parser.value(pngSize)));
         return ExitUsage;
     }
     std::vector<TimeNs> wall;
@@ -234,8 +235,7 @@ int runCategories(const QStringList& args)
                 o.wallNs = profiles[i].breakdown.bars.empty() || !profiles[i].breakdown.bars[0].hasCpu
                     ? kNoTime
                     : profiles[i].breakdown.bars[0].wallNs;
-                whole[i].breakdown
-                    = categorize(*whole[i].timeline, *list, evaluateRules(*list, cache, nullptr), o);
+                whole[i].breakdown = categorize(*whole[i].timeline, *list, evaluateRules(*list, cache, nullptr), o);
             }
         if (const QString e = writeOutput(mappingCsv(whole, engineName, modelName), parser.value(mapping));
             !e.isEmpty()) {

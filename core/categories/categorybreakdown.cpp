@@ -40,8 +40,8 @@ void setCpuSegment(CategoryBar& bar, const CategoryOptions& options, TimeMode mo
 }
 } // namespace
 
-CategoryBreakdown categorize(const CategoryTimeline& timeline, const RuleList& rules,
-    const RuleEvaluation& evaluation, const CategoryOptions& options)
+CategoryBreakdown categorize(const CategoryTimeline& timeline, const RuleList& rules, const RuleEvaluation& evaluation,
+    const CategoryOptions& options)
 {
     CategoryBreakdown b;
     b.mode = options.mode;
@@ -147,8 +147,8 @@ std::shared_ptr<const std::vector<char>> kernelRowsOfCategory(
     for (std::size_t n = 0; n < nameIn.size(); ++n)
         nameIn[n] = breakdown.categoryOfName[n] == category;
     for (std::size_t r = 0; r < rows; ++r)
-        (*mask)[r] = nameIn[timeline.nameOfKernel(r)]
-            && (device < 0 || timeline.deviceOfKernel(r) == std::size_t(device));
+        (*mask)[r]
+            = nameIn[timeline.nameOfKernel(r)] && (device < 0 || timeline.deviceOfKernel(r) == std::size_t(device));
     return mask;
 }
 

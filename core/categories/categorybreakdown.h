@@ -62,8 +62,8 @@ struct CategoryBreakdown
 };
 
 /// Adds up a classified timeline. Cost: O(names + rules) for sum/exclusive/g2g, one sweep over the rows for busy.
-CategoryBreakdown categorize(const CategoryTimeline& timeline, const RuleList& rules,
-    const RuleEvaluation& evaluation, const CategoryOptions& options);
+CategoryBreakdown categorize(const CategoryTimeline& timeline, const RuleList& rules, const RuleEvaluation& evaluation,
+    const CategoryOptions& options);
 
 /// Kernel rows (a mask over Profile::kernels) of @p category, on one device or all (-1), for the kernel table.
 std::shared_ptr<const std::vector<char>> kernelRowsOfCategory(

@@ -97,7 +97,8 @@ QString categoriesTable(const std::vector<ProfileCategories>& profiles)
     for (const QStringList& r : rows) {
         QStringList cells;
         for (qsizetype c = 0; c < r.size(); ++c)
-            cells.append(c >= 2 ? r[c].rightJustified(width[std::size_t(c)]) : r[c].leftJustified(width[std::size_t(c)]));
+            cells.append(
+                c >= 2 ? r[c].rightJustified(width[std::size_t(c)]) : r[c].leftJustified(width[std::size_t(c)]));
         out += cells.join(QStringLiteral("  ")).trimmed() + QLatin1Char('\n');
     }
     for (const ProfileCategories& p : profiles)
@@ -217,8 +218,8 @@ QString mappingCsv(const std::vector<ProfileCategories>& profiles, const QString
         return a.name < b.name;
     });
     const QString mode = profiles.empty() ? QString() : timeModeName(profiles.front().breakdown.mode);
-    QString out = QStringLiteral(
-        "Model_Engine,Category,Instances,Name,Elapsed Time (sec),Total Time (sec),Time Mode,Rule\n");
+    QString out
+        = QStringLiteral("Model_Engine,Category,Instances,Name,Elapsed Time (sec),Total Time (sec),Time Mode,Rule\n");
     for (const Row& r : rows)
         out += csvRecord({ r.modelEngine, r.category, QString::number(r.instances), r.name, seconds(r.elapsed),
                    r.cpu ? QString() : seconds(r.total), mode, r.rule >= 0 ? QString::number(r.rule + 1) : QString() })

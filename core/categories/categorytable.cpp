@@ -72,9 +72,9 @@ std::vector<CategoryNameRow> categoryNameRows(const CategoryTimeline& timeline, 
             && evaluation.rules[std::size_t(rule)].status == RuleDiagnostic::CatchAll;
         if (uncategorizedOnly && rule >= 0 && !catchAll)
             continue;
-        rows.push_back(CategoryNameRow { names[n].demangled, names[n].shortName,
-            breakdown.categories[breakdown.categoryOfName[n]], rule, catchAll, names[n].memOp, breakdown.nameCount[n],
-            breakdown.nameTime[n] });
+        rows.push_back(
+            CategoryNameRow { names[n].demangled, names[n].shortName, breakdown.categories[breakdown.categoryOfName[n]],
+                rule, catchAll, names[n].memOp, breakdown.nameCount[n], breakdown.nameTime[n] });
     }
     std::stable_sort(rows.begin(), rows.end(), [](const CategoryNameRow& a, const CategoryNameRow& b) {
         return a.time != b.time ? a.time > b.time : a.instances > b.instances;

@@ -118,7 +118,8 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
     std::vector<std::uint32_t> rank(devices.ids.size());
     std::vector<std::uint32_t> byId(devices.ids.size());
     std::iota(byId.begin(), byId.end(), 0u);
-    std::sort(byId.begin(), byId.end(), [&](std::uint32_t a, std::uint32_t b) { return devices.ids[a] < devices.ids[b]; });
+    std::sort(
+        byId.begin(), byId.end(), [&](std::uint32_t a, std::uint32_t b) { return devices.ids[a] < devices.ids[b]; });
     for (std::size_t r = 0; r < byId.size(); ++r) {
         rank[byId[r]] = std::uint32_t(r);
         t->m_devices.push_back(devices.ids[byId[r]]);

@@ -208,7 +208,8 @@ std::optional<RuleDocument> RuleDocument::parse(const QByteArray& bytes, const Q
     }
     if (!root.is_object()) {
         fail(error, fileName, {},
-            QStringLiteral("expected a JSON object {engine: {model: {regex: category}}}, found %1").arg(typeName(root)));
+            QStringLiteral("expected a JSON object {engine: {model: {regex: category}}}, found %1")
+                .arg(typeName(root)));
         return std::nullopt;
     }
     const Json* extension = nullptr;

@@ -136,8 +136,8 @@ GroupTimes computeGroupTimes(
     const IntervalColumns& rows, std::size_t deviceCount, std::size_t groupCount, TimeMode mode)
 {
     if (mode == TimeMode::Sum)
-        return computeGroupTimes(rows, DeviceOrder { {}, std::vector<std::size_t>(deviceCount + 1, 0) }, nullptr,
-            groupCount, mode);
+        return computeGroupTimes(
+            rows, DeviceOrder { {}, std::vector<std::size_t>(deviceCount + 1, 0) }, nullptr, groupCount, mode);
     const DeviceOrder byDevice = sortByDeviceAndStart(rows, deviceCount);
     if (mode == TimeMode::Global) {
         const std::vector<std::uint32_t> global = mergeDevices(rows, byDevice);

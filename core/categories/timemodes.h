@@ -55,8 +55,8 @@ struct GroupTimes
 /// by device, then row index, so the result is deterministic. A row whose end is before its start counts as empty.
 /// For Exclusive and Global the per-group times add up to the union of all rows (per device, resp. overall);
 /// Global attributes each row's credit to the row's own device.
-GroupTimes computeGroupTimes(const IntervalColumns& rows, std::size_t deviceCount, std::size_t groupCount,
-    TimeMode mode);
+GroupTimes computeGroupTimes(
+    const IntervalColumns& rows, std::size_t deviceCount, std::size_t groupCount, TimeMode mode);
 
 /// Row indexes sorted by (device, start, index), with the first position of each device (deviceCount + 1 entries).
 struct DeviceOrder

@@ -50,7 +50,8 @@ QVariant CategoryTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (column == last) {
-        const std::int64_t n = std::accumulate(m_table.instances[row].begin(), m_table.instances[row].end(), std::int64_t(0));
+        const std::int64_t n
+            = std::accumulate(m_table.instances[row].begin(), m_table.instances[row].end(), std::int64_t(0));
         if (role == SortRole || role == RawValueRole)
             return qint64(n);
         if (role == Qt::DisplayRole)
@@ -65,10 +66,7 @@ QVariant CategoryTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole)
         return share ? QString::number(m_table.share(row, bar), 'f', 1) : formatDuration(t);
     if (role == Qt::ToolTipRole && !share)
-        return tr("%1: %2 ns, %3 instances")
-            .arg(m_table.bars[qsizetype(bar)])
-            .arg(t)
-            .arg(m_table.instances[row][bar]);
+        return tr("%1: %2 ns, %3 instances").arg(m_table.bars[qsizetype(bar)]).arg(t).arg(m_table.instances[row][bar]);
     return {};
 }
 

@@ -218,14 +218,12 @@ QMimeData* RuleTableModel::mimeData(const QModelIndexList& indexes) const
     return data;
 }
 
-bool RuleTableModel::canDropMimeData(
-    const QMimeData* data, Qt::DropAction action, int, int, const QModelIndex&) const
+bool RuleTableModel::canDropMimeData(const QMimeData* data, Qt::DropAction action, int, int, const QModelIndex&) const
 {
     return action == Qt::MoveAction && data && data->hasFormat(QString::fromLatin1(kMimeType));
 }
 
-bool RuleTableModel::dropMimeData(
-    const QMimeData* data, Qt::DropAction action, int row, int, const QModelIndex& parent)
+bool RuleTableModel::dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int, const QModelIndex& parent)
 {
     if (!canDropMimeData(data, action, row, 0, parent))
         return false;

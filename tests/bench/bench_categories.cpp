@@ -2,10 +2,10 @@
 // Times re-categorisation after a rule edit on a (large) export: classify the distinct names, add them up per time
 // mode, and (with the widgets) redraw the category pane. Target: 200 ms on the 4M-kernel export.
 //   bench_categories [EXPORT] [--rule-set NAME --engine E --model M] [--iterations N] [--no-pane]
-#include "categories/categorybreakdown.h"
-#include "categories/rulelibrary.h"
 #include "categories/categoriespane.h"
+#include "categories/categorybreakdown.h"
 #include "categories/categorycontroller.h"
+#include "categories/rulelibrary.h"
 #include "profile/profileloader.h"
 #include "session/profilesession.h"
 #include "session/workbench.h"
@@ -37,7 +37,8 @@ void print(const char* what, const std::vector<double>& ms)
 
 int main(int argc, char** argv)
 {
-    qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+    qputenv(
+        "QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
     QApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
     QString path = QStringLiteral("/tmp/nsw-bench/big.sqlite");

@@ -74,8 +74,8 @@ QList<qint64> times(const CategoryBar& bar, const CategoryBreakdown& b, const QS
     return out;
 }
 
-const QStringList kCategories = { QStringLiteral("gemm"), QStringLiteral("comm"), QStringLiteral("memops"),
-    QStringLiteral("misc") };
+const QStringList kCategories
+    = { QStringLiteral("gemm"), QStringLiteral("comm"), QStringLiteral("memops"), QStringLiteral("misc") };
 } // namespace
 
 class TestCategoryBreakdown : public QObject
@@ -88,7 +88,8 @@ private Q_SLOTS:
         QTest::addColumn<QList<qint64>>("expected"); // gemm, comm, memops, misc
         QTest::addColumn<QList<qint64>>("ruleTimes"); // rules 1..5
         // sum: gemm 10+8+3 + 10, comm 10 + 7+2, memops 10, misc 2.
-        QTest::newRow("sum") << int(TimeMode::Sum) << QList<qint64> { 31, 19, 10, 2 } << QList<qint64> { 31, 19, 10, 0, 2 };
+        QTest::newRow("sum") << int(TimeMode::Sum) << QList<qint64> { 31, 19, 10, 2 }
+                             << QList<qint64> { 31, 19, 10, 0, 2 };
         // busy: gemm 21 + 10; comm 10 + [18,25) = 7.
         QTest::newRow("busy") << int(TimeMode::Busy) << QList<qint64> { 31, 17, 10, 2 }
                               << QList<qint64> { 31, 17, 10, 0, 2 };
@@ -168,7 +169,8 @@ private Q_SLOTS:
         r = run(rules(), options);
         QCOMPARE(r.breakdown.bars[0].cpuNs, TimeNs(0));
         QCOMPARE(r.breakdown.bars[0].warning,
-            QStringLiteral("entered wall time 30 ns is shorter than the GPU time 37 ns (g2g): no CPU (non-GPU) segment"));
+            QStringLiteral(
+                "entered wall time 30 ns is shorter than the GPU time 37 ns (g2g): no CPU (non-GPU) segment"));
         QCOMPARE(r.breakdown.warnings.size(), 1);
 
         // Summing modes add up GPUs; the warning says so. Per GPU, each bar compares with the wall time.
@@ -200,9 +202,9 @@ private Q_SLOTS:
         const Run r = run(rules(), options);
         const int gemm = r.breakdown.categoryIndex(QStringLiteral("gemm"));
         // Kernel rows in builder order: k0..k7 (the memcpy is not a kernel row).
-        QCOMPARE(*kernelRowsOfCategory(*r.timeline, r.breakdown, gemm),
-            (std::vector<char> { 1, 0, 1, 1, 1, 0, 0, 0 }));
-        QCOMPARE(*kernelRowsOfCategory(*r.timeline, r.breakdown, gemm, 1), (std::vector<char> { 0, 0, 0, 0, 1, 0, 0, 0 }));
+        QCOMPARE(*kernelRowsOfCategory(*r.timeline, r.breakdown, gemm), (std::vector<char> { 1, 0, 1, 1, 1, 0, 0, 0 }));
+        QCOMPARE(
+            *kernelRowsOfCategory(*r.timeline, r.breakdown, gemm, 1), (std::vector<char> { 0, 0, 0, 0, 1, 0, 0, 0 }));
     }
 
     void exports()
@@ -229,7 +231,8 @@ private Q_SLOTS:
                            "m_e_hand-made_0,gemm,1,void hgemm_kernel(int),2e-09,8e-09,g2g,1\n"
                            "m_e_hand-made_0,memops,1,[CUDA memcpy Host-to-Device],1e-08,1e-08,g2g,3\n"
                            "m_e_hand-made_0,misc,1,Weird_Kernel(int),2e-09,2e-09,g2g,5\n"));
-        const auto json = categoriesJson(profiles, QStringLiteral("e"), QStringLiteral("m"), { QStringLiteral("r.json") });
+        const auto json
+            = categoriesJson(profiles, QStringLiteral("e"), QStringLiteral("m"), { QStringLiteral("r.json") });
         QCOMPARE(json["timeMode"].get<std::string>(), std::string("g2g"));
         QCOMPARE(json["bars"][0]["gpuTimeNs"].get<qint64>(), qint64(37));
         QCOMPARE(json["bars"][0]["cpuTimeNs"].get<qint64>(), qint64(63));
@@ -258,9 +261,9 @@ private Q_SLOTS:
         const LoadResult loaded = ProfileLoader::load(path);
         QVERIFY2(loaded.profile, qPrintable(loaded.error));
         RuleList list;
-        for (const auto& [p, c] : std::initializer_list<std::pair<const char*, const char*>> {
-                 { "nvjet", "gemm" }, { "flash", "attn" }, { "nccl", "comm" }, { "elementwise", "ew" },
-                 { "CUDA memcpy", "copy" }, { "CUDA memset", "set" }, { ".*", "other" } })
+        for (const auto& [p, c] : std::initializer_list<std::pair<const char*, const char*>> { { "nvjet", "gemm" },
+                 { "flash", "attn" }, { "nccl", "comm" }, { "elementwise", "ew" }, { "CUDA memcpy", "copy" },
+                 { "CUDA memset", "set" }, { ".*", "other" } })
             list.rules.push_back(CategoryRule::fromKey(QLatin1String(p), QLatin1String(c)));
         QString error;
         const auto db = SqliteDb::open(path, &error);

@@ -57,23 +57,25 @@ private Q_SLOTS:
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
         const QByteArray good = "{\"e\": {\"m\": {\"gemm\": \"gemm\", \".*\": \"misc\"}, \"m2\": {\".*\": \"x\"}}}";
-        QTest::newRow("bad JSON") << QByteArray("{\"e\": ") << QStringList() << 2 << QStringLiteral(": not valid JSON: ");
+        QTest::newRow("bad JSON") << QByteArray("{\"e\": ") << QStringList() << 2
+                                  << QStringLiteral(": not valid JSON: ");
         QTest::newRow("wrong shape") << QByteArray("{\"e\": {\"m\": [\"gemm\"]}}") << QStringList() << 2
                                      << QStringLiteral(": e/m: expected an object of {regex: category}, found array");
         QTest::newRow("bad regex") << QByteArray("{\"e\": {\"m\": {\"ok\": \"a\", \"gemm(\": \"b\"}}}") << QStringList()
                                    << 2
                                    << QStringLiteral(": e/m rule 2 \"gemm(\": invalid regular expression at offset 5: "
                                                      "missing closing parenthesis");
-        QTest::newRow("unknown engine") << good << QStringList { QStringLiteral("--engine"), QStringLiteral("vllm") } << 2
-                                        << QStringLiteral(": no engine \"vllm\" (engines: e)");
-        QTest::newRow("unknown model") << good << QStringList { QStringLiteral("--model"), QStringLiteral("llama") } << 2
-                                       << QStringLiteral(": engine \"e\" has no model \"llama\" (models: m, m2)");
+        QTest::newRow("unknown engine") << good << QStringList { QStringLiteral("--engine"), QStringLiteral("vllm") }
+                                        << 2 << QStringLiteral(": no engine \"vllm\" (engines: e)");
+        QTest::newRow("unknown model") << good << QStringList { QStringLiteral("--model"), QStringLiteral("llama") }
+                                       << 2 << QStringLiteral(": engine \"e\" has no model \"llama\" (models: m, m2)");
         QTest::newRow("ambiguous model") << good << QStringList() << 2
-                                         << QStringLiteral(": engine \"e\" has several models, choose one with --model");
+                                         << QStringLiteral(
+                                                ": engine \"e\" has several models, choose one with --model");
         QTest::newRow("bad time mode") << good << QStringList { QStringLiteral("--time-mode"), QStringLiteral("wall") }
                                        << 1 << QStringLiteral("--time-mode must be sum, busy, exclusive or g2g");
-        QTest::newRow("elapsed count") << good << QStringList { QStringLiteral("--elapsed"), QStringLiteral("1,2") } << 1
-                                       << QStringLiteral("--elapsed needs one value per trace (1)");
+        QTest::newRow("elapsed count") << good << QStringList { QStringLiteral("--elapsed"), QStringLiteral("1,2") }
+                                       << 1 << QStringLiteral("--elapsed needs one value per trace (1)");
     }
 
     void invalidRules()
@@ -84,7 +86,8 @@ private Q_SLOTS:
         QFETCH(QString, message);
         const QString rules = write(QStringLiteral("r.json"), json);
         // The rules are checked before the trace is read, so the trace need not exist.
-        const Result r = run(QStringList { QStringLiteral("/nonexistent.sqlite"), QStringLiteral("--rules"), rules } + extra);
+        const Result r
+            = run(QStringList { QStringLiteral("/nonexistent.sqlite"), QStringLiteral("--rules"), rules } + extra);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         if (exitCode == 2 && !message.startsWith(QLatin1String("--")))
@@ -94,7 +97,8 @@ private Q_SLOTS:
 
     void unreadableInputs()
     {
-        Result r = run({ QStringLiteral("/nonexistent.sqlite"), QStringLiteral("--rules"), QStringLiteral("/nonexistent/r.json") });
+        Result r = run({ QStringLiteral("/nonexistent.sqlite"), QStringLiteral("--rules"),
+            QStringLiteral("/nonexistent/r.json") });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.startsWith(QStringLiteral("nsys-workbench: /nonexistent/r.json: ")));
         r = run({ QStringLiteral("/nonexistent.sqlite"), QStringLiteral("--rule-set"), QStringLiteral("pytorch") });
@@ -102,7 +106,8 @@ private Q_SLOTS:
         QVERIFY(r.err.contains(QStringLiteral("/nonexistent.sqlite")));
         r = run({ QStringLiteral("x.sqlite"), QStringLiteral("--rule-set"), QStringLiteral("nope") });
         QCOMPARE(r.exitCode, 1);
-        QVERIFY(r.err.contains(QStringLiteral("no shipped rule set 'nope' (rule sets: vllm, sglang, trtllm, pytorch)")));
+        QVERIFY(
+            r.err.contains(QStringLiteral("no shipped rule set 'nope' (rule sets: vllm, sglang, trtllm, pytorch)")));
         r = run({ QStringLiteral("x.sqlite") });
         QCOMPARE(r.exitCode, 1);
     }
@@ -125,7 +130,8 @@ private Q_SLOTS:
         const QString sql = QStringLiteral(
             "WITH rows AS (SELECT CASE WHEN instr(n.value,'nvjet') THEN 1 WHEN instr(n.value,'flash') THEN 2 "
             "WHEN instr(n.value,'nccl') THEN 3 ELSE 6 END AS o, k.end - k.start AS d FROM CUPTI_ACTIVITY_KIND_KERNEL k "
-            "JOIN StringIds n ON n.id = k.demangledName UNION ALL SELECT 4, end - start FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+            "JOIN StringIds n ON n.id = k.demangledName UNION ALL SELECT 4, end - start FROM "
+            "CUPTI_ACTIVITY_KIND_MEMCPY "
             "UNION ALL SELECT 5, end - start FROM CUPTI_ACTIVITY_KIND_MEMSET), "
             "total AS (SELECT sum(d) AS t FROM rows) "
             "SELECT group_concat(line, '|') FROM (SELECT o, '%1,' || CASE o WHEN 1 THEN 'gemm' WHEN 2 THEN 'attn' "
@@ -144,9 +150,10 @@ private Q_SLOTS:
             QSKIP("../shared/traces is absent: no real export to check against");
         const QString png = m_dir.filePath(QStringLiteral("c.png"));
         const QString mapping = m_dir.filePath(QStringLiteral("result.csv"));
-        Result r = run({ trace(), trace(), QStringLiteral("--rule-set"), QStringLiteral("pytorch"), QStringLiteral("--format"),
-            QStringLiteral("json"), QStringLiteral("--elapsed"), QStringLiteral("0.01,capture"), QStringLiteral("--png"),
-            png, QStringLiteral("--png-size"), QStringLiteral("900x500"), QStringLiteral("--mapping"), mapping });
+        Result r = run({ trace(), trace(), QStringLiteral("--rule-set"), QStringLiteral("pytorch"),
+            QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--elapsed"),
+            QStringLiteral("0.01,capture"), QStringLiteral("--png"), png, QStringLiteral("--png-size"),
+            QStringLiteral("900x500"), QStringLiteral("--mapping"), mapping });
         QCOMPARE(r.exitCode, 0);
         // 10 ms of wall time is less than the GPU time: a warning, not a silent clamp.
         QVERIFY(r.err.contains(QStringLiteral("warning: nsys2026.2_h100x2_mfu_before_nccl.sqlite: elapsed time 10.0 ms "
@@ -164,8 +171,9 @@ private Q_SLOTS:
         QFile m(mapping);
         QVERIFY(m.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = m.readAll().split('\n');
-        QCOMPARE(lines[0], QByteArray("Model_Engine,Category,Instances,Name,Elapsed Time (sec),Total Time (sec),Time "
-                                      "Mode,Rule"));
+        QCOMPARE(lines[0],
+            QByteArray("Model_Engine,Category,Instances,Name,Elapsed Time (sec),Total Time (sec),Time "
+                       "Mode,Rule"));
         QVERIFY(lines[1].startsWith("training_pytorch_nsys2026.2_h100x2_mfu_after_nccl")
             || lines[1].startsWith("training_pytorch_nsys2026.2_h100x2_mfu_before_nccl_0,CPU(non-GPU),1,CPU(non-GPU)"));
     }

@@ -7,8 +7,8 @@
 using namespace nsw;
 
 namespace {
-CategoryRule rule(const QString& pattern, const QString& category, bool ci = false,
-    RuleNameKind kind = RuleNameKind::Demangled)
+CategoryRule rule(
+    const QString& pattern, const QString& category, bool ci = false, RuleNameKind kind = RuleNameKind::Demangled)
 {
     CategoryRule r;
     r.pattern = pattern;
@@ -47,14 +47,14 @@ private Q_SLOTS:
         const QStringList n = { QStringLiteral("void fused_moe_gemm_kernel<int>(int)"), QStringLiteral("sgemm_128"),
             QStringLiteral("[CUDA memcpy Host-to-Device]") };
         // Search anywhere in the name (re.search), not at the start (re.match).
-        QTest::newRow("moe first") << QStringList { QStringLiteral("moe"), QStringLiteral("gemm"), QStringLiteral(".*") }
-                                   << QList<int> { 0, 1, 2 };
-        QTest::newRow("gemm first takes the MoE GEMM")
-            << QStringList { QStringLiteral("gemm"), QStringLiteral("moe"), QStringLiteral(".*") } << QList<int> { 0, 0, 2 };
-        QTest::newRow("anchored pattern") << QStringList { QStringLiteral("^gemm"), QStringLiteral("^sgemm") }
-                                          << QList<int> { -1, 1, -1 };
-        QTest::newRow("no catch-all leaves names unmatched") << QStringList { QStringLiteral("CUDA mem") }
-                                                             << QList<int> { -1, -1, 0 };
+        QTest::newRow("moe first") << QStringList { QStringLiteral("moe"), QStringLiteral("gemm"),
+            QStringLiteral(".*") } << QList<int> { 0, 1, 2 };
+        QTest::newRow("gemm first takes the MoE GEMM") << QStringList { QStringLiteral("gemm"), QStringLiteral("moe"),
+            QStringLiteral(".*") } << QList<int> { 0, 0, 2 };
+        QTest::newRow("anchored pattern")
+            << QStringList { QStringLiteral("^gemm"), QStringLiteral("^sgemm") } << QList<int> { -1, 1, -1 };
+        QTest::newRow("no catch-all leaves names unmatched")
+            << QStringList { QStringLiteral("CUDA mem") } << QList<int> { -1, -1, 0 };
     }
 
     void firstMatchWinsInOrder()
@@ -64,17 +64,19 @@ private Q_SLOTS:
         std::vector<CategoryRule> rules;
         for (const QString& p : patterns)
             rules.push_back(rule(p, p));
-        RuleMatchCache cache(names({ QStringLiteral("void fused_moe_gemm_kernel<int>(int)"), QStringLiteral("sgemm_128"),
-            QStringLiteral("[CUDA memcpy Host-to-Device]") }));
+        RuleMatchCache cache(names({ QStringLiteral("void fused_moe_gemm_kernel<int>(int)"),
+            QStringLiteral("sgemm_128"), QStringLiteral("[CUDA memcpy Host-to-Device]") }));
         const RuleEvaluation e = evaluateRules(list(rules), cache, nullptr);
         QCOMPARE(QList<int>(e.ruleOfName.begin(), e.ruleOfName.end()), winners);
     }
 
     void caseFlag()
     {
-        RuleMatchCache cache(names({ QStringLiteral("vllm::rotary_embedding_kernel"), QStringLiteral("RotaryKernel") }));
+        RuleMatchCache cache(
+            names({ QStringLiteral("vllm::rotary_embedding_kernel"), QStringLiteral("RotaryKernel") }));
         // Case-sensitive by default, as Python's re.search: "Rotary" misses the lower-case kernel.
-        RuleEvaluation e = evaluateRules(list({ rule(QStringLiteral("Rotary"), QStringLiteral("rope")) }), cache, nullptr);
+        RuleEvaluation e
+            = evaluateRules(list({ rule(QStringLiteral("Rotary"), QStringLiteral("rope")) }), cache, nullptr);
         QCOMPARE(e.ruleOfName, (std::vector<int> { -1, 0 }));
         e = evaluateRules(list({ rule(QStringLiteral("Rotary"), QStringLiteral("rope"), true) }), cache, nullptr);
         QCOMPARE(e.ruleOfName, (std::vector<int> { 0, 0 }));
@@ -88,8 +90,9 @@ private Q_SLOTS:
         RuleMatchCache cache(names({ QStringLiteral("void ns::gemv_kernel<float>(float)"), QStringLiteral("other") },
             { QStringLiteral("gemv_kernel"), QStringLiteral("void") }));
         // "^gemv" only finds the short name; "void" only the demangled one.
-        RuleEvaluation e = evaluateRules(
-            list({ rule(QStringLiteral("^gemv"), QStringLiteral("gemm"), false, RuleNameKind::Short) }), cache, nullptr);
+        RuleEvaluation e
+            = evaluateRules(list({ rule(QStringLiteral("^gemv"), QStringLiteral("gemm"), false, RuleNameKind::Short) }),
+                cache, nullptr);
         QCOMPARE(e.ruleOfName, (std::vector<int> { 0, -1 }));
         e = evaluateRules(list({ rule(QStringLiteral("^gemv"), QStringLiteral("gemm")) }), cache, nullptr);
         QCOMPARE(e.ruleOfName, (std::vector<int> { -1, -1 }));
@@ -153,7 +156,8 @@ private Q_SLOTS:
                     RuleMatchCache none(NameSet {});
                     const RuleEvaluation e = evaluateRules(model, none, &representativeMatchCache());
                     for (std::size_t r = 0; r < model.rules.size(); ++r)
-                        QVERIFY2(e.rules[r].status == RuleDiagnostic::Wins || e.rules[r].status == RuleDiagnostic::CatchAll,
+                        QVERIFY2(
+                            e.rules[r].status == RuleDiagnostic::Wins || e.rules[r].status == RuleDiagnostic::CatchAll,
                             qPrintable(QStringLiteral("%1/%2 rule %3 %4: %5")
                                            .arg(engine.name, model.model)
                                            .arg(r + 1)
@@ -171,9 +175,9 @@ private Q_SLOTS:
                                    << QStringLiteral("reduce_kernel") << QStringLiteral("reduce_kernel");
         QTest::newRow("no short name") << QStringLiteral("void ns::inner::foo_bar<int, (bool)1>(int *, float)")
                                        << QString() << QStringLiteral("foo_bar");
-        QTest::newRow("memory operation") << QStringLiteral("[CUDA memcpy Host-to-Device]")
-                                          << QStringLiteral("[CUDA memcpy Host-to-Device]")
-                                          << QStringLiteral("\\[CUDA memcpy Host-to-Device\\]");
+        QTest::newRow("memory operation")
+            << QStringLiteral("[CUDA memcpy Host-to-Device]") << QStringLiteral("[CUDA memcpy Host-to-Device]")
+            << QStringLiteral("\\[CUDA memcpy Host-to-Device\\]");
         QTest::newRow("regex characters") << QStringLiteral("a.b+c") << QString() << QStringLiteral("a\\.b\\+c");
     }
 

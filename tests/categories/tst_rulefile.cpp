@@ -11,19 +11,19 @@ using namespace nsw;
 namespace {
 // A file in gputrc2graph's format and layout (json.dump(indent=2), no final newline), written for this test.
 const QByteArray kCompatible = "{\n"
-"  \"eng\": {\n"
-"    \"dense\": {\n"
-"      \"gemm|nvjet\": \"gemm\",\n"
-"      \"(?i)flash\": \"attn\",\n"
-"      \"CUDA mem\": \"memops\",\n"
-"      \".*\": \"misc\"\n"
-"    },\n"
-"    \"moe\": {\n"
-"      \"fused_moe\": \"moe_gemm\",\n"
-"      \".*\": \"misc\"\n"
-"    }\n"
-"  }\n"
-"}";
+                               "  \"eng\": {\n"
+                               "    \"dense\": {\n"
+                               "      \"gemm|nvjet\": \"gemm\",\n"
+                               "      \"(?i)flash\": \"attn\",\n"
+                               "      \"CUDA mem\": \"memops\",\n"
+                               "      \".*\": \"misc\"\n"
+                               "    },\n"
+                               "    \"moe\": {\n"
+                               "      \"fused_moe\": \"moe_gemm\",\n"
+                               "      \".*\": \"misc\"\n"
+                               "    }\n"
+                               "  }\n"
+                               "}";
 
 QStringList keys(const RuleList& list)
 {
@@ -66,8 +66,9 @@ private Q_SLOTS:
         fourSpaces.replace("\n  ", "\n    ");
         QTest::newRow("other indentation") << fourSpaces;
         QTest::newRow("one line, odd spacing") << QByteArray("{\"e\":{\"m\":{\"a\" :\"x\",\".*\":\"misc\"}}}");
-        QTest::newRow("non-ASCII and escapes") << QByteArray("{\n  \"e\": {\n    \"m\": {\n      \"caf\xc3\xa9\\\\d+\": "
-                                                            "\"\\u00e9t\\u00e9\"\n    }\n  }\n}\n");
+        QTest::newRow("non-ASCII and escapes")
+            << QByteArray("{\n  \"e\": {\n    \"m\": {\n      \"caf\xc3\xa9\\\\d+\": "
+                          "\"\\u00e9t\\u00e9\"\n    }\n  }\n}\n");
         for (const QString& name : RuleLibrary::shippedSetNames()) {
             QFile f(QStringLiteral(":/rules/%1.json").arg(name));
             RuleLibrary::shippedSet(name); // makes sure the resources are registered
@@ -116,9 +117,10 @@ private Q_SLOTS:
         const QByteArray bytes = doc->serialize();
         // The compatible part is unchanged; the extension comes last, keyed like the rules.
         QVERIFY(bytes.startsWith(kCompatible.left(kCompatible.size() - 2)));
-        QVERIFY(bytes.contains("\"_nsw\": {\n    \"format\": 1,\n    \"rules\": {\n      \"eng\": {\n        \"dense\": "
-                               "{\n          \"(?i)flash\": {\n            \"match\": \"short\",\n            "
-                               "\"note\": \"FA2 and FA3\""));
+        QVERIFY(
+            bytes.contains("\"_nsw\": {\n    \"format\": 1,\n    \"rules\": {\n      \"eng\": {\n        \"dense\": "
+                           "{\n          \"(?i)flash\": {\n            \"match\": \"short\",\n            "
+                           "\"note\": \"FA2 and FA3\""));
         const auto again = RuleDocument::parse(bytes, QStringLiteral("eng.json"), nullptr);
         QVERIFY(again);
         QCOMPARE(again->engines, doc->engines);
@@ -133,9 +135,8 @@ private Q_SLOTS:
         QTest::newRow("top level array") << QByteArray("[]")
                                          << QStringLiteral("f.json: expected a JSON object {engine: {model: {regex: "
                                                            "category}}}, found array");
-        QTest::newRow("engine not an object")
-            << QByteArray("{\"e\": 3}")
-            << QStringLiteral("f.json: engine \"e\": expected an object of models, found number");
+        QTest::newRow("engine not an object") << QByteArray(
+            "{\"e\": 3}") << QStringLiteral("f.json: engine \"e\": expected an object of models, found number");
         QTest::newRow("model not an object")
             << QByteArray("{\"e\": {\"m\": [\"a\"]}}")
             << QStringLiteral("f.json: e/m: expected an object of {regex: category}, found array");
@@ -146,7 +147,8 @@ private Q_SLOTS:
                                    << QStringLiteral("f.json: e/m rule 2 \"gemm(\": invalid regular expression at "
                                                      "offset 5: missing closing parenthesis");
         QTest::newRow("bad extension")
-            << QByteArray("{\"e\": {\"m\": {\"a\": \"x\"}}, \"_nsw\": {\"rules\": {\"e\": {\"m\": {\"a\": {\"match\": \"mangled\"}}}}}}")
+            << QByteArray("{\"e\": {\"m\": {\"a\": \"x\"}}, \"_nsw\": {\"rules\": {\"e\": {\"m\": {\"a\": {\"match\": "
+                          "\"mangled\"}}}}}}")
             << QStringLiteral("f.json: _nsw.rules.e.m \"a\": \"match\" must be \"demangled\" or \"short\"");
     }
 
@@ -168,8 +170,8 @@ private Q_SLOTS:
 
     void duplicateKeysWarn()
     {
-        const auto doc = RuleDocument::parse("{\"e\": {\"m\": {\"a\": \"x\", \"b\": \"y\", \"a\": \"z\"}}}", QStringLiteral("f.json"),
-            nullptr);
+        const auto doc = RuleDocument::parse(
+            "{\"e\": {\"m\": {\"a\": \"x\", \"b\": \"y\", \"a\": \"z\"}}}", QStringLiteral("f.json"), nullptr);
         QVERIFY(doc);
         // As Python's dict: first position, last value.
         QCOMPARE(keys(*doc->engines[0].model(QStringLiteral("m"))),
@@ -182,11 +184,12 @@ private Q_SLOTS:
     {
         RuleLibrary library;
         library.add({ RuleSource::External, QStringLiteral("a.json"),
-            *RuleDocument::parse("{\"x\": {\"m1\": {\"a\": \"A\"}, \"m2\": {\"b\": \"B\"}}, \"y\": {\"m\": {\"c\": \"C\"}}}",
+            *RuleDocument::parse(
+                "{\"x\": {\"m1\": {\"a\": \"A\"}, \"m2\": {\"b\": \"B\"}}, \"y\": {\"m\": {\"c\": \"C\"}}}",
                 QStringLiteral("a.json"), nullptr) });
         library.add({ RuleSource::External, QStringLiteral("b.json"),
-            *RuleDocument::parse("{\"z\": {\"m\": {\"d\": \"D\"}}, \"x\": {\"m3\": {\"e\": \"E\"}}}", QStringLiteral("b.json"),
-                nullptr) });
+            *RuleDocument::parse("{\"z\": {\"m\": {\"d\": \"D\"}}, \"x\": {\"m3\": {\"e\": \"E\"}}}",
+                QStringLiteral("b.json"), nullptr) });
         // dict.update: x keeps its first position but is b.json's x, whole (m1 and m2 are gone).
         QCOMPARE(library.engines(), QStringList({ QStringLiteral("x"), QStringLiteral("y"), QStringLiteral("z") }));
         QCOMPARE(library.models(QStringLiteral("x")), QStringList({ QStringLiteral("m3") }));

@@ -149,16 +149,16 @@ private Q_SLOTS:
         CategoryRule shadowed = c->rules().rules[1];
         shadowed.pattern = QStringLiteral("sgemm_kernel");
         QVERIFY(editor->applyRule(1, shadowed));
-        QTRY_COMPARE(editor->ruleModel()->index(1, 0).data(RuleTableModel::StatusRole).toInt(),
-            int(RuleDiagnostic::Shadowed));
+        QTRY_COMPARE(
+            editor->ruleModel()->index(1, 0).data(RuleTableModel::StatusRole).toInt(), int(RuleDiagnostic::Shadowed));
         QCOMPARE(editor->ruleModel()->index(1, RuleTableModel::StatusColumn).data().toString(),
             QStringLiteral("shadowed by rule 1"));
         // Dragging it above rule 1 (a drop on row 0) makes it win instead.
         std::unique_ptr<QMimeData> drag(editor->ruleModel()->mimeData({ editor->ruleModel()->index(1, 1) }));
         editor->ruleModel()->dropMimeData(drag.get(), Qt::MoveAction, 0, 0, {});
         QCOMPARE(c->rules().rules[0].pattern, QStringLiteral("sgemm_kernel"));
-        QTRY_COMPARE(editor->ruleModel()->index(0, 0).data(RuleTableModel::StatusRole).toInt(),
-            int(RuleDiagnostic::Wins));
+        QTRY_COMPARE(
+            editor->ruleModel()->index(0, 0).data(RuleTableModel::StatusRole).toInt(), int(RuleDiagnostic::Wins));
         QCOMPARE(editor->ruleModel()->index(1, RuleTableModel::StatusColumn).data().toString(),
             QStringLiteral("shadowed by rule 1"));
         editor->deleteRule(0);
@@ -176,6 +176,7 @@ private Q_SLOTS:
         QCOMPARE(doc->engine(QStringLiteral("e"))->model(QStringLiteral("m"))->rules, c->rules().rules);
 
         CategoriesPane again(m_workbench);
+        again.show();
         QVERIFY(again.controller()->select(QStringLiteral("e"), QStringLiteral("m")));
         QCOMPARE(again.controller()->rules().rules, c->rules().rules);
         again.controller()->setTimeMode(TimeMode::Global);
@@ -186,6 +187,9 @@ private Q_SLOTS:
     void clickSegmentShowsKernels()
     {
         CategoriesPane pane(m_workbench);
+        // Nothing is built for a pane never shown.
+        QTest::qWait(50);
+        QVERIFY(!m_workbench->current()->attachment<CategorySessionData>(CategoryController::attachmentKey()));
         pane.resize(1000, 700);
         pane.show();
         CategoryController* c = pane.controller();

@@ -104,20 +104,24 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
     auto* exportMenu = new QMenu(m_export);
     m_export->setMenu(exportMenu);
 
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Rules:"), this));
-    bar->addWidget(m_engine);
-    bar->addWidget(m_model);
-    bar->addWidget(edit);
-    bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("Time:"), this));
-    bar->addWidget(m_mode);
-    bar->addWidget(m_bars);
-    bar->addSpacing(12);
-    bar->addWidget(m_wallSource);
-    bar->addWidget(m_wall);
-    bar->addStretch(1);
-    bar->addWidget(m_export);
+    // Two short rows rather than one long one, so that the pane fits a narrow dock.
+    auto* rulesRow = new QHBoxLayout;
+    rulesRow->addWidget(new QLabel(tr("Rules:"), this));
+    rulesRow->addWidget(m_engine);
+    rulesRow->addWidget(m_model);
+    rulesRow->addWidget(edit);
+    rulesRow->addStretch(1);
+    rulesRow->addWidget(m_export);
+    auto* optionsRow = new QHBoxLayout;
+    optionsRow->addWidget(new QLabel(tr("Time:"), this));
+    optionsRow->addWidget(m_mode);
+    optionsRow->addWidget(m_bars);
+    optionsRow->addSpacing(8);
+    optionsRow->addWidget(m_wallSource);
+    optionsRow->addWidget(m_wall);
+    optionsRow->addStretch(1);
+    for (QComboBox* box : { m_engine, m_model, m_wallSource })
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
 
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -126,7 +130,9 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
     m_tableView->setModel(m_proxy);
     setupTableView(m_tableView);
     m_tableView->setItemDelegate(new SwatchDelegate(m_tableView));
-    m_tableView->setSortingEnabled(false);
+    // Rule order until the user sorts by a column.
+    m_tableView->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
+    m_proxy->sort(-1);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_chart);
@@ -135,13 +141,13 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
     splitter->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(bar);
+    layout->addLayout(rulesRow);
+    layout->addLayout(optionsRow);
     layout->addWidget(m_status);
     layout->addWidget(splitter, 1);
 
-    exportMenu->addAction(tr("Chart as PNG…"), this, [this]() {
-        exportPlotInteractively(*m_chart, exportBaseName(), this);
-    });
+    exportMenu->addAction(
+        tr("Chart as PNG…"), this, [this]() { exportPlotInteractively(*m_chart, exportBaseName(), this); });
     exportMenu->addAction(tr("Categories as CSV…"), this, [this]() {
         const QString file = QFileDialog::getSaveFileName(this, tr("Export categories"),
             QDir::home().filePath(exportBaseName() + QStringLiteral(".csv")), tr("CSV files (*.csv)"));
@@ -164,10 +170,10 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
         [this]() { m_controller->select(m_engine->currentText(), m_model->currentText()); });
     connect(m_mode, &QComboBox::activated, this,
         [this]() { m_controller->setTimeMode(TimeMode(m_mode->currentData().toInt())); });
-    connect(m_bars, &QComboBox::activated, this, [this]() { m_controller->setPerDevice(m_bars->currentData().toBool()); });
-    connect(m_wallSource, &QComboBox::activated, this, [this]() {
-        m_controller->setWallSource(CategoryController::WallSource(m_wallSource->currentData().toInt()));
-    });
+    connect(
+        m_bars, &QComboBox::activated, this, [this]() { m_controller->setPerDevice(m_bars->currentData().toBool()); });
+    connect(m_wallSource, &QComboBox::activated, this,
+        [this]() { m_controller->setWallSource(CategoryController::WallSource(m_wallSource->currentData().toInt())); });
     connect(m_wall, &QDoubleSpinBox::valueChanged, this, [this](double seconds) {
         if (ProfileSession* s = this->workbench()->current())
             s->setWallTimeNs(seconds > 0 ? TimeNs(seconds * 1e9 + 0.5) : kNoTime);
@@ -198,6 +204,12 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
 }
 
 CategoriesPane::~CategoriesPane() = default;
+
+void CategoriesPane::showEvent(QShowEvent* event)
+{
+    Pane::showEvent(event);
+    m_controller->activate();
+}
 
 QAbstractItemView* CategoriesPane::exportableView() const
 {
@@ -267,13 +279,13 @@ void CategoriesPane::showResults()
     QStringList lines;
     if (workbench()->sessions().empty())
         lines.append(tr("Open a profile to see its kernel categories."));
-    else if (m_controller->isBusy() && m_controller->results().empty())
+    else if ((m_controller->isBusy() || !m_controller->isActive()) && m_controller->results().empty())
         lines.append(tr("Computing categories…"));
     for (const auto& r : m_controller->results())
         for (const QString& w : r.breakdown.warnings)
-            lines.append(QStringLiteral("⚠ ") + (m_controller->results().size() > 1 && r.session
-                                                       ? r.session->displayName() + QStringLiteral(": ")
-                                                       : QString())
+            lines.append(QStringLiteral("⚠ ")
+                + (m_controller->results().size() > 1 && r.session ? r.session->displayName() + QStringLiteral(": ")
+                                                                   : QString())
                 + w);
     lines.append(m_controller->libraryProblems());
     m_status->setText(lines.join(QLatin1Char('\n')));
@@ -332,6 +344,7 @@ QString CategoriesPane::exportMappingCsv(const QString& path) const
 
 RuleEditorDialog* CategoriesPane::openEditor()
 {
+    m_controller->activate();
     if (!m_editor)
         m_editor = new RuleEditorDialog(m_controller, this);
     m_editor->show();

@@ -31,7 +31,7 @@ public:
     ~CategoriesPane() override;
 
     QString paneId() const override { return QStringLiteral("categories"); }
-    QString title() const override { return tr("C&ategories"); }
+    QString title() const override { return tr("Categories"); }
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;
     QString exportBaseName() const override;
@@ -52,6 +52,9 @@ public:
 Q_SIGNALS:
     /// The chart and table show the latest results.
     void chartUpdated();
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     void refillRuleSelectors();

@@ -23,26 +23,59 @@ QString number(double v)
 CategoryChart::CategoryChart(QWidget* parent)
     : QCustomPlot(parent)
     , m_title(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold)))
+    , m_subtitle(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() - 1)))
 {
     setProperty("nswBackground", QBrush(Qt::white));
-    plotLayout()->insertRow(0);
+    // Title rows across the whole width; below them the axis rect and, in its own column packed at the top, the
+    // legend, so that it never hides a bar.
+    QCPAxisRect* rect = axisRect();
+    plotLayout()->take(rect);
+    plotLayout()->simplify();
     plotLayout()->addElement(0, 0, m_title);
+    plotLayout()->addElement(1, 0, m_subtitle);
+    auto* body = new QCPLayoutGrid;
+    plotLayout()->addElement(2, 0, body);
+    m_subtitle->setTextColor(QColor(80, 80, 80));
+    m_subtitle->setMargins(QMargins(0, 0, 0, 4));
+    body->addElement(0, 0, rect);
+    auto* side = new QCPLayoutGrid;
+    body->addElement(0, 1, side);
+    body->setColumnStretchFactor(1, 0.001);
     legend->setVisible(true);
     legend->setBorderPen(Qt::NoPen);
     legend->setSelectableParts(QCPLegend::spNone);
-    // The legend gets its own column, packed at the top, so that it never hides a bar.
-    auto* side = new QCPLayoutGrid;
-    plotLayout()->addElement(1, 1, side);
-    plotLayout()->setColumnStretchFactor(1, 0.001);
     side->addElement(0, 0, legend);
     side->addElement(1, 0, new QCPLayoutElement(this));
     side->setRowStretchFactor(0, 0.001);
-    side->setMargins(QMargins(0, 0, 12, 0));
+    side->setMargins(QMargins(0, 0, 8, 0));
     legend->setRowSpacing(0);
     xAxis->grid()->setVisible(false);
     xAxis->setTickLength(0, 0);
     yAxis->grid()->setSubGridVisible(false);
     setMinimumSize(320, 220);
+}
+
+void CategoryChart::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    fitTickLabels();
+}
+
+void CategoryChart::fitTickLabels()
+{
+    // Tilt the bar labels when they would not fit side by side.
+    const qsizetype bars = m_table.bars.size();
+    int widest = 0;
+    const QFontMetrics metrics(xAxis->tickLabelFont());
+    for (const QString& label : m_table.bars)
+        widest = std::max(widest, metrics.horizontalAdvance(label));
+    const double room
+        = bars > 0 ? 0.85 * double(axisRect()->width() > 0 ? axisRect()->width() : width()) / double(bars) : 1;
+    const double angle = widest > room ? 25 : 0;
+    if (xAxis->tickLabelRotation() != angle) {
+        xAxis->setTickLabelRotation(angle);
+        replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void CategoryChart::setTable(const CategoryTable& table, const QString& subtitle)
@@ -66,8 +99,8 @@ void CategoryChart::setTable(const CategoryTable& table, const QString& subtitle
         m_unitNs = 1;
         m_unit = QStringLiteral("ns");
     }
-    m_title->setText(tr("Kernel categories · %1 · time mode %2\n%3")
-                         .arg(subtitle, timeModeName(table.mode), timeModeDescription(table.mode)));
+    m_title->setText(tr("Kernel categories · %1 · time mode %2").arg(subtitle, timeModeName(table.mode)));
+    m_subtitle->setText(timeModeDescription(table.mode));
 
     QVector<double> keys;
     for (std::size_t b = 0; b < bars; ++b)
@@ -96,7 +129,7 @@ void CategoryChart::setTable(const CategoryTable& table, const QString& subtitle
     for (std::size_t b = 0; b < bars; ++b)
         ticker->addTick(double(b + 1), table.bars[qsizetype(b)]);
     xAxis->setTicker(ticker);
-    xAxis->setTickLabelRotation(bars > 4 ? 25 : 0);
+    fitTickLabels();
     xAxis->setRange(0.4, double(bars) + 0.6);
     yAxis->setLabel(tr("time [%1] (%2)").arg(timeModeName(table.mode), m_unit));
     const double top = scaled(maxTotal);
@@ -182,8 +215,8 @@ QString CategoryChart::describe(Hit hit) const
                        .arg(m_table.share(r, b), 0, 'f', 1)
                        .arg(m_table.bars[hit.bar], formatDuration(m_table.barTotal[b]));
     if (hit.row != m_table.cpuRow)
-        text += tr("\n%1 instances · time mode %2").arg(withThousandsSeparators(m_table.instances[r][b]),
-            timeModeName(m_table.mode));
+        text += tr("\n%1 instances · time mode %2")
+                    .arg(withThousandsSeparators(m_table.instances[r][b]), timeModeName(m_table.mode));
     if (!m_table.barWarnings.value(hit.bar).isEmpty())
         text += QStringLiteral("\n⚠ ") + m_table.barWarnings[hit.bar];
     return text;

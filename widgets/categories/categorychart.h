@@ -32,11 +32,16 @@ public:
     /// "gemm: 12.3 ms (45.6 % of run_a.sqlite), 1,234 instances".
     QString describe(Hit hit) const;
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     double scaled(TimeNs ns) const { return double(ns) / m_unitNs; }
+    void fitTickLabels();
 
     CategoryTable m_table;
     QCPTextElement* m_title;
+    QCPTextElement* m_subtitle;
     QCPItemRect* m_highlight = nullptr;
     double m_unitNs = 1e6;
     QString m_unit;

@@ -79,7 +79,18 @@ void CategoryController::onSessionAdded(ProfileSession* session)
             recompute();
     });
     connect(session, &ProfileSession::displayNameChanged, this, &CategoryController::resultsChanged);
-    ensureTimeline(session);
+    if (m_active)
+        ensureTimeline(session);
+}
+
+void CategoryController::activate()
+{
+    if (m_active)
+        return;
+    m_active = true;
+    for (ProfileSession* s : m_workbench->sessions())
+        ensureTimeline(s);
+    recompute();
 }
 
 void CategoryController::ensureTimeline(ProfileSession* session)
@@ -164,7 +175,8 @@ QString CategoryController::saveEngine(const RuleEngine& engine) const
         *doc.engine(engine.name) = engine;
     } else {
         if (QFileInfo::exists(path))
-            return tr("%1 exists but does not define engine \"%2\"; rename the engine or the file").arg(path, engine.name);
+            return tr("%1 exists but does not define engine \"%2\"; rename the engine or the file")
+                .arg(path, engine.name);
         doc.engines.push_back(engine);
     }
     if (!QDir().mkpath(QFileInfo(path).absolutePath()))
@@ -309,6 +321,8 @@ std::vector<ProfileCategories> CategoryController::profileCategories() const
 
 void CategoryController::recompute()
 {
+    if (!m_active)
+        return;
     std::vector<Input> inputs;
     for (ProfileSession* s : m_workbench->sessions()) {
         Input in;

@@ -55,6 +55,10 @@ public:
     static void attachTimeline(ProfileSession* session, std::shared_ptr<const CategoryTimeline> timeline);
 
     Workbench* workbench() const { return m_workbench; }
+    /// Timelines are built (in the background, once per profile) only once the feature is in use: a pane shown,
+    /// the editor opened. Activating is permanent.
+    void activate();
+    bool isActive() const { return m_active; }
 
     // Rules.
     const RuleLibrary& library() const { return m_library; }
@@ -125,6 +129,7 @@ private:
     std::vector<SessionResult> m_results;
     RequestCounter m_requests;
     int m_pendingTimelines = 0;
+    bool m_active = false;
     bool m_computing = false;
 };
 

@@ -214,6 +214,7 @@ RuleEditorDialog::RuleEditorDialog(CategoryController* controller, QWidget* pare
     m_match->addItem(tr("short name"), int(RuleNameKind::Short));
     m_match->setToolTip(tr("gputrc2graph matches demangled names; short-name rules are our extension"));
     m_patternError->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_patternError->hide();
     m_patternError->setWordWrap(true);
     m_pattern->setPlaceholderText(tr("regular expression, found anywhere in the name (Python re.search)"));
     m_pattern->setFont(QFont(QStringLiteral("monospace")));
@@ -247,6 +248,7 @@ RuleEditorDialog::RuleEditorDialog(CategoryController* controller, QWidget* pare
     m_namesView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_namesView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_namesView->horizontalHeader()->resizeSection(CategoryNamesModel::NameColumn, 420);
+    m_namesView->sortByColumn(CategoryNamesModel::TimeColumn, Qt::DescendingOrder);
     auto* namesBox = new QWidget(this);
     auto* namesLayout = new QVBoxLayout(namesBox);
     namesLayout->setContentsMargins(0, 0, 0, 0);
@@ -400,8 +402,8 @@ void RuleEditorDialog::refillSelectors()
 
 void RuleEditorDialog::pushRules(const RuleList& after, const QString& text, int mergeId, int selectRow)
 {
-    m_undo->push(new RulesCommand(m_controller, m_controller->rules(), after, text, mergeId,
-        [this](int row) { setCurrentRow(row); }, selectRow));
+    m_undo->push(new RulesCommand(
+        m_controller, m_controller->rules(), after, text, mergeId, [this](int row) { setCurrentRow(row); }, selectRow));
 }
 
 bool RuleEditorDialog::applyRule(int row, const CategoryRule& rule, int mergeKind)
@@ -574,8 +576,8 @@ void RuleEditorDialog::onResultsChanged()
     if (r && r->evaluation.rules.size() == ruleCount) {
         m_ruleModel->setDiagnostics(
             r->evaluation.rules, r->breakdown.ruleInstances, r->breakdown.ruleTime, r->breakdown.mode);
-        m_namesModel->setRows(categoryNameRows(*r->timeline, r->breakdown, r->evaluation,
-                                  m_namesScope->currentData().toBool()),
+        m_namesModel->setRows(
+            categoryNameRows(*r->timeline, r->breakdown, r->evaluation, m_namesScope->currentData().toBool()),
             r->breakdown.mode);
     } else if (!r) {
         RuleMatchCache none(NameSet {});
