@@ -162,12 +162,24 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
     });
 
     connect(edit, &QPushButton::clicked, this, &CategoriesPane::openEditor);
-    connect(m_engine, &QComboBox::activated, this, [this]() {
+    // Switching rules drops unsaved edits: ask first (the editor, when open, offers to save).
+    const auto mayDiscard = [this]() {
+        return !m_controller->isModified()
+            || QMessageBox::question(this, tr("Unsaved rules"),
+                   tr("%1 / %2 has unsaved edits. Discard them?").arg(m_controller->engine(), m_controller->model()))
+            == QMessageBox::Yes;
+    };
+    connect(m_engine, &QComboBox::activated, this, [this, mayDiscard]() {
         const QString engine = m_engine->currentText();
-        m_controller->select(engine, m_controller->library().models(engine).value(0));
+        if (mayDiscard())
+            m_controller->select(engine, m_controller->library().models(engine).value(0));
+        refillRuleSelectors();
     });
-    connect(m_model, &QComboBox::activated, this,
-        [this]() { m_controller->select(m_engine->currentText(), m_model->currentText()); });
+    connect(m_model, &QComboBox::activated, this, [this, mayDiscard]() {
+        if (mayDiscard())
+            m_controller->select(m_engine->currentText(), m_model->currentText());
+        refillRuleSelectors();
+    });
     connect(m_mode, &QComboBox::activated, this,
         [this]() { m_controller->setTimeMode(TimeMode(m_mode->currentData().toInt())); });
     connect(
