@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "categories/categoriespane.h"
 #include "common/pane.h"
 #include "common/plotexport.h"
 #include "common/tableviews.h"
@@ -120,6 +121,7 @@ void MainWindow::createPanes()
     addPane(new KernelTablePane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_1));
     addPane(new StatisticsPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_2));
     addPane(new NvtxPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_3));
+    addPane(new CategoriesPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_5));
 }
 
 void MainWindow::addPane(Pane* pane, Qt::DockWidgetArea area, const QKeySequence& shortcut)
@@ -188,6 +190,8 @@ void MainWindow::createActions()
     for (QDockWidget* dock : m_docks)
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
+    if (auto* categories = qobject_cast<CategoriesPane*>(pane(QStringLiteral("categories"))))
+        m_viewMenu->addAction(tr("Category &Rule Editor…"), categories, &CategoriesPane::openEditor);
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));

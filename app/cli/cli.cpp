@@ -17,6 +17,9 @@ const std::vector<Command>& commands()
             QStringLiteral("what an export holds: nsys version, GPUs, processes, row counts, span"), runInfo },
         { QStringLiteral("nvtx"),
             QStringLiteral("NVTX range tree with GPU time projected onto it (markdown, json, csv), phases"), runNvtx },
+        { QStringLiteral("categories"),
+            QStringLiteral("kernel categories by gputrc2graph regex rules, per time mode (csv/json/table, png)"),
+            runCategories, categoriesWantsGui },
     };
     return all;
 }
@@ -26,6 +29,14 @@ bool isCommand(const QString& name)
     for (const Command& c : commands())
         if (c.name == name)
             return true;
+    return false;
+}
+
+bool commandWantsGui(const QStringList& args)
+{
+    for (const Command& c : commands())
+        if (c.name == args.value(0))
+            return c.wantsGui && c.wantsGui(args);
     return false;
 }
 

@@ -23,11 +23,16 @@ struct Command
     QString name;
     QString summary;
     std::function<int(const QStringList& args)> run; ///< args start with the command name
+    /// True when these arguments need the widgets (e.g. rendering a chart to PNG): main() then creates a
+    /// QApplication on the offscreen platform instead of a QCoreApplication.
+    std::function<bool(const QStringList& args)> wantsGui = {};
 };
 
 /// Every headless command; each lives in its own cmd_<name>.cpp and is listed in cli.cpp.
 const std::vector<Command>& commands();
 bool isCommand(const QString& name);
+/// Whether the command line (command first) needs a QApplication.
+bool commandWantsGui(const QStringList& args);
 int run(const QStringList& args);
 int printTopLevelHelp();
 int printVersion();

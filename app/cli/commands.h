@@ -9,5 +9,7 @@ namespace nsw::cli {
 int runInfo(const QStringList& args);
 int runStats(const QStringList& args);
 int runNvtx(const QStringList& args);
+int runCategories(const QStringList& args);
+bool categoriesWantsGui(const QStringList& args);
 
 } // namespace nsw::cli

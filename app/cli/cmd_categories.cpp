@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "categories/categorychart.h"
+#include "categories/categoryexport.h"
+#include "categories/categorytable.h"
+#include "categories/rulelibrary.h"
+#include "cli/cli.h"
+#include "cli/clicommon.h"
+#include "cli/commands.h"
+#include "common/plotexport.h"
+
+#include <QApplication>
+#include <QRegularExpression>
+
+namespace nsw::cli {
+
+namespace {
+const QString kPng = QStringLiteral("png");
+
+/// --elapsed: one value per trace (or one for all); seconds, or 0 / "capture" for the capture span.
+bool parseElapsed(const QString& text, qsizetype traces, std::vector<TimeNs>* out, QString* error)
+{
+    const QStringList parts = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (parts.size() != traces && parts.size() != 1) {
+        *error = QStringLiteral("--elapsed needs one value per trace (%1) or one for all, got %2")
+                     .arg(traces)
+                     .arg(parts.size());
+        return false;
+    }
+    for (qsizetype i = 0; i < traces; ++i) {
+        const QString v = parts[parts.size() == 1 ? 0 : i].trimmed();
+        if (v == QLatin1String("capture")) {
+            out->push_back(-1);
+            continue;
+        }
+        bool ok = false;
+        const double seconds = v.toDouble(&ok);
+        if (!ok || seconds < 0) {
+            *error = QStringLiteral("--elapsed: '%1' is not a number of seconds (or 'capture')").arg(v);
+            return false;
+        }
+        out->push_back(seconds == 0 ? -1 : TimeNs(seconds * 1e9 + 0.5));
+    }
+    return true;
+}
+} // namespace
+
+bool categoriesWantsGui(const QStringList& args)
+{
+    for (const QString& a : args)
+        if (a == QLatin1String("--png") || a.startsWith(QLatin1String("--png=")))
+            return true;
+    return false;
+}
+
+int runCategories(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(
+        QStringLiteral("traces"), QStringLiteral("nsys SQLite exports."), QStringLiteral("TRACE..."));
+    const QCommandLineOption rules(QStringLiteral("rules"),
+        QStringLiteral("A gputrc2graph rule file {engine: {model: {regex: category}}}; repeat to merge several (a "
+                       "later file replaces an engine it also defines)."),
+        QStringLiteral("file"));
+    const QCommandLineOption ruleSet(QStringLiteral("rule-set"),
+        QStringLiteral("A shipped rule set: %1.").arg(RuleLibrary::shippedSetNames().join(QStringLiteral(", "))),
+        QStringLiteral("name"));
+    const QCommandLineOption engine(
+        QStringLiteral("engine"), QStringLiteral("Engine in the rules (default: the only one)."), QStringLiteral("E"));
+    const QCommandLineOption model(
+        QStringLiteral("model"), QStringLiteral("Model of the engine (default: the only one)."), QStringLiteral("M"));
+    const QCommandLineOption mode(QStringLiteral("time-mode"),
+        QStringLiteral("sum | busy | exclusive | g2g (default; what gputrc2graph reports)."), QStringLiteral("mode"),
+        QStringLiteral("g2g"));
+    const QCommandLineOption elapsed(QStringLiteral("elapsed"),
+        QStringLiteral("Wall time in seconds of each run without the profiler (comma separated, one per trace or one "
+                       "for all; 0 or 'capture' = the capture span): adds a CPU (non-GPU) row."),
+        QStringLiteral("sec,..."));
+    const QCommandLineOption perGpu(QStringLiteral("per-gpu"), QStringLiteral("One bar (and rows) per GPU."));
+    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("csv (Profile,Category,Instances,Time (ns),Share (%)), json or table (default)."),
+        QStringLiteral("format"), QStringLiteral("table"));
+    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    const QCommandLineOption mapping(QStringLiteral("mapping"),
+        QStringLiteral("Also write gputrc2graph's result.csv (Model_Engine, Category, Instances, Name, Elapsed Time "
+                       "(sec), plus Total Time (sec), Time Mode, Rule)."),
+        QStringLiteral("file"));
+    const QCommandLineOption png(
+        kPng, QStringLiteral("Also render the stacked bars to a PNG (headless)."), QStringLiteral("file"));
+    const QCommandLineOption pngSize(QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1200x700)."),
+        QStringLiteral("WxH"), QStringLiteral("1200x700"));
+    parser.addOptions({ rules, ruleSet, engine, model, mode, elapsed, perGpu, format, output, mapping, png, pngSize });
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args,
+            QStringLiteral(
+                "Kernel categories by regex rules (gputrc2graph's format and semantics: rules in file order, "
+                "first match wins, case-sensitive re.search on demangled names and [CUDA memcpy ...] / "
+                "[CUDA memset])."),
+            &exitCode))
+        return exitCode;
+    const QStringList traces = parser.positionalArguments();
+    if (traces.isEmpty()) {
+        printError(QStringLiteral("categories needs at least one TRACE (see categories --help)"));
+        return ExitUsage;
+    }
+    const auto timeMode = parseTimeMode(parser.value(mode));
+    if (!timeMode) {
+        printError(QStringLiteral("--time-mode must be sum, busy, exclusive or g2g, not '%1'").arg(parser.value(mode)));
+        return ExitUsage;
+    }
+    const QString fmt = parser.value(format);
+    if (fmt != QLatin1String("csv") && fmt != QLatin1String("json") && fmt != QLatin1String("table")) {
+        printError(QStringLiteral("--format must be csv, json or table, not '%1'").arg(fmt));
+        return ExitUsage;
+    }
+    if (parser.isSet(rules) == parser.isSet(ruleSet)) {
+        printError(QStringLiteral("give either --rules FILE or --rule-set NAME"));
+        return ExitUsage;
+    }
+    const QRegularExpressionMatch size
+        = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(pngSize));
+    if (!size.hasMatch() || size.captured(1).toInt() < 100 || size.captured(2).toInt() < 100) {
+        printError(
+            QStringLiteral("--png-size must be WIDTHxHEIGHT (at least 100x100), not '%1'").arg(parser.value(pngSize)));
+        return ExitUsage;
+    }
+    std::vector<TimeNs> wall;
+    if (parser.isSet(elapsed)) {
+        QString error;
+        if (!parseElapsed(parser.value(elapsed), traces.size(), &wall, &error)) {
+            printError(error);
+            return ExitUsage;
+        }
+    }
+
+    RuleLibrary library;
+    QStringList ruleFiles;
+    if (parser.isSet(rules)) {
+        for (const QString& file : parser.values(rules)) {
+            RuleError error;
+            auto doc = RuleDocument::load(file, &error);
+            if (!doc) {
+                printError(error.message());
+                return ExitInput;
+            }
+            for (const QString& w : std::as_const(doc->warnings))
+                printError(QStringLiteral("warning: ") + w);
+            library.add({ RuleSource::External, file, std::move(*doc) });
+            ruleFiles.append(file);
+        }
+    } else {
+        for (const QString& name : parser.values(ruleSet)) {
+            if (!RuleLibrary::shippedSetNames().contains(name)) {
+                printError(QStringLiteral("no shipped rule set '%1' (rule sets: %2)")
+                               .arg(name, RuleLibrary::shippedSetNames().join(QStringLiteral(", "))));
+                return ExitUsage;
+            }
+            library.add(RuleLibrary::shippedSet(name));
+            ruleFiles.append(library.sources().back().path);
+        }
+    }
+    QString engineName = parser.value(engine);
+    if (engineName.isEmpty() && library.engines().size() == 1)
+        engineName = library.engines().first();
+    QString modelName = parser.value(model);
+    if (modelName.isEmpty() && library.models(engineName).size() == 1)
+        modelName = library.models(engineName).first();
+    QString lookupError;
+    const RuleList* list = library.find(engineName, modelName, &lookupError);
+    if (!list) {
+        if (engineName.isEmpty())
+            lookupError = QStringLiteral("%1: several engines, choose one with --engine (engines: %2)")
+                              .arg(ruleFiles.join(QStringLiteral(", ")), library.engines().join(QStringLiteral(", ")));
+        else if (modelName.isEmpty() && library.sourceOf(engineName) >= 0)
+            lookupError = QStringLiteral("%1: engine \"%2\" has several models, choose one with --model (models: %3)")
+                              .arg(ruleFiles.join(QStringLiteral(", ")), engineName,
+                                  library.models(engineName).join(QStringLiteral(", ")));
+        printError(lookupError);
+        return ExitInput;
+    }
+
+    LoadOptions options;
+    options.parts = LoadKernels | LoadMemOps | LoadGraphLaunches;
+    std::vector<ProfileCategories> profiles;
+    bool anyRows = false;
+    for (qsizetype i = 0; i < traces.size(); ++i) {
+        const ProfilePtr profile = loadProfile(traces[i], options, &exitCode);
+        if (!profile)
+            return exitCode;
+        ProfileCategories p;
+        p.profile = profile->displayName();
+        p.path = traces[i];
+        p.timeline = CategoryTimeline::build(profile);
+        anyRows |= p.timeline->rowCount() > 0;
+        RuleMatchCache cache(NameSet { p.timeline->demangledNames(), p.timeline->shortNames() });
+        const RuleEvaluation evaluation = evaluateRules(*list, cache, nullptr);
+        CategoryOptions o;
+        o.mode = *timeMode;
+        o.perDevice = parser.isSet(perGpu);
+        if (!wall.empty()) {
+            const bool capture = wall[std::size_t(i)] < 0;
+            o.wallNs = capture ? profile->captureDurationNs() : wall[std::size_t(i)];
+            o.wallSource = capture ? QStringLiteral("capture span") : QStringLiteral("elapsed time");
+        }
+        p.breakdown = categorize(*p.timeline, *list, evaluation, o);
+        for (const QString& w : std::as_const(p.breakdown.warnings))
+            printError(QStringLiteral("warning: %1: %2").arg(p.profile, w));
+        profiles.push_back(std::move(p));
+    }
+    if (!anyRows) {
+        printError(QStringLiteral("no CUDA kernels or memory operations in %1").arg(traces.join(QStringLiteral(", "))));
+        return ExitNoData;
+    }
+
+    QString text;
+    if (fmt == QLatin1String("csv"))
+        text = categoriesCsv(profiles);
+    else if (fmt == QLatin1String("json"))
+        text = QString::fromStdString(categoriesJson(profiles, engineName, modelName, ruleFiles).dump(2))
+            + QLatin1Char('\n');
+    else
+        text = categoriesTable(profiles);
+    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    if (parser.isSet(mapping)) {
+        // The mapping is per profile, whatever the bars.
+        std::vector<ProfileCategories> whole = profiles;
+        if (parser.isSet(perGpu))
+            for (std::size_t i = 0; i < whole.size(); ++i) {
+                RuleMatchCache cache(NameSet { whole[i].timeline->demangledNames(), whole[i].timeline->shortNames() });
+                CategoryOptions o;
+                o.mode = *timeMode;
+                o.wallNs = profiles[i].breakdown.bars.empty() || !profiles[i].breakdown.bars[0].hasCpu
+                    ? kNoTime
+                    : profiles[i].breakdown.bars[0].wallNs;
+                whole[i].breakdown = categorize(*whole[i].timeline, *list, evaluateRules(*list, cache, nullptr), o);
+            }
+        if (const QString e = writeOutput(mappingCsv(whole, engineName, modelName), parser.value(mapping));
+            !e.isEmpty()) {
+            printError(e);
+            return ExitInput;
+        }
+    }
+    if (parser.isSet(png)) {
+        if (!qobject_cast<QApplication*>(QCoreApplication::instance())) {
+            printError(QStringLiteral("--png needs the widgets (run through nsys-workbench)"));
+            return ExitUsage;
+        }
+        CategoryChart chart;
+        const int w = size.captured(1).toInt();
+        const int h = size.captured(2).toInt();
+        chart.resize(w, h);
+        chart.setTable(makeCategoryTable(profiles), engineName + QStringLiteral(" / ") + modelName);
+        PngExportOptions o;
+        o.width = w;
+        o.height = h;
+        if (const QString e = savePlotPng(chart, parser.value(png), o); !e.isEmpty()) {
+            printError(e);
+            return ExitInput;
+        }
+    }
+    return ExitOk;
+}
+
+} // namespace nsw::cli

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "categorytimeline.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+namespace nsw {
+
+namespace {
+constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
+
+/// Maps (process, CUDA ordinal) to a dense device index; consecutive rows mostly share one, so the last hit is
+/// kept.
+class DeviceMapper
+{
+public:
+    explicit DeviceMapper(const Profile& p)
+        : m_profile(p)
+    { }
+
+    std::uint32_t operator()(ProcessIndex process, std::int32_t device)
+    {
+        const std::uint64_t key = (std::uint64_t(std::uint32_t(process)) << 32) | std::uint32_t(device);
+        if (key == m_lastKey)
+            return m_lastIndex;
+        auto it = m_byKey.find(key);
+        if (it == m_byKey.end()) {
+            int id = device;
+            // Only TARGET_INFO_CUDA_DEVICE tells which GPU a process's ordinal is; without it keep the ordinal.
+            if (!m_profile.cudaDevices.empty())
+                if (const GpuInfo* g = m_profile.gpuFor(process, device))
+                    id = g->id;
+            auto idIt = std::find(ids.begin(), ids.end(), id);
+            if (idIt == ids.end()) {
+                ids.push_back(id);
+                idIt = ids.end() - 1;
+            }
+            it = m_byKey.emplace(key, std::uint32_t(idIt - ids.begin())).first;
+        }
+        m_lastKey = key;
+        m_lastIndex = it->second;
+        return m_lastIndex;
+    }
+
+    std::vector<int> ids; ///< in order of first appearance
+
+private:
+    const Profile& m_profile;
+    std::unordered_map<std::uint64_t, std::uint32_t> m_byKey;
+    std::uint64_t m_lastKey = std::numeric_limits<std::uint64_t>::max();
+    std::uint32_t m_lastIndex = 0;
+};
+} // namespace
+
+std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr& profile)
+{
+    auto t = std::make_shared<CategoryTimeline>();
+    t->m_profile = profile;
+    const Profile& p = *profile;
+    const KernelTable& k = p.kernels;
+    const MemOpTable& m = p.memops;
+    const std::size_t rowCount = k.size() + m.size();
+    t->m_graphLaunches = p.graphLaunches.size();
+
+    // Distinct (demangled, short) pairs. Nearly always one short name per demangled name: index by demangled
+    // name first and fall back to a map of pairs.
+    std::vector<std::int32_t> byDemangled(p.strings.size(), -1);
+    std::unordered_map<std::uint64_t, std::uint32_t> byPair;
+    std::vector<StringRef> shortOfName;
+    IntervalColumns rows;
+    rows.start.resize(rowCount);
+    rows.end.resize(rowCount);
+    rows.device.resize(rowCount);
+    rows.group.resize(rowCount);
+    t->m_kernelName.resize(k.size());
+    DeviceMapper devices(p);
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        const StringRef d = k.demangledName[i];
+        const StringRef s = k.shortName[i];
+        std::int32_t name = d >= 0 ? byDemangled[std::size_t(d)] : -1;
+        if (name < 0 || shortOfName[std::size_t(name)] != s) {
+            const std::uint64_t pair = (std::uint64_t(std::uint32_t(d)) << 32) | std::uint32_t(s);
+            const auto [it, inserted] = byPair.try_emplace(pair, std::uint32_t(t->m_names.size()));
+            if (inserted) {
+                const QString& demangled = p.strings.at(d >= 0 ? d : s);
+                t->m_names.push_back(Name { demangled, s >= 0 ? p.strings.at(s) : shortNameOf(demangled), false });
+                shortOfName.push_back(s);
+            }
+            name = std::int32_t(it->second);
+            if (d >= 0 && byDemangled[std::size_t(d)] < 0)
+                byDemangled[std::size_t(d)] = name;
+        }
+        t->m_kernelName[i] = std::uint32_t(name);
+        rows.start[i] = k.start[i];
+        rows.end[i] = k.end[i];
+        rows.device[i] = devices(k.process[i], k.device[i]);
+        rows.group[i] = std::uint32_t(name);
+    }
+    std::array<std::int32_t, 256> byKind;
+    byKind.fill(-1);
+    for (std::size_t j = 0; j < m.size(); ++j) {
+        const std::size_t i = k.size() + j;
+        const std::uint8_t kind = m.copyKind[j];
+        if (byKind[kind] < 0) {
+            byKind[kind] = std::int32_t(t->m_names.size());
+            const QString label = p.memOpName(kind);
+            t->m_names.push_back(Name { label, label, true });
+        }
+        rows.start[i] = m.start[j];
+        rows.end[i] = m.end[j];
+        rows.device[i] = devices(m.process[j], m.device[j]);
+        rows.group[i] = std::uint32_t(byKind[kind]);
+    }
+
+    // Dense device indexes in ascending id order.
+    std::vector<std::uint32_t> rank(devices.ids.size());
+    std::vector<std::uint32_t> byId(devices.ids.size());
+    std::iota(byId.begin(), byId.end(), 0u);
+    std::sort(
+        byId.begin(), byId.end(), [&](std::uint32_t a, std::uint32_t b) { return devices.ids[a] < devices.ids[b]; });
+    for (std::size_t r = 0; r < byId.size(); ++r) {
+        rank[byId[r]] = std::uint32_t(r);
+        t->m_devices.push_back(devices.ids[byId[r]]);
+    }
+    for (std::uint32_t& d : rows.device)
+        d = rank[d];
+    t->m_kernelDevice.resize(k.size());
+    for (std::size_t i = 0; i < k.size(); ++i)
+        t->m_kernelDevice[i] = std::uint16_t(rows.device[i]);
+
+    const std::size_t deviceCount = t->m_devices.size();
+    const DeviceOrder order = sortByDeviceAndStart(rows, deviceCount);
+    IntervalColumns& sorted = t->m_rows;
+    sorted.start.resize(rowCount);
+    sorted.end.resize(rowCount);
+    sorted.device.resize(rowCount);
+    sorted.group.resize(rowCount);
+    for (std::size_t pos = 0; pos < rowCount; ++pos) {
+        const std::uint32_t i = order.order[pos];
+        sorted.start[pos] = rows.start[i];
+        sorted.end[pos] = std::max(rows.end[i], rows.start[i]);
+        sorted.device[pos] = rows.device[i];
+        sorted.group[pos] = rows.group[i];
+    }
+    rows = {};
+    t->m_deviceBegin = order.deviceBegin;
+
+    DeviceOrder identity { std::vector<std::uint32_t>(rowCount), t->m_deviceBegin };
+    std::iota(identity.order.begin(), identity.order.end(), 0u);
+    const std::vector<std::uint32_t> global = mergeDevices(sorted, identity);
+    for (const TimeMode mode : kAllTimeModes)
+        t->m_nameTimes[std::size_t(mode)] = computeGroupTimes(sorted, identity, &global, t->m_names.size(), mode);
+    // From here on the device of a row is its position (m_deviceBegin).
+    sorted.device = {};
+    return t;
+}
+
+QStringList CategoryTimeline::demangledNames() const
+{
+    QStringList list;
+    list.reserve(qsizetype(m_names.size()));
+    for (const Name& n : m_names)
+        list.append(n.demangled);
+    return list;
+}
+
+QStringList CategoryTimeline::shortNames() const
+{
+    QStringList list;
+    list.reserve(qsizetype(m_names.size()));
+    for (const Name& n : m_names)
+        list.append(n.shortName);
+    return list;
+}
+
+QString CategoryTimeline::deviceLabel(std::size_t device) const
+{
+    return QStringLiteral("GPU %1").arg(m_devices[device]);
+}
+
+GroupTimes CategoryTimeline::busyTimes(const std::vector<std::uint32_t>& groupOfName, std::size_t groupCount,
+    const std::vector<std::uint32_t>* groupOfNameB, std::size_t groupCountB, GroupTimes* resultB) const
+{
+    const std::size_t deviceCount = m_devices.size();
+    GroupTimes a;
+    a.deviceCount = deviceCount;
+    a.groupCount = groupCount;
+    a.time.assign(deviceCount * groupCount, 0);
+    a.count.assign(deviceCount * groupCount, 0);
+    GroupTimes b;
+    const bool withB = groupOfNameB && resultB;
+    if (withB) {
+        b.deviceCount = deviceCount;
+        b.groupCount = groupCountB;
+        b.time.assign(deviceCount * groupCountB, 0);
+        b.count.assign(deviceCount * groupCountB, 0);
+    }
+    std::vector<TimeNs> runningA(groupCount);
+    std::vector<TimeNs> runningB(withB ? groupCountB : 0);
+    const TimeNs* start = m_rows.start.data();
+    const TimeNs* end = m_rows.end.data();
+    const std::uint32_t* name = m_rows.group.data();
+    for (std::size_t d = 0; d < deviceCount; ++d) {
+        std::fill(runningA.begin(), runningA.end(), kNever);
+        std::fill(runningB.begin(), runningB.end(), kNever);
+        TimeNs* timeA = a.time.data() + d * groupCount;
+        std::int64_t* countA = a.count.data() + d * groupCount;
+        TimeNs* timeB = withB ? b.time.data() + d * groupCountB : nullptr;
+        std::int64_t* countB = withB ? b.count.data() + d * groupCountB : nullptr;
+        for (std::size_t p = m_deviceBegin[d]; p < m_deviceBegin[d + 1]; ++p) {
+            const std::uint32_t g = groupOfName[name[p]];
+            ++countA[g];
+            if (end[p] > runningA[g]) {
+                timeA[g] += end[p] - std::max(start[p], runningA[g]);
+                runningA[g] = end[p];
+            }
+            if (withB) {
+                const std::uint32_t h = (*groupOfNameB)[name[p]];
+                ++countB[h];
+                if (end[p] > runningB[h]) {
+                    timeB[h] += end[p] - std::max(start[p], runningB[h]);
+                    runningB[h] = end[p];
+                }
+            }
+        }
+    }
+    if (withB)
+        *resultB = std::move(b);
+    return a;
+}
+
+QString shortNameOf(const QString& demangled)
+{
+    // Cut the argument list and template arguments at depth 0, then the return type and the qualification.
+    QString head;
+    int depth = 0;
+    for (const QChar c : demangled) {
+        if (c == QLatin1Char('<') || c == QLatin1Char('(')) {
+            if (depth == 0 && c == QLatin1Char('(') && !head.trimmed().isEmpty())
+                break;
+            ++depth;
+            continue;
+        }
+        if (c == QLatin1Char('>') || c == QLatin1Char(')')) {
+            depth = std::max(0, depth - 1);
+            continue;
+        }
+        if (depth == 0)
+            head.append(c);
+    }
+    head = head.trimmed();
+    const qsizetype space = head.lastIndexOf(QLatin1Char(' '));
+    if (space >= 0)
+        head = head.mid(space + 1);
+    const qsizetype scope = head.lastIndexOf(QStringLiteral("::"));
+    if (scope >= 0)
+        head = head.mid(scope + 2);
+    return head.isEmpty() ? demangled : head;
+}
+
+} // namespace nsw

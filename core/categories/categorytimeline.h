@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "categories/timemodes.h"
+#include "profile/profile.h"
+
+#include <QString>
+#include <QStringList>
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace nsw {
+
+/// What rules see of a profile, computed once per profile and independent of the rules: the distinct names
+/// (demangled kernel name + short name, or "[CUDA memcpy <kind>]" / "[CUDA memset]"), every GPU row sorted per
+/// device by start, and each name's time per device in every mode. Re-categorising after a rule edit then only
+/// classifies the distinct names and adds them up (plus one sweep for the busy mode).
+class CategoryTimeline
+{
+public:
+    struct Name
+    {
+        QString demangled; ///< what gputrc2graph matches (nsys cuda_gpu_trace's Name)
+        QString shortName; ///< the kernel's short name; for memory operations the same as demangled
+        bool memOp = false;
+    };
+
+    static std::shared_ptr<const CategoryTimeline> build(const ProfilePtr& profile);
+
+    const ProfilePtr& profile() const { return m_profile; }
+    const std::vector<Name>& names() const { return m_names; }
+    QStringList demangledNames() const;
+    QStringList shortNames() const;
+    /// Device ids (the nsys GPU id when TARGET_INFO_CUDA_DEVICE maps it, else the CUDA ordinal), ascending.
+    const std::vector<int>& devices() const { return m_devices; }
+    QString deviceLabel(std::size_t device) const;
+    std::size_t rowCount() const { return m_rows.size(); }
+
+    /// Per (device, name) time in @p mode; for Busy the union of each name's own rows.
+    const GroupTimes& nameTimes(TimeMode mode) const { return m_nameTimes[std::size_t(mode)]; }
+    /// Busy time per (device, group) for a grouping of the names (e.g. categories): one sweep over all rows.
+    /// @p groupOfNameB (may be null) is a second grouping computed in the same sweep (e.g. rules).
+    GroupTimes busyTimes(const std::vector<std::uint32_t>& groupOfName, std::size_t groupCount,
+        const std::vector<std::uint32_t>* groupOfNameB = nullptr, std::size_t groupCountB = 0,
+        GroupTimes* resultB = nullptr) const;
+
+    /// Name index of a kernel row (Profile::kernels), for turning a category into kernel rows.
+    std::uint32_t nameOfKernel(std::size_t kernelRow) const { return m_kernelName[kernelRow]; }
+    /// Dense device index (into devices()) of a kernel row.
+    std::size_t deviceOfKernel(std::size_t kernelRow) const { return m_kernelDevice[kernelRow]; }
+    /// CUDA graph launches traced at graph level (their kernels are not in the export, so not categorised).
+    std::size_t graphLaunches() const { return m_graphLaunches; }
+
+private:
+    ProfilePtr m_profile;
+    std::vector<Name> m_names;
+    std::vector<int> m_devices;
+    IntervalColumns m_rows; ///< sorted by (device, start, row); device left empty after the build
+    std::vector<std::size_t> m_deviceBegin;
+    std::array<GroupTimes, 4> m_nameTimes;
+    std::vector<std::uint32_t> m_kernelName;
+    std::vector<std::uint16_t> m_kernelDevice;
+    std::size_t m_graphLaunches = 0;
+};
+
+/// nsys's short name guessed from a demangled name ("void at::native::foo<int>(T1)" -> "foo"), for names that come
+/// without one (the representative set, rule suggestions).
+QString shortNameOf(const QString& demangled);
+
+} // namespace nsw

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ruleevaluation.h"
+
+#include "categories/categorytimeline.h"
+#include "categories/rulelibrary.h"
+
+#include <QMutexLocker>
+#include <QRegularExpression>
+#include <algorithm>
+#include <map>
+
+namespace nsw {
+
+namespace {
+QString cacheKey(const CategoryRule& rule)
+{
+    return QLatin1Char(rule.name == RuleNameKind::Short ? 's' : 'd') + QLatin1Char(rule.caseInsensitive ? 'i' : 'c')
+        + rule.pattern;
+}
+
+QString escapeRegex(const QString& text)
+{
+    static const QString special = QStringLiteral("\\.^$|?*+()[]{}");
+    QString out;
+    for (const QChar c : text) {
+        if (special.contains(c))
+            out.append(QLatin1Char('\\'));
+        out.append(c);
+    }
+    return out;
+}
+
+/// The earlier rule that wins most of the names @p matches flags without @p rule winning them.
+int mostFrequentWinner(const std::vector<char>& matches, const std::vector<int>& winner, int rule)
+{
+    std::map<int, int> counts;
+    for (std::size_t n = 0; n < matches.size(); ++n)
+        if (matches[n] && winner[n] >= 0 && winner[n] != rule)
+            ++counts[winner[n]];
+    int best = -1;
+    int bestCount = 0;
+    for (const auto& [r, c] : counts)
+        if (c > bestCount) {
+            best = r;
+            bestCount = c;
+        }
+    return best;
+}
+
+std::vector<int> firstMatches(const std::vector<std::shared_ptr<const std::vector<char>>>& matches, std::size_t names)
+{
+    std::vector<int> winner(names, -1);
+    std::size_t left = names;
+    for (std::size_t r = 0; r < matches.size() && left > 0; ++r) {
+        if (!matches[r] || matches[r]->empty())
+            continue;
+        const std::vector<char>& m = *matches[r];
+        for (std::size_t n = 0; n < names; ++n)
+            if (winner[n] < 0 && m[n]) {
+                winner[n] = int(r);
+                --left;
+            }
+    }
+    return winner;
+}
+} // namespace
+
+RuleMatchCache::RuleMatchCache(NameSet names)
+    : m_names(std::move(names))
+{ }
+
+std::shared_ptr<const std::vector<char>> RuleMatchCache::matches(const CategoryRule& rule)
+{
+    const QString key = cacheKey(rule);
+    {
+        QMutexLocker lock(&m_mutex);
+        if (const auto it = m_cache.constFind(key); it != m_cache.constEnd())
+            return it.value();
+    }
+    auto result = std::make_shared<std::vector<char>>();
+    QRegularExpression::PatternOptions options = QRegularExpression::UseUnicodePropertiesOption;
+    if (rule.caseInsensitive)
+        options |= QRegularExpression::CaseInsensitiveOption;
+    QRegularExpression re(rule.pattern, options);
+    if (re.isValid()) {
+        re.optimize();
+        const QStringList& subjects = rule.name == RuleNameKind::Short ? m_names.shortNames : m_names.demangled;
+        result->resize(std::size_t(subjects.size()));
+        for (qsizetype n = 0; n < subjects.size(); ++n)
+            (*result)[std::size_t(n)] = re.match(subjects[n], 0, QRegularExpression::NormalMatch,
+                                              QRegularExpression::DontCheckSubjectStringMatchOption)
+                                            .hasMatch();
+    }
+    QMutexLocker lock(&m_mutex);
+    if (m_cache.size() > 4096)
+        m_cache.clear();
+    m_cache.insert(key, result);
+    return result;
+}
+
+QString ruleStatusText(const RuleDiagnostic& d)
+{
+    switch (d.status) {
+    case RuleDiagnostic::Wins:
+        return QStringLiteral("ok");
+    case RuleDiagnostic::Shadowed:
+        return d.shadowedBy >= 0 ? QStringLiteral("shadowed by rule %1").arg(d.shadowedBy + 1)
+                                 : QStringLiteral("shadowed");
+    case RuleDiagnostic::Unused:
+        return QStringLiteral("matches nothing");
+    case RuleDiagnostic::CatchAll:
+        return QStringLiteral("catch-all");
+    case RuleDiagnostic::Invalid:
+        return QStringLiteral("invalid: ") + d.error;
+    }
+    return {};
+}
+
+RuleEvaluation evaluateRules(const RuleList& rules, RuleMatchCache& profile, RuleMatchCache* representative)
+{
+    const std::size_t ruleCount = rules.rules.size();
+    std::vector<std::shared_ptr<const std::vector<char>>> matches(ruleCount);
+    std::vector<std::shared_ptr<const std::vector<char>>> repMatches(ruleCount);
+    for (std::size_t r = 0; r < ruleCount; ++r) {
+        matches[r] = profile.matches(rules.rules[r]);
+        if (representative)
+            repMatches[r] = representative->matches(rules.rules[r]);
+    }
+    RuleEvaluation result;
+    result.ruleOfName = firstMatches(matches, profile.names().size());
+    const std::vector<int> repWinner
+        = representative ? firstMatches(repMatches, representative->names().size()) : std::vector<int>();
+    result.rules.resize(ruleCount);
+    for (std::size_t r = 0; r < ruleCount; ++r) {
+        RuleDiagnostic& d = result.rules[r];
+        const CategoryRule& rule = rules.rules[r];
+        if (const QString error = validateRulePattern(rule); !error.isEmpty()) {
+            d.status = RuleDiagnostic::Invalid;
+            d.error = error;
+            continue;
+        }
+        d.namesMatched = int(std::count(matches[r]->begin(), matches[r]->end(), char(1)));
+        d.namesWon = int(std::count(result.ruleOfName.begin(), result.ruleOfName.end(), int(r)));
+        if (representative) {
+            d.representativeMatched = int(std::count(repMatches[r]->begin(), repMatches[r]->end(), char(1)));
+            d.representativeWon = int(std::count(repWinner.begin(), repWinner.end(), int(r)));
+        }
+        QRegularExpression re(rule.key());
+        if (re.match(QString()).hasMatch()) {
+            d.status = RuleDiagnostic::CatchAll;
+        } else if (d.namesWon > 0 || d.representativeWon > 0) {
+            d.status = RuleDiagnostic::Wins;
+        } else if (d.namesMatched > 0 || d.representativeMatched > 0) {
+            d.status = RuleDiagnostic::Shadowed;
+            d.shadowedBy = mostFrequentWinner(*matches[r], result.ruleOfName, int(r));
+            if (d.shadowedBy < 0 && representative)
+                d.shadowedBy = mostFrequentWinner(*repMatches[r], repWinner, int(r));
+        } else {
+            d.status = RuleDiagnostic::Unused;
+        }
+    }
+    return result;
+}
+
+RuleMatchCache& representativeMatchCache()
+{
+    static RuleMatchCache cache([] {
+        NameSet set;
+        set.demangled = representativeKernelNames();
+        for (const QString& n : set.demangled)
+            set.shortNames.append(n.startsWith(QLatin1Char('[')) ? n : shortNameOf(n));
+        return set;
+    }());
+    return cache;
+}
+
+CategoryRule suggestRule(const QString& demangled, const QString& shortName, const QString& category)
+{
+    CategoryRule rule;
+    const QString base = shortName.isEmpty() ? shortNameOf(demangled) : shortName;
+    rule.pattern = escapeRegex(demangled.startsWith(QLatin1Char('[')) ? demangled : base);
+    rule.category = category;
+    return rule;
+}
+
+} // namespace nsw

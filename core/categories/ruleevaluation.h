@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "categories/rulefile.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+namespace nsw {
+
+/// A set of names to classify: the demangled names (what gputrc2graph matches) and the short names, in step.
+struct NameSet
+{
+    QStringList demangled;
+    QStringList shortNames;
+    std::size_t size() const { return std::size_t(demangled.size()); }
+};
+
+/// Which names each rule's regex is found in (Python `re.search` semantics), cached per rule so that editing one
+/// rule only runs that rule again. Thread-safe.
+class RuleMatchCache
+{
+public:
+    explicit RuleMatchCache(NameSet names);
+    const NameSet& names() const { return m_names; }
+    /// One flag per name; empty when the rule's regex is invalid.
+    std::shared_ptr<const std::vector<char>> matches(const CategoryRule& rule);
+
+private:
+    NameSet m_names;
+    QMutex m_mutex;
+    QHash<QString, std::shared_ptr<const std::vector<char>>> m_cache;
+};
+
+struct RuleDiagnostic
+{
+    enum Status
+    {
+        Wins, ///< wins at least one name of the profile or of the representative set
+        Shadowed, ///< finds names, but an earlier rule always takes them
+        Unused, ///< finds no name at all
+        CatchAll, ///< matches any name (e.g. ".*"): takes whatever is left
+        Invalid ///< the regex does not compile
+    };
+    Status status = Unused;
+    int namesWon = 0; ///< distinct profile names this rule classifies
+    int namesMatched = 0; ///< profile names its regex finds, won or not
+    int representativeWon = 0;
+    int representativeMatched = 0;
+    int shadowedBy = -1; ///< the earlier rule that takes most of the names this one finds
+    QString error;
+};
+
+QString ruleStatusText(const RuleDiagnostic& d);
+
+/// First-match classification of a name set plus the per-rule diagnostics.
+struct RuleEvaluation
+{
+    std::vector<int> ruleOfName; ///< per profile name: the winning rule, or -1 when none matches
+    std::vector<RuleDiagnostic> rules;
+};
+
+/// Classifies @p profile names with @p rules (first match in order wins); @p representative (optional) only feeds
+/// the shadowing diagnostics.
+RuleEvaluation evaluateRules(const RuleList& rules, RuleMatchCache& profile, RuleMatchCache* representative);
+
+/// The shared cache of the representative kernel names (representativeKernelNames()).
+RuleMatchCache& representativeMatchCache();
+
+/// A rule proposal for a name that no rule classifies well: the escaped short name (e.g. "flash_fwd_kernel").
+CategoryRule suggestRule(const QString& demangled, const QString& shortName, const QString& category);
+
+} // namespace nsw

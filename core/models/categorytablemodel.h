@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "categories/categorytable.h"
+#include "models/modelroles.h"
+
+#include <QAbstractTableModel>
+
+namespace nsw {
+
+/// The categories pane's table: one row per category (and the CPU segment), per bar its time and share, then the
+/// instances over all bars.
+class CategoryTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    /// 0xAARRGGBB of the row's category (the widgets paint it).
+    static constexpr int ColorRole = FirstCustomRole;
+
+    explicit CategoryTableModel(QObject* parent = nullptr);
+    void setTable(CategoryTable table);
+    const CategoryTable& table() const { return m_table; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    CategoryTable m_table;
+};
+
+} // namespace nsw

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "categories/categoriespane.h"
+#include "categories/categorycontroller.h"
+#include "categories/ruleeditor.h"
+#include "common/plotexport.h"
+#include "models/categorynamesmodel.h"
+#include "models/ruletablemodel.h"
+#include "profilebuilder.h"
+#include "session/profilesession.h"
+#include "session/workbench.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace nsw;
+
+namespace {
+/// The hand-worked profile of tst_categorybreakdown: g2g gemm 15 (sgemm 13 + hgemm 2), comm 10, memops 10, misc 2.
+ProfilePtr fixture()
+{
+    test::ProfileBuilder b;
+    const ProcessIndex p = b.process(100, QStringLiteral("python"));
+    const ThreadIndex t = b.thread(p, 100);
+    const QString sgemm = QStringLiteral("void sgemm_kernel<int>(int)");
+    const QString nccl = QStringLiteral("ncclDevKernel_AllReduce(x)");
+    b.kernel(t, -5, -4, 0, 10, sgemm, 0, 7, QStringLiteral("sgemm_kernel"));
+    b.kernel(t, -5, -4, 5, 15, nccl, 0, 8, QStringLiteral("ncclDevKernel_AllReduce"));
+    b.kernel(t, -5, -4, 12, 20, QStringLiteral("void hgemm_kernel(int)"), 0, 7, QStringLiteral("hgemm_kernel"));
+    b.memOp(t, -5, -4, 30, 40, 1, 4096, 0, 9);
+    b.kernel(t, -5, -4, 32, 35, sgemm, 0, 7, QStringLiteral("sgemm_kernel"));
+    b.kernel(t, -5, -4, 8, 18, sgemm, 1, 7, QStringLiteral("sgemm_kernel"));
+    b.kernel(t, -5, -4, 18, 25, nccl, 1, 8, QStringLiteral("ncclDevKernel_AllReduce"));
+    b.kernel(t, -5, -4, 20, 22, nccl, 1, 9, QStringLiteral("ncclDevKernel_AllReduce"));
+    b.kernel(t, -5, -4, 50, 52, QStringLiteral("Weird_Kernel(int)"), 1, 7, QStringLiteral("Weird_Kernel"));
+    return b.build(QStringLiteral("hand-made.sqlite"));
+}
+
+const QByteArray kRules = "{\n  \"e\": {\n    \"m\": {\n      \"gemm\": \"gemm\",\n      \"(?i)NCCL\": \"comm\",\n"
+                          "      \"CUDA mem\": \"memops\",\n      \".*\": \"misc\"\n    }\n  }\n}\n";
+
+TimeNs chartTime(const CategoriesPane& pane, const QString& category, int bar = 0)
+{
+    const CategoryTable& t = pane.chart()->table();
+    const qsizetype row = t.categories.indexOf(category);
+    return row < 0 ? -1 : t.time[std::size_t(row)][std::size_t(bar)];
+}
+} // namespace
+
+class TestCategoriesPane : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    Workbench* m_workbench = nullptr;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("nsys-workbench-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_categoriespane"));
+        QDir(RuleLibrary::userRulesDir()).removeRecursively();
+        QFile f(m_dir.filePath(QStringLiteral("e.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(kRules);
+    }
+
+    void cleanupTestCase() { QDir(RuleLibrary::userRulesDir()).removeRecursively(); }
+
+    void init()
+    {
+        m_workbench = new Workbench(this);
+        LoadedProfile loaded;
+        loaded.profile = fixture();
+        m_workbench->addSession(new ProfileSession(loaded));
+    }
+
+    void cleanup() { delete m_workbench; }
+
+    void editPatternSeeBarsChangeSaveReload()
+    {
+        CategoriesPane pane(m_workbench);
+        pane.resize(1000, 700);
+        pane.show();
+        CategoryController* c = pane.controller();
+        QCOMPARE(c->importFile(m_dir.filePath(QStringLiteral("e.json")), false), QString());
+        QCOMPARE(c->engine(), QStringLiteral("e"));
+        c->setTimeMode(TimeMode::Global);
+        QTRY_COMPARE(chartTime(pane, QStringLiteral("gemm")), TimeNs(15));
+        QCOMPARE(chartTime(pane, QStringLiteral("comm")), TimeNs(10));
+        QCOMPARE(chartTime(pane, QStringLiteral("misc")), TimeNs(2));
+
+        RuleEditorDialog* editor = pane.openEditor();
+        QAbstractItemModelTester tester(editor->ruleModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_COMPARE(editor->ruleModel()->index(0, RuleTableModel::NamesColumn).data().toInt(), 2);
+        editor->setCurrentRow(0);
+        QCOMPARE(editor->patternEdit()->text(), QStringLiteral("gemm"));
+
+        // Type a pattern: hgemm no longer matches and falls to the catch-all (g2g: gemm 13, misc 2 + 2).
+        editor->patternEdit()->selectAll();
+        QTest::keyClicks(editor->patternEdit(), QStringLiteral("sgemm"));
+        QTRY_COMPARE(chartTime(pane, QStringLiteral("gemm")), TimeNs(13));
+        QCOMPARE(chartTime(pane, QStringLiteral("misc")), TimeNs(4));
+        QCOMPARE(c->rules().rules[0].pattern, QStringLiteral("sgemm"));
+        QCOMPARE(editor->undoStack()->count(), 1); // the keystrokes merged into one step
+
+        // An invalid regex is refused, its error shown; the rules stay as they were.
+        QTest::keyClicks(editor->patternEdit(), QStringLiteral("("));
+        QVERIFY(editor->patternError()->text().contains(QStringLiteral("missing closing parenthesis")));
+        QTest::qWait(RuleEditorDialog::kTypingDelayMs * 2);
+        QCOMPARE(c->rules().rules[0].pattern, QStringLiteral("sgemm"));
+        QTest::keyClick(editor->patternEdit(), Qt::Key_Backspace);
+        QTRY_VERIFY(editor->patternError()->text().isEmpty());
+
+        // Undo and redo go through the same recompute.
+        editor->undoStack()->undo();
+        QTRY_COMPARE(chartTime(pane, QStringLiteral("gemm")), TimeNs(15));
+        editor->undoStack()->redo();
+        QTRY_COMPARE(chartTime(pane, QStringLiteral("gemm")), TimeNs(13));
+
+        // The uncategorised browser lists hgemm (now taken by the catch-all); a rule made from it takes it back.
+        auto* names = editor->namesModel();
+        int hgemm = -1;
+        QTRY_VERIFY([&] {
+            for (int r = 0; r < names->rowCount(); ++r)
+                if (names->rowAt(r)->shortName == QLatin1String("hgemm_kernel"))
+                    hgemm = r;
+            return hgemm >= 0;
+        }());
+        QVERIFY(editor->makeRuleFromName(hgemm, QStringLiteral("gemm")));
+        QCOMPARE(c->rules().rules[3].pattern, QStringLiteral("hgemm_kernel")); // before the catch-all
+        QTRY_COMPARE(chartTime(pane, QStringLiteral("gemm")), TimeNs(15));
+
+        // A rule placed after one that takes all its names is flagged as shadowed.
+        editor->setCurrentRow(0);
+        editor->addRule();
+        QCOMPARE(c->rules().rules[1].pattern, QStringLiteral("new_pattern_1"));
+        CategoryRule shadowed = c->rules().rules[1];
+        shadowed.pattern = QStringLiteral("sgemm_kernel");
+        QVERIFY(editor->applyRule(1, shadowed));
+        QTRY_COMPARE(
+            editor->ruleModel()->index(1, 0).data(RuleTableModel::StatusRole).toInt(), int(RuleDiagnostic::Shadowed));
+        QCOMPARE(editor->ruleModel()->index(1, RuleTableModel::StatusColumn).data().toString(),
+            QStringLiteral("shadowed by rule 1"));
+        // Dragging it above rule 1 (a drop on row 0) makes it win instead.
+        std::unique_ptr<QMimeData> drag(editor->ruleModel()->mimeData({ editor->ruleModel()->index(1, 1) }));
+        editor->ruleModel()->dropMimeData(drag.get(), Qt::MoveAction, 0, 0, {});
+        QCOMPARE(c->rules().rules[0].pattern, QStringLiteral("sgemm_kernel"));
+        QTRY_COMPARE(
+            editor->ruleModel()->index(0, 0).data(RuleTableModel::StatusRole).toInt(), int(RuleDiagnostic::Wins));
+        QCOMPARE(editor->ruleModel()->index(1, RuleTableModel::StatusColumn).data().toString(),
+            QStringLiteral("shadowed by rule 1"));
+        editor->deleteRule(0);
+        QCOMPARE(c->rules().rules[0].pattern, QStringLiteral("sgemm"));
+
+        // Save atomically to the user's folder, then a fresh pane (fresh library) reads it back.
+        QVERIFY(c->isModified());
+        QCOMPARE(editor->save(), QString());
+        QVERIFY(!c->isModified());
+        const QString saved = QDir(RuleLibrary::userRulesDir()).filePath(QStringLiteral("e.json"));
+        QCOMPARE(c->savePath(), saved);
+        RuleError error;
+        const auto doc = RuleDocument::load(saved, &error);
+        QVERIFY2(doc, qPrintable(error.message()));
+        QCOMPARE(doc->engine(QStringLiteral("e"))->model(QStringLiteral("m"))->rules, c->rules().rules);
+
+        CategoriesPane again(m_workbench);
+        again.show();
+        QVERIFY(again.controller()->select(QStringLiteral("e"), QStringLiteral("m")));
+        QCOMPARE(again.controller()->rules().rules, c->rules().rules);
+        again.controller()->setTimeMode(TimeMode::Global);
+        QTRY_COMPARE(chartTime(again, QStringLiteral("gemm")), TimeNs(15));
+        editor->close();
+    }
+
+    void clickSegmentShowsKernels()
+    {
+        CategoriesPane pane(m_workbench);
+        // Nothing is built for a pane never shown.
+        QTest::qWait(50);
+        QVERIFY(!m_workbench->current()->attachment<CategorySessionData>(CategoryController::attachmentKey()));
+        pane.resize(1000, 700);
+        pane.show();
+        CategoryController* c = pane.controller();
+        QVERIFY(c->select(QStringLiteral("e"), QStringLiteral("m")));
+        c->setPerDevice(true);
+        c->setTimeMode(TimeMode::Sum);
+        QTRY_COMPARE(pane.chart()->table().bars.size(), 2);
+        QTRY_COMPARE(chartTime(pane, QStringLiteral("gemm"), 1), TimeNs(10));
+        QSignalSpy spy(m_workbench, &Workbench::kernelSelectionChanged);
+        const int gemm = int(pane.chart()->table().categories.indexOf(QStringLiteral("gemm")));
+        // Click in the middle of GPU 1's gemm segment (bottom of the stack).
+        CategoryChart* chart = pane.chart();
+        const QPoint at(int(chart->xAxis->coordToPixel(2)), int(chart->yAxis->coordToPixel(5)));
+        const CategoryChart::Hit hit = chart->hitTest(at);
+        QCOMPARE(hit.bar, 1);
+        QCOMPARE(hit.row, gemm);
+        QVERIFY(chart->describe(hit).startsWith(QStringLiteral("gemm: 10 ns (")));
+        QTest::mouseClick(chart, Qt::LeftButton, {}, at);
+        QCOMPARE(spy.size(), 1);
+        const auto selection = spy[0][0].value<KernelSelection>();
+        QCOMPARE(selection.session.data(), m_workbench->current());
+        QVERIFY(selection.label.startsWith(QStringLiteral("category gemm")));
+        QVERIFY(selection.label.contains(QStringLiteral("GPU 1")));
+        // Kernel rows k0..k7: the gemm kernel on GPU 1 is k4.
+        QCOMPARE(*selection.filter.rows, (std::vector<char> { 0, 0, 0, 0, 1, 0, 0, 0 }));
+    }
+
+    void wallTimeWarningAndExports()
+    {
+        CategoriesPane pane(m_workbench);
+        pane.resize(1000, 700);
+        pane.show();
+        CategoryController* c = pane.controller();
+        QVERIFY(c->select(QStringLiteral("e"), QStringLiteral("m")));
+        c->setPerDevice(false);
+        c->setTimeMode(TimeMode::Global);
+        c->setWallSource(CategoryController::WallSource::Entered);
+        m_workbench->current()->setWallTimeNs(30); // shorter than the 37 ns of GPU time
+        QTRY_VERIFY(pane.statusText().contains(QStringLiteral("shorter than the GPU time 37 ns")));
+        QCOMPARE(pane.chart()->table().barWarnings.size(), 1);
+        QVERIFY(!pane.chart()->table().barWarnings[0].isEmpty());
+        m_workbench->current()->setWallTimeNs(100);
+        QTRY_COMPARE(chartTime(pane, cpuCategory()), TimeNs(63));
+        QVERIFY(!pane.statusText().contains(QStringLiteral("shorter")));
+
+        QTemporaryDir dir;
+        const QString csv = dir.filePath(QStringLiteral("c.csv"));
+        QCOMPARE(pane.exportCategoriesCsv(csv), QString());
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(),
+            QByteArray("Profile,Category,Instances,Time (ns),Share (%)\nhand-made.sqlite,gemm,4,15,15.00\n"
+                       "hand-made.sqlite,comm,3,10,10.00\nhand-made.sqlite,memops,1,10,10.00\n"
+                       "hand-made.sqlite,misc,1,2,2.00\nhand-made.sqlite,CPU (non-GPU),0,63,63.00\n"));
+        const QString mapping = dir.filePath(QStringLiteral("result.csv"));
+        QCOMPARE(pane.exportMappingCsv(mapping), QString());
+        QFile m(mapping);
+        QVERIFY(m.open(QIODevice::ReadOnly));
+        QVERIFY(m.readAll().startsWith("Model_Engine,Category,Instances,Name,Elapsed Time (sec)"));
+
+        const QString png = dir.filePath(QStringLiteral("chart.png"));
+        PngExportOptions o;
+        o.width = 800;
+        o.height = 500;
+        QCOMPARE(savePlotPng(*pane.exportablePlot(), png, o), QString());
+        QCOMPARE(QImage(png).size(), QSize(800, 500));
+    }
+};
+
+QTEST_MAIN(TestCategoriesPane)
+#include "tst_categoriespane.moc"

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "categorycontroller.h"
+
+#include "session/profilesession.h"
+#include "session/workbench.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSettings>
+
+namespace nsw {
+
+namespace {
+const QString kEngineKey = QStringLiteral("categories/engine");
+const QString kModelKey = QStringLiteral("categories/model");
+const QString kModeKey = QStringLiteral("categories/timeMode");
+
+QString fileNameFor(const QString& engine)
+{
+    QString name = engine;
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+    return (name.isEmpty() ? QStringLiteral("rules") : name) + QStringLiteral(".json");
+}
+
+struct Input
+{
+    QPointer<ProfileSession> session;
+    std::shared_ptr<CategorySessionData> data;
+    TimeNs wallNs = kNoTime;
+    QString wallSource;
+};
+} // namespace
+
+CategoryController::CategoryController(Workbench* workbench, QObject* parent)
+    : QObject(parent)
+    , m_workbench(workbench)
+{
+    const QSettings settings;
+    m_mode = parseTimeMode(settings.value(kModeKey).toString()).value_or(TimeMode::Global);
+    reloadLibrary();
+    if (!select(settings.value(kEngineKey).toString(), settings.value(kModelKey).toString())
+        && !select(QStringLiteral("pytorch"), QStringLiteral("training"))) {
+        const QStringList engines = m_library.engines();
+        if (!engines.isEmpty())
+            select(engines.first(), m_library.models(engines.first()).value(0));
+    }
+    connect(workbench, &Workbench::sessionAdded, this, &CategoryController::onSessionAdded);
+    connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
+        std::erase_if(m_results, [s](const SessionResult& r) { return r.session == s || !r.session; });
+        Q_EMIT resultsChanged();
+    });
+    for (ProfileSession* s : workbench->sessions())
+        onSessionAdded(s);
+}
+
+CategoryController::~CategoryController() = default;
+
+QString CategoryController::attachmentKey()
+{
+    return QStringLiteral("categories");
+}
+
+void CategoryController::attachTimeline(ProfileSession* session, std::shared_ptr<const CategoryTimeline> timeline)
+{
+    auto data = std::make_shared<CategorySessionData>();
+    data->matches = std::make_shared<RuleMatchCache>(NameSet { timeline->demangledNames(), timeline->shortNames() });
+    data->timeline = std::move(timeline);
+    session->setAttachment(attachmentKey(), data);
+}
+
+void CategoryController::onSessionAdded(ProfileSession* session)
+{
+    connect(session, &ProfileSession::wallTimeChanged, this, [this]() {
+        if (m_wallSource == WallSource::Entered)
+            recompute();
+    });
+    connect(session, &ProfileSession::displayNameChanged, this, &CategoryController::resultsChanged);
+    if (m_active)
+        ensureTimeline(session);
+}
+
+void CategoryController::activate()
+{
+    if (m_active)
+        return;
+    m_active = true;
+    for (ProfileSession* s : m_workbench->sessions())
+        ensureTimeline(s);
+    recompute();
+}
+
+void CategoryController::ensureTimeline(ProfileSession* session)
+{
+    if (session->attachment<CategorySessionData>(attachmentKey())) {
+        recompute();
+        return;
+    }
+    ++m_pendingTimelines;
+    QPointer<ProfileSession> guard(session);
+    const ProfilePtr profile = session->profile();
+    runInBackground<std::shared_ptr<const CategoryTimeline>>(
+        this, [profile]() { return CategoryTimeline::build(profile); },
+        [this, guard](std::shared_ptr<const CategoryTimeline> timeline) {
+            --m_pendingTimelines;
+            if (guard && !guard->attachment<CategorySessionData>(attachmentKey()))
+                attachTimeline(guard, std::move(timeline));
+            recompute();
+        });
+}
+
+void CategoryController::reloadLibrary()
+{
+    m_problems.clear();
+    m_library = RuleLibrary::loadDefault(&m_problems);
+    Q_EMIT libraryChanged();
+}
+
+bool CategoryController::select(const QString& engine, const QString& model)
+{
+    const RuleList* list = m_library.find(engine, model);
+    if (!list)
+        return false;
+    m_rules = *list;
+    QSettings settings;
+    settings.setValue(kEngineKey, engine);
+    settings.setValue(kModelKey, model);
+    Q_EMIT selectionChanged();
+    Q_EMIT rulesChanged();
+    recompute();
+    return true;
+}
+
+void CategoryController::setRules(const RuleList& rules)
+{
+    m_rules.rules = rules.rules;
+    Q_EMIT rulesChanged();
+    recompute();
+}
+
+bool CategoryController::isModified() const
+{
+    const RuleList* saved = m_library.find(m_rules.engine, m_rules.model);
+    return !saved || saved->rules != m_rules.rules;
+}
+
+const RuleSource* CategoryController::source() const
+{
+    const int s = m_library.sourceOf(m_rules.engine);
+    return s < 0 ? nullptr : &m_library.sources()[std::size_t(s)];
+}
+
+QString CategoryController::savePath() const
+{
+    const RuleSource* s = source();
+    if (s && s->kind == RuleSource::User)
+        return s->path;
+    return QDir(RuleLibrary::userRulesDir()).filePath(fileNameFor(m_rules.engine));
+}
+
+QString CategoryController::saveEngine(const RuleEngine& engine) const
+{
+    const RuleSource* s = m_library.sourceOf(engine.name) >= 0
+        ? &m_library.sources()[std::size_t(m_library.sourceOf(engine.name))]
+        : nullptr;
+    // A user file is rewritten in place (its other engines and layout kept); anything else gets its own file.
+    RuleDocument doc;
+    QString path = QDir(RuleLibrary::userRulesDir()).filePath(fileNameFor(engine.name));
+    if (s && s->kind == RuleSource::User) {
+        doc = s->document;
+        path = s->path;
+        *doc.engine(engine.name) = engine;
+    } else {
+        if (QFileInfo::exists(path))
+            return tr("%1 exists but does not define engine \"%2\"; rename the engine or the file")
+                .arg(path, engine.name);
+        doc.engines.push_back(engine);
+    }
+    if (!QDir().mkpath(QFileInfo(path).absolutePath()))
+        return tr("%1: cannot create the folder").arg(QFileInfo(path).absolutePath());
+    return doc.save(path);
+}
+
+QString CategoryController::save()
+{
+    const RuleSource* s = source();
+    RuleEngine engine;
+    if (s)
+        engine = *s->document.engine(m_rules.engine);
+    else
+        engine.name = m_rules.engine;
+    if (RuleList* m = engine.model(m_rules.model))
+        m->rules = m_rules.rules;
+    else
+        engine.models.push_back(m_rules);
+    if (const QString error = saveEngine(engine); !error.isEmpty())
+        return error;
+    const RuleList working = m_rules;
+    reloadLibrary();
+    m_rules = working;
+    Q_EMIT rulesChanged();
+    return {};
+}
+
+void CategoryController::revert()
+{
+    select(m_rules.engine, m_rules.model);
+}
+
+QString CategoryController::createModel(const QString& engineName, const QString& modelName)
+{
+    if (engineName.trimmed().isEmpty() || modelName.trimmed().isEmpty())
+        return tr("the engine and the model need a name");
+    if (m_library.find(engineName, modelName))
+        return tr("%1/%2 exists already").arg(engineName, modelName);
+    RuleEngine engine;
+    const int s = m_library.sourceOf(engineName);
+    if (s >= 0)
+        engine = *m_library.sources()[std::size_t(s)].document.engine(engineName);
+    else
+        engine.name = engineName;
+    RuleList copy = m_rules;
+    copy.engine = engineName;
+    copy.model = modelName;
+    engine.models.push_back(copy);
+    if (const QString error = saveEngine(engine); !error.isEmpty())
+        return error;
+    reloadLibrary();
+    select(engineName, modelName);
+    return {};
+}
+
+QString CategoryController::importFile(const QString& path, bool overwrite, bool* exists)
+{
+    RuleError error;
+    if (!RuleDocument::load(path, &error))
+        return error.message();
+    const QString target = QDir(RuleLibrary::userRulesDir()).filePath(QFileInfo(path).fileName());
+    if (exists)
+        *exists = QFileInfo::exists(target);
+    if (QFileInfo::exists(target) && !overwrite)
+        return tr("%1 exists").arg(target);
+    QFile in(path);
+    if (!in.open(QIODevice::ReadOnly))
+        return QStringLiteral("%1: %2").arg(path, in.errorString());
+    const QByteArray bytes = in.readAll();
+    QDir().mkpath(RuleLibrary::userRulesDir());
+    QSaveFile out(target);
+    if (!out.open(QIODevice::WriteOnly))
+        return QStringLiteral("%1: %2").arg(target, out.errorString());
+    out.write(bytes);
+    if (!out.commit())
+        return QStringLiteral("%1: %2").arg(target, out.errorString());
+    reloadLibrary();
+    const auto doc = RuleDocument::parse(bytes, target, nullptr);
+    if (doc && !doc->engines.empty() && !doc->engines.front().models.empty())
+        select(doc->engines.front().name, doc->engines.front().models.front().model);
+    return {};
+}
+
+QString CategoryController::exportTo(const QString& path) const
+{
+    RuleDocument doc;
+    const RuleSource* s = source();
+    RuleEngine engine = s ? *s->document.engine(m_rules.engine) : RuleEngine { m_rules.engine, {} };
+    if (RuleList* m = engine.model(m_rules.model))
+        m->rules = m_rules.rules;
+    else
+        engine.models.push_back(m_rules);
+    doc.engines.push_back(engine);
+    return doc.save(path);
+}
+
+void CategoryController::setTimeMode(TimeMode mode)
+{
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    QSettings().setValue(kModeKey, timeModeName(mode));
+    Q_EMIT optionsChanged();
+    recompute();
+}
+
+void CategoryController::setPerDevice(bool perDevice)
+{
+    if (perDevice == m_perDevice)
+        return;
+    m_perDevice = perDevice;
+    Q_EMIT optionsChanged();
+    recompute();
+}
+
+void CategoryController::setWallSource(WallSource source)
+{
+    if (source == m_wallSource)
+        return;
+    m_wallSource = source;
+    Q_EMIT optionsChanged();
+    recompute();
+}
+
+const CategoryController::SessionResult* CategoryController::result(const ProfileSession* session) const
+{
+    for (const SessionResult& r : m_results)
+        if (r.session == session)
+            return &r;
+    return nullptr;
+}
+
+std::vector<ProfileCategories> CategoryController::profileCategories() const
+{
+    std::vector<ProfileCategories> out;
+    for (const SessionResult& r : m_results)
+        if (r.session)
+            out.push_back({ r.session->displayName(), r.session->path(), r.timeline, r.breakdown });
+    return out;
+}
+
+void CategoryController::recompute()
+{
+    if (!m_active)
+        return;
+    std::vector<Input> inputs;
+    for (ProfileSession* s : m_workbench->sessions()) {
+        Input in;
+        in.session = s;
+        in.data = s->attachment<CategorySessionData>(attachmentKey());
+        if (!in.data)
+            continue;
+        if (m_wallSource == WallSource::Capture) {
+            in.wallNs = s->profile()->captureDurationNs();
+            in.wallSource = QStringLiteral("capture span");
+        } else if (m_wallSource == WallSource::Entered && s->wallTimeNs() != kNoTime) {
+            in.wallNs = s->wallTimeNs();
+            in.wallSource = QStringLiteral("wall time");
+        }
+        inputs.push_back(std::move(in));
+    }
+    const quint64 request = m_requests.next();
+    m_computing = true;
+    const RuleList rules = m_rules;
+    CategoryOptions options;
+    options.mode = m_mode;
+    options.perDevice = m_perDevice;
+    runInBackground<std::vector<SessionResult>>(
+        this,
+        [inputs, rules, options]() {
+            std::vector<SessionResult> results;
+            for (const Input& in : inputs) {
+                QElapsedTimer timer;
+                timer.start();
+                SessionResult r;
+                r.session = in.session;
+                r.timeline = in.data->timeline;
+                r.evaluation = evaluateRules(rules, *in.data->matches, &representativeMatchCache());
+                CategoryOptions o = options;
+                o.wallNs = in.wallNs;
+                o.wallSource = in.wallSource;
+                r.breakdown = categorize(*r.timeline, rules, r.evaluation, o);
+                r.microseconds = timer.nsecsElapsed() / 1000;
+                results.push_back(std::move(r));
+            }
+            return results;
+        },
+        [this, request](std::vector<SessionResult> results) {
+            if (!m_requests.isLatest(request))
+                return;
+            m_computing = false;
+            std::erase_if(results, [](const SessionResult& r) { return !r.session; });
+            m_results = std::move(results);
+            Q_EMIT resultsChanged();
+        });
+}
+
+} // namespace nsw
