@@ -41,7 +41,7 @@ namespace {
 const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
-constexpr int kLayoutVersion = 1;
+constexpr int kLayoutVersion = 2;
 constexpr int kMaxRecent = 12;
 
 /// Exports inside a trace folder, in a stable order.
@@ -78,10 +78,11 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
 
     createPanes();
     createActions();
+    resize(1400, 900);
+    sizeDefaultLayout();
     m_defaultState = saveState(kLayoutVersion);
     if (!resetLayoutOnStart)
         restoreLayout();
-    resize(1400, 900);
     rebuildRecentMenu();
 
     connect(m_startPage, &StartPage::openRequested, this, [this]() {
@@ -118,10 +119,31 @@ MainWindow::~MainWindow()
 
 void MainWindow::createPanes()
 {
+    // Default layout: the NVTX tree on the left, the tables on the right, charts along the bottom, so that a
+    // selection in one is seen in the others at once.
+    setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
     addPane(new KernelTablePane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_1));
     addPane(new StatisticsPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_2));
-    addPane(new NvtxPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_3));
-    addPane(new CategoriesPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_5));
+    addPane(new NvtxPane(m_workbench, this), Qt::LeftDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_3));
+    addPane(new CategoriesPane(m_workbench, this), Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_5));
+}
+
+void MainWindow::sizeDefaultLayout()
+{
+    QList<QDockWidget*> left, bottom;
+    QList<int> leftWidths, bottomHeights;
+    for (QDockWidget* d : m_docks) {
+        if (dockWidgetArea(d) == Qt::LeftDockWidgetArea) {
+            left.append(d);
+            leftWidths.append(width() * 2 / 5);
+        } else if (dockWidgetArea(d) == Qt::BottomDockWidgetArea) {
+            bottom.append(d);
+            bottomHeights.append(height() / 3);
+        }
+    }
+    resizeDocks(left, leftWidths, Qt::Horizontal);
+    resizeDocks(bottom, bottomHeights, Qt::Vertical);
 }
 
 void MainWindow::addPane(Pane* pane, Qt::DockWidgetArea area, const QKeySequence& shortcut)
@@ -129,6 +151,8 @@ void MainWindow::addPane(Pane* pane, Qt::DockWidgetArea area, const QKeySequence
     QString title = pane->title();
     auto* dock = new QDockWidget(title.remove(QLatin1Char('&')), this);
     dock->setObjectName(pane->paneId()); // stable: saved layouts refer to it
+    // An explicit minimum overrides the layout's: no pane's contents may push the window wider than the screen.
+    pane->setMinimumSize(200, 120);
     dock->setWidget(pane);
     dock->toggleViewAction()->setText(pane->title()); // with its mnemonic, for the View menu
     dock->toggleViewAction()->setShortcut(shortcut);
@@ -455,6 +479,7 @@ void MainWindow::resetLayout()
     restoreState(m_defaultState, kLayoutVersion);
     for (QDockWidget* dock : m_docks)
         dock->show();
+    sizeDefaultLayout();
 }
 
 } // namespace nsw

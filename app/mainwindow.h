@@ -50,6 +50,7 @@ protected:
 private:
     void createActions();
     void createPanes();
+    void sizeDefaultLayout();
     void addPane(Pane* pane, Qt::DockWidgetArea area, const QKeySequence& shortcut = {});
     void startLoad(const QString& path);
     void onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& loaded);

@@ -168,6 +168,10 @@ QVariant NvtxTreeModel::headerData(int section, Qt::Orientation orientation, int
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
+        case InstancesColumn:
+            return tr("Instances: how many times the range (or path) ran");
+        case KernelsColumn:
+            return tr("Kernels attributed to the range or its children");
         case CpuColumn:
             return tr("Sum of end - start over the instances (CPU time inside the range)");
         case GpuColumn:
@@ -176,7 +180,7 @@ QVariant NvtxTreeModel::headerData(int section, Qt::Orientation orientation, int
             return tr("Sum over instances of first GPU start to last GPU end of their kernels and memory "
                       "operations, idle gaps included (nsys's projected duration)");
         case GpuPercentColumn:
-            return tr("GPU time as a share of all kernel time in the profile");
+            return tr("% of GPU time: GPU time as a share of all kernel time in the profile");
         }
         return {};
     }
@@ -185,18 +189,19 @@ QVariant NvtxTreeModel::headerData(int section, Qt::Orientation orientation, int
     switch (section) {
     case RangeColumn:
         return tr("Range");
+    // Short headers leave the width to the range names; tooltips give the full meaning.
     case InstancesColumn:
-        return tr("Instances");
+        return tr("Count");
     case CpuColumn:
-        return tr("CPU total");
+        return tr("CPU");
     case GpuColumn:
-        return tr("GPU total");
+        return tr("GPU");
     case ProjectedColumn:
-        return tr("Projected span");
+        return tr("GPU span");
     case KernelsColumn:
         return tr("Kernels");
     case GpuPercentColumn:
-        return tr("% of GPU time");
+        return tr("GPU %");
     }
     return {};
 }

@@ -232,7 +232,7 @@ public:
     TimeNs activityEnd = kNoTime;
 
     QString displayName() const;
-    /// ANALYSIS_DETAILS.duration when present, otherwise the activity span.
+    /// The window of a derived copy (DERIVED_WINDOW_NS), else ANALYSIS_DETAILS.duration, else the activity span.
     TimeNs captureDurationNs() const;
     /// "[CUDA memcpy Host-to-Device]" or "[CUDA memset]", as nsys stats names memory operations.
     QString memOpName(std::uint8_t copyKind) const;

@@ -49,6 +49,7 @@ CategoryChart::CategoryChart(QWidget* parent)
     side->setRowStretchFactor(0, 0.001);
     side->setMargins(QMargins(0, 0, 8, 0));
     legend->setRowSpacing(0);
+    legend->setIconSize(14, 10);
     xAxis->grid()->setVisible(false);
     xAxis->setTickLength(0, 0);
     yAxis->grid()->setSubGridVisible(false);
@@ -72,10 +73,26 @@ void CategoryChart::fitTickLabels()
     const double room
         = bars > 0 ? 0.85 * double(axisRect()->width() > 0 ? axisRect()->width() : width()) / double(bars) : 1;
     const double angle = widest > room ? 25 : 0;
+    bool changed = false;
     if (xAxis->tickLabelRotation() != angle) {
         xAxis->setTickLabelRotation(angle);
-        replot(QCustomPlot::rpQueuedReplot);
+        changed = true;
     }
+    // Many categories in a short dock: the legend wraps into more columns rather than overlapping its entries.
+    const int items = legend->itemCount();
+    int itemHeight = std::max(QFontMetrics(legend->font()).height(), legend->iconSize().height());
+    if (items > 0)
+        itemHeight += legend->item(0)->margins().top() + legend->item(0)->margins().bottom() + legend->rowSpacing();
+    const int rows
+        = std::max(1, (axisRect()->height() > 0 ? axisRect()->height() : height() / 2) / std::max(1, itemHeight));
+    const int wrap = items > rows ? rows : 0;
+    if (legend->wrap() != wrap) {
+        legend->setWrap(wrap);
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
+        changed = true;
+    }
+    if (changed)
+        replot(QCustomPlot::rpQueuedReplot);
 }
 
 void CategoryChart::setTable(const CategoryTable& table, const QString& subtitle)

@@ -84,6 +84,11 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     , m_flat(new NvtxFlatModel(this))
     , m_flatView(new QTableView(this))
 {
+    // Long coverage and status lines wrap instead of widening the dock.
+    m_coverage->setWordWrap(true);
+    m_coverage->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_message->setWordWrap(true);
+    m_message->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_grouping->addItem(tr("Per thread"), int(NvtxGrouping::ByThread));
     m_grouping->addItem(tr("Per process (threads merged)"), int(NvtxGrouping::ByProcess));
     m_grouping->addItem(tr("All threads merged"), int(NvtxGrouping::Merged));
@@ -128,6 +133,8 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->sortByColumn(NvtxTreeModel::GpuColumn, Qt::DescendingOrder);
     // Names take the width the numbers leave, whatever the dock's size.
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        m_view->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_view->header()->setSectionResizeMode(NvtxTreeModel::RangeColumn, QHeaderView::Stretch);
     m_view->header()->setMinimumSectionSize(60);
     m_flatView->setModel(m_flat);
