@@ -2,6 +2,7 @@
 #include "nvtxreports.h"
 
 #include "stats/durationstats.h"
+#include "stats/reportchecks.h"
 #include "stats/summaryreport.h"
 #include "util/numberformat.h"
 
@@ -16,32 +17,13 @@ namespace {
 const QString kPushPop = QStringLiteral("PushPop");
 const QString kStartEnd = QStringLiteral("StartEnd");
 
-bool hasTable(const Profile& p, const char* table)
-{
-    return p.meta.tables.contains(QLatin1String(table));
-}
-
-QString dbFile(const Profile& p)
-{
-    return QFileInfo(p.meta.filePath).absoluteFilePath();
-}
-
-ReportTable skipped(const QString& name, const QString& title, const QString& message)
-{
-    ReportTable t;
-    t.name = name;
-    t.title = title;
-    t.skipped = message;
-    return t;
-}
-
 /// The skip message nsys's NVTX reports give, or an empty string.
 QString nvtxTableCheck(const Profile& p)
 {
-    if (!hasTable(p, "StringIds"))
-        return QStringLiteral("%1 file does not contain StringIds table.").arg(dbFile(p));
-    if (!hasTable(p, "NVTX_EVENTS"))
-        return QStringLiteral("%1 does not contain NV Tools Extension (NVTX) data.").arg(dbFile(p));
+    if (!profileHasTable(p, "StringIds"))
+        return QStringLiteral("%1 file does not contain StringIds table.").arg(reportFileName(p));
+    if (!profileHasTable(p, "NVTX_EVENTS"))
+        return QStringLiteral("%1 does not contain NV Tools Extension (NVTX) data.").arg(reportFileName(p));
     return {};
 }
 
@@ -138,7 +120,7 @@ ReportTable nvtxSum(const Profile& p)
     const QString name = QStringLiteral("nvtx_sum");
     const QString title = QStringLiteral("NVTX Range Summary");
     if (const QString reason = nvtxTableCheck(p); !reason.isEmpty())
-        return skipped(name, title, reason);
+        return skippedReport(name, title, reason);
     const NvtxTable& n = p.nvtx;
     LabelGroups labels(p);
     std::vector<std::vector<qint64>> values;
@@ -152,7 +134,7 @@ ReportTable nvtxSum(const Profile& p)
         values[g].push_back(end - n.start[i]);
     }
     if (labels.groups.empty())
-        return skipped(name, title, QStringLiteral("No data available."));
+        return skippedReport(name, title, noDataMessage());
     std::vector<SummaryGroup> groups;
     for (const std::int32_t g : labels.groupOrder()) {
         const LabelGroups::Group& lg = labels.groups[std::size_t(g)];
@@ -376,15 +358,16 @@ ReportTable nvtxGpuProjSum(const Profile& p)
     const QString name = QStringLiteral("nvtx_gpu_proj_sum");
     const QString title = QStringLiteral("NVTX GPU Projection Summary");
     if (const QString reason = nvtxTableCheck(p); !reason.isEmpty())
-        return skipped(name, title, reason);
-    if (!hasTable(p, "CUPTI_ACTIVITY_KIND_RUNTIME"))
-        return skipped(name, title, QStringLiteral("%1 does not contain CUDA API data.").arg(dbFile(p)));
-    if (!hasTable(p, "CUPTI_ACTIVITY_KIND_KERNEL") && !hasTable(p, "CUPTI_ACTIVITY_KIND_MEMCPY")
-        && !hasTable(p, "CUPTI_ACTIVITY_KIND_MEMSET"))
-        return skipped(name, title, QStringLiteral("%1 does not contain GPU operation data.").arg(dbFile(p)));
+        return skippedReport(name, title, reason);
+    if (!profileHasTable(p, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+        return skippedReport(name, title, QStringLiteral("%1 does not contain CUDA API data.").arg(reportFileName(p)));
+    if (!profileHasTable(p, "CUPTI_ACTIVITY_KIND_KERNEL") && !profileHasTable(p, "CUPTI_ACTIVITY_KIND_MEMCPY")
+        && !profileHasTable(p, "CUPTI_ACTIVITY_KIND_MEMSET"))
+        return skippedReport(
+            name, title, QStringLiteral("%1 does not contain GPU operation data.").arg(reportFileName(p)));
     const std::vector<NvtxProjection> projection = nvtxGpuProjection(p);
     if (projection.empty())
-        return skipped(name, title, QStringLiteral("No data available."));
+        return skippedReport(name, title, noDataMessage());
 
     struct Acc
     {

@@ -3,6 +3,7 @@
 
 #include "nvtx/nvtxreports.h"
 #include "profile/loadtypes.h"
+#include "stats/reportchecks.h"
 #include "stats/summaryreport.h"
 #include "util/numberformat.h"
 
@@ -39,28 +40,6 @@ std::vector<SummaryGroup> groupByName(
 
 const auto keepAll = [](std::size_t) { return true; };
 
-ReportTable skipped(const QString& name, const QString& title, const QString& message)
-{
-    ReportTable t;
-    t.name = name;
-    t.title = title;
-    t.skipped = message;
-    return t;
-}
-
-bool hasTable(const Profile& p, const char* table)
-{
-    return p.meta.tables.contains(QLatin1String(table));
-}
-
-/// nsys names the file as it opened it: an absolute path.
-QString dbFile(const Profile& p)
-{
-    return QFileInfo(p.meta.filePath).absoluteFilePath();
-}
-
-const QString kNoData = QStringLiteral("No data available.");
-
 } // namespace
 
 QString apiReportName(const QString& name)
@@ -75,11 +54,12 @@ ReportTable cudaGpuKernSum(const Profile& p, KernelNameMode mode)
 {
     const QString name = QStringLiteral("cuda_gpu_kern_sum");
     const QString title = QStringLiteral("CUDA GPU Kernel Summary");
-    if (!hasTable(p, "CUPTI_ACTIVITY_KIND_KERNEL"))
-        return skipped(name, title, QStringLiteral("%1 does not contain CUDA kernel data.").arg(dbFile(p)));
+    if (!profileHasTable(p, "CUPTI_ACTIVITY_KIND_KERNEL"))
+        return skippedReport(
+            name, title, QStringLiteral("%1 does not contain CUDA kernel data.").arg(reportFileName(p)));
     const KernelTable& k = p.kernels;
     if (k.size() == 0)
-        return skipped(name, title, kNoData);
+        return skippedReport(name, title, noDataMessage());
     auto nameOf = [&](std::size_t i) -> StringRef {
         if (mode == KernelNameMode::Short)
             return k.shortName[i];
@@ -98,11 +78,12 @@ ReportTable cudaApiSum(const Profile& p)
 {
     const QString name = QStringLiteral("cuda_api_sum");
     const QString title = QStringLiteral("CUDA API Summary");
-    if (!hasTable(p, "CUPTI_ACTIVITY_KIND_RUNTIME"))
-        return skipped(name, title, QStringLiteral("%1 does not contain CUDA trace data.").arg(dbFile(p)));
+    if (!profileHasTable(p, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+        return skippedReport(
+            name, title, QStringLiteral("%1 does not contain CUDA trace data.").arg(reportFileName(p)));
     const CudaApiTable& a = p.cudaApi;
     if (a.size() == 0)
-        return skipped(name, title, kNoData);
+        return skippedReport(name, title, noDataMessage());
     // nsys groups by nameId and cleans the name afterwards: "cudaMalloc" and "cudaMalloc_v3020" stay two rows.
     std::vector<SummaryGroup> groups = groupByName(
         p, a.size(), [&](std::size_t i) { return a.name[i]; }, [&](std::size_t i) { return a.end[i] - a.start[i]; },
@@ -140,14 +121,14 @@ std::vector<SummaryGroup> memOpGroups(const Profile& p, bool bySize)
 /// The checks nsys's memory reports make; an empty string when the report applies.
 QString memOpSkipReason(const Profile& p)
 {
-    const bool memcpy = hasTable(p, "CUPTI_ACTIVITY_KIND_MEMCPY");
-    if (!memcpy && !hasTable(p, "CUPTI_ACTIVITY_KIND_MEMSET"))
-        return QStringLiteral("%1 does not contain GPU memory data.").arg(dbFile(p));
+    const bool memcpy = profileHasTable(p, "CUPTI_ACTIVITY_KIND_MEMCPY");
+    if (!memcpy && !profileHasTable(p, "CUPTI_ACTIVITY_KIND_MEMSET"))
+        return QStringLiteral("%1 does not contain GPU memory data.").arg(reportFileName(p));
     // Exports before 2022.4 have no ENUM tables; current nsys refuses them rather than guess the labels.
-    if (memcpy && !hasTable(p, "ENUM_CUDA_MEMCPY_OPER"))
-        return QStringLiteral("%1 does not contain ENUM_CUDA_MEMCPY_OPER table.").arg(dbFile(p));
+    if (memcpy && !profileHasTable(p, "ENUM_CUDA_MEMCPY_OPER"))
+        return QStringLiteral("%1 does not contain ENUM_CUDA_MEMCPY_OPER table.").arg(reportFileName(p));
     if (p.memops.size() == 0)
-        return kNoData;
+        return noDataMessage();
     return {};
 }
 
@@ -158,7 +139,7 @@ ReportTable cudaGpuMemTimeSum(const Profile& p)
     const QString name = QStringLiteral("cuda_gpu_mem_time_sum");
     const QString title = QStringLiteral("CUDA GPU MemOps Summary (by Time)");
     if (const QString reason = memOpSkipReason(p); !reason.isEmpty())
-        return skipped(name, title, reason);
+        return skippedReport(name, title, reason);
     SummaryLayout layout;
     layout.countHeader = QStringLiteral("Count");
     layout.nameHeader = QStringLiteral("Operation");
@@ -170,7 +151,7 @@ ReportTable cudaGpuMemSizeSum(const Profile& p)
     const QString name = QStringLiteral("cuda_gpu_mem_size_sum");
     const QString title = QStringLiteral("CUDA GPU MemOps Summary (by Size)");
     if (const QString reason = memOpSkipReason(p); !reason.isEmpty())
-        return skipped(name, title, reason);
+        return skippedReport(name, title, reason);
     // Statistics over bytes, unrounded; nsys prints them converted to MB (10^6 bytes) with 3 decimals.
     ReportTable t;
     t.name = name;
@@ -200,14 +181,15 @@ ReportTable osrtSum(const Profile& p)
 {
     const QString name = QStringLiteral("osrt_sum");
     const QString title = QStringLiteral("OS Runtime Summary");
-    if (!hasTable(p, "OSRT_API"))
-        return skipped(name, title, QStringLiteral("%1 does not contain OS Runtime trace data.").arg(dbFile(p)));
+    if (!profileHasTable(p, "OSRT_API"))
+        return skippedReport(
+            name, title, QStringLiteral("%1 does not contain OS Runtime trace data.").arg(reportFileName(p)));
     const OsrtTable& o = p.osrt;
     std::vector<SummaryGroup> groups = groupByName(
         p, o.size(), [&](std::size_t i) { return o.name[i]; }, [&](std::size_t i) { return o.end[i] - o.start[i]; },
         [&](std::size_t i) { return o.eventClass[i] == OsrtTable::kOsRuntime; });
     if (groups.empty())
-        return skipped(name, title, kNoData);
+        return skippedReport(name, title, noDataMessage());
     SummaryLayout layout;
     layout.countHeader = QStringLiteral("Num Calls");
     return buildSummaryReport(name, title, layout, std::move(groups));

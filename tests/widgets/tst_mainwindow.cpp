@@ -148,7 +148,8 @@ private Q_SLOTS:
         std::weak_ptr<const Profile> weak = old->profile();
         w.workbench()->removeSession(old);
         QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
-        QVERIFY(weak.expired()); // closing frees the profile
+        // Closing frees the profile once background work on it (a cancelled NVTX build...) has wound down.
+        QTRY_VERIFY_WITH_TIMEOUT(weak.expired(), 20000);
         QCOMPARE(kernels->summaryView()->model()->rowCount(), 2);
     }
 };

@@ -246,16 +246,7 @@ void CategoriesPane::setTimeMode(TimeMode mode)
 
 void CategoriesPane::refillRuleSelectors()
 {
-    const QSignalBlocker b1(m_engine);
-    const QSignalBlocker b2(m_model);
-    m_engine->clear();
-    m_engine->addItems(m_controller->library().engines());
-    m_engine->setCurrentText(m_controller->engine());
-    m_model->clear();
-    m_model->addItems(m_controller->library().models(m_controller->engine()));
-    if (m_model->findText(m_controller->model()) < 0)
-        m_model->addItem(m_controller->model());
-    m_model->setCurrentText(m_controller->model());
+    m_controller->fillSelectors(m_engine, m_model);
 }
 
 void CategoriesPane::syncOptions()

@@ -4,6 +4,7 @@
 #include "session/profilesession.h"
 #include "session/workbench.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -11,6 +12,7 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
+#include <QSignalBlocker>
 
 namespace nsw {
 
@@ -373,6 +375,20 @@ void CategoryController::recompute()
             m_results = std::move(results);
             Q_EMIT resultsChanged();
         });
+}
+
+void CategoryController::fillSelectors(QComboBox* engineBox, QComboBox* modelBox) const
+{
+    const QSignalBlocker blockEngine(engineBox);
+    const QSignalBlocker blockModel(modelBox);
+    engineBox->clear();
+    engineBox->addItems(library().engines());
+    engineBox->setCurrentText(engine());
+    modelBox->clear();
+    modelBox->addItems(library().models(engine()));
+    if (modelBox->findText(model()) < 0)
+        modelBox->addItem(model()); // a model being created, not in the library yet
+    modelBox->setCurrentText(model());
 }
 
 } // namespace nsw

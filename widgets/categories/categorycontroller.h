@@ -11,6 +11,8 @@
 #include <memory>
 #include <vector>
 
+class QComboBox;
+
 namespace nsw {
 
 class ProfileSession;
@@ -105,6 +107,10 @@ public:
     CategoryTable table() const { return makeCategoryTable(profileCategories()); }
     /// True while timelines are built or results are computed.
     bool isBusy() const { return m_pendingTimelines > 0 || m_computing; }
+
+    /// Fills an engine and a model selector with the library's choices, the current ones selected, without
+    /// emitting their change signals (the pane and the rule editor share it).
+    void fillSelectors(QComboBox* engine, QComboBox* model) const;
 
 Q_SIGNALS:
     void libraryChanged();

@@ -379,14 +379,7 @@ void RuleEditorDialog::setCurrentRow(int row)
 
 void RuleEditorDialog::refillSelectors()
 {
-    const QSignalBlocker b1(m_engine);
-    const QSignalBlocker b2(m_model);
-    m_engine->clear();
-    m_engine->addItems(m_controller->library().engines());
-    m_engine->setCurrentText(m_controller->engine());
-    m_model->clear();
-    m_model->addItems(m_controller->library().models(m_controller->engine()));
-    m_model->setCurrentText(m_controller->model());
+    m_controller->fillSelectors(m_engine, m_model);
     const RuleSource* s = m_controller->source();
     QString where;
     if (!s)

@@ -230,6 +230,9 @@ void NvtxPane::rebuild()
         showTree(cached->tree);
         return;
     }
+    // Another profile's tree must neither stay on screen while this one builds nor keep that profile alive.
+    if (m_tree && m_tree->profile != m_session->profile())
+        showTree(nullptr);
     m_message->setText(tr("Building the NVTX tree…"));
     m_message->show();
     const ProfilePtr profile = m_session->profile();
