@@ -11,6 +11,17 @@ int main(int argc, char** argv)
 {
     // A command as first argument means headless: no display connection is ever opened.
     if (argc > 1 && nsw::cli::isCommand(QString::fromLocal8Bit(argv[1]))) {
+        QStringList args;
+        for (int i = 1; i < argc; ++i)
+            args.append(QString::fromLocal8Bit(argv[i]));
+        if (nsw::cli::needsGui(args)) {
+            if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            QApplication app(argc, argv);
+            QCoreApplication::setApplicationName(QStringLiteral("nsys-workbench"));
+            QCoreApplication::setApplicationVersion(QStringLiteral(NSW_VERSION));
+            return nsw::cli::run(QCoreApplication::arguments().mid(1));
+        }
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("nsys-workbench"));
         QCoreApplication::setApplicationVersion(QStringLiteral(NSW_VERSION));

@@ -15,6 +15,9 @@ const std::vector<Command>& commands()
             QStringLiteral("nsys stats reports, identical CSV (cuda_gpu_kern_sum, cuda_api_sum...)"), runStats },
         { QStringLiteral("info"),
             QStringLiteral("what an export holds: nsys version, GPUs, processes, row counts, span"), runInfo },
+        { QStringLiteral("nvlink"),
+            QStringLiteral("NVLink throughput of an NVF1 recording or GPU metrics, and the kernels at its peaks"),
+            runNvlink },
     };
     return all;
 }
@@ -25,6 +28,11 @@ bool isCommand(const QString& name)
         if (c.name == name)
             return true;
     return false;
+}
+
+bool needsGui(const QStringList& args)
+{
+    return nvlinkNeedsGui(args);
 }
 
 int run(const QStringList& args)

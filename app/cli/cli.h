@@ -29,6 +29,8 @@ struct Command
 const std::vector<Command>& commands();
 bool isCommand(const QString& name);
 int run(const QStringList& args);
+/// The command draws charts: it needs a QApplication (main() then creates one on the offscreen platform).
+bool needsGui(const QStringList& args);
 int printTopLevelHelp();
 int printVersion();
 

@@ -8,5 +8,8 @@ namespace nsw::cli {
 
 int runInfo(const QStringList& args);
 int runStats(const QStringList& args);
+int runNvlink(const QStringList& args);
+/// nvlink --png draws with QCustomPlot, which needs a (headless) QApplication.
+bool nvlinkNeedsGui(const QStringList& args);
 
 } // namespace nsw::cli

@@ -36,8 +36,9 @@ LinkPeakTable LinkPeakTable::defaults()
 
 QString LinkPeakTable::configPath()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation))
-        .filePath(QStringLiteral("nvlink-link-peaks.json"));
+    // Not AppConfigLocation: the headless CLI and the window set different organisation names.
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation))
+        .filePath(QStringLiteral("nsys-workbench/nvlink-link-peaks.json"));
 }
 
 LinkPeakTable LinkPeakTable::load(QString* warning)
