@@ -408,6 +408,13 @@ void NvlinkPane::onSourceChanged()
 
 void NvlinkPane::rebuildLinksMenu()
 {
+    // Links the user turned off stay off while the same recording is shown.
+    std::vector<int> off;
+    if (m_linksMenu->property("source") == m_source->currentData())
+        for (const QAction* a : m_linksMenu->actions())
+            if (a->isCheckable() && !a->isChecked())
+                off.push_back(a->data().toInt());
+    m_linksMenu->setProperty("source", m_source->currentData());
     m_linksMenu->clear();
     Source src;
     if (currentSource(src) && !src.gpuMetrics) {
@@ -429,7 +436,7 @@ void NvlinkPane::rebuildLinksMenu()
         for (const int l : links) {
             QAction* a = m_linksMenu->addAction(tr("Link %1").arg(l));
             a->setCheckable(true);
-            a->setChecked(true);
+            a->setChecked(std::find(off.begin(), off.end(), l) == off.end());
             a->setData(l);
         }
     }
