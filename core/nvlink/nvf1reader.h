@@ -41,6 +41,7 @@ struct Nvf1Stats
     qint64 implausibleJumps = 0; ///< intervals whose counter jumped by more than 8 PiB: counted as 0 bytes
     qint64 zeroDurationIntervals = 0; ///< repeated NVML timestamps: no throughput can be computed
     qint64 reorderedSeries = 0; ///< series whose NVML timestamps were not in file order (sorted)
+    bool regularLayout = false; ///< every poll had the same fields, all valid: read by the parallel fast path
 };
 
 /// A parsed NVF1 recording: one series per (link, direction) in order of first appearance in the file (the order

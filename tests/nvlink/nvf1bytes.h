@@ -4,6 +4,8 @@
 // u32 scopeId, i64 timestamp µs, i64 latency µs, u32 valueType, u32 nvmlReturn, 8-byte value), little-endian.
 #pragma once
 
+#include "nvlink/throughputseries.h"
+
 #include <QByteArray>
 #include <QFile>
 #include <QString>
@@ -11,10 +13,23 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace nsw::test {
+
+/// A plain std::vector of any container's elements, for QCOMPARE against expected values.
+template <typename C> auto vec(const C& c)
+{
+    return std::vector<std::remove_cv_t<std::remove_reference_t<decltype(*std::begin(c))>>>(std::begin(c), std::end(c));
+}
+
+inline std::vector<qint64> vec(const IntervalBytes& b)
+{
+    return b.toVector();
+}
 
 /// UTF-8 literals for expectations (the project builds with QT_NO_CAST_FROM_ASCII).
 inline QString qs(const char* utf8)

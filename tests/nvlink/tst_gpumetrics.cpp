@@ -92,15 +92,15 @@ private Q_SLOTS:
         QCOMPARE(g0tx.direction, LinkDirection::Tx);
         QCOMPARE(g0tx.unit, ThroughputUnit::PercentOfPeak);
         QCOMPARE(g0tx.link, kAllLinks);
-        QCOMPARE(g0tx.time, (std::vector<TimeNs> { 1000000, 1100000, 1200000, 1300000 }));
-        QCOMPARE(g0tx.percent, (std::vector<float> { 5, 5, 5 }));
+        QCOMPARE(vec(g0tx.time), (std::vector<TimeNs> { 1000000, 1100000, 1200000, 1300000 }));
+        QCOMPARE(vec(g0tx.percent), (std::vector<float> { 5, 5, 5 }));
         const ThroughputSeries& g0rx = m.series[1];
         QCOMPARE(g0rx.direction, LinkDirection::Rx);
-        QCOMPARE(g0rx.percent, (std::vector<float> { 1, 11, 21 })); // requests + responses, no protocol
+        QCOMPARE(vec(g0rx.percent), (std::vector<float> { 1, 11, 21 })); // requests + responses, no protocol
         const ThroughputSeries& g1tx = m.series[2];
         QCOMPARE(g1tx.gpu, 1);
         QCOMPARE(g1tx.time.front(), TimeNs(1000050));
-        QCOMPARE(g1tx.percent, (std::vector<float> { 20, 21, 22 }));
+        QCOMPARE(vec(g1tx.percent), (std::vector<float> { 20, 21, 22 }));
         QCOMPARE(g1tx.value(2), 22.0);
         QVERIFY(m.metrics.contains(kUserRxReq));
         QVERIFY(!m.metrics.contains(kProtoRx));
@@ -116,8 +116,8 @@ private Q_SLOTS:
         const GpuMetricsResult r = readGpuMetricsNvlink(path);
         QVERIFY(r.data);
         QCOMPARE(r.data->series.at(0).gpu, 3); // typeId & 0xFF
-        QCOMPARE(r.data->series.at(0).time, (std::vector<TimeNs> { 10, 20, 30 })); // sorted
-        QCOMPARE(r.data->series.at(0).percent, (std::vector<float> { 3, 6 }));
+        QCOMPARE(vec(r.data->series.at(0).time), (std::vector<TimeNs> { 10, 20, 30 })); // sorted
+        QCOMPARE(vec(r.data->series.at(0).percent), (std::vector<float> { 3, 6 }));
     }
 
     void exportWithoutMetrics()

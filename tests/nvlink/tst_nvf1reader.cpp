@@ -50,6 +50,7 @@ private Q_SLOTS:
         QCOMPARE(rec.stats.records, 24);
         QCOMPARE(rec.stats.usedRecords, 24);
         QCOMPARE(rec.stats.polls, 6);
+        QVERIFY(rec.stats.regularLayout);
         QCOMPARE(rec.links.size(), std::size_t(4));
         // First-appearance order: link0 TX, link0 RX, link1 TX, link1 RX.
         QCOMPARE(rec.links[0].link, 0);
@@ -63,20 +64,21 @@ private Q_SLOTS:
         const ThroughputSeries* l1tx = findSeries(rec, 1, LinkDirection::Tx);
         QVERIFY(l1tx);
         QCOMPARE(l1tx->gpu, 3);
-        QCOMPARE(l1tx->time, (std::vector<TimeNs> { 0, 1000000, 2000000, 3000000, 4000000, 5000000 }));
-        QCOMPARE(l1tx->bytes, (std::vector<qint64> { 0, 0, 2000 * 1024, 0, 0 }));
+        QCOMPARE(vec(l1tx->time), (std::vector<TimeNs> { 0, 1000000, 2000000, 3000000, 4000000, 5000000 }));
+        QCOMPARE(vec(l1tx->bytes), (std::vector<qint64> { 0, 0, 2000 * 1024, 0, 0 }));
         QCOMPARE(l1tx->wallUs(2), kT0 + 2000);
         // 2,048,000 bytes in 1000 µs = 2.048 GB/s.
         QCOMPARE(l1tx->gbps(2), 2.048);
         const ThroughputSeries* l0rx = findSeries(rec, 0, LinkDirection::Rx);
-        QCOMPARE(l0rx->bytes, (std::vector<qint64> { 0, 50 * 1024, 0, 0, 500 * 1024 }));
+        QCOMPARE(vec(l0rx->bytes), (std::vector<qint64> { 0, 50 * 1024, 0, 0, 500 * 1024 }));
 
         // Per-poll sums over links.
         QCOMPARE(rec.totals.size(), std::size_t(2));
         QCOMPARE(rec.totals[0].direction, LinkDirection::Tx);
         QCOMPARE(rec.totals[0].link, kAllLinks);
-        QCOMPARE(rec.totals[0].bytes, (std::vector<qint64> { 100 * 1024, 0, 3000 * 1024, 0, 0 }));
-        QCOMPARE(rec.totals[1].bytes, (std::vector<qint64> { 10 * 1024, 60 * 1024, 10 * 1024, 10 * 1024, 510 * 1024 }));
+        QCOMPARE(vec(rec.totals[0].bytes), (std::vector<qint64> { 100 * 1024, 0, 3000 * 1024, 0, 0 }));
+        QCOMPARE(
+            vec(rec.totals[1].bytes), (std::vector<qint64> { 10 * 1024, 60 * 1024, 10 * 1024, 10 * 1024, 510 * 1024 }));
         QVERIFY(!rec.linksIdentical);
         QVERIFY(rec.warnings.isEmpty());
     }
@@ -174,8 +176,8 @@ private Q_SLOTS:
         QCOMPARE(r.recording->stats.failedRecords, 1);
         QCOMPARE(r.recording->stats.usedRecords, 3);
         const ThroughputSeries& s = r.recording->links.at(0);
-        QCOMPARE(s.time, (std::vector<TimeNs> { 0, 2000000, 3000000 }));
-        QCOMPARE(s.bytes, (std::vector<qint64> { 100 * 1024, 200 * 1024 }));
+        QCOMPARE(vec(s.time), (std::vector<TimeNs> { 0, 2000000, 3000000 }));
+        QCOMPARE(vec(s.bytes), (std::vector<qint64> { 100 * 1024, 200 * 1024 }));
         QCOMPARE(s.resets.size(), std::size_t(0));
         QVERIFY(r.recording->warnings.join(QLatin1Char('\n'))
                     .contains(QLatin1String("1 of 4 records have nvmlReturn != 0")));
@@ -194,7 +196,7 @@ private Q_SLOTS:
         QCOMPARE(s.link, 2);
         QCOMPARE(s.direction, LinkDirection::Rx);
         // 100 KiB, then the reset interval counts 0 (not -150 KiB, not 2^64 - 150), then 100 KiB again.
-        QCOMPARE(s.bytes, (std::vector<qint64> { 100 * 1024, 0, 100 * 1024 }));
+        QCOMPARE(vec(s.bytes), (std::vector<qint64> { 100 * 1024, 0, 100 * 1024 }));
         QCOMPARE(s.resets, (std::vector<std::uint32_t> { 1 }));
         QCOMPARE(r.recording->stats.counterResets, 1);
         QVERIFY(r.recording->warnings.join(QLatin1Char('\n')).contains(QLatin1String("1 counter resets")));
@@ -236,7 +238,7 @@ private Q_SLOTS:
         QVERIFY(r.recording);
         QCOMPARE(r.recording->stats.badValueRecords, skipped);
         if (bytes >= 0)
-            QCOMPARE(r.recording->links.at(0).bytes, std::vector<qint64> { bytes });
+            QCOMPARE(vec(r.recording->links.at(0).bytes), std::vector<qint64> { bytes });
         else
             QVERIFY(r.recording->links.empty() || r.recording->links.at(0).bytes.empty());
     }
@@ -255,8 +257,8 @@ private Q_SLOTS:
         QCOMPARE(r.recording->stats.otherFieldRecords, 1);
         QCOMPARE(r.recording->stats.reorderedSeries, 1);
         const ThroughputSeries& s = r.recording->links.at(0);
-        QCOMPARE(s.time, (std::vector<TimeNs> { -2000000, -1000000, 0 }));
-        QCOMPARE(s.bytes, (std::vector<qint64> { 100 * 1024, 100 * 1024 }));
+        QCOMPARE(vec(s.time), (std::vector<TimeNs> { -2000000, -1000000, 0 }));
+        QCOMPARE(vec(s.bytes), (std::vector<qint64> { 100 * 1024, 100 * 1024 }));
         QCOMPARE(r.recording->firstUs, kT0);
         QCOMPARE(r.recording->lastUs, kT0 + 2000);
     }
@@ -271,7 +273,7 @@ private Q_SLOTS:
             = parseNvf1Bytes(b.bytes.constData(), std::size_t(b.bytes.size()), QStringLiteral("a.bin"));
         QVERIFY(r.recording);
         QCOMPARE(r.recording->stats.badTimestampRecords, 1);
-        QCOMPARE(r.recording->links.at(0).bytes, std::vector<qint64> { 2 * 1024 });
+        QCOMPARE(vec(r.recording->links.at(0).bytes), std::vector<qint64> { 2 * 1024 });
     }
 
     void identicalLinksAreNotSummed()
@@ -282,7 +284,7 @@ private Q_SLOTS:
         const Nvf1ReadResult r
             = parseNvf1Bytes(b.bytes.constData(), std::size_t(b.bytes.size()), QStringLiteral("i.bin"));
         QVERIFY(r.recording->linksIdentical);
-        QCOMPARE(r.recording->totals[0].bytes, (std::vector<qint64> { 100 * 1024, 100 * 1024 }));
+        QCOMPARE(vec(r.recording->totals[0].bytes), (std::vector<qint64> { 100 * 1024, 100 * 1024 }));
         QVERIFY(r.recording->warnings.join(QLatin1Char('\n')).contains(QLatin1String("GPU-wide")));
     }
 
@@ -306,13 +308,95 @@ private Q_SLOTS:
         const ThroughputSeries& tx = r.recording->links.at(0);
         QCOMPARE(tx.intervalCount(), std::size_t(99999));
         qint64 total = 0;
-        for (const qint64 v : tx.bytes) {
+        for (const qint64 v : tx.bytes.toVector()) {
             QCOMPARE(v, qint64(3 * 1024));
             total += v;
         }
         QCOMPARE(total, qint64(99999) * 3 * 1024);
         QCOMPARE(tx.time.back(), TimeNs(99999) * 1000000);
         QCOMPARE(r.recording->totals[0].bytes.size(), std::size_t(99999));
+    }
+
+    void fastAndGeneralPathsAgree_data()
+    {
+        QTest::addColumn<bool>("forceGeneral");
+        QTest::newRow("recorder layout (fast path, two halves)") << false;
+        QTest::newRow("a stray record forces the general path") << true;
+    }
+    void fastAndGeneralPathsAgree()
+    {
+        // 3 links, 10,000 full polls plus a last poll cut after link 0. Link 1 TX resets at poll 5000, link 2 RX
+        // jumps by 5e9 KiB (over 4 TiB: kept exactly) at poll 7000, link 0 RX is stamped 3 µs after its poll from
+        // poll 6000 on. Every expectation is computed here from the same generating rules.
+        QFETCH(bool, forceGeneral);
+        constexpr int kPolls = 10000, kLinks = 3;
+        auto pollTime = [](int p) { return kT0 + std::int64_t(p) * 1000 + p % 7; };
+        auto fieldTime
+            = [&](int p, int link, int dir) { return pollTime(p) + (link == 0 && dir == 1 && p >= 6000 ? 3 : 0); };
+        std::uint64_t value[kLinks][2] = {};
+        std::vector<std::uint64_t> history[kLinks][2];
+        Nvf1Builder b;
+        b.bytes.reserve(12 + (kPolls * 6 + 2) * 48);
+        for (int p = 0; p <= kPolls; ++p)
+            for (int l = 0; l < kLinks; ++l)
+                for (int d = 0; d < 2; ++d) {
+                    if (p == kPolls && l > 0)
+                        continue; // the recorder was stopped in the middle of the poll
+                    std::uint64_t& v = value[l][d];
+                    if (l == 1 && d == 0 && p == 5000)
+                        v = 10;
+                    else if (l == 2 && d == 1 && p == 7000)
+                        v += 5000000000ULL;
+                    else
+                        v += std::uint64_t((p * 31 + l * 7 + d * 3) % 100);
+                    history[l][d].push_back(v);
+                    b.record({ std::uint64_t(p + 1), std::uint32_t(138 + d), std::uint32_t(l), fieldTime(p, l, d), 7, 3,
+                        0, v });
+                }
+        if (forceGeneral)
+            b.record({ std::uint64_t(kPolls + 1), 140, 0, pollTime(kPolls), 7, 3, 0, 1 });
+        const Nvf1ReadResult r
+            = parseNvf1Bytes(b.bytes.constData(), std::size_t(b.bytes.size()), QStringLiteral("p.bin"), 2);
+        QVERIFY(r.recording);
+        const Nvf1Recording& rec = *r.recording;
+        QCOMPARE(rec.links.size(), std::size_t(6));
+        QCOMPARE(rec.stats.polls, qint64(kPolls + 1));
+        QCOMPARE(rec.stats.counterResets, 1);
+        QCOMPARE(rec.stats.otherFieldRecords, forceGeneral ? 1 : 0);
+        QCOMPARE(rec.stats.regularLayout, !forceGeneral);
+        std::vector<qint64> expectedTotal[2];
+        for (auto& t : expectedTotal)
+            t.assign(kPolls, 0);
+        for (int l = 0; l < kLinks; ++l)
+            for (int d = 0; d < 2; ++d) {
+                const ThroughputSeries* s = findSeries(rec, l, LinkDirection(d));
+                QVERIFY(s);
+                QCOMPARE(s->gpu, 2);
+                const std::vector<std::uint64_t>& h = history[l][d];
+                std::vector<TimeNs> times;
+                std::vector<qint64> bytes;
+                for (std::size_t i = 0; i < h.size(); ++i) {
+                    times.push_back((fieldTime(int(i), l, d) - kT0) * 1000);
+                    if (i > 0) {
+                        bytes.push_back(h[i] < h[i - 1] ? 0 : qint64(h[i] - h[i - 1]) * 1024);
+                        expectedTotal[d][i - 1] += bytes.back();
+                    }
+                }
+                QCOMPARE(vec(s->time), times);
+                QCOMPARE(vec(s->bytes), bytes);
+                QCOMPARE(s->resets,
+                    (l == 1 && d == 0 ? std::vector<std::uint32_t> { 4999 } : std::vector<std::uint32_t> {}));
+            }
+        QCOMPARE(findSeries(rec, 2, LinkDirection::Rx)->bytes[6999], qint64(5000000000LL) * 1024);
+        for (int d = 0; d < 2; ++d) {
+            std::vector<TimeNs> pollTimes;
+            for (int p = 0; p <= kPolls; ++p)
+                pollTimes.push_back((pollTime(p) - kT0) * 1000);
+            QCOMPARE(vec(rec.totals[std::size_t(d)].time), pollTimes);
+            QCOMPARE(vec(rec.totals[std::size_t(d)].bytes), expectedTotal[d]);
+        }
+        QCOMPARE(rec.firstUs, kT0);
+        QCOMPARE(rec.lastUs, fieldTime(kPolls, 0, 1));
     }
 
     void cancel()

@@ -273,12 +273,14 @@ private Q_SLOTS:
         // 100,000 intervals of 1 µs, all 1 KiB except three spikes; reduced to 500 buckets the spikes must survive.
         ThroughputSeries s;
         s.unit = ThroughputUnit::GBps;
+        std::vector<TimeNs> times;
         for (int i = 0; i <= 100000; ++i)
-            s.time.push_back(TimeNs(i) * 1000);
+            times.push_back(TimeNs(i) * 1000);
+        s.time = times;
         s.bytes.assign(100000, 1000);
-        s.bytes[12345] = 50000; // 50 GB/s
-        s.bytes[67890] = 30000;
-        s.bytes[99999] = 40000;
+        s.bytes.set(12345, 50000); // 50 GB/s
+        s.bytes.set(67890, 30000);
+        s.bytes.set(99999, 40000);
         const SeriesMaxIndex index(s);
         QCOMPARE(index.maxIn(0, 100000), 50.0);
         QCOMPARE(index.maxIn(12346, 67890), 1.0);
