@@ -326,7 +326,8 @@ void RegularParser::chunk(qint64 from, qint64 to, ChunkResult& out, const Cancel
     const std::size_t series = std::size_t(S);
     const std::size_t stride = std::size_t(m_stride);
     const std::size_t pollBytes = series * stride;
-    const qint64 perBlock = std::max<qint64>(1, qint64((std::size_t(1) << 22) / pollBytes));
+    const qint64 perBlock
+        = std::min<qint64>(std::max<qint64>(1, qint64((std::size_t(1) << 22) / pollBytes)), to - from + 1);
     std::vector<unsigned char> buffer(std::size_t(perBlock) * pollBytes);
     std::vector<quint64> prev(series, 0);
     std::vector<qint64> prevTs(series, 0); // kept for series with their own times only
@@ -868,7 +869,8 @@ Nvf1ReadResult parseRecords(const QString& name, int gpu, const Nvf1Header& head
         return result;
     }
     Nvf1Parser parser(name, gpu, header, records);
-    const std::size_t perBlock = std::max<std::size_t>(1, (std::size_t(1) << 20) / std::size_t(stride));
+    const std::size_t perBlock = std::size_t(std::min<qint64>(
+        std::max<qint64>(1, qint64((std::size_t(1) << 20) / std::size_t(stride))), std::max<qint64>(records, 1)));
     std::vector<unsigned char> buffer(perBlock * std::size_t(stride));
     for (qint64 done = 0; done < records;) {
         if (cancel && cancel->load(std::memory_order_relaxed)) {
