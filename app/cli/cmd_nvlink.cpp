@@ -456,7 +456,8 @@ int runNvlink(const QStringList& args)
             result["total_communication"] = cclTotalCommunication(series, o.directionFiltered);
     }
 
-    const std::vector<IntervalRef> peaks = topIntervals(series, o.top);
+    const std::vector<IntervalRef> peaks
+        = wantPeaks || !o.png.isEmpty() ? topIntervals(series, o.top) : std::vector<IntervalRef>();
     std::shared_ptr<const KernelSpans> spans;
     const LinkPeakTable peakTable = LinkPeakTable::load();
     const LinkPeakEntry* model = nullptr;

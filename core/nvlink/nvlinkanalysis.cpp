@@ -56,8 +56,14 @@ std::vector<IntervalRef> topIntervals(const std::vector<const ThroughputSeries*>
     for (std::size_t s = 0; s < series.size(); ++s) {
         const ThroughputSeries& ts = *series[s];
         const std::size_t n = ts.intervalCount();
+        const bool counted = ts.unit == ThroughputUnit::GBps;
         for (std::size_t i = 0; i < n; ++i) {
-            if (ts.duration(i) <= 0)
+            const TimeNs d = ts.duration(i);
+            if (d <= 0)
+                continue;
+            // GB/s is bytes per ns: a product against the worst kept value rules most intervals out without the
+            // divisions of the exact value (the margin keeps ties and rounding on the exact side).
+            if (counted && heap.size() == top && double(ts.bytes[i]) <= heap.top().value * (1 - 1e-9) * double(d))
                 continue;
             const Candidate c { ts.value(i), { std::uint32_t(s), std::uint32_t(i) } };
             if (heap.size() < top) {
