@@ -511,7 +511,7 @@ void NvlinkPane::updateAlignmentLabel()
     const Nvf1Recording& r = *attachment()->recordings[std::size_t(src.index)].recording;
     const TimeNs startsAt = a.sessionNs(r.firstUs);
     m_alignment->setText(a.fromExport
-            ? tr("Recording starts at %1 s of the capture (NVML µs − session start %2).")
+            ? tr("Recording starts at %1 of the capture (NVML µs − session start %2).")
                   .arg(formatSeconds(startsAt, 6), cclTimestampIso(a.anchorUs))
             : tr("The export has no usable session start time: the recording is placed at the capture start; "
                  "use the offset to line it up."));
@@ -666,7 +666,7 @@ void NvlinkPane::showKernelsOfCurrentPeak()
     const QString where = p->link == kAllLinks ? tr("all links") : tr("link %1").arg(p->link);
     const QString value = std::isnan(p->gbps) ? QStringLiteral("%1 %").arg(p->percentOfPeak, 0, 'f', 1)
                                               : QStringLiteral("%1 GB/s").arg(p->gbps, 0, 'f', 3);
-    m_kernelLabel->setText(tr("Peak #%1 (%2 %3, %4, %5 at %6 s): %7 kernels, %8 NCCL")
+    m_kernelLabel->setText(tr("Peak #%1 (%2 %3, %4, %5 at %6): %7 kernels, %8 NCCL")
                                .arg(p->rank)
                                .arg(where, directionLabel(p->direction), value, formatDuration(p->end - p->start),
                                    formatSeconds(p->start, 6))

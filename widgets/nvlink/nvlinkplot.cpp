@@ -65,8 +65,8 @@ NvlinkPlot::NvlinkPlot(QWidget* parent)
     }
     m_highlight->topLeft->setCoords(0, 0);
     m_highlight->bottomRight->setCoords(0, 1);
-    m_highlight->setPen(QPen(QColor(37, 99, 235, 160)));
-    m_highlight->setBrush(QColor(59, 130, 246, 45));
+    m_highlight->setPen(QPen(QColor(37, 99, 235, 200), 1.5));
+    m_highlight->setBrush(QColor(59, 130, 246, 70));
     m_highlight->setVisible(false);
 
     legend->setVisible(true);
@@ -168,7 +168,7 @@ void NvlinkPlot::highlightPeak(int rank, bool reveal)
     }
     // At least a few pixels wide, so that a 1 ms interval in a 10 min view is still visible.
     const QCPRange range = m_throughputRect->axis(QCPAxis::atBottom)->range();
-    const double minWidth = range.size() / std::max(1, m_throughputRect->width()) * 3;
+    const double minWidth = range.size() / std::max(1, m_throughputRect->width()) * 6;
     double a = plotSeconds(it->start), z = plotSeconds(it->end);
     if (z - a < minWidth) {
         const double mid = (a + z) / 2;
@@ -240,7 +240,8 @@ void NvlinkPlot::reduce()
     for (const NvlinkPlotPeak& p : m_peaks)
         if (p.end > from && p.start < to)
             yMax = std::max(yMax, p.y);
-    m_throughputRect->axis(QCPAxis::atLeft)->setRange(0, yMax > 0 ? yMax * 1.12 : 1.0);
+    // Head room for the peak labels above their marks.
+    m_throughputRect->axis(QCPAxis::atLeft)->setRange(0, yMax > 0 ? yMax * (m_peaks.empty() ? 1.08 : 1.22) : 1.0);
 
     const int bandBuckets = std::max(50, m_ncclRect->width() / 2);
     const std::vector<double> busy = busyFraction(m_busy, from, to, bandBuckets);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // nsw-bench-nvlink: inputs and in-process timings for the NVLink targets of issue 6.
 //   generate FILE --seconds S --links L [--start-us US]   writes an NVF1 recording (1 ms polls, TX+RX per link)
-//   generate-for EXPORT FILE --seconds S --links L        the same, starting at the export's first kernel
+//   generate-for EXPORT FILE --seconds S --links L [--follow-nccl]
+//                                                         the same, from the export's first kernel (traffic while
+//                                                         device 0's NCCL kernels run with --follow-nccl)
 //   parse FILE [--repeat N]                               reading the file once vs parsing it, best of N
 #include "nvlink/clockalignment.h"
 #include "nvlink/nvf1reader.h"
@@ -11,8 +13,11 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <utility>
 #include <vector>
 
 using namespace nsw;
@@ -26,8 +31,9 @@ template <typename T> void put(unsigned char*& p, T v)
 }
 
 /// Bursty NCCL-like traffic: idle links move a few KiB per ms; every ~40 ms a burst of 5-20 ms drives some links
-/// near their bandwidth.
-int generate(const QString& path, double seconds, int links, qint64 startUs)
+/// near their bandwidth. With @p busy (NVML µs ranges, sorted), the bursts are those ranges instead.
+int generate(const QString& path, double seconds, int links, qint64 startUs,
+    const std::vector<std::pair<qint64, qint64>>& busy = {})
 {
     std::FILE* f = std::fopen(QFile::encodeName(path).constData(), "wb");
     if (!f) {
@@ -58,7 +64,13 @@ int generate(const QString& path, double seconds, int links, qint64 startUs)
             burstUntil = p + 5 + qint64(next() % 16);
             nextBurst = burstUntil + 20 + qint64(next() % 40);
         }
-        const bool burst = p < burstUntil;
+        bool burst = p < burstUntil;
+        if (!busy.empty()) {
+            const qint64 t = startUs + p * 1000;
+            const auto it
+                = std::upper_bound(busy.begin(), busy.end(), std::make_pair(t, std::numeric_limits<qint64>::max()));
+            burst = it != busy.begin() && std::prev(it)->second > t - 1000;
+        }
         const std::uint64_t hostTs = std::uint64_t(p) * 1000000 + 123456789;
         const qint64 nvmlUs = startUs + p * 1000 + qint64(next() % 40);
         unsigned char* out = poll.data();
@@ -172,7 +184,17 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "%s: no session start time\n", qPrintable(a[1]));
             return 2;
         }
-        return generate(a[2], secs, links, floorDiv(meta.meta.sessionStartUtcNs, 1000) + firstKernel / 1000);
+        const qint64 anchor = floorDiv(meta.meta.sessionStartUtcNs, 1000);
+        std::vector<std::pair<qint64, qint64>> busy;
+        if (a.contains(QStringLiteral("--follow-nccl"))) {
+            // Traffic while the NCCL kernels of device 0 run, as a real recording of that GPU would show.
+            Statement st(*db,
+                QStringLiteral("SELECT k.start, k.end FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+                               "k.shortName WHERE k.deviceId = 0 AND s.value LIKE '%nccl%' ORDER BY k.start"));
+            while (st.step() == Statement::Step::Row)
+                busy.emplace_back(anchor + st.int64(0) / 1000, anchor + st.int64(1) / 1000);
+        }
+        return generate(a[2], secs, links, anchor + firstKernel / 1000, busy);
     }
     if (a.value(0) == QLatin1String("parse") && a.size() >= 2)
         return parse(a[1], option("--repeat", QStringLiteral("3")).toInt());
