@@ -155,6 +155,36 @@ private Q_SLOTS:
         QCOMPARE(QImage(png).size(), QSize(900, 500));
     }
 
+    void gpuMetricsSource()
+    {
+        // nsys GPU metrics of GPU 0: TX at 5 %, 40 %, 10 % of peak over [12, 15) ms of the capture.
+        auto metrics = std::make_shared<GpuMetricsNvlink>();
+        ThroughputSeries tx;
+        tx.gpu = 0;
+        tx.unit = ThroughputUnit::PercentOfPeak;
+        tx.time = std::vector<TimeNs> { 12000000, 13000000, 14000000, 15000000 };
+        tx.percent = { 5, 40, 10 };
+        metrics->series.push_back(std::move(tx));
+        metrics->metrics = qsl({ "NVLink TX Requests User Data [Throughput %]" });
+        Workbench wb;
+        NvlinkPane pane(&wb);
+        ProfileSession* session = makeSession(scenarioProfile());
+        wb.addSession(session);
+        auto a = std::make_shared<NvlinkAttachment>();
+        a->gpuMetrics = metrics;
+        a->gpuMetricsSearched = true;
+        pane.setTopPeaks(2);
+        session->setAttachment(nvlinkAttachmentKey(), a);
+        QTRY_COMPARE(pane.peakModel()->rowCount(), 2);
+        QVERIFY(pane.sourceSelector()->currentText().startsWith(qs("GPU 0 — nsys GPU metrics")));
+        const NvlinkPeak& top = *pane.peakModel()->peakAt(0);
+        QCOMPARE(top.start, TimeNs(13000000)); // no clock offset: the export's own clock
+        QCOMPARE(top.percentOfPeak, 40.0);
+        QCOMPARE(top.gbps, 40.0 / 100 * 300); // A100: 12 links x 25 GB/s per direction
+        QCOMPARE(kernelNames(*pane.kernelModel()),
+            qsl({ "persistentKernel", "ncclDevKernel_AllReduce", "elementwise_kernel" }));
+    }
+
     void badRecordingIsReported()
     {
         QTemporaryDir dir;
