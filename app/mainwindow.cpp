@@ -7,6 +7,9 @@
 #include "common/tableviews.h"
 #include "kernels/kerneltablepane.h"
 #include "nvtx/nvtxpane.h"
+#include "nvlink/nvf1reader.h"
+#include "nvlink/nvlinkattach.h"
+#include "nvlink/nvlinkpane.h"
 #include "session/loadjob.h"
 #include "session/workbench.h"
 #include "shell/loadprogressstrip.h"
@@ -127,6 +130,7 @@ void MainWindow::createPanes()
     addPane(new StatisticsPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_2));
     addPane(new NvtxPane(m_workbench, this), Qt::LeftDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_3));
     addPane(new CategoriesPane(m_workbench, this), Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_5));
+    addPane(new NvlinkPane(m_workbench, this), Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_6));
 }
 
 void MainWindow::sizeDefaultLayout()
@@ -192,6 +196,8 @@ void MainWindow::createActions()
         if (!dir.isEmpty())
             openFiles({ dir });
     });
+    file->addAction(tr("Attach &NVLink recording…"), this,
+        [this]() { attachNvlinkRecordingInteractively(m_workbench->current(), this); });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     QAction* close = file->addAction(tr("&Close Profile"), this, [this]() {
         if (ProfileSession* s = m_workbench->current())
@@ -250,6 +256,15 @@ void MainWindow::openFiles(const QStringList& paths)
 {
     for (const QString& path : paths) {
         if (QFileInfo(path).isDir()) {
+            // A folder with NVF1 recordings opens as one profile: its export plus the recordings.
+            const TraceFolderPlan plan = planTraceFolder(path, this);
+            if (plan.outcome == TraceFolderPlan::Cancelled)
+                continue;
+            if (plan.outcome == TraceFolderPlan::Ready) {
+                m_pendingRecordings[QFileInfo(plan.exportPath).absoluteFilePath()] = plan.recordings;
+                startLoad(plan.exportPath);
+                continue;
+            }
             const QStringList exports = exportsIn(path);
             if (exports.isEmpty()) {
                 m_startPage->setError(tr("%1: the folder holds no .sqlite export").arg(path));
@@ -257,6 +272,13 @@ void MainWindow::openFiles(const QStringList& paths)
             }
             for (const QString& e : exports)
                 startLoad(e);
+            continue;
+        }
+        if (path.endsWith(QLatin1String(".bin")) && checkNvf1Header(path).isEmpty()) {
+            if (ProfileSession* s = m_workbench->current())
+                attachNvlinkRecordings(s, { { path, std::max(0, suggestGpuFromFileName(path)) } }, this);
+            else
+                statusBar()->showMessage(tr("%1: an NVLink recording; open its export first").arg(path), 10000);
             continue;
         }
         startLoad(path);
@@ -279,6 +301,7 @@ void MainWindow::startLoad(const QString& path)
         statusBar()->showMessage(tr("Loading %1 cancelled").arg(job->path()), 8000);
         const QString path = job->path();
         finishJob(job);
+        m_pendingRecordings.erase(path);
         Q_EMIT loadEnded(path, false, tr("cancelled"));
     });
     job->start();
@@ -294,6 +317,10 @@ void MainWindow::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& lo
         if (other->displayName() == session->displayName())
             session->setDisplayName(QFileInfo(path).dir().dirName() + QLatin1Char('/') + session->displayName());
     m_workbench->addSession(session);
+    if (const auto pending = m_pendingRecordings.find(path); pending != m_pendingRecordings.end()) {
+        attachNvlinkRecordings(session, pending->second, this);
+        m_pendingRecordings.erase(pending);
+    }
     m_startPage->setError({});
     m_startPage->hide();
     addRecent(path);
@@ -309,6 +336,7 @@ void MainWindow::onLoadFailed(LoadJob* job, const QString& error)
 {
     const QString path = job->path();
     finishJob(job);
+    m_pendingRecordings.erase(path);
     // A failed load leaves the open profiles untouched; the error names the file.
     statusBar()->showMessage(error, 20000);
     if (m_workbench->sessions().empty())

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "nvlink/tracefolder.h"
+
 #include <QMainWindow>
 #include <QStringList>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -78,6 +81,8 @@ private:
     std::vector<Pane*> m_panes;
     std::vector<LoadJob*> m_jobs;
     Pane* m_lastFocusedPane = nullptr;
+    /// NVLink recordings of a trace folder, attached once its export is loaded (by export path).
+    std::map<QString, std::vector<RecordingChoice>> m_pendingRecordings;
     QByteArray m_defaultState;
 };
 

@@ -20,6 +20,9 @@ const std::vector<Command>& commands()
         { QStringLiteral("categories"),
             QStringLiteral("kernel categories by gputrc2graph regex rules, per time mode (csv/json/table, png)"),
             runCategories, categoriesWantsGui },
+        { QStringLiteral("nvlink"),
+            QStringLiteral("NVLink throughput of an NVF1 recording or GPU metrics, and the kernels at its peaks"),
+            runNvlink, nvlinkNeedsGui },
     };
     return all;
 }

@@ -155,6 +155,7 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
         if (s == m_session)
             selectKernelByName(name);
     });
+    connect(workbench, &Workbench::kernelInstanceSelected, this, &KernelTablePane::selectKernelInstance);
     onCurrentSessionChanged(workbench->current());
 }
 
@@ -275,6 +276,24 @@ bool KernelTablePane::selectKernelByName(const QString& name)
         }
     }
     return false;
+}
+
+void KernelTablePane::selectKernelInstance(ProfileSession* session, quint32 kernelRow)
+{
+    if (session != m_session || !m_index || kernelRow >= m_index->profile()->kernels.size())
+        return;
+    const QModelIndex current = m_instanceView->currentIndex();
+    if (current.isValid() && m_instances->kernelRowAt(current.row()) == kernelRow)
+        return; // announced by this table itself
+    if (!selectKernelByName(m_index->profile()->strings.at(m_index->nameOf(kernelRow))))
+        return;
+    for (int r = 0; r < m_instances->rowCount(); ++r)
+        if (m_instances->kernelRowAt(r) == kernelRow) {
+            const QModelIndex i = m_instances->index(r, KernelInstanceModel::StartColumn);
+            m_instanceView->setCurrentIndex(i);
+            m_instanceView->scrollTo(i);
+            return;
+        }
 }
 
 void KernelTablePane::showInstancesOfCurrentRow()

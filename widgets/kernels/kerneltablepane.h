@@ -44,6 +44,8 @@ public:
     void setSplitByDevice(bool split);
     void setDeviceAllowed(int device, bool allowed);
     bool selectKernelByName(const QString& name);
+    /// Selects one execution (a Profile::kernels row) and its kernel, e.g. picked in the NVLink pane.
+    void selectKernelInstance(ProfileSession* session, quint32 kernelRow);
 
 private:
     void onCurrentSessionChanged(ProfileSession* session);

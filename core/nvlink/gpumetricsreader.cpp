@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gpumetricsreader.h"
+
+#include "sqlite/sqlitedb.h"
+
+#include <QRegularExpression>
+#include <algorithm>
+#include <numeric>
+
+namespace nsw {
+
+namespace {
+
+struct Target
+{
+    int series = -1;
+};
+
+struct Accumulator
+{
+    int gpu = 0;
+    LinkDirection direction = LinkDirection::Tx;
+    std::vector<TimeNs> time;
+    std::vector<double> value;
+    bool sorted = true;
+};
+
+} // namespace
+
+int nvlinkMetricDirection(const QString& name)
+{
+    static const QRegularExpression pattern(
+        QStringLiteral("^\\s*NVLink\\b(.*)\\[([^\\]]*)\\]\\s*$"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression tx(QStringLiteral("\\bTX\\b"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression rx(QStringLiteral("\\bRX\\b"), QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = pattern.match(name);
+    if (!m.hasMatch())
+        return -1;
+    const QString body = m.captured(1);
+    if (!m.captured(2).contains(QLatin1Char('%')) || body.contains(QLatin1String("protocol"), Qt::CaseInsensitive))
+        return -1;
+    const bool isTx = tx.match(body).hasMatch(), isRx = rx.match(body).hasMatch();
+    if (isTx == isRx)
+        return -1;
+    return isTx ? int(LinkDirection::Tx) : int(LinkDirection::Rx);
+}
+
+GpuMetricsResult readGpuMetricsNvlink(const QString& path)
+{
+    QString error;
+    const auto db = SqliteDb::open(path, &error);
+    if (!db)
+        return { nullptr, error };
+    return readGpuMetricsNvlink(*db);
+}
+
+GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
+{
+    GpuMetricsResult result;
+    const QString info = QStringLiteral("TARGET_INFO_GPU_METRICS"), metricsTable = QStringLiteral("GPU_METRICS");
+    if (!db.hasTable(info) || !db.hasTable(metricsTable))
+        return result;
+    for (const char* c : { "typeId", "typeName", "metricId", "metricName" })
+        if (!db.hasColumn(info, QLatin1String(c)))
+            return { nullptr, QStringLiteral("%1: %2 has no column %3").arg(db.path(), info, QLatin1String(c)) };
+    for (const char* c : { "timestamp", "typeId", "metricId", "value" })
+        if (!db.hasColumn(metricsTable, QLatin1String(c)))
+            return { nullptr,
+                QStringLiteral("%1: %2 has no column %3").arg(db.path(), metricsTable, QLatin1String(c)) };
+
+    auto data = std::make_shared<GpuMetricsNvlink>();
+    data->path = db.path();
+    std::vector<Accumulator> acc;
+    std::map<std::pair<qint64, qint64>, int> targets; // (typeId, metricId) -> accumulator
+    std::map<std::pair<int, int>, int> accOf; // (gpu, direction) -> accumulator
+    std::vector<qint64> metricIds;
+    static const QRegularExpression gpuInName(QStringLiteral("\\[(\\d+)\\]"));
+    static const QRegularExpression chipInName(QStringLiteral("\\(([^)]+)\\)"));
+    {
+        Statement st(db, QStringLiteral("SELECT typeId, typeName, metricId, metricName FROM TARGET_INFO_GPU_METRICS"));
+        if (!st.isValid())
+            return { nullptr, QStringLiteral("%1: %2").arg(db.path(), st.error()) };
+        while (st.step() == Statement::Step::Row) {
+            const QString metric = st.text(3);
+            const int dir = nvlinkMetricDirection(metric);
+            if (dir < 0)
+                continue;
+            const qint64 typeId = st.int64(0);
+            const QString typeName = st.text(1);
+            const QRegularExpressionMatch g = gpuInName.match(typeName);
+            const int gpu = g.hasMatch() ? g.captured(1).toInt() : int(typeId & 0xFF);
+            const QRegularExpressionMatch chip = chipInName.match(typeName);
+            if (chip.hasMatch())
+                data->chips[gpu] = chip.captured(1).trimmed();
+            auto it = accOf.find({ gpu, dir });
+            if (it == accOf.end()) {
+                Accumulator a;
+                a.gpu = gpu;
+                a.direction = LinkDirection(dir);
+                acc.push_back(std::move(a));
+                it = accOf.emplace(std::make_pair(gpu, dir), int(acc.size()) - 1).first;
+            }
+            targets[{ typeId, st.int64(2) }] = it->second;
+            metricIds.push_back(st.int64(2));
+            if (!data->metrics.contains(metric))
+                data->metrics.append(metric);
+        }
+    }
+    if (targets.empty())
+        return result;
+    std::sort(metricIds.begin(), metricIds.end());
+    metricIds.erase(std::unique(metricIds.begin(), metricIds.end()), metricIds.end());
+    QStringList ids;
+    for (const qint64 id : metricIds)
+        ids.append(QString::number(id));
+    Statement st(db,
+        QStringLiteral("SELECT timestamp, typeId, metricId, value FROM GPU_METRICS WHERE metricId IN (%1)")
+            .arg(ids.join(QLatin1Char(','))));
+    if (!st.isValid())
+        return { nullptr, QStringLiteral("%1: %2").arg(db.path(), st.error()) };
+    Statement::Step step;
+    while ((step = st.step()) == Statement::Step::Row) {
+        const auto it = targets.find({ st.int64(1), st.int64(2) });
+        if (it == targets.end())
+            continue;
+        ++data->rows;
+        if (st.isNull(0) || st.int64(0) < 0) {
+            ++data->droppedRows;
+            continue;
+        }
+        Accumulator& a = acc[std::size_t(it->second)];
+        const TimeNs t = st.int64(0);
+        const double v = st.real(3);
+        if (!a.time.empty() && a.time.back() == t) {
+            a.value.back() += v;
+            continue;
+        }
+        if (!a.time.empty() && t < a.time.back())
+            a.sorted = false;
+        a.time.push_back(t);
+        a.value.push_back(v);
+    }
+    if (step == Statement::Step::Error)
+        return { nullptr, QStringLiteral("%1: reading GPU_METRICS failed: %2").arg(db.path(), db.lastError()) };
+
+    std::sort(acc.begin(), acc.end(), [](const Accumulator& a, const Accumulator& b) {
+        return std::tie(a.gpu, a.direction) < std::tie(b.gpu, b.direction);
+    });
+    for (Accumulator& a : acc) {
+        if (!a.sorted) {
+            std::vector<std::uint32_t> order(a.time.size());
+            std::iota(order.begin(), order.end(), 0u);
+            std::stable_sort(
+                order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return a.time[x] < a.time[y]; });
+            std::vector<TimeNs> time;
+            std::vector<double> value;
+            for (const std::uint32_t i : order) {
+                if (!time.empty() && time.back() == a.time[i]) {
+                    value.back() += a.value[i];
+                    continue;
+                }
+                time.push_back(a.time[i]);
+                value.push_back(a.value[i]);
+            }
+            a.time = std::move(time);
+            a.value = std::move(value);
+        }
+        ThroughputSeries s;
+        s.gpu = a.gpu;
+        s.link = kAllLinks;
+        s.direction = a.direction;
+        s.unit = ThroughputUnit::PercentOfPeak;
+        s.time = std::move(a.time);
+        if (s.time.size() >= 2)
+            for (std::size_t i = 0; i + 1 < s.time.size(); ++i)
+                s.percent.push_back(float(a.value[i]));
+        data->series.push_back(std::move(s));
+    }
+    if (data->droppedRows > 0)
+        data->warnings << QStringLiteral(
+            "%1 GPU metric samples before the capture start (negative timestamps): dropped")
+                              .arg(data->droppedRows);
+    result.data = std::move(data);
+    return result;
+}
+
+} // namespace nsw

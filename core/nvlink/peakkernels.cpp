@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "peakkernels.h"
+
+namespace nsw {
+
+std::vector<NvlinkPeak> findPeaks(
+    const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment, std::size_t top)
+{
+    std::vector<NvlinkPeak> peaks;
+    for (const IntervalRef& ref : topIntervals(series, top)) {
+        const ThroughputSeries& s = *series[ref.series];
+        NvlinkPeak p;
+        p.rank = int(peaks.size()) + 1;
+        p.ref = ref;
+        p.link = s.link;
+        p.direction = s.direction;
+        p.unit = s.unit;
+        const TimeNs shift = alignment.shiftOf(s);
+        p.start = s.time[ref.index] + shift;
+        p.end = s.time[ref.index + 1] + shift;
+        p.value = s.value(ref.index);
+        p.bytes = s.unit == ThroughputUnit::GBps ? s.bytes[ref.index] : -1;
+        peaks.push_back(std::move(p));
+    }
+    return peaks;
+}
+
+void fillPeakUnits(std::vector<NvlinkPeak>& peaks, const LinkPeakEntry* model)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (NvlinkPeak& p : peaks) {
+        const double capacity = !model ? nan : p.link == kAllLinks ? model->gpuGbps() : model->gbpsPerLink;
+        if (p.unit == ThroughputUnit::GBps) {
+            p.gbps = p.value;
+            p.percentOfPeak = capacity > 0 ? 100.0 * p.value / capacity : nan;
+        } else {
+            p.percentOfPeak = p.value;
+            p.gbps = capacity > 0 ? p.value / 100.0 * capacity : nan;
+        }
+    }
+}
+
+void attachKernels(std::vector<NvlinkPeak>& peaks, const KernelOverlapIndex& index, bool ncclOnly)
+{
+    const KernelSpans& spans = index.spans();
+    for (NvlinkPeak& p : peaks) {
+        p.kernels.clear();
+        p.ncclKernels = 0;
+        const TimeNs length = p.end - p.start;
+        index.forEachOverlapping(p.start, p.end, [&](std::uint32_t k) {
+            if (ncclOnly && !spans.nccl[k])
+                return;
+            PeakKernel pk;
+            pk.span = k;
+            pk.overlapNs = std::min(spans.end[k], p.end) - std::max(spans.start[k], p.start);
+            pk.overlapPct = length > 0 ? 100.0 * double(pk.overlapNs) / double(length) : 0.0;
+            pk.nccl = spans.nccl[k];
+            p.kernels.push_back(pk);
+        });
+        std::sort(p.kernels.begin(), p.kernels.end(), [](const PeakKernel& a, const PeakKernel& b) {
+            return a.overlapNs != b.overlapNs ? a.overlapNs > b.overlapNs : a.span < b.span;
+        });
+        for (const PeakKernel& k : p.kernels)
+            p.ncclKernels += k.nccl ? 1 : 0;
+    }
+}
+
+} // namespace nsw

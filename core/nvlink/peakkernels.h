@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "nvlink/clockalignment.h"
+#include "nvlink/kernelspans.h"
+#include "nvlink/linkpeaks.h"
+#include "nvlink/nvlinkanalysis.h"
+
+#include <limits>
+
+namespace nsw {
+
+struct PeakKernel
+{
+    std::uint32_t span = 0; ///< index into the KernelSpans
+    TimeNs overlapNs = 0;
+    double overlapPct = 0; ///< of the interval
+    bool nccl = false;
+};
+
+/// One of the top-N intervals, on the session timeline, with the kernels that overlap it.
+struct NvlinkPeak
+{
+    int rank = 0; ///< 1 = highest
+    IntervalRef ref;
+    int link = kAllLinks;
+    LinkDirection direction = LinkDirection::Tx;
+    ThroughputUnit unit = ThroughputUnit::GBps;
+    TimeNs start = 0; ///< session ns (aligned)
+    TimeNs end = 0;
+    double value = 0; ///< in unit
+    qint64 bytes = -1; ///< -1 when unknown (percent series)
+    double gbps = std::numeric_limits<double>::quiet_NaN(); ///< NaN when unknown (see fillPeakUnits)
+    double percentOfPeak = std::numeric_limits<double>::quiet_NaN();
+    std::vector<PeakKernel> kernels; ///< longest overlap first, then by start
+    int ncclKernels = 0;
+};
+
+/// The @p top peaks of @p series (see topIntervals) placed on the session timeline by @p alignment.
+std::vector<NvlinkPeak> findPeaks(
+    const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment, std::size_t top);
+
+/// GB/s and % of peak of each peak from the link-peak table entry of the GPU (null: only the measured unit).
+/// Per-link series compare with one link, sums over links with the GPU (links × per-link bandwidth).
+void fillPeakUnits(std::vector<NvlinkPeak>& peaks, const LinkPeakEntry* gpuModel);
+
+/// Fills each peak's kernels (exact ns overlap). @p ncclOnly keeps NCCL kernels only.
+void attachKernels(std::vector<NvlinkPeak>& peaks, const KernelOverlapIndex& kernels, bool ncclOnly);
+
+} // namespace nsw

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "nvlink/gpumetricsreader.h"
+#include "nvlink/kernelspans.h"
+#include "scenarioexport.h"
+#include "sqlite/sqlitedb.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace nsw;
+using namespace nsw::test;
+
+namespace {
+
+const QString kUserRxReq = QStringLiteral("NVLink RX Requests User Data [Throughput %]");
+const QString kUserRxResp = QStringLiteral("NVLink RX Responses User Data [Throughput %]");
+const QString kProtoRx = QStringLiteral("NVLink RX Requests Protocol Data [Throughput %]");
+const QString kUserTxReq = QStringLiteral("NVLink TX Requests User Data [Throughput %]");
+const QString kUserTxResp = QStringLiteral("NVLink TX Responses User Data [Throughput %]");
+const QString kSm = QStringLiteral("SMs Active [Throughput %]");
+
+} // namespace
+
+class TestGpuMetrics : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void metricNames_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("direction");
+        QTest::newRow("rx requests user") << kUserRxReq << int(LinkDirection::Rx);
+        QTest::newRow("tx responses user") << kUserTxResp << int(LinkDirection::Tx);
+        QTest::newRow("protocol is overhead") << kProtoRx << -1;
+        QTest::newRow("not nvlink") << kSm << -1;
+        QTest::newRow("pcie") << QStringLiteral("PCIe RX Throughput [Throughput %]") << -1;
+        QTest::newRow("not a percent") << QStringLiteral("NVLink TX Bytes [B]") << -1;
+        QTest::newRow("lower case") << QStringLiteral("nvlink tx user data [throughput %]") << int(LinkDirection::Tx);
+        QTest::newRow("both directions") << QStringLiteral("NVLink RX TX [Throughput %]") << -1;
+    }
+    void metricNames()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, direction);
+        QCOMPARE(nvlinkMetricDirection(name), direction);
+    }
+
+    void readSeries_data()
+    {
+        QTest::addColumn<bool>("rawTimestamp");
+        QTest::newRow("2025.1+ layout (rawTimestamp)") << true;
+        QTest::newRow("older layout") << false;
+    }
+    void readSeries()
+    {
+        QFETCH(bool, rawTimestamp);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("metrics.sqlite"));
+        // Two GPUs (typeId 0x1100 | gpu); metric ids differ per GPU and are not in name order.
+        const std::vector<std::tuple<qint64, QString, qint64, QString>> metrics = {
+            { 0x1100, QStringLiteral("GPU Metrics [0] (GH100)"), 9, kUserRxReq },
+            { 0x1100, QStringLiteral("GPU Metrics [0] (GH100)"), 4, kUserRxResp },
+            { 0x1100, QStringLiteral("GPU Metrics [0] (GH100)"), 7, kProtoRx },
+            { 0x1100, QStringLiteral("GPU Metrics [0] (GH100)"), 2, kUserTxReq },
+            { 0x1100, QStringLiteral("GPU Metrics [0] (GH100)"), 3, kSm },
+            { 0x1101, QStringLiteral("GPU Metrics [1] (GH100)"), 5, kUserTxReq },
+            { 0x1101, QStringLiteral("GPU Metrics [1] (GH100)"), 9, kSm }, // id 9 is an NVLink metric on GPU 0 only
+        };
+        std::vector<GpuMetricSample> samples;
+        for (int i = 0; i < 4; ++i) {
+            const qint64 t = 1000000 + i * 100000; // 10 kHz
+            samples.push_back({ t, 0x1100, 9, 10 * i }); // RX user requests
+            samples.push_back({ t, 0x1100, 4, 1 }); // RX user responses
+            samples.push_back({ t, 0x1100, 7, 99 }); // protocol: not counted
+            samples.push_back({ t, 0x1100, 2, 5 });
+            samples.push_back({ t, 0x1100, 3, 77 });
+            samples.push_back({ t + 50, 0x1101, 5, 20 + i });
+            samples.push_back({ t + 50, 0x1101, 9, 66 });
+        }
+        samples.push_back({ -300, 0x1100, 2, 50 }); // before the capture start: dropped
+        QCOMPARE(writeGpuMetrics(path, metrics, samples, rawTimestamp), QString());
+
+        const GpuMetricsResult r = readGpuMetricsNvlink(path);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QVERIFY(r.data);
+        const GpuMetricsNvlink& m = *r.data;
+        QCOMPARE(m.chips.at(0), QStringLiteral("GH100"));
+        QCOMPARE(m.droppedRows, 1);
+        QCOMPARE(m.series.size(), std::size_t(3)); // GPU 0 TX, GPU 0 RX, GPU 1 TX
+        const ThroughputSeries& g0tx = m.series[0];
+        QCOMPARE(g0tx.gpu, 0);
+        QCOMPARE(g0tx.direction, LinkDirection::Tx);
+        QCOMPARE(g0tx.unit, ThroughputUnit::PercentOfPeak);
+        QCOMPARE(g0tx.link, kAllLinks);
+        QCOMPARE(vec(g0tx.time), (std::vector<TimeNs> { 1000000, 1100000, 1200000, 1300000 }));
+        QCOMPARE(vec(g0tx.percent), (std::vector<float> { 5, 5, 5 }));
+        const ThroughputSeries& g0rx = m.series[1];
+        QCOMPARE(g0rx.direction, LinkDirection::Rx);
+        QCOMPARE(vec(g0rx.percent), (std::vector<float> { 1, 11, 21 })); // requests + responses, no protocol
+        const ThroughputSeries& g1tx = m.series[2];
+        QCOMPARE(g1tx.gpu, 1);
+        QCOMPARE(g1tx.time.front(), TimeNs(1000050));
+        QCOMPARE(vec(g1tx.percent), (std::vector<float> { 20, 21, 22 }));
+        QCOMPARE(g1tx.value(2), 22.0);
+        QVERIFY(m.metrics.contains(kUserRxReq));
+        QVERIFY(!m.metrics.contains(kProtoRx));
+    }
+
+    void gpuIdWithoutBracket()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("m.sqlite"));
+        QCOMPARE(writeGpuMetrics(path, { { 0x2203, QStringLiteral("GPU metrics"), 1, kUserTxReq } },
+                     { { 10, 0x2203, 1, 3 }, { 30, 0x2203, 1, 4 }, { 20, 0x2203, 1, 6 } }),
+            QString());
+        const GpuMetricsResult r = readGpuMetricsNvlink(path);
+        QVERIFY(r.data);
+        QCOMPARE(r.data->series.at(0).gpu, 3); // typeId & 0xFF
+        QCOMPARE(vec(r.data->series.at(0).time), (std::vector<TimeNs> { 10, 20, 30 })); // sorted
+        QCOMPARE(vec(r.data->series.at(0).percent), (std::vector<float> { 3, 6 }));
+    }
+
+    void exportWithoutMetrics()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("k.sqlite"));
+        QCOMPARE(writeScenarioExport(path), QString());
+        const GpuMetricsResult r = readGpuMetricsNvlink(path);
+        QVERIFY(r.error.isEmpty());
+        QVERIFY(!r.data);
+        QVERIFY(!readGpuMetricsNvlink(dir.filePath(QStringLiteral("missing.sqlite"))).error.isEmpty());
+    }
+
+    void kernelsFromExport()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("k.sqlite"));
+        QCOMPARE(writeScenarioExport(path), QString());
+        QString error;
+        const auto db = SqliteDb::open(path, &error);
+        QVERIFY2(db, qPrintable(error));
+        // Window = interval 2 of the scenario, [12 ms, 13 ms): the kernels of device 0 that overlap it, by start.
+        const auto spans = kernelSpansFromExport(*db, 0, { { 12000000, 13000000 } }, &error);
+        QVERIFY2(spans, qPrintable(error));
+        QVERIFY(spans->deviceHasKernels);
+        QStringList names;
+        for (std::size_t i = 0; i < spans->size(); ++i)
+            names << spans->nameOf(i) + (spans->nccl[i] ? QStringLiteral(" [NCCL]") : QString());
+        QCOMPARE(
+            names, qsl({ "persistentKernel", "ncclDevKernel_AllReduce [NCCL]", "gemm_kernel", "elementwise_kernel" }));
+        QCOMPARE(spans->row[1], 2u); // rowid
+        QCOMPARE(spans->stream[1], 13u);
+        // Two windows; a kernel overlapping both is listed once.
+        const auto two = kernelSpansFromExport(*db, 0, { { 14000000, 15000000 }, { 11900000, 12000000 } }, &error);
+        QCOMPARE(two->size(), std::size_t(4)); // persistent, AllReduce, before_kernel, SendRecv
+        const auto none = kernelSpansFromExport(*db, 5, { { 0, 1000000000 } }, &error);
+        QVERIFY(none && !none->deviceHasKernels && none->size() == 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGpuMetrics)
+#include "tst_gpumetrics.moc"

@@ -1,0 +1,761 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "nvlinkpane.h"
+
+#include "common/plotexport.h"
+#include "common/tableviews.h"
+#include "linkpeakdialog.h"
+#include "models/modelroles.h"
+#include "models/nvlinkkernelmodel.h"
+#include "models/nvlinkpeakmodel.h"
+#include "models/sortfilterproxy.h"
+#include "nvlink/ccljson.h"
+#include "nvlinkattach.h"
+#include "nvlinkplot.h"
+#include "session/profilesession.h"
+#include "session/workbench.h"
+#include "util/numberformat.h"
+#include "util/timeformat.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <cmath>
+#include <optional>
+
+namespace nsw {
+
+struct NvlinkPane::Computed
+{
+    std::shared_ptr<const void> keepAlive;
+    QString sourceKey;
+    std::vector<const ThroughputSeries*> series;
+    std::vector<std::shared_ptr<const SeriesMaxIndex>> indexes;
+    std::shared_ptr<const KernelOverlapIndex> kernels;
+    std::vector<std::pair<TimeNs, TimeNs>> ncclBusy;
+    std::vector<NvlinkPeak> peaks;
+    ClockAlignment alignment;
+    int gpu = 0;
+    std::size_t top = 0;
+    bool ncclOnly = false;
+    std::optional<LinkPeakEntry> model;
+};
+
+namespace {
+
+const QColor kLinkColors[] = { QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+    QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2),
+    QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf), QColor(0x39, 0x3b, 0x79),
+    QColor(0x63, 0x79, 0x39), QColor(0x8c, 0x6d, 0x31), QColor(0x84, 0x3c, 0x39), QColor(0x7b, 0x41, 0x73),
+    QColor(0x52, 0x54, 0xa3), QColor(0x6b, 0x6e, 0xcf), QColor(0x9c, 0x9e, 0xde) };
+
+QToolButton* menuButton(const QString& text, QMenu* menu, QWidget* parent)
+{
+    auto* b = new QToolButton(parent);
+    b->setText(text);
+    b->setMenu(menu);
+    b->setPopupMode(QToolButton::InstantPopup);
+    return b;
+}
+
+QString sourceKeyOf(bool gpuMetrics, int index, const QString& path)
+{
+    return QStringLiteral("%1:%2:%3").arg(gpuMetrics ? 1 : 0).arg(index).arg(path);
+}
+
+} // namespace
+
+NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
+    : Pane(workbench, parent)
+    , m_peakTable(LinkPeakTable::load())
+    , m_source(new QComboBox(this))
+    , m_view(new QComboBox(this))
+    , m_tx(new QCheckBox(tr("TX"), this))
+    , m_rx(new QCheckBox(tr("RX"), this))
+    , m_linksMenu(new QMenu(this))
+    , m_unit(new QComboBox(this))
+    , m_top(new QSpinBox(this))
+    , m_ncclOnly(new QCheckBox(tr("NCCL only"), this))
+    , m_offset(new QDoubleSpinBox(this))
+    , m_alignment(new QLabel(this))
+    , m_model(new QComboBox(this))
+    , m_message(new QLabel(this))
+    , m_plot(new NvlinkPlot(this))
+    , m_peakModel(new NvlinkPeakModel(this))
+    , m_peakProxy(new SortFilterProxy(this))
+    , m_peakView(new QTableView(this))
+    , m_kernelLabel(new QLabel(this))
+    , m_kernelModel(new NvlinkKernelModel(this))
+    , m_kernelProxy(new SortFilterProxy(this))
+    , m_kernelView(new QTableView(this))
+{
+    m_source->setMinimumContentsLength(24);
+    m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_source->setToolTip(
+        tr("NVLink data of this profile: attached NVF1 recordings (one per GPU) or the export's GPU metrics"));
+    m_view->addItem(tr("Per link"));
+    m_view->addItem(tr("Sum of links"));
+    m_view->setToolTip(tr("One line per link, or the sum over all links at each poll"));
+    m_tx->setChecked(true);
+    m_rx->setChecked(true);
+    m_linksButton = menuButton(tr("Links"), m_linksMenu, this);
+    m_unit->addItem(tr("GB/s"));
+    m_unit->addItem(tr("% of peak"));
+    m_top->setRange(1, 1000);
+    m_top->setValue(10);
+    m_top->setPrefix(tr("Top "));
+    m_top->setToolTip(tr("Number of peak intervals to mark and list"));
+    m_ncclOnly->setToolTip(tr("List only NCCL kernels (name contains \"nccl\") for each peak"));
+    m_offset->setRange(-3600000.0, 3600000.0);
+    m_offset->setDecimals(3);
+    m_offset->setSuffix(tr(" ms"));
+    m_offset->setSingleStep(0.1);
+    m_offset->setToolTip(tr("Added to the NVML timestamps of the recording to line them up with the kernels "
+                            "(NVML samples the counters slightly after the traffic)"));
+    m_model->setToolTip(tr("GPU model whose link bandwidth gives \"% of peak\""));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* attach = new QToolButton(this);
+    attach->setText(tr("Attach…"));
+    attach->setToolTip(tr("Attach an NVF1 NVLink recording (.bin) to this profile"));
+    auto* peaksButton = new QToolButton(this);
+    peaksButton->setText(tr("Link peaks…"));
+    peaksButton->setToolTip(tr("Edit the NVLink bandwidth per GPU model"));
+    auto* exportMenu = new QMenu(this);
+    QToolButton* exportButton = menuButton(tr("Export"), exportMenu, this);
+    auto* showInTable = new QToolButton(this);
+    showInTable->setText(tr("Show in kernel table"));
+    showInTable->setToolTip(tr("Filter the kernel table to the kernels of this peak"));
+
+    auto* row1 = new QHBoxLayout;
+    row1->addWidget(new QLabel(tr("Source:"), this));
+    row1->addWidget(m_source, 1);
+    row1->addWidget(m_view);
+    row1->addWidget(m_tx);
+    row1->addWidget(m_rx);
+    row1->addWidget(m_linksButton);
+    row1->addWidget(m_unit);
+    row1->addWidget(m_top);
+    row1->addWidget(m_ncclOnly);
+    row1->addWidget(attach);
+    row1->addWidget(exportButton);
+    auto* row2 = new QHBoxLayout;
+    row2->addWidget(new QLabel(tr("NVML clock offset:"), this));
+    row2->addWidget(m_offset);
+    row2->addWidget(m_alignment, 1);
+    row2->addWidget(new QLabel(tr("GPU model:"), this));
+    row2->addWidget(m_model);
+    row2->addWidget(peaksButton);
+
+    m_peakProxy->setSourceModel(m_peakModel);
+    m_peakView->setModel(m_peakProxy);
+    setupTableView(m_peakView);
+    m_peakView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_peakView->sortByColumn(NvlinkPeakModel::RankColumn, Qt::AscendingOrder);
+    m_kernelProxy->setSourceModel(m_kernelModel);
+    m_kernelProxy->setFilterKeyColumn(NvlinkKernelModel::NameColumn);
+    m_kernelView->setModel(m_kernelProxy);
+    setupTableView(m_kernelView);
+    m_kernelView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_kernelView->horizontalHeader()->resizeSection(NvlinkKernelModel::NameColumn, 300);
+
+    auto* kernelBox = new QWidget(this);
+    auto* kernelLayout = new QVBoxLayout(kernelBox);
+    kernelLayout->setContentsMargins(0, 0, 0, 0);
+    auto* kernelHeader = new QHBoxLayout;
+    kernelHeader->addWidget(m_kernelLabel, 1);
+    kernelHeader->addWidget(showInTable);
+    kernelLayout->addLayout(kernelHeader);
+    kernelLayout->addWidget(m_kernelView);
+    auto* tables = new QSplitter(Qt::Horizontal, this);
+    tables->addWidget(m_peakView);
+    tables->addWidget(kernelBox);
+    tables->setStretchFactor(0, 1);
+    tables->setStretchFactor(1, 1);
+    auto* vertical = new QSplitter(Qt::Vertical, this);
+    vertical->addWidget(m_plot);
+    vertical->addWidget(tables);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(row1);
+    layout->addLayout(row2);
+    layout->addWidget(m_message);
+    layout->addWidget(vertical, 1);
+
+    exportMenu->addAction(
+        tr("Plot as PNG…"), this, [this]() { exportPlotInteractively(*m_plot, exportBaseName(), this); });
+    exportMenu->addAction(tr("Peaks as CSV…"), this,
+        [this]() { exportViewCsvInteractively(m_peakView, exportBaseName() + QStringLiteral("-peaks"), this); });
+    exportMenu->addAction(tr("Kernels of the selected peak as CSV…"), this, &NvlinkPane::exportKernelsCsv);
+    exportMenu->addAction(tr("Peaks and kernels as JSON (ccl-bench peak_kernels)…"), this, &NvlinkPane::exportJson);
+
+    connect(attach, &QToolButton::clicked, this, [this]() { attachNvlinkRecordingInteractively(m_session, this); });
+    connect(peaksButton, &QToolButton::clicked, this, &NvlinkPane::editLinkPeaks);
+    connect(m_source, &QComboBox::currentIndexChanged, this, &NvlinkPane::onSourceChanged);
+    for (QCheckBox* c : { m_tx, m_rx, m_ncclOnly })
+        connect(c, &QCheckBox::toggled, this, &NvlinkPane::recompute);
+    connect(m_view, &QComboBox::currentIndexChanged, this, [this]() {
+        m_linksButton->setEnabled(m_view->currentIndex() == 0 && m_linksMenu->actions().size() > 2);
+        recompute();
+    });
+    connect(m_unit, &QComboBox::currentIndexChanged, this, &NvlinkPane::recompute);
+    connect(m_model, &QComboBox::currentIndexChanged, this, &NvlinkPane::recompute);
+    connect(m_top, &QSpinBox::valueChanged, this, &NvlinkPane::recompute);
+    connect(m_linksMenu, &QMenu::triggered, this, &NvlinkPane::recompute);
+    connect(m_offset, &QDoubleSpinBox::valueChanged, this, [this](double ms) {
+        if (!m_session)
+            return;
+        const auto current = attachment();
+        auto next = std::make_shared<NvlinkAttachment>(current ? *current : NvlinkAttachment());
+        next->clockOffsetNs = TimeNs(std::llround(ms * 1e6));
+        m_session->setAttachment(nvlinkAttachmentKey(), next);
+    });
+    connect(m_peakView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        &NvlinkPane::showKernelsOfCurrentPeak);
+    connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) {
+            if (!current.isValid() || !m_session)
+                return;
+            const int row = m_kernelProxy->mapToSource(current).row();
+            this->workbench()->selectKernelInstance(m_session, m_kernelModel->kernelRowAt(row));
+        });
+    connect(showInTable, &QToolButton::clicked, this, [this]() {
+        const NvlinkPeak* p = m_peakModel->peakAt(m_peakProxy->mapToSource(m_peakView->currentIndex()).row());
+        if (!p || !m_session || !m_computed || !m_computed->kernels)
+            return;
+        auto rows = std::make_shared<std::vector<char>>(m_session->profile()->kernels.size(), 0);
+        for (const PeakKernel& k : p->kernels)
+            (*rows)[m_computed->kernels->spans().row[k.span]] = 1;
+        KernelSelection selection;
+        selection.session = m_session;
+        selection.label = tr("NVLink peak #%1").arg(p->rank);
+        selection.filter.rows = rows;
+        this->workbench()->showKernels(selection);
+    });
+    connect(m_plot, &NvlinkPlot::peakClicked, this, &NvlinkPane::selectPeak);
+    connect(workbench, &Workbench::currentChanged, this, &NvlinkPane::onCurrentSessionChanged);
+    onCurrentSessionChanged(workbench->current());
+}
+
+NvlinkPane::~NvlinkPane() = default;
+
+QAbstractItemView* NvlinkPane::exportableView() const
+{
+    return m_kernelView->hasFocus() ? m_kernelView : m_peakView;
+}
+
+QCustomPlot* NvlinkPane::exportablePlot() const
+{
+    return m_plot;
+}
+
+QString NvlinkPane::exportBaseName() const
+{
+    return QStringLiteral("nvlink-") + (m_session ? QFileInfo(m_session->displayName()).completeBaseName() : QString());
+}
+
+std::shared_ptr<const NvlinkAttachment> NvlinkPane::attachment() const
+{
+    return m_session ? m_session->attachment<const NvlinkAttachment>(nvlinkAttachmentKey()) : nullptr;
+}
+
+void NvlinkPane::onCurrentSessionChanged(ProfileSession* session)
+{
+    if (m_attachmentConnection)
+        disconnect(m_attachmentConnection);
+    m_session = session;
+    m_kernelIndexes.clear();
+    m_maxIndexes.clear();
+    m_computed.reset();
+    m_readingGpuMetrics = false;
+    if (session)
+        m_attachmentConnection
+            = connect(session, &ProfileSession::attachmentChanged, this, &NvlinkPane::onAttachmentChanged);
+    readGpuMetricsIfNeeded();
+    refreshSources();
+}
+
+void NvlinkPane::onAttachmentChanged(const QString& key)
+{
+    if (key == nvlinkAttachmentKey())
+        refreshSources();
+}
+
+void NvlinkPane::readGpuMetricsIfNeeded()
+{
+    if (!m_session || m_readingGpuMetrics)
+        return;
+    const auto a = attachment();
+    if ((a && a->gpuMetricsSearched) || !m_session->profile()->meta.tables.contains(QStringLiteral("GPU_METRICS")))
+        return;
+    m_readingGpuMetrics = true;
+    QPointer<ProfileSession> session = m_session;
+    const QString path = m_session->path();
+    runInBackground<GpuMetricsResult>(
+        this, [path]() { return readGpuMetricsNvlink(path); },
+        [this, session](GpuMetricsResult r) {
+            if (!session)
+                return;
+            if (session == m_session)
+                m_readingGpuMetrics = false;
+            const auto current = session->attachment<const NvlinkAttachment>(nvlinkAttachmentKey());
+            auto next = std::make_shared<NvlinkAttachment>(current ? *current : NvlinkAttachment());
+            next->gpuMetrics = r.data;
+            next->gpuMetricsSearched = true;
+            session->setAttachment(nvlinkAttachmentKey(), next);
+            if (!r.error.isEmpty() && session == m_session)
+                m_message->setText(r.error);
+        });
+}
+
+void NvlinkPane::refreshSources()
+{
+    const QString previous = m_source->currentData().toString();
+    const auto a = attachment();
+    QSignalBlocker block(m_source);
+    m_source->clear();
+    if (a) {
+        for (std::size_t i = 0; i < a->recordings.size(); ++i) {
+            const NvlinkRecordingEntry& e = a->recordings[i];
+            m_source->addItem(tr("%1 — GPU %2 (NVML counters)").arg(QFileInfo(e.recording->path).fileName()).arg(e.gpu),
+                sourceKeyOf(false, int(i), e.recording->path));
+        }
+        if (a->gpuMetrics) {
+            std::vector<int> gpus;
+            for (const ThroughputSeries& s : a->gpuMetrics->series)
+                if (std::find(gpus.begin(), gpus.end(), s.gpu) == gpus.end())
+                    gpus.push_back(s.gpu);
+            for (const int g : gpus)
+                m_source->addItem(tr("GPU %1 — nsys GPU metrics (% of peak)").arg(g), sourceKeyOf(true, g, QString()));
+        }
+        QSignalBlocker blockOffset(m_offset);
+        m_offset->setValue(double(a->clockOffsetNs) / 1e6);
+    }
+    const int keep = m_source->findData(previous);
+    m_source->setCurrentIndex(keep >= 0 ? keep : (m_source->count() > 0 ? 0 : -1));
+    onSourceChanged();
+}
+
+bool NvlinkPane::currentSource(Source& out) const
+{
+    const QStringList parts = m_source->currentData().toString().split(QLatin1Char(':'));
+    const auto a = attachment();
+    if (parts.size() < 3 || !a)
+        return false;
+    out.gpuMetrics = parts[0] == QLatin1String("1");
+    out.index = parts[1].toInt();
+    if (out.gpuMetrics)
+        return bool(a->gpuMetrics);
+    return out.index >= 0 && std::size_t(out.index) < a->recordings.size();
+}
+
+int NvlinkPane::currentGpu() const
+{
+    Source s;
+    if (!currentSource(s))
+        return 0;
+    return s.gpuMetrics ? s.index : attachment()->recordings[std::size_t(s.index)].gpu;
+}
+
+void NvlinkPane::onSourceChanged()
+{
+    Source src;
+    const bool have = currentSource(src);
+    rebuildLinksMenu();
+    m_view->setEnabled(have && !src.gpuMetrics);
+    if (have && src.gpuMetrics) {
+        QSignalBlocker block(m_view);
+        m_view->setCurrentIndex(1);
+    }
+    m_offset->setEnabled(have && !src.gpuMetrics);
+    // GPU model for % of peak.
+    {
+        QSignalBlocker block(m_model);
+        m_model->clear();
+        m_model->addItem(tr("Unknown"), QString());
+        for (const LinkPeakEntry& e : m_peakTable.entries())
+            m_model->addItem(
+                QStringLiteral("%1 (%2 × %3 GB/s)").arg(e.pattern).arg(e.links).arg(e.gbpsPerLink), e.pattern);
+        if (have && m_session) {
+            const auto a = attachment();
+            const QString name = nvlinkGpuModel(*m_session->profile(), currentGpu(), a->gpuMetrics.get());
+            const LinkPeakEntry* e = m_peakTable.match(name);
+            m_model->setCurrentIndex(e ? m_model->findData(e->pattern) : 0);
+        }
+    }
+    updateAlignmentLabel();
+    recompute();
+}
+
+void NvlinkPane::rebuildLinksMenu()
+{
+    // Links the user turned off stay off while the same recording is shown.
+    std::vector<int> off;
+    if (m_linksMenu->property("source") == m_source->currentData())
+        for (const QAction* a : m_linksMenu->actions())
+            if (a->isCheckable() && !a->isChecked())
+                off.push_back(a->data().toInt());
+    m_linksMenu->setProperty("source", m_source->currentData());
+    m_linksMenu->clear();
+    Source src;
+    if (currentSource(src) && !src.gpuMetrics) {
+        const Nvf1Recording& r = *attachment()->recordings[std::size_t(src.index)].recording;
+        std::vector<int> links;
+        for (const ThroughputSeries& s : r.links)
+            if (std::find(links.begin(), links.end(), s.link) == links.end())
+                links.push_back(s.link);
+        std::sort(links.begin(), links.end());
+        m_linksMenu->addAction(tr("All links"), this, [this]() {
+            for (QAction* a : m_linksMenu->actions())
+                a->setChecked(true);
+        });
+        m_linksMenu->addAction(tr("No link"), this, [this]() {
+            for (QAction* a : m_linksMenu->actions())
+                a->setChecked(false);
+        });
+        m_linksMenu->addSeparator();
+        for (const int l : links) {
+            QAction* a = m_linksMenu->addAction(tr("Link %1").arg(l));
+            a->setCheckable(true);
+            a->setChecked(std::find(off.begin(), off.end(), l) == off.end());
+            a->setData(l);
+        }
+    }
+    m_linksButton->setEnabled(m_view->currentIndex() == 0 && !m_linksMenu->actions().isEmpty());
+}
+
+std::vector<const ThroughputSeries*> NvlinkPane::selectedSeries(std::shared_ptr<const void>& keepAlive) const
+{
+    std::vector<const ThroughputSeries*> out;
+    Source src;
+    if (!currentSource(src))
+        return out;
+    const auto a = attachment();
+    keepAlive = a;
+    auto directionOn
+        = [this](LinkDirection d) { return d == LinkDirection::Tx ? m_tx->isChecked() : m_rx->isChecked(); };
+    if (src.gpuMetrics) {
+        for (const ThroughputSeries& s : a->gpuMetrics->series)
+            if (s.gpu == src.index && directionOn(s.direction))
+                out.push_back(&s);
+        return out;
+    }
+    const Nvf1Recording& r = *a->recordings[std::size_t(src.index)].recording;
+    const bool summed = m_view->currentIndex() == 1;
+    std::vector<int> enabled;
+    for (const QAction* act : m_linksMenu->actions())
+        if (act->isCheckable() && act->isChecked())
+            enabled.push_back(act->data().toInt());
+    for (const ThroughputSeries& s : summed ? r.totals : r.links) {
+        if (!directionOn(s.direction))
+            continue;
+        if (!summed && std::find(enabled.begin(), enabled.end(), s.link) == enabled.end())
+            continue;
+        out.push_back(&s);
+    }
+    return out;
+}
+
+ClockAlignment NvlinkPane::alignment() const
+{
+    Source src;
+    const auto a = attachment();
+    if (!m_session || !currentSource(src))
+        return {};
+    const qint64 start = src.gpuMetrics ? 0 : a->recordings[std::size_t(src.index)].recording->firstUs;
+    return alignClocks(m_session->profile()->meta.sessionStartUtcNs, start, a->clockOffsetNs);
+}
+
+const LinkPeakEntry* NvlinkPane::gpuModel() const
+{
+    const QString pattern = m_model->currentData().toString();
+    if (pattern.isEmpty())
+        return nullptr;
+    for (const LinkPeakEntry& e : m_peakTable.entries())
+        if (e.pattern == pattern)
+            return &e;
+    return nullptr;
+}
+
+void NvlinkPane::updateAlignmentLabel()
+{
+    Source src;
+    if (!currentSource(src)) {
+        m_alignment->clear();
+        return;
+    }
+    if (src.gpuMetrics) {
+        m_alignment->setText(tr("GPU metrics are sampled on the export's own clock: no alignment needed."));
+        return;
+    }
+    const ClockAlignment a = alignment();
+    const Nvf1Recording& r = *attachment()->recordings[std::size_t(src.index)].recording;
+    const TimeNs startsAt = a.sessionNs(r.firstUs);
+    m_alignment->setText(a.fromExport
+            ? tr("Recording starts at %1 of the capture (NVML µs − session start %2).")
+                  .arg(formatSeconds(startsAt, 6), cclTimestampIso(a.anchorUs))
+            : tr("The export has no usable session start time: the recording is placed at the capture start; "
+                 "use the offset to line it up."));
+}
+
+void NvlinkPane::recompute()
+{
+    std::shared_ptr<const void> keepAlive;
+    const std::vector<const ThroughputSeries*> series = selectedSeries(keepAlive);
+    const quint64 request = m_requests.next();
+    if (!m_session || series.empty()) {
+        m_computed.reset();
+        m_plot->setSeries({}, tr("GB/s"));
+        m_plot->setPeaks({});
+        m_plot->setNcclBusy({});
+        m_plot->refresh();
+        m_peakModel->setPeaks({});
+        m_kernelModel->clear();
+        m_kernelLabel->clear();
+        m_message->setText(!m_session ? tr("No profile open.")
+                : m_source->count() == 0
+                ? tr("No NVLink data for this profile. Attach an NVF1 recording (Attach…, File → Attach NVLink "
+                     "recording, or open the trace folder holding the export and its .bin files), or capture with "
+                     "nsys --gpu-metrics-devices.")
+                : tr("Nothing selected: turn on TX or RX (and at least one link)."));
+        return;
+    }
+    auto c = std::make_shared<Computed>();
+    c->keepAlive = keepAlive;
+    c->series = series;
+    c->alignment = alignment();
+    c->gpu = currentGpu();
+    c->top = std::size_t(m_top->value());
+    c->ncclOnly = m_ncclOnly->isChecked();
+    if (const LinkPeakEntry* e = gpuModel())
+        c->model = *e;
+    c->sourceKey = m_source->currentData().toString();
+    for (const ThroughputSeries* s : series) {
+        const auto it = m_maxIndexes.find(s);
+        c->indexes.push_back(it == m_maxIndexes.end() ? nullptr : it->second);
+    }
+    const auto k = m_kernelIndexes.find(c->gpu);
+    c->kernels = k == m_kernelIndexes.end() ? nullptr : k->second;
+    const ProfilePtr profile = m_session->profile();
+    runInBackground<std::shared_ptr<Computed>>(
+        this,
+        [c, profile]() {
+            for (std::size_t i = 0; i < c->series.size(); ++i)
+                if (!c->indexes[i])
+                    c->indexes[i] = std::make_shared<SeriesMaxIndex>(*c->series[i]);
+            if (!c->kernels)
+                c->kernels = std::make_shared<KernelOverlapIndex>(kernelSpansFromProfile(profile, c->gpu));
+            c->ncclBusy = c->kernels->spans().ncclBusy();
+            c->peaks = findPeaks(c->series, c->alignment, c->top);
+            attachKernels(c->peaks, *c->kernels, c->ncclOnly);
+            fillPeakUnits(c->peaks, c->model ? &*c->model : nullptr);
+            return c;
+        },
+        [this, request](std::shared_ptr<Computed> c) {
+            if (!m_requests.isLatest(request))
+                return;
+            for (std::size_t i = 0; i < c->series.size(); ++i)
+                m_maxIndexes[c->series[i]] = c->indexes[i];
+            m_kernelIndexes[c->gpu] = c->kernels;
+            showComputed(c);
+        });
+}
+
+void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
+{
+    const bool newSource = !m_computed || m_computed->sourceKey != c->sourceKey;
+    m_computed = c;
+    const bool wantPercent = m_unit->currentIndex() == 1;
+    const LinkPeakEntry* model = c->model ? &*c->model : nullptr;
+    bool unitFallback = false;
+    std::vector<NvlinkPlotSeries> plotted;
+    for (std::size_t i = 0; i < c->series.size(); ++i) {
+        const ThroughputSeries& s = *c->series[i];
+        NvlinkPlotSeries p;
+        p.keepAlive = c->keepAlive;
+        p.series = &s;
+        p.index = c->indexes[i];
+        p.shift = c->alignment.shiftOf(s);
+        const double capacity = !model ? 0.0 : s.link == kAllLinks ? model->gpuGbps() : model->gbpsPerLink;
+        const bool native = (s.unit == ThroughputUnit::PercentOfPeak) == wantPercent;
+        if (!native && capacity > 0)
+            p.scale = s.unit == ThroughputUnit::GBps ? 100.0 / capacity : capacity / 100.0;
+        else
+            unitFallback = unitFallback || !native;
+        p.name = s.label();
+        p.color = s.link == kAllLinks ? (s.direction == LinkDirection::Tx ? kLinkColors[0] : kLinkColors[1])
+                                      : kLinkColors[std::size_t(std::max(0, s.link)) % std::size(kLinkColors)];
+        p.style = s.direction == LinkDirection::Tx ? Qt::SolidLine : Qt::DashLine;
+        plotted.push_back(std::move(p));
+    }
+    const bool sourcePercent = !c->series.empty() && c->series.front()->unit == ThroughputUnit::PercentOfPeak;
+    const bool showPercent = unitFallback ? sourcePercent : wantPercent;
+    m_plot->setSeries(std::move(plotted), showPercent ? tr("% of peak") : tr("GB/s"));
+    m_plot->setNcclBusy(c->ncclBusy);
+    std::vector<NvlinkPlotPeak> marks;
+    for (const NvlinkPeak& p : c->peaks) {
+        const double shown = showPercent ? p.percentOfPeak : p.gbps;
+        marks.push_back({ p.rank, p.start, p.end, std::isnan(shown) ? p.value : shown });
+    }
+    m_plot->setPeaks(std::move(marks));
+    if (newSource)
+        m_plot->showRange();
+    m_plot->refresh();
+
+    m_peakModel->setPeaks(c->peaks);
+    QStringList notes;
+    Source src;
+    if (currentSource(src) && !src.gpuMetrics) {
+        const Nvf1Recording& r = *attachment()->recordings[std::size_t(src.index)].recording;
+        notes << tr("%1: %2 records, %3 polls of %4 links over %5.")
+                     .arg(QFileInfo(r.path).fileName(), withThousandsSeparators(r.stats.records),
+                         withThousandsSeparators(r.stats.polls))
+                     .arg(r.linkCount())
+                     .arg(formatDuration((r.lastUs - r.firstUs) * 1000));
+        for (const QString& w : r.warnings)
+            notes << tr("Warning: %1.").arg(w);
+    } else if (const auto a = attachment(); a && a->gpuMetrics) {
+        notes << tr("nsys GPU metrics: %1 (%2 samples), percent of the GPU's NVLink bandwidth summed over links.")
+                     .arg(a->gpuMetrics->metrics.join(QStringLiteral(", ")))
+                     .arg(a->gpuMetrics->rows);
+        if (!model)
+            notes << tr("Set the GPU model to convert percent to GB/s (an assumption: nsys reports % of peak).");
+    }
+    if (unitFallback)
+        notes << tr("Unknown GPU model: shown in the measured unit.");
+    if (!c->kernels->spans().deviceHasKernels)
+        notes << tr("No kernels ran on device %1 in this export: is the recording of another GPU?").arg(c->gpu);
+    m_message->setText(notes.join(QLatin1Char(' ')));
+    if (m_peakProxy->rowCount() > 0)
+        m_peakView->setCurrentIndex(m_peakProxy->index(0, 0));
+    else
+        showKernelsOfCurrentPeak();
+    Q_EMIT peaksShown();
+}
+
+void NvlinkPane::showKernelsOfCurrentPeak()
+{
+    const NvlinkPeak* p = m_peakModel->peakAt(m_peakProxy->mapToSource(m_peakView->currentIndex()).row());
+    if (!p || !m_computed) {
+        m_kernelModel->clear();
+        m_kernelLabel->setText(tr("Select a peak to list the kernels running during it."));
+        m_plot->highlightPeak(0, false);
+        return;
+    }
+    m_kernelModel->setKernels(m_computed->kernels->spansPtr(), p->kernels);
+    m_kernelView->sortByColumn(-1, Qt::AscendingOrder);
+    const QString where = p->link == kAllLinks ? tr("all links") : tr("link %1").arg(p->link);
+    const QString value = std::isnan(p->gbps) ? QStringLiteral("%1 %").arg(p->percentOfPeak, 0, 'f', 1)
+                                              : QStringLiteral("%1 GB/s").arg(p->gbps, 0, 'f', 3);
+    m_kernelLabel->setText(tr("Peak #%1 (%2 %3, %4, %5 at %6): %7 kernels, %8 NCCL")
+                               .arg(p->rank)
+                               .arg(where, directionLabel(p->direction), value, formatDuration(p->end - p->start),
+                                   formatSeconds(p->start, 6))
+                               .arg(p->kernels.size())
+                               .arg(p->ncclKernels));
+    m_plot->highlightPeak(p->rank, true);
+}
+
+void NvlinkPane::selectPeak(int rank)
+{
+    for (int r = 0; r < m_peakProxy->rowCount(); ++r) {
+        const QModelIndex i = m_peakProxy->index(r, NvlinkPeakModel::RankColumn);
+        if (i.data(SortRole).toInt() == rank) {
+            m_peakView->setCurrentIndex(i);
+            m_peakView->scrollTo(i);
+            return;
+        }
+    }
+}
+
+void NvlinkPane::setSummedLinks(bool summed)
+{
+    m_view->setCurrentIndex(summed ? 1 : 0);
+}
+
+void NvlinkPane::setTopPeaks(int top)
+{
+    m_top->setValue(top);
+}
+
+void NvlinkPane::setClockOffsetMs(double ms)
+{
+    m_offset->setValue(ms);
+}
+
+QByteArray NvlinkPane::peakKernelsJson() const
+{
+    if (!m_computed)
+        return {};
+    const Computed& c = *m_computed;
+    CclPeakOptions o;
+    o.top = c.top;
+    o.ncclOnly = c.ncclOnly;
+    if (c.model)
+        o.gbpsPerPercent = c.model->gpuGbps() / 100.0;
+    OrderedJson j;
+    j["peak_kernels"] = c.kernels->spans().deviceHasKernels
+        ? cclPeakKernels(c.series, topIntervals(c.series, c.top), *c.kernels, c.alignment, o)
+        : cclPeakError(QStringLiteral("No kernels found for GPU %1").arg(c.gpu));
+    return QByteArray::fromStdString(pythonJsonDumps(j) + "\n");
+}
+
+void NvlinkPane::exportJson()
+{
+    const QByteArray json = peakKernelsJson();
+    if (json.isEmpty()) {
+        QMessageBox::information(this, tr("Export"), tr("No NVLink peaks to export."));
+        return;
+    }
+    const QString file = QFileDialog::getSaveFileName(this, tr("Export peaks and kernels"),
+        QDir::home().filePath(exportBaseName() + QStringLiteral("-peak_kernels.json")), tr("JSON (*.json)"));
+    if (file.isEmpty())
+        return;
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly) || out.write(json) != json.size() || !out.commit())
+        QMessageBox::warning(this, tr("Export"), QStringLiteral("%1: %2").arg(file, out.errorString()));
+}
+
+void NvlinkPane::exportKernelsCsv()
+{
+    if (m_kernelModel->rowCount() == 0) {
+        QMessageBox::information(this, tr("Export"), tr("Select a peak with kernels first."));
+        return;
+    }
+    exportViewCsvInteractively(m_kernelView, exportBaseName() + QStringLiteral("-peak-kernels"), this);
+}
+
+void NvlinkPane::editLinkPeaks()
+{
+    LinkPeakDialog dialog(m_peakTable, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const LinkPeakTable edited = dialog.table();
+    if (const QString error = edited.save(); !error.isEmpty()) {
+        QMessageBox::warning(this, tr("Link peaks"), error);
+        return;
+    }
+    m_peakTable = edited;
+    onSourceChanged();
+}
+
+} // namespace nsw

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "common/pane.h"
+#include "nvlink/nvlinkattachment.h"
+#include "nvlink/peakkernels.h"
+#include "nvlink/plotreduction.h"
+#include "session/background.h"
+
+#include <QPointer>
+#include <map>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QMenu;
+class QSpinBox;
+class QTableView;
+class QToolButton;
+
+namespace nsw {
+
+class NvlinkKernelModel;
+class NvlinkPeakModel;
+class NvlinkPlot;
+class ProfileSession;
+class SortFilterProxy;
+
+/// NVLink throughput of the current profile (an attached NVF1 recording or the export's own GPU metrics): the
+/// throughput over time per link or summed, the top-N peaks marked and listed, the kernels running during the
+/// selected peak (clicking one selects it in the kernel table), the NVML clock offset, and exports.
+class NvlinkPane : public Pane
+{
+    Q_OBJECT
+public:
+    explicit NvlinkPane(Workbench* workbench, QWidget* parent = nullptr);
+    ~NvlinkPane() override;
+
+    QString paneId() const override { return QStringLiteral("nvlink"); }
+    QString title() const override { return tr("&NVLink"); }
+    QAbstractItemView* exportableView() const override;
+    QCustomPlot* exportablePlot() const override;
+    QString exportBaseName() const override;
+
+    // For tests and scripting.
+    NvlinkPlot* plot() const { return m_plot; }
+    NvlinkPeakModel* peakModel() const { return m_peakModel; }
+    NvlinkKernelModel* kernelModel() const { return m_kernelModel; }
+    QTableView* peakView() const { return m_peakView; }
+    QTableView* kernelView() const { return m_kernelView; }
+    QComboBox* sourceSelector() const { return m_source; }
+    void setSummedLinks(bool summed);
+    void setTopPeaks(int top);
+    void setClockOffsetMs(double ms);
+    /// Selects the peak of rank @p rank (1-based) in the list, the plot and the kernel list.
+    void selectPeak(int rank);
+    /// The ccl-bench peak_kernels JSON of the current selection, as the export writes it.
+    QByteArray peakKernelsJson() const;
+
+Q_SIGNALS:
+    /// New peaks are shown (tests wait on it).
+    void peaksShown();
+
+private:
+    struct Source
+    {
+        bool gpuMetrics = false;
+        int index = 0; ///< recording index, or GPU for GPU metrics
+    };
+    struct Computed;
+
+    void onCurrentSessionChanged(ProfileSession* session);
+    void onAttachmentChanged(const QString& key);
+    void readGpuMetricsIfNeeded();
+    void refreshSources();
+    void onSourceChanged();
+    void rebuildLinksMenu();
+    void recompute();
+    void showComputed(const std::shared_ptr<Computed>& c);
+    void showKernelsOfCurrentPeak();
+    void updateAlignmentLabel();
+    void editLinkPeaks();
+    void exportJson();
+    void exportKernelsCsv();
+    std::shared_ptr<const NvlinkAttachment> attachment() const;
+    bool currentSource(Source& out) const;
+    int currentGpu() const;
+    std::vector<const ThroughputSeries*> selectedSeries(std::shared_ptr<const void>& keepAlive) const;
+    ClockAlignment alignment() const;
+    const LinkPeakEntry* gpuModel() const;
+
+    QPointer<ProfileSession> m_session;
+    QMetaObject::Connection m_attachmentConnection;
+    LinkPeakTable m_peakTable;
+    QComboBox* m_source;
+    QComboBox* m_view;
+    QCheckBox* m_tx;
+    QCheckBox* m_rx;
+    QToolButton* m_linksButton;
+    QMenu* m_linksMenu;
+    QComboBox* m_unit;
+    QSpinBox* m_top;
+    QCheckBox* m_ncclOnly;
+    QDoubleSpinBox* m_offset;
+    QLabel* m_alignment;
+    QComboBox* m_model;
+    QLabel* m_message;
+    NvlinkPlot* m_plot;
+    NvlinkPeakModel* m_peakModel;
+    SortFilterProxy* m_peakProxy;
+    QTableView* m_peakView;
+    QLabel* m_kernelLabel;
+    NvlinkKernelModel* m_kernelModel;
+    SortFilterProxy* m_kernelProxy;
+    QTableView* m_kernelView;
+    RequestCounter m_requests;
+    std::shared_ptr<Computed> m_computed;
+    /// Kernel overlap index per GPU of the current session (built off the GUI thread on first use).
+    std::map<int, std::shared_ptr<const KernelOverlapIndex>> m_kernelIndexes;
+    std::map<const ThroughputSeries*, std::shared_ptr<const SeriesMaxIndex>> m_maxIndexes;
+    bool m_readingGpuMetrics = false;
+};
+
+} // namespace nsw
