@@ -74,7 +74,7 @@ int runStats(const QStringList& args)
         }
         options.parts |= r.spec->loadParts;
         if (r.spec->loadParts & LoadKernels)
-            options.kernelColumns |= r.spec->kernelColumns;
+            options.kernelColumns |= r.spec->kernelColumnsOf(r.arguments);
         requests.push_back(r);
     }
     const ProfilePtr profile = loadProfile(positional.first(), options, &exitCode);

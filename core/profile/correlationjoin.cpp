@@ -59,6 +59,10 @@ struct ProcessLookup
 
 std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>& lookups)
 {
+    if (rows.process.size() != rows.size() || rows.correlation.size() != rows.size()) {
+        rows.api.clear(); // placement columns were not loaded
+        return 0;
+    }
     rows.api.assign(rows.size(), -1);
     std::size_t matched = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {

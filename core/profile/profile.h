@@ -106,6 +106,8 @@ struct GpuActivityColumns
     TimeNs duration(std::size_t i) const { return end[i] - start[i]; }
 };
 
+/// After a full load every column has size() rows. A load that asks for fewer LoadOptions::kernelColumns (the
+/// `stats` command) leaves the others empty: only start, end and the requested names are then filled.
 struct KernelTable : GpuActivityColumns
 {
     std::vector<StringRef> demangledName;

@@ -286,7 +286,9 @@ bool LoadRun::runScans()
     std::stable_sort(queue.begin(), queue.end(),
         [](const ScanTask* a, const ScanTask* b) { return a->ctx.estimatedRows > b->ctx.estimatedRows; });
     const int cores = std::max(1, QThread::idealThreadCount());
-    const int wanted = m_options.threads > 0 ? m_options.threads : cores;
+    // NSW_LOAD_THREADS overrides the default for benchmarking and diagnosis.
+    const int fromEnvironment = qEnvironmentVariableIntValue("NSW_LOAD_THREADS");
+    const int wanted = m_options.threads > 0 ? m_options.threads : fromEnvironment > 0 ? fromEnvironment : cores;
     const int workers = std::max(1, std::min<int>(wanted, int(queue.size())));
 
     std::atomic<std::size_t> next { 0 };

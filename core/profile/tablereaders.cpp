@@ -94,7 +94,7 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
     const int start = s.add(QStringLiteral("start"));
     const int end = s.add(QStringLiteral("end"));
     const std::optional<ActivitySelect> a = placement ? std::optional<ActivitySelect>(ActivitySelect(s)) : std::nullopt;
-    // Every name column is read when asked for; the demangled one is also the fallback of the others.
+    // The demangled name is also the fallback of the others, so it is read unless only the short one is asked for.
     const bool wantShort = columns & KernelShortName;
     const bool wantMangled = columns & KernelMangledName;
     const bool wantDemangled = (columns & KernelDemangledName) || !wantShort;
@@ -114,15 +114,22 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
         dynamicShared = s.add(QStringLiteral("dynamicSharedMemory"));
     }
 
+    // Columns the load does not ask for stay empty (see KernelTable): a report that needs names and durations of
+    // millions of kernels then holds three columns, not eleven.
     KernelTable& t = out.table;
     const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
-    reserveActivity(t, ctx.estimatedRows);
-    t.demangledName.reserve(n);
-    t.shortName.reserve(n);
-    t.mangledName.reserve(n);
-    t.shape.reserve(n);
-    if (!launchShape)
-        out.shapes.push_back(LaunchShape {});
+    t.start.reserve(n);
+    t.end.reserve(n);
+    if (placement)
+        reserveActivity(t, ctx.estimatedRows);
+    if (wantDemangled)
+        t.demangledName.reserve(n);
+    if (wantShort)
+        t.shortName.reserve(n);
+    if (wantMangled)
+        t.mangledName.reserve(n);
+    if (launchShape)
+        t.shape.reserve(n);
 
     std::unordered_map<LaunchShape, std::uint32_t, ShapeHash> shapeIndex;
     LaunchShape lastShape;
@@ -133,21 +140,17 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
         } else {
             t.start.push_back(sqlite3_column_int64(st, start));
             t.end.push_back(sqlite3_column_int64(st, end));
-            t.process.push_back(kNoIndex);
-            t.device.push_back(0);
-            t.context.push_back(0);
-            t.stream.push_back(0);
-            t.correlation.push_back(0);
         }
         const std::int32_t d = wantDemangled ? ctx.stringId(st, demangled) : kNoString;
         const std::int32_t sh = wantShort ? ctx.stringId(st, shortName) : kNoString;
-        t.demangledName.push_back(d != kNoString ? d : sh);
-        t.shortName.push_back(sh != kNoString ? sh : d);
-        t.mangledName.push_back(wantMangled ? ctx.stringId(st, mangled) : kNoString);
-        if (!launchShape) {
-            t.shape.push_back(0);
+        if (wantDemangled)
+            t.demangledName.push_back(d != kNoString ? d : sh);
+        if (wantShort)
+            t.shortName.push_back(sh != kNoString ? sh : d);
+        if (wantMangled)
+            t.mangledName.push_back(ctx.stringId(st, mangled));
+        if (!launchShape)
             return;
-        }
         LaunchShape shape;
         for (int i = 0; i < 3; ++i) {
             shape.grid[i] = std::uint32_t(sqlite3_column_int64(st, grid[i]));

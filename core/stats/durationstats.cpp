@@ -6,6 +6,22 @@
 
 namespace nsw {
 
+namespace {
+double sampleStddev(const qint64* values, std::size_t count, qint64 total)
+{
+    if (count < 2)
+        return 0;
+    // Two passes in long double: the 1-decimal rounding downstream must not see accumulated error.
+    const long double mean = static_cast<long double>(total) / static_cast<long double>(count);
+    long double squares = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const long double d = static_cast<long double>(values[i]) - mean;
+        squares += d * d;
+    }
+    return double(std::sqrt(squares / static_cast<long double>(count - 1)));
+}
+} // namespace
+
 double percentileSorted(const qint64* sorted, std::size_t count, double percent)
 {
     if (count == 0)
@@ -32,18 +48,35 @@ DurationSummary summarizeSorted(const qint64* sorted, std::size_t count)
     s.mean = double(total) / double(count);
     s.median
         = count % 2 ? double(sorted[count / 2]) : (double(sorted[count / 2 - 1]) + double(sorted[count / 2])) / 2.0;
-    if (count > 1) {
-        // Two passes in long double: the 1-decimal rounding downstream must not see accumulated error.
-        const long double mean = static_cast<long double>(total) / static_cast<long double>(count);
-        long double squares = 0;
-        for (std::size_t i = 0; i < count; ++i) {
-            const long double d = static_cast<long double>(sorted[i]) - mean;
-            squares += d * d;
-        }
-        s.stddev = double(std::sqrt(squares / static_cast<long double>(count - 1)));
-    }
+    s.stddev = sampleStddev(sorted, count, total);
     s.p90 = percentileSorted(sorted, count, 90);
     s.p99 = percentileSorted(sorted, count, 99);
+    return s;
+}
+
+DurationSummary summarizeWithoutPercentiles(std::vector<qint64>& values)
+{
+    DurationSummary s;
+    const std::size_t n = values.size();
+    if (n == 0)
+        return s;
+    s.count = qint64(n);
+    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    s.min = *lo;
+    s.max = *hi;
+    for (const qint64 v : values)
+        s.total += v;
+    s.mean = double(s.total) / double(n);
+    s.stddev = sampleStddev(values.data(), n, s.total);
+    const auto middle = values.begin() + std::ptrdiff_t(n / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    if (n % 2) {
+        s.median = double(*middle);
+    } else {
+        // The lower middle is the largest value left of the upper one after the partition.
+        const qint64 lower = *std::max_element(values.begin(), middle);
+        s.median = (double(lower) + double(*middle)) / 2.0;
+    }
     return s;
 }
 

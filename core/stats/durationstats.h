@@ -25,6 +25,9 @@ struct DurationSummary
 DurationSummary summarizeSorted(const qint64* sorted, std::size_t count);
 /// Sorts @p values in place and summarises them.
 DurationSummary summarize(std::vector<qint64>& values);
+/// The same without percentiles (p90/p99 left 0), in linear time: selection instead of a sort. For the nsys
+/// reports, which print only the median. Reorders @p values.
+DurationSummary summarizeWithoutPercentiles(std::vector<qint64>& values);
 /// Percentile (0..100) by linear interpolation on ascending @p sorted.
 double percentileSorted(const qint64* sorted, std::size_t count, double percent);
 

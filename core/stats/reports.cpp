@@ -207,7 +207,14 @@ const std::vector<ReportSpec>& reportSpecs()
                                                                                  : KernelNameMode::Demangled;
                 return cudaGpuKernSum(p, mode);
             },
-            KernelDemangledName | KernelShortName | KernelMangledName },
+            KernelDemangledName | KernelShortName | KernelMangledName,
+            [](const QStringList& args) -> unsigned {
+                if (args.contains(QLatin1String("base")))
+                    return KernelShortName;
+                if (args.contains(QLatin1String("mangled")))
+                    return KernelMangledName | KernelDemangledName;
+                return KernelDemangledName;
+            } },
         { QStringLiteral("cuda_api_sum"), { QStringLiteral("cudaapisum") }, QStringLiteral("CUDA API Summary"),
             LoadCudaApi, {}, [](const Profile& p, const QStringList&) { return cudaApiSum(p); } },
         { QStringLiteral("cuda_gpu_mem_time_sum"), { QStringLiteral("gpumemtimesum") },

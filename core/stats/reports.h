@@ -21,6 +21,13 @@ struct ReportSpec
     QStringList arguments; ///< accepted ":arg" suffixes, e.g. "base", "mangled"
     std::function<ReportTable(const Profile&, const QStringList& arguments)> compute;
     unsigned kernelColumns = 0x1Fu; ///< KernelColumn flags it reads when it loads kernels (all by default)
+    /// When set, the KernelColumn flags for the given ":arg" arguments (overrides kernelColumns).
+    std::function<unsigned(const QStringList& arguments)> kernelColumnsFor = {};
+
+    unsigned kernelColumnsOf(const QStringList& arguments) const
+    {
+        return kernelColumnsFor ? kernelColumnsFor(arguments) : kernelColumns;
+    }
 };
 
 const std::vector<ReportSpec>& reportSpecs();
