@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "comparekeys.h"
+
+#include "compare/kernelnames.h"
+#include "nvtx/nvtxnames.h"
+
+#include <QHash>
+
+namespace nsw {
+
+namespace {
+/// Adds to the key's value, creating the key on first use.
+std::int32_t accumulate(ProfileKeys& out, QHash<QString, std::int32_t>& index, const QString& key, TimeNs total,
+    std::int64_t instances, bool topLevel)
+{
+    auto it = index.find(key);
+    if (it == index.end()) {
+        it = index.insert(key, std::int32_t(out.keys.size()));
+        out.keys.push_back(key);
+        out.values.push_back({});
+        out.topLevel.push_back(topLevel ? 1 : 0);
+    }
+    KeyValue& v = out.values[std::size_t(*it)];
+    v.total += total;
+    v.instances += instances;
+    return *it;
+}
+} // namespace
+
+QString compareByName(CompareBy by)
+{
+    switch (by) {
+    case CompareBy::Category:
+        return QStringLiteral("category");
+    case CompareBy::Kernel:
+        return QStringLiteral("kernel");
+    case CompareBy::Nvtx:
+        return QStringLiteral("nvtx");
+    }
+    return {};
+}
+
+std::optional<CompareBy> parseCompareBy(const QString& name)
+{
+    for (const CompareBy by : { CompareBy::Category, CompareBy::Kernel, CompareBy::Nvtx })
+        if (compareByName(by) == name)
+            return by;
+    return std::nullopt;
+}
+
+ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup)
+{
+    ProfileKeys out;
+    out.by = CompareBy::Kernel;
+    const Profile& profile = *index.profile();
+    out.captureNs = profile.captureDurationNs();
+    QHash<QString, std::int32_t> keys;
+    const auto& groups = index.groups();
+    const auto& durations = index.sortedDurations();
+    if (keyOfGroup)
+        keyOfGroup->assign(groups.size(), -1);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const KernelIndex::Group& group = groups[g];
+        TimeNs total = 0;
+        for (std::uint32_t i = group.begin; i < group.end; ++i)
+            total += durations[i];
+        const std::int64_t count = std::int64_t(group.end - group.begin);
+        QString name = group.name == kNoString ? QStringLiteral("(unnamed)") : profile.strings.at(group.name);
+        if (normalizeNames && group.name != kNoString)
+            name = normalizeKernelName(name);
+        const std::int32_t key = accumulate(out, keys, name, total, count, true);
+        if (keyOfGroup)
+            (*keyOfGroup)[g] = key;
+        out.gpu.total += total;
+        out.gpu.instances += count;
+    }
+    return out;
+}
+
+ProfileKeys categoryKeys(const CategoryBreakdown& breakdown, TimeNs captureNs)
+{
+    ProfileKeys out;
+    out.by = CompareBy::Category;
+    out.captureNs = captureNs;
+    out.warnings = breakdown.warnings;
+    if (breakdown.bars.empty())
+        return out;
+    const CategoryBar& bar = breakdown.bars.front();
+    for (std::size_t c = 0; c < bar.time.size(); ++c) {
+        if (bar.time[c] == 0 && bar.instances[c] == 0)
+            continue;
+        out.keys.push_back(breakdown.categories[qsizetype(c)]);
+        out.values.push_back({ bar.time[c], bar.instances[c] });
+        out.topLevel.push_back(1);
+        out.gpu.instances += bar.instances[c];
+    }
+    out.gpu.total = bar.gpuTime;
+    return out;
+}
+
+ProfileKeys nvtxKeys(const NvtxTree& tree, std::vector<std::int32_t>* keyOfNode)
+{
+    ProfileKeys out;
+    out.by = CompareBy::Nvtx;
+    out.captureNs = tree.profile ? tree.profile->captureDurationNs() : 0;
+    out.gpu = { tree.coverage.totalNs, tree.coverage.totalKernels };
+    QHash<QString, std::int32_t> keys;
+    // Parents come before their children, so each path is its parent's plus one label.
+    std::vector<QString> path(tree.nodes.size());
+    if (keyOfNode)
+        keyOfNode->assign(tree.nodes.size(), -1);
+    for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
+        const NvtxNode& n = tree.nodes[i];
+        if (n.kind != NvtxNode::Kind::Range)
+            continue;
+        const QString& parentPath = path[std::size_t(n.parent)];
+        const bool top = parentPath.isEmpty();
+        path[i] = top ? tree.label(std::int32_t(i)) : parentPath + kNvtxPathSeparator + tree.label(std::int32_t(i));
+        const std::int32_t key = accumulate(out, keys, path[i], n.gpuTime, n.instances, top);
+        if (keyOfNode)
+            (*keyOfNode)[i] = key;
+    }
+    return out;
+}
+
+std::int64_t countIterations(const Profile& profile, const QString& marker)
+{
+    const NvtxTable& nvtx = profile.nvtx;
+    const QString normalizedMarker = normalizeNvtxName(marker);
+    // Whether each distinct name matches, decided once per name: 0 unknown, 1 no, 2 yes.
+    std::vector<std::uint8_t> matches(profile.strings.size(), 0);
+    std::int64_t count = 0;
+    for (std::size_t i = 0; i < nvtx.size(); ++i) {
+        const StringRef name = nvtx.name[i];
+        if (!NvtxTable::isRange(nvtx.eventType[i]) || name == kNoString)
+            continue;
+        std::uint8_t& m = matches[std::size_t(name)];
+        if (m == 0) {
+            const QString& text = profile.strings.at(name);
+            m = (text == marker || normalizeNvtxName(text) == normalizedMarker) ? 2 : 1;
+        }
+        count += m == 2;
+    }
+    return count;
+}
+
+} // namespace nsw
