@@ -20,6 +20,9 @@ const std::vector<Command>& commands()
         { QStringLiteral("categories"),
             QStringLiteral("kernel categories by gputrc2graph regex rules, per time mode (csv/json/table, png)"),
             runCategories, categoriesWantsGui },
+        { QStringLiteral("compare"),
+            QStringLiteral("profiles side by side by category, kernel or NVTX path, deltas, CI gate (--fail-above)"),
+            runCompare, compareWantsGui },
     };
     return all;
 }

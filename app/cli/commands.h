@@ -11,5 +11,7 @@ int runStats(const QStringList& args);
 int runNvtx(const QStringList& args);
 int runCategories(const QStringList& args);
 bool categoriesWantsGui(const QStringList& args);
+int runCompare(const QStringList& args);
+bool compareWantsGui(const QStringList& args);
 
 } // namespace nsw::cli

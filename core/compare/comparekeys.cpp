@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparekeys.h"
 
+#include "categories/categorytimeline.h"
+#include "categories/ruleevaluation.h"
 #include "compare/kernelnames.h"
 #include "nvtx/nvtxnames.h"
 
@@ -121,6 +123,52 @@ ProfileKeys nvtxKeys(const NvtxTree& tree, std::vector<std::int32_t>* keyOfNode)
             (*keyOfNode)[i] = key;
     }
     return out;
+}
+
+LoadOptions compareLoadOptions(const CompareKeyOptions& options, bool iterationMarker)
+{
+    LoadOptions load;
+    switch (options.by) {
+    case CompareBy::Kernel:
+        load.parts = LoadKernels;
+        load.kernelColumns
+            = options.kernelNames == KernelNameMode::Short ? unsigned(KernelShortName) : unsigned(KernelDemangledName);
+        break;
+    case CompareBy::Category:
+        load.parts = LoadKernels | LoadMemOps | LoadGraphLaunches;
+        load.kernelColumns = KernelDemangledName | KernelShortName | KernelPlacement;
+        break;
+    case CompareBy::Nvtx:
+        load.parts = LoadKernels | LoadMemOps | LoadCudaApi | LoadNvtx;
+        load.kernelColumns = KernelDemangledName | KernelPlacement;
+        break;
+    }
+    if (iterationMarker)
+        load.parts |= LoadNvtx;
+    return load;
+}
+
+ProfileKeys computeProfileKeys(const ProfilePtr& profile, const CompareKeyOptions& options)
+{
+    switch (options.by) {
+    case CompareBy::Kernel:
+        return kernelKeys(KernelIndex(profile, options.kernelNames), options.normalizeNames);
+    case CompareBy::Category: {
+        const auto timeline = CategoryTimeline::build(profile);
+        RuleMatchCache cache(NameSet { timeline->demangledNames(), timeline->shortNames() });
+        CategoryOptions o;
+        o.mode = options.timeMode;
+        const RuleEvaluation evaluation = evaluateRules(options.rules, cache, nullptr);
+        return categoryKeys(categorize(*timeline, options.rules, evaluation, o), profile->captureDurationNs());
+    }
+    case CompareBy::Nvtx: {
+        NvtxTreeOptions o;
+        o.grouping = NvtxGrouping::Merged;
+        o.normalizeNames = options.normalizeNames;
+        return nvtxKeys(buildNvtxTree(profile, o));
+    }
+    }
+    return {};
 }
 
 std::int64_t countIterations(const Profile& profile, const QString& marker)

@@ -3,6 +3,7 @@
 
 #include "categories/categorybreakdown.h"
 #include "nvtx/nvtxtree.h"
+#include "profile/loadtypes.h"
 #include "stats/kernelindex.h"
 
 #include <QString>
@@ -63,6 +64,24 @@ ProfileKeys categoryKeys(const CategoryBreakdown& breakdown, TimeNs captureNs);
 /// groupings add up the paths of every thread. @p keyOfNode, when given, receives the key of each node (-1 for
 /// nodes that are not ranges).
 ProfileKeys nvtxKeys(const NvtxTree& tree, std::vector<std::int32_t>* keyOfNode = nullptr);
+
+/// Everything that decides a profile's keys.
+struct CompareKeyOptions
+{
+    CompareBy by = CompareBy::Kernel;
+    KernelNameMode kernelNames = KernelNameMode::Demangled;
+    /// Kernel names through normalizeKernelName(), NVTX names through normalizeNvtxName(); categories ignore it.
+    bool normalizeNames = false;
+    RuleList rules; ///< CompareBy::Category
+    TimeMode timeMode = TimeMode::Global; ///< CompareBy::Category
+};
+
+/// Only the tables and kernel columns the keys need (plus the NVTX table when an iteration marker is counted).
+LoadOptions compareLoadOptions(const CompareKeyOptions& options, bool iterationMarker);
+
+/// A profile's keys from scratch: builds the kernel index, category timeline or NVTX tree (Merged) it needs. The
+/// workbench reuses what its sessions already hold and calls kernelKeys / categoryKeys / nvtxKeys itself.
+ProfileKeys computeProfileKeys(const ProfilePtr& profile, const CompareKeyOptions& options);
 
 /// Instances of the iteration marker: NVTX ranges (any domain, any thread) named @p marker, or whose
 /// normalizeNvtxName() equals the marker's ("ProfilerStep#12" matches "ProfilerStep#1"). Needs the NVTX table.
