@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compareexport.h"
 
+#include "categories/categorytimeline.h"
 #include "util/timeformat.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace nsw {
@@ -28,6 +30,59 @@ nlohmann::ordered_json number(double v, bool integral)
     return v;
 }
 } // namespace
+
+QStringList compactProfileLabels(const QStringList& labels, int maxChars)
+{
+    QStringList out;
+    for (QString l : labels) {
+        for (const QLatin1String ext : { QLatin1String(".sqlite"), QLatin1String(".nsys-rep") })
+            if (l.endsWith(ext))
+                l.chop(ext.size());
+        out.append(l);
+    }
+    const bool tooLong = std::any_of(out.begin(), out.end(), [&](const QString& l) { return l.size() > maxChars; });
+    if (out.size() > 1 && tooLong) {
+        qsizetype prefix = out.front().size();
+        qsizetype suffix = out.front().size();
+        for (const QString& l : out) {
+            prefix = std::min(prefix, l.size());
+            suffix = std::min(suffix, l.size());
+            qsizetype i = 0;
+            while (i < prefix && l[i] == out.front()[i])
+                ++i;
+            prefix = i;
+            qsizetype j = 0;
+            while (j < suffix && l[l.size() - 1 - j] == out.front()[out.front().size() - 1 - j])
+                ++j;
+            suffix = j;
+        }
+        // Keep every label non-empty: what differs is what matters.
+        bool ok = true;
+        for (const QString& l : out)
+            ok &= l.size() - prefix - suffix > 0;
+        if (ok && (prefix > 3 || suffix > 3))
+            for (QString& l : out)
+                l = (prefix > 3 ? QStringLiteral("…") + l.mid(prefix, l.size() - prefix - (suffix > 3 ? suffix : 0))
+                                : l.left(l.size() - suffix))
+                    + (suffix > 3 ? QStringLiteral("…") : QString());
+    }
+    for (QString& l : out)
+        if (l.size() > maxChars)
+            l = l.left(maxChars / 2 - 1) + QStringLiteral("…") + l.right(maxChars / 2);
+    return out;
+}
+
+QString compactKeyLabel(const QString& key, CompareBy by, int maxChars)
+{
+    QString label = key;
+    if (by == CompareBy::Kernel && key.contains(QLatin1Char('(')))
+        label = shortNameOf(key);
+    if (label.size() <= maxChars)
+        return label;
+    if (by == CompareBy::Nvtx)
+        return QStringLiteral("…") + label.right(maxChars - 1);
+    return label.left(maxChars / 2 - 1) + QStringLiteral("…") + label.right(maxChars / 2);
+}
 
 QString formatCompareValue(double ns, CompareNormalization normalization)
 {

@@ -11,11 +11,6 @@
 namespace nsw {
 
 namespace {
-QString elided(const QString& label)
-{
-    return label.size() <= 28 ? label : label.left(13) + QStringLiteral("…") + label.right(13);
-}
-
 QString perUnit(CompareNormalization n)
 {
     switch (n) {
@@ -41,6 +36,7 @@ void CompareTableModel::setComparison(Comparison comparison)
 {
     beginResetModel();
     m_comparison = std::move(comparison);
+    m_shortLabels = compactProfileLabels(m_comparison.profiles);
     m_columns = { { Column::Key, -1 }, { Column::Status, -1 } };
     for (std::size_t p = 0; p < m_comparison.profileCount(); ++p) {
         for (const Column c : { Column::Total, Column::Instances, Column::Average, Column::Share })
@@ -280,8 +276,11 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
         }
         return {};
     }
-    const QString group = elided(label)
-        + (profile >= 0 && std::size_t(profile) == m_comparison.baseline ? tr(" (baseline)") : QString());
+    // The group's name over each of its columns (short: the parts the profile names share are left out); the
+    // baseline says so over its first column.
+    const QString group = m_shortLabels.value(profile)
+        + (kind == Column::Total && profile >= 0 && std::size_t(profile) == m_comparison.baseline ? tr(" (baseline)")
+                                                                                                  : QString());
     switch (kind) {
     case Column::Key:
         return m_comparison.by == CompareBy::Category ? tr("Category")

@@ -70,6 +70,7 @@ private:
     unsigned m_statusMask = kAllStatuses;
     std::vector<std::pair<Column, int>> m_columns;
     std::vector<int> m_rows; ///< per model row: index into m_comparison.rows, -1 = totals
+    QStringList m_shortLabels; ///< compactProfileLabels(), for the headers
 };
 
 } // namespace nsw

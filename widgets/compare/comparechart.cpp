@@ -18,14 +18,19 @@ QColor argb(std::uint32_t c)
     return QColor::fromRgba(c);
 }
 
-/// Middle-elided for kernel names, left-elided for NVTX paths (the innermost range matters most).
-QString shortLabel(const QString& key, CompareBy by, int max)
+/// Chart labels of keys, made unique ("gemm", "gemm ·2") when two keys shorten to the same text.
+QStringList keyLabels(const QStringList& keys, CompareBy by, int max)
 {
-    if (key.size() <= max)
-        return key;
-    if (by == CompareBy::Nvtx)
-        return QStringLiteral("…") + key.right(max - 1);
-    return key.left(max / 2 - 1) + QStringLiteral("…") + key.right(max / 2);
+    QStringList out;
+    std::map<QString, int> seen;
+    for (const QString& k : keys) {
+        QString label = compactKeyLabel(k, by, max);
+        const int n = ++seen[label];
+        if (n > 1)
+            label += QStringLiteral(" ·%1").arg(n);
+        out.append(label);
+    }
+    return out;
 }
 
 struct Unit
@@ -193,9 +198,10 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     for (std::size_t p = 0; p < n; ++p)
         positions.append(double(p + 1));
     std::vector<QCPBars*> stackBars;
+    const QStringList segmentLabels = keyLabels(m_stack.segments, c.by, 36);
     for (qsizetype i = 0; i < m_stack.segments.size(); ++i) {
         auto* bars = new QCPBars(xAxis, yAxis);
-        bars->setName(shortLabel(m_stack.segments[i], c.by, 40));
+        bars->setName(m_stack.keys[i].isEmpty() ? m_stack.segments[i] : segmentLabels[i]);
         const QColor color = argb(m_stack.colors[std::size_t(i)]);
         bars->setBrush(color);
         bars->setPen(QPen(color.darker(130), 0.8));
@@ -215,11 +221,11 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     m_legend->clearItems();
     for (auto it = stackBars.rbegin(); it != stackBars.rend(); ++it)
         (*it)->addToLegend(m_legend);
+    const QStringList profileLabels = compactProfileLabels(c.profiles, 20);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (std::size_t p = 0; p < n; ++p)
-        ticker->addTick(double(p + 1),
-            shortLabel(c.profiles[qsizetype(p)], CompareBy::Kernel, 26)
-                + (p == c.baseline ? tr("\n(baseline)") : QString()));
+        ticker->addTick(
+            double(p + 1), profileLabels[qsizetype(p)] + (p == c.baseline ? tr("\n(baseline)") : QString()));
     xAxis->setTicker(ticker);
     xAxis->setRange(0.4, double(n) + 0.6);
     yAxis->setLabel(tr("GPU time (%1)").arg(unit.name));
@@ -250,17 +256,17 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
         }
     const Unit deltaUnit = unitFor(std::max(std::fabs(lo), std::fabs(hi)), c.normalization);
     auto changeTicker = QSharedPointer<QCPAxisTickerText>::create();
-    for (std::size_t i = 0; i < count; ++i) {
-        const QString& key = c.rows[changes[i]].key;
-        m_changeKeys.append(key);
-        changeTicker->addTick(double(count - i), shortLabel(key, c.by, 44));
-    }
+    for (const std::size_t r : changes)
+        m_changeKeys.append(c.rows[r].key);
+    const QStringList changeLabels = keyLabels(m_changeKeys, c.by, 40);
+    for (std::size_t i = 0; i < count; ++i)
+        changeTicker->addTick(double(count - i), changeLabels[qsizetype(i)]);
     keyAxis->setTicker(changeTicker);
     keyAxis->setRange(0.4, double(std::max<std::size_t>(count, 1)) + 0.6);
-    const QString baseline = c.profiles.value(qsizetype(c.baseline));
-    valueAxis->setLabel(tr("change against %1 (%2)").arg(shortLabel(baseline, CompareBy::Kernel, 30), deltaUnit.name));
-    const double span = std::max(hi - lo, 1.0) / deltaUnit.ns;
-    valueAxis->setRange(lo / deltaUnit.ns - 0.05 * span, hi / deltaUnit.ns + 0.05 * span);
+    valueAxis->setLabel(tr("change against %1 (%2)").arg(profileLabels.value(qsizetype(c.baseline)), deltaUnit.name));
+    m_changeLo = lo / deltaUnit.ns;
+    m_changeHi = hi / deltaUnit.ns;
+    m_labelPixels = 0;
     const std::size_t others = n > 0 ? n - 1 : 0;
     std::vector<std::size_t> compared;
     for (std::size_t p = 0; p < n; ++p)
@@ -295,8 +301,8 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
         auto* group = new QCPBarsGroup(this);
         group->setSpacing(0);
         for (std::size_t k = 0; k < others; ++k) {
-            auto* bars = makeBars(tr("Δ %1").arg(shortLabel(c.profiles[qsizetype(compared[k])], CompareBy::Kernel, 24)),
-                kProfilePalette[k % std::size(kProfilePalette)]);
+            auto* bars = makeBars(
+                tr("Δ %1").arg(profileLabels[qsizetype(compared[k])]), kProfilePalette[k % std::size(kProfilePalette)]);
             bars->setWidth(0.8 / double(others));
             bars->setBarsGroup(group);
             for (std::size_t i = 0; i < count; ++i)
@@ -304,20 +310,20 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
         }
     }
     if (others == 1) {
+        // The percentage sits on the other side of the zero line, where the row has no bar: never clipped.
         for (std::size_t i = 0; i < count; ++i) {
             const CompareRow& row = c.rows[changes[i]];
             auto* label = new QCPItemText(this);
             label->setClipAxisRect(m_changeRect);
             label->position->setAxes(valueAxis, keyAxis);
             const double d = row.delta[compared[0]];
-            label->position->setCoords(d / deltaUnit.ns, double(count - i));
-            label->setPositionAlignment((d >= 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
-            label->setPadding(QMargins(3, 0, 3, 0));
+            label->position->setCoords(0, double(count - i));
+            label->setPositionAlignment((d >= 0 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+            label->setPadding(QMargins(4, 0, 4, 0));
             label->setText(formatComparePercent(row.deltaPercent[compared[0]]));
             label->setColor(QColor(60, 60, 60));
+            m_labelPixels = std::max(m_labelPixels, QFontMetrics(label->font()).horizontalAdvance(label->text()) + 10);
         }
-        // Room for the percentage labels beside the bars.
-        valueAxis->setRange(lo / deltaUnit.ns - 0.18 * span, hi / deltaUnit.ns + 0.18 * span);
     }
     auto* zero = new QCPItemStraightLine(this);
     zero->setClipAxisRect(m_changeRect);
@@ -335,7 +341,31 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
         none->setText(n < 2 ? tr("Choose two profiles or more") : tr("No change"));
         none->setColor(QColor(110, 110, 110));
     }
-    replot();
+    fitChangeRange();
+}
+
+void CompareChart::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    fitChangeRange();
+}
+
+void CompareChart::fitChangeRange()
+{
+    // Lay out first: the axis rect's width depends on the tick labels, the range on that width.
+    plotLayout()->update(QCPLayoutElement::upLayout);
+    const double pixels = std::max(50, m_changeRect->width());
+    const double data = std::max(m_changeHi - m_changeLo, 1e-9);
+    // Labels go left of zero for growing rows and right of it for shrinking ones: reserve what each side needs.
+    const double left = m_changeHi > 0 ? m_labelPixels : 0;
+    const double right = m_changeLo < 0 ? m_labelPixels : 0;
+    const double margin = 0.04 * pixels;
+    const double usable = std::max(pixels - left - right - 2 * margin, 0.2 * pixels);
+    const double perPixel = data / usable;
+    m_changeRect->axis(QCPAxis::atBottom)
+        ->setRange(std::min(0.0, m_changeLo) - (left + margin) * perPixel,
+            std::max(0.0, m_changeHi) + (right + margin) * perPixel);
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void CompareChart::onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex)

@@ -41,8 +41,13 @@ Q_SIGNALS:
     /// A segment or a change bar was clicked.
     void keyClicked(const QString& key);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
+    /// Sets the change axis so that the bars and the percentage labels beside the zero line fit in its pixels.
+    void fitChangeRange();
 
     QCPTextElement* m_title;
     QCPTextElement* m_subtitle;
@@ -53,6 +58,9 @@ private:
     QStringList m_changeKeys;
     std::map<QCPAbstractPlottable*, QString> m_segmentKey;
     std::set<QCPAbstractPlottable*> m_changeBars;
+    double m_changeLo = 0; ///< smallest and largest change, in the axis unit
+    double m_changeHi = 0;
+    int m_labelPixels = 0; ///< widest percentage label (0: no labels)
 };
 
 } // namespace nsw
