@@ -38,7 +38,9 @@ void CompareTableModel::setComparison(Comparison comparison)
     m_comparison = std::move(comparison);
     m_shortLabels = compactProfileLabels(m_comparison.profiles);
     m_columns = { { Column::Key, -1 }, { Column::Status, -1 } };
-    for (std::size_t p = 0; p < m_comparison.profileCount(); ++p) {
+    // A comparison that failed (e.g. no iteration marker) has no values to show.
+    const std::size_t groups = m_comparison.error.isEmpty() ? m_comparison.profileCount() : 0;
+    for (std::size_t p = 0; p < groups; ++p) {
         for (const Column c : { Column::Total, Column::Instances, Column::Average, Column::Share })
             m_columns.emplace_back(c, int(p));
         if (p != m_comparison.baseline) {

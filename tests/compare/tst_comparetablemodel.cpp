@@ -179,6 +179,24 @@ private Q_SLOTS:
         QCOMPARE(model.statusFilter(), mask);
     }
 
+    /// A failed comparison (no iteration marker) keeps its profile names but has no values to show.
+    void failedComparison()
+    {
+        CompareTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setComparison(fixtureComparison());
+        const auto keys = std::make_shared<const ProfileKeys>(
+            kernelKeys(KernelIndex(beforeProfile(), KernelNameMode::Demangled), false));
+        CompareOptions o;
+        o.normalization = CompareNormalization::PerIteration;
+        const Comparison failed = compareProfiles({ { s("before"), keys, 0 }, { s("after"), keys, 0 } }, o);
+        QCOMPARE(failed.error, s("before: no instance of the iteration marker"));
+        model.setComparison(failed);
+        QCOMPARE(model.columnCount(), 2);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, 1).data().toString(), s("unchanged"));
+    }
+
     void csv()
     {
         CompareTableModel model;

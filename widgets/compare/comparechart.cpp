@@ -66,7 +66,9 @@ const std::uint32_t kProfilePalette[]
 CompareStack makeCompareStack(const Comparison& c, int maxSegments)
 {
     CompareStack s;
-    const std::size_t n = c.profileCount();
+    const std::size_t n = c.error.isEmpty() ? c.profileCount() : 0;
+    if (n == 0)
+        return s;
     std::vector<std::size_t> top;
     for (std::size_t r = 0; r < c.rows.size(); ++r)
         if (c.rows[r].topLevel)
@@ -181,7 +183,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     m_changeBars.clear();
     m_changeKeys.clear();
     m_stack = makeCompareStack(c);
-    const std::size_t n = c.profileCount();
+    const std::size_t n = c.error.isEmpty() ? c.profileCount() : 0;
     m_title->setText(tr("Compared by %1").arg(compareByName(c.by)));
     m_subtitle->setText(subtitle);
 
@@ -338,7 +340,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
         none->position->setType(QCPItemPosition::ptAxisRectRatio);
         none->position->setAxisRect(m_changeRect);
         none->position->setCoords(0.5, 0.5);
-        none->setText(n < 2 ? tr("Choose two profiles or more") : tr("No change"));
+        none->setText(!c.error.isEmpty() ? c.error : n < 2 ? tr("Choose two profiles or more") : tr("No change"));
         none->setColor(QColor(110, 110, 110));
     }
     fitChangeRange();
