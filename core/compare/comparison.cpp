@@ -217,18 +217,28 @@ Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const Co
     }
     finishRow(c.totals, c.divisor, gpu, options);
 
-    std::sort(c.rows.begin(), c.rows.end(), [](const CompareRow& a, const CompareRow& b) {
-        if (a.maxAbsDelta != b.maxAbsDelta)
-            return a.maxAbsDelta > b.maxAbsDelta;
-        double ta = 0, tb = 0;
-        for (const CompareCell& x : a.cells)
-            ta = std::max(ta, x.total);
-        for (const CompareCell& x : b.cells)
-            tb = std::max(tb, x.total);
-        if (ta != tb)
-            return ta > tb;
-        return a.key < b.key;
+    // Sort indexes on precomputed keys, then move each row once (rows are heavy: five vectors and a string).
+    std::vector<double> largest(c.rows.size(), 0.0);
+    for (std::size_t r = 0; r < c.rows.size(); ++r)
+        for (const CompareCell& x : c.rows[r].cells)
+            largest[r] = std::max(largest[r], x.total);
+    std::vector<std::size_t> order(c.rows.size());
+    for (std::size_t r = 0; r < order.size(); ++r)
+        order[r] = r;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const CompareRow& ra = c.rows[a];
+        const CompareRow& rb = c.rows[b];
+        if (ra.maxAbsDelta != rb.maxAbsDelta)
+            return ra.maxAbsDelta > rb.maxAbsDelta;
+        if (largest[a] != largest[b])
+            return largest[a] > largest[b];
+        return ra.key < rb.key;
     });
+    std::vector<CompareRow> sorted;
+    sorted.reserve(c.rows.size());
+    for (const std::size_t r : order)
+        sorted.push_back(std::move(c.rows[r]));
+    c.rows = std::move(sorted);
     return c;
 }
 
