@@ -50,31 +50,48 @@ std::optional<CompareBy> parseCompareBy(const QString& name)
     return std::nullopt;
 }
 
-ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup)
+ProfileKeys kernelKeys(const Profile& profile, const std::vector<KernelNameTotal>& totals, bool normalizeNames)
 {
     ProfileKeys out;
     out.by = CompareBy::Kernel;
-    const Profile& profile = *index.profile();
     out.captureNs = profile.captureDurationNs();
     QHash<QString, std::int32_t> keys;
+    for (const KernelNameTotal& t : totals) {
+        QString name = t.name == kNoString ? QStringLiteral("(unnamed)") : profile.strings.at(t.name);
+        if (normalizeNames && t.name != kNoString)
+            name = normalizeKernelName(name);
+        accumulate(out, keys, name, t.total, t.count, true);
+        out.gpu.total += t.total;
+        out.gpu.instances += t.count;
+    }
+    return out;
+}
+
+ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup)
+{
     const auto& groups = index.groups();
     const auto& durations = index.sortedDurations();
-    if (keyOfGroup)
-        keyOfGroup->assign(groups.size(), -1);
+    std::vector<KernelNameTotal> totals(groups.size());
     for (std::size_t g = 0; g < groups.size(); ++g) {
-        const KernelIndex::Group& group = groups[g];
-        TimeNs total = 0;
-        for (std::uint32_t i = group.begin; i < group.end; ++i)
-            total += durations[i];
-        const std::int64_t count = std::int64_t(group.end - group.begin);
-        QString name = group.name == kNoString ? QStringLiteral("(unnamed)") : profile.strings.at(group.name);
-        if (normalizeNames && group.name != kNoString)
-            name = normalizeKernelName(name);
-        const std::int32_t key = accumulate(out, keys, name, total, count, true);
-        if (keyOfGroup)
-            (*keyOfGroup)[g] = key;
-        out.gpu.total += total;
-        out.gpu.instances += count;
+        totals[g].name = groups[g].name;
+        totals[g].count = qint64(groups[g].end - groups[g].begin);
+        for (std::uint32_t i = groups[g].begin; i < groups[g].end; ++i)
+            totals[g].total += durations[i];
+    }
+    ProfileKeys out = kernelKeys(*index.profile(), totals, normalizeNames);
+    if (keyOfGroup) {
+        // Keys are created in group order: find each group's key again by its name.
+        QHash<QString, std::int32_t> keyOf;
+        for (std::size_t k = 0; k < out.keys.size(); ++k)
+            keyOf.insert(out.keys[k], std::int32_t(k));
+        keyOfGroup->assign(groups.size(), -1);
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            QString name = groups[g].name == kNoString ? QStringLiteral("(unnamed)")
+                                                       : index.profile()->strings.at(groups[g].name);
+            if (normalizeNames && groups[g].name != kNoString)
+                name = normalizeKernelName(name);
+            (*keyOfGroup)[g] = keyOf.value(name, -1);
+        }
     }
     return out;
 }
@@ -152,7 +169,7 @@ ProfileKeys computeProfileKeys(const ProfilePtr& profile, const CompareKeyOption
 {
     switch (options.by) {
     case CompareBy::Kernel:
-        return kernelKeys(KernelIndex(profile, options.kernelNames), options.normalizeNames);
+        return kernelKeys(*profile, kernelTotalsByName(*profile, options.kernelNames), options.normalizeNames);
     case CompareBy::Category: {
         const auto timeline = CategoryTimeline::build(profile);
         RuleMatchCache cache(NameSet { timeline->demangledNames(), timeline->shortNames() });

@@ -53,6 +53,8 @@ struct ProfileKeys
 /// Per kernel name of @p index (its name mode), merged by normalizeKernelName() when @p normalizeNames. Kernels
 /// without a name get the key "(unnamed)". @p keyOfGroup, when given, receives the key of each index group.
 ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup = nullptr);
+/// The same from kernelTotalsByName() (no index to build).
+ProfileKeys kernelKeys(const Profile& profile, const std::vector<KernelNameTotal>& totals, bool normalizeNames);
 
 /// Per category of a whole-profile breakdown (categorize() without perDevice: its first bar), in the breakdown's
 /// time mode; categories without time or instances are left out. The CPU (non-GPU) segment is not a key.

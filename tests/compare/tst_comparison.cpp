@@ -109,6 +109,34 @@ private Q_SLOTS:
             QCOMPARE(k.keys[std::size_t(keyOfGroup[g])], index.profile()->strings.at(index.groups()[g].name));
     }
 
+    /// The command line's path (totals without an index) gives the same keys as the workbench's.
+    void kernelKeysWithoutIndex_data()
+    {
+        QTest::addColumn<bool>("normalize");
+        QTest::addColumn<int>("mode");
+        QTest::newRow("demangled") << false << int(KernelNameMode::Demangled);
+        QTest::newRow("demangled, normalized") << true << int(KernelNameMode::Demangled);
+        QTest::newRow("short") << false << int(KernelNameMode::Short);
+    }
+
+    void kernelKeysWithoutIndex()
+    {
+        QFETCH(bool, normalize);
+        QFETCH(int, mode);
+        for (const ProfilePtr& p : { beforeProfile(), afterProfile() }) {
+            const ProfileKeys a = kernelKeys(KernelIndex(p, KernelNameMode(mode)), normalize);
+            const ProfileKeys b = kernelKeys(*p, kernelTotalsByName(*p, KernelNameMode(mode)), normalize);
+            std::map<QString, std::pair<TimeNs, std::int64_t>> ma, mb;
+            for (std::size_t i = 0; i < a.size(); ++i)
+                ma[a.keys[i]] = { a.values[i].total, a.values[i].instances };
+            for (std::size_t i = 0; i < b.size(); ++i)
+                mb[b.keys[i]] = { b.values[i].total, b.values[i].instances };
+            QCOMPARE(ma, mb);
+            QCOMPARE(a.gpu.total, b.gpu.total);
+            QCOMPARE(a.gpu.instances, b.gpu.instances);
+        }
+    }
+
     void kernelKeysShortNames()
     {
         const auto k = kernels(afterProfile(), false, KernelNameMode::Short);
