@@ -248,6 +248,12 @@ private Q_SLOTS:
         QCOMPARE(shown[1][0].value<KernelSelection>().session.data(), m_before);
         QCOMPARE(*shown[1][0].value<KernelSelection>().filter.rows, rowsNamed(*m_before->profile(), { kOld, kTail }));
 
+        // Once another pane filters the kernel table, switching profiles no longer brings our key back.
+        m_workbench->clearKernelSelection(m_before);
+        const qsizetype before = shown.size();
+        m_workbench->setCurrent(m_after);
+        QCOMPARE(shown.size(), before);
+
         // A rule edited in the categories pane recomputes the comparison.
         RuleList edited = categories.rules();
         edited.rules[1].category = s("activation");

@@ -264,8 +264,12 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     connect(workbench, &Workbench::kernelNameSelected, this, &ComparePane::onKernelNameSelected);
     // The kernel table follows the current profile: give it the selected key's kernels there too.
     connect(workbench, &Workbench::currentChanged, this, [this]() {
-        if (!m_selectedKey.isEmpty())
+        if (m_ownsKernelFilter && !m_selectedKey.isEmpty())
             applySelection(m_selectedKey);
+    });
+    connect(workbench, &Workbench::kernelSelectionChanged, this, [this]() {
+        if (!m_syncing)
+            m_ownsKernelFilter = false; // another pane (or "Show all kernels") took the kernel table over
     });
     if (categories) {
         connect(categories, &CategoryController::libraryChanged, this, &ComparePane::refillRuleSelectors);
@@ -533,6 +537,7 @@ void ComparePane::applySelection(const QString& key)
             selection.label = tr("compare: %1 %2").arg(compareByName(by), key);
             selection.filter.rows = rows;
             workbench()->showKernels(selection);
+            m_ownsKernelFilter = true;
         }
     }
     if (by == CompareBy::Kernel)

@@ -92,6 +92,7 @@ private:
     QTableView* m_table;
     QString m_selectedKey;
     bool m_syncing = false;
+    bool m_ownsKernelFilter = false; ///< the kernel table shows our key's kernels (until another pane filters it)
 };
 
 } // namespace nsw
