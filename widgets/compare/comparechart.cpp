@@ -223,7 +223,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     m_legend->clearItems();
     for (auto it = stackBars.rbegin(); it != stackBars.rend(); ++it)
         (*it)->addToLegend(m_legend);
-    const QStringList profileLabels = compactProfileLabels(c.profiles, 20);
+    const QStringList profileLabels = compactProfileLabels(c.profiles, 16);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (std::size_t p = 0; p < n; ++p)
         ticker->addTick(
@@ -354,6 +354,18 @@ void CompareChart::resizeEvent(QResizeEvent* event)
 
 void CompareChart::fitChangeRange()
 {
+    // Tilt the profile names under the bars when they would not fit side by side.
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(xAxis->ticker().data());
+    int widest = 0;
+    const QFontMetrics metrics(xAxis->tickLabelFont());
+    if (ticker)
+        for (const QString& label : ticker->ticks())
+            for (const QString& line : label.split(QLatin1Char('\n')))
+                widest = std::max(widest, metrics.horizontalAdvance(line));
+    const int bars = ticker ? int(ticker->ticks().size()) : 0;
+    const double room
+        = bars > 0 ? 0.9 * double(m_stackRect->width() > 0 ? m_stackRect->width() : width() / 3) / bars : 1;
+    xAxis->setTickLabelRotation(widest > room ? 25 : 0);
     // Lay out first: the axis rect's width depends on the tick labels, the range on that width.
     plotLayout()->update(QCPLayoutElement::upLayout);
     const double pixels = std::max(50, m_changeRect->width());
