@@ -5,6 +5,7 @@
 #include "common/pane.h"
 #include "common/plotexport.h"
 #include "common/tableviews.h"
+#include "compare/comparepane.h"
 #include "kernels/kerneltablepane.h"
 #include "nvtx/nvtxpane.h"
 #include "nvlink/nvf1reader.h"
@@ -129,8 +130,11 @@ void MainWindow::createPanes()
     addPane(new KernelTablePane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_1));
     addPane(new StatisticsPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_2));
     addPane(new NvtxPane(m_workbench, this), Qt::LeftDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_3));
-    addPane(new CategoriesPane(m_workbench, this), Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_5));
+    auto* categories = new CategoriesPane(m_workbench, this);
+    addPane(categories, Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_5));
     addPane(new NvlinkPane(m_workbench, this), Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_6));
+    addPane(new ComparePane(m_workbench, categories->controller(), this), Qt::BottomDockWidgetArea,
+            QKeySequence(Qt::CTRL | Qt::Key_7));
 }
 
 void MainWindow::sizeDefaultLayout()

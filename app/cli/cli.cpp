@@ -23,6 +23,9 @@ const std::vector<Command>& commands()
         { QStringLiteral("nvlink"),
             QStringLiteral("NVLink throughput of an NVF1 recording or GPU metrics, and the kernels at its peaks"),
             runNvlink, nvlinkNeedsGui },
+        { QStringLiteral("compare"),
+            QStringLiteral("profiles side by side by category, kernel or NVTX path, deltas, CI gate (--fail-above)"),
+            runCompare, compareWantsGui },
     };
     return all;
 }

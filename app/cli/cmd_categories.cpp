@@ -5,6 +5,7 @@
 #include "categories/rulelibrary.h"
 #include "cli/cli.h"
 #include "cli/clicommon.h"
+#include "cli/clirules.h"
 #include "cli/commands.h"
 #include "common/plotexport.h"
 
@@ -57,17 +58,7 @@ int runCategories(const QStringList& args)
     QCommandLineParser parser;
     parser.addPositionalArgument(
         QStringLiteral("traces"), QStringLiteral("nsys SQLite exports."), QStringLiteral("TRACE..."));
-    const QCommandLineOption rules(QStringLiteral("rules"),
-        QStringLiteral("A gputrc2graph rule file {engine: {model: {regex: category}}}; repeat to merge several (a "
-                       "later file replaces an engine it also defines)."),
-        QStringLiteral("file"));
-    const QCommandLineOption ruleSet(QStringLiteral("rule-set"),
-        QStringLiteral("A shipped rule set: %1.").arg(RuleLibrary::shippedSetNames().join(QStringLiteral(", "))),
-        QStringLiteral("name"));
-    const QCommandLineOption engine(
-        QStringLiteral("engine"), QStringLiteral("Engine in the rules (default: the only one)."), QStringLiteral("E"));
-    const QCommandLineOption model(
-        QStringLiteral("model"), QStringLiteral("Model of the engine (default: the only one)."), QStringLiteral("M"));
+    const RuleOptions ruleOptions;
     const QCommandLineOption mode(QStringLiteral("time-mode"),
         QStringLiteral("sum | busy | exclusive | g2g (default; what gputrc2graph reports)."), QStringLiteral("mode"),
         QStringLiteral("g2g"));
@@ -89,7 +80,8 @@ int runCategories(const QStringList& args)
         kPng, QStringLiteral("Also render the stacked bars to a PNG (headless)."), QStringLiteral("file"));
     const QCommandLineOption pngSize(QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1200x700)."),
         QStringLiteral("WxH"), QStringLiteral("1200x700"));
-    parser.addOptions({ rules, ruleSet, engine, model, mode, elapsed, perGpu, format, output, mapping, png, pngSize });
+    ruleOptions.addTo(parser);
+    parser.addOptions({ mode, elapsed, perGpu, format, output, mapping, png, pngSize });
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral(
@@ -113,10 +105,6 @@ int runCategories(const QStringList& args)
         printError(QStringLiteral("--format must be csv, json or table, not '%1'").arg(fmt));
         return ExitUsage;
     }
-    if (parser.isSet(rules) == parser.isSet(ruleSet)) {
-        printError(QStringLiteral("give either --rules FILE or --rule-set NAME"));
-        return ExitUsage;
-    }
     const QRegularExpressionMatch size
         = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(pngSize));
     if (!size.hasMatch() || size.captured(1).toInt() < 100 || size.captured(2).toInt() < 100) {
@@ -133,51 +121,13 @@ int runCategories(const QStringList& args)
         }
     }
 
-    RuleLibrary library;
-    QStringList ruleFiles;
-    if (parser.isSet(rules)) {
-        for (const QString& file : parser.values(rules)) {
-            RuleError error;
-            auto doc = RuleDocument::load(file, &error);
-            if (!doc) {
-                printError(error.message());
-                return ExitInput;
-            }
-            for (const QString& w : std::as_const(doc->warnings))
-                printError(QStringLiteral("warning: ") + w);
-            library.add({ RuleSource::External, file, std::move(*doc) });
-            ruleFiles.append(file);
-        }
-    } else {
-        for (const QString& name : parser.values(ruleSet)) {
-            if (!RuleLibrary::shippedSetNames().contains(name)) {
-                printError(QStringLiteral("no shipped rule set '%1' (rule sets: %2)")
-                               .arg(name, RuleLibrary::shippedSetNames().join(QStringLiteral(", "))));
-                return ExitUsage;
-            }
-            library.add(RuleLibrary::shippedSet(name));
-            ruleFiles.append(library.sources().back().path);
-        }
-    }
-    QString engineName = parser.value(engine);
-    if (engineName.isEmpty() && library.engines().size() == 1)
-        engineName = library.engines().first();
-    QString modelName = parser.value(model);
-    if (modelName.isEmpty() && library.models(engineName).size() == 1)
-        modelName = library.models(engineName).first();
-    QString lookupError;
-    const RuleList* list = library.find(engineName, modelName, &lookupError);
-    if (!list) {
-        if (engineName.isEmpty())
-            lookupError = QStringLiteral("%1: several engines, choose one with --engine (engines: %2)")
-                              .arg(ruleFiles.join(QStringLiteral(", ")), library.engines().join(QStringLiteral(", ")));
-        else if (modelName.isEmpty() && library.sourceOf(engineName) >= 0)
-            lookupError = QStringLiteral("%1: engine \"%2\" has several models, choose one with --model (models: %3)")
-                              .arg(ruleFiles.join(QStringLiteral(", ")), engineName,
-                                  library.models(engineName).join(QStringLiteral(", ")));
-        printError(lookupError);
-        return ExitInput;
-    }
+    LoadedRules loaded;
+    if (const int code = loadRules(parser, ruleOptions, &loaded); code != ExitOk)
+        return code;
+    const RuleList* list = &loaded.rules;
+    const QString& engineName = loaded.engine;
+    const QString& modelName = loaded.model;
+    const QStringList& ruleFiles = loaded.files;
 
     LoadOptions options;
     options.parts = LoadKernels | LoadMemOps | LoadGraphLaunches;

@@ -14,5 +14,7 @@ bool categoriesWantsGui(const QStringList& args);
 int runNvlink(const QStringList& args);
 /// nvlink --png draws with QCustomPlot, which needs a (headless) QApplication.
 bool nvlinkNeedsGui(const QStringList& args);
+int runCompare(const QStringList& args);
+bool compareWantsGui(const QStringList& args);
 
 } // namespace nsw::cli

@@ -16,6 +16,8 @@ enum ModelRole : int
     KernelNameRole,
     /// Row identity specific to a model (group index, kernel row...).
     IdentityRole,
+    /// True on a row that stays first whatever the sort and passes every filter (e.g. a totals row).
+    PinnedRole,
     FirstCustomRole = Qt::UserRole + 32,
 };
 

@@ -29,4 +29,26 @@ QString SortFilterProxy::setFilter(const QString& text, bool regex)
     return {};
 }
 
+bool SortFilterProxy::isPinned(const QModelIndex& index) const
+{
+    return !index.parent().isValid() && index.siblingAtColumn(0).data(PinnedRole).toBool();
+}
+
+bool SortFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    if (!sourceParent.isValid() && sourceModel() && isPinned(sourceModel()->index(sourceRow, 0)))
+        return true;
+    return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
+}
+
+bool SortFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    // A descending sort asks lessThan(right, left): answer so that the pinned row comes first either way.
+    const bool l = isPinned(left);
+    const bool r = isPinned(right);
+    if (l != r)
+        return l == (sortOrder() == Qt::AscendingOrder);
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
 } // namespace nsw

@@ -97,10 +97,9 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
             m_groupOfName[std::size_t(m_groups[g].name)] = int(g);
 }
 
-StringRef KernelIndex::nameOf(std::size_t row) const
+StringRef kernelNameOf(const KernelTable& k, std::size_t row, KernelNameMode mode)
 {
-    const KernelTable& k = m_profile->kernels;
-    switch (m_mode) {
+    switch (mode) {
     case KernelNameMode::Short:
         return k.shortName[row];
     case KernelNameMode::Mangled:
@@ -110,6 +109,31 @@ StringRef KernelIndex::nameOf(std::size_t row) const
         break;
     }
     return k.demangledName[row];
+}
+
+StringRef KernelIndex::nameOf(std::size_t row) const
+{
+    return kernelNameOf(m_profile->kernels, row, m_mode);
+}
+
+std::vector<KernelNameTotal> kernelTotalsByName(const Profile& profile, KernelNameMode mode)
+{
+    const KernelTable& k = profile.kernels;
+    std::vector<KernelNameTotal> totals;
+    // Slot of each name; slot 0 of the table is "no name".
+    std::vector<std::int32_t> slot(profile.strings.size() + 1, -1);
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        const StringRef name = kernelNameOf(k, i, mode);
+        std::int32_t& s = slot[std::size_t(name + 1)];
+        if (s < 0) {
+            s = std::int32_t(totals.size());
+            totals.push_back({ name, 0, 0 });
+        }
+        KernelNameTotal& t = totals[std::size_t(s)];
+        t.total += k.end[i] - k.start[i];
+        ++t.count;
+    }
+    return totals;
 }
 
 std::uint32_t KernelIndex::laneOf(std::size_t row) const

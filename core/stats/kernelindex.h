@@ -25,6 +25,9 @@ struct KernelLane
     std::uint32_t stream = 0;
 };
 
+/// The name of a kernel row in @p mode (a missing mangled name falls back to the demangled one, as nsys does).
+StringRef kernelNameOf(const KernelTable& kernels, std::size_t row, KernelNameMode mode);
+
 /// Kernels sorted once by (name, duration), so that any filter is summarised in one linear pass without sorting
 /// again (the kernel table must answer a filter change on millions of kernels in well under 100 ms).
 class KernelIndex
@@ -95,6 +98,17 @@ struct KernelGroupStats
 /// after filtering are omitted.
 std::vector<KernelGroupStats> summarizeKernels(
     const KernelIndex& index, const KernelFilter& filter, bool splitByDevice);
+
+/// Total duration and count of one kernel name.
+struct KernelNameTotal
+{
+    StringRef name = kNoString;
+    qint64 total = 0;
+    qint64 count = 0;
+};
+/// Totals per name in @p mode, in order of first appearance, in one pass without sorting: for summaries that need
+/// no percentiles (e.g. a comparison from the command line, where building a KernelIndex would cost more).
+std::vector<KernelNameTotal> kernelTotalsByName(const Profile& profile, KernelNameMode mode);
 
 /// Kernel rows of one group that pass the filter (and belong to @p device unless it is -1), ascending duration.
 std::vector<std::uint32_t> kernelInstances(

@@ -88,6 +88,11 @@ if [ -d "$SHARED/traces" ] && [ -x "$SHARED/tools/inflate-trace" ]; then
         "$SHARED/tools/inflate-trace" "$SHARED/traces/nsys2026.2_h100x2_mfu_before_nccl.sqlite" big.sqlite --times 250 --gpus 4
     fi
     INPUTS+=(big)
+    if stale big-after.sqlite; then
+        echo "  inflating nsys2026.2_h100x2_mfu_after_nccl.sqlite x250 x4 GPUs into big-after.sqlite (compare)"
+        rm -f big-after.sqlite
+        "$SHARED/tools/inflate-trace" "$SHARED/traces/nsys2026.2_h100x2_mfu_after_nccl.sqlite" big-after.sqlite --times 250 --gpus 4
+    fi
 else
     echo "  $SHARED/traces not available: no inflated real export, targets run on the generated one only"
 fi
@@ -206,6 +211,16 @@ target_peak_kernels() { # peak_kernels on the big export with the 75 s recording
     row "nvlink peak_kernels (75 s rec)" "$in" "${T[peak_$in]}" "30(py)" "${speedup}x" ">=20x" "$(verdict "$speedup" 20 ge)"
 }
 
+target_compare() { # compare by kernel name on the inflated before/after pair vs sqlite3 of both files' kernel columns
+    local name="compare --by kernel (pair)"
+    if [ ! -s big.sqlite ] || [ ! -s big-after.sqlite ]; then row "$name" big - - - "<=1.5" "needs ../shared"; return; fi
+    measure floor_compare bash -c "sqlite3 -readonly big.sqlite 'SELECT start, end, demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL; SELECT id, value FROM StringIds' && sqlite3 -readonly big-after.sqlite 'SELECT start, end, demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL; SELECT id, value FROM StringIds'" || true
+    if ! implemented compare; then row "$name" big - "${T[floor_compare]}" - "<=1.5" "not implemented yet"; return; fi
+    measure compare_pair "$NSW" compare big.sqlite big-after.sqlite --format json || { row "$name" big failed - - "<=1.5" ""; return; }
+    local r; r=$(ratio "${T[compare_pair]}" "${T[floor_compare]}")
+    row "$name" big "${T[compare_pair]}" "${T[floor_compare]}" "$r" "<=1.5" "$(verdict "$r" 1.5 le), peak RSS $((M[compare_pair] / 1024)) MiB"
+}
+
 echo "== targets (best of $REPEAT runs; nsys-workbench: $NSW)"
 [ -x "$NSW" ] || echo "  $NSW is not built (cmake --build --preset dev --target nsys-workbench): no target can run"
 for in in "${INPUTS[@]}"; do
@@ -217,6 +232,7 @@ for in in "${INPUTS[@]}"; do
 done
 target_nvlink_parse
 target_peak_kernels
+target_compare
 
 echo
 printf '%-34s %-10s %9s %9s %8s %10s  %s\n' target input "ours(s)" "floor(s)" ratio goal result

@@ -107,6 +107,19 @@ private Q_SLOTS:
         QCOMPARE(all, (std::vector<std::uint32_t> { 3, 5, 8 })); // ascending duration: 100, 200, 300
         QCOMPARE(kernelInstances(index, k2, {}, 1), std::vector<std::uint32_t> { 8 });
     }
+
+    /// k1: 10+20+30+40+50+60 = 210 in 6; k2: 100+200+300 = 600 in 3; first appearance order.
+    void totalsByName()
+    {
+        const auto totals = kernelTotalsByName(*m_profile, KernelNameMode::Demangled);
+        QCOMPARE(totals.size(), std::size_t(2));
+        QCOMPARE(m_profile->strings.at(totals[0].name), QStringLiteral("k1"));
+        QCOMPARE(totals[0].total, qint64(210));
+        QCOMPARE(totals[0].count, qint64(6));
+        QCOMPARE(m_profile->strings.at(totals[1].name), QStringLiteral("k2"));
+        QCOMPARE(totals[1].total, qint64(600));
+        QCOMPARE(totals[1].count, qint64(3));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKernelIndex)

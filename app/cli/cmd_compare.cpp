@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cli/cli.h"
+#include "cli/clicommon.h"
+#include "cli/clirules.h"
+#include "cli/commands.h"
+#include "common/plotexport.h"
+#include "compare/comparechart.h"
+#include "compare/compareexport.h"
+#include "models/comparetablemodel.h"
+#include "profile/profileloader.h"
+#include "util/csv.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QElapsedTimer>
+#include <QRegularExpression>
+#include <thread>
+
+namespace nsw::cli {
+
+namespace {
+/// One trace's part of the work, done on its own thread.
+struct Side
+{
+    QString path;
+    std::shared_ptr<const ProfileKeys> keys;
+    std::int64_t iterations = 0;
+    QString error;
+    qint64 loadMs = 0;
+    qint64 keysMs = 0;
+    qint64 kernels = 0;
+};
+
+void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString& marker)
+{
+    QElapsedTimer timer;
+    timer.start();
+    LoadResult loaded = ProfileLoader::load(side.path, compareLoadOptions(keyOptions, !marker.isEmpty()));
+    side.loadMs = timer.restart();
+    if (!loaded.profile) {
+        side.error = loaded.error;
+        return;
+    }
+    side.kernels = qint64(loaded.profile->kernels.size());
+    side.keys = std::make_shared<const ProfileKeys>(computeProfileKeys(loaded.profile, keyOptions));
+    if (!marker.isEmpty())
+        side.iterations = countIterations(*loaded.profile, marker);
+    side.keysMs = timer.elapsed();
+}
+
+bool parseNumber(const QString& text, double* out)
+{
+    bool ok = false;
+    *out = text.toDouble(&ok);
+    return ok && std::isfinite(*out) && *out >= 0;
+}
+} // namespace
+
+bool compareWantsGui(const QStringList& args)
+{
+    for (const QString& a : args)
+        if (a == QLatin1String("--png") || a.startsWith(QLatin1String("--png=")))
+            return true;
+    return false;
+}
+
+int runCompare(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(
+        QStringLiteral("base"), QStringLiteral("The baseline export."), QStringLiteral("BASE"));
+    parser.addPositionalArgument(
+        QStringLiteral("others"), QStringLiteral("Exports compared with it."), QStringLiteral("OTHER..."));
+    const QCommandLineOption by(QStringLiteral("by"),
+        QStringLiteral("category | kernel (default) | nvtx: what the rows are."), QStringLiteral("key"),
+        QStringLiteral("kernel"));
+    const QCommandLineOption normalize(QStringLiteral("normalize"),
+        QStringLiteral("none (default) | names: kernel names without template arguments, hashes and numbers; NVTX "
+                       "names with numbers as # (op_id = #, layer_#)."),
+        QStringLiteral("how"), QStringLiteral("none"));
+    const QCommandLineOption names(QStringLiteral("names"),
+        QStringLiteral("demangled (default) | short: which kernel name keys --by kernel."), QStringLiteral("kind"),
+        QStringLiteral("demangled"));
+    const RuleOptions ruleOptions;
+    const QCommandLineOption mode(QStringLiteral("time-mode"),
+        QStringLiteral("--by category: sum | busy | exclusive | g2g (default)."), QStringLiteral("mode"),
+        QStringLiteral("g2g"));
+    const QCommandLineOption per(QStringLiteral("per"),
+        QStringLiteral("Normalize totals: none (default) | second (per second of capture) | iteration (per instance "
+                       "of the --marker range)."),
+        QStringLiteral("unit"), QStringLiteral("none"));
+    const QCommandLineOption marker(QStringLiteral("marker"),
+        QStringLiteral("NVTX range name counted as one iteration (implies --per iteration); numbers in names are "
+                       "ignored, so ProfilerStep#12 matches every ProfilerStep#N."),
+        QStringLiteral("name"));
+    const QCommandLineOption threshold(QStringLiteral("threshold"),
+        QStringLiteral("Percent change beyond which a key is a regression or an improvement (5)."),
+        QStringLiteral("pct"), QStringLiteral("5"));
+    const QCommandLineOption noiseFloor(QStringLiteral("noise-floor"),
+        QStringLiteral("Changes smaller than this many ns (in the normalized unit) are unchanged (1000)."),
+        QStringLiteral("ns"), QStringLiteral("1000"));
+    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("table (default), csv (the pane's table, raw values) or json {by, profiles, rows: [{key, "
+                       "values: [{total_ns, instances}], delta_ns, delta_pct, status}]}."),
+        QStringLiteral("format"), QStringLiteral("table"));
+    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    const QCommandLineOption png(
+        QStringLiteral("png"), QStringLiteral("Also render the chart to a PNG (headless)."), QStringLiteral("file"));
+    const QCommandLineOption pngSize(QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1400x700)."),
+        QStringLiteral("WxH"), QStringLiteral("1400x700"));
+    const QCommandLineOption failAbove(QStringLiteral("fail-above"),
+        QStringLiteral("Exit 3 when a key grows by more than PCT percent over the baseline (and more than the noise "
+                       "floor); a key the baseline lacks counts as infinitely above. For CI."),
+        QStringLiteral("pct"));
+    const QCommandLineOption timings(
+        QStringLiteral("timings"), QStringLiteral("Print load and key times per trace on stderr."));
+    parser.addOptions({ by, normalize, names });
+    ruleOptions.addTo(parser);
+    parser.addOptions({ mode, per, marker, threshold, noiseFloor, format, output, png, pngSize, failAbove, timings });
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args,
+            QStringLiteral("Compares profiles side by side against the first one (the baseline): per kernel category, "
+                           "kernel name or NVTX path, total GPU time, instances, delta and status."),
+            &exitCode))
+        return exitCode;
+
+    const QStringList traces = parser.positionalArguments();
+    if (traces.size() < 2) {
+        printError(QStringLiteral("compare needs a BASE and at least one OTHER trace (see compare --help)"));
+        return ExitUsage;
+    }
+    CompareKeyOptions keyOptions;
+    if (const auto b = parseCompareBy(parser.value(by)))
+        keyOptions.by = *b;
+    else {
+        printError(QStringLiteral("--by must be category, kernel or nvtx, not '%1'").arg(parser.value(by)));
+        return ExitUsage;
+    }
+    if (parser.value(normalize) != QLatin1String("none") && parser.value(normalize) != QLatin1String("names")) {
+        printError(QStringLiteral("--normalize must be none or names, not '%1'").arg(parser.value(normalize)));
+        return ExitUsage;
+    }
+    keyOptions.normalizeNames = parser.value(normalize) == QLatin1String("names");
+    if (parser.value(names) == QLatin1String("short"))
+        keyOptions.kernelNames = KernelNameMode::Short;
+    else if (parser.value(names) != QLatin1String("demangled")) {
+        printError(QStringLiteral("--names must be demangled or short, not '%1'").arg(parser.value(names)));
+        return ExitUsage;
+    }
+    const auto timeMode = parseTimeMode(parser.value(mode));
+    if (!timeMode) {
+        printError(QStringLiteral("--time-mode must be sum, busy, exclusive or g2g, not '%1'").arg(parser.value(mode)));
+        return ExitUsage;
+    }
+    keyOptions.timeMode = *timeMode;
+    if (keyOptions.by != CompareBy::Category && (ruleOptions.isSet(parser) || parser.isSet(mode))) {
+        printError(QStringLiteral("--rules, --rule-set, --engine, --model and --time-mode need --by category"));
+        return ExitUsage;
+    }
+    CompareOptions options;
+    const auto normalization = parseCompareNormalization(parser.value(per));
+    if (!normalization) {
+        printError(QStringLiteral("--per must be none, second or iteration, not '%1'").arg(parser.value(per)));
+        return ExitUsage;
+    }
+    options.normalization
+        = parser.isSet(marker) && !parser.isSet(per) ? CompareNormalization::PerIteration : *normalization;
+    const QString markerName = parser.value(marker);
+    if (options.normalization == CompareNormalization::PerIteration && markerName.isEmpty()) {
+        printError(QStringLiteral("--per iteration needs --marker NAME (the NVTX range of one iteration)"));
+        return ExitUsage;
+    }
+    if (options.normalization != CompareNormalization::PerIteration && !markerName.isEmpty()) {
+        printError(QStringLiteral("--marker goes with --per iteration"));
+        return ExitUsage;
+    }
+    if (!parseNumber(parser.value(threshold), &options.thresholdPercent)) {
+        printError(QStringLiteral("--threshold must be a percentage >= 0, not '%1'").arg(parser.value(threshold)));
+        return ExitUsage;
+    }
+    if (!parseNumber(parser.value(noiseFloor), &options.noiseFloorNs)) {
+        printError(QStringLiteral("--noise-floor must be a number of ns >= 0, not '%1'").arg(parser.value(noiseFloor)));
+        return ExitUsage;
+    }
+    double failPercent = 0;
+    if (parser.isSet(failAbove) && !parseNumber(parser.value(failAbove), &failPercent)) {
+        printError(QStringLiteral("--fail-above must be a percentage >= 0, not '%1'").arg(parser.value(failAbove)));
+        return ExitUsage;
+    }
+    const QString fmt = parser.value(format);
+    if (fmt != QLatin1String("csv") && fmt != QLatin1String("json") && fmt != QLatin1String("table")) {
+        printError(QStringLiteral("--format must be csv, json or table, not '%1'").arg(fmt));
+        return ExitUsage;
+    }
+    const QRegularExpressionMatch size
+        = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(pngSize));
+    if (!size.hasMatch() || size.captured(1).toInt() < 100 || size.captured(2).toInt() < 100) {
+        printError(
+            QStringLiteral("--png-size must be WIDTHxHEIGHT (at least 100x100), not '%1'").arg(parser.value(pngSize)));
+        return ExitUsage;
+    }
+    if (parser.isSet(png) && !qobject_cast<QApplication*>(QCoreApplication::instance())) {
+        printError(QStringLiteral("--png needs the widgets (run through nsys-workbench)"));
+        return ExitUsage;
+    }
+    QString ruleLabel;
+    if (keyOptions.by == CompareBy::Category) {
+        LoadedRules loaded;
+        if (const int code = loadRules(parser, ruleOptions, &loaded); code != ExitOk)
+            return code;
+        keyOptions.rules = loaded.rules;
+        ruleLabel = QStringLiteral("%1 / %2, %3").arg(loaded.engine, loaded.model, timeModeName(*timeMode));
+    }
+
+    // The traces are independent: each loads (only the tables its key needs) and reduces to keys on its own thread.
+    QElapsedTimer total;
+    total.start();
+    std::vector<Side> sides(std::size_t(traces.size()));
+    {
+        std::vector<std::thread> threads;
+        for (std::size_t i = 0; i < sides.size(); ++i) {
+            sides[i].path = traces[qsizetype(i)];
+            threads.emplace_back(computeSide, std::ref(sides[i]), std::cref(keyOptions), std::cref(markerName));
+        }
+        for (std::thread& t : threads)
+            t.join();
+    }
+    if (parser.isSet(timings))
+        for (const Side& s : sides)
+            printError(QStringLiteral("timing: %1: load %2 ms, keys %3 ms, %4 kernels")
+                           .arg(s.path)
+                           .arg(s.loadMs)
+                           .arg(s.keysMs)
+                           .arg(s.kernels));
+    for (const Side& s : sides)
+        if (!s.error.isEmpty()) {
+            printError(s.error);
+            return ExitInput;
+        }
+    bool anyKeys = false;
+    for (const Side& s : sides)
+        anyKeys |= s.keys->size() > 0;
+    if (!anyKeys) {
+        printError(keyOptions.by == CompareBy::Nvtx
+                ? QStringLiteral("no NVTX ranges in %1").arg(traces.join(QStringLiteral(", ")))
+                : QStringLiteral("no CUDA kernels in %1").arg(traces.join(QStringLiteral(", "))));
+        return ExitNoData;
+    }
+    std::vector<CompareProfile> profiles;
+    for (const Side& s : sides) {
+        if (options.normalization == CompareNormalization::PerIteration && s.iterations == 0) {
+            printError(QStringLiteral("%1: no NVTX range named '%2' (the iteration marker)").arg(s.path, markerName));
+            return ExitNoData;
+        }
+        profiles.push_back({ s.path, s.keys, s.iterations });
+    }
+    const Comparison comparison = compareProfiles(profiles, options);
+    if (!comparison.error.isEmpty()) {
+        printError(comparison.error);
+        return ExitNoData;
+    }
+    for (const QString& w : comparison.warnings)
+        printError(QStringLiteral("warning: ") + w);
+
+    QString text;
+    if (fmt == QLatin1String("json")) {
+        text = QString::fromStdString(compareJson(comparison).dump(2)) + QLatin1Char('\n');
+    } else if (fmt == QLatin1String("csv")) {
+        CompareTableModel model;
+        model.setComparison(comparison);
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        writeModelCsv(model, buffer, RawValueRole);
+        text = QString::fromUtf8(buffer.data());
+    } else {
+        text = compareText(comparison);
+    }
+    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    if (parser.isSet(png)) {
+        CompareChart chart;
+        const int w = size.captured(1).toInt();
+        const int h = size.captured(2).toInt();
+        chart.resize(w, h);
+        QString subtitle = QStringLiteral("baseline %1").arg(traces.first());
+        if (!ruleLabel.isEmpty())
+            subtitle += QStringLiteral(" · rules ") + ruleLabel;
+        if (options.normalization == CompareNormalization::PerSecond)
+            subtitle += QStringLiteral(" · per second of capture");
+        else if (options.normalization == CompareNormalization::PerIteration)
+            subtitle += QStringLiteral(" · per iteration of \"%1\"").arg(markerName);
+        chart.setComparison(comparison, subtitle);
+        PngExportOptions o;
+        o.width = w;
+        o.height = h;
+        if (const QString e = savePlotPng(chart, parser.value(png), o); !e.isEmpty()) {
+            printError(e);
+            return ExitInput;
+        }
+    }
+    if (parser.isSet(timings))
+        printError(QStringLiteral("timing: total %1 ms").arg(total.elapsed()));
+    if (parser.isSet(failAbove)) {
+        const std::vector<std::size_t> failing = rowsRegressingAbove(comparison, failPercent);
+        for (const std::size_t r : failing) {
+            const CompareRow& row = comparison.rows[r];
+            double worst = -std::numeric_limits<double>::infinity();
+            for (std::size_t p = 0; p < row.deltaPercent.size(); ++p)
+                if (p != comparison.baseline)
+                    worst = std::max(worst, row.deltaPercent[p]);
+            printError(QStringLiteral("regression above %1 %: %2 (%3)")
+                           .arg(failPercent)
+                           .arg(row.key, formatComparePercent(worst)));
+        }
+        if (!failing.empty())
+            return ExitRegression;
+    }
+    return ExitOk;
+}
+
+} // namespace nsw::cli

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compareexport.h"
+
+#include "categories/categorytimeline.h"
+#include "util/timeformat.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nsw {
+
+namespace {
+QString suffix(CompareNormalization n)
+{
+    switch (n) {
+    case CompareNormalization::None:
+        return {};
+    case CompareNormalization::PerSecond:
+        return QStringLiteral("/s");
+    case CompareNormalization::PerIteration:
+        return QStringLiteral("/it");
+    }
+    return {};
+}
+
+nlohmann::ordered_json number(double v, bool integral)
+{
+    if (integral)
+        return std::int64_t(std::llround(v));
+    return v;
+}
+} // namespace
+
+QStringList compactProfileLabels(const QStringList& labels, int maxChars)
+{
+    QStringList out;
+    for (QString l : labels) {
+        for (const QLatin1String ext : { QLatin1String(".sqlite"), QLatin1String(".nsys-rep") })
+            if (l.endsWith(ext))
+                l.chop(ext.size());
+        out.append(l);
+    }
+    const bool tooLong = std::any_of(out.begin(), out.end(), [&](const QString& l) { return l.size() > maxChars; });
+    if (out.size() > 1 && tooLong) {
+        qsizetype prefix = out.front().size();
+        qsizetype suffix = out.front().size();
+        for (const QString& l : out) {
+            prefix = std::min(prefix, l.size());
+            suffix = std::min(suffix, l.size());
+            qsizetype i = 0;
+            while (i < prefix && l[i] == out.front()[i])
+                ++i;
+            prefix = i;
+            qsizetype j = 0;
+            while (j < suffix && l[l.size() - 1 - j] == out.front()[out.front().size() - 1 - j])
+                ++j;
+            suffix = j;
+        }
+        // Keep every label non-empty: what differs is what matters.
+        bool ok = true;
+        for (const QString& l : out)
+            ok &= l.size() - prefix - suffix > 0;
+        if (ok && (prefix > 3 || suffix > 3))
+            for (QString& l : out)
+                l = (prefix > 3 ? QStringLiteral("…") + l.mid(prefix, l.size() - prefix - (suffix > 3 ? suffix : 0))
+                                : l.left(l.size() - suffix))
+                    + (suffix > 3 ? QStringLiteral("…") : QString());
+    }
+    for (QString& l : out)
+        if (l.size() > maxChars)
+            l = l.left(maxChars / 2 - 1) + QStringLiteral("…") + l.right(maxChars / 2);
+    return out;
+}
+
+QString compactKeyLabel(const QString& key, CompareBy by, int maxChars)
+{
+    QString label = key;
+    if (by == CompareBy::Kernel && key.contains(QLatin1Char('(')))
+        label = shortNameOf(key);
+    if (label.size() <= maxChars)
+        return label;
+    if (by == CompareBy::Nvtx)
+        return QStringLiteral("…") + label.right(maxChars - 1);
+    return label.left(maxChars / 2 - 1) + QStringLiteral("…") + label.right(maxChars / 2);
+}
+
+QString formatCompareValue(double ns, CompareNormalization normalization)
+{
+    return formatDuration(std::llround(ns)) + suffix(normalization);
+}
+
+QString formatCompareDelta(double ns, CompareNormalization normalization)
+{
+    const qint64 rounded = std::llround(ns);
+    return (rounded >= 0 ? QStringLiteral("+") : QString()) + formatDuration(rounded) + suffix(normalization);
+}
+
+QString formatComparePercent(double percent)
+{
+    if (std::isinf(percent))
+        return percent > 0 ? QStringLiteral("new") : QStringLiteral("-inf");
+    return (percent >= 0 ? QStringLiteral("+") : QString()) + QString::number(percent, 'f', 1) + QStringLiteral(" %");
+}
+
+nlohmann::ordered_json compareJson(const Comparison& c)
+{
+    const bool integral = c.normalization == CompareNormalization::None;
+    nlohmann::ordered_json out;
+    out["by"] = compareByName(c.by).toStdString();
+    auto profiles = nlohmann::ordered_json::array();
+    for (const QString& p : c.profiles)
+        profiles.push_back(p.toStdString());
+    out["profiles"] = std::move(profiles);
+    auto rows = nlohmann::ordered_json::array();
+    for (const CompareRow& row : c.rows) {
+        nlohmann::ordered_json r;
+        r["key"] = row.key.toStdString();
+        auto values = nlohmann::ordered_json::array();
+        auto delta = nlohmann::ordered_json::array();
+        auto percent = nlohmann::ordered_json::array();
+        for (std::size_t p = 0; p < row.cells.size(); ++p) {
+            const CompareCell& cell = row.cells[p];
+            nlohmann::ordered_json v;
+            v["total_ns"] = integral ? nlohmann::ordered_json(cell.totalNs) : nlohmann::ordered_json(cell.total);
+            v["instances"] = integral ? nlohmann::ordered_json(cell.instances) : nlohmann::ordered_json(cell.count);
+            values.push_back(std::move(v));
+            delta.push_back(number(row.delta[p], integral));
+            if (std::isinf(row.deltaPercent[p]))
+                percent.push_back(nullptr);
+            else
+                percent.push_back(row.deltaPercent[p]);
+        }
+        r["values"] = std::move(values);
+        r["delta_ns"] = std::move(delta);
+        r["delta_pct"] = std::move(percent);
+        r["status"] = compareStatusName(row.summary).toStdString();
+        rows.push_back(std::move(r));
+    }
+    out["rows"] = std::move(rows);
+    return out;
+}
+
+QString compareText(const Comparison& c)
+{
+    QStringList header { QStringLiteral("Status") };
+    for (std::size_t p = 0; p < c.profileCount(); ++p) {
+        header.append(c.profiles[qsizetype(p)] + (p == c.baseline ? QStringLiteral(" (baseline)") : QString()));
+        if (p != c.baseline) {
+            header.append(QStringLiteral("Delta"));
+            header.append(QStringLiteral("Delta %"));
+        }
+    }
+    header.append(QStringLiteral("Key"));
+    std::vector<QStringList> lines { header };
+    auto addRow = [&](const CompareRow& row) {
+        QStringList line { compareStatusName(row.summary) };
+        for (std::size_t p = 0; p < row.cells.size(); ++p) {
+            line.append(
+                row.cells[p].present() ? formatCompareValue(row.cells[p].total, c.normalization) : QStringLiteral("-"));
+            if (p != c.baseline) {
+                line.append(formatCompareDelta(row.delta[p], c.normalization));
+                line.append(formatComparePercent(row.deltaPercent[p]));
+            }
+        }
+        line.append(row.key);
+        lines.push_back(line);
+    };
+    addRow(c.totals);
+    for (const CompareRow& row : c.rows)
+        addRow(row);
+    std::vector<qsizetype> width(std::size_t(header.size()), 0);
+    for (const QStringList& line : lines)
+        for (qsizetype i = 0; i + 1 < line.size(); ++i)
+            width[std::size_t(i)] = std::max(width[std::size_t(i)], line[i].size());
+    QString text = QStringLiteral("Compared by %1, baseline %2, unit %3, threshold %4 %, noise floor %5 ns\n")
+                       .arg(compareByName(c.by), c.profiles.value(qsizetype(c.baseline)), c.unit())
+                       .arg(c.thresholdPercent)
+                       .arg(c.noiseFloorNs);
+    for (const QStringList& line : lines) {
+        QString out;
+        for (qsizetype i = 0; i < line.size(); ++i) {
+            if (i + 1 == line.size())
+                out += line[i];
+            else if (i == 0)
+                out += line[i].leftJustified(width[std::size_t(i)]) + QStringLiteral("  ");
+            else
+                out += line[i].rightJustified(width[std::size_t(i)]) + QStringLiteral("  ");
+        }
+        text += out + QLatin1Char('\n');
+    }
+    return text;
+}
+
+} // namespace nsw

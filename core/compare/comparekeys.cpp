@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "comparekeys.h"
+
+#include "categories/categorytimeline.h"
+#include "categories/ruleevaluation.h"
+#include "compare/kernelnames.h"
+#include "nvtx/nvtxnames.h"
+
+#include <QHash>
+
+namespace nsw {
+
+namespace {
+/// Adds to the key's value, creating the key on first use.
+std::int32_t accumulate(ProfileKeys& out, QHash<QString, std::int32_t>& index, const QString& key, TimeNs total,
+    std::int64_t instances, bool topLevel)
+{
+    auto it = index.find(key);
+    if (it == index.end()) {
+        it = index.insert(key, std::int32_t(out.keys.size()));
+        out.keys.push_back(key);
+        out.values.push_back({});
+        out.topLevel.push_back(topLevel ? 1 : 0);
+    }
+    KeyValue& v = out.values[std::size_t(*it)];
+    v.total += total;
+    v.instances += instances;
+    return *it;
+}
+} // namespace
+
+QString compareByName(CompareBy by)
+{
+    switch (by) {
+    case CompareBy::Category:
+        return QStringLiteral("category");
+    case CompareBy::Kernel:
+        return QStringLiteral("kernel");
+    case CompareBy::Nvtx:
+        return QStringLiteral("nvtx");
+    }
+    return {};
+}
+
+std::optional<CompareBy> parseCompareBy(const QString& name)
+{
+    for (const CompareBy by : { CompareBy::Category, CompareBy::Kernel, CompareBy::Nvtx })
+        if (compareByName(by) == name)
+            return by;
+    return std::nullopt;
+}
+
+ProfileKeys kernelKeys(const Profile& profile, const std::vector<KernelNameTotal>& totals, bool normalizeNames)
+{
+    ProfileKeys out;
+    out.by = CompareBy::Kernel;
+    out.captureNs = profile.captureDurationNs();
+    QHash<QString, std::int32_t> keys;
+    for (const KernelNameTotal& t : totals) {
+        QString name = t.name == kNoString ? QStringLiteral("(unnamed)") : profile.strings.at(t.name);
+        if (normalizeNames && t.name != kNoString)
+            name = normalizeKernelName(name);
+        accumulate(out, keys, name, t.total, t.count, true);
+        out.gpu.total += t.total;
+        out.gpu.instances += t.count;
+    }
+    return out;
+}
+
+ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup)
+{
+    const auto& groups = index.groups();
+    const auto& durations = index.sortedDurations();
+    std::vector<KernelNameTotal> totals(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        totals[g].name = groups[g].name;
+        totals[g].count = qint64(groups[g].end - groups[g].begin);
+        for (std::uint32_t i = groups[g].begin; i < groups[g].end; ++i)
+            totals[g].total += durations[i];
+    }
+    ProfileKeys out = kernelKeys(*index.profile(), totals, normalizeNames);
+    if (keyOfGroup) {
+        // Keys are created in group order: find each group's key again by its name.
+        QHash<QString, std::int32_t> keyOf;
+        for (std::size_t k = 0; k < out.keys.size(); ++k)
+            keyOf.insert(out.keys[k], std::int32_t(k));
+        keyOfGroup->assign(groups.size(), -1);
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            QString name = groups[g].name == kNoString ? QStringLiteral("(unnamed)")
+                                                       : index.profile()->strings.at(groups[g].name);
+            if (normalizeNames && groups[g].name != kNoString)
+                name = normalizeKernelName(name);
+            (*keyOfGroup)[g] = keyOf.value(name, -1);
+        }
+    }
+    return out;
+}
+
+ProfileKeys categoryKeys(const CategoryBreakdown& breakdown, TimeNs captureNs)
+{
+    ProfileKeys out;
+    out.by = CompareBy::Category;
+    out.captureNs = captureNs;
+    out.warnings = breakdown.warnings;
+    if (breakdown.bars.empty())
+        return out;
+    const CategoryBar& bar = breakdown.bars.front();
+    for (std::size_t c = 0; c < bar.time.size(); ++c) {
+        if (bar.time[c] == 0 && bar.instances[c] == 0)
+            continue;
+        out.keys.push_back(breakdown.categories[qsizetype(c)]);
+        out.values.push_back({ bar.time[c], bar.instances[c] });
+        out.topLevel.push_back(1);
+        out.gpu.instances += bar.instances[c];
+    }
+    out.gpu.total = bar.gpuTime;
+    return out;
+}
+
+ProfileKeys nvtxKeys(const NvtxTree& tree, std::vector<std::int32_t>* keyOfNode)
+{
+    ProfileKeys out;
+    out.by = CompareBy::Nvtx;
+    out.captureNs = tree.profile ? tree.profile->captureDurationNs() : 0;
+    out.gpu = { tree.coverage.totalNs, tree.coverage.totalKernels };
+    QHash<QString, std::int32_t> keys;
+    // Parents come before their children, so each path is its parent's plus one label.
+    std::vector<QString> path(tree.nodes.size());
+    if (keyOfNode)
+        keyOfNode->assign(tree.nodes.size(), -1);
+    for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
+        const NvtxNode& n = tree.nodes[i];
+        if (n.kind != NvtxNode::Kind::Range)
+            continue;
+        const QString& parentPath = path[std::size_t(n.parent)];
+        const bool top = parentPath.isEmpty();
+        path[i] = top ? tree.label(std::int32_t(i)) : parentPath + kNvtxPathSeparator + tree.label(std::int32_t(i));
+        const std::int32_t key = accumulate(out, keys, path[i], n.gpuTime, n.instances, top);
+        if (keyOfNode)
+            (*keyOfNode)[i] = key;
+    }
+    return out;
+}
+
+LoadOptions compareLoadOptions(const CompareKeyOptions& options, bool iterationMarker)
+{
+    LoadOptions load;
+    switch (options.by) {
+    case CompareBy::Kernel:
+        load.parts = LoadKernels;
+        load.kernelColumns
+            = options.kernelNames == KernelNameMode::Short ? unsigned(KernelShortName) : unsigned(KernelDemangledName);
+        break;
+    case CompareBy::Category:
+        load.parts = LoadKernels | LoadMemOps | LoadGraphLaunches;
+        load.kernelColumns = KernelDemangledName | KernelShortName | KernelPlacement;
+        break;
+    case CompareBy::Nvtx:
+        load.parts = LoadKernels | LoadMemOps | LoadCudaApi | LoadNvtx;
+        load.kernelColumns = KernelDemangledName | KernelPlacement;
+        break;
+    }
+    if (iterationMarker)
+        load.parts |= LoadNvtx;
+    return load;
+}
+
+ProfileKeys computeProfileKeys(const ProfilePtr& profile, const CompareKeyOptions& options)
+{
+    switch (options.by) {
+    case CompareBy::Kernel:
+        return kernelKeys(*profile, kernelTotalsByName(*profile, options.kernelNames), options.normalizeNames);
+    case CompareBy::Category: {
+        const auto timeline = CategoryTimeline::build(profile);
+        RuleMatchCache cache(NameSet { timeline->demangledNames(), timeline->shortNames() });
+        CategoryOptions o;
+        o.mode = options.timeMode;
+        const RuleEvaluation evaluation = evaluateRules(options.rules, cache, nullptr);
+        return categoryKeys(categorize(*timeline, options.rules, evaluation, o), profile->captureDurationNs());
+    }
+    case CompareBy::Nvtx: {
+        NvtxTreeOptions o;
+        o.grouping = NvtxGrouping::Merged;
+        o.normalizeNames = options.normalizeNames;
+        return nvtxKeys(buildNvtxTree(profile, o));
+    }
+    }
+    return {};
+}
+
+std::int64_t countIterations(const Profile& profile, const QString& marker)
+{
+    const NvtxTable& nvtx = profile.nvtx;
+    const QString normalizedMarker = normalizeNvtxName(marker);
+    // Whether each distinct name matches, decided once per name: 0 unknown, 1 no, 2 yes.
+    std::vector<std::uint8_t> matches(profile.strings.size(), 0);
+    std::int64_t count = 0;
+    for (std::size_t i = 0; i < nvtx.size(); ++i) {
+        const StringRef name = nvtx.name[i];
+        if (!NvtxTable::isRange(nvtx.eventType[i]) || name == kNoString)
+            continue;
+        std::uint8_t& m = matches[std::size_t(name)];
+        if (m == 0) {
+            const QString& text = profile.strings.at(name);
+            m = (text == marker || normalizeNvtxName(text) == normalizedMarker) ? 2 : 1;
+        }
+        count += m == 2;
+    }
+    return count;
+}
+
+} // namespace nsw

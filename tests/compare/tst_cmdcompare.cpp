@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `nsys-workbench compare` end to end: the real executable, its JSON, exit codes and messages.
+#include "loaderfixtures.h"
+#include "sqlitefixture.h"
+#include "testutils.h"
+
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sqlite3.h>
+
+using namespace nsw;
+
+namespace {
+struct Result
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result run(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(NSW_WORKBENCH_EXE), QStringList { QStringLiteral("compare") } + args);
+    if (!p.waitForFinished(120000))
+        return {};
+    return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+}
+
+QString s(const char* text)
+{
+    return QString::fromUtf8(text);
+}
+
+const QString kPerKernel = s("SELECT s.value, sum(k.end - k.start), count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                             "JOIN StringIds s ON s.id = k.demangledName GROUP BY s.value");
+
+std::map<std::string, std::pair<qint64, qint64>> perKernel(const QString& path)
+{
+    std::map<std::string, std::pair<qint64, qint64>> out;
+    for (const QStringList& row : test::queryRows(path, kPerKernel))
+        out[row[0].toStdString()] = { row[1].toLongLong(), row[2].toLongLong() };
+    return out;
+}
+
+/// The JSON of a two-profile comparison against SQL on both files: every key, its values, deltas and percents.
+void checkJson(const nlohmann::ordered_json& j, const QString& a, const QString& b)
+{
+    const auto sqlA = perKernel(a);
+    const auto sqlB = perKernel(b);
+    std::set<std::string> keys;
+    for (const auto& [k, v] : sqlA)
+        keys.insert(k);
+    for (const auto& [k, v] : sqlB)
+        keys.insert(k);
+    QCOMPARE(j["rows"].size(), keys.size());
+    for (const auto& row : j["rows"]) {
+        const std::string key = row["key"].get<std::string>();
+        const auto va = sqlA.count(key) ? sqlA.at(key) : std::pair<qint64, qint64> {};
+        const auto vb = sqlB.count(key) ? sqlB.at(key) : std::pair<qint64, qint64> {};
+        QCOMPARE(row["values"][0]["total_ns"].get<qint64>(), va.first);
+        QCOMPARE(row["values"][0]["instances"].get<qint64>(), va.second);
+        QCOMPARE(row["values"][1]["total_ns"].get<qint64>(), vb.first);
+        QCOMPARE(row["values"][1]["instances"].get<qint64>(), vb.second);
+        QCOMPARE(row["delta_ns"][0].get<qint64>(), qint64(0));
+        QCOMPARE(row["delta_ns"][1].get<qint64>(), vb.first - va.first);
+        QCOMPARE(row["delta_pct"][0].get<double>(), 0.0);
+        if (va.second == 0)
+            QVERIFY(row["delta_pct"][1].is_null());
+        else
+            QVERIFY(
+                std::fabs(row["delta_pct"][1].get<double>() - 100.0 * double(vb.first - va.first) / double(va.first))
+                < 1e-9);
+    }
+}
+} // namespace
+
+class TestCmdCompare : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    QString m_before;
+    QString m_after;
+
+private Q_SLOTS:
+    /// before: the loader's modern fixture (gemm 500 + 600 ns, nccl 1000 + 150 ns). after: gemm 1000 ns longer
+    /// (+90.9 %), the 150 ns nccl kernel gone (-13.0 %).
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QString error;
+        m_before = m_dir.filePath(s("before.sqlite"));
+        m_after = m_dir.filePath(s("after.sqlite"));
+        QVERIFY2(test::writeModernExport(m_before, &error), qPrintable(error));
+        QVERIFY2(test::writeModernExport(m_after, &error), qPrintable(error));
+        // SqliteFixture starts a new file: edit this one with SQLite directly.
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(m_after.toUtf8().constData(), &db), SQLITE_OK);
+        const int rc = sqlite3_exec(db,
+            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = end + 500 WHERE demangledName = 1; "
+            "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE demangledName = 4 AND start = -50;",
+            nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        QCOMPARE(rc, SQLITE_OK);
+    }
+
+    void jsonShape()
+    {
+        const Result r = run({ m_before, m_after, s("--format"), s("json"), s("--noise-floor"), s("0") });
+        QCOMPARE(r.exitCode, 0);
+        const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
+        std::vector<std::string> top;
+        for (const auto& [k, v] : j.items())
+            top.push_back(k);
+        QCOMPARE(top, (std::vector<std::string> { "by", "profiles", "rows" }));
+        QVERIFY(j["by"] == "kernel");
+        QCOMPARE(j["profiles"].size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(j["profiles"][0].get<std::string>()), m_before);
+        QCOMPARE(QString::fromStdString(j["profiles"][1].get<std::string>()), m_after);
+        for (const auto& row : j["rows"]) {
+            std::vector<std::string> keys;
+            for (const auto& [k, v] : row.items())
+                keys.push_back(k);
+            QCOMPARE(keys, (std::vector<std::string> { "key", "values", "delta_ns", "delta_pct", "status" }));
+            QCOMPARE(row["values"].size(), std::size_t(2));
+            QCOMPARE(row["values"][0].size(), std::size_t(2));
+            QVERIFY(row["values"][0].contains("total_ns") && row["values"][0].contains("instances"));
+        }
+        checkJson(j, m_before, m_after);
+        // Largest |delta| first: gemm (+1000 ns, +90.9 %), then nccl (-150 ns, -13.0 %).
+        QVERIFY(j["rows"][0]["key"] == "void gemm<float>(float *, int)");
+        QVERIFY(j["rows"][0]["status"] == "regression");
+        QVERIFY(j["rows"][1]["status"] == "improvement");
+    }
+
+    void profilesInCommandLineOrder()
+    {
+        const Result r = run({ m_after, m_before, m_after, s("--format"), s("json"), s("--noise-floor"), s("0") });
+        QCOMPARE(r.exitCode, 0);
+        const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
+        QCOMPARE(j["profiles"].size(), std::size_t(3));
+        QCOMPARE(QString::fromStdString(j["profiles"][1].get<std::string>()), m_before);
+        const auto& gemm = j["rows"][0];
+        QVERIFY(gemm["key"] == "void gemm<float>(float *, int)");
+        QCOMPARE(gemm["delta_ns"].dump(), std::string("[0,-1000,0]"));
+        QVERIFY(gemm["status"] == "improvement");
+    }
+
+    void failAbove_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<bool>("self");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("gemm +90.9 % above 50 %")
+            << QStringList { s("--fail-above"), s("50"), s("--noise-floor"), s("0") } << false << 3;
+        QTest::newRow("nothing above 95 %")
+            << QStringList { s("--fail-above"), s("95"), s("--noise-floor"), s("0") } << false << 0;
+        QTest::newRow("within the noise floor")
+            << QStringList { s("--fail-above"), s("50"), s("--noise-floor"), s("1000") } << false << 0;
+        QTest::newRow("self at 0 %") << QStringList { s("--fail-above"), s("0"), s("--noise-floor"), s("0") } << true
+                                     << 0;
+        QTest::newRow("no gate") << QStringList { s("--noise-floor"), s("0") } << false << 0;
+    }
+
+    void failAbove()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(bool, self);
+        QFETCH(int, exitCode);
+        const Result r = run(QStringList { m_before, self ? m_before : m_after } + extra);
+        QCOMPARE(r.exitCode, exitCode);
+        if (exitCode == 3)
+            QVERIFY2(r.err.contains(s("regression above 50 %: void gemm<float>(float *, int) (+90.9 %)")),
+                qPrintable(r.err));
+        else
+            QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        QVERIFY(r.out.startsWith(s("Compared by kernel")));
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("one trace") << QStringList { s("x.sqlite") } << 1
+                                   << s("compare needs a BASE and at least one OTHER");
+        QTest::newRow("bad key") << QStringList { s("a"), s("b"), s("--by"), s("name") } << 1
+                                 << s("--by must be category, kernel or nvtx, not 'name'");
+        QTest::newRow("bad normalize") << QStringList { s("a"), s("b"), s("--normalize"), s("all") } << 1
+                                       << s("--normalize must be none or names");
+        QTest::newRow("iteration without marker") << QStringList { s("a"), s("b"), s("--per"), s("iteration") } << 1
+                                                  << s("--per iteration needs --marker NAME");
+        QTest::newRow("rules without category")
+            << QStringList { s("a"), s("b"), s("--rule-set"), s("vllm") } << 1 << s("need --by category");
+        QTest::newRow("category without rules") << QStringList { s("a"), s("b"), s("--by"), s("category") } << 1
+                                                << s("give either --rules FILE or --rule-set NAME");
+        QTest::newRow("bad threshold") << QStringList { s("a"), s("b"), s("--threshold"), s("-3") } << 1
+                                       << s("--threshold must be a percentage >= 0");
+        QTest::newRow("bad fail-above") << QStringList { s("a"), s("b"), s("--fail-above"), s("lots") } << 1
+                                        << s("--fail-above must be a percentage >= 0, not 'lots'");
+        QTest::newRow("missing rules file") << QStringList { s("a"), s("b"), s("--by"), s("category"), s("--rules"),
+            s("/nonexistent/r.json") } << 2 << s("/nonexistent/r.json");
+    }
+
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Result r = run(args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(r.err.startsWith(s("nsys-workbench: ")));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void unreadableTraces()
+    {
+        Result r = run({ m_before, s("/nonexistent/other.sqlite") });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(s("/nonexistent/other.sqlite")), qPrintable(r.err));
+        const QString text = m_dir.filePath(s("notes.sqlite"));
+        QFile f(text);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a database\n");
+        f.close();
+        r = run({ text, m_after });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(text), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one line
+    }
+
+    void missingData()
+    {
+        QString error;
+        const QString old = m_dir.filePath(s("old.sqlite"));
+        QVERIFY2(test::writeOldExport(old, &error), qPrintable(error));
+        Result r = run({ old, old, s("--by"), s("nvtx") });
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains(s("no NVTX ranges in")), qPrintable(r.err));
+        r = run({ m_before, m_after, s("--marker"), s("no such range") });
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains(m_before + s(": no NVTX range named 'no such range' (the iteration marker)")),
+            qPrintable(r.err));
+    }
+
+    /// "step" exists once in each fixture: per iteration equals the totals.
+    void perIterationAndCsv()
+    {
+        const Result r = run({ m_before, m_after, s("--marker"), s("step"), s("--format"), s("csv") });
+        QCOMPARE(r.exitCode, 0);
+        const QStringList lines = r.out.split(s("\r\n"), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + 1 + 2);
+        QVERIFY(lines[0].startsWith(s("Key,Status,") + m_before + s(" Total (ns/iteration),")));
+        QVERIFY2(
+            lines[2].startsWith(s("\"void gemm<float>(float *, int)\",unchanged,1100,2,550,")), qPrintable(lines[2]));
+    }
+
+    void png()
+    {
+        const QString file = m_dir.filePath(s("c.png"));
+        const Result r = run({ m_before, m_after, s("--png"), file, s("--png-size"), s("900x500") });
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QImage(file).size(), QSize(900, 500));
+    }
+
+    void realPairAgainstSql()
+    {
+        const QString dir = test::sharedTracesDir();
+        const QString a = dir + s("/nsys2026.2_h100x2_mfu_before_nccl.sqlite");
+        const QString b = dir + s("/nsys2026.2_h100x2_mfu_after_nccl.sqlite");
+        if (!QFileInfo::exists(a) || !QFileInfo::exists(b))
+            QSKIP("../shared/traces (mfu_before / mfu_after) is absent: no real pair to compare");
+        const Result r = run({ a, b, s("--format"), s("json") });
+        QCOMPARE(r.exitCode, 0);
+        checkJson(nlohmann::ordered_json::parse(r.out.toStdString()), a, b);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCmdCompare)
+#include "tst_cmdcompare.moc"

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The compare pane offscreen: profiles added and removed without recomputing the others, linked selection, keys,
+// normalization, exports.
+#include "categories/categorycontroller.h"
+#include "common/plotexport.h"
+#include "common/tableviews.h"
+#include "compare/comparechart.h"
+#include "compare/comparecontroller.h"
+#include "compare/comparepane.h"
+#include "comparefixture.h"
+#include "models/comparetablemodel.h"
+#include "models/sortfilterproxy.h"
+#include "session/profilesession.h"
+#include "session/workbench.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace nsw;
+using namespace nsw::test;
+
+namespace {
+QString s(const char* text)
+{
+    return QString::fromUtf8(text);
+}
+
+ProfileSession* session(const ProfilePtr& profile, const QString& name)
+{
+    LoadedProfile loaded;
+    loaded.profile = profile;
+    auto* s = new ProfileSession(loaded);
+    s->setDisplayName(name);
+    return s;
+}
+
+/// Rows of Profile::kernels whose demangled name is one of @p names.
+std::vector<char> rowsNamed(const Profile& p, const QStringList& names)
+{
+    std::vector<char> rows(p.kernels.size(), 0);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i] = names.contains(p.strings.at(p.kernels.demangledName[i])) ? 1 : 0;
+    return rows;
+}
+
+const CompareRow* row(const Comparison& c, const QString& key)
+{
+    const int r = c.rowOf(key);
+    return r < 0 ? nullptr : &c.rows[std::size_t(r)];
+}
+
+CompareController::Settings kernelSettings(bool normalize = true)
+{
+    CompareController::Settings st;
+    st.by = CompareBy::Kernel;
+    st.normalizeNames = normalize;
+    st.noiseFloorNs = 0;
+    return st;
+}
+} // namespace
+
+class TestComparePane : public QObject
+{
+    Q_OBJECT
+private:
+    Workbench* m_workbench = nullptr;
+    ProfileSession* m_before = nullptr;
+    ProfileSession* m_after = nullptr;
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(s("nsys-workbench-test"));
+        QCoreApplication::setApplicationName(s("tst_comparepane"));
+        QDir(RuleLibrary::userRulesDir()).removeRecursively();
+        QVERIFY(QDir().mkpath(RuleLibrary::userRulesDir()));
+        QFile f(QDir(RuleLibrary::userRulesDir()).filePath(s("e.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"e\": {\"m\": {\"gemm\": \"gemm\", \"relu\": \"act\", \".*\": \"misc\"}}}\n");
+    }
+
+    void cleanupTestCase() { QDir(RuleLibrary::userRulesDir()).removeRecursively(); }
+
+    void init()
+    {
+        QSettings().clear();
+        m_workbench = new Workbench(this);
+        m_before = session(beforeProfile(), s("before"));
+        m_after = session(afterProfile(), s("after"));
+        m_workbench->addSession(m_before);
+        m_workbench->addSession(m_after);
+    }
+
+    void cleanup() { delete m_workbench; }
+
+    void addAndRemoveProfiles()
+    {
+        ComparePane pane(m_workbench, nullptr);
+        QAbstractItemModelTester tester(pane.tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        CompareController* c = pane.controller();
+        c->setSettings(kernelSettings());
+        QTest::qWait(20);
+        QCOMPARE(c->computedKeyTables(), 0); // nothing before the pane is shown
+        pane.resize(1200, 800);
+        pane.show();
+        QTRY_COMPARE(c->comparison().profileCount(), std::size_t(2));
+        QTRY_VERIFY(!c->isBusy());
+        QCOMPARE(c->computedKeyTables(), 2);
+        QCOMPARE(c->comparison().rows[0].key, kGemmNormalized);
+        QCOMPARE(c->comparison().rows[0].delta[1], 250'000.0);
+        QCOMPARE(pane.tableModel()->rowCount(), 1 + 5);
+        const auto beforeEntry = c->entry(m_before);
+        const auto afterEntry = c->entry(m_after);
+        QVERIFY(beforeEntry && afterEntry);
+
+        // A third profile joins: only it is computed; the others keep their cached keys.
+        ProfileSession* third = session(beforeProfile(), s("before again"));
+        m_workbench->addSession(third);
+        QTRY_COMPARE(c->comparison().profileCount(), std::size_t(3));
+        QTRY_VERIFY(!c->isBusy());
+        QCOMPARE(c->computedKeyTables(), 3);
+        QCOMPARE(c->entry(m_before), beforeEntry);
+        QCOMPARE(c->entry(m_after), afterEntry);
+        QCOMPARE(c->comparison().profiles, (QStringList { s("before"), s("after"), s("before again") }));
+        QCOMPARE(pane.profilesMenu()->actions().size(), 3);
+
+        // Unticked in the Profiles menu: out of the comparison, nothing recomputed; ticked again: back from cache.
+        pane.profilesMenu()->actions()[2]->setChecked(false);
+        QTRY_COMPARE(c->comparison().profileCount(), std::size_t(2));
+        pane.profilesMenu()->actions()[2]->setChecked(true);
+        QTRY_COMPARE(c->comparison().profileCount(), std::size_t(3));
+        QTRY_VERIFY(!c->isBusy());
+        QCOMPARE(c->computedKeyTables(), 3);
+
+        // Another baseline: the deltas turn around, still without recomputing keys.
+        c->setBaseline(m_after);
+        QTRY_COMPARE(c->comparison().baseline, std::size_t(1));
+        QTRY_VERIFY(!c->isBusy());
+        QCOMPARE(row(c->comparison(), kGemmNormalized)->status[0], CompareStatus::Improvement);
+        QCOMPARE(row(c->comparison(), kGemmNormalized)->delta[2], -250'000.0);
+        QCOMPARE(c->computedKeyTables(), 3);
+
+        // Closing a profile takes it out (and a closed baseline falls back to the first profile).
+        m_workbench->removeSession(m_after);
+        m_after = nullptr;
+        QTRY_COMPARE(c->comparison().profileCount(), std::size_t(2));
+        QCOMPARE(c->comparison().profiles, (QStringList { s("before"), s("before again") }));
+        QCOMPARE(c->comparison().baseline, std::size_t(0));
+        QTRY_VERIFY(!c->isBusy());
+        QCOMPARE(c->computedKeyTables(), 3);
+        for (const CompareRow& r : c->comparison().rows)
+            QCOMPARE(r.summary, CompareStatus::Unchanged);
+    }
+
+    /// Selecting a kernel key filters the kernel table of the current profile to its kernels and selects the kernel
+    /// name in every compared profile.
+    void kernelSelection()
+    {
+        ComparePane pane(m_workbench, nullptr);
+        pane.controller()->setSettings(kernelSettings());
+        pane.show();
+        QTRY_COMPARE(pane.controller()->comparison().rows.size(), std::size_t(5));
+        QTRY_VERIFY(!pane.controller()->isBusy());
+        QSignalSpy shown(m_workbench, &Workbench::kernelSelectionChanged);
+        QSignalSpy names(m_workbench, &Workbench::kernelNameSelected);
+        QCOMPARE(m_workbench->current(), m_after);
+        QVERIFY(pane.selectKey(kGemmNormalized));
+        QCOMPARE(shown.size(), 1);
+        const auto selection = shown[0][0].value<KernelSelection>();
+        QCOMPARE(selection.session.data(), m_after);
+        QCOMPARE(selection.label, s("compare: kernel ") + kGemmNormalized);
+        QVERIFY(selection.filter.rows);
+        QCOMPARE(*selection.filter.rows, rowsNamed(*m_after->profile(), { kGemm256 }));
+        QCOMPARE(names.size(), 2);
+        QCOMPARE(names[0][0].value<ProfileSession*>(), m_before);
+        QCOMPARE(names[0][1].toString(), kGemm128);
+        QCOMPARE(names[1][1].toString(), kGemm256);
+
+        // The other way round: a kernel chosen elsewhere selects its (normalized) row, without echoing it back.
+        shown.clear();
+        QVERIFY(pane.selectKey(kRelu));
+        shown.clear();
+        names.clear();
+        m_workbench->selectKernelName(m_before, kGemm128);
+        const QModelIndex current = pane.proxy()->mapToSource(pane.tableView()->currentIndex());
+        QCOMPARE(pane.tableModel()->rowAt(current.row())->key, kGemmNormalized);
+        QCOMPARE(shown.size(), 0);
+        QCOMPARE(names.size(), 1);
+
+        // A key the current profile lacks shows no kernels rather than all of them.
+        shown.clear();
+        QVERIFY(pane.selectKey(kOld));
+        QCOMPARE(shown.size(), 1);
+        const auto none = shown[0][0].value<KernelSelection>();
+        QVERIFY(none.filter.rows);
+        QCOMPARE(std::count(none.filter.rows->begin(), none.filter.rows->end(), 1), 0);
+
+        // The chart's bars select rows too.
+        Q_EMIT pane.chart()->keyClicked(kNew);
+        QCOMPARE(
+            pane.tableModel()->rowAt(pane.proxy()->mapToSource(pane.tableView()->currentIndex()).row())->key, kNew);
+    }
+
+    /// Category keys follow the categories controller's rules and time mode; an edit recomputes.
+    void categoryKeys()
+    {
+        CategoryController categories(m_workbench);
+        QVERIFY(categories.select(s("e"), s("m")));
+        categories.setTimeMode(TimeMode::Sum);
+        ComparePane pane(m_workbench, &categories);
+        CompareController::Settings st;
+        st.by = CompareBy::Category;
+        st.noiseFloorNs = 0;
+        pane.controller()->setSettings(st);
+        pane.show();
+        QTRY_VERIFY(row(pane.controller()->comparison(), s("gemm")));
+        QTRY_VERIFY(!pane.controller()->isBusy());
+        const Comparison& c = pane.controller()->comparison();
+        QCOMPARE(c.rows[0].key, s("gemm"));
+        QCOMPARE(c.rows[0].delta[1], 250'000.0);
+        QCOMPARE(row(c, s("misc"))->delta[1], -10'000.0);
+        QCOMPARE(row(c, s("act"))->summary, CompareStatus::Unchanged);
+        QVERIFY(pane.statusText().contains(s("3 keys: 1 regressions, 1 improvements, 0 new, 0 removed, 1 unchanged")));
+        // The category colour, as in the categories pane.
+        const int gemmRow = pane.tableModel()->rowOfKey(s("gemm"));
+        QCOMPARE(
+            pane.tableModel()->index(gemmRow, 0).data(CompareTableModel::ColorRole).toUInt(), categoryColor(s("gemm")));
+        QCOMPARE(pane.chart()->stack().segments.first(), s("gemm"));
+
+        QSignalSpy shown(m_workbench, &Workbench::kernelSelectionChanged);
+        QVERIFY(pane.selectKey(s("misc")));
+        QCOMPARE(shown.size(), 1);
+        QCOMPARE(*shown[0][0].value<KernelSelection>().filter.rows, rowsNamed(*m_after->profile(), { kNew, kTail }));
+
+        // Switching the current profile gives the kernel table that profile's kernels of the selected key.
+        m_workbench->setCurrent(m_before);
+        QCOMPARE(shown.size(), 2);
+        QCOMPARE(shown[1][0].value<KernelSelection>().session.data(), m_before);
+        QCOMPARE(*shown[1][0].value<KernelSelection>().filter.rows, rowsNamed(*m_before->profile(), { kOld, kTail }));
+
+        // Once another pane filters the kernel table, switching profiles no longer brings our key back.
+        m_workbench->clearKernelSelection(m_before);
+        const qsizetype before = shown.size();
+        m_workbench->setCurrent(m_after);
+        QCOMPARE(shown.size(), before);
+
+        // A rule edited in the categories pane recomputes the comparison.
+        RuleList edited = categories.rules();
+        edited.rules[1].category = s("activation");
+        categories.setRules(edited);
+        QTRY_VERIFY(row(pane.controller()->comparison(), s("activation")));
+        QVERIFY(!row(pane.controller()->comparison(), s("act")));
+    }
+
+    void nvtxKeysAndIterations()
+    {
+        ComparePane pane(m_workbench, nullptr);
+        CompareController::Settings st;
+        st.by = CompareBy::Nvtx;
+        st.normalizeNames = true;
+        st.noiseFloorNs = 0;
+        st.normalization = CompareNormalization::PerIteration;
+        st.marker = s("step");
+        pane.controller()->setSettings(st);
+        pane.show();
+        QTRY_VERIFY(row(pane.controller()->comparison(), s("step > layer_#")));
+        QTRY_VERIFY(!pane.controller()->isBusy());
+        const Comparison& c = pane.controller()->comparison();
+        QCOMPARE(c.divisor, (std::vector<double> { 2.0, 3.0 }));
+        QCOMPARE(row(c, s("step > layer_#"))->cells[0].total, 150'000.0);
+        QCOMPARE(row(c, s("step > layer_#"))->cells[1].total, 580'000.0 / 3);
+
+        QSignalSpy shown(m_workbench, &Workbench::kernelSelectionChanged);
+        QVERIFY(pane.selectKey(s("step > layer_#")));
+        QCOMPARE(*shown[0][0].value<KernelSelection>().filter.rows,
+            rowsNamed(*m_after->profile(), { kGemm256, kRelu, kNew }));
+
+        // A marker no profile has: the error is shown, not a silent fallback.
+        st.marker = s("iteration");
+        pane.controller()->setSettings(st);
+        QTRY_VERIFY(!pane.controller()->comparison().error.isEmpty());
+        QCOMPARE(pane.controller()->comparison().error, s("before: no instance of the iteration marker"));
+        QTRY_VERIFY(pane.statusText().contains(s("before: no instance of the iteration marker")));
+        QCOMPARE(pane.tableModel()->rowCount(), 1);
+    }
+
+    void exports()
+    {
+        ComparePane pane(m_workbench, nullptr);
+        pane.controller()->setSettings(kernelSettings());
+        pane.resize(1100, 700);
+        pane.show();
+        QTRY_COMPARE(pane.controller()->comparison().rows.size(), std::size_t(5));
+        QTRY_VERIFY(!pane.controller()->isBusy());
+        QCOMPARE(pane.exportBaseName(), s("compare-by-kernel"));
+        const QString csv = m_dir.filePath(s("t.csv"));
+        QCOMPARE(exportViewCsv(pane.exportableView(), csv), QString());
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        QVERIFY(lines[0].startsWith("Key,Status,before Total (ns),before Instances,"));
+        QVERIFY(lines[1].startsWith("(all GPU time),regression,350000,6,"));
+        QVERIFY(lines[2].startsWith("void gemm_kernel<...>(float*),regression,200000,2,"));
+        QCOMPARE(lines.size(), 1 + 6 + 1);
+        const QString png = m_dir.filePath(s("c.png"));
+        PngExportOptions o;
+        o.width = 900;
+        o.height = 500;
+        QCOMPARE(savePlotPng(*pane.exportablePlot(), png, o), QString());
+        QCOMPARE(QImage(png).size(), QSize(900, 500));
+        QCOMPARE(pane.chart()->changeKeys().first(), kGemmNormalized);
+    }
+};
+
+QTEST_MAIN(TestComparePane)
+#include "tst_comparepane.moc"

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "comparechart.h"
+
+#include "categories/categorybreakdown.h"
+#include "compare/compareexport.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nsw {
+
+namespace {
+constexpr std::uint32_t kOtherColor = 0xFFB4B4B4u;
+constexpr std::uint32_t kOutsideColor = 0xFFDCDCDCu;
+
+QColor argb(std::uint32_t c)
+{
+    return QColor::fromRgba(c);
+}
+
+/// Chart labels of keys, made unique ("gemm", "gemm ·2") when two keys shorten to the same text.
+QStringList keyLabels(const QStringList& keys, CompareBy by, int max)
+{
+    QStringList out;
+    std::map<QString, int> seen;
+    for (const QString& k : keys) {
+        QString label = compactKeyLabel(k, by, max);
+        const int n = ++seen[label];
+        if (n > 1)
+            label += QStringLiteral(" ·%1").arg(n);
+        out.append(label);
+    }
+    return out;
+}
+
+struct Unit
+{
+    double ns = 1;
+    QString name;
+};
+
+Unit unitFor(double maxAbs, CompareNormalization n)
+{
+    const QString suffix = n == CompareNormalization::PerSecond ? QStringLiteral("/s")
+        : n == CompareNormalization::PerIteration               ? QStringLiteral("/it")
+                                                                : QString();
+    if (maxAbs >= 1e9)
+        return { 1e9, QStringLiteral("s") + suffix };
+    if (maxAbs >= 1e6)
+        return { 1e6, QStringLiteral("ms") + suffix };
+    if (maxAbs >= 1e3)
+        return { 1e3, QStringLiteral("µs") + suffix };
+    return { 1, QStringLiteral("ns") + suffix };
+}
+
+QString number(double v)
+{
+    const double a = std::fabs(v);
+    return QString::number(v, 'f', a >= 100 ? 0 : (a >= 10 ? 1 : 2));
+}
+
+const std::uint32_t kProfilePalette[]
+    = { 0xFF1F77B4u, 0xFFFF7F0Eu, 0xFF9467BDu, 0xFF8C564Bu, 0xFFE377C2u, 0xFF7F7F7Fu, 0xFFBCBD22u, 0xFF17BECFu };
+} // namespace
+
+CompareStack makeCompareStack(const Comparison& c, int maxSegments)
+{
+    CompareStack s;
+    const std::size_t n = c.error.isEmpty() ? c.profileCount() : 0;
+    if (n == 0)
+        return s;
+    std::vector<std::size_t> top;
+    for (std::size_t r = 0; r < c.rows.size(); ++r)
+        if (c.rows[r].topLevel)
+            top.push_back(r);
+    auto largest = [&](std::size_t r) {
+        double m = 0;
+        for (const CompareCell& cell : c.rows[r].cells)
+            m = std::max(m, cell.total);
+        return m;
+    };
+    std::stable_sort(top.begin(), top.end(), [&](std::size_t a, std::size_t b) { return largest(a) > largest(b); });
+    const bool all = c.by == CompareBy::Category || top.size() <= std::size_t(maxSegments);
+    const std::size_t shown = all ? top.size() : std::size_t(maxSegments);
+    std::vector<double> rest(n, 0.0);
+    std::vector<double> stacked(n, 0.0);
+    for (std::size_t i = 0; i < top.size(); ++i) {
+        const CompareRow& row = c.rows[top[i]];
+        std::vector<double> v(n);
+        for (std::size_t p = 0; p < n; ++p) {
+            v[p] = row.cells[p].total;
+            stacked[p] += v[p];
+        }
+        if (i < shown) {
+            s.segments.append(row.key);
+            s.keys.append(row.key);
+            s.colors.push_back(categoryColor(row.key));
+            s.values.push_back(std::move(v));
+        } else {
+            for (std::size_t p = 0; p < n; ++p)
+                rest[p] += v[p];
+        }
+    }
+    if (!all) {
+        s.segments.append(QStringLiteral("other"));
+        s.keys.append(QString());
+        s.colors.push_back(kOtherColor);
+        s.values.push_back(rest);
+    }
+    if (c.by == CompareBy::Nvtx) {
+        std::vector<double> outside(n);
+        bool any = false;
+        for (std::size_t p = 0; p < n; ++p) {
+            outside[p] = std::max(0.0, c.totals.cells[p].total - stacked[p]);
+            any |= outside[p] > 0;
+        }
+        if (any) {
+            s.segments.append(QStringLiteral("(outside NVTX ranges)"));
+            s.keys.append(QString());
+            s.colors.push_back(kOutsideColor);
+            s.values.push_back(std::move(outside));
+        }
+    }
+    return s;
+}
+
+std::vector<std::size_t> topChanges(const Comparison& c, int count)
+{
+    std::vector<std::size_t> out;
+    for (std::size_t r = 0; r < c.rows.size() && out.size() < std::size_t(count); ++r)
+        if (c.rows[r].maxAbsDelta > 0)
+            out.push_back(r); // rows come by |delta| already
+    return out;
+}
+
+CompareChart::CompareChart(QWidget* parent)
+    : QCustomPlot(parent)
+    , m_title(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold)))
+    , m_subtitle(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() - 1)))
+    , m_stackRect(axisRect())
+    , m_changeRect(new QCPAxisRect(this))
+    , m_legend(legend)
+{
+    setProperty("nswBackground", QBrush(Qt::white));
+    plotLayout()->take(m_stackRect);
+    plotLayout()->simplify();
+    plotLayout()->addElement(0, 0, m_title);
+    plotLayout()->addElement(1, 0, m_subtitle);
+    m_subtitle->setTextColor(QColor(80, 80, 80));
+    m_subtitle->setMargins(QMargins(0, 0, 0, 4));
+    auto* body = new QCPLayoutGrid;
+    plotLayout()->addElement(2, 0, body);
+    body->addElement(0, 0, m_stackRect);
+    auto* side = new QCPLayoutGrid;
+    body->addElement(0, 1, side);
+    body->addElement(0, 2, m_changeRect);
+    body->setColumnStretchFactor(0, 1);
+    body->setColumnStretchFactor(1, 0.001);
+    body->setColumnStretchFactor(2, 1.5);
+    m_legend->setVisible(true);
+    m_legend->setBorderPen(Qt::NoPen);
+    m_legend->setSelectableParts(QCPLegend::spNone);
+    m_legend->setRowSpacing(0);
+    side->addElement(0, 0, m_legend);
+    side->addElement(1, 0, new QCPLayoutElement(this));
+    side->setRowStretchFactor(0, 0.001);
+    side->setMargins(QMargins(0, 0, 8, 0));
+    xAxis->grid()->setVisible(false);
+    xAxis->setTickLength(0, 0);
+    yAxis->grid()->setSubGridVisible(false);
+    m_changeRect->axis(QCPAxis::atLeft)->grid()->setVisible(false);
+    m_changeRect->axis(QCPAxis::atLeft)->setTickLength(0, 0);
+    setMinimumSize(480, 260);
+    connect(this, &QCustomPlot::plottableClick, this,
+        [this](QCPAbstractPlottable* p, int dataIndex, QMouseEvent*) { onPlottableClick(p, dataIndex); });
+}
+
+void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
+{
+    clearPlottables();
+    clearItems();
+    m_segmentKey.clear();
+    m_changeBars.clear();
+    m_changeKeys.clear();
+    m_stack = makeCompareStack(c);
+    const std::size_t n = c.error.isEmpty() ? c.profileCount() : 0;
+    m_title->setText(tr("Compared by %1").arg(compareByName(c.by)));
+    m_subtitle->setText(subtitle);
+
+    // Left: one stacked bar per profile.
+    double maxTotal = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+        double t = 0;
+        for (const auto& v : m_stack.values)
+            t += v[p];
+        maxTotal = std::max(maxTotal, t);
+    }
+    const Unit unit = unitFor(maxTotal, c.normalization);
+    QVector<double> positions;
+    for (std::size_t p = 0; p < n; ++p)
+        positions.append(double(p + 1));
+    std::vector<QCPBars*> stackBars;
+    const QStringList segmentLabels = keyLabels(m_stack.segments, c.by, 36);
+    for (qsizetype i = 0; i < m_stack.segments.size(); ++i) {
+        auto* bars = new QCPBars(xAxis, yAxis);
+        bars->setName(m_stack.keys[i].isEmpty() ? m_stack.segments[i] : segmentLabels[i]);
+        const QColor color = argb(m_stack.colors[std::size_t(i)]);
+        bars->setBrush(color);
+        bars->setPen(QPen(color.darker(130), 0.8));
+        bars->setWidth(0.6);
+        bars->setStackingGap(0);
+        bars->setSelectable(QCP::stNone);
+        QVector<double> values;
+        for (std::size_t p = 0; p < n; ++p)
+            values.append(m_stack.values[std::size_t(i)][p] / unit.ns);
+        bars->setData(positions, values, true);
+        if (!stackBars.empty())
+            bars->moveAbove(stackBars.back());
+        stackBars.push_back(bars);
+        m_segmentKey[bars] = m_stack.keys[i];
+    }
+    // The legend lists the top of the stack first.
+    m_legend->clearItems();
+    for (auto it = stackBars.rbegin(); it != stackBars.rend(); ++it)
+        (*it)->addToLegend(m_legend);
+    const QStringList profileLabels = compactProfileLabels(c.profiles, 16);
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (std::size_t p = 0; p < n; ++p)
+        ticker->addTick(
+            double(p + 1), profileLabels[qsizetype(p)] + (p == c.baseline ? tr("\n(baseline)") : QString()));
+    xAxis->setTicker(ticker);
+    xAxis->setRange(0.4, double(n) + 0.6);
+    yAxis->setLabel(tr("GPU time (%1)").arg(unit.name));
+    yAxis->setRange(0, maxTotal > 0 ? maxTotal / unit.ns * 1.12 : 1);
+    for (std::size_t p = 0; p < n; ++p) {
+        double t = 0;
+        for (const auto& v : m_stack.values)
+            t += v[p];
+        auto* label = new QCPItemText(this);
+        label->setClipAxisRect(m_stackRect);
+        label->position->setAxes(xAxis, yAxis);
+        label->position->setCoords(double(p + 1), t / unit.ns);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setText(number(t / unit.ns) + QLatin1Char(' ') + unit.name);
+        label->setPadding(QMargins(0, 0, 0, 3));
+    }
+
+    // Right: the largest changes, the largest on top.
+    QCPAxis* keyAxis = m_changeRect->axis(QCPAxis::atLeft);
+    QCPAxis* valueAxis = m_changeRect->axis(QCPAxis::atBottom);
+    const std::vector<std::size_t> changes = topChanges(c);
+    const std::size_t count = changes.size();
+    double lo = 0, hi = 0;
+    for (const std::size_t r : changes)
+        for (std::size_t p = 0; p < n; ++p) {
+            lo = std::min(lo, c.rows[r].delta[p]);
+            hi = std::max(hi, c.rows[r].delta[p]);
+        }
+    const Unit deltaUnit = unitFor(std::max(std::fabs(lo), std::fabs(hi)), c.normalization);
+    auto changeTicker = QSharedPointer<QCPAxisTickerText>::create();
+    for (const std::size_t r : changes)
+        m_changeKeys.append(c.rows[r].key);
+    const QStringList changeLabels = keyLabels(m_changeKeys, c.by, 40);
+    for (std::size_t i = 0; i < count; ++i)
+        changeTicker->addTick(double(count - i), changeLabels[qsizetype(i)]);
+    keyAxis->setTicker(changeTicker);
+    keyAxis->setRange(0.4, double(std::max<std::size_t>(count, 1)) + 0.6);
+    valueAxis->setLabel(tr("change against %1 (%2)").arg(profileLabels.value(qsizetype(c.baseline)), deltaUnit.name));
+    m_changeLo = lo / deltaUnit.ns;
+    m_changeHi = hi / deltaUnit.ns;
+    m_labelPixels = 0;
+    const std::size_t others = n > 0 ? n - 1 : 0;
+    std::vector<std::size_t> compared;
+    for (std::size_t p = 0; p < n; ++p)
+        if (p != c.baseline)
+            compared.push_back(p);
+    auto makeBars = [&](const QString& name, std::uint32_t color) {
+        auto* bars = new QCPBars(keyAxis, valueAxis);
+        bars->setName(name);
+        bars->setBrush(argb(color));
+        bars->setPen(QPen(argb(color).darker(130), 0.8));
+        bars->setSelectable(QCP::stNone);
+        m_changeBars.insert(bars);
+        return bars;
+    };
+    if (others == 1) {
+        // Coloured by status: within the threshold or the noise floor a change is grey.
+        auto* more = makeBars(tr("more time"), 0xFFD62728u);
+        auto* less = makeBars(tr("less time"), 0xFF2CA02Cu);
+        auto* same = makeBars(tr("unchanged"), 0xFFAAAAAAu);
+        for (QCPBars* b : { more, less, same }) {
+            b->setWidth(0.7);
+            b->removeFromLegend();
+        }
+        for (std::size_t i = 0; i < count; ++i) {
+            const CompareRow& row = c.rows[changes[i]];
+            const double d = row.delta[compared[0]];
+            const CompareStatus st = row.status[compared[0]];
+            QCPBars* target = st == CompareStatus::Unchanged ? same : d >= 0 ? more : less;
+            target->addData(double(count - i), d / deltaUnit.ns);
+        }
+    } else if (others > 1) {
+        auto* group = new QCPBarsGroup(this);
+        group->setSpacing(0);
+        for (std::size_t k = 0; k < others; ++k) {
+            auto* bars = makeBars(
+                tr("Δ %1").arg(profileLabels[qsizetype(compared[k])]), kProfilePalette[k % std::size(kProfilePalette)]);
+            bars->setWidth(0.8 / double(others));
+            bars->setBarsGroup(group);
+            for (std::size_t i = 0; i < count; ++i)
+                bars->addData(double(count - i), c.rows[changes[i]].delta[compared[k]] / deltaUnit.ns);
+        }
+    }
+    if (others == 1) {
+        // The percentage sits on the other side of the zero line, where the row has no bar: never clipped.
+        for (std::size_t i = 0; i < count; ++i) {
+            const CompareRow& row = c.rows[changes[i]];
+            auto* label = new QCPItemText(this);
+            label->setClipAxisRect(m_changeRect);
+            label->position->setAxes(valueAxis, keyAxis);
+            const double d = row.delta[compared[0]];
+            label->position->setCoords(0, double(count - i));
+            label->setPositionAlignment((d >= 0 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+            label->setPadding(QMargins(4, 0, 4, 0));
+            label->setText(formatComparePercent(row.deltaPercent[compared[0]]));
+            label->setColor(QColor(60, 60, 60));
+            m_labelPixels = std::max(m_labelPixels, QFontMetrics(label->font()).horizontalAdvance(label->text()) + 10);
+        }
+    }
+    auto* zero = new QCPItemStraightLine(this);
+    zero->setClipAxisRect(m_changeRect);
+    zero->point1->setAxes(valueAxis, keyAxis);
+    zero->point2->setAxes(valueAxis, keyAxis);
+    zero->point1->setCoords(0, 0);
+    zero->point2->setCoords(0, 1);
+    zero->setPen(QPen(QColor(90, 90, 90), 1));
+    if (count == 0) {
+        auto* none = new QCPItemText(this);
+        none->setClipAxisRect(m_changeRect);
+        none->position->setType(QCPItemPosition::ptAxisRectRatio);
+        none->position->setAxisRect(m_changeRect);
+        none->position->setCoords(0.5, 0.5);
+        none->setText(!c.error.isEmpty() ? c.error : n < 2 ? tr("Choose two profiles or more") : tr("No change"));
+        none->setColor(QColor(110, 110, 110));
+    }
+    fitChangeRange();
+}
+
+void CompareChart::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    fitChangeRange();
+}
+
+void CompareChart::fitChangeRange()
+{
+    // Tilt the profile names under the bars when they would not fit side by side.
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(xAxis->ticker().data());
+    int widest = 0;
+    const QFontMetrics metrics(xAxis->tickLabelFont());
+    if (ticker)
+        for (const QString& label : ticker->ticks())
+            for (const QString& line : label.split(QLatin1Char('\n')))
+                widest = std::max(widest, metrics.horizontalAdvance(line));
+    const int bars = ticker ? int(ticker->ticks().size()) : 0;
+    const double room
+        = bars > 0 ? 0.9 * double(m_stackRect->width() > 0 ? m_stackRect->width() : width() / 3) / bars : 1;
+    xAxis->setTickLabelRotation(widest > room ? 25 : 0);
+    // Lay out first: the axis rect's width depends on the tick labels, the range on that width.
+    plotLayout()->update(QCPLayoutElement::upLayout);
+    const double pixels = std::max(50, m_changeRect->width());
+    const double data = std::max(m_changeHi - m_changeLo, 1e-9);
+    // Labels go left of zero for growing rows and right of it for shrinking ones: reserve what each side needs.
+    const double left = m_changeHi > 0 ? m_labelPixels : 0;
+    const double right = m_changeLo < 0 ? m_labelPixels : 0;
+    const double margin = 0.04 * pixels;
+    const double usable = std::max(pixels - left - right - 2 * margin, 0.2 * pixels);
+    const double perPixel = data / usable;
+    m_changeRect->axis(QCPAxis::atBottom)
+        ->setRange(std::min(0.0, m_changeLo) - (left + margin) * perPixel,
+            std::max(0.0, m_changeHi) + (right + margin) * perPixel);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CompareChart::onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex)
+{
+    if (const auto it = m_segmentKey.find(plottable); it != m_segmentKey.end()) {
+        if (!it->second.isEmpty())
+            Q_EMIT keyClicked(it->second);
+        return;
+    }
+    if (!m_changeBars.count(plottable))
+        return;
+    auto* bars = static_cast<QCPBars*>(plottable);
+    if (dataIndex < 0 || dataIndex >= bars->dataCount())
+        return;
+    const int rank = int(std::lround(double(m_changeKeys.size()) - bars->data()->at(dataIndex)->key));
+    if (rank >= 0 && rank < m_changeKeys.size())
+        Q_EMIT keyClicked(m_changeKeys[rank]);
+}
+
+} // namespace nsw

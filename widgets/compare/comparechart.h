@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "compare/comparison.h"
+
+#include <map>
+#include <qcustomplot.h>
+#include <set>
+
+namespace nsw {
+
+/// What the comparison chart stacks: per profile, the top-level keys that partition its GPU time.
+struct CompareStack
+{
+    QStringList segments; ///< keys (bottom first), then "other" / "(outside NVTX ranges)" when needed
+    QStringList keys; ///< per segment: the comparison key, empty for the synthetic segments
+    std::vector<std::uint32_t> colors; ///< per segment, 0xAARRGGBB
+    std::vector<std::vector<double>> values; ///< [segment][profile], normalized like the table
+};
+/// Categories all; kernels and NVTX ranges the @p maxSegments largest, the rest as "other"; NVTX adds the kernel
+/// time outside every range.
+CompareStack makeCompareStack(const Comparison& comparison, int maxSegments = 10);
+/// Keys by |delta|, largest first, at most @p count, leaving out unchanged zero deltas.
+std::vector<std::size_t> topChanges(const Comparison& comparison, int count = 12);
+
+/// Two charts side by side, one image: on the left one stacked bar per profile (same colours as the categories
+/// pane for categories), on the right the largest changes against the baseline as horizontal bars (red: more time,
+/// green: less). Used by the compare pane and by `nsys-workbench compare --png`.
+class CompareChart : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    explicit CompareChart(QWidget* parent = nullptr);
+
+    void setComparison(const Comparison& comparison, const QString& subtitle);
+    const CompareStack& stack() const { return m_stack; }
+    /// Keys of the change bars, top bar first.
+    const QStringList& changeKeys() const { return m_changeKeys; }
+
+Q_SIGNALS:
+    /// A segment or a change bar was clicked.
+    void keyClicked(const QString& key);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
+    /// Sets the change axis so that the bars and the percentage labels beside the zero line fit in its pixels.
+    void fitChangeRange();
+
+    QCPTextElement* m_title;
+    QCPTextElement* m_subtitle;
+    QCPAxisRect* m_stackRect;
+    QCPAxisRect* m_changeRect;
+    QCPLegend* m_legend;
+    CompareStack m_stack;
+    QStringList m_changeKeys;
+    std::map<QCPAbstractPlottable*, QString> m_segmentKey;
+    std::set<QCPAbstractPlottable*> m_changeBars;
+    double m_changeLo = 0; ///< smallest and largest change, in the axis unit
+    double m_changeHi = 0;
+    int m_labelPixels = 0; ///< widest percentage label (0: no labels)
+};
+
+} // namespace nsw

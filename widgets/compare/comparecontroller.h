@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "categories/categorybreakdown.h"
+#include "compare/comparison.h"
+#include "session/background.h"
+
+#include <QObject>
+#include <QPointer>
+#include <memory>
+#include <vector>
+
+namespace nsw {
+
+class CategoryController;
+class ProfileSession;
+class Workbench;
+
+/// One session's keys for one key choice, with what linked selection needs to turn a key back into kernel rows.
+/// Cached per session (attachment "compare"), so that adding a profile to a comparison, or switching the key back,
+/// never recomputes the profiles already done.
+struct CompareEntry
+{
+    std::shared_ptr<const ProfileKeys> keys;
+    std::shared_ptr<const KernelIndex> index; ///< kernel keys
+    std::vector<std::int32_t> keyOfGroup; ///< kernel keys: key of each index group
+    std::shared_ptr<const CategoryTimeline> timeline; ///< category keys
+    std::shared_ptr<const CategoryBreakdown> breakdown; ///< category keys
+    std::shared_ptr<const NvtxTree> tree; ///< NVTX keys (Merged grouping)
+    std::vector<std::int32_t> keyOfNode; ///< NVTX keys
+};
+
+/// The comparison pane's state: which open profiles are compared, the baseline, the key and its options, and the
+/// result, recomputed off the GUI thread (latest request wins) whenever one of them changes. Category keys use the
+/// categories feature's rules and time mode (its controller, when given), so both panes agree.
+class CompareController : public QObject
+{
+    Q_OBJECT
+public:
+    struct Settings
+    {
+        CompareBy by = CompareBy::Kernel;
+        KernelNameMode kernelNames = KernelNameMode::Demangled;
+        bool normalizeNames = false;
+        CompareNormalization normalization = CompareNormalization::None;
+        QString marker; ///< iteration marker (an NVTX range name) for PerIteration
+        double thresholdPercent = 5.0;
+        double noiseFloorNs = 1000.0;
+        bool operator==(const Settings&) const = default;
+    };
+
+    /// @p categories may be null: the rules are then the first shipped set and the time mode g2g.
+    CompareController(Workbench* workbench, CategoryController* categories, QObject* parent = nullptr);
+    ~CompareController() override;
+
+    static QString attachmentKey();
+
+    Workbench* workbench() const { return m_workbench; }
+    CategoryController* categories() const { return m_categories; }
+
+    /// Computing starts once the feature is in use (the pane shown); activating is permanent.
+    void activate();
+    bool isActive() const { return m_active; }
+
+    /// The compared profiles, in the workbench's order. New sessions join automatically.
+    std::vector<ProfileSession*> profiles() const;
+    bool isIncluded(const ProfileSession* session) const;
+    void setIncluded(ProfileSession* session, bool included);
+    ProfileSession* baseline() const { return m_baseline; }
+    void setBaseline(ProfileSession* session);
+
+    const Settings& settings() const { return m_settings; }
+    void setSettings(const Settings& settings);
+    /// The rules category keys use (the categories controller's working rules).
+    RuleList categoryRules() const;
+    TimeMode categoryTimeMode() const;
+
+    const Comparison& comparison() const { return m_comparison; }
+    bool isBusy() const { return m_computing; }
+    /// Key tables computed so far (cache hits excluded), for tests and the status line.
+    int computedKeyTables() const { return m_computed; }
+    /// The cached entry of @p session for the current settings, or null.
+    std::shared_ptr<const CompareEntry> entry(const ProfileSession* session) const;
+    /// The kernel rows (a mask over Profile::kernels) a key stands for in @p session, or null when unknown.
+    std::shared_ptr<const std::vector<char>> kernelRows(const ProfileSession* session, const QString& key) const;
+    /// The distinct demangled kernel names a key stands for in @p session.
+    QStringList kernelNames(const ProfileSession* session, const QString& key) const;
+
+Q_SIGNALS:
+    void profilesChanged();
+    void settingsChanged();
+    void resultsChanged();
+
+private:
+    QString specKey() const;
+    void onSessionAdded(ProfileSession* session);
+    void onSessionRemoved(ProfileSession* session);
+    void recompute();
+
+    Workbench* m_workbench;
+    QPointer<CategoryController> m_categories;
+    std::vector<QPointer<ProfileSession>> m_excluded;
+    QPointer<ProfileSession> m_baseline;
+    Settings m_settings;
+    Comparison m_comparison;
+    RequestCounter m_requests;
+    bool m_active = false;
+    bool m_computing = false;
+    int m_computed = 0;
+};
+
+} // namespace nsw
