@@ -68,7 +68,13 @@ verdict() { awk -v r="$1" -v g="$2" -v dir="$3" 'BEGIN{ if (r == "-") print "-";
 ROWS=()
 row() { ROWS+=("$(printf '%-34s %-10s %9s %9s %8s %10s  %s' "$@")"); }
 # A command counts as implemented when `nsys-workbench CMD --help` succeeds and mentions CMD.
-implemented() { [ -x "$NSW" ] && timeout 30 "$NSW" "$1" --help 2>&1 | grep -q -- "$1"; }
+# (The help text is captured first: `grep -q` closing the pipe early would fail the pipeline under pipefail.)
+implemented() {
+    [ -x "$NSW" ] || return 1
+    local help
+    help=$(timeout 30 "$NSW" "$1" --help 2>&1) || return 1
+    grep -q -- "$1" <<<"$help"
+}
 
 # ---------------------------------------------------------------------------------------------------------- inputs
 stale() { [ "$REBUILD" = 1 ] || [ ! -s "$1" ]; }
@@ -181,17 +187,13 @@ target_kerneltable() { # sort and filter latency of the kernel table (bench_kern
     row "kernel table sort/filter" "$in" - - - "<=100 ms" "${line:-failed}"
 }
 
-target_categories() { # re-categorization time as the tool reports it
-    local in=$1 f=$1.sqlite
-    if ! implemented categories; then row "categories recategorize" "$in" - - - "<=0.2 s" "not implemented yet"; return; fi
-    local out
-    if ! out=$("$NSW" categories "$f" --rule-set "${NSW_RULE_SET:-vllm}" --engine "${NSW_ENGINE:-vllm}" \
-        --model "${NSW_MODEL:-llama}" --format table 2>&1); then
-        row "categories recategorize" "$in" failed - - "<=0.2 s" "$(echo "$out" | tail -n 1)"
-        return
-    fi
-    local line; line=$(echo "$out" | grep -i -m1 'categori[sz]' | grep -E '[0-9.]+ *(ms|s)\b' || true)
-    row "categories recategorize" "$in" - - - "<=0.2 s" "${line:-no timing line printed by the tool}"
+target_categories() { # re-categorization after a rule edit, bars redrawn (bench_categories prints its worst case)
+    local in=$1 f=$1.sqlite bench=$BUILD/tests/bench/bench_categories
+    if [ ! -x "$bench" ]; then row "categories recategorize" "$in" - - - "<=0.2 s" "build bench_categories"; return; fi
+    local line
+    line=$(QT_QPA_PLATFORM=offscreen "$bench" "$f" 2>/dev/null | grep 'rule edit -> bars redrawn' \
+        | awk '{w = $(NF - 5); if (w > worst) worst = w} END {if (NR) printf "worst %.1f ms over the 4 time modes", worst}')
+    row "categories recategorize" "$in" - - - "<=200 ms" "${line:-failed}"
 }
 
 target_nvlink_parse() { # nvlink on the 10-minute recording vs reading the file once
