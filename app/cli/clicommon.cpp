@@ -53,7 +53,12 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
         return false;
     }
     if (parser.isSet(help)) {
-        writeStdout(parser.helpText());
+        // Qt names the program by its path and without the command: show the command line as it is typed.
+        QString text = parser.helpText();
+        const qsizetype options = text.indexOf(QStringLiteral(" [options]"));
+        if (text.startsWith(QStringLiteral("Usage: ")) && options > 0)
+            text.replace(7, options - 7, QStringLiteral("nsys-workbench ") + args.value(0));
+        writeStdout(text);
         *exitCode = ExitOk;
         return false;
     }

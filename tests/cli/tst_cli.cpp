@@ -56,6 +56,10 @@ private Q_SLOTS:
         QTest::addRow("top level") << QStringList { QStringLiteral("--help") };
         QTest::addRow("stats") << QStringList { QStringLiteral("stats"), QStringLiteral("--help") };
         QTest::addRow("info") << QStringList { QStringLiteral("info"), QStringLiteral("--help") };
+        QTest::addRow("nvtx") << QStringList { QStringLiteral("nvtx"), QStringLiteral("--help") };
+        QTest::addRow("categories") << QStringList { QStringLiteral("categories"), QStringLiteral("--help") };
+        QTest::addRow("nvlink") << QStringList { QStringLiteral("nvlink"), QStringLiteral("--help") };
+        QTest::addRow("compare") << QStringList { QStringLiteral("compare"), QStringLiteral("--help") };
     }
     void helpForEveryCommand()
     {
@@ -63,6 +67,10 @@ private Q_SLOTS:
         const Run r = run(args);
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QStringLiteral("Usage:")), qPrintable(r.out));
+        // The usage line names the command as it is typed.
+        if (args.first() != QLatin1String("--help"))
+            QVERIFY2(r.out.startsWith(QStringLiteral("Usage: nsys-workbench ") + args.first() + QLatin1Char(' ')),
+                qPrintable(r.out));
     }
 
     void kernelSummaryCsvIsExact()
