@@ -30,6 +30,18 @@ std::shared_ptr<const KernelIndex> ProfileSession::kernelIndex(KernelNameMode mo
     return index;
 }
 
+std::shared_ptr<const KernelIndex> ProfileSession::cachedKernelIndex(KernelNameMode mode) const
+{
+    const auto it = m_kernelIndexes.find(mode);
+    return it == m_kernelIndexes.end() ? nullptr : it->second;
+}
+
+void ProfileSession::setKernelIndex(std::shared_ptr<const KernelIndex> index)
+{
+    if (index && index->profile() == m_profile)
+        m_kernelIndexes[index->mode()] = std::move(index);
+}
+
 void ProfileSession::setWallTimeNs(TimeNs ns)
 {
     if (ns == m_wallTimeNs)

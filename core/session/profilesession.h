@@ -26,6 +26,9 @@ public:
 
     /// The kernel index for @p mode, built on first use (the demangled one comes with the load).
     std::shared_ptr<const KernelIndex> kernelIndex(KernelNameMode mode);
+    /// The index if it was built already, else nullptr (panes then build it off the GUI thread).
+    std::shared_ptr<const KernelIndex> cachedKernelIndex(KernelNameMode mode) const;
+    void setKernelIndex(std::shared_ptr<const KernelIndex> index);
 
     /// Wall time of the run without the profiler, entered by the user (for the "CPU (non-GPU)" segment);
     /// kNoTime when not set.
@@ -35,8 +38,7 @@ public:
     /// Per-profile state owned by an analysis module (e.g. "nvlink" recordings), so that modules do not all
     /// grow this class. The value is shared: panes keep it alive as long as they use it.
     void setAttachment(const QString& key, std::shared_ptr<void> value);
-    template<typename T>
-    std::shared_ptr<T> attachment(const QString& key) const
+    template <typename T> std::shared_ptr<T> attachment(const QString& key) const
     {
         const auto it = m_attachments.find(key);
         return it == m_attachments.end() ? nullptr : std::static_pointer_cast<T>(it->second);

@@ -82,6 +82,12 @@ private Q_SLOTS:
         QCOMPARE(view->model()->rowCount(), 0);
         kernels->setDeviceAllowed(0, true);
         QCOMPARE(view->model()->rowCount(), 2);
+        // Short names (nsys's :base): the index for that mode is built in the background.
+        kernels->setNameMode(KernelNameMode::Short);
+        QTRY_COMPARE(view->model()->rowCount(), 2);
+        QTRY_COMPARE(view->model()->index(1, 0).data().toString(), QStringLiteral("gemm"));
+        kernels->setNameMode(KernelNameMode::Demangled);
+        QTRY_COMPARE(view->model()->index(1, 0).data().toString(), QStringLiteral("void gemm<float>(float *, int)"));
         // Export of the visible table.
         const QString csv = m_dir.filePath(QStringLiteral("kernels.csv"));
         QCOMPARE(exportViewCsv(view, csv), QString());

@@ -129,11 +129,9 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     connect(m_filterBar, &FilterBar::filterChanged, this,
         [this](const QString& text, bool regex) { m_filterBar->setError(m_proxy->setFilter(text, regex)); });
     connect(m_nameMode, &QComboBox::currentIndexChanged, this, [this]() {
-        if (m_session)
-            m_index = m_session->kernelIndex(KernelNameMode(m_nameMode->currentData().toInt()));
         m_externalSelection = {};
         m_selectionBanner->hide();
-        recompute();
+        useIndexOfCurrentMode();
     });
     connect(m_splitByDevice, &QCheckBox::toggled, this, [this](bool split) {
         m_summaryView->setColumnHidden(KernelSummaryModel::DeviceColumn, !split);
@@ -171,9 +169,36 @@ void KernelTablePane::onCurrentSessionChanged(ProfileSession* session)
     m_session = session;
     m_externalSelection = {};
     m_selectionBanner->hide();
-    m_index = session ? session->kernelIndex(KernelNameMode(m_nameMode->currentData().toInt())) : nullptr;
-    rebuildLaneMenus();
-    recompute();
+    useIndexOfCurrentMode();
+}
+
+void KernelTablePane::useIndexOfCurrentMode()
+{
+    const quint64 request = m_indexRequests.next();
+    const auto mode = KernelNameMode(m_nameMode->currentData().toInt());
+    m_index = m_session ? m_session->cachedKernelIndex(mode) : nullptr;
+    if (m_index || !m_session) {
+        rebuildLaneMenus();
+        recompute();
+        return;
+    }
+    // Sorting millions of kernels by another name takes a moment: never on the GUI thread.
+    m_model->clear();
+    m_instances->clear();
+    m_summaryLabel->setText(tr("Indexing kernels by %1…").arg(m_nameMode->currentText().toLower()));
+    const ProfilePtr profile = m_session->profile();
+    QPointer<ProfileSession> session = m_session;
+    runInBackground<std::shared_ptr<const KernelIndex>>(
+        this, [profile, mode]() { return std::make_shared<const KernelIndex>(profile, mode); },
+        [this, request, session](std::shared_ptr<const KernelIndex> index) {
+            if (session)
+                session->setKernelIndex(index);
+            if (!m_indexRequests.isLatest(request) || session != m_session)
+                return;
+            m_index = std::move(index);
+            rebuildLaneMenus();
+            recompute();
+        });
 }
 
 void KernelTablePane::rebuildLaneMenus()

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "common/pane.h"
+#include "session/background.h"
 #include "session/workbench.h"
 #include "stats/kernelindex.h"
 
@@ -49,6 +50,8 @@ public:
 
 private:
     void onCurrentSessionChanged(ProfileSession* session);
+    /// Shows the session's index for the chosen name mode, building it off the GUI thread when needed.
+    void useIndexOfCurrentMode();
     void rebuildLaneMenus();
     void recompute();
     void showInstancesOfCurrentRow();
@@ -76,6 +79,7 @@ private:
     KernelInstanceModel* m_instances;
     QTableView* m_instanceView;
     KernelSelection m_externalSelection;
+    RequestCounter m_indexRequests;
 };
 
 } // namespace nsw
