@@ -4,7 +4,7 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-nsw_install_packages "${NSW_PACKAGES[@]}" xvfb xauth clang libclang-rt-14-dev
+nsw_install_packages "${NSW_PACKAGES[@]}" xvfb xauth shared-mime-info libglib2.0-bin clang libclang-rt-14-dev
 cd "$NSW_ROOT"
 cmake --preset dev
 cmake --build --preset dev -j "$(nsw_jobs)"
