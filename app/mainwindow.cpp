@@ -7,10 +7,10 @@
 #include "common/tableviews.h"
 #include "compare/comparepane.h"
 #include "kernels/kerneltablepane.h"
-#include "nvtx/nvtxpane.h"
 #include "nvlink/nvf1reader.h"
 #include "nvlink/nvlinkattach.h"
 #include "nvlink/nvlinkpane.h"
+#include "nvtx/nvtxpane.h"
 #include "session/loadjob.h"
 #include "session/workbench.h"
 #include "shell/loadprogressstrip.h"
@@ -134,7 +134,7 @@ void MainWindow::createPanes()
     addPane(categories, Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_5));
     addPane(new NvlinkPane(m_workbench, this), Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_6));
     addPane(new ComparePane(m_workbench, categories->controller(), this), Qt::BottomDockWidgetArea,
-            QKeySequence(Qt::CTRL | Qt::Key_7));
+        QKeySequence(Qt::CTRL | Qt::Key_7));
 }
 
 void MainWindow::sizeDefaultLayout()

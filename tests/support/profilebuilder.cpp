@@ -10,9 +10,9 @@ namespace nsw::test {
 ProfileBuilder::ProfileBuilder()
     : m_profile(std::make_shared<Profile>())
 {
-    static const char* const kLabels[] = {"Unknown", "Host-to-Device", "Device-to-Host", "Host-to-Array",
-                                          "Array-to-Host", "Array-to-Array", "Array-to-Device", "Device-to-Array",
-                                          "Device-to-Device", "Host-to-Host", "Peer-to-Peer"};
+    static const char* const kLabels[]
+        = { "Unknown", "Host-to-Device", "Device-to-Host", "Host-to-Array", "Array-to-Host", "Array-to-Array",
+              "Array-to-Device", "Device-to-Array", "Device-to-Device", "Host-to-Host", "Peer-to-Peer" };
     for (int i = 0; i < int(std::size(kLabels)); ++i)
         m_profile->memcpyKindLabels[i] = QLatin1String(kLabels[i]);
 }
@@ -49,8 +49,8 @@ std::uint32_t ProfileBuilder::nextCorrelation(ProcessIndex process)
     return ++m_correlation[process];
 }
 
-std::size_t ProfileBuilder::apiCall(ThreadIndex thread, TimeNs start, TimeNs end, const QString& name,
-                                    std::uint32_t correlation)
+std::size_t ProfileBuilder::apiCall(
+    ThreadIndex thread, TimeNs start, TimeNs end, const QString& name, std::uint32_t correlation)
 {
     CudaApiTable& a = m_profile->cudaApi;
     const ProcessIndex process = m_profile->threads[std::size_t(thread)].process;
@@ -68,7 +68,7 @@ std::size_t ProfileBuilder::apiCall(ThreadIndex thread, TimeNs start, TimeNs end
 }
 
 void ProfileBuilder::addActivity(GpuActivityColumns& c, ProcessIndex process, TimeNs start, TimeNs end, int device,
-                                 std::uint32_t stream, std::uint32_t correlation)
+    std::uint32_t stream, std::uint32_t correlation)
 {
     c.start.push_back(start);
     c.end.push_back(end);
@@ -80,23 +80,23 @@ void ProfileBuilder::addActivity(GpuActivityColumns& c, ProcessIndex process, Ti
 }
 
 std::size_t ProfileBuilder::kernel(ThreadIndex launcher, TimeNs apiStart, TimeNs apiEnd, TimeNs start, TimeNs end,
-                                   const QString& name, int device, std::uint32_t stream, const QString& shortName)
+    const QString& name, int device, std::uint32_t stream, const QString& shortName)
 {
     const std::size_t api = apiCall(launcher, apiStart, apiEnd, QStringLiteral("cudaLaunchKernel_v7000"));
     KernelTable& k = m_profile->kernels;
     addActivity(k, m_profile->threads[std::size_t(launcher)].process, start, end, device, stream,
-                m_profile->cudaApi.correlation[api]);
+        m_profile->cudaApi.correlation[api]);
     k.demangledName.push_back(str(name));
     k.shortName.push_back(str(shortName.isEmpty() ? name.section(QLatin1Char('('), 0, 0) : shortName));
     k.mangledName.push_back(kNoString);
     if (m_profile->launchShapes.empty())
-        m_profile->launchShapes.push_back(LaunchShape{{1, 1, 1}, {128, 1, 1}, 32, 0, 0});
+        m_profile->launchShapes.push_back(LaunchShape { { 1, 1, 1 }, { 128, 1, 1 }, 32, 0, 0 });
     k.shape.push_back(0);
     return k.size() - 1;
 }
 
 std::size_t ProfileBuilder::kernelWithoutApi(ProcessIndex process, TimeNs start, TimeNs end, const QString& name,
-                                             int device, std::uint32_t stream, std::uint32_t correlation)
+    int device, std::uint32_t stream, std::uint32_t correlation)
 {
     KernelTable& k = m_profile->kernels;
     addActivity(k, process, start, end, device, stream, correlation);
@@ -104,20 +104,20 @@ std::size_t ProfileBuilder::kernelWithoutApi(ProcessIndex process, TimeNs start,
     k.shortName.push_back(str(name.section(QLatin1Char('('), 0, 0)));
     k.mangledName.push_back(kNoString);
     if (m_profile->launchShapes.empty())
-        m_profile->launchShapes.push_back(LaunchShape{{1, 1, 1}, {128, 1, 1}, 32, 0, 0});
+        m_profile->launchShapes.push_back(LaunchShape { { 1, 1, 1 }, { 128, 1, 1 }, 32, 0, 0 });
     k.shape.push_back(0);
     return k.size() - 1;
 }
 
 std::size_t ProfileBuilder::memOp(ThreadIndex launcher, TimeNs apiStart, TimeNs apiEnd, TimeNs start, TimeNs end,
-                                  std::uint8_t copyKind, qint64 bytes, int device, std::uint32_t stream)
+    std::uint8_t copyKind, qint64 bytes, int device, std::uint32_t stream)
 {
     const bool memset = copyKind == MemOpTable::kMemset;
     const std::size_t api = apiCall(launcher, apiStart, apiEnd,
-                                    memset ? QStringLiteral("cudaMemsetAsync_v3020") : QStringLiteral("cudaMemcpyAsync_v3020"));
+        memset ? QStringLiteral("cudaMemsetAsync_v3020") : QStringLiteral("cudaMemcpyAsync_v3020"));
     MemOpTable& m = m_profile->memops;
     addActivity(m, m_profile->threads[std::size_t(launcher)].process, start, end, device, stream,
-                m_profile->cudaApi.correlation[api]);
+        m_profile->cudaApi.correlation[api]);
     m.bytes.push_back(bytes);
     m.copyKind.push_back(copyKind);
     return m.size() - 1;
@@ -125,12 +125,12 @@ std::size_t ProfileBuilder::memOp(ThreadIndex launcher, TimeNs apiStart, TimeNs 
 
 int ProfileBuilder::nvtxDomain(ProcessIndex process, qint64 domainId, const QString& name)
 {
-    m_profile->nvtxDomains.push_back({process, domainId, name});
+    m_profile->nvtxDomains.push_back({ process, domainId, name });
     return int(m_profile->nvtxDomains.size() - 1);
 }
 
 std::size_t ProfileBuilder::nvtxRange(ThreadIndex thread, TimeNs start, TimeNs end, const QString& name,
-                                      std::uint8_t type, int domain, ThreadIndex endThread)
+    std::uint8_t type, int domain, ThreadIndex endThread)
 {
     NvtxTable& n = m_profile->nvtx;
     n.start.push_back(start);
@@ -141,7 +141,7 @@ std::size_t ProfileBuilder::nvtxRange(ThreadIndex thread, TimeNs start, TimeNs e
     n.eventType.push_back(type);
     if (endThread != kNoIndex)
         n.endThread.emplace_back(std::uint32_t(n.size() - 1), endThread);
-    n.maxTimestamp = std::max({n.maxTimestamp, start, end});
+    n.maxTimestamp = std::max({ n.maxTimestamp, start, end });
     return n.size() - 1;
 }
 
@@ -177,7 +177,7 @@ ProfilePtr ProfileBuilder::build(const QString& fileName)
     p.meta.filePath = fileName;
     p.meta.nsysVersion = QStringLiteral("2026.2.1.210");
     p.meta.schemaVersion = QStringLiteral("3.25.0");
-    p.meta.tables = {QStringLiteral("StringIds"), QStringLiteral("ENUM_CUDA_MEMCPY_OPER")};
+    p.meta.tables = { QStringLiteral("StringIds"), QStringLiteral("ENUM_CUDA_MEMCPY_OPER") };
     if (p.kernels.size())
         p.meta.tables.append(QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL"));
     if (p.cudaApi.size())

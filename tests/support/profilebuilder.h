@@ -20,21 +20,21 @@ public:
     StringRef str(const QString& text);
 
     /// A CUDA API call; returns its row.
-    std::size_t apiCall(ThreadIndex thread, TimeNs start, TimeNs end, const QString& name,
-                        std::uint32_t correlation = 0);
+    std::size_t apiCall(
+        ThreadIndex thread, TimeNs start, TimeNs end, const QString& name, std::uint32_t correlation = 0);
     /// A kernel launched by a `cudaLaunchKernel` call on @p launcher from apiStart to apiEnd; returns its row.
     std::size_t kernel(ThreadIndex launcher, TimeNs apiStart, TimeNs apiEnd, TimeNs start, TimeNs end,
-                       const QString& name, int device = 0, std::uint32_t stream = 7, const QString& shortName = {});
+        const QString& name, int device = 0, std::uint32_t stream = 7, const QString& shortName = {});
     /// A kernel whose launching call is not in the profile (e.g. cut off by a capture window).
     std::size_t kernelWithoutApi(ProcessIndex process, TimeNs start, TimeNs end, const QString& name, int device = 0,
-                                 std::uint32_t stream = 7, std::uint32_t correlation = 999999);
+        std::uint32_t stream = 7, std::uint32_t correlation = 999999);
     /// A memcpy (copyKind per ENUM_CUDA_MEMCPY_OPER) or, with MemOpTable::kMemset, a memset.
     std::size_t memOp(ThreadIndex launcher, TimeNs apiStart, TimeNs apiEnd, TimeNs start, TimeNs end,
-                      std::uint8_t copyKind, qint64 bytes, int device = 0, std::uint32_t stream = 7);
+        std::uint8_t copyKind, qint64 bytes, int device = 0, std::uint32_t stream = 7);
     int nvtxDomain(ProcessIndex process, qint64 domainId, const QString& name);
     /// An NVTX range (59 push/pop by default). end = kNoTime for an unterminated range.
     std::size_t nvtxRange(ThreadIndex thread, TimeNs start, TimeNs end, const QString& name,
-                          std::uint8_t type = NvtxTable::kPushPop, int domain = -1, ThreadIndex endThread = kNoIndex);
+        std::uint8_t type = NvtxTable::kPushPop, int domain = -1, ThreadIndex endThread = kNoIndex);
     std::size_t nvtxMark(ThreadIndex thread, TimeNs time, const QString& name, int domain = -1);
     std::size_t osrtCall(ThreadIndex thread, TimeNs start, TimeNs end, const QString& name);
     void gpu(int id, const QString& name, int cudaDevice = -1);
@@ -46,7 +46,7 @@ public:
 private:
     std::uint32_t nextCorrelation(ProcessIndex process);
     void addActivity(GpuActivityColumns& c, ProcessIndex process, TimeNs start, TimeNs end, int device,
-                     std::uint32_t stream, std::uint32_t correlation);
+        std::uint32_t stream, std::uint32_t correlation);
 
     std::shared_ptr<Profile> m_profile;
     std::map<ProcessIndex, std::uint32_t> m_correlation;

@@ -35,7 +35,7 @@ QStringList sharedTraces()
     const QString dir = sharedTracesDir();
     if (dir.isEmpty())
         return files;
-    const QFileInfoList entries = QDir(dir).entryInfoList({QStringLiteral("*.sqlite")}, QDir::Files, QDir::Name);
+    const QFileInfoList entries = QDir(dir).entryInfoList({ QStringLiteral("*.sqlite") }, QDir::Files, QDir::Name);
     for (const QFileInfo& f : entries)
         files.append(f.absoluteFilePath());
     return files;
@@ -54,7 +54,8 @@ QByteArray fileHash(const QString& path)
 QStringList folderListing(const QString& folder)
 {
     QStringList entries;
-    const QFileInfoList infos = QDir(folder).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+    const QFileInfoList infos
+        = QDir(folder).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
     for (const QFileInfo& i : infos)
         entries.append(QStringLiteral("%1 %2").arg(i.fileName()).arg(i.size()));
     return entries;
