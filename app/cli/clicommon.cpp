@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "profile/profileloader.h"
 
+#include <QFile>
 #include <QSaveFile>
 #include <cstdio>
 
@@ -24,14 +25,28 @@ void writeStdout(const QString& text)
 
 QString writeOutput(const QString& text, const QString& file)
 {
+    return writeOutputWith(file, [&text](QIODevice& out) {
+        const QByteArray utf8 = text.toUtf8();
+        return out.write(utf8) == utf8.size();
+    });
+}
+
+QString writeOutputWith(const QString& file, const std::function<bool(QIODevice&)>& write)
+{
     if (file.isEmpty() || file == QLatin1String("-")) {
-        writeStdout(text);
+        std::fflush(stdout);
+        QFile out;
+        if (!out.open(stdout, QIODevice::WriteOnly) || !write(out) || !out.flush())
+            return QStringLiteral("standard output: %1").arg(out.errorString());
         return {};
     }
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly))
         return QStringLiteral("%1: %2").arg(file, out.errorString());
-    out.write(text.toUtf8());
+    if (!write(out)) {
+        out.cancelWriting();
+        return QStringLiteral("%1: %2").arg(file, out.errorString());
+    }
     if (!out.commit())
         return QStringLiteral("%1: %2").arg(file, out.errorString());
     return {};

@@ -4,7 +4,9 @@
 #include "profile/loadtypes.h"
 
 #include <QCommandLineParser>
+#include <QIODevice>
 #include <QString>
+#include <functional>
 
 namespace nsw::cli {
 
@@ -13,6 +15,8 @@ void printError(const QString& message);
 void writeStdout(const QString& text);
 /// Writes @p text to @p file atomically, or to stdout when @p file is empty or "-". Returns an error or "".
 QString writeOutput(const QString& text, const QString& file);
+/// Streams to @p file atomically, or to stdout, through @p write (false when it failed). Returns an error or "".
+QString writeOutputWith(const QString& file, const std::function<bool(QIODevice&)>& write);
 
 /// Parses a command's arguments; on --help prints help and sets @p exitCode to 0, on error prints the error and
 /// sets it to ExitUsage. Returns true when the command should go on.

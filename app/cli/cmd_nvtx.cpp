@@ -8,8 +8,6 @@
 #include "nvtx/nvtxphases.h"
 #include "util/csv.h"
 
-#include <QBuffer>
-
 namespace nsw::cli {
 
 namespace {
@@ -106,22 +104,21 @@ int runNvtx(const QStringList& args)
         phaseRows = nvtxPhaseTimes(*tree, phases);
     const std::vector<NvtxPhaseRow>* phasePtr = phases.isEmpty() ? nullptr : &phaseRows;
 
-    QString text;
-    if (fmt == QLatin1String("json")) {
-        text = QString::fromStdString(nvtxTreeToJson(*tree, phasePtr).dump(2)) + QLatin1Char('\n');
-    } else if (fmt == QLatin1String("markdown")) {
-        text = nvtxTreeToMarkdown(*tree, phasePtr);
-    } else {
-        NvtxFlatModel model;
+    NvtxFlatModel model; // the CSV's rows, made only for that format
+    const auto write = [&](QIODevice& out) {
+        if (fmt == QLatin1String("json"))
+            return writeNvtxTreeJson(*tree, phasePtr, out);
+        if (fmt == QLatin1String("markdown"))
+            return writeNvtxTreeMarkdown(*tree, phasePtr, out);
         model.setTree(tree);
-        QBuffer buffer;
-        buffer.open(QIODevice::WriteOnly);
-        writeModelCsv(model, buffer, RawValueRole);
-        text = QString::fromUtf8(buffer.data());
-        if (phasePtr)
-            text += QStringLiteral("\r\n") + phasesCsv(*tree, phaseRows);
-    }
-    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
+        if (!writeModelCsv(model, out, RawValueRole))
+            return false;
+        if (!phasePtr)
+            return true;
+        const QByteArray phaseCsv = (QStringLiteral("\r\n") + phasesCsv(*tree, phaseRows)).toUtf8();
+        return out.write(phaseCsv) == phaseCsv.size();
+    };
+    if (const QString e = writeOutputWith(parser.value(output), write); !e.isEmpty()) {
         printError(e);
         return ExitInput;
     }

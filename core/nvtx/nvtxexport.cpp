@@ -6,6 +6,9 @@
 #include <QFileInfo>
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
 
 namespace nsw {
 
@@ -32,32 +35,94 @@ double rounded(double value, int decimals)
     return std::round(value * scale) / scale;
 }
 
-nlohmann::ordered_json nodeJson(const NvtxTree& tree, std::int32_t node)
+/// Collects text and hands it to the device in large writes.
+class ChunkedWriter
+{
+public:
+    explicit ChunkedWriter(QIODevice& out)
+        : m_out(out)
+    {
+        m_buffer.reserve(kChunk + 4096);
+    }
+    ChunkedWriter& operator<<(std::string_view text)
+    {
+        m_buffer.append(text);
+        if (m_buffer.size() >= kChunk)
+            flush();
+        return *this;
+    }
+    ChunkedWriter& operator<<(const char* text) { return *this << std::string_view(text); }
+    ChunkedWriter& operator<<(const QString& text)
+    {
+        const QByteArray utf8 = text.toUtf8();
+        return *this << std::string_view(utf8.constData(), std::size_t(utf8.size()));
+    }
+    bool flush()
+    {
+        if (m_ok && !m_buffer.empty())
+            m_ok = m_out.write(m_buffer.data(), qint64(m_buffer.size())) == qint64(m_buffer.size());
+        m_buffer.clear();
+        return m_ok;
+    }
+
+private:
+    static constexpr std::size_t kChunk = std::size_t(1) << 20;
+    QIODevice& m_out;
+    std::string m_buffer;
+    bool m_ok = true;
+};
+
+std::string jsonString(const QString& text)
+{
+    return nlohmann::ordered_json(text.toStdString()).dump();
+}
+
+/// One node as nlohmann's dump(2) prints it when the object's opening brace is at column @p indent.
+void writeNodeJson(const NvtxTree& tree, std::int32_t node, int indent, ChunkedWriter& w)
 {
     const NvtxNode& n = tree.nodes[std::size_t(node)];
-    nlohmann::ordered_json j;
-    j["kind"] = nvtxKindName(n.kind).toStdString();
-    j["name"] = tree.label(node).toStdString();
-    if (n.kind == NvtxNode::Kind::Range || n.kind == NvtxNode::Kind::Kernel)
-        j["path"] = tree.path(node).toStdString();
-    j["instances"] = n.instances;
-    j["cpu_ns"] = n.cpuTime;
-    j["gpu_ns"] = n.gpuTime;
-    j["projected_ns"] = n.projectedSpan;
-    j["kernels"] = n.kernels;
-    j["mem_ops"] = n.memOps;
-    j["gpu_pct"] = rounded(nvtxGpuPercent(tree, node), 3);
-    if (n.unterminated)
-        j["unterminated"] = n.unterminated;
-    if (n.crossThread)
-        j["cross_thread"] = n.crossThread;
-    if (!n.children.empty()) {
-        nlohmann::ordered_json children = nlohmann::ordered_json::array();
-        for (const std::int32_t c : sortedChildren(tree, node))
-            children.push_back(nodeJson(tree, c));
-        j["children"] = std::move(children);
+    const std::string pad(std::size_t(indent) + 2, ' ');
+    bool first = true;
+    const auto key = [&](std::string_view name) {
+        w << (first ? "{\n" : ",\n") << pad << "\"" << name << "\": ";
+        first = false;
+    };
+    const auto integer = [&](std::string_view name, qint64 value) {
+        key(name);
+        w << std::to_string(value);
+    };
+    key("kind");
+    w << jsonString(nvtxKindName(n.kind));
+    key("name");
+    w << jsonString(tree.label(node));
+    if (n.kind == NvtxNode::Kind::Range || n.kind == NvtxNode::Kind::Kernel) {
+        key("path");
+        w << jsonString(tree.path(node));
     }
-    return j;
+    integer("instances", n.instances);
+    integer("cpu_ns", n.cpuTime);
+    integer("gpu_ns", n.gpuTime);
+    integer("projected_ns", n.projectedSpan);
+    integer("kernels", n.kernels);
+    integer("mem_ops", n.memOps);
+    key("gpu_pct");
+    w << nlohmann::ordered_json(rounded(nvtxGpuPercent(tree, node), 3)).dump();
+    if (n.unterminated)
+        integer("unterminated", n.unterminated);
+    if (n.crossThread)
+        integer("cross_thread", n.crossThread);
+    if (!n.children.empty()) {
+        key("children");
+        const std::string childPad(std::size_t(indent) + 4, ' ');
+        bool firstChild = true;
+        for (const std::int32_t c : sortedChildren(tree, node)) {
+            w << (firstChild ? "[\n" : ",\n") << childPad;
+            firstChild = false;
+            writeNodeJson(tree, c, indent + 4, w);
+        }
+        w << "\n" << pad << "]";
+    }
+    w << "\n" << std::string(std::size_t(indent), ' ') << "}";
 }
 
 QString code(const QString& text)
@@ -131,7 +196,7 @@ QString nvtxKindName(NvtxNode::Kind kind)
     return {};
 }
 
-nlohmann::ordered_json nvtxTreeToJson(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases)
+bool writeNvtxTreeJson(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases, QIODevice& out)
 {
     nlohmann::ordered_json j;
     j["file"] = tree.profile ? tree.profile->meta.filePath.toStdString() : std::string();
@@ -154,17 +219,23 @@ nlohmann::ordered_json nvtxTreeToJson(const NvtxTree& tree, const std::vector<Nv
         }
         j["phases"] = std::move(rows);
     }
-    nlohmann::ordered_json roots = nlohmann::ordered_json::array();
-    if (!tree.nodes.empty())
-        for (const std::int32_t c : sortedChildren(tree, 0))
-            roots.push_back(nodeJson(tree, c));
-    j["tree"] = std::move(roots);
-    return j;
+    std::string header = j.dump(2);
+    header.resize(header.size() - 2); // "\n}": the tree follows
+    ChunkedWriter w(out);
+    w << header << ",\n  \"tree\": ";
+    const std::vector<std::int32_t> roots = tree.nodes.empty() ? std::vector<std::int32_t> {} : sortedChildren(tree, 0);
+    for (std::size_t i = 0; i < roots.size(); ++i) {
+        w << (i == 0 ? "[\n    " : ",\n    ");
+        writeNodeJson(tree, roots[i], 4, w);
+    }
+    w << (roots.empty() ? "[]" : "\n  ]") << "\n}\n";
+    return w.flush();
 }
 
-QString nvtxTreeToMarkdown(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases)
+bool writeNvtxTreeMarkdown(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases, QIODevice& out)
 {
     QString md;
+    ChunkedWriter w(out);
     const QString file = tree.profile ? QFileInfo(tree.profile->meta.filePath).fileName() : QString();
     md += QStringLiteral("# NVTX ranges: %1\n\n").arg(file);
     const NvtxCoverage& c = tree.coverage;
@@ -192,6 +263,7 @@ QString nvtxTreeToMarkdown(const NvtxTree& tree, const std::vector<NvtxPhaseRow>
         }
     }
     md += QStringLiteral("\n## Tree\n\n");
+    w << md;
     for (const NvtxFlatRow& r : nvtxPreorder(tree)) {
         const NvtxNode& n = tree.nodes[std::size_t(r.node)];
         const QString indent(2 * (r.depth - 1), QLatin1Char(' '));
@@ -199,22 +271,22 @@ QString nvtxTreeToMarkdown(const NvtxTree& tree, const std::vector<NvtxPhaseRow>
             = QStringLiteral("GPU %1 (%2)").arg(formatDuration(n.gpuTime), percent(nvtxGpuPercent(tree, r.node)));
         switch (n.kind) {
         case NvtxNode::Kind::Kernel:
-            md += QStringLiteral("%1- %2 ×%3 · %4\n").arg(indent, code(tree.label(r.node))).arg(n.instances).arg(gpu);
+            w << QStringLiteral("%1- %2 ×%3 · %4\n").arg(indent, code(tree.label(r.node))).arg(n.instances).arg(gpu);
             break;
         case NvtxNode::Kind::Range:
-            md += QStringLiteral("%1- **%2** ×%3 · CPU %4 · %5 · span %6 · %7 kernels%8\n")
-                      .arg(indent, code(tree.label(r.node)))
-                      .arg(n.instances)
-                      .arg(formatDuration(n.cpuTime), gpu, formatDuration(n.projectedSpan))
-                      .arg(n.kernels)
-                      .arg(n.unterminated ? QStringLiteral(" · %1 unterminated").arg(n.unterminated) : QString());
+            w << QStringLiteral("%1- **%2** ×%3 · CPU %4 · %5 · span %6 · %7 kernels%8\n")
+                     .arg(indent, code(tree.label(r.node)))
+                     .arg(n.instances)
+                     .arg(formatDuration(n.cpuTime), gpu, formatDuration(n.projectedSpan))
+                     .arg(n.kernels)
+                     .arg(n.unterminated ? QStringLiteral(" · %1 unterminated").arg(n.unterminated) : QString());
             break;
         default:
-            md += QStringLiteral("%1- %2 · %3 · %4 kernels\n").arg(indent, tree.label(r.node), gpu).arg(n.kernels);
+            w << QStringLiteral("%1- %2 · %3 · %4 kernels\n").arg(indent, tree.label(r.node), gpu).arg(n.kernels);
             break;
         }
     }
-    return md;
+    return w.flush();
 }
 
 } // namespace nsw

@@ -4,8 +4,8 @@
 #include "nvtx/nvtxphases.h"
 #include "nvtx/nvtxtree.h"
 
+#include <QIODevice>
 #include <QString>
-#include <nlohmann/json.hpp>
 #include <vector>
 
 namespace nsw {
@@ -27,12 +27,15 @@ double nvtxGpuPercent(const NvtxTree& tree, std::int32_t node);
 QString nvtxGroupingName(NvtxGrouping grouping);
 QString nvtxKindName(NvtxNode::Kind kind);
 
-/// {"file", "grouping", "normalized", "coverage": {attributed_ns, total_ns, pct}, "kernels", "ranges", "marks",
-///  "unterminated", "cross_thread", ["phases": [...]], "tree": [{kind, name, path, instances, cpu_ns, gpu_ns,
-///  projected_ns, kernels, mem_ops, gpu_pct, children}...]}
-nlohmann::ordered_json nvtxTreeToJson(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases = nullptr);
+/// Writes {"file", "grouping", "normalized", "coverage": {attributed_ns, total_ns, pct}, "kernels", "ranges",
+/// "marks", "unterminated", "cross_thread", ["phases": [...]], "tree": [{kind, name, path, instances, cpu_ns, gpu_ns,
+/// projected_ns, kernels, mem_ops, gpu_pct, children}...]} as nlohmann's dump(2) would, streamed: a tree of
+/// millions of distinct paths (PyTorch op_ids without --normalize) never exists as a JSON document in memory.
+/// Returns false when @p out fails.
+bool writeNvtxTreeJson(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases, QIODevice& out);
 
-/// The tree as an indented Markdown list (ranges in bold, kernels as code), with coverage and phases on top.
-QString nvtxTreeToMarkdown(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases = nullptr);
+/// The tree as an indented Markdown list (ranges in bold, kernels as code), with coverage and phases on top,
+/// streamed to @p out. Returns false when @p out fails.
+bool writeNvtxTreeMarkdown(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases, QIODevice& out);
 
 } // namespace nsw

@@ -467,6 +467,9 @@ void Builder::finish()
 NvtxTree Builder::run()
 {
     const KernelTable& k = m_p.kernels;
+    // At most a node per range and per kernel. Untouched capacity costs address space, not memory, and spares the
+    // copies of a growing vector when every range has its own name (PyTorch op_ids without normalization).
+    m_tree.nodes.reserve(m_p.nvtx.size() + k.size() + m_p.threads.size() + m_p.processes.size() + 2);
     m_tree.nodes.emplace_back(); // root
     m_tree.kernelNode.assign(k.size(), -1);
     m_tree.memOpNode.assign(m_p.memops.size(), -1);
@@ -495,6 +498,7 @@ NvtxTree Builder::run()
     m_ops = {};
     addLeaves();
     finish();
+    m_tree.nodes.shrink_to_fit();
     return std::move(m_tree);
 }
 

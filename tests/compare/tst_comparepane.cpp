@@ -109,7 +109,8 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(pane.tableModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         CompareController* c = pane.controller();
         c->setSettings(kernelSettings());
-        QTest::qWait(20);
+        QCoreApplication::processEvents();
+        QVERIFY(!c->isBusy());
         QCOMPARE(c->computedKeyTables(), 0); // nothing before the pane is shown
         pane.resize(1200, 800);
         pane.show();

@@ -118,7 +118,7 @@ private Q_SLOTS:
         // An invalid regex is refused, its error shown; the rules stay as they were.
         QTest::keyClicks(editor->patternEdit(), QStringLiteral("("));
         QVERIFY(editor->patternError()->text().contains(QStringLiteral("missing closing parenthesis")));
-        QTest::qWait(RuleEditorDialog::kTypingDelayMs * 2);
+        editor->applyTypedFields(); // what the typing timer does
         QCOMPARE(c->rules().rules[0].pattern, QStringLiteral("sgemm"));
         QTest::keyClick(editor->patternEdit(), Qt::Key_Backspace);
         QTRY_VERIFY(editor->patternError()->text().isEmpty());
@@ -188,7 +188,8 @@ private Q_SLOTS:
     {
         CategoriesPane pane(m_workbench);
         // Nothing is built for a pane never shown.
-        QTest::qWait(50);
+        QCoreApplication::processEvents();
+        QVERIFY(!pane.controller()->isBusy());
         QVERIFY(!m_workbench->current()->attachment<CategorySessionData>(CategoryController::attachmentKey()));
         pane.resize(1000, 700);
         pane.show();
@@ -215,6 +216,15 @@ private Q_SLOTS:
         QVERIFY(selection.label.contains(QStringLiteral("GPU 1")));
         // Kernel rows k0..k7: the gemm kernel on GPU 1 is k4.
         QCOMPARE(*selection.filter.rows, (std::vector<char> { 0, 0, 0, 0, 1, 0, 0, 0 }));
+
+        // The memops category holds no kernel: the kernel table says so rather than showing an unexplained empty list.
+        pane.selectSegment(0, int(pane.chart()->table().categories.indexOf(QStringLiteral("memops"))));
+        QCOMPARE(spy.size(), 2);
+        const auto memops = spy[1][0].value<KernelSelection>();
+        QVERIFY(memops.label.startsWith(QStringLiteral("category memops")));
+        QVERIFY(memops.label.contains(QStringLiteral("no kernels, only memory operations")));
+        QCOMPARE(*memops.filter.rows, (std::vector<char>(8, 0)));
+        QVERIFY(!selection.label.contains(QStringLiteral("no kernels")));
     }
 
     void wallTimeWarningAndExports()

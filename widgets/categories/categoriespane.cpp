@@ -29,6 +29,7 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace nsw {
 
@@ -319,6 +320,9 @@ void CategoriesPane::selectSegment(int bar, int row)
                           .arg(table.categories[row], m_controller->engine(), m_controller->model(),
                               b.device >= 0 ? tr(" on %1").arg(b.label) : QString());
     selection.filter.rows = kernelRowsOfCategory(*r.timeline, r.breakdown, category, b.device);
+    if (std::find(selection.filter.rows->begin(), selection.filter.rows->end(), char(1))
+        == selection.filter.rows->end())
+        selection.label += tr(": no kernels, only memory operations (see the Statistics pane's memory reports)");
     if (workbench()->current() != r.session)
         workbench()->setCurrent(r.session);
     workbench()->showKernels(selection);

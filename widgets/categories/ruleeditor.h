@@ -57,6 +57,8 @@ public:
     bool makeRuleFromName(int nameRow, const QString& category);
     QString save();
     QString statusText() const;
+    /// Applies what is typed in the fields now; the typing timer calls it kTypingDelayMs after the last key.
+    void applyTypedFields();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -67,7 +69,6 @@ private:
     void onRulesChanged();
     void onResultsChanged();
     void showCurrentRule();
-    void applyTypedFields();
     bool confirmDiscard();
     void newModelFromThis();
     void importRules();

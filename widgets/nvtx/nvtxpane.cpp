@@ -371,7 +371,10 @@ QString NvtxPane::exportMarkdown(const QString& fileName) const
     QSaveFile file(fileName);
     if (!file.open(QIODevice::WriteOnly))
         return QStringLiteral("%1: %2").arg(fileName, file.errorString());
-    file.write(nvtxTreeToMarkdown(*m_tree).toUtf8());
+    if (!writeNvtxTreeMarkdown(*m_tree, nullptr, file)) {
+        file.cancelWriting();
+        return QStringLiteral("%1: %2").arg(fileName, file.errorString());
+    }
     if (!file.commit())
         return QStringLiteral("%1: %2").arg(fileName, file.errorString());
     return {};
