@@ -45,7 +45,7 @@ CategoryController::CategoryController(Workbench* workbench, QObject* parent)
     m_mode = parseTimeMode(settings.value(kModeKey).toString()).value_or(TimeMode::Global);
     reloadLibrary();
     if (!select(settings.value(kEngineKey).toString(), settings.value(kModelKey).toString())
-        && !select(QStringLiteral("pytorch"), QStringLiteral("training"))) {
+        && !select(QStringLiteral("vllm"), QStringLiteral("llama"))) {
         const QStringList engines = m_library.engines();
         if (!engines.isEmpty())
             select(engines.first(), m_library.models(engines.first()).value(0));

@@ -201,7 +201,7 @@ RuleList CompareController::categoryRules() const
         return m_categories->rules();
     static const RuleList fallback = [] {
         const RuleLibrary library = RuleLibrary::loadDefault();
-        if (const RuleList* l = library.find(QStringLiteral("pytorch"), QStringLiteral("training")))
+        if (const RuleList* l = library.find(QStringLiteral("vllm"), QStringLiteral("llama")))
             return *l;
         const QString engine = library.engines().value(0);
         const RuleList* l = library.find(engine, library.models(engine).value(0));
