@@ -229,7 +229,7 @@ void LoadRun::addTable(unsigned part, TableKind kind, const char* table, const Q
     const auto [first, last] = m_db->rowIdRange(name);
     const qint64 rows = last >= first ? last - first + 1 : 0;
     const qint64 chunkRows = std::max<qint64>(1, m_options.chunkRows);
-    const qint64 chunks = std::max<qint64>(1, (rows + chunkRows - 1) / chunkRows);
+    const qint64 chunks = rows > 0 ? 1 + (rows - 1) / chunkRows : 1; // chunkRows may be INT64_MAX
     for (qint64 c = 0; c < chunks; ++c) {
         auto task = std::make_unique<ScanTask>();
         task->kind = kind;
