@@ -19,13 +19,13 @@ const std::vector<Command>& commands()
             QStringLiteral("NVTX range tree with GPU time projected onto it (markdown, json, csv), phases"), runNvtx },
         { QStringLiteral("categories"),
             QStringLiteral("kernel categories by gputrc2graph regex rules, per time mode (csv/json/table, png)"),
-            runCategories, categoriesWantsGui },
+            runCategories, asksForPng },
         { QStringLiteral("nvlink"),
             QStringLiteral("NVLink throughput of an NVF1 recording or GPU metrics, and the kernels at its peaks"),
-            runNvlink, nvlinkNeedsGui },
+            runNvlink, asksForPng },
         { QStringLiteral("compare"),
             QStringLiteral("profiles side by side by category, kernel or NVTX path, deltas, CI gate (--fail-above)"),
-            runCompare, compareWantsGui },
+            runCompare, asksForPng },
     };
     return all;
 }

@@ -52,6 +52,14 @@ QString writeOutputWith(const QString& file, const std::function<bool(QIODevice&
     return {};
 }
 
+bool asksForPng(const QStringList& args)
+{
+    for (const QString& a : args)
+        if (a == QLatin1String("--png") || a.startsWith(QLatin1String("--png=")))
+            return true;
+    return false;
+}
+
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode)
 {
     parser.setApplicationDescription(description);

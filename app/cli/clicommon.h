@@ -18,6 +18,9 @@ QString writeOutput(const QString& text, const QString& file);
 /// Streams to @p file atomically, or to stdout, through @p write (false when it failed). Returns an error or "".
 QString writeOutputWith(const QString& file, const std::function<bool(QIODevice&)>& write);
 
+/// Whether a command line asks for a chart (--png FILE or --png=FILE): rendering one needs the GUI platform.
+bool asksForPng(const QStringList& args);
+
 /// Parses a command's arguments; on --help prints help and sets @p exitCode to 0, on error prints the error and
 /// sets it to ExitUsage. Returns true when the command should go on.
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode);

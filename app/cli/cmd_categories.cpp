@@ -45,14 +45,6 @@ bool parseElapsed(const QString& text, qsizetype traces, std::vector<TimeNs>* ou
 }
 } // namespace
 
-bool categoriesWantsGui(const QStringList& args)
-{
-    for (const QString& a : args)
-        if (a == QLatin1String("--png") || a.startsWith(QLatin1String("--png=")))
-            return true;
-    return false;
-}
-
 int runCategories(const QStringList& args)
 {
     QCommandLineParser parser;

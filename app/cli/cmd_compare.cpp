@@ -56,14 +56,6 @@ bool parseNumber(const QString& text, double* out)
 }
 } // namespace
 
-bool compareWantsGui(const QStringList& args)
-{
-    for (const QString& a : args)
-        if (a == QLatin1String("--png") || a.startsWith(QLatin1String("--png=")))
-            return true;
-    return false;
-}
-
 int runCompare(const QStringList& args)
 {
     QCommandLineParser parser;

@@ -251,11 +251,6 @@ QString textPeakKernels(const OrderedJson& j, const ClockAlignment& alignment)
 
 } // namespace
 
-bool nvlinkNeedsGui(const QStringList& args)
-{
-    return args.value(0) == QLatin1String("nvlink") && args.contains(QStringLiteral("--png"));
-}
-
 int runNvlink(const QStringList& args)
 {
     QCommandLineParser parser;

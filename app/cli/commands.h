@@ -10,11 +10,7 @@ int runInfo(const QStringList& args);
 int runStats(const QStringList& args);
 int runNvtx(const QStringList& args);
 int runCategories(const QStringList& args);
-bool categoriesWantsGui(const QStringList& args);
 int runNvlink(const QStringList& args);
-/// nvlink --png draws with QCustomPlot, which needs a (headless) QApplication.
-bool nvlinkNeedsGui(const QStringList& args);
 int runCompare(const QStringList& args);
-bool compareWantsGui(const QStringList& args);
 
 } // namespace nsw::cli
