@@ -5,6 +5,7 @@
 #include "profile/profileloader.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <cstdio>
 
@@ -58,6 +59,16 @@ bool asksForPng(const QStringList& args)
         if (a == QLatin1String("--png") || a.startsWith(QLatin1String("--png=")))
             return true;
     return false;
+}
+
+std::optional<QSize> parsePngSize(const QString& text)
+{
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(text);
+    if (!m.hasMatch() || m.captured(1).toInt() < 100 || m.captured(2).toInt() < 100) {
+        printError(QStringLiteral("--png-size must be WIDTHxHEIGHT (at least 100x100), not '%1'").arg(text));
+        return std::nullopt;
+    }
+    return QSize(m.captured(1).toInt(), m.captured(2).toInt());
 }
 
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode)

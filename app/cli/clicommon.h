@@ -5,8 +5,10 @@
 
 #include <QCommandLineParser>
 #include <QIODevice>
+#include <QSize>
 #include <QString>
 #include <functional>
+#include <optional>
 
 namespace nsw::cli {
 
@@ -20,6 +22,9 @@ QString writeOutputWith(const QString& file, const std::function<bool(QIODevice&
 
 /// Whether a command line asks for a chart (--png FILE or --png=FILE): rendering one needs the GUI platform.
 bool asksForPng(const QStringList& args);
+
+/// "WIDTHxHEIGHT" (each at least 100) of --png-size; prints the error and returns nothing when malformed.
+std::optional<QSize> parsePngSize(const QString& text);
 
 /// Parses a command's arguments; on --help prints help and sets @p exitCode to 0, on error prints the error and
 /// sets it to ExitUsage. Returns true when the command should go on.

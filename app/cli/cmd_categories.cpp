@@ -10,7 +10,6 @@
 #include "common/plotexport.h"
 
 #include <QApplication>
-#include <QRegularExpression>
 
 namespace nsw::cli {
 
@@ -97,13 +96,9 @@ int runCategories(const QStringList& args)
         printError(QStringLiteral("--format must be csv, json or table, not '%1'").arg(fmt));
         return ExitUsage;
     }
-    const QRegularExpressionMatch size
-        = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(pngSize));
-    if (!size.hasMatch() || size.captured(1).toInt() < 100 || size.captured(2).toInt() < 100) {
-        printError(
-            QStringLiteral("--png-size must be WIDTHxHEIGHT (at least 100x100), not '%1'").arg(parser.value(pngSize)));
+    const std::optional<QSize> size = parsePngSize(parser.value(pngSize));
+    if (!size)
         return ExitUsage;
-    }
     std::vector<TimeNs> wall;
     if (parser.isSet(elapsed)) {
         QString error;
@@ -191,8 +186,8 @@ int runCategories(const QStringList& args)
             return ExitUsage;
         }
         CategoryChart chart;
-        const int w = size.captured(1).toInt();
-        const int h = size.captured(2).toInt();
+        const int w = size->width();
+        const int h = size->height();
         chart.resize(w, h);
         chart.setTable(makeCategoryTable(profiles), engineName + QStringLiteral(" / ") + modelName);
         PngExportOptions o;

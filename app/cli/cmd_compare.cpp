@@ -13,7 +13,6 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QElapsedTimer>
-#include <QRegularExpression>
 #include <thread>
 
 namespace nsw::cli {
@@ -185,13 +184,9 @@ int runCompare(const QStringList& args)
         printError(QStringLiteral("--format must be csv, json or table, not '%1'").arg(fmt));
         return ExitUsage;
     }
-    const QRegularExpressionMatch size
-        = QRegularExpression(QStringLiteral("^(\\d+)x(\\d+)$")).match(parser.value(pngSize));
-    if (!size.hasMatch() || size.captured(1).toInt() < 100 || size.captured(2).toInt() < 100) {
-        printError(
-            QStringLiteral("--png-size must be WIDTHxHEIGHT (at least 100x100), not '%1'").arg(parser.value(pngSize)));
+    const std::optional<QSize> size = parsePngSize(parser.value(pngSize));
+    if (!size)
         return ExitUsage;
-    }
     if (parser.isSet(png) && !qobject_cast<QApplication*>(QCoreApplication::instance())) {
         printError(QStringLiteral("--png needs the widgets (run through nsys-workbench)"));
         return ExitUsage;
@@ -274,8 +269,8 @@ int runCompare(const QStringList& args)
     }
     if (parser.isSet(png)) {
         CompareChart chart;
-        const int w = size.captured(1).toInt();
-        const int h = size.captured(2).toInt();
+        const int w = size->width();
+        const int h = size->height();
         chart.resize(w, h);
         QString subtitle = QStringLiteral("baseline %1").arg(traces.first());
         if (!ruleLabel.isEmpty())
