@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
 
-#include "cli/clicommon.h"
-#include "cli/commands.h"
+#include "app/cli/clicommon.h"
+#include "app/cli/commands.h"
 
 #include <QCoreApplication>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "clicommon.h"
 
-#include "cli/cli.h"
-#include "profile/profileloader.h"
+#include "app/cli/cli.h"
+#include "core/profile/profileloader.h"
 
 #include <QFile>
 #include <QRegularExpression>

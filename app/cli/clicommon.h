@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "profile/loadtypes.h"
+#include "core/profile/loadtypes.h"
 
 #include <QCommandLineParser>
 #include <QIODevice>

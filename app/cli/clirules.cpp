@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "clirules.h"
 
-#include "cli/cli.h"
-#include "cli/clicommon.h"
+#include "app/cli/cli.h"
+#include "app/cli/clicommon.h"
 
 namespace nsw::cli {
 

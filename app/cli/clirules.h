@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/rulelibrary.h"
+#include "core/categories/rulelibrary.h"
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>

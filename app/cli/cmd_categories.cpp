@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "categories/categorychart.h"
-#include "categories/categoryexport.h"
-#include "categories/categorytable.h"
-#include "categories/rulelibrary.h"
-#include "cli/cli.h"
-#include "cli/clicommon.h"
-#include "cli/clirules.h"
-#include "cli/commands.h"
-#include "common/plotexport.h"
+#include "app/cli/cli.h"
+#include "app/cli/clicommon.h"
+#include "app/cli/clirules.h"
+#include "app/cli/commands.h"
+#include "core/categories/categoryexport.h"
+#include "core/categories/categorytable.h"
+#include "core/categories/rulelibrary.h"
+#include "widgets/categories/categorychart.h"
+#include "widgets/common/plotexport.h"
 
 #include <QApplication>
 

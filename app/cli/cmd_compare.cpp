@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/cli.h"
-#include "cli/clicommon.h"
-#include "cli/clirules.h"
-#include "cli/commands.h"
-#include "common/plotexport.h"
-#include "compare/comparechart.h"
-#include "compare/compareexport.h"
-#include "models/comparetablemodel.h"
-#include "profile/profileloader.h"
-#include "util/csv.h"
+#include "app/cli/cli.h"
+#include "app/cli/clicommon.h"
+#include "app/cli/clirules.h"
+#include "app/cli/commands.h"
+#include "core/compare/compareexport.h"
+#include "core/models/comparetablemodel.h"
+#include "core/profile/profileloader.h"
+#include "core/util/csv.h"
+#include "widgets/common/plotexport.h"
+#include "widgets/compare/comparechart.h"
 
 #include <QApplication>
 #include <QBuffer>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/cli.h"
-#include "cli/clicommon.h"
-#include "cli/commands.h"
-#include "profile/exportcheck.h"
-#include "profile/metadatareader.h"
-#include "session/workbenchload.h"
-#include "sqlite/sqlitedb.h"
-#include "util/timeformat.h"
+#include "app/cli/cli.h"
+#include "app/cli/clicommon.h"
+#include "app/cli/commands.h"
+#include "core/profile/exportcheck.h"
+#include "core/profile/metadatareader.h"
+#include "core/session/workbenchload.h"
+#include "core/sqlite/sqlitedb.h"
+#include "core/util/timeformat.h"
 
 #include <QDateTime>
 #include <QFile>

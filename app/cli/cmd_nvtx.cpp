@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/cli.h"
-#include "cli/clicommon.h"
-#include "cli/commands.h"
-#include "models/modelroles.h"
-#include "models/nvtxflatmodel.h"
-#include "nvtx/nvtxexport.h"
-#include "nvtx/nvtxphases.h"
-#include "util/csv.h"
+#include "app/cli/cli.h"
+#include "app/cli/clicommon.h"
+#include "app/cli/commands.h"
+#include "core/models/modelroles.h"
+#include "core/models/nvtxflatmodel.h"
+#include "core/nvtx/nvtxexport.h"
+#include "core/nvtx/nvtxphases.h"
+#include "core/util/csv.h"
 
 namespace nsw::cli {
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "cli/cli.h"
-#include "cli/clicommon.h"
-#include "cli/commands.h"
-#include "stats/reportformat.h"
-#include "stats/reports.h"
+#include "app/cli/cli.h"
+#include "app/cli/clicommon.h"
+#include "app/cli/commands.h"
+#include "core/reports/reportregistry.h"
+#include "core/stats/reportformat.h"
+#include "core/stats/reports.h"
 
 namespace nsw::cli {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/categorytimeline.h"
-#include "categories/ruleevaluation.h"
-#include "categories/rulefile.h"
-#include "categories/timemodes.h"
+#include "core/categories/categorytimeline.h"
+#include "core/categories/ruleevaluation.h"
+#include "core/categories/rulefile.h"
+#include "core/categories/timemodes.h"
 
 #include <QString>
 #include <QStringList>

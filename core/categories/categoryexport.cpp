@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "categoryexport.h"
 
-#include "util/csv.h"
-#include "util/numberformat.h"
-#include "util/timeformat.h"
+#include "core/util/csv.h"
+#include "core/util/numberformat.h"
+#include "core/util/timeformat.h"
 
 #include <QFileInfo>
 #include <algorithm>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/categorybreakdown.h"
+#include "core/categories/categorybreakdown.h"
 
 #include <QString>
 #include <nlohmann/json.hpp>

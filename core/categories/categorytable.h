@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/categoryexport.h"
+#include "core/categories/categoryexport.h"
 
 #include <QString>
 #include <QStringList>

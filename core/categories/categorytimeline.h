@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/timemodes.h"
-#include "profile/profile.h"
+#include "core/categories/timemodes.h"
+#include "core/profile/profile.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ruleevaluation.h"
 
-#include "categories/categorytimeline.h"
-#include "categories/rulelibrary.h"
+#include "core/categories/categorytimeline.h"
+#include "core/categories/rulelibrary.h"
 
 #include <QMutexLocker>
 #include <QRegularExpression>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "compareexport.h"
 
-#include "categories/categorytimeline.h"
-#include "util/timeformat.h"
+#include "core/categories/categorytimeline.h"
+#include "core/util/timeformat.h"
 
 #include <algorithm>
 #include <cmath>

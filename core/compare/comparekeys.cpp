@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparekeys.h"
 
-#include "categories/categorytimeline.h"
-#include "categories/ruleevaluation.h"
-#include "compare/kernelnames.h"
-#include "nvtx/nvtxnames.h"
+#include "core/categories/categorytimeline.h"
+#include "core/categories/ruleevaluation.h"
+#include "core/compare/kernelnames.h"
+#include "core/nvtx/nvtxnames.h"
 
 #include <QHash>
 

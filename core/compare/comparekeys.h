@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/categorybreakdown.h"
-#include "nvtx/nvtxtree.h"
-#include "profile/loadtypes.h"
-#include "stats/kernelindex.h"
+#include "core/categories/categorybreakdown.h"
+#include "core/nvtx/nvtxtree.h"
+#include "core/profile/loadtypes.h"
+#include "core/stats/kernelindex.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "compare/comparekeys.h"
+#include "core/compare/comparekeys.h"
 
 #include <QString>
 #include <QStringList>

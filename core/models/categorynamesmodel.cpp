@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "categorynamesmodel.h"
 
-#include "util/timeformat.h"
+#include "core/util/timeformat.h"
 
 namespace nsw {
 

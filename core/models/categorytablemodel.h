@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/categorytable.h"
-#include "models/modelroles.h"
+#include "core/categories/categorytable.h"
+#include "core/models/modelroles.h"
 
 #include <QAbstractTableModel>
 

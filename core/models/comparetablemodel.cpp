@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparetablemodel.h"
 
-#include "categories/categorybreakdown.h"
-#include "compare/compareexport.h"
-#include "util/numberformat.h"
-#include "util/timeformat.h"
+#include "core/categories/categorybreakdown.h"
+#include "core/compare/compareexport.h"
+#include "core/util/numberformat.h"
+#include "core/util/timeformat.h"
 
 #include <cmath>
 

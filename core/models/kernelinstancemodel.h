@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "stats/kernelindex.h"
+#include "core/stats/kernelindex.h"
 
 #include <QAbstractTableModel>
 #include <memory>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvlinkkernelmodel.h"
 
-#include "models/modelroles.h"
-#include "util/timeformat.h"
+#include "core/models/modelroles.h"
+#include "core/util/timeformat.h"
 
 namespace nsw {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "nvlink/peakkernels.h"
+#include "core/nvlink/peakkernels.h"
 
 #include <QAbstractTableModel>
 

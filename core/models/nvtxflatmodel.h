@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "nvtx/nvtxexport.h"
+#include "core/nvtx/nvtxexport.h"
 
 #include <QAbstractTableModel>
 #include <memory>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvtxtreemodel.h"
 
-#include "nvtx/nvtxexport.h"
-#include "util/timeformat.h"
+#include "core/nvtx/nvtxexport.h"
+#include "core/util/timeformat.h"
 
 namespace nsw {
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "models/modelroles.h"
-#include "models/treemodel.h"
-#include "nvtx/nvtxtree.h"
+#include "core/models/modelroles.h"
+#include "core/models/treemodel.h"
+#include "core/nvtx/nvtxtree.h"
 
 #include <memory>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reporttablemodel.h"
 
-#include "models/modelroles.h"
-#include "util/numberformat.h"
+#include "core/models/modelroles.h"
+#include "core/util/numberformat.h"
 
 namespace nsw {
 

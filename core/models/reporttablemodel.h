@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "stats/reporttable.h"
+#include "core/stats/reporttable.h"
 
 #include <QAbstractTableModel>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/categorybreakdown.h"
-#include "categories/ruleevaluation.h"
-#include "categories/rulefile.h"
-#include "models/modelroles.h"
+#include "core/categories/categorybreakdown.h"
+#include "core/categories/ruleevaluation.h"
+#include "core/categories/rulefile.h"
+#include "core/models/modelroles.h"
 
 #include <QAbstractTableModel>
 

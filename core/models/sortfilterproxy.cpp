@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sortfilterproxy.h"
 
-#include "models/modelroles.h"
+#include "core/models/modelroles.h"
 
 #include <QRegularExpression>
 

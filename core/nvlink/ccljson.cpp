@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ccljson.h"
 
-#include "util/numberformat.h"
+#include "core/util/numberformat.h"
 
 #include <QDateTime>
 #include <QTimeZone>

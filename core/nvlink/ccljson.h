@@ -3,9 +3,9 @@
 // reproduced key for key and value for value so that scripts reading their JSON keep working.
 #pragma once
 
-#include "nvlink/clockalignment.h"
-#include "nvlink/kernelspans.h"
-#include "nvlink/nvlinkanalysis.h"
+#include "core/nvlink/clockalignment.h"
+#include "core/nvlink/kernelspans.h"
+#include "core/nvlink/nvlinkanalysis.h"
 
 #include <cmath>
 #include <limits>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gpumetricsreader.h"
 
-#include "sqlite/sqlitedb.h"
+#include "core/sqlite/sqlitedb.h"
 
 #include <QRegularExpression>
 #include <algorithm>

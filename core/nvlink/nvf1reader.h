@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "nvlink/throughputseries.h"
-#include "profile/loadtypes.h"
+#include "core/nvlink/throughputseries.h"
+#include "core/profile/loadtypes.h"
 
 #include <QStringList>
 #include <array>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "nvlink/throughputseries.h"
+#include "core/nvlink/throughputseries.h"
 
 #include <optional>
 #include <vector>

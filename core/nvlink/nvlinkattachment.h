@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "nvlink/gpumetricsreader.h"
-#include "nvlink/linkpeaks.h"
-#include "nvlink/nvf1reader.h"
+#include "core/nvlink/gpumetricsreader.h"
+#include "core/nvlink/linkpeaks.h"
+#include "core/nvlink/nvf1reader.h"
 
 #include <memory>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "nvlink/clockalignment.h"
-#include "nvlink/kernelspans.h"
-#include "nvlink/linkpeaks.h"
-#include "nvlink/nvlinkanalysis.h"
+#include "core/nvlink/clockalignment.h"
+#include "core/nvlink/kernelspans.h"
+#include "core/nvlink/linkpeaks.h"
+#include "core/nvlink/nvlinkanalysis.h"
 
 #include <limits>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracefolder.h"
 
-#include "nvlink/nvf1reader.h"
+#include "core/nvlink/nvf1reader.h"
 
 #include <QDir>
 #include <QFileInfo>

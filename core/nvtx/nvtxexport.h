@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "nvtx/nvtxphases.h"
-#include "nvtx/nvtxtree.h"
+#include "core/nvtx/nvtxphases.h"
+#include "core/nvtx/nvtxtree.h"
 
 #include <QIODevice>
 #include <QString>

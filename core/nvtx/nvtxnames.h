@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "profile/profile.h"
+#include "core/profile/profile.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "nvtx/nvtxtree.h"
+#include "core/nvtx/nvtxtree.h"
 
 #include <QByteArray>
 #include <QRegularExpression>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvtxreports.h"
 
-#include "stats/durationstats.h"
-#include "stats/reportchecks.h"
-#include "stats/summaryreport.h"
-#include "util/numberformat.h"
+#include "core/stats/durationstats.h"
+#include "core/stats/reportchecks.h"
+#include "core/stats/reportnames.h"
+#include "core/stats/summaryreport.h"
+#include "core/util/numberformat.h"
 
 #include <QFileInfo>
 #include <QHash>
@@ -117,8 +118,8 @@ QString nvtxReportLabel(const Profile& p, std::size_t row)
 
 ReportTable nvtxSum(const Profile& p)
 {
-    const QString name = QStringLiteral("nvtx_sum");
-    const QString title = QStringLiteral("NVTX Range Summary");
+    const QString name = reportnames::nvtxSum.idString();
+    const QString title = reportnames::nvtxSum.titleString();
     if (const QString reason = nvtxTableCheck(p); !reason.isEmpty())
         return skippedReport(name, title, reason);
     const NvtxTable& n = p.nvtx;
@@ -355,8 +356,8 @@ std::vector<NvtxProjection> nvtxGpuProjection(const Profile& p)
 
 ReportTable nvtxGpuProjSum(const Profile& p)
 {
-    const QString name = QStringLiteral("nvtx_gpu_proj_sum");
-    const QString title = QStringLiteral("NVTX GPU Projection Summary");
+    const QString name = reportnames::nvtxGpuProjSum.idString();
+    const QString title = reportnames::nvtxGpuProjSum.titleString();
     if (const QString reason = nvtxTableCheck(p); !reason.isEmpty())
         return skippedReport(name, title, reason);
     if (!profileHasTable(p, "CUPTI_ACTIVITY_KIND_RUNTIME"))

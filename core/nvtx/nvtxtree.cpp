@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvtxtree.h"
 
-#include "nvtx/nvtxnames.h"
+#include "core/nvtx/nvtxnames.h"
 
 #include <QHash>
 #include <algorithm>

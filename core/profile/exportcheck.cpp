@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exportcheck.h"
 
-#include "sqlite/sqlitedb.h"
+#include "core/sqlite/sqlitedb.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "metadatareader.h"
 
-#include "profile/scancontext.h"
-#include "sqlite/sqlitedb.h"
+#include "core/profile/scancontext.h"
+#include "core/sqlite/sqlitedb.h"
 
 #include <QFileInfo>
 

@@ -2,7 +2,7 @@
 // The small tables (metadata, GPUs, processes, thread names, enums); used by the loader and by `info`.
 #pragma once
 
-#include "profile/profile.h"
+#include "core/profile/profile.h"
 
 #include <vector>
 

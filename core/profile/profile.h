@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "profile/stringpool.h"
+#include "core/profile/stringpool.h"
 
 #include <QMetaType>
 #include <QString>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profileloader.h"
 
-#include "profile/correlationjoin.h"
-#include "profile/exportcheck.h"
-#include "profile/metadatareader.h"
-#include "profile/stringresolver.h"
-#include "profile/tablereaders.h"
-#include "sqlite/sqlitedb.h"
+#include "core/profile/correlationjoin.h"
+#include "core/profile/exportcheck.h"
+#include "core/profile/metadatareader.h"
+#include "core/profile/stringresolver.h"
+#include "core/profile/tablereaders.h"
+#include "core/sqlite/sqlitedb.h"
 
 #include <QElapsedTimer>
 

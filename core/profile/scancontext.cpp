@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scancontext.h"
 
-#include "profile/scanloop.h"
+#include "core/profile/scanloop.h"
 
 namespace nsw {
 

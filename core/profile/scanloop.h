@@ -2,8 +2,8 @@
 // Private to core: the hot row loop over the native SQLite handle.
 #pragma once
 
-#include "profile/scancontext.h"
-#include "sqlite/sqlitedb.h"
+#include "core/profile/scancontext.h"
+#include "core/sqlite/sqlitedb.h"
 
 #include <sqlite3.h>
 

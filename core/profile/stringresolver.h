@@ -2,7 +2,7 @@
 // Private to the loader: turns raw StringIds ids and inline texts into StringPool indices.
 #pragma once
 
-#include "profile/stringpool.h"
+#include "core/profile/stringpool.h"
 
 #include <QString>
 #include <cstdint>

@@ -3,8 +3,8 @@
 // processes, strings) that ProfileLoader later remaps to the profile's global ones.
 #pragma once
 
-#include "profile/profile.h"
-#include "profile/scancontext.h"
+#include "core/profile/profile.h"
+#include "core/profile/scancontext.h"
 
 #include <map>
 #include <utility>

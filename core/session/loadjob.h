@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "session/workbenchload.h"
+#include "core/session/workbenchload.h"
 
 #include <QObject>
 #include <QString>

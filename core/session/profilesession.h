@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "session/workbenchload.h"
-#include "stats/kernelindex.h"
+#include "core/session/workbenchload.h"
+#include "core/stats/kernelindex.h"
 
 #include <QObject>
 #include <map>

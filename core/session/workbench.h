@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "session/profilesession.h"
+#include "core/session/profilesession.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "workbenchload.h"
 
-#include "profile/profileloader.h"
+#include "core/profile/profileloader.h"
 
 #include <QElapsedTimer>
 

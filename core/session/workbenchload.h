@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "profile/loadtypes.h"
-#include "stats/kernelindex.h"
+#include "core/profile/loadtypes.h"
+#include "core/stats/kernelindex.h"
 
 #include <QMetaType>
 #include <memory>

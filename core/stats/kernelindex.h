@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "profile/profile.h"
-#include "stats/durationstats.h"
+#include "core/profile/profile.h"
+#include "core/stats/durationstats.h"
 
 #include <memory>
 #include <vector>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "profile/profile.h"
-#include "stats/reporttable.h"
+#include "core/profile/profile.h"
+#include "core/stats/reporttable.h"
 
 namespace nsw {
 

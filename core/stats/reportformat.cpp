@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reportformat.h"
 
-#include "util/numberformat.h"
+#include "core/util/numberformat.h"
 
 namespace nsw {
 

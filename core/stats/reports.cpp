@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reports.h"
 
-#include "nvtx/nvtxreports.h"
-#include "profile/loadtypes.h"
-#include "stats/reportchecks.h"
-#include "stats/summaryreport.h"
-#include "util/numberformat.h"
+#include "core/profile/loadtypes.h"
+#include "core/stats/reportchecks.h"
+#include "core/stats/reportnames.h"
+#include "core/stats/summaryreport.h"
+#include "core/util/numberformat.h"
 
 #include <QFileInfo>
 #include <QHash>
@@ -52,8 +52,8 @@ QString apiReportName(const QString& name)
 
 ReportTable cudaGpuKernSum(const Profile& p, KernelNameMode mode)
 {
-    const QString name = QStringLiteral("cuda_gpu_kern_sum");
-    const QString title = QStringLiteral("CUDA GPU Kernel Summary");
+    const QString name = reportnames::cudaGpuKernSum.idString();
+    const QString title = reportnames::cudaGpuKernSum.titleString();
     if (!profileHasTable(p, "CUPTI_ACTIVITY_KIND_KERNEL"))
         return skippedReport(
             name, title, QStringLiteral("%1 does not contain CUDA kernel data.").arg(reportFileName(p)));
@@ -76,8 +76,8 @@ ReportTable cudaGpuKernSum(const Profile& p, KernelNameMode mode)
 
 ReportTable cudaApiSum(const Profile& p)
 {
-    const QString name = QStringLiteral("cuda_api_sum");
-    const QString title = QStringLiteral("CUDA API Summary");
+    const QString name = reportnames::cudaApiSum.idString();
+    const QString title = reportnames::cudaApiSum.titleString();
     if (!profileHasTable(p, "CUPTI_ACTIVITY_KIND_RUNTIME"))
         return skippedReport(
             name, title, QStringLiteral("%1 does not contain CUDA trace data.").arg(reportFileName(p)));
@@ -136,8 +136,8 @@ QString memOpSkipReason(const Profile& p)
 
 ReportTable cudaGpuMemTimeSum(const Profile& p)
 {
-    const QString name = QStringLiteral("cuda_gpu_mem_time_sum");
-    const QString title = QStringLiteral("CUDA GPU MemOps Summary (by Time)");
+    const QString name = reportnames::cudaGpuMemTimeSum.idString();
+    const QString title = reportnames::cudaGpuMemTimeSum.titleString();
     if (const QString reason = memOpSkipReason(p); !reason.isEmpty())
         return skippedReport(name, title, reason);
     SummaryLayout layout;
@@ -148,8 +148,8 @@ ReportTable cudaGpuMemTimeSum(const Profile& p)
 
 ReportTable cudaGpuMemSizeSum(const Profile& p)
 {
-    const QString name = QStringLiteral("cuda_gpu_mem_size_sum");
-    const QString title = QStringLiteral("CUDA GPU MemOps Summary (by Size)");
+    const QString name = reportnames::cudaGpuMemSizeSum.idString();
+    const QString title = reportnames::cudaGpuMemSizeSum.titleString();
     if (const QString reason = memOpSkipReason(p); !reason.isEmpty())
         return skippedReport(name, title, reason);
     // Statistics over bytes, unrounded; nsys prints them converted to MB (10^6 bytes) with 3 decimals.
@@ -179,8 +179,8 @@ ReportTable cudaGpuMemSizeSum(const Profile& p)
 
 ReportTable osrtSum(const Profile& p)
 {
-    const QString name = QStringLiteral("osrt_sum");
-    const QString title = QStringLiteral("OS Runtime Summary");
+    const QString name = reportnames::osrtSum.idString();
+    const QString title = reportnames::osrtSum.titleString();
     if (!profileHasTable(p, "OSRT_API"))
         return skippedReport(
             name, title, QStringLiteral("%1 does not contain OS Runtime trace data.").arg(reportFileName(p)));
@@ -193,59 +193,6 @@ ReportTable osrtSum(const Profile& p)
     SummaryLayout layout;
     layout.countHeader = QStringLiteral("Num Calls");
     return buildSummaryReport(name, title, layout, std::move(groups));
-}
-
-const std::vector<ReportSpec>& reportSpecs()
-{
-    static const std::vector<ReportSpec> specs = {
-        { QStringLiteral("cuda_gpu_kern_sum"), { QStringLiteral("gpukernsum") },
-            QStringLiteral("CUDA GPU Kernel Summary"), LoadKernels,
-            { QStringLiteral("base"), QStringLiteral("mangled") },
-            [](const Profile& p, const QStringList& args) {
-                const KernelNameMode mode = args.contains(QLatin1String("base")) ? KernelNameMode::Short
-                    : args.contains(QLatin1String("mangled"))                    ? KernelNameMode::Mangled
-                                                                                 : KernelNameMode::Demangled;
-                return cudaGpuKernSum(p, mode);
-            },
-            KernelDemangledName | KernelShortName | KernelMangledName,
-            [](const QStringList& args) -> unsigned {
-                if (args.contains(QLatin1String("base")))
-                    return KernelShortName;
-                if (args.contains(QLatin1String("mangled")))
-                    return KernelMangledName | KernelDemangledName;
-                return KernelDemangledName;
-            } },
-        { QStringLiteral("cuda_api_sum"), { QStringLiteral("cudaapisum") }, QStringLiteral("CUDA API Summary"),
-            LoadCudaApi, {}, [](const Profile& p, const QStringList&) { return cudaApiSum(p); } },
-        { QStringLiteral("cuda_gpu_mem_time_sum"), { QStringLiteral("gpumemtimesum") },
-            QStringLiteral("CUDA GPU MemOps Summary (by Time)"), LoadMemOps, {},
-            [](const Profile& p, const QStringList&) { return cudaGpuMemTimeSum(p); } },
-        { QStringLiteral("cuda_gpu_mem_size_sum"), { QStringLiteral("gpumemsizesum") },
-            QStringLiteral("CUDA GPU MemOps Summary (by Size)"), LoadMemOps, {},
-            [](const Profile& p, const QStringList&) { return cudaGpuMemSizeSum(p); } },
-        { QStringLiteral("osrt_sum"), { QStringLiteral("osrtsum") }, QStringLiteral("OS Runtime Summary"), LoadOsrt, {},
-            [](const Profile& p, const QStringList&) { return osrtSum(p); } },
-        { QStringLiteral("nvtx_sum"), { QStringLiteral("nvtxsum") }, QStringLiteral("NVTX Range Summary"), LoadNvtx, {},
-            [](const Profile& p, const QStringList&) { return nvtxSum(p); } },
-        { QStringLiteral("nvtx_gpu_proj_sum"), {}, QStringLiteral("NVTX GPU Projection Summary"),
-            LoadNvtx | LoadCudaApi | LoadKernels | LoadMemOps, {},
-            [](const Profile& p, const QStringList&) { return nvtxGpuProjSum(p); } },
-    };
-    return specs;
-}
-
-const ReportSpec* findReport(const QString& nameWithArguments, QStringList* arguments)
-{
-    QStringList parts = nameWithArguments.split(QLatin1Char(':'));
-    const QString name = parts.takeFirst();
-    for (const ReportSpec& s : reportSpecs()) {
-        if (s.name == name || s.aliases.contains(name)) {
-            if (arguments)
-                *arguments = parts;
-            return &s;
-        }
-    }
-    return nullptr;
 }
 
 } // namespace nsw

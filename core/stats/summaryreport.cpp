@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "summaryreport.h"
 
-#include "stats/durationstats.h"
-#include "util/numberformat.h"
+#include "core/stats/durationstats.h"
+#include "core/util/numberformat.h"
 
 #include <algorithm>
 

@@ -2,13 +2,13 @@
 // Times re-categorisation after a rule edit on a (large) export: classify the distinct names, add them up per time
 // mode, and (with the widgets) redraw the category pane. Target: 200 ms on the 4M-kernel export.
 //   bench_categories [EXPORT] [--rule-set NAME --engine E --model M] [--iterations N] [--no-pane]
-#include "categories/categoriespane.h"
-#include "categories/categorybreakdown.h"
-#include "categories/categorycontroller.h"
-#include "categories/rulelibrary.h"
-#include "profile/profileloader.h"
-#include "session/profilesession.h"
-#include "session/workbench.h"
+#include "core/categories/categorybreakdown.h"
+#include "core/categories/rulelibrary.h"
+#include "core/profile/profileloader.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
+#include "widgets/categories/categoriespane.h"
+#include "widgets/categories/categorycontroller.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

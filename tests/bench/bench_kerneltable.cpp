@@ -2,10 +2,10 @@
 // Kernel table latency on a large export (issue 2: sort and filter answer within 100 ms). Run by hand:
 //   bench_kerneltable EXPORT.sqlite
 // Loads as the window does, then times what the pane does on each user action, on the GUI thread's code path.
-#include "models/kernelinstancemodel.h"
-#include "models/kernelsummarymodel.h"
-#include "models/sortfilterproxy.h"
-#include "session/workbenchload.h"
+#include "core/models/kernelinstancemodel.h"
+#include "core/models/kernelsummarymodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/session/workbenchload.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

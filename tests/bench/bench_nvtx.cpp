@@ -5,9 +5,9 @@
 // and on the same warm page cache, (1) the sqlite3 command-line tool scanning NVTX_EVENTS and the kernel and CUDA
 // API columns the tree needs, and (2) building the NVTX tree from the loaded profile. Prints both and their ratio;
 // the target is tree build <= 1.5 x the scan. Medians over --runs runs (default 3).
-#include "nvtx/nvtxexport.h"
-#include "nvtx/nvtxtree.h"
-#include "profile/profileloader.h"
+#include "core/nvtx/nvtxexport.h"
+#include "core/nvtx/nvtxtree.h"
+#include "core/profile/profileloader.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

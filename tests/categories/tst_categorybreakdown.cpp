@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "categories/categorybreakdown.h"
-#include "categories/categoryexport.h"
-#include "categories/rulelibrary.h"
-#include "profile/profileloader.h"
+#include "core/categories/categorybreakdown.h"
+#include "core/categories/categoryexport.h"
+#include "core/categories/rulelibrary.h"
+#include "core/profile/profileloader.h"
+#include "core/sqlite/sqlitedb.h"
 #include "profilebuilder.h"
-#include "sqlite/sqlitedb.h"
 #include "testutils.h"
 
 #include <QTest>

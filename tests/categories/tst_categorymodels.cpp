@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "categories/categorytable.h"
-#include "models/categorynamesmodel.h"
-#include "models/categorytablemodel.h"
-#include "models/ruletablemodel.h"
+#include "core/categories/categorytable.h"
+#include "core/models/categorynamesmodel.h"
+#include "core/models/categorytablemodel.h"
+#include "core/models/ruletablemodel.h"
 #include "profilebuilder.h"
 #include "testutils.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `nsys-workbench categories` end to end: the real executable, its exit codes, messages and outputs.
-#include "sqlite/sqlitedb.h"
+#include "core/sqlite/sqlitedb.h"
 #include "testutils.h"
 
 #include <QFile>

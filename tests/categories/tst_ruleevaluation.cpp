@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "categories/ruleevaluation.h"
-#include "categories/rulelibrary.h"
+#include "core/categories/ruleevaluation.h"
+#include "core/categories/rulelibrary.h"
 
 #include <QTest>
 

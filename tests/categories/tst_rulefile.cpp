@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "categories/rulefile.h"
-#include "categories/rulelibrary.h"
+#include "core/categories/rulefile.h"
+#include "core/categories/rulelibrary.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "categories/timemodes.h"
+#include "core/categories/timemodes.h"
 
 #include <QTest>
 

@@ -11,8 +11,8 @@
 // Kernels run one after the other on one stream, so every time mode gives the same category times.
 #pragma once
 
-#include "categories/rulefile.h"
-#include "profile/profile.h"
+#include "core/categories/rulefile.h"
+#include "core/profile/profile.h"
 
 namespace nsw::test {
 

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The compare pane offscreen: profiles added and removed without recomputing the others, linked selection, keys,
 // normalization, exports.
-#include "categories/categorycontroller.h"
-#include "common/plotexport.h"
-#include "common/tableviews.h"
-#include "compare/comparechart.h"
-#include "compare/comparecontroller.h"
-#include "compare/comparepane.h"
 #include "comparefixture.h"
-#include "models/comparetablemodel.h"
-#include "models/sortfilterproxy.h"
-#include "session/profilesession.h"
-#include "session/workbench.h"
+#include "core/models/comparetablemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
+#include "widgets/categories/categorycontroller.h"
+#include "widgets/common/plotexport.h"
+#include "widgets/common/tableviews.h"
+#include "widgets/compare/comparechart.h"
+#include "widgets/compare/comparecontroller.h"
+#include "widgets/compare/comparepane.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

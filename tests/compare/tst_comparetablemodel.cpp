@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "compare/comparison.h"
 #include "comparefixture.h"
-#include "models/comparetablemodel.h"
-#include "models/sortfilterproxy.h"
-#include "util/csv.h"
+#include "core/compare/comparison.h"
+#include "core/models/comparetablemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/util/csv.h"
 
 #include <QAbstractItemModelTester>
 #include <QBuffer>

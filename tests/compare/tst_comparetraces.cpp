@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The comparison on the real before/after pair (../shared/traces), checked against plain SQL on the files.
-#include "categories/categorytimeline.h"
-#include "categories/ruleevaluation.h"
-#include "compare/comparison.h"
-#include "profile/profileloader.h"
+#include "core/categories/categorytimeline.h"
+#include "core/categories/ruleevaluation.h"
+#include "core/compare/comparison.h"
+#include "core/profile/profileloader.h"
 #include "sqlitefixture.h"
 #include "testutils.h"
 

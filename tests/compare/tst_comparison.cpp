@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Keys, deltas, statuses and normalization on the hand-worked before/after pair (comparefixture.h).
-#include "categories/categorytimeline.h"
-#include "categories/ruleevaluation.h"
-#include "compare/compareexport.h"
-#include "compare/comparison.h"
 #include "comparefixture.h"
-#include "nvtx/nvtxnames.h"
+#include "core/categories/categorytimeline.h"
+#include "core/categories/ruleevaluation.h"
+#include "core/compare/compareexport.h"
+#include "core/compare/comparison.h"
+#include "core/nvtx/nvtxnames.h"
 
 #include <QTest>
 #include <cmath>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "compare/kernelnames.h"
-#include "nvtx/nvtxnames.h"
+#include "core/compare/kernelnames.h"
+#include "core/nvtx/nvtxnames.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "stats/durationstats.h"
+#include "core/stats/durationstats.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/stats/kernelindex.h"
 #include "kernelfixture.h"
-#include "stats/kernelindex.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/models/kernelinstancemodel.h"
+#include "core/models/modelroles.h"
 #include "kernelfixture.h"
-#include "models/kernelinstancemodel.h"
-#include "models/modelroles.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>

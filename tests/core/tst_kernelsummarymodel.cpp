@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/models/kernelsummarymodel.h"
+#include "core/models/modelroles.h"
+#include "core/models/sortfilterproxy.h"
 #include "kernelfixture.h"
-#include "models/kernelsummarymodel.h"
-#include "models/modelroles.h"
-#include "models/sortfilterproxy.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "util/numberformat.h"
+#include "core/util/numberformat.h"
 
 #include <QTest>
 

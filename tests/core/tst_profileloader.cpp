@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/profile/profileloader.h"
 #include "loaderfixtures.h"
-#include "profile/profileloader.h"
 #include "testutils.h"
 
 #include <QFile>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/reports/reportregistry.h"
+#include "core/stats/reportformat.h"
+#include "core/stats/reports.h"
 #include "profilebuilder.h"
-#include "stats/reportformat.h"
-#include "stats/reports.h"
 
 #include <QTest>
 

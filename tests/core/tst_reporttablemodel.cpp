@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "models/modelroles.h"
-#include "models/reporttablemodel.h"
-#include "models/sortfilterproxy.h"
+#include "core/models/modelroles.h"
+#include "core/models/reporttablemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/stats/reports.h"
 #include "profilebuilder.h"
-#include "stats/reports.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

@@ -2,9 +2,9 @@
 // Opens every real export in ../shared/traces (skipped, saying so, when the folder is absent) and checks the loaded
 // profile and each nsys report against an independent computation: plain SQL on the file for the grouping, and
 // this file's own statistics and rounding (not the project's).
-#include "profile/profileloader.h"
+#include "core/profile/profileloader.h"
+#include "core/stats/reports.h"
 #include "sqlitefixture.h"
-#include "stats/reports.h"
 #include "testutils.h"
 
 #include <QFileInfo>

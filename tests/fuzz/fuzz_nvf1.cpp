@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer target: any bytes as an NVF1 recording, then the analyses that consume a parsed recording.
-#include "nvlink/nvf1reader.h"
-#include "nvlink/nvlinkanalysis.h"
-#include "nvlink/plotreduction.h"
+#include "core/nvlink/nvf1reader.h"
+#include "core/nvlink/nvlinkanalysis.h"
+#include "core/nvlink/plotreduction.h"
 
 #include <cstddef>
 #include <cstdint>

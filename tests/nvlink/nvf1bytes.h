@@ -4,7 +4,7 @@
 // u32 scopeId, i64 timestamp µs, i64 latency µs, u32 valueType, u32 nvmlReturn, 8-byte value), little-endian.
 #pragma once
 
-#include "nvlink/throughputseries.h"
+#include "core/nvlink/throughputseries.h"
 
 #include <QByteArray>
 #include <QFile>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/nvlink/ccljson.h"
+#include "core/nvlink/nvf1reader.h"
 #include "expectedjson.h"
-#include "nvlink/ccljson.h"
-#include "nvlink/nvf1reader.h"
 #include "nvlinkscenario.h"
 
 #include <QtTest>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "nvlink/gpumetricsreader.h"
-#include "nvlink/kernelspans.h"
+#include "core/nvlink/gpumetricsreader.h"
+#include "core/nvlink/kernelspans.h"
+#include "core/sqlite/sqlitedb.h"
 #include "scenarioexport.h"
-#include "sqlite/sqlitedb.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/nvlink/nvf1reader.h"
 #include "nvf1bytes.h"
-#include "nvlink/nvf1reader.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

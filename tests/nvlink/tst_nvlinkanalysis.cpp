@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "nvlink/nvlinkattachment.h"
-#include "nvlink/peakkernels.h"
-#include "nvlink/plotreduction.h"
-#include "nvlink/tracefolder.h"
+#include "core/nvlink/nvlinkattachment.h"
+#include "core/nvlink/peakkernels.h"
+#include "core/nvlink/plotreduction.h"
+#include "core/nvlink/tracefolder.h"
 #include "nvlinkscenario.h"
 
 #include <QRandomGenerator>

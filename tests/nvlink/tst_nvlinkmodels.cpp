@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "models/modelroles.h"
-#include "models/nvlinkkernelmodel.h"
-#include "models/nvlinkpeakmodel.h"
-#include "nvlink/nvf1reader.h"
+#include "core/models/modelroles.h"
+#include "core/models/nvlinkkernelmodel.h"
+#include "core/models/nvlinkpeakmodel.h"
+#include "core/nvlink/nvf1reader.h"
 #include "nvlinkscenario.h"
 #include "testutils.h"
 

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "common/plotexport.h"
+#include "core/models/kernelinstancemodel.h"
+#include "core/models/modelroles.h"
+#include "core/models/nvlinkkernelmodel.h"
+#include "core/models/nvlinkpeakmodel.h"
+#include "core/session/workbench.h"
 #include "expectedjson.h"
-#include "kernels/kerneltablepane.h"
-#include "models/kernelinstancemodel.h"
-#include "models/modelroles.h"
-#include "models/nvlinkkernelmodel.h"
-#include "models/nvlinkpeakmodel.h"
-#include "nvlink/nvlinkattach.h"
-#include "nvlink/nvlinkpane.h"
-#include "nvlink/nvlinkplot.h"
 #include "nvlinkscenario.h"
-#include "session/workbench.h"
+#include "widgets/common/plotexport.h"
+#include "widgets/kernels/kerneltablepane.h"
+#include "widgets/nvlink/nvlinkattach.h"
+#include "widgets/nvlink/nvlinkpane.h"
+#include "widgets/nvlink/nvlinkplot.h"
 
 #include <QComboBox>
 #include <QImage>

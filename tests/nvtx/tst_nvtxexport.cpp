@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "nvtx/nvtxexport.h"
-#include "nvtx/nvtxtree.h"
+#include "core/nvtx/nvtxexport.h"
+#include "core/nvtx/nvtxtree.h"
 #include "nvtxfixture.h"
 
 #include <QBuffer>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "nvtx/nvtxnames.h"
+#include "core/nvtx/nvtxnames.h"
 
 #include <QTest>
 

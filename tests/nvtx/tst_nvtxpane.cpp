@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "common/filterbar.h"
-#include "models/nvtxtreemodel.h"
-#include "models/sortfilterproxy.h"
-#include "nvtx/nvtxpane.h"
+#include "core/models/nvtxtreemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/session/workbench.h"
 #include "nvtxfixture.h"
-#include "session/workbench.h"
+#include "widgets/common/filterbar.h"
+#include "widgets/nvtx/nvtxpane.h"
 
 #include <QApplication>
 #include <QCheckBox>

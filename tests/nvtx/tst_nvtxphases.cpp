@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "nvtx/nvtxphases.h"
+#include "core/nvtx/nvtxphases.h"
 #include "nvtxfixture.h"
 
 #include <QFile>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "nvtx/nvtxreports.h"
+#include "core/nvtx/nvtxreports.h"
+#include "core/profile/profileloader.h"
+#include "core/reports/reportregistry.h"
+#include "core/stats/reportformat.h"
+#include "core/stats/reports.h"
 #include "nvtxfixture.h"
-#include "profile/profileloader.h"
 #include "profilebuilder.h"
-#include "stats/reportformat.h"
-#include "stats/reports.h"
 #include "testutils.h"
 
 #include <QSqlError>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "nvtx/nvtxtree.h"
+#include "core/nvtx/nvtxtree.h"
+#include "core/profile/profileloader.h"
 #include "nvtxfixture.h"
-#include "profile/profileloader.h"
 #include "testutils.h"
 
 #include <QSqlError>

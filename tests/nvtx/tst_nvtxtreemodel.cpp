@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "models/nvtxflatmodel.h"
-#include "models/nvtxtreemodel.h"
-#include "models/sortfilterproxy.h"
+#include "core/models/nvtxflatmodel.h"
+#include "core/models/nvtxtreemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/util/csv.h"
 #include "nvtxfixture.h"
 #include "testutils.h"
-#include "util/csv.h"
 
 #include <QAbstractItemModelTester>
 #include <QBuffer>

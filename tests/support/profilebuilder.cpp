@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profilebuilder.h"
 
-#include "profile/correlationjoin.h"
+#include "core/profile/correlationjoin.h"
 
 #include <algorithm>
 

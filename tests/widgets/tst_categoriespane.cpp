@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "categories/categoriespane.h"
-#include "categories/categorycontroller.h"
-#include "categories/ruleeditor.h"
-#include "common/plotexport.h"
-#include "models/categorynamesmodel.h"
-#include "models/ruletablemodel.h"
+#include "core/models/categorynamesmodel.h"
+#include "core/models/ruletablemodel.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
 #include "profilebuilder.h"
-#include "session/profilesession.h"
-#include "session/workbench.h"
+#include "widgets/categories/categoriespane.h"
+#include "widgets/categories/categorycontroller.h"
+#include "widgets/categories/ruleeditor.h"
+#include "widgets/common/plotexport.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

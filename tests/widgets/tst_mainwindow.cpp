@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "common/filterbar.h"
-#include "common/tableviews.h"
-#include "kernels/kerneltablepane.h"
+#include "app/mainwindow.h"
+#include "core/models/modelroles.h"
+#include "core/models/reporttablemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/session/workbench.h"
 #include "loaderfixtures.h"
-#include "mainwindow.h"
-#include "models/modelroles.h"
-#include "models/reporttablemodel.h"
-#include "models/sortfilterproxy.h"
-#include "session/workbench.h"
-#include "shell/loadprogressstrip.h"
-#include "statistics/statisticspane.h"
+#include "widgets/common/filterbar.h"
+#include "widgets/common/tableviews.h"
+#include "widgets/kernels/kerneltablepane.h"
+#include "widgets/shell/loadprogressstrip.h"
+#include "widgets/statistics/statisticspane.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -2,13 +2,13 @@
 #include "categoriespane.h"
 
 #include "categorycontroller.h"
-#include "common/plotexport.h"
-#include "common/tableviews.h"
-#include "models/categorytablemodel.h"
-#include "models/sortfilterproxy.h"
+#include "core/models/categorytablemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
 #include "ruleeditor.h"
-#include "session/profilesession.h"
-#include "session/workbench.h"
+#include "widgets/common/plotexport.h"
+#include "widgets/common/tableviews.h"
 
 #include <QComboBox>
 #include <QDir>

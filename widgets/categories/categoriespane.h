@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/timemodes.h"
 #include "categorychart.h"
-#include "common/pane.h"
+#include "core/categories/timemodes.h"
+#include "widgets/common/pane.h"
 
 #include <QPointer>
 

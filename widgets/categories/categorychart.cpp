@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "categorychart.h"
 
-#include "util/numberformat.h"
-#include "util/timeformat.h"
+#include "core/util/numberformat.h"
+#include "core/util/timeformat.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/categorytable.h"
+#include "core/categories/categorytable.h"
 
 #include <qcustomplot.h>
 

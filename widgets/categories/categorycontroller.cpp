@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "categorycontroller.h"
 
-#include "session/profilesession.h"
-#include "session/workbench.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
 
 #include <QComboBox>
 #include <QDir>

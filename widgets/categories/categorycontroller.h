@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/categorybreakdown.h"
-#include "categories/categorytable.h"
-#include "categories/rulelibrary.h"
-#include "session/background.h"
+#include "core/categories/categorybreakdown.h"
+#include "core/categories/categorytable.h"
+#include "core/categories/rulelibrary.h"
+#include "core/session/background.h"
 
 #include <QObject>
 #include <QPointer>

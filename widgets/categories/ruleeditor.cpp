@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ruleeditor.h"
 
-#include "categories/categorytable.h"
 #include "categorycontroller.h"
-#include "common/filterbar.h"
-#include "common/tableviews.h"
-#include "models/categorynamesmodel.h"
-#include "models/ruletablemodel.h"
-#include "models/sortfilterproxy.h"
-#include "session/workbench.h"
+#include "core/categories/categorytable.h"
+#include "core/models/categorynamesmodel.h"
+#include "core/models/ruletablemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/session/workbench.h"
+#include "widgets/common/filterbar.h"
+#include "widgets/common/tableviews.h"
 
 #include <QAction>
 #include <QCheckBox>

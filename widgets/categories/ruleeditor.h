@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/rulefile.h"
+#include "core/categories/rulefile.h"
 
 #include <QDialog>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pane.h"
 
-#include "session/workbench.h"
+#include "core/session/workbench.h"
 
 #include <QFileInfo>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tableviews.h"
 
-#include "models/modelroles.h"
-#include "util/csv.h"
+#include "core/models/modelroles.h"
+#include "core/util/csv.h"
 
 #include <QAction>
 #include <QApplication>

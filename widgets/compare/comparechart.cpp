@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparechart.h"
 
-#include "categories/categorybreakdown.h"
-#include "compare/compareexport.h"
+#include "core/categories/categorybreakdown.h"
+#include "core/compare/compareexport.h"
 
 #include <algorithm>
 #include <cmath>

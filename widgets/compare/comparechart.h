@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "compare/comparison.h"
+#include "core/compare/comparison.h"
 
 #include <map>
 #include <qcustomplot.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparecontroller.h"
 
-#include "categories/categorycontroller.h"
-#include "session/profilesession.h"
-#include "session/workbench.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
+#include "widgets/categories/categorycontroller.h"
 
 #include <QCryptographicHash>
 #include <algorithm>

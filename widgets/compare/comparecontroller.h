@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "categories/categorybreakdown.h"
-#include "compare/comparison.h"
-#include "session/background.h"
+#include "core/categories/categorybreakdown.h"
+#include "core/compare/comparison.h"
+#include "core/session/background.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparepane.h"
 
-#include "categories/categorycontroller.h"
-#include "common/filterbar.h"
-#include "common/plotexport.h"
-#include "common/tableviews.h"
-#include "compare/compareexport.h"
 #include "comparechart.h"
 #include "comparecontroller.h"
-#include "models/comparetablemodel.h"
-#include "models/sortfilterproxy.h"
-#include "session/profilesession.h"
-#include "session/workbench.h"
+#include "core/compare/compareexport.h"
+#include "core/models/comparetablemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
+#include "widgets/categories/categorycontroller.h"
+#include "widgets/common/filterbar.h"
+#include "widgets/common/plotexport.h"
+#include "widgets/common/tableviews.h"
 
 #include <QCheckBox>
 #include <QComboBox>

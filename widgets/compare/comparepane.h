@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "common/pane.h"
+#include "widgets/common/pane.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kerneltablepane.h"
 
-#include "common/filterbar.h"
-#include "common/tableviews.h"
-#include "models/kernelinstancemodel.h"
-#include "models/kernelsummarymodel.h"
-#include "models/modelroles.h"
-#include "models/sortfilterproxy.h"
-#include "util/timeformat.h"
+#include "core/models/kernelinstancemodel.h"
+#include "core/models/kernelsummarymodel.h"
+#include "core/models/modelroles.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/util/timeformat.h"
+#include "widgets/common/filterbar.h"
+#include "widgets/common/tableviews.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "common/pane.h"
-#include "session/background.h"
-#include "session/workbench.h"
-#include "stats/kernelindex.h"
+#include "core/session/background.h"
+#include "core/session/workbench.h"
+#include "core/stats/kernelindex.h"
+#include "widgets/common/pane.h"
 
 #include <QPointer>
 #include <memory>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvlinkattach.h"
 
-#include "nvlink/nvlinkattachment.h"
-#include "session/background.h"
-#include "session/profilesession.h"
+#include "core/nvlink/nvlinkattachment.h"
+#include "core/session/background.h"
+#include "core/session/profilesession.h"
 
 #include <QComboBox>
 #include <QDialog>

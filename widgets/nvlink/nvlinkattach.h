@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "nvlink/tracefolder.h"
+#include "core/nvlink/tracefolder.h"
 
 #include <QStringList>
 #include <functional>

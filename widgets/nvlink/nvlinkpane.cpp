@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvlinkpane.h"
 
-#include "common/plotexport.h"
-#include "common/tableviews.h"
+#include "core/models/modelroles.h"
+#include "core/models/nvlinkkernelmodel.h"
+#include "core/models/nvlinkpeakmodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/nvlink/ccljson.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
+#include "core/util/numberformat.h"
+#include "core/util/timeformat.h"
 #include "linkpeakdialog.h"
-#include "models/modelroles.h"
-#include "models/nvlinkkernelmodel.h"
-#include "models/nvlinkpeakmodel.h"
-#include "models/sortfilterproxy.h"
-#include "nvlink/ccljson.h"
 #include "nvlinkattach.h"
 #include "nvlinkplot.h"
-#include "session/profilesession.h"
-#include "session/workbench.h"
-#include "util/numberformat.h"
-#include "util/timeformat.h"
+#include "widgets/common/plotexport.h"
+#include "widgets/common/tableviews.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "common/pane.h"
-#include "nvlink/nvlinkattachment.h"
-#include "nvlink/peakkernels.h"
-#include "nvlink/plotreduction.h"
-#include "session/background.h"
+#include "core/nvlink/nvlinkattachment.h"
+#include "core/nvlink/peakkernels.h"
+#include "core/nvlink/plotreduction.h"
+#include "core/session/background.h"
+#include "widgets/common/pane.h"
 
 #include <QPointer>
 #include <map>

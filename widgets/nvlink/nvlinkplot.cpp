@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvlinkplot.h"
 
-#include "common/plotexport.h"
+#include "widgets/common/plotexport.h"
 
 #include <algorithm>
 

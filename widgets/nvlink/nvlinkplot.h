@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "nvlink/plotreduction.h"
+#include "core/nvlink/plotreduction.h"
 
 #include <QColor>
 #include <QTimer>

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvtxpane.h"
 
-#include "common/filterbar.h"
-#include "common/tableviews.h"
-#include "models/nvtxflatmodel.h"
-#include "models/nvtxtreemodel.h"
-#include "models/sortfilterproxy.h"
-#include "nvtx/nvtxexport.h"
-#include "session/workbench.h"
-#include "util/timeformat.h"
+#include "core/models/nvtxflatmodel.h"
+#include "core/models/nvtxtreemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/nvtx/nvtxexport.h"
+#include "core/session/workbench.h"
+#include "core/util/timeformat.h"
+#include "widgets/common/filterbar.h"
+#include "widgets/common/tableviews.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "common/pane.h"
-#include "nvtx/nvtxtree.h"
-#include "session/background.h"
+#include "core/nvtx/nvtxtree.h"
+#include "core/session/background.h"
+#include "widgets/common/pane.h"
 
 #include <QPointer>
 #include <atomic>

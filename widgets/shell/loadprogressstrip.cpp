@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "loadprogressstrip.h"
 
-#include "session/loadjob.h"
+#include "core/session/loadjob.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "statisticspane.h"
 
-#include "common/filterbar.h"
-#include "common/tableviews.h"
-#include "models/reporttablemodel.h"
-#include "models/sortfilterproxy.h"
-#include "session/workbench.h"
-#include "stats/reports.h"
+#include "core/models/reporttablemodel.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/reports/reportregistry.h"
+#include "core/session/workbench.h"
+#include "core/stats/reports.h"
+#include "widgets/common/filterbar.h"
+#include "widgets/common/tableviews.h"
 
 #include <QComboBox>
 #include <QFileInfo>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "common/pane.h"
-#include "session/background.h"
+#include "core/session/background.h"
+#include "widgets/common/pane.h"
 
 #include <QPointer>
 

@@ -5,10 +5,10 @@
 //                                                         the same, from the export's first kernel (traffic while
 //                                                         device 0's NCCL kernels run with --follow-nccl)
 //   parse FILE [--repeat N]                               reading the file once vs parsing it, best of N
-#include "nvlink/clockalignment.h"
-#include "nvlink/nvf1reader.h"
-#include "profile/metadatareader.h"
-#include "sqlite/sqlitedb.h"
+#include "core/nvlink/clockalignment.h"
+#include "core/nvlink/nvf1reader.h"
+#include "core/profile/metadatareader.h"
+#include "core/sqlite/sqlitedb.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/jobs/jobcontext.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QMetaObject>
+#include <QPointer>
+#include <QThreadPool>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+namespace nsw {
+
+/// Runs one owner's background work (a pane, a controller), "latest request wins": starting a job cancels the one
+/// before it, whose result is then never delivered; destroying the slot cancels its job. Work runs on the global
+/// thread pool with a JobContext; results and progress arrive on the owner's (GUI) thread through the application
+/// object, which outlives every owner, so no queued call ever targets a deleted object.
+class JobSlot
+{
+public:
+    explicit JobSlot(QObject* owner)
+        : m_owner(owner)
+        , m_state(std::make_shared<State>())
+    { }
+    ~JobSlot() { cancel(); }
+    JobSlot(const JobSlot&) = delete;
+    JobSlot& operator=(const JobSlot&) = delete;
+
+    /// Starts @p work; @p done gets its result unless a later run() or cancel() superseded it. @p onProgress, when
+    /// given, sees the job's progress on the owner's thread, at most every 50 ms.
+    template <typename R>
+    void run(std::function<R(const JobContext&)> work, std::function<void(R)> done,
+        std::function<void(const Progress&)> onProgress = {})
+    {
+        m_token.cancel();
+        m_token = CancelToken();
+        const quint64 generation = ++m_state->generation;
+        m_state->busy = true;
+        QPointer<QObject> guard(m_owner);
+        std::shared_ptr<State> state = m_state;
+        ProgressFn progress;
+        if (onProgress) {
+            auto throttle = std::make_shared<Throttle>();
+            progress = [guard, state, generation, onProgress, throttle](const Progress& p) {
+                if (!throttle->due())
+                    return;
+                QMetaObject::invokeMethod(
+                    QCoreApplication::instance(),
+                    [guard, state, generation, onProgress, p]() {
+                        if (guard && state->generation == generation)
+                            onProgress(p);
+                    },
+                    Qt::QueuedConnection);
+            };
+        }
+        const JobContext context(m_token, std::move(progress));
+        QThreadPool::globalInstance()->start([guard, state, generation, context, work = std::move(work),
+                                                 done = std::move(done)]() mutable {
+            if (context.isCancelled())
+                return;
+            auto result = std::make_shared<R>(work(context));
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(),
+                [guard, state, generation, context, done = std::move(done), result]() {
+                    // generation is only touched on the owner's thread: this check and run() cannot race.
+                    if (!guard || state->generation != generation || context.isCancelled())
+                        return;
+                    state->busy = false;
+                    done(std::move(*result));
+                },
+                Qt::QueuedConnection);
+        });
+    }
+
+    /// Cancels the running job (if any); its result is dropped.
+    void cancel()
+    {
+        m_token.cancel();
+        ++m_state->generation;
+        m_state->busy = false;
+    }
+
+    /// True from run() until its result is delivered or the job is cancelled.
+    bool isBusy() const { return m_state->busy; }
+
+private:
+    struct State
+    {
+        quint64 generation = 0; ///< owner's thread only
+        bool busy = false; ///< owner's thread only
+    };
+    /// At most one progress update per 50 ms (plus the first), so a hot loop cannot flood the event queue.
+    class Throttle
+    {
+    public:
+        bool due()
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_timer.isValid() && m_timer.elapsed() < 50)
+                return false;
+            m_timer.start();
+            return true;
+        }
+
+    private:
+        std::mutex m_mutex;
+        QElapsedTimer m_timer;
+    };
+
+    QObject* m_owner;
+    std::shared_ptr<State> m_state;
+    CancelToken m_token;
+};
+
+} // namespace nsw

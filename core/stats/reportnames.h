@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+
+namespace nsw {
+
+/// An nsys report's name and the title nsys prints above it: defined once, here.
+struct ReportName
+{
+    const char* id;
+    const char* title;
+    QString idString() const { return QString::fromLatin1(id); }
+    QString titleString() const { return QString::fromLatin1(title); }
+};
+
+namespace reportnames {
+inline constexpr ReportName cudaGpuKernSum { "cuda_gpu_kern_sum", "CUDA GPU Kernel Summary" };
+inline constexpr ReportName cudaApiSum { "cuda_api_sum", "CUDA API Summary" };
+inline constexpr ReportName cudaGpuMemTimeSum { "cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)" };
+inline constexpr ReportName cudaGpuMemSizeSum { "cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)" };
+inline constexpr ReportName osrtSum { "osrt_sum", "OS Runtime Summary" };
+inline constexpr ReportName nvtxSum { "nvtx_sum", "NVTX Range Summary" };
+inline constexpr ReportName nvtxGpuProjSum { "nvtx_gpu_proj_sum", "NVTX GPU Projection Summary" };
+} // namespace reportnames
+
+} // namespace nsw
