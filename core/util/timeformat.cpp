@@ -7,23 +7,30 @@
 namespace nsw {
 
 namespace {
+/// Three significant digits; the decimals follow the *rounded* magnitude, so 9.999 reads "10.0", not "10.00".
 QString threeSignificant(double value, const char* unit)
 {
     const double a = std::fabs(value);
-    const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    const int decimals = std::round(a * 10) >= 1000 ? 0 : std::round(a * 100) >= 1000 ? 1 : 2;
     return QString::number(value, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit);
 }
 } // namespace
 
 QString formatDuration(qint64 ns)
 {
-    const double a = std::fabs(double(ns));
-    if (a < 1000)
+    if (std::fabs(double(ns)) < 1000)
         return QString::number(ns) + QStringLiteral(" ns");
-    if (a < 1e6)
-        return threeSignificant(double(ns) / 1e3, "µs");
-    if (a < 1e9)
-        return threeSignificant(double(ns) / 1e6, "ms");
+    // The unit is chosen after rounding, so that 999999 ns reads "1.00 ms", not "1000 µs".
+    struct Unit
+    {
+        double scale;
+        const char* name;
+    };
+    for (const Unit unit : { Unit { 1e3, "µs" }, Unit { 1e6, "ms" } }) {
+        const double value = double(ns) / unit.scale;
+        if (std::round(std::fabs(value)) < 1000)
+            return threeSignificant(value, unit.name);
+    }
     return QString::number(double(ns) / 1e9, 'f', 3) + QStringLiteral(" s");
 }
 
