@@ -4,6 +4,7 @@
 #include "core/categories/rulelibrary.h"
 #include "core/profile/profileloader.h"
 #include "core/sqlite/sqlitedb.h"
+#include "oracleexports.h"
 #include "profilebuilder.h"
 #include "testutils.h"
 
@@ -255,9 +256,7 @@ private Q_SLOTS:
     /// exclusive / g2g add up to.
     void realTrace()
     {
-        const QString path = test::sharedTracesDir() + QStringLiteral("/nsys2026.2_h100x2_mfu_before_nccl.sqlite");
-        if (!QFileInfo::exists(path))
-            QSKIP("../shared/traces is absent: no real export to check against");
+        const QString path = test::pairBefore();
         const LoadResult loaded = ProfileLoader::load(path);
         QVERIFY2(loaded.profile, qPrintable(loaded.error));
         RuleList list;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `nsys-workbench categories` end to end: the real executable, its exit codes, messages and outputs.
 #include "core/sqlite/sqlitedb.h"
+#include "oracleexports.h"
 #include "testutils.h"
 
 #include <QFile>
@@ -29,7 +30,7 @@ Result run(const QStringList& args)
 
 QString trace()
 {
-    return nsw::test::sharedTracesDir() + QStringLiteral("/nsys2026.2_h100x2_mfu_before_nccl.sqlite");
+    return nsw::test::pairBefore();
 }
 } // namespace
 
@@ -115,8 +116,6 @@ private Q_SLOTS:
     /// CSV against an independent SQL computation on the real export (sum mode, substring rules SQL can apply).
     void csvMatchesSql()
     {
-        if (!QFileInfo::exists(trace()))
-            QSKIP("../shared/traces is absent: no real export to check against");
         const QString rules = write(QStringLiteral("sub.json"),
             "{\"t\": {\"m\": {\"nvjet\": \"gemm\", \"flash\": \"attn\", \"nccl\": \"comm\", \"CUDA memcpy\": \"copy\", "
             "\"CUDA memset\": \"set\", \".*\": \"other\"}}}");
@@ -146,8 +145,6 @@ private Q_SLOTS:
 
     void outputs()
     {
-        if (!QFileInfo::exists(trace()))
-            QSKIP("../shared/traces is absent: no real export to check against");
         const QString png = m_dir.filePath(QStringLiteral("c.png"));
         const QString mapping = m_dir.filePath(QStringLiteral("result.csv"));
         Result r = run({ trace(), trace(), QStringLiteral("--rule-set"), QStringLiteral("pytorch"),

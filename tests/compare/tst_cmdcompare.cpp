@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `nsys-workbench compare` end to end: the real executable, its JSON, exit codes and messages.
 #include "loaderfixtures.h"
+#include "oracleexports.h"
 #include "sqlitefixture.h"
 #include "testutils.h"
 
@@ -274,11 +275,8 @@ private Q_SLOTS:
 
     void realPairAgainstSql()
     {
-        const QString dir = test::sharedTracesDir();
-        const QString a = dir + s("/nsys2026.2_h100x2_mfu_before_nccl.sqlite");
-        const QString b = dir + s("/nsys2026.2_h100x2_mfu_after_nccl.sqlite");
-        if (!QFileInfo::exists(a) || !QFileInfo::exists(b))
-            QSKIP("../shared/traces (mfu_before / mfu_after) is absent: no real pair to compare");
+        const QString a = test::pairBefore();
+        const QString b = test::pairAfter();
         const Result r = run({ a, b, s("--format"), s("json") });
         QCOMPARE(r.exitCode, 0);
         checkJson(nlohmann::ordered_json::parse(r.out.toStdString()), a, b);

@@ -4,6 +4,7 @@
 #include "core/categories/ruleevaluation.h"
 #include "core/compare/comparison.h"
 #include "core/profile/profileloader.h"
+#include "oracleexports.h"
 #include "sqlitefixture.h"
 #include "testutils.h"
 
@@ -19,11 +20,11 @@ using namespace nsw;
 namespace {
 QString before()
 {
-    return test::sharedTracesDir() + QStringLiteral("/nsys2026.2_h100x2_mfu_before_nccl.sqlite");
+    return test::pairBefore();
 }
 QString after()
 {
-    return test::sharedTracesDir() + QStringLiteral("/nsys2026.2_h100x2_mfu_after_nccl.sqlite");
+    return test::pairAfter();
 }
 
 struct SqlValue
@@ -130,12 +131,6 @@ class TestCompareTraces : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void init()
-    {
-        if (!QFileInfo::exists(before()) || !QFileInfo::exists(after()))
-            QSKIP("../shared/traces (mfu_before / mfu_after) is absent: no real pair to compare");
-    }
-
     void perKernelName()
     {
         const auto a = kernelKeysOf(before());

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Opens every real export in ../shared/traces (skipped, saying so, when the folder is absent) and checks the loaded
-// profile and each nsys report against an independent computation: plain SQL on the file for the grouping, and
-// this file's own statistics and rounding (not the project's).
+// Opens every export of oracleExports() (generated for every schema version, the demo, and the real exports in
+// ../shared/traces when present) and checks the loaded profile and each nsys report against an independent computation:
+// plain SQL on the file for the grouping, and this file's own statistics and rounding (not the project's).
 #include "core/profile/profileloader.h"
 #include "core/stats/reports.h"
+#include "oracleexports.h"
 #include "sqlitefixture.h"
 #include "testutils.h"
 
@@ -133,14 +134,17 @@ private:
     }
 
 private Q_SLOTS:
+    void realExportsPresent()
+    {
+        if (sharedTraces().isEmpty())
+            NSW_SKIP_WITHOUT_SHARED_TRACES("the real exports are not checked, only generated ones and the demo");
+    }
+
     void traces_data()
     {
         QTest::addColumn<QString>("path");
-        const QStringList traces = sharedTraces();
-        if (traces.isEmpty())
-            QSKIP("../shared/traces is not present: the real-export corpus test is skipped");
-        for (const QString& t : traces)
-            QTest::addRow("%s", qPrintable(QFileInfo(t).fileName())) << t;
+        for (const OracleExport& e : oracleExports())
+            QTest::addRow("%s", qPrintable(e.label)) << e.path;
     }
 
     void traces()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/cli.h"
 #include "nvtxfixture.h"
+#include "oracleexports.h"
 #include "testutils.h"
 
 #include <QFile>
@@ -78,9 +79,7 @@ void TestCmdNvtx::badArguments()
 
 void TestCmdNvtx::jsonHasCoverage()
 {
-    const QString file = trace(u"nsys2026.2_h100x2_mfu_before_nccl.sqlite"_s);
-    if (file.isEmpty() || !QFile::exists(file))
-        QSKIP("../shared/traces is absent: CLI check on a real trace skipped");
+    const QString file = test::pairBefore();
     const QString out = m_dir.filePath(u"tree.json"_s);
     QCOMPARE(cli::run({ u"nvtx"_s, file, u"--format"_s, u"json"_s, u"-o"_s, out }), int(cli::ExitOk));
     const auto j = nlohmann::json::parse(readAll(out).toStdString());
@@ -102,7 +101,7 @@ void TestCmdNvtx::csvAndMarkdown()
 {
     const QString file = trace(u"nsys2022.1_rtx2070_pytorch_dlprof_nvtx.sqlite"_s);
     if (file.isEmpty() || !QFile::exists(file))
-        QSKIP("../shared/traces is absent: CLI check on a real trace skipped");
+        NSW_SKIP_WITHOUT_SHARED_TRACES("checks facts of one real trace");
     const QString csv = m_dir.filePath(u"tree.csv"_s);
     QCOMPARE(cli::run({ u"nvtx"_s, file, u"--format"_s, u"csv"_s, u"--group"_s, u"merged"_s, u"-o"_s, csv }),
         int(cli::ExitOk));
@@ -123,7 +122,7 @@ void TestCmdNvtx::phaseMap()
 {
     const QString file = trace(u"nsys2022.1_rtx2070_pytorch_dlprof_nvtx.sqlite"_s);
     if (file.isEmpty() || !QFile::exists(file))
-        QSKIP("../shared/traces is absent: CLI check on a real trace skipped");
+        NSW_SKIP_WITHOUT_SHARED_TRACES("checks facts of one real trace");
     const QString map = m_dir.filePath(u"phases.json"_s);
     QFile f(map);
     QVERIFY(f.open(QIODevice::WriteOnly));
@@ -146,7 +145,7 @@ void TestCmdNvtx::traceWithoutNvtx()
 {
     const QString file = trace(u"nsys2022.4_t4_vecadd.sqlite"_s);
     if (file.isEmpty() || !QFile::exists(file))
-        QSKIP("../shared/traces is absent: CLI check on a real trace skipped");
+        NSW_SKIP_WITHOUT_SHARED_TRACES("checks facts of one real trace");
     QCOMPARE(cli::run({ u"nvtx"_s, file, u"-o"_s, m_dir.filePath(u"none.md"_s) }), int(cli::ExitNoData));
     QCOMPARE(cli::run({ u"stats"_s, u"-r"_s, u"nvtx_sum"_s, file, u"-o"_s, m_dir.filePath(u"none.csv"_s) }),
         int(cli::ExitNoData));
@@ -156,7 +155,7 @@ void TestCmdNvtx::statsReports()
 {
     const QString file = trace(u"nsys2022.2_a100_mpi_saxpy_nvtx.sqlite"_s);
     if (file.isEmpty() || !QFile::exists(file))
-        QSKIP("../shared/traces is absent: CLI check on a real trace skipped");
+        NSW_SKIP_WITHOUT_SHARED_TRACES("checks facts of one real trace");
     const QString out = m_dir.filePath(u"stats.csv"_s);
     QCOMPARE(
         cli::run({ u"stats"_s, u"-r"_s, u"nvtx_sum,nvtx_gpu_proj_sum"_s, u"--format"_s, u"csv"_s, file, u"-o"_s, out }),

@@ -5,6 +5,7 @@
 #include "core/stats/reportformat.h"
 #include "core/stats/reports.h"
 #include "nvtxfixture.h"
+#include "oracleexports.h"
 #include "profilebuilder.h"
 #include "testutils.h"
 
@@ -238,19 +239,15 @@ void TestNvtxReports::skipped()
 void TestNvtxReports::nvtxSumMatchesSql_data()
 {
     QTest::addColumn<QString>("file");
-    const QStringList traces = test::sharedTraces();
-    for (const QString& f : traces)
-        if (f.contains(QLatin1String("nvtx")) || f.contains(QLatin1String("nsys2026.2_h100x2")))
-            QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
-    if (traces.isEmpty())
-        QTest::newRow("no shared traces") << QString();
+    for (const test::OracleExport& e : test::oracleExports())
+        if (!e.label.startsWith(QLatin1String("nsys")) || e.label.contains(QLatin1String("nvtx"))
+            || e.label.contains(QLatin1String("nsys2026.2_h100x2")))
+            QTest::newRow(qPrintable(e.label)) << e.path;
 }
 
 void TestNvtxReports::nvtxSumMatchesSql()
 {
     QFETCH(QString, file);
-    if (file.isEmpty())
-        QSKIP("../shared/traces is absent: real-trace checks skipped");
     LoadOptions options;
     options.parts = findReport(u"nvtx_sum"_s, nullptr)->loadParts;
     const LoadResult loaded = ProfileLoader::load(file, options);
@@ -267,14 +264,14 @@ void TestNvtxReports::nvtxSumMatchesSql()
             "FROM maxts)) - n.start AS dur FROM NVTX_EVENTS n %3 WHERE n.eventType IN (59, 60, 70, 71)) ")
               .arg(QLatin1String(kDomainsSql), QLatin1String(kRangeLabelSql), QLatin1String(kDomainJoinSql));
     QVERIFY2(q.exec(ranges
-                 + u"SELECT label, style, sum(dur), count(*), round(avg(dur), 1), min(dur), max(dur), "
-                   "round(sum(dur) * 100.0 / (SELECT sum(dur) FROM r), 1) FROM r GROUP BY label, style"_s),
+                 + u"SELECT label, style, sum(dur), count(*), avg(dur), min(dur), max(dur), "
+                   "sum(dur) * 100.0 / (SELECT sum(dur) FROM r) FROM r GROUP BY label, style"_s),
         qPrintable(q.lastError().text()));
     std::map<std::pair<QString, QString>, QStringList> expected;
     while (q.next())
         expected[{ q.value(0).toString(), q.value(1).toString() }]
-            = { q.value(2).toString(), q.value(3).toString(), QString::number(q.value(4).toDouble(), 'f', 1),
-                  q.value(5).toString(), q.value(6).toString(), QString::number(q.value(7).toDouble(), 'f', 1) };
+            = { q.value(2).toString(), q.value(3).toString(), test::roundedText(q.value(4).toDouble()),
+                  q.value(5).toString(), q.value(6).toString(), test::roundedText(q.value(7).toDouble()) };
     std::map<std::pair<QString, QString>, std::vector<qint64>> durations;
     QVERIFY(q.exec(ranges + u"SELECT label, style, dur FROM r"_s));
     while (q.next())
@@ -319,8 +316,6 @@ void TestNvtxReports::projSumMatchesSql_data()
 void TestNvtxReports::projSumMatchesSql()
 {
     QFETCH(QString, file);
-    if (file.isEmpty())
-        QSKIP("../shared/traces is absent: real-trace checks skipped");
     LoadOptions options;
     options.parts = findReport(u"nvtx_gpu_proj_sum"_s, nullptr)->loadParts;
     const LoadResult loaded = ProfileLoader::load(file, options);
@@ -357,13 +352,13 @@ void TestNvtxReports::projSumMatchesSql()
                  "r.globalTid AND rt.s <= r.start AND rt.e >= r.end GROUP BY rt.rangeId")
                         .arg(ops.join(u" UNION ALL "_s))),
         qPrintable(q.lastError().text()));
-    QVERIFY(q.exec(u"SELECT name, style, sum(pd), sum(dur), count(*), round(avg(pd), 1), min(pd), max(pd), sum(ops), "
-                   "round(avg(ops), 1) FROM proj GROUP BY name, style"_s));
+    QVERIFY(q.exec(u"SELECT name, style, sum(pd), sum(dur), count(*), avg(pd), min(pd), max(pd), sum(ops), "
+                   "avg(ops) FROM proj GROUP BY name, style"_s));
     std::map<std::pair<QString, QString>, QStringList> expected;
     while (q.next()) {
         QStringList values;
         for (int c = 2; c <= 9; ++c)
-            values.append(c == 5 || c == 9 ? QString::number(q.value(c).toDouble(), 'f', 1) : q.value(c).toString());
+            values.append(c == 5 || c == 9 ? test::roundedText(q.value(c).toDouble()) : q.value(c).toString());
         expected[{ q.value(0).toString(), q.value(1).toString() }] = values;
     }
     const QStringList headers = { u"Total Proj Time (ns)"_s, u"Total Range Time (ns)"_s, u"Range Instances"_s,
@@ -390,14 +385,14 @@ void TestNvtxReports::projSumMatchesSql()
     QVERIFY2(q.exec(u"WITH RECURSIVE tree(id, lvl) AS (SELECT cid, 0 FROM parent WHERE pid IS NULL UNION ALL SELECT "
                     "parent.cid, tree.lvl + 1 FROM parent JOIN tree ON parent.pid = tree.id), child AS (SELECT "
                     "parent.pid AS id, count(*) AS n FROM proj JOIN parent ON parent.cid = proj.rangeId GROUP BY "
-                    "parent.pid) SELECT proj.name, proj.style, round(avg(tree.lvl), 1), round(avg(ifnull(child.n, "
-                    "0)), 1) FROM proj LEFT JOIN tree ON tree.id = proj.rangeId LEFT JOIN child ON child.id = "
+                    "parent.pid) SELECT proj.name, proj.style, avg(tree.lvl), avg(ifnull(child.n, "
+                    "0)) FROM proj LEFT JOIN tree ON tree.id = proj.rangeId LEFT JOIN child ON child.id = "
                     "proj.rangeId GROUP BY proj.name, proj.style"_s),
         qPrintable(q.lastError().text()));
     std::map<std::pair<QString, QString>, QStringList> levels;
     while (q.next())
         levels[{ q.value(0).toString(), q.value(1).toString() }]
-            = { QString::number(q.value(2).toDouble(), 'f', 1), QString::number(q.value(3).toDouble(), 'f', 1) };
+            = { test::roundedText(q.value(2).toDouble()), test::roundedText(q.value(3).toDouble()) };
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
         const std::pair<QString, QString> key { cell(t, r, u"Range"_s), cell(t, r, u"Style"_s) };
         QCOMPARE((QStringList { cell(t, r, u"Avg Range Lvl"_s), cell(t, r, u"Avg Num Child"_s) }), levels[key]);

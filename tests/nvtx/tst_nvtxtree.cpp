@@ -2,6 +2,7 @@
 #include "core/nvtx/nvtxtree.h"
 #include "core/profile/profileloader.h"
 #include "nvtxfixture.h"
+#include "oracleexports.h"
 #include "testutils.h"
 
 #include <QSqlError>
@@ -319,19 +320,15 @@ void TestNvtxTree::emptyProfile()
 void TestNvtxTree::attributionMatchesSqlOnRealTraces_data()
 {
     QTest::addColumn<QString>("file");
-    const QStringList traces = test::sharedTraces();
-    for (const QString& f : traces)
-        if (f.contains(QLatin1String("nvtx")) || f.contains(QLatin1String("nsys2026.2_h100x2")))
-            QTest::newRow(qPrintable(QFileInfo(f).fileName())) << f;
-    if (traces.isEmpty())
-        QTest::newRow("no shared traces") << QString();
+    for (const test::OracleExport& e : test::oracleExports())
+        if (!e.label.startsWith(QLatin1String("nsys")) || e.label.contains(QLatin1String("nvtx"))
+            || e.label.contains(QLatin1String("nsys2026.2_h100x2")))
+            QTest::newRow(qPrintable(e.label)) << e.path;
 }
 
 void TestNvtxTree::attributionMatchesSqlOnRealTraces()
 {
     QFETCH(QString, file);
-    if (file.isEmpty())
-        QSKIP("../shared/traces is absent: real-trace checks skipped");
     const LoadResult loaded = ProfileLoader::load(file, {});
     QVERIFY2(loaded.profile, qPrintable(loaded.error));
     const NvtxTree tree = buildNvtxTree(loaded.profile, { NvtxGrouping::Merged, false });

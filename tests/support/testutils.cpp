@@ -3,6 +3,7 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <cmath>
 
 namespace nsw::test {
 
@@ -39,6 +40,14 @@ QStringList sharedTraces()
     for (const QFileInfo& f : entries)
         files.append(f.absoluteFilePath());
     return files;
+}
+
+QString roundedText(double value)
+{
+    // value * 10 is exact in the 64-bit mantissa of x87 long double for any double, and so is adding 0.5 below 2^60.
+    const long double scaled = std::fabs(static_cast<long double>(value) * 10.0L);
+    const long double rounded = std::floor(scaled + 0.5L) / 10.0L;
+    return QString::number(double(value < 0 ? -rounded : rounded), 'f', 1);
 }
 
 QByteArray fileHash(const QString& path)

@@ -17,6 +17,11 @@ QStringList printModel(const QAbstractItemModel& model, const QModelIndex& paren
 QString sharedTracesDir();
 QStringList sharedTraces();
 
+/// @p value rounded half away from zero at one decimal on its exact binary value, as nsys's reports round (SQLite's
+/// round() since 3.43; Debian 12's SQLite 3.40 adds 0.05 in long double first, so 982079.85 - stored as
+/// 982079.849999... - reads .9 there): SQL oracles fetch unrounded values and round them here.
+QString roundedText(double value);
+
 /// SHA-256 of a file's bytes.
 QByteArray fileHash(const QString& path);
 /// Names (with sizes) of every entry of a folder, for "nothing was created next to the trace" checks.

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/jobs/background.h"
+#include "core/jobs/cancel.h"
+#include "core/jobs/jobcontext.h"
+#include "core/jobs/result.h"
+
+#include <QSemaphore>
+#include <QTest>
+#include <QThread>
+#include <atomic>
+
+using namespace nsw;
+
+namespace {
+/// A job that spins until its token is cancelled, saying when it started and when it stopped.
+struct SpinningJob
+{
+    QSemaphore started;
+    std::atomic<bool> sawCancel { false };
+    std::atomic<bool> finished { false };
+
+    int operator()(const JobContext& context)
+    {
+        started.release();
+        CancelPoll<64> stop(context.cancelToken());
+        while (!stop())
+            QThread::yieldCurrentThread();
+        sawCancel = true;
+        finished = true;
+        return -1;
+    }
+};
+} // namespace
+
+class TestJobs : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void childTokenFollowsItsParentOnly()
+    {
+        CancelToken parent;
+        const CancelToken child = parent.child();
+        const CancelToken sibling = parent.child();
+        child.cancel();
+        QVERIFY(child.isCancelled());
+        QVERIFY(!parent.isCancelled());
+        QVERIFY(!sibling.isCancelled());
+        parent.cancel();
+        QVERIFY(sibling.isCancelled());
+    }
+
+    void cancelPollReadsTheFlagOncePerStride()
+    {
+        CancelToken token;
+        CancelPoll<4> stop(token);
+        QVERIFY(!stop()); // 1
+        token.cancel();
+        QVERIFY(!stop()); // 2: not read yet
+        QVERIFY(!stop()); // 3
+        QVERIFY(stop()); // 4: read
+        QVERIFY(stop()); // stays stopped
+        QVERIFY(stop.stopped());
+    }
+
+    void sliceMapsProgressOntoTheCallersRange_data()
+    {
+        QTest::addColumn<double>("from");
+        QTest::addColumn<double>("to");
+        QTest::addColumn<double>("reported");
+        QTest::addColumn<double>("expected");
+        QTest::addRow("middle of a 20..60 step") << 0.2 << 0.6 << 0.5 << 0.4;
+        QTest::addRow("end of the last half") << 0.5 << 1.0 << 1.0 << 1.0;
+        QTest::addRow("above 1 is clamped") << 0.0 << 0.5 << 3.0 << 0.5;
+        QTest::addRow("unknown stays unknown") << 0.2 << 0.6 << -1.0 << -1.0;
+    }
+    void sliceMapsProgressOntoTheCallersRange()
+    {
+        QFETCH(double, from);
+        QFETCH(double, to);
+        QFETCH(double, reported);
+        QFETCH(double, expected);
+        Progress seen;
+        const JobContext job(CancelToken(), [&](const Progress& p) { seen = p; });
+        job.slice(from, to).report(QStringLiteral("kernels"), reported, QStringLiteral("1.2M/4.0M"));
+        QCOMPARE(seen.fraction, expected);
+        QCOMPARE(seen.stage, QStringLiteral("kernels"));
+        QCOMPARE(seen.detail, QStringLiteral("1.2M/4.0M"));
+    }
+
+    void childContextStopsOnlyItsStep()
+    {
+        const JobContext job(CancelToken {});
+        const JobContext step = job.withChildToken();
+        step.cancelToken().cancel();
+        QVERIFY(step.isCancelled());
+        QVERIFY(!job.isCancelled());
+    }
+
+    void resultCarriesErrorAndWarnings()
+    {
+        Result<int> r = Result<int>::failure(ErrorKind::Input, QStringLiteral("x.sqlite: not an SQLite database"));
+        r.addWarning(QStringLiteral("3 rows skipped"));
+        QVERIFY(!r.ok());
+        QVERIFY(!r.isCancelled());
+        const Result<QString> converted = r.failureAs<QString>();
+        QCOMPARE(converted.error().kind, ErrorKind::Input);
+        QCOMPARE(converted.errorMessage(), QStringLiteral("x.sqlite: not an SQLite database"));
+        QCOMPARE(converted.warnings(), QStringList { QStringLiteral("3 rows skipped") });
+        QVERIFY(Result<int>::cancelled().isCancelled());
+    }
+
+    void supersededJobStopsMidwayAndIsNotDelivered()
+    {
+        QObject owner;
+        JobSlot slot(&owner);
+        SpinningJob first;
+        bool firstDelivered = false;
+        slot.run<int>(std::ref(first), [&](int) { firstDelivered = true; });
+        QVERIFY(first.started.tryAcquire(1, 5000)); // running, not merely queued
+
+        int second = 0;
+        slot.run<int>([](const JobContext&) { return 42; }, [&](int v) { second = v; });
+        QTRY_VERIFY(first.finished);
+        QVERIFY(first.sawCancel);
+        QTRY_COMPARE(second, 42);
+        QVERIFY(!slot.isBusy());
+        QCoreApplication::processEvents();
+        QVERIFY(!firstDelivered);
+    }
+
+    void destroyingTheSlotCancelsItsJob()
+    {
+        SpinningJob job;
+        bool delivered = false;
+        {
+            QObject owner;
+            JobSlot slot(&owner);
+            slot.run<int>(std::ref(job), [&](int) { delivered = true; });
+            QVERIFY(job.started.tryAcquire(1, 5000));
+        }
+        QTRY_VERIFY(job.finished);
+        QCoreApplication::processEvents();
+        QVERIFY(!delivered);
+    }
+
+    void progressArrivesOnTheOwnersThread()
+    {
+        QObject owner;
+        JobSlot slot(&owner);
+        QThread* seenOn = nullptr;
+        QString stage;
+        bool done = false;
+        slot.run<int>(
+            [](const JobContext& c) {
+                c.report(QStringLiteral("NVTX"), 0.45);
+                return 1;
+            },
+            [&](int) { done = true; },
+            [&](const Progress& p) {
+                seenOn = QThread::currentThread();
+                stage = p.stage;
+            });
+        QTRY_VERIFY(done);
+        QTRY_COMPARE(stage, QStringLiteral("NVTX"));
+        QCOMPARE(seenOn, owner.thread());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestJobs)
+#include "tst_jobs.moc"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Builds the whole project with a sanitizer preset and runs the whole test suite under it:
+#   tests/sanitizers/run-suite.sh asan|tsan [CTEST_ARGS...]
+# asan = AddressSanitizer + UndefinedBehaviorSanitizer, tsan = ThreadSanitizer (both clang). Called by .ci/run.
+set -euo pipefail
+preset=${1:?usage: run-suite.sh asan|tsan [CTEST_ARGS...]}
+shift
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j "$jobs"
+export QT_QPA_PLATFORM=offscreen
+ctest --preset "$preset" -j "$jobs" "$@"
