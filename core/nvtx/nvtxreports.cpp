@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvtxreports.h"
 
+#include "core/nvtx/launchindex.h"
 #include "core/stats/durationstats.h"
 #include "core/stats/reportchecks.h"
 #include "core/stats/reportnames.h"
@@ -151,14 +152,13 @@ namespace {
 
 /// API rows that share (process, correlationId) with the row the loader joined GPU work to (the first one):
 /// nsys joins a GPU operation to every such row. Returns (duplicate row, joined row) pairs.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicateLaunchRows(
-    const Profile& p, const std::vector<std::uint32_t>& opBegin)
+std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicateLaunchRows(const Profile& p, const LaunchIndex& index)
 {
     const CudaApiTable& api = p.cudaApi;
     std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> byProcess(p.processes.size());
     for (std::size_t a = 0; a < api.size(); ++a) {
         const ProcessIndex proc = p.processOfThread(api.thread[a]);
-        if (proc >= 0 && opBegin[a + 1] > opBegin[a])
+        if (proc >= 0 && index.launchedWork(a))
             byProcess[std::size_t(proc)].emplace_back(api.correlation[a], std::uint32_t(a));
     }
     for (auto& v : byProcess)
@@ -166,7 +166,7 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicateLaunchRows(
     std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicates;
     for (std::size_t a = 0; a < api.size(); ++a) {
         const ProcessIndex proc = p.processOfThread(api.thread[a]);
-        if (proc < 0 || opBegin[a + 1] > opBegin[a])
+        if (proc < 0 || index.launchedWork(a))
             continue;
         const auto& v = byProcess[std::size_t(proc)];
         const auto it = std::lower_bound(v.begin(), v.end(), std::make_pair(api.correlation[a], std::uint32_t(0)));
@@ -190,69 +190,74 @@ struct ProjectionOpen
     std::int32_t parentRow;
 };
 
-} // namespace
-
-std::vector<NvtxProjection> nvtxGpuProjection(const Profile& p)
+/// nsys's NVTX GPU projection, one thread at a time: the thread's ranges (outer first) and the launch calls on it
+/// swept in start order with a stack of open ranges; every open range that encloses a call takes its GPU work.
+class ProjectionSweep
 {
-    const NvtxTable& n = p.nvtx;
-    const CudaApiTable& api = p.cudaApi;
-    const KernelTable& k = p.kernels;
-    const MemOpTable& m = p.memops;
-    const std::size_t threads = p.threads.size();
+public:
+    explicit ProjectionSweep(const Profile& p)
+        : m_p(p)
+        , m_index(p)
+    { }
 
-    // End of unterminated ranges: the maximum over the range rows only (the report's own MINMAXTS table).
-    TimeNs maxTs = kNoTime;
-    for (std::size_t i = 0; i < n.size(); ++i)
-        if (NvtxTable::isRange(n.eventType[i]))
-            maxTs = std::max({ maxTs, n.start[i], n.end[i] });
-    auto endOf = [&](std::uint32_t row) { return n.end[row] == kNoTime ? maxTs : n.end[row]; };
-
-    // Ranges that start and end on the same thread (endGlobalTid NULL), by thread.
-    std::vector<char> hasEndThread(n.size(), 0);
-    for (const auto& [row, t] : n.endThread)
-        hasEndThread[row] = 1;
-    std::vector<std::vector<std::uint32_t>> ranges(threads);
-    for (std::size_t i = 0; i < n.size(); ++i)
-        if (NvtxTable::isRange(n.eventType[i]) && !hasEndThread[i] && n.thread[i] >= 0)
-            ranges[std::size_t(n.thread[i])].push_back(std::uint32_t(i));
-
-    // GPU operations by launching API row.
-    std::vector<std::uint32_t> opBegin(api.size() + 1, 0);
-    for (std::size_t i = 0; i < k.size(); ++i)
-        if (k.api[i] >= 0)
-            ++opBegin[std::size_t(k.api[i]) + 1];
-    for (std::size_t i = 0; i < m.size(); ++i)
-        if (m.api[i] >= 0)
-            ++opBegin[std::size_t(m.api[i]) + 1];
-    for (std::size_t a = 0; a < api.size(); ++a)
-        opBegin[a + 1] += opBegin[a];
-    std::vector<std::uint32_t> ops(opBegin.back());
+    std::vector<NvtxProjection> run()
     {
-        std::vector<std::uint32_t> next(opBegin.begin(), opBegin.end() - 1);
-        for (std::size_t i = 0; i < k.size(); ++i)
-            if (k.api[i] >= 0)
-                ops[next[std::size_t(k.api[i])]++] = std::uint32_t(i);
-        for (std::size_t i = 0; i < m.size(); ++i)
-            if (m.api[i] >= 0)
-                ops[next[std::size_t(m.api[i])]++] = std::uint32_t(k.size() + i);
+        findUnterminatedEnd();
+        bucketRanges();
+        bucketLaunches();
+        for (std::size_t t = 0; t < m_p.threads.size(); ++t)
+            if (!m_ranges[t].empty() && !m_launches[t].empty())
+                sweepThread(t);
+        countChildren();
+        return std::move(m_result);
     }
-    // Launch events by thread: (API row, row whose operations it launched).
-    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> launches(threads);
-    for (std::size_t a = 0; a < api.size(); ++a)
-        if (opBegin[a + 1] > opBegin[a] && api.thread[a] >= 0)
-            launches[std::size_t(api.thread[a])].emplace_back(std::uint32_t(a), std::uint32_t(a));
-    for (const auto& [dup, joined] : duplicateLaunchRows(p, opBegin))
-        if (api.thread[dup] >= 0)
-            launches[std::size_t(api.thread[dup])].emplace_back(dup, joined);
 
-    std::vector<NvtxProjection> result;
-    std::vector<ProjectionOpen> stack;
-    const auto kernelCount = std::uint32_t(k.size());
-    for (std::size_t t = 0; t < threads; ++t) {
-        std::vector<std::uint32_t>& rs = ranges[t];
-        auto& ls = launches[t];
-        if (rs.empty() || ls.empty())
-            continue;
+private:
+    using Launch = std::pair<std::uint32_t, std::uint32_t>; ///< (API row, row whose operations it launched)
+
+    TimeNs endOf(std::uint32_t row) const { return m_p.nvtx.end[row] == kNoTime ? m_maxTs : m_p.nvtx.end[row]; }
+
+    /// End of unterminated ranges: the maximum over the range rows only (the report's own MINMAXTS table).
+    void findUnterminatedEnd()
+    {
+        const NvtxTable& n = m_p.nvtx;
+        for (std::size_t i = 0; i < n.size(); ++i)
+            if (NvtxTable::isRange(n.eventType[i]))
+                m_maxTs = std::max({ m_maxTs, n.start[i], n.end[i] });
+    }
+
+    /// Ranges that start and end on the same thread (endGlobalTid NULL), by thread.
+    void bucketRanges()
+    {
+        const NvtxTable& n = m_p.nvtx;
+        std::vector<char> hasEndThread(n.size(), 0);
+        for (const auto& [row, t] : n.endThread)
+            hasEndThread[row] = 1;
+        m_ranges.resize(m_p.threads.size());
+        for (std::size_t i = 0; i < n.size(); ++i)
+            if (NvtxTable::isRange(n.eventType[i]) && !hasEndThread[i] && n.thread[i] >= 0)
+                m_ranges[std::size_t(n.thread[i])].push_back(std::uint32_t(i));
+    }
+
+    /// Launch calls by thread, with the rows that only share a launch's correlation id.
+    void bucketLaunches()
+    {
+        const CudaApiTable& api = m_p.cudaApi;
+        m_launches.resize(m_p.threads.size());
+        for (std::size_t t = 0; t < m_p.threads.size(); ++t)
+            for (auto* a = m_index.threadLaunchesBegin(t); a != m_index.threadLaunchesEnd(t); ++a)
+                m_launches[t].emplace_back(*a, *a);
+        for (const auto& [dup, joined] : duplicateLaunchRows(m_p, m_index))
+            if (api.thread[dup] >= 0)
+                m_launches[std::size_t(api.thread[dup])].emplace_back(dup, joined);
+    }
+
+    void sweepThread(std::size_t t)
+    {
+        const NvtxTable& n = m_p.nvtx;
+        const CudaApiTable& api = m_p.cudaApi;
+        std::vector<std::uint32_t>& rs = m_ranges[t];
+        std::vector<Launch>& ls = m_launches[t];
         std::sort(rs.begin(), rs.end(), [&](std::uint32_t a, std::uint32_t b) {
             if (n.start[a] != n.start[b])
                 return n.start[a] < n.start[b];
@@ -260,98 +265,132 @@ std::vector<NvtxProjection> nvtxGpuProjection(const Profile& p)
                 return endOf(a) > endOf(b);
             return a < b;
         });
-        std::sort(ls.begin(), ls.end(), [&](const auto& a, const auto& b) {
+        std::sort(ls.begin(), ls.end(), [&](const Launch& a, const Launch& b) {
             return api.start[a.first] != api.start[b.first] ? api.start[a.first] < api.start[b.first]
                                                             : a.first < b.first;
         });
-        stack.clear();
-        auto close = [&](const ProjectionOpen& o) {
-            if (o.ops > 0)
-                result.push_back(
-                    { o.row, o.first, o.last - o.first, o.start, o.end - o.start, o.ops, o.level, o.parentRow, 0 });
-        };
-        auto popBefore = [&](TimeNs time) {
-            while (!stack.empty() && stack.back().end < time) {
-                close(stack.back());
-                stack.pop_back();
-            }
-        };
+        m_stack.clear();
         std::size_t ri = 0, li = 0;
         while (ri < rs.size() || li < ls.size()) {
             if (ri < rs.size() && (li == ls.size() || n.start[rs[ri]] <= api.start[ls[li].first])) {
-                const std::uint32_t row = rs[ri++];
-                const TimeNs start = n.start[row];
-                const TimeNs end = endOf(row);
-                popBefore(start);
-                // Parent = the enclosing range with the smallest (start gap + end gap); the first found from the
-                // innermost wins ties.
-                std::int32_t parent = -1;
-                TimeNs best = std::numeric_limits<TimeNs>::max();
-                for (std::size_t s = stack.size(); s-- > 0;) {
-                    const ProjectionOpen& o = stack[s];
-                    if (o.end < end)
-                        continue;
-                    const TimeNs tightness = (start - o.start) + (o.end - end);
-                    if (tightness < best) {
-                        best = tightness;
-                        parent = std::int32_t(s);
-                    }
-                }
-                ProjectionOpen open { row, start, end, std::numeric_limits<TimeNs>::max(),
-                    std::numeric_limits<TimeNs>::min(), 0, 0, false, 0, -1 };
-                if (parent >= 0) {
-                    ProjectionOpen& po = stack[std::size_t(parent)];
-                    open.parentRow = std::int32_t(po.row);
-                    open.level = po.level < 0 ? -1 : po.level + 1;
-                    if (!stack.empty() && stack.back().start == start && stack.back().end == end) {
-                        // Two identical ranges are each other's tightest parent in nsys's query, so neither is
-                        // reachable from a root: no level for them nor for anything inside them.
-                        ProjectionOpen& twin = stack.back();
-                        twin.parentRow = std::int32_t(row);
-                        twin.level = -1;
-                        open.level = -1;
-                    }
-                }
-                stack.push_back(open);
+                openRange(rs[ri++]);
+            } else {
+                addLaunch(ls[li].first, ls[li].second);
+                ++li;
+            }
+        }
+        while (!m_stack.empty()) {
+            close(m_stack.back());
+            m_stack.pop_back();
+        }
+    }
+
+    void openRange(std::uint32_t row)
+    {
+        const TimeNs start = m_p.nvtx.start[row];
+        const TimeNs end = endOf(row);
+        popBefore(start);
+        // Parent = the enclosing range with the smallest (start gap + end gap); the first found from the innermost
+        // wins ties.
+        std::int32_t parent = -1;
+        TimeNs best = std::numeric_limits<TimeNs>::max();
+        for (std::size_t s = m_stack.size(); s-- > 0;) {
+            const ProjectionOpen& o = m_stack[s];
+            if (o.end < end)
                 continue;
-            }
-            const auto [a, joined] = ls[li++];
-            popBefore(api.start[a]);
-            TimeNs first = std::numeric_limits<TimeNs>::max(), last = std::numeric_limits<TimeNs>::min();
-            for (std::uint32_t i = opBegin[joined]; i < opBegin[joined + 1]; ++i) {
-                const std::uint32_t op = ops[i];
-                const TimeNs s = op < kernelCount ? k.start[op] : m.start[op - kernelCount];
-                const TimeNs e = op < kernelCount ? k.end[op] : m.end[op - kernelCount];
-                first = std::min(first, s);
-                last = std::max(last, e);
-            }
-            const std::uint32_t correlation = api.correlation[a];
-            for (ProjectionOpen& o : stack) {
-                if (o.end < api.end[a])
-                    continue; // o.start <= api start holds for everything on the stack
-                o.first = std::min(o.first, first);
-                o.last = std::max(o.last, last);
-                if (!o.counted || o.lastCorrelation != correlation)
-                    ++o.ops;
-                o.counted = true;
-                o.lastCorrelation = correlation;
+            const TimeNs tightness = (start - o.start) + (o.end - end);
+            if (tightness < best) {
+                best = tightness;
+                parent = std::int32_t(s);
             }
         }
-        while (!stack.empty()) {
-            close(stack.back());
-            stack.pop_back();
+        ProjectionOpen open { row, start, end, std::numeric_limits<TimeNs>::max(), std::numeric_limits<TimeNs>::min(),
+            0, 0, false, 0, -1 };
+        if (parent >= 0) {
+            ProjectionOpen& po = m_stack[std::size_t(parent)];
+            open.parentRow = std::int32_t(po.row);
+            open.level = po.level < 0 ? -1 : po.level + 1;
+            if (!m_stack.empty() && m_stack.back().start == start && m_stack.back().end == end) {
+                // Two identical ranges are each other's tightest parent in nsys's query, so neither is reachable
+                // from a root: no level for them nor for anything inside them.
+                ProjectionOpen& twin = m_stack.back();
+                twin.parentRow = std::int32_t(row);
+                twin.level = -1;
+                open.level = -1;
+            }
+        }
+        m_stack.push_back(open);
+    }
+
+    void addLaunch(std::uint32_t a, std::uint32_t joined)
+    {
+        const CudaApiTable& api = m_p.cudaApi;
+        const KernelTable& k = m_p.kernels;
+        const MemOpTable& m = m_p.memops;
+        const std::uint32_t kernelCount = m_index.kernelCount();
+        popBefore(api.start[a]);
+        TimeNs first = std::numeric_limits<TimeNs>::max(), last = std::numeric_limits<TimeNs>::min();
+        for (const std::uint32_t* it = m_index.opsBegin(joined); it != m_index.opsEnd(joined); ++it) {
+            const std::uint32_t op = *it;
+            first = std::min(first, op < kernelCount ? k.start[op] : m.start[op - kernelCount]);
+            last = std::max(last, op < kernelCount ? k.end[op] : m.end[op - kernelCount]);
+        }
+        const std::uint32_t correlation = api.correlation[a];
+        for (ProjectionOpen& o : m_stack) {
+            if (o.end < api.end[a])
+                continue; // o.start <= api start holds for everything on the stack
+            o.first = std::min(o.first, first);
+            o.last = std::max(o.last, last);
+            if (!o.counted || o.lastCorrelation != correlation)
+                ++o.ops;
+            o.counted = true;
+            o.lastCorrelation = correlation;
         }
     }
-    std::sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return a.row < b.row; });
-    for (const NvtxProjection& r : result) {
-        if (r.parentRow < 0)
-            continue;
-        const auto it = std::lower_bound(result.begin(), result.end(), std::uint32_t(r.parentRow),
-            [](const NvtxProjection& e, std::uint32_t row) { return e.row < row; });
-        if (it != result.end() && it->row == std::uint32_t(r.parentRow))
-            ++it->numChild;
+
+    void popBefore(TimeNs time)
+    {
+        while (!m_stack.empty() && m_stack.back().end < time) {
+            close(m_stack.back());
+            m_stack.pop_back();
+        }
     }
-    return result;
+
+    void close(const ProjectionOpen& o)
+    {
+        if (o.ops > 0)
+            m_result.push_back(
+                { o.row, o.first, o.last - o.first, o.start, o.end - o.start, o.ops, o.level, o.parentRow, 0 });
+    }
+
+    /// Children that have a projection themselves, counted on their parent.
+    void countChildren()
+    {
+        std::sort(m_result.begin(), m_result.end(), [](const auto& a, const auto& b) { return a.row < b.row; });
+        for (const NvtxProjection& r : m_result) {
+            if (r.parentRow < 0)
+                continue;
+            const auto it = std::lower_bound(m_result.begin(), m_result.end(), std::uint32_t(r.parentRow),
+                [](const NvtxProjection& e, std::uint32_t row) { return e.row < row; });
+            if (it != m_result.end() && it->row == std::uint32_t(r.parentRow))
+                ++it->numChild;
+        }
+    }
+
+    const Profile& m_p;
+    LaunchIndex m_index;
+    TimeNs m_maxTs = kNoTime;
+    std::vector<std::vector<std::uint32_t>> m_ranges;
+    std::vector<std::vector<Launch>> m_launches;
+    std::vector<ProjectionOpen> m_stack;
+    std::vector<NvtxProjection> m_result;
+};
+
+} // namespace
+
+std::vector<NvtxProjection> nvtxGpuProjection(const Profile& p)
+{
+    return ProjectionSweep(p).run();
 }
 
 ReportTable nvtxGpuProjSum(const Profile& p)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvtxtree.h"
 
+#include "core/nvtx/launchindex.h"
 #include "core/nvtx/nvtxnames.h"
 
 #include <QHash>
 #include <algorithm>
+#include <optional>
 
 namespace nsw {
 
@@ -133,7 +135,6 @@ private:
     std::int32_t threadRoot(ThreadIndex thread);
     void prepareDomains();
     void bucketRanges();
-    void indexLaunches();
     void sweepThread(ThreadIndex thread);
     void close(OpenRange& r);
     void addLeaves();
@@ -150,9 +151,7 @@ private:
     std::vector<std::int32_t> m_processNode;
     std::vector<std::int32_t> m_threadNode;
     Buckets m_ranges;
-    Buckets m_launches; ///< API rows that launched GPU work, by thread
-    std::vector<std::uint32_t> m_opBegin; ///< per API row: first entry in m_ops (size API rows + 1)
-    std::vector<std::uint32_t> m_ops; ///< kernel row, or kernels + memop row
+    std::optional<LaunchIndex> m_launches;
     std::vector<std::uint32_t> m_crossRows; ///< sorted rows of start/end ranges that end on another thread
     std::vector<OpenRange> m_stack;
 };
@@ -261,45 +260,6 @@ void Builder::bucketRanges()
             m_crossRows.push_back(row);
 }
 
-void Builder::indexLaunches()
-{
-    const std::size_t apis = m_p.cudaApi.size();
-    const KernelTable& k = m_p.kernels;
-    const MemOpTable& m = m_p.memops;
-    m_opBegin.assign(apis + 1, 0);
-    for (std::size_t i = 0; i < k.size(); ++i)
-        if (k.api[i] >= 0)
-            ++m_opBegin[std::size_t(k.api[i]) + 1];
-    for (std::size_t i = 0; i < m.size(); ++i)
-        if (m.api[i] >= 0)
-            ++m_opBegin[std::size_t(m.api[i]) + 1];
-    const std::size_t threads = m_p.threads.size();
-    m_launches.offsets.assign(threads + 1, 0);
-    for (std::size_t a = 0; a < apis; ++a) {
-        const ThreadIndex t = m_p.cudaApi.thread[a];
-        if (m_opBegin[a + 1] > 0 && t >= 0)
-            ++m_launches.offsets[std::size_t(t) + 1];
-        m_opBegin[a + 1] += m_opBegin[a];
-    }
-    for (std::size_t t = 0; t < threads; ++t)
-        m_launches.offsets[t + 1] += m_launches.offsets[t];
-    m_launches.rows.resize(m_launches.offsets[threads]);
-    std::vector<std::uint32_t> fill(m_launches.offsets.begin(), m_launches.offsets.end() - 1);
-    for (std::size_t a = 0; a < apis; ++a) {
-        const ThreadIndex t = m_p.cudaApi.thread[a];
-        if (m_opBegin[a + 1] > m_opBegin[a] && t >= 0)
-            m_launches.rows[fill[std::size_t(t)]++] = std::uint32_t(a);
-    }
-    m_ops.resize(m_opBegin[apis]);
-    std::vector<std::uint32_t> next(m_opBegin.begin(), m_opBegin.end() - 1);
-    for (std::size_t i = 0; i < k.size(); ++i)
-        if (k.api[i] >= 0)
-            m_ops[next[std::size_t(k.api[i])]++] = std::uint32_t(i);
-    for (std::size_t i = 0; i < m.size(); ++i)
-        if (m.api[i] >= 0)
-            m_ops[next[std::size_t(m.api[i])]++] = std::uint32_t(k.size() + i);
-}
-
 void Builder::close(OpenRange& r)
 {
     NvtxNode& n = m_tree.nodes[std::size_t(r.node)];
@@ -326,8 +286,8 @@ void Builder::sweepThread(ThreadIndex thread)
     const CudaApiTable& api = m_p.cudaApi;
     std::uint32_t* rb = m_ranges.rows.data() + m_ranges.offsets[std::size_t(thread)];
     std::uint32_t* re = m_ranges.rows.data() + m_ranges.offsets[std::size_t(thread) + 1];
-    std::uint32_t* ab = m_launches.rows.data() + m_launches.offsets[std::size_t(thread)];
-    std::uint32_t* ae = m_launches.rows.data() + m_launches.offsets[std::size_t(thread) + 1];
+    std::uint32_t* ab = m_launches->threadLaunchesBegin(std::size_t(thread));
+    std::uint32_t* ae = m_launches->threadLaunchesEnd(std::size_t(thread));
 
     // Outer ranges before the ranges they contain: start ascending, end descending, then row.
     const auto rangeBefore = [&](std::uint32_t a, std::uint32_t b) {
@@ -390,8 +350,8 @@ void Builder::sweepThread(ThreadIndex thread)
         if (m_stack.empty())
             continue;
         OpenRange& top = m_stack.back();
-        for (std::uint32_t i = m_opBegin[a]; i < m_opBegin[a + 1]; ++i) {
-            const std::uint32_t op = m_ops[i];
+        for (const std::uint32_t* it = m_launches->opsBegin(a); it != m_launches->opsEnd(a); ++it) {
+            const std::uint32_t op = *it;
             if (op < kernelCount) {
                 const TimeNs d = k.end[op] - k.start[op];
                 top.gpu += d;
@@ -484,7 +444,7 @@ NvtxTree Builder::run()
     m_tree.ranges = qint64(m_ranges.rows.size());
     if (cancelled())
         return std::move(m_tree);
-    indexLaunches();
+    m_launches.emplace(m_p);
     for (std::size_t t = 0; t < m_p.threads.size(); ++t) {
         if (cancelled())
             return std::move(m_tree);
@@ -493,9 +453,7 @@ NvtxTree Builder::run()
     }
     // The indexes are large; free them before the leaves allocate.
     m_ranges = {};
-    m_launches = {};
-    m_opBegin = {};
-    m_ops = {};
+    m_launches.reset();
     addLeaves();
     finish();
     m_tree.nodes.shrink_to_fit();

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "launchindex.h"
+
+namespace nsw {
+
+namespace {
+/// Turns per-bucket counts (at index + 1) into bucket start offsets.
+void prefixSum(std::vector<std::uint32_t>& offsets)
+{
+    for (std::size_t i = 0; i + 1 < offsets.size(); ++i)
+        offsets[i + 1] += offsets[i];
+}
+} // namespace
+
+LaunchIndex::LaunchIndex(const Profile& p)
+    : m_kernelCount(std::uint32_t(p.kernels.size()))
+{
+    const KernelTable& k = p.kernels;
+    const MemOpTable& m = p.memops;
+    const CudaApiTable& api = p.cudaApi;
+
+    m_opBegin.assign(api.size() + 1, 0);
+    for (std::size_t i = 0; i < k.size(); ++i)
+        if (k.api[i] >= 0)
+            ++m_opBegin[std::size_t(k.api[i]) + 1];
+    for (std::size_t i = 0; i < m.size(); ++i)
+        if (m.api[i] >= 0)
+            ++m_opBegin[std::size_t(m.api[i]) + 1];
+    prefixSum(m_opBegin);
+    m_ops.resize(m_opBegin.back());
+    std::vector<std::uint32_t> next(m_opBegin.begin(), m_opBegin.end() - 1);
+    for (std::size_t i = 0; i < k.size(); ++i)
+        if (k.api[i] >= 0)
+            m_ops[next[std::size_t(k.api[i])]++] = std::uint32_t(i);
+    for (std::size_t i = 0; i < m.size(); ++i)
+        if (m.api[i] >= 0)
+            m_ops[next[std::size_t(m.api[i])]++] = m_kernelCount + std::uint32_t(i);
+
+    const std::size_t threads = p.threads.size();
+    m_threadBegin.assign(threads + 1, 0);
+    for (std::size_t a = 0; a < api.size(); ++a)
+        if (launchedWork(a) && api.thread[a] >= 0)
+            ++m_threadBegin[std::size_t(api.thread[a]) + 1];
+    prefixSum(m_threadBegin);
+    m_launches.resize(m_threadBegin.back());
+    std::vector<std::uint32_t> fill(m_threadBegin.begin(), m_threadBegin.end() - 1);
+    for (std::size_t a = 0; a < api.size(); ++a)
+        if (launchedWork(a) && api.thread[a] >= 0)
+            m_launches[fill[std::size_t(api.thread[a])]++] = std::uint32_t(a);
+}
+
+} // namespace nsw

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/profile/profile.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace nsw {
+
+/// The GPU operations each CUDA API row launched (as joined by the loader) and the launching rows of each thread,
+/// built once (counting sorts, no per-row allocation) for the NVTX tree and the NVTX reports.
+class LaunchIndex
+{
+public:
+    explicit LaunchIndex(const Profile& profile);
+
+    /// Operations launched by API row @p row: kernel rows, then memory operations as kernelCount() + memop row.
+    const std::uint32_t* opsBegin(std::size_t row) const { return m_ops.data() + m_opBegin[row]; }
+    const std::uint32_t* opsEnd(std::size_t row) const { return m_ops.data() + m_opBegin[row + 1]; }
+    bool launchedWork(std::size_t row) const { return m_opBegin[row + 1] > m_opBegin[row]; }
+    std::uint32_t kernelCount() const { return m_kernelCount; }
+
+    /// API rows of @p thread that launched GPU work, in row order.
+    std::uint32_t* threadLaunchesBegin(std::size_t thread) { return m_launches.data() + m_threadBegin[thread]; }
+    std::uint32_t* threadLaunchesEnd(std::size_t thread) { return m_launches.data() + m_threadBegin[thread + 1]; }
+
+private:
+    std::uint32_t m_kernelCount = 0;
+    std::vector<std::uint32_t> m_opBegin; ///< per API row, size rows + 1
+    std::vector<std::uint32_t> m_ops;
+    std::vector<std::uint32_t> m_threadBegin; ///< per thread, size threads + 1
+    std::vector<std::uint32_t> m_launches;
+};
+
+} // namespace nsw
