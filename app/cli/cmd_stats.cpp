@@ -3,6 +3,7 @@
 #include "app/cli/clicommon.h"
 #include "app/cli/commands.h"
 #include "core/reports/reportregistry.h"
+#include "core/reports/statsrun.h"
 #include "core/stats/reportformat.h"
 #include "core/stats/reports.h"
 
@@ -51,34 +52,13 @@ int runStats(const QStringList& args)
         printError(QStringLiteral("no report given; use -r REPORT (see stats --help)"));
         return ExitUsage;
     }
-    struct Request
-    {
-        const ReportSpec* spec;
-        QStringList arguments;
-    };
-    std::vector<Request> requests;
-    LoadOptions options;
-    options.parts = 0;
-    options.kernelColumns = 0;
-    for (const QString& name : parser.value(report).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        Request r;
-        r.spec = findReport(name.trimmed(), &r.arguments);
-        if (!r.spec) {
-            printError(QStringLiteral("unknown report '%1' (see stats --help)").arg(name));
-            return ExitUsage;
-        }
-        for (const QString& a : r.arguments) {
-            if (!r.spec->arguments.contains(a)) {
-                printError(QStringLiteral("report %1 has no argument ':%2'").arg(r.spec->name, a));
-                return ExitUsage;
-            }
-        }
-        options.parts |= r.spec->loadParts;
-        if (r.spec->loadParts & LoadKernels)
-            options.kernelColumns |= r.spec->kernelColumnsOf(r.arguments);
-        requests.push_back(r);
+    const Result<StatsPlan> plan = planReports(parser.value(report).split(QLatin1Char(','), Qt::SkipEmptyParts));
+    if (!plan) {
+        const bool unknown = plan.errorMessage().startsWith(QLatin1String("unknown report"));
+        printError(plan.errorMessage() + (unknown ? QStringLiteral(" (see stats --help)") : QString()));
+        return ExitUsage;
     }
-    const ProfilePtr profile = loadProfile(positional.first(), options, &exitCode);
+    const ProfilePtr profile = loadProfile(positional.first(), plan->load, &exitCode);
     if (!profile)
         return exitCode;
 
@@ -87,8 +67,8 @@ int runStats(const QStringList& args)
     QString text;
     nlohmann::ordered_json json = nlohmann::ordered_json::array();
     int produced = 0;
-    for (const Request& r : requests) {
-        const ReportTable table = r.spec->compute(*profile, r.arguments);
+    const Result<std::vector<ReportTable>> tables = computeReports(*plan, *profile);
+    for (const ReportTable& table : tables.value()) {
         if (!table.skipped.isEmpty()) {
             printError(QStringLiteral("SKIPPED: %1").arg(table.skipped));
             continue;
@@ -111,7 +91,7 @@ int runStats(const QStringList& args)
         }
     }
     if (fmt == QLatin1String("json"))
-        text = QString::fromStdString((requests.size() == 1 && !json.empty() ? json[0] : json).dump(2))
+        text = QString::fromStdString((plan->reports.size() == 1 && !json.empty() ? json[0] : json).dump(2))
             + QLatin1Char('\n');
     if (produced == 0)
         return ExitNoData;

@@ -33,8 +33,4 @@ const std::vector<ReportSpec>& reportSpecs();
 /// Finds "name[:arg...]" (also by alias); fills @p arguments. Returns nullptr when unknown.
 const ReportSpec* findReport(const QString& nameWithArguments, QStringList* arguments);
 
-const std::vector<ReportSpec>& reportSpecs();
-/// Finds "name[:arg...]" (also by alias); fills @p arguments. Returns nullptr when unknown.
-const ReportSpec* findReport(const QString& nameWithArguments, QStringList* arguments);
-
 } // namespace nsw

@@ -4,6 +4,7 @@
 #include "core/models/reporttablemodel.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/reports/reportregistry.h"
+#include "core/reports/statsrun.h"
 #include "core/session/workbench.h"
 #include "core/stats/reports.h"
 #include "widgets/common/filterbar.h"
@@ -27,6 +28,7 @@ StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
     , m_model(new ReportTableModel(this))
     , m_proxy(new SortFilterProxy(this))
     , m_view(new QTableView(this))
+    , m_job(this)
 {
     const QStringList shown = { QStringLiteral("cuda_api_sum"), QStringLiteral("cuda_gpu_mem_time_sum"),
         QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("osrt_sum"), QStringLiteral("cuda_gpu_kern_sum") };
@@ -80,7 +82,7 @@ QString StatisticsPane::exportBaseName() const
 
 void StatisticsPane::compute()
 {
-    const quint64 request = m_requests.next();
+    m_job.cancel();
     if (!m_session) {
         m_model->setReport({});
         m_message->setText(tr("No profile open."));
@@ -88,18 +90,18 @@ void StatisticsPane::compute()
         Q_EMIT reportShown();
         return;
     }
-    QStringList arguments;
-    const ReportSpec* spec = findReport(m_report->currentData().toString(), &arguments);
-    if (!spec)
+    const Result<StatsPlan> plan = planReports({ m_report->currentData().toString() });
+    if (!plan)
         return;
-    m_message->setText(tr("Computing %1…").arg(spec->name));
+    m_message->setText(tr("Computing %1…").arg(plan->reports.front().spec->name));
     m_message->show();
     const ProfilePtr profile = m_session->profile();
-    runInBackground<ReportTable>(
-        this, [spec, profile, arguments]() { return spec->compute(*profile, arguments); },
-        [this, request](ReportTable table) {
-            if (!m_requests.isLatest(request))
-                return; // a newer request (other report or profile) is on its way
+    m_job.run<Result<std::vector<ReportTable>>>(
+        [plan = plan.value(), profile](const JobContext& job) { return computeReports(plan, *profile, job); },
+        [this](Result<std::vector<ReportTable>> tables) {
+            if (!tables)
+                return;
+            ReportTable table = std::move(tables.value().front());
             const QString skipped = table.skipped;
             m_model->setReport(std::move(table));
             m_message->setText(skipped);

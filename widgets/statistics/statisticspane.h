@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/session/background.h"
+#include "core/jobs/background.h"
 #include "widgets/common/pane.h"
 
 #include <QPointer>
@@ -47,7 +47,7 @@ private:
     ReportTableModel* m_model;
     SortFilterProxy* m_proxy;
     QTableView* m_view;
-    RequestCounter m_requests;
+    JobSlot m_job; ///< the report being computed; a newer request cancels it
 };
 
 } // namespace nsw

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "statsrun.h"
+
+namespace nsw {
+
+Result<StatsPlan> planReports(const QStringList& namesWithArguments)
+{
+    StatsPlan plan;
+    plan.load.parts = 0;
+    plan.load.kernelColumns = 0;
+    for (const QString& name : namesWithArguments) {
+        ReportRequest r;
+        r.spec = findReport(name.trimmed(), &r.arguments);
+        if (!r.spec)
+            return Result<StatsPlan>::failure(ErrorKind::Usage, QStringLiteral("unknown report '%1'").arg(name));
+        for (const QString& a : r.arguments) {
+            if (!r.spec->arguments.contains(a))
+                return Result<StatsPlan>::failure(
+                    ErrorKind::Usage, QStringLiteral("report %1 has no argument ':%2'").arg(r.spec->name, a));
+        }
+        plan.load.parts |= r.spec->loadParts;
+        if (r.spec->loadParts & LoadKernels)
+            plan.load.kernelColumns |= r.spec->kernelColumnsOf(r.arguments);
+        plan.reports.push_back(r);
+    }
+    return plan;
+}
+
+Result<std::vector<ReportTable>> computeReports(const StatsPlan& plan, const Profile& profile, const JobContext& job)
+{
+    std::vector<ReportTable> tables;
+    for (std::size_t i = 0; i < plan.reports.size(); ++i) {
+        if (job.isCancelled())
+            return Result<std::vector<ReportTable>>::cancelled();
+        const ReportRequest& r = plan.reports[i];
+        job.report(r.spec->name, double(i) / double(plan.reports.size()));
+        tables.push_back(r.spec->compute(profile, r.arguments));
+    }
+    return tables;
+}
+
+} // namespace nsw
