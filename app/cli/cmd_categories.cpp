@@ -4,6 +4,7 @@
 #include "app/cli/clirules.h"
 #include "app/cli/commands.h"
 #include "core/categories/categoryexport.h"
+#include "core/categories/categoryrun.h"
 #include "core/categories/categorytable.h"
 #include "core/categories/rulelibrary.h"
 #include "widgets/categories/categorychart.h"
@@ -129,17 +130,15 @@ int runCategories(const QStringList& args)
         p.path = traces[i];
         p.timeline = CategoryTimeline::build(profile);
         anyRows |= p.timeline->rowCount() > 0;
-        RuleMatchCache cache(NameSet { p.timeline->demangledNames(), p.timeline->shortNames() });
-        const RuleEvaluation evaluation = evaluateRules(*list, cache, nullptr);
-        CategoryOptions o;
-        o.mode = *timeMode;
-        o.perDevice = parser.isSet(perGpu);
+        CategoryRequest request { p.timeline, nullptr, *list, {}, false };
+        request.options.mode = *timeMode;
+        request.options.perDevice = parser.isSet(perGpu);
         if (!wall.empty()) {
             const bool capture = wall[std::size_t(i)] < 0;
-            o.wallNs = capture ? profile->captureDurationNs() : wall[std::size_t(i)];
-            o.wallSource = capture ? QStringLiteral("capture span") : QStringLiteral("elapsed time");
+            request.options.wallNs = capture ? profile->captureDurationNs() : wall[std::size_t(i)];
+            request.options.wallSource = capture ? QStringLiteral("capture span") : QStringLiteral("elapsed time");
         }
-        p.breakdown = categorize(*p.timeline, *list, evaluation, o);
+        p.breakdown = computeCategories(request)->breakdown;
         for (const QString& w : std::as_const(p.breakdown.warnings))
             printError(QStringLiteral("warning: %1: %2").arg(p.profile, w));
         profiles.push_back(std::move(p));
@@ -166,13 +165,12 @@ int runCategories(const QStringList& args)
         std::vector<ProfileCategories> whole = profiles;
         if (parser.isSet(perGpu))
             for (std::size_t i = 0; i < whole.size(); ++i) {
-                RuleMatchCache cache(NameSet { whole[i].timeline->demangledNames(), whole[i].timeline->shortNames() });
-                CategoryOptions o;
-                o.mode = *timeMode;
-                o.wallNs = profiles[i].breakdown.bars.empty() || !profiles[i].breakdown.bars[0].hasCpu
+                CategoryRequest request { whole[i].timeline, nullptr, *list, {}, false };
+                request.options.mode = *timeMode;
+                request.options.wallNs = profiles[i].breakdown.bars.empty() || !profiles[i].breakdown.bars[0].hasCpu
                     ? kNoTime
                     : profiles[i].breakdown.bars[0].wallNs;
-                whole[i].breakdown = categorize(*whole[i].timeline, *list, evaluateRules(*list, cache, nullptr), o);
+                whole[i].breakdown = computeCategories(request)->breakdown;
             }
         if (const QString e = writeOutput(mappingCsv(whole, engineName, modelName), parser.value(mapping));
             !e.isEmpty()) {

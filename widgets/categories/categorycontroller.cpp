@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "categorycontroller.h"
 
+#include "core/categories/categoryrun.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 
@@ -357,11 +358,12 @@ void CategoryController::recompute()
                 SessionResult r;
                 r.session = in.session;
                 r.timeline = in.data->timeline;
-                r.evaluation = evaluateRules(rules, *in.data->matches, &representativeMatchCache());
-                CategoryOptions o = options;
-                o.wallNs = in.wallNs;
-                o.wallSource = in.wallSource;
-                r.breakdown = categorize(*r.timeline, rules, r.evaluation, o);
+                CategoryRequest request { r.timeline, in.data->matches, rules, options, true };
+                request.options.wallNs = in.wallNs;
+                request.options.wallSource = in.wallSource;
+                Result<CategoryResult> result = computeCategories(request);
+                r.evaluation = std::move(result->evaluation);
+                r.breakdown = std::move(result->breakdown);
                 r.microseconds = timer.nsecsElapsed() / 1000;
                 results.push_back(std::move(r));
             }

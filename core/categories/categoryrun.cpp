@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "categoryrun.h"
+
+namespace nsw {
+
+Result<CategoryResult> computeCategories(const CategoryRequest& request, const JobContext& job)
+{
+    std::shared_ptr<RuleMatchCache> matches = request.matches;
+    if (!matches)
+        matches = std::make_shared<RuleMatchCache>(
+            NameSet { request.timeline->demangledNames(), request.timeline->shortNames() });
+    job.report(QStringLiteral("matching rules"), 0);
+    CategoryResult result;
+    result.evaluation
+        = evaluateRules(request.rules, *matches, request.diagnoseShadowing ? &representativeMatchCache() : nullptr);
+    if (job.isCancelled())
+        return Result<CategoryResult>::cancelled();
+    job.report(QStringLiteral("adding up"), 0.5);
+    result.breakdown = categorize(*request.timeline, request.rules, result.evaluation, request.options);
+    return result;
+}
+
+} // namespace nsw
