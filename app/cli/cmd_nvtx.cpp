@@ -94,7 +94,7 @@ int runNvtx(const QStringList& args)
     const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
     if (!profile)
         return exitCode;
-    const auto tree = std::make_shared<const NvtxTree>(buildNvtxTree(profile, options));
+    const std::shared_ptr<const NvtxTree> tree = *computeNvtxTree({ profile, options });
     if (tree->ranges == 0) {
         printError(QStringLiteral("%1 has no NVTX ranges").arg(profile->meta.filePath));
         return ExitNoData;

@@ -112,9 +112,9 @@ struct Buckets
 class Builder
 {
 public:
-    Builder(const ProfilePtr& profile, const NvtxTreeOptions& options, const std::atomic<bool>* cancel)
+    Builder(const ProfilePtr& profile, const NvtxTreeOptions& options, const JobContext& job)
         : m_p(*profile)
-        , m_cancel(cancel)
+        , m_job(job)
         , m_children(std::max<std::size_t>(1024, profile->nvtx.size() / 64))
     {
         m_tree.profile = profile;
@@ -124,7 +124,7 @@ public:
     NvtxTree run();
 
 private:
-    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    bool cancelled() const { return m_job.isCancelled(); }
     TimeNs resolvedEnd(std::size_t row) const
     {
         const TimeNs e = m_p.nvtx.end[row];
@@ -141,7 +141,7 @@ private:
     void finish();
 
     const Profile& m_p;
-    const std::atomic<bool>* m_cancel;
+    const JobContext& m_job;
     NvtxTree m_tree;
     ChildTable m_children;
     std::vector<std::int32_t> m_nameKeyOfRef;
@@ -445,7 +445,9 @@ NvtxTree Builder::run()
     if (cancelled())
         return std::move(m_tree);
     m_launches.emplace(m_p);
-    for (std::size_t t = 0; t < m_p.threads.size(); ++t) {
+    const std::size_t threads = m_p.threads.size();
+    for (std::size_t t = 0; t < threads; ++t) {
+        m_job.report(QStringLiteral("NVTX tree"), double(t) / double(threads));
         if (cancelled())
             return std::move(m_tree);
         if (m_ranges.offsets[t + 1] > m_ranges.offsets[t])
@@ -508,14 +510,22 @@ TimeNs NvtxTree::selfGpuTime(std::int32_t node) const
     return self;
 }
 
-NvtxTree buildNvtxTree(const ProfilePtr& profile, const NvtxTreeOptions& options, const std::atomic<bool>* cancel)
+NvtxTree buildNvtxTree(const ProfilePtr& profile, const NvtxTreeOptions& options, const JobContext& job)
 {
     if (!profile) {
         NvtxTree empty;
         empty.nodes.emplace_back();
         return empty;
     }
-    return Builder(profile, options, cancel).run();
+    return Builder(profile, options, job).run();
+}
+
+Result<std::shared_ptr<const NvtxTree>> computeNvtxTree(const NvtxTreeRequest& request, const JobContext& job)
+{
+    auto tree = std::make_shared<const NvtxTree>(buildNvtxTree(request.profile, request.options, job));
+    if (job.isCancelled())
+        return Result<std::shared_ptr<const NvtxTree>>::cancelled();
+    return std::shared_ptr<const NvtxTree>(std::move(tree));
 }
 
 std::vector<char> nvtxKernelRows(const NvtxTree& tree, std::int32_t node)

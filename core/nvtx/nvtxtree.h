@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/jobcontext.h"
+#include "core/jobs/result.h"
 #include "core/profile/profile.h"
 
 #include <QString>
@@ -100,10 +102,19 @@ struct NvtxTree
 /// Reconstructs the ranges of every thread (push/pop and start/end, nested by time; a start/end range belongs to
 /// the thread that started it), attributes each kernel and memory operation to the innermost range of its
 /// launching thread that contains the start of the launching CUDA API call, and aggregates instances by path.
-/// Linear in the events plus a sort of the threads whose events are not already in time order. @p cancel, when
-/// set, ends the build early (the result is then incomplete).
-NvtxTree buildNvtxTree(
-    const ProfilePtr& profile, const NvtxTreeOptions& options = {}, const std::atomic<bool>* cancel = nullptr);
+/// Linear in the events plus a sort of the threads whose events are not already in time order. A cancelled @p job
+/// ends the build early (the result is then incomplete).
+NvtxTree buildNvtxTree(const ProfilePtr& profile, const NvtxTreeOptions& options = {}, const JobContext& job = {});
+
+/// What the `nvtx` command and the NVTX pane ask for.
+struct NvtxTreeRequest
+{
+    ProfilePtr profile;
+    NvtxTreeOptions options;
+};
+
+/// buildNvtxTree() as a job: a cancelled job gives a cancelled result, never an incomplete tree.
+Result<std::shared_ptr<const NvtxTree>> computeNvtxTree(const NvtxTreeRequest& request, const JobContext& job = {});
 
 /// Kernel rows (mask by Profile::kernels row) attributed to @p node or below it; for a kernel leaf, its kernels.
 std::vector<char> nvtxKernelRows(const NvtxTree& tree, std::int32_t node);

@@ -83,6 +83,7 @@ private Q_SLOTS:
     void nodesWithKernelName();
     void memOpAttribution();
     void cancelledBuildIsSafe();
+    void cancelledMidwayGivesNoTree();
     void emptyProfile();
     void attributionMatchesSqlOnRealTraces_data();
     void attributionMatchesSqlOnRealTraces();
@@ -303,10 +304,26 @@ void TestNvtxTree::memOpAttribution()
 
 void TestNvtxTree::cancelledBuildIsSafe()
 {
-    std::atomic<bool> cancel { true };
-    const NvtxTree tree = buildNvtxTree(test::nvtxFixture(), {}, &cancel);
+    CancelToken cancelled;
+    cancelled.cancel();
+    const NvtxTree tree = buildNvtxTree(test::nvtxFixture(), {}, JobContext(cancelled));
     QVERIFY(!tree.nodes.empty());
     QCOMPARE(tree.coverage.attributedNs, TimeNs(0));
+}
+
+void TestNvtxTree::cancelledMidwayGivesNoTree()
+{
+    CancelToken token;
+    int reports = 0;
+    const JobContext job(token, [&](const Progress& p) {
+        QCOMPARE(p.stage, QStringLiteral("NVTX tree"));
+        if (++reports == 2)
+            token.cancel(); // after the first thread was swept
+    });
+    const auto tree = computeNvtxTree({ test::nvtxFixture(), {} }, job);
+    QVERIFY(tree.isCancelled());
+    QCOMPARE(reports, 2);
+    QVERIFY(computeNvtxTree({ test::nvtxFixture(), {} }));
 }
 
 void TestNvtxTree::emptyProfile()

@@ -83,6 +83,7 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     , m_view(new QTreeView(this))
     , m_flat(new NvtxFlatModel(this))
     , m_flatView(new QTableView(this))
+    , m_job(this)
 {
     // Long coverage and status lines wrap instead of widening the dock.
     m_coverage->setWordWrap(true);
@@ -186,11 +187,7 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     onCurrentSessionChanged(workbench->current());
 }
 
-NvtxPane::~NvtxPane()
-{
-    if (m_cancel)
-        m_cancel->store(true);
-}
+NvtxPane::~NvtxPane() = default;
 
 QAbstractItemView* NvtxPane::exportableView() const
 {
@@ -213,10 +210,7 @@ void NvtxPane::onCurrentSessionChanged(ProfileSession* session)
 
 void NvtxPane::rebuild()
 {
-    const quint64 request = m_requests.next();
-    if (m_cancel)
-        m_cancel->store(true); // an older build still running is of no use any more
-    m_cancel.reset();
+    m_job.cancel(); // an older build still running is of no use any more
     if (!m_session) {
         showTree(nullptr);
         m_message->setText(tr("No profile open."));
@@ -236,23 +230,16 @@ void NvtxPane::rebuild()
     m_message->setText(tr("Building the NVTX tree…"));
     m_message->show();
     const ProfilePtr profile = m_session->profile();
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancel;
     QPointer<ProfileSession> session = m_session;
-    runInBackground<std::shared_ptr<const NvtxTree>>(
-        this,
-        [profile, options, cancel]() -> std::shared_ptr<const NvtxTree> {
-            NvtxTree tree = buildNvtxTree(profile, options, cancel.get());
-            if (cancel->load())
-                return nullptr;
-            return std::make_shared<const NvtxTree>(std::move(tree));
-        },
-        [this, request, session, options](std::shared_ptr<const NvtxTree> tree) {
-            if (!m_requests.isLatest(request) || !tree)
+    m_job.run<Result<std::shared_ptr<const NvtxTree>>>(
+        [request = NvtxTreeRequest { profile, options }](
+            const JobContext& job) { return computeNvtxTree(request, job); },
+        [this, session, options](Result<std::shared_ptr<const NvtxTree>> tree) {
+            if (!tree)
                 return;
             if (session)
-                session->setAttachment(kAttachment, std::make_shared<CachedTree>(CachedTree { options, tree }));
-            showTree(std::move(tree));
+                session->setAttachment(kAttachment, std::make_shared<CachedTree>(CachedTree { options, *tree }));
+            showTree(std::move(*tree));
         });
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/background.h"
 #include "core/nvtx/nvtxtree.h"
-#include "core/session/background.h"
 #include "widgets/common/pane.h"
 
 #include <QPointer>
@@ -81,8 +81,7 @@ private:
     QTreeView* m_view;
     NvtxFlatModel* m_flat;
     QTableView* m_flatView;
-    RequestCounter m_requests;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobSlot m_job; ///< the tree being built; a newer request cancels it
     QPointer<ProfileSession> m_selectionSession; ///< whose kernel table this pane filtered, if any
 };
 
