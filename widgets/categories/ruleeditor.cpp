@@ -151,7 +151,30 @@ RuleEditorDialog::RuleEditorDialog(CategoryController* controller, QWidget* pare
     m_typing->setSingleShot(true);
     m_typing->setInterval(kTypingDelayMs);
 
-    // Which rules.
+    QLayout* selectors = buildSelectorBar(); // first: the focus chain follows creation order
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(buildRulesBox());
+    splitter->addWidget(buildNamesBox());
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(selectors);
+    layout->addWidget(m_source);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(m_status);
+    connectRuleFields();
+    connectController();
+
+    refillSelectors();
+    onRulesChanged();
+    onResultsChanged();
+    if (m_ruleModel->rowCount() > 0)
+        setCurrentRow(0);
+}
+
+/// Engine and model selectors, and the buttons that act on the whole rule set.
+QLayout* RuleEditorDialog::buildSelectorBar()
+{
     auto* newFrom = new QPushButton(tr("New engine/model from this…"), this);
     auto* importButton = new QPushButton(tr("Import…"), this);
     auto* exportButton = new QPushButton(tr("Export…"), this);
@@ -173,8 +196,34 @@ RuleEditorDialog::RuleEditorDialog(CategoryController* controller, QWidget* pare
     top->addWidget(m_save);
     m_source->setWordWrap(true);
     m_source->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(m_engine, &QComboBox::activated, this, [this]() {
+        const QString engine = m_engine->currentText();
+        if (confirmDiscard())
+            m_controller->select(engine, m_controller->library().models(engine).value(0));
+        refillSelectors();
+    });
+    connect(m_model, &QComboBox::activated, this, [this]() {
+        if (confirmDiscard())
+            m_controller->select(m_engine->currentText(), m_model->currentText());
+        refillSelectors();
+    });
+    connect(newFrom, &QPushButton::clicked, this, &RuleEditorDialog::newModelFromThis);
+    connect(importButton, &QPushButton::clicked, this, &RuleEditorDialog::importRules);
+    connect(exportButton, &QPushButton::clicked, this, &RuleEditorDialog::exportRules);
+    connect(revert, &QPushButton::clicked, this, [this]() {
+        m_controller->revert();
+        m_undo->clear();
+    });
+    connect(m_save, &QPushButton::clicked, this, [this]() {
+        if (const QString e = save(); !e.isEmpty())
+            QMessageBox::warning(this, tr("Save rules"), e);
+    });
+    return top;
+}
 
-    // The rules.
+/// The rule table with its toolbar, above the fields of the selected rule.
+QWidget* RuleEditorDialog::buildRulesBox()
+{
     auto* tools = new QToolBar(this);
     QAction* add = tools->addAction(tr("Add rule"), this, &RuleEditorDialog::addRule);
     add->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_N));
@@ -209,7 +258,17 @@ RuleEditorDialog::RuleEditorDialog(CategoryController* controller, QWidget* pare
     m_ruleView->horizontalHeader()->resizeSection(RuleTableModel::CaseColumn, 36);
     m_ruleView->horizontalHeader()->resizeSection(RuleTableModel::StatusColumn, 160);
 
-    // The selected rule.
+    auto* rulesBox = new QWidget(this);
+    auto* rulesLayout = new QVBoxLayout(rulesBox);
+    rulesLayout->setContentsMargins(0, 0, 0, 0);
+    rulesLayout->addWidget(tools);
+    rulesLayout->addWidget(m_ruleView, 1);
+    rulesLayout->addLayout(buildRuleForm());
+    return rulesBox;
+}
+
+QLayout* RuleEditorDialog::buildRuleForm()
+{
     m_match->addItem(tr("demangled name"), int(RuleNameKind::Demangled));
     m_match->addItem(tr("short name"), int(RuleNameKind::Short));
     m_match->setToolTip(tr("gputrc2graph matches demangled names; short-name rules are our extension"));
@@ -227,15 +286,12 @@ RuleEditorDialog::RuleEditorDialog(CategoryController* controller, QWidget* pare
     form->addRow(QString(), m_patternError);
     form->addRow(tr("Category:"), m_category);
     form->addRow(tr("Note:"), m_note);
+    return form;
+}
 
-    auto* rulesBox = new QWidget(this);
-    auto* rulesLayout = new QVBoxLayout(rulesBox);
-    rulesLayout->setContentsMargins(0, 0, 0, 0);
-    rulesLayout->addWidget(tools);
-    rulesLayout->addWidget(m_ruleView, 1);
-    rulesLayout->addLayout(form);
-
-    // Names the rules leave to the catch-all.
+/// Names the rules leave to the catch-all (or all names), to make rules from.
+QWidget* RuleEditorDialog::buildNamesBox()
+{
     m_namesScope->addItem(tr("Uncategorized names (no rule or the catch-all)"), true);
     m_namesScope->addItem(tr("All names of the profile"), false);
     auto* filter = new FilterBar(this);
@@ -258,41 +314,16 @@ RuleEditorDialog::RuleEditorDialog(CategoryController* controller, QWidget* pare
     namesBar->addWidget(makeRule);
     namesLayout->addLayout(namesBar);
     namesLayout->addWidget(m_namesView, 1);
+    connect(m_namesScope, &QComboBox::activated, this, &RuleEditorDialog::onResultsChanged);
+    connect(filter, &FilterBar::filterChanged, this,
+        [this, filter](const QString& text, bool regex) { filter->setError(m_namesProxy->setFilter(text, regex)); });
+    connect(makeRule, &QPushButton::clicked, this, &RuleEditorDialog::makeRuleFromCurrentName);
+    return namesBox;
+}
 
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(rulesBox);
-    splitter->addWidget(namesBox);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addWidget(m_source);
-    layout->addWidget(splitter, 1);
-    layout->addWidget(m_status);
-
-    // Wiring.
-    connect(m_engine, &QComboBox::activated, this, [this]() {
-        const QString engine = m_engine->currentText();
-        if (confirmDiscard())
-            m_controller->select(engine, m_controller->library().models(engine).value(0));
-        refillSelectors();
-    });
-    connect(m_model, &QComboBox::activated, this, [this]() {
-        if (confirmDiscard())
-            m_controller->select(m_engine->currentText(), m_model->currentText());
-        refillSelectors();
-    });
-    connect(newFrom, &QPushButton::clicked, this, &RuleEditorDialog::newModelFromThis);
-    connect(importButton, &QPushButton::clicked, this, &RuleEditorDialog::importRules);
-    connect(exportButton, &QPushButton::clicked, this, &RuleEditorDialog::exportRules);
-    connect(revert, &QPushButton::clicked, this, [this]() {
-        m_controller->revert();
-        m_undo->clear();
-    });
-    connect(m_save, &QPushButton::clicked, this, [this]() {
-        if (const QString e = save(); !e.isEmpty())
-            QMessageBox::warning(this, tr("Save rules"), e);
-    });
+/// Edits in the table and in the fields of the selected rule become undoable rule changes.
+void RuleEditorDialog::connectRuleFields()
+{
     connect(m_ruleModel, &RuleTableModel::editRequested, this,
         [this](int row, const CategoryRule& rule) { applyRule(row, rule); });
     connect(m_ruleModel, &RuleTableModel::moveRequested, this, &RuleEditorDialog::moveRule);
@@ -326,25 +357,10 @@ RuleEditorDialog::RuleEditorDialog(CategoryController* controller, QWidget* pare
         rule.name = RuleNameKind(m_match->currentData().toInt());
         applyRule(row, rule);
     });
-    connect(m_namesScope, &QComboBox::activated, this, &RuleEditorDialog::onResultsChanged);
-    connect(filter, &FilterBar::filterChanged, this,
-        [this, filter](const QString& text, bool regex) { filter->setError(m_namesProxy->setFilter(text, regex)); });
-    connect(makeRule, &QPushButton::clicked, this, [this]() {
-        const QModelIndex current = m_namesProxy->mapToSource(m_namesView->currentIndex());
-        if (!current.isValid()) {
-            QMessageBox::information(this, tr("Make a rule"), tr("Select a name in the list first."));
-            return;
-        }
-        QStringList categories;
-        for (const CategoryRule& r : m_controller->rules().rules)
-            if (!categories.contains(r.category))
-                categories.append(r.category);
-        bool ok = false;
-        const QString category = QInputDialog::getItem(this, tr("Make a rule"),
-            tr("Category for %1:").arg(m_namesModel->rowAt(current.row())->shortName), categories, 0, true, &ok);
-        if (ok && !category.trimmed().isEmpty())
-            makeRuleFromName(current.row(), category.trimmed());
-    });
+}
+
+void RuleEditorDialog::connectController()
+{
     connect(m_controller, &CategoryController::selectionChanged, this, [this]() {
         m_undo->clear();
         refillSelectors();
@@ -353,12 +369,24 @@ RuleEditorDialog::RuleEditorDialog(CategoryController* controller, QWidget* pare
     connect(m_controller, &CategoryController::rulesChanged, this, &RuleEditorDialog::onRulesChanged);
     connect(m_controller, &CategoryController::resultsChanged, this, &RuleEditorDialog::onResultsChanged);
     connect(m_controller->workbench(), &Workbench::currentChanged, this, &RuleEditorDialog::onResultsChanged);
+}
 
-    refillSelectors();
-    onRulesChanged();
-    onResultsChanged();
-    if (m_ruleModel->rowCount() > 0)
-        setCurrentRow(0);
+void RuleEditorDialog::makeRuleFromCurrentName()
+{
+    const QModelIndex current = m_namesProxy->mapToSource(m_namesView->currentIndex());
+    if (!current.isValid()) {
+        QMessageBox::information(this, tr("Make a rule"), tr("Select a name in the list first."));
+        return;
+    }
+    QStringList categories;
+    for (const CategoryRule& r : m_controller->rules().rules)
+        if (!categories.contains(r.category))
+            categories.append(r.category);
+    bool ok = false;
+    const QString category = QInputDialog::getItem(this, tr("Make a rule"),
+        tr("Category for %1:").arg(m_namesModel->rowAt(current.row())->shortName), categories, 0, true, &ok);
+    if (ok && !category.trimmed().isEmpty())
+        makeRuleFromName(current.row(), category.trimmed());
 }
 
 RuleEditorDialog::~RuleEditorDialog() = default;

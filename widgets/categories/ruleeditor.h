@@ -8,6 +8,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QPushButton;
 class QTableView;
@@ -64,6 +65,13 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    QLayout* buildSelectorBar();
+    QWidget* buildRulesBox();
+    QLayout* buildRuleForm();
+    QWidget* buildNamesBox();
+    void connectRuleFields();
+    void connectController();
+    void makeRuleFromCurrentName();
     void pushRules(const RuleList& after, const QString& text, int mergeId = -1, int selectRow = -1);
     void refillSelectors();
     void onRulesChanged();
