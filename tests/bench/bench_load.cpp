@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Opening an export in the real window, offscreen (issue 12). Run by hand on a large export:
+//   bench_load TRACE.sqlite
+// Measures, in one run and on a warm page cache: a plain SQLite scan of the kernel columns the Kernels pane needs
+// (kscan) and of every column the loader reads (scan), then the time from MainWindow::openFiles() to the Kernels
+// pane holding rows (first view) and to the load's end (full), and the process's peak RSS. The last line is
+//   load first-view X x kscan; full Y x scan; rss Z x file
+#include "app/mainwindow.h"
+#include "widgets/kernels/kerneltablepane.h"
+
+#include <QAbstractItemModel>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QTableView>
+#include <QThread>
+#include <cstdio>
+#include <sqlite3.h>
+#include <sys/resource.h>
+
+using namespace nsw;
+
+namespace {
+
+struct TableColumns
+{
+    const char* table;
+    const char* columns;
+};
+
+// What the loader reads (core/profile/tablereaders.cpp); the kernel line is also what the Kernels pane needs.
+const TableColumns kKernelScan[] = {
+    { "StringIds", "id, value" },
+    { "CUPTI_ACTIVITY_KIND_KERNEL",
+        "start, end, deviceId, contextId, streamId, correlationId, globalPid, demangledName, shortName, mangledName, "
+        "gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory" },
+};
+const TableColumns kFullScan[] = {
+    { "CUPTI_ACTIVITY_KIND_MEMCPY",
+        "start, end, deviceId, contextId, streamId, correlationId, globalPid, bytes, copyKind" },
+    { "CUPTI_ACTIVITY_KIND_MEMSET", "start, end, deviceId, contextId, streamId, correlationId, globalPid, bytes" },
+    { "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+        "start, end, deviceId, contextId, streamId, correlationId, globalPid, graphId, graphExecId" },
+    { "CUPTI_ACTIVITY_KIND_RUNTIME", "start, end, globalTid, correlationId, nameId, eventClass" },
+    { "NVTX_EVENTS", "start, end, eventType, text, textId, globalTid, endGlobalTid, domainId" },
+    { "OSRT_API", "start, end, globalTid, nameId" },
+};
+
+/// Steps through every row reading every column, as the loader's scans do; tables or columns the file lacks are
+/// skipped. Returns seconds.
+double scan(sqlite3* db, const TableColumns* tables, std::size_t count)
+{
+    QElapsedTimer t;
+    t.start();
+    volatile qint64 sink = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        sqlite3_stmt* stmt = nullptr;
+        const QByteArray sql = QByteArray("SELECT ") + tables[i].columns + " FROM " + tables[i].table;
+        if (sqlite3_prepare_v2(db, sql.constData(), -1, &stmt, nullptr) != SQLITE_OK)
+            continue;
+        const int columns = sqlite3_column_count(stmt);
+        while (sqlite3_step(stmt) == SQLITE_ROW)
+            for (int c = 0; c < columns; ++c)
+                sink = sink
+                    + (sqlite3_column_type(stmt, c) == SQLITE_TEXT ? sqlite3_column_bytes(stmt, c)
+                                                                   : sqlite3_column_int64(stmt, c));
+        sqlite3_finalize(stmt);
+    }
+    return double(t.nsecsElapsed()) / 1e9;
+}
+
+qint64 rowsOf(const QAbstractItemModel* model)
+{
+    return model ? model->rowCount() : 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: bench_load TRACE.sqlite\n");
+        return 1;
+    }
+    const QString path = QFileInfo(QString::fromLocal8Bit(argv[1])).absoluteFilePath();
+    sqlite3* db = nullptr;
+    const QByteArray uri = QByteArray("file:") + path.toUtf8() + "?immutable=1";
+    if (sqlite3_open_v2(uri.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
+        std::fprintf(stderr, "%s: cannot open\n", argv[1]);
+        return 1;
+    }
+    scan(db, kKernelScan, std::size(kKernelScan)); // warm the page cache
+    const double kscan = scan(db, kKernelScan, std::size(kKernelScan));
+    const double scanRest = scan(db, kFullScan, std::size(kFullScan));
+    sqlite3_close(db);
+    const double fullScan = kscan + scanRest;
+    std::printf("floor: kernel columns %.2f s, every loaded column %.2f s\n", kscan, fullScan);
+
+    MainWindow window(true);
+    window.resize(1600, 1000);
+    window.show();
+    auto* kernels = window.findChild<KernelTablePane*>();
+    if (!kernels) {
+        std::fprintf(stderr, "no Kernels pane\n");
+        return 1;
+    }
+    bool ended = false;
+    bool ok = false;
+    QString error;
+    QElapsedTimer t;
+    double fullLoad = -1;
+    QObject::connect(&window, &MainWindow::loadEnded, [&](const QString&, bool success, const QString& e) {
+        fullLoad = double(t.nsecsElapsed()) / 1e9;
+        ended = true;
+        ok = success;
+        error = e;
+    });
+    t.start();
+    window.openFiles({ path });
+    double firstView = -1;
+    while (!ended || firstView < 0) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        if (firstView < 0 && rowsOf(kernels->summaryView()->model()) > 0)
+            firstView = double(t.nsecsElapsed()) / 1e9;
+        if (ended && (!ok || double(t.nsecsElapsed()) / 1e9 > fullLoad + 60))
+            break; // failed, or loaded with no kernel to show
+    }
+    if (!ok) {
+        std::fprintf(stderr, "load failed: %s\n", qPrintable(error));
+        return 2;
+    }
+    if (firstView < 0) {
+        std::fprintf(stderr, "the Kernels pane stayed empty\n");
+        return 2;
+    }
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    const double rssBytes = double(usage.ru_maxrss) * 1024.0;
+    const double fileBytes = double(QFileInfo(path).size());
+    std::printf("window: kernels pane filled %.2f s, whole load %.2f s, peak RSS %.0f MiB, file %.0f MiB\n", firstView,
+        fullLoad, rssBytes / 1048576.0, fileBytes / 1048576.0);
+    std::printf("load first-view %.2f x kscan; full %.2f x scan; rss %.2f x file\n", firstView / kscan,
+        fullLoad / fullScan, rssBytes / fileBytes);
+    return 0;
+}
