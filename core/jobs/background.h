@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/handoff.h"
 #include "core/jobs/jobcontext.h"
 
 #include <QCoreApplication>
@@ -47,32 +48,40 @@ public:
             progress = [guard, state, generation, onProgress, throttle](const Progress& p) {
                 if (!throttle->due())
                     return;
+                auto box = std::make_shared<const Progress>(p);
+                handoffRelease(box.get());
                 QMetaObject::invokeMethod(
                     QCoreApplication::instance(),
-                    [guard, state, generation, onProgress, p]() {
+                    [guard, state, generation, onProgress, box]() {
+                        handoffAcquire(box.get());
                         if (guard && state->generation == generation)
-                            onProgress(p);
+                            onProgress(*box);
                     },
                     Qt::QueuedConnection);
             };
         }
         const JobContext context(m_token, std::move(progress));
-        QThreadPool::globalInstance()->start([guard, state, generation, context, work = std::move(work),
-                                                 done = std::move(done)]() mutable {
-            if (context.isCancelled())
-                return;
-            auto result = std::make_shared<R>(work(context));
-            QMetaObject::invokeMethod(
-                QCoreApplication::instance(),
-                [guard, state, generation, context, done = std::move(done), result]() {
-                    // generation is only touched on the owner's thread: this check and run() cannot race.
-                    if (!guard || state->generation != generation || context.isCancelled())
-                        return;
-                    state->busy = false;
-                    done(std::move(*result));
-                },
-                Qt::QueuedConnection);
-        });
+        auto handoff = std::make_shared<char>();
+        handoffRelease(handoff.get());
+        QThreadPool::globalInstance()->start(
+            [guard, state, generation, context, handoff, work = std::move(work), done = std::move(done)]() mutable {
+                handoffAcquire(handoff.get());
+                if (context.isCancelled())
+                    return;
+                auto result = std::make_shared<R>(work(context));
+                handoffRelease(result.get());
+                QMetaObject::invokeMethod(
+                    QCoreApplication::instance(),
+                    [guard, state, generation, context, done = std::move(done), result]() {
+                        handoffAcquire(result.get());
+                        // generation is only touched on the owner's thread: this check and run() cannot race.
+                        if (!guard || state->generation != generation || context.isCancelled())
+                            return;
+                        state->busy = false;
+                        done(std::move(*result));
+                    },
+                    Qt::QueuedConnection);
+            });
     }
 
     /// Cancels the running job (if any); its result is dropped.

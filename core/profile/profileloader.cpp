@@ -337,7 +337,7 @@ bool LoadRun::runScans()
             for (const ScanTask* t : queue) {
                 const auto rows = double(t->ctx.rowsRead.load());
                 read += std::min(rows, double(std::max<qint64>(t->ctx.estimatedRows, 1)));
-                if (t->ctx.milliseconds == 0 && rows > 0
+                if (t->ctx.milliseconds.load() == 0 && rows > 0
                     && (!busiest || t->ctx.estimatedRows > busiest->ctx.estimatedRows))
                     busiest = t;
             }
@@ -375,7 +375,7 @@ void LoadRun::recordTimings()
     for (const auto& t : m_tasks) {
         if (perTable.empty() || perTable.back().stage != t->ctx.stage)
             perTable.push_back({ t->ctx.stage, 0, 0 });
-        perTable.back().milliseconds += t->ctx.milliseconds;
+        perTable.back().milliseconds += t->ctx.milliseconds.load();
         perTable.back().rows += t->ctx.rowsRead.load();
         for (const QString& w : t->ctx.warnings)
             if (!m_profile->meta.warnings.contains(w))

@@ -78,7 +78,8 @@ struct ScanContext
     LocalKeyMap processes; ///< globalPid -> local process index
     InlineTexts inlineTexts;
     std::int64_t maxStringId = -1;
-    qint64 milliseconds = 0;
+    /// Written by the worker when the scan ends (0 while it runs); read by the progress loop meanwhile.
+    std::atomic<qint64> milliseconds { 0 };
     /// Rows rowid in [firstRowId, endRowId) when the table is scanned in chunks; both 0 for a whole table.
     qint64 firstRowId = 0;
     qint64 endRowId = 0;

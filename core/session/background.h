@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/handoff.h"
+
 #include <QCoreApplication>
 #include <QMetaObject>
 #include <QPointer>
@@ -17,11 +19,16 @@ template <typename Result>
 void runInBackground(QObject* context, std::function<Result()> work, std::function<void(Result)> done)
 {
     QPointer<QObject> guard(context); // created on the GUI thread, only dereferenced there
-    QThreadPool::globalInstance()->start([guard, work = std::move(work), done = std::move(done)]() mutable {
+    auto handoff = std::make_shared<char>();
+    handoffRelease(handoff.get());
+    QThreadPool::globalInstance()->start([guard, handoff, work = std::move(work), done = std::move(done)]() mutable {
+        handoffAcquire(handoff.get());
         auto result = std::make_shared<Result>(work());
+        handoffRelease(result.get());
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),
             [guard, done = std::move(done), result]() {
+                handoffAcquire(result.get());
                 if (guard)
                     done(std::move(*result));
             },
