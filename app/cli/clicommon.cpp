@@ -4,6 +4,7 @@
 #include "app/cli/cli.h"
 #include "core/profile/profileloader.h"
 
+#include <QApplication>
 #include <QFile>
 #include <QRegularExpression>
 #include <QSaveFile>
@@ -69,6 +70,25 @@ std::optional<QSize> parsePngSize(const QString& text)
         return std::nullopt;
     }
     return QSize(m.captured(1).toInt(), m.captured(2).toInt());
+}
+
+bool checkFormat(const QString& value, const QStringList& allowed)
+{
+    if (allowed.contains(value))
+        return true;
+    const QString choices = allowed.size() < 2
+        ? allowed.join(QString())
+        : allowed.mid(0, allowed.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" or ") + allowed.last();
+    printError(QStringLiteral("--format must be %1, not '%2'").arg(choices, value));
+    return false;
+}
+
+bool checkPngAvailable()
+{
+    if (qobject_cast<QApplication*>(QCoreApplication::instance()))
+        return true;
+    printError(QStringLiteral("--png needs the widgets (run through nsys-workbench)"));
+    return false;
 }
 
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode)

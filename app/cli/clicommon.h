@@ -26,6 +26,13 @@ bool asksForPng(const QStringList& args);
 /// "WIDTHxHEIGHT" (each at least 100) of --png-size; prints the error and returns nothing when malformed.
 std::optional<QSize> parsePngSize(const QString& text);
 
+/// Whether --format's @p value is one of @p allowed; prints "--format must be a, b or c, not 'x'" when not.
+bool checkFormat(const QString& value, const QStringList& allowed);
+
+/// Whether --png can be honoured: charts are widgets, drawn only under the QApplication that nsys-workbench starts
+/// when asksForPng(). Prints the error when not.
+bool checkPngAvailable();
+
 /// Parses a command's arguments; on --help prints help and sets @p exitCode to 0, on error prints the error and
 /// sets it to ExitUsage. Returns true when the command should go on.
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode);

@@ -10,7 +10,6 @@
 #include "widgets/categories/categorychart.h"
 #include "widgets/common/plotexport.h"
 
-#include <QApplication>
 
 namespace nsw::cli {
 
@@ -93,10 +92,8 @@ int runCategories(const QStringList& args)
         return ExitUsage;
     }
     const QString fmt = parser.value(format);
-    if (fmt != QLatin1String("csv") && fmt != QLatin1String("json") && fmt != QLatin1String("table")) {
-        printError(QStringLiteral("--format must be csv, json or table, not '%1'").arg(fmt));
+    if (!checkFormat(fmt, { QStringLiteral("csv"), QStringLiteral("json"), QStringLiteral("table") }))
         return ExitUsage;
-    }
     const std::optional<QSize> size = parsePngSize(parser.value(pngSize));
     if (!size)
         return ExitUsage;
@@ -179,10 +176,8 @@ int runCategories(const QStringList& args)
         }
     }
     if (parser.isSet(png)) {
-        if (!qobject_cast<QApplication*>(QCoreApplication::instance())) {
-            printError(QStringLiteral("--png needs the widgets (run through nsys-workbench)"));
+        if (!checkPngAvailable())
             return ExitUsage;
-        }
         CategoryChart chart;
         const int w = size->width();
         const int h = size->height();

@@ -10,7 +10,6 @@
 #include "widgets/common/plotexport.h"
 #include "widgets/compare/comparechart.h"
 
-#include <QApplication>
 #include <QBuffer>
 #include <QElapsedTimer>
 #include <thread>
@@ -180,17 +179,13 @@ int runCompare(const QStringList& args)
         return ExitUsage;
     }
     const QString fmt = parser.value(format);
-    if (fmt != QLatin1String("csv") && fmt != QLatin1String("json") && fmt != QLatin1String("table")) {
-        printError(QStringLiteral("--format must be csv, json or table, not '%1'").arg(fmt));
+    if (!checkFormat(fmt, { QStringLiteral("csv"), QStringLiteral("json"), QStringLiteral("table") }))
         return ExitUsage;
-    }
     const std::optional<QSize> size = parsePngSize(parser.value(pngSize));
     if (!size)
         return ExitUsage;
-    if (parser.isSet(png) && !qobject_cast<QApplication*>(QCoreApplication::instance())) {
-        printError(QStringLiteral("--png needs the widgets (run through nsys-workbench)"));
+    if (parser.isSet(png) && !checkPngAvailable())
         return ExitUsage;
-    }
     QString ruleLabel;
     if (keyOptions.by == CompareBy::Category) {
         LoadedRules loaded;

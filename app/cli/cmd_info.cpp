@@ -246,10 +246,8 @@ int runInfo(const QStringList& args)
         return ExitUsage;
     }
     const QString fmt = parser.value(format);
-    if (fmt != QLatin1String("text") && fmt != QLatin1String("json")) {
-        printError(QStringLiteral("--format must be text or json, not '%1'").arg(fmt));
+    if (!checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("json") }))
         return ExitUsage;
-    }
     const QString path = positional.first();
     if (parser.isSet(load))
         return runLoad(path, fmt == QLatin1String("json"), parser.value(output));

@@ -16,7 +16,6 @@
 #include "widgets/nvlink/nvlinkplot.h"
 
 #include <QFileInfo>
-#include <QGuiApplication>
 
 namespace nsw::cli {
 
@@ -358,10 +357,8 @@ int runNvlink(const QStringList& args)
     }
     o.offsetNs = TimeNs(std::llround(offsetUs * 1000.0));
     o.output = parser.value(output);
-    if (!o.png.isEmpty() && !qobject_cast<QGuiApplication*>(QCoreApplication::instance())) {
-        printError(QStringLiteral("--png needs the application started by nsys-workbench itself"));
+    if (!o.png.isEmpty() && !checkPngAvailable())
         return ExitUsage;
-    }
 
     Inputs in;
     if (const int e = resolveInputs(o, in); e != ExitOk)
@@ -454,7 +451,10 @@ int runNvlink(const QStringList& args)
     const std::vector<IntervalRef> peaks
         = wantPeaks || !o.png.isEmpty() ? topIntervals(series, o.top) : std::vector<IntervalRef>();
     std::shared_ptr<const KernelSpans> spans;
-    const LinkPeakTable peakTable = LinkPeakTable::load();
+    QString peakTableProblem;
+    const LinkPeakTable peakTable = LinkPeakTable::load(&peakTableProblem);
+    if (!peakTableProblem.isEmpty())
+        warn(peakTableProblem);
     const LinkPeakEntry* model = nullptr;
     if (exportData.db) {
         QString name;
@@ -554,6 +554,8 @@ int runNvlink(const QStringList& args)
             QString error;
             if (const auto all = kernelSpansFromExport(*exportData.db, o.gpu, { { from, to } }, &error))
                 busy = all->ncclBusy();
+            else
+                warn(QStringLiteral("no NCCL band in the plot: %1").arg(error));
         }
         std::vector<NvlinkPlotPeak> marks;
         int rank = 0;

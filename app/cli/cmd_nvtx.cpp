@@ -61,10 +61,8 @@ int runNvtx(const QStringList& args)
         return ExitUsage;
     }
     const QString fmt = parser.value(format);
-    if (fmt != QLatin1String("markdown") && fmt != QLatin1String("json") && fmt != QLatin1String("csv")) {
-        printError(QStringLiteral("--format must be markdown, json or csv, not '%1'").arg(fmt));
+    if (!checkFormat(fmt, { QStringLiteral("markdown"), QStringLiteral("json"), QStringLiteral("csv") }))
         return ExitUsage;
-    }
     NvtxTreeOptions options;
     options.normalizeNames = parser.isSet(normalize);
     const QString grouping = parser.value(group);

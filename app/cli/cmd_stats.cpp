@@ -44,10 +44,8 @@ int runStats(const QStringList& args)
     QString fmt = parser.value(format);
     if (fmt == QLatin1String("column"))
         fmt = QStringLiteral("table");
-    if (fmt != QLatin1String("csv") && fmt != QLatin1String("table") && fmt != QLatin1String("json")) {
-        printError(QStringLiteral("--format must be csv, table or json, not '%1'").arg(fmt));
+    if (!checkFormat(fmt, { QStringLiteral("csv"), QStringLiteral("table"), QStringLiteral("json") }))
         return ExitUsage;
-    }
     if (!parser.isSet(report)) {
         printError(QStringLiteral("no report given; use -r REPORT (see stats --help)"));
         return ExitUsage;

@@ -19,11 +19,12 @@ struct Run
     QString err;
 };
 
-Run run(const QStringList& args)
+Run run(const QStringList& args,
+    const QString& configHome = QDir::tempPath() + QStringLiteral("/nsw-nvlink-cli-test-config"))
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), QDir::tempPath() + QStringLiteral("/nsw-nvlink-cli-test-config"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(NSW_WORKBENCH_EXE), QStringList { QStringLiteral("nvlink") } + args);
     p.waitForFinished(60000);
@@ -101,6 +102,17 @@ private Q_SLOTS:
         QVERIFY(r.out.contains(QLatin1String("Throughput:    2.0480 GB/s")));
         QVERIFY(r.out.contains(QLatin1String("[NCCL] ncclDevKernel_AllReduce")));
         QVERIFY(r.out.contains(QLatin1String("Capture time:  0.012000 s")));
+    }
+
+    void brokenLinkPeakTableIsReported()
+    {
+        const QString config = m_dir.filePath(QStringLiteral("broken-config"));
+        QVERIFY(QDir().mkpath(config + QStringLiteral("/nsys-workbench")));
+        write(config + QStringLiteral("/nsys-workbench/nvlink-link-peaks.json"), "{ not json");
+        const Run r = run({ m_trace, QStringLiteral("--metric"), QStringLiteral("peak_kernels") }, config);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains(QLatin1String("nvlink-link-peaks.json")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QLatin1String("using the built-in table")), qPrintable(r.err));
     }
 
     void png()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparecontroller.h"
 
+#include "core/jobs/logging.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "widgets/categories/categorycontroller.h"
@@ -200,7 +201,10 @@ RuleList CompareController::categoryRules() const
     if (m_categories)
         return m_categories->rules();
     static const RuleList fallback = [] {
-        const RuleLibrary library = RuleLibrary::loadDefault();
+        QStringList problems;
+        const RuleLibrary library = RuleLibrary::loadDefault(&problems);
+        for (const QString& p : problems)
+            qCWarning(lcJobs).noquote() << "category rules:" << p;
         if (const RuleList* l = library.find(QStringLiteral("vllm"), QStringLiteral("llama")))
             return *l;
         const QString engine = library.engines().value(0);

@@ -82,7 +82,6 @@ QString sourceKeyOf(bool gpuMetrics, int index, const QString& path)
 
 NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     : Pane(workbench, parent)
-    , m_peakTable(LinkPeakTable::load())
     , m_source(new QComboBox(this))
     , m_view(new QComboBox(this))
     , m_tx(new QCheckBox(tr("TX"), this))
@@ -104,6 +103,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     , m_kernelProxy(new SortFilterProxy(this))
     , m_kernelView(new QTableView(this))
 {
+    m_peakTable = LinkPeakTable::load(&m_peakTableProblem);
     m_source->setMinimumContentsLength(24);
     m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_source->setToolTip(
@@ -642,6 +642,8 @@ void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
     }
     if (unitFallback)
         notes << tr("Unknown GPU model: shown in the measured unit.");
+    if (!m_peakTableProblem.isEmpty())
+        notes << tr("Link peaks: %1").arg(m_peakTableProblem);
     if (!c->kernels->spans().deviceHasKernels)
         notes << tr("No kernels ran on device %1 in this export: is the recording of another GPU?").arg(c->gpu);
     m_message->setText(notes.join(QLatin1Char(' ')));
@@ -755,6 +757,7 @@ void NvlinkPane::editLinkPeaks()
         return;
     }
     m_peakTable = edited;
+    m_peakTableProblem.clear();
     onSourceChanged();
 }
 

@@ -94,6 +94,7 @@ private:
     QPointer<ProfileSession> m_session;
     QMetaObject::Connection m_attachmentConnection;
     LinkPeakTable m_peakTable;
+    QString m_peakTableProblem; ///< why the saved link peaks could not be read (the defaults are used)
     QComboBox* m_source;
     QComboBox* m_view;
     QCheckBox* m_tx;
