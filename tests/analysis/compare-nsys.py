@@ -56,13 +56,19 @@ def option_sets(rule, path):
     return sets + EXTRA.get(rule, [])
 
 
-def run_nsys(nsys, trace, rule):
-    out = subprocess.run([nsys, 'analyze', '-f', 'csv', '-r', rule, trace], capture_output=True, text=True)
-    lines = [l for l in out.stdout.splitlines() if not l.startswith('Processing [')]
-    skipped = [l for l in lines if l.startswith('SKIPPED: ')]
-    if skipped:
-        return skipped[0] + '\n'
-    return '\n'.join(l for l in lines if l) + ('\n' if any(lines) else '') + out.stderr
+def run_nsys(nsys, trace, rules):
+    """One nsys run for every rule: each block's SKIPPED line, or its non-empty lines (the CSV)."""
+    out = subprocess.run([nsys, 'analyze', '-f', 'csv', '-r', ','.join(rules), trace], capture_output=True, text=True)
+    blocks = []
+    for line in out.stdout.splitlines():
+        if line.startswith('Processing ['):
+            blocks.append('')
+        elif blocks and line:
+            if line.startswith('SKIPPED: '):
+                blocks[-1] = line + '\n'
+            elif not blocks[-1].startswith('SKIPPED: '):
+                blocks[-1] += line + '\n'
+    return blocks
 
 
 def run_ours(binary, trace, rule):
@@ -83,18 +89,20 @@ def main():
     args = ap.parse_args()
     same = total = 0
     for trace in args.traces:
-        for ours, old in RULES:
-            for opts in option_sets(ours, trace):
-                suffix = (':' + opts) if opts else ''
-                expected = run_nsys(args.nsys, trace, old + suffix)
-                got = run_ours(args.binary, trace, ours + suffix)
-                total += 1
-                if expected == got:
-                    same += 1
-                    continue
-                print(f'DIFF {trace} {ours}{suffix}')
-                if args.show_diff:
-                    print('--- nsys\n' + expected + '--- ours\n' + got)
+        cases = [(ours, old, (':' + o) if o else '') for ours, old in RULES for o in option_sets(ours, trace)]
+        expected = run_nsys(args.nsys, trace, [old + suffix for _, old, suffix in cases])
+        if len(expected) != len(cases):
+            print(f'nsys gave {len(expected)} blocks for {len(cases)} rules on {trace}')
+            return 2
+        for (ours, old, suffix), want in zip(cases, expected):
+            got = run_ours(args.binary, trace, ours + suffix)
+            total += 1
+            if want == got:
+                same += 1
+                continue
+            print(f'DIFF {trace} {ours}{suffix}')
+            if args.show_diff:
+                print('--- nsys\n' + want + '--- ours\n' + got)
     print(f'identical {same}/{total}')
     return 0 if same == total else 1
 
