@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -116,7 +117,21 @@ void sortByDurationDescending(std::vector<RuleRow>& rows)
     });
 }
 
-using CopyRow = std::array<NullableInt, 14>;
+/// A memcpy/memset row kept for the rules, compactly (SQL NULL as the lowest integer).
+class CopyRow
+{
+public:
+    explicit CopyRow(const std::vector<NullableInt>& v)
+    {
+        for (size_t i = 0; i < m_values.size(); ++i)
+            m_values[i] = v[i].value_or(kNull);
+    }
+    NullableInt operator[](size_t i) const { return m_values[i] == kNull ? NullableInt() : NullableInt(m_values[i]); }
+
+private:
+    static constexpr qint64 kNull = std::numeric_limits<qint64>::min();
+    std::array<qint64, 14> m_values {};
+};
 
 } // namespace
 
@@ -124,7 +139,13 @@ struct CudaRuleInputs::Data
 {
     std::unordered_map<qint64, QString> names; // every name some rule selects
     std::unordered_map<qint64, std::uint8_t> sets; // name id -> NameSet bits
-    std::unordered_map<qint64, std::vector<qint64>> callsByCorrelation; // memcpy/memset names, runtime rowid order
+    /// (correlationId, nameId) of the calls with memcpy/memset names, sorted by id, runtime rowid order within one.
+    std::vector<std::pair<qint64, qint64>> calls;
+    auto callsOf(qint64 correlationId) const
+    {
+        return std::equal_range(calls.begin(), calls.end(), std::make_pair(correlationId, qint64(0)),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
     std::vector<std::array<NullableInt, 4>> syncCalls; // start, end, globalTid, nameId
     TimeWindow::IdColumn runtimeId = TimeWindow::IdColumn::None;
     std::optional<std::vector<CopyRow>> copies;
@@ -174,12 +195,14 @@ Status CudaRuleInputs::loadRuntime()
             if (it == data->sets.end())
                 return;
             if ((it->second & (AsyncMemcpy | SyncMemcpy | SyncMemset)) && v[3])
-                data->callsByCorrelation[*v[3]].push_back(*v[4]);
+                data->calls.emplace_back(*v[3], *v[4]);
             if (it->second & SyncApi)
                 data->syncCalls.push_back({ v[0], v[1], v[2], v[4] });
         });
     if (!s)
         return s;
+    std::stable_sort(
+        data->calls.begin(), data->calls.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     m_data = std::move(data);
     return success();
 }
@@ -204,16 +227,16 @@ Status CudaRuleInputs::loadCopies(bool memset)
               QStringLiteral("correlationId"), QStringLiteral("copyKind"), QStringLiteral("srcDeviceId"),
               QStringLiteral("dstDeviceId"), idName };
     std::vector<CopyRow> rows;
-    const auto& calls = m_data->callsByCorrelation;
+    const Data& data = *m_data;
     const Status s = m_input.scan(table, columns, nullptr, [&](const std::vector<NullableInt>& v) {
         const bool candidate = memset ? v[SrcKind] && (*v[SrcKind] == 1 || *v[SrcKind] == 4)
                                       : asyncMemcpyKept(v[SrcKind], v[DstKind])
                 || syncMemcpyKept(v[Bytes], v[CopyKind], v[SrcDevice], v[DstDevice]);
-        if (!candidate || !v[Correlation] || !calls.contains(*v[Correlation]))
+        if (!candidate || !v[Correlation])
             return;
-        CopyRow row;
-        std::copy(v.begin(), v.end(), row.begin());
-        rows.push_back(row);
+        if (const auto [from, to] = data.callsOf(*v[Correlation]); from == to)
+            return;
+        rows.emplace_back(v);
     });
     if (!s)
         return s;
@@ -246,7 +269,9 @@ Result<std::vector<RuleRow>> CudaRuleInputs::compute(const RuleRequest& request,
                                        : syncMemcpyKept(v[Bytes], v[CopyKind], v[SrcDevice], v[DstDevice]));
             if (!kept || !window.keeps(v[Start], v[End], v[WindowId], idColumn))
                 continue;
-            for (const qint64 nameId : m_data->callsByCorrelation.at(*v[Correlation])) {
+            const auto [from, to] = m_data->callsOf(*v[Correlation]);
+            for (auto call = from; call != to; ++call) {
+                const qint64 nameId = call->second;
                 if (!(m_data->sets.at(nameId) & set))
                     continue;
                 if (memset)

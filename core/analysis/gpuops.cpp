@@ -66,27 +66,68 @@ NullableInt nullable(qint64 v)
     return v == kNull ? NullableInt() : NullableInt(v);
 }
 
+/// Index of @p key in @p keys (appended when new): a linear search, as exports hold a handful of devices.
+template <typename Key> size_t slotOf(std::vector<Key>& keys, const Key& key, size_t& last)
+{
+    if (last < keys.size() && keys[last] == key)
+        return last;
+    for (last = 0; last < keys.size(); ++last)
+        if (keys[last] == key)
+            return last;
+    keys.push_back(key);
+    return last = keys.size() - 1;
+}
+
 /// [min(start), max(end)] per (device, pid), in that order; the other columns come from the first operation
 /// reaching the maximum end (SQLite's bare columns next to min() then max()).
+std::vector<GpuOp> deviceRanges(const std::vector<const std::vector<GpuOp>*>& parts)
+{
+    std::vector<std::pair<qint64, qint64>> keys;
+    std::vector<GpuOp> ranges;
+    size_t last = 0;
+    for (const std::vector<GpuOp>* part : parts)
+        for (const GpuOp& op : *part) {
+            const size_t i = slotOf(keys, { op.deviceId, op.pid }, last);
+            if (i == ranges.size()) {
+                ranges.push_back(op);
+                continue;
+            }
+            GpuOp& r = ranges[i];
+            r.start = std::min(r.start, op.start);
+            if (op.end > r.end) {
+                const qint64 start = r.start;
+                r = op;
+                r.start = start;
+            }
+        }
+    std::sort(ranges.begin(), ranges.end(),
+        [](const GpuOp& a, const GpuOp& b) { return std::tie(a.deviceId, a.pid) < std::tie(b.deviceId, b.pid); });
+    return ranges;
+}
+
 std::vector<GpuOp> deviceRanges(const std::vector<GpuOp>& ops)
 {
-    std::map<std::pair<qint64, qint64>, GpuOp> ranges;
-    for (const GpuOp& op : ops) {
-        auto [it, inserted] = ranges.try_emplace({ op.deviceId, op.pid }, op);
-        GpuOp& r = it->second;
-        if (inserted)
-            continue;
-        r.start = std::min(r.start, op.start);
-        if (op.end > r.end) {
-            const qint64 start = r.start;
-            r = op;
-            r.start = start;
-        }
+    return deviceRanges(std::vector<const std::vector<GpuOp>*> { &ops });
+}
+
+/// Indexes of @p ops grouped by @p key, groups sorted by key, each group in the operations' order.
+template <typename KeyFn> auto groupBy(const std::vector<GpuOp>& ops, KeyFn key)
+{
+    using Key = decltype(key(ops.front()));
+    std::vector<Key> keys;
+    std::vector<std::vector<quint32>> groups;
+    size_t last = 0;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const size_t g = slotOf(keys, key(ops[i]), last);
+        if (g == groups.size())
+            groups.emplace_back();
+        groups[g].push_back(quint32(i));
     }
-    std::vector<GpuOp> out;
-    for (const auto& [key, r] : ranges)
-        out.push_back(r);
-    return out;
+    std::vector<std::pair<Key, std::vector<quint32>>> sorted;
+    for (size_t g = 0; g < keys.size(); ++g)
+        sorted.emplace_back(keys[g], std::move(groups[g]));
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return sorted;
 }
 
 /// One table's operations as read (start > 0), with the id its NVTX filter uses.
@@ -104,8 +145,6 @@ struct Overhead
 
 std::vector<GpuOp> windowed(const TableOps& table, const TimeWindow& window)
 {
-    if (!window.active)
-        return table.ops;
     std::vector<GpuOp> kept;
     for (const GpuOp& op : table.ops)
         if (window.keeps(op.start, op.end, nullable(op.globalId), table.idColumn))
@@ -137,6 +176,7 @@ Result<TableOps> readTable(const RuleInput& input, const ApiSource& source, cons
 {
     TableOps t;
     t.idColumn = input.idColumn(table);
+    t.ops.reserve(size_t(std::max<qint64>(0, input.db().estimatedRows(table))));
     const Status s = input.scan(table,
         { QStringLiteral("start"), QStringLiteral("end"), source.globalId, source.device, source.context }, nullptr,
         [&](const std::vector<NullableInt>& v) {
@@ -151,14 +191,16 @@ Result<TableOps> readTable(const RuleInput& input, const ApiSource& source, cons
     return t;
 }
 
-/// Profiling overheads of the API's processes, copied onto each device range they fall strictly inside, placed
-/// before the operations (as nsys's UNION ALL orders them).
-std::vector<GpuOp> withOverheads(std::vector<GpuOp> ops, const std::vector<Overhead>& overheads,
-    const std::unordered_map<qint64, QString>& names, const ApiSource& source, const TimeWindow& window,
-    TimeWindow::IdColumn overheadId)
+/// Profiling overheads of the API's processes, copied onto each device range they fall strictly inside (nsys's
+/// UNION ALL puts them before the operations).
+std::vector<GpuOp> overheadCopies(const std::vector<const std::vector<GpuOp>*>& parts,
+    const std::vector<Overhead>& overheads, const std::unordered_map<qint64, QString>& names, const ApiSource& source,
+    const TimeWindow& window, TimeWindow::IdColumn overheadId)
 {
-    const std::vector<GpuOp> ranges = deviceRanges(ops);
     std::vector<GpuOp> copies;
+    if (overheads.empty())
+        return copies;
+    const std::vector<GpuOp> ranges = deviceRanges(parts);
     for (const Overhead& o : overheads) {
         if (!o.start || !o.end || !o.globalTid || !source.overheadNames.contains(names.at(o.nameId))
             || !window.keeps(o.start, o.end, o.globalTid, overheadId))
@@ -168,17 +210,7 @@ std::vector<GpuOp> withOverheads(std::vector<GpuOp> ops, const std::vector<Overh
             if (r.pid == pid && *o.start > r.start && *o.end < r.end)
                 copies.push_back({ *o.start, *o.end, pid, r.globalId, r.deviceId, r.contextId });
     }
-    ops.insert(ops.begin(), copies.begin(), copies.end());
-    return ops;
-}
-
-/// Operations grouped by (pid, device) in that order, each group in the operations' order.
-std::map<std::pair<qint64, qint64>, std::vector<const GpuOp*>> byProcessDevice(const std::vector<GpuOp>& ops)
-{
-    std::map<std::pair<qint64, qint64>, std::vector<const GpuOp*>> groups;
-    for (const GpuOp& op : ops)
-        groups[{ op.pid, op.deviceId }].push_back(&op);
-    return groups;
+    return copies;
 }
 
 // --- gpu_time_util -------------------------------------------------------------------------------------
@@ -203,7 +235,8 @@ struct ChunkUse
 };
 
 /// The chunks of one device range, with the time its operations overlap each.
-std::vector<Chunk> rangeChunks(const GpuOp& range, const std::vector<const GpuOp*>& ops, qint64 count)
+std::vector<Chunk> rangeChunks(
+    const GpuOp& range, const std::vector<GpuOp>& all, const std::vector<quint32>& ops, qint64 count)
 {
     std::vector<Chunk> chunks;
     const qint64 size = qint64(std::ceil(double(range.end - range.start) / double(count)));
@@ -215,7 +248,8 @@ std::vector<Chunk> rangeChunks(const GpuOp& range, const std::vector<const GpuOp
     }
     if (chunks.empty())
         return chunks;
-    for (const GpuOp* op : ops) {
+    for (const quint32 index : ops) {
+        const GpuOp* op = &all[index];
         const qint64 low = std::min(op->start, op->end);
         qint64 k = std::clamp<qint64>((low - range.start) / size, 0, qint64(chunks.size()) - 1);
         for (; k < qint64(chunks.size()) && chunks[size_t(k)].start < std::max(op->start, op->end); ++k) {
@@ -234,12 +268,10 @@ std::vector<Chunk> rangeChunks(const GpuOp& range, const std::vector<const GpuOp
 std::vector<ChunkUse> lowChunks(const std::vector<GpuOp>& ops, const RuleOptions& options)
 {
     const std::vector<GpuOp> ranges = deviceRanges(ops);
-    std::map<std::pair<qint64, qint64>, std::vector<const GpuOp*>> groups;
-    for (const GpuOp& op : ops)
-        groups[{ op.deviceId, op.pid }].push_back(&op);
-    std::vector<std::vector<Chunk>> perRange;
-    for (const GpuOp& r : ranges)
-        perRange.push_back(rangeChunks(r, groups[{ r.deviceId, r.pid }], options.chunks));
+    const auto groups = groupBy(ops, [](const GpuOp& op) { return std::make_pair(op.deviceId, op.pid); });
+    std::vector<std::vector<Chunk>> perRange; // ranges and groups are both in (device, pid) order
+    for (size_t i = 0; i < ranges.size(); ++i)
+        perRange.push_back(rangeChunks(ranges[i], ops, groups[i].second, options.chunks));
     std::vector<ChunkUse> out;
     for (qint64 k = 0; k < options.chunks; ++k) {
         const Chunk* firstEmpty = nullptr;
@@ -383,14 +415,20 @@ Result<const std::vector<std::vector<GpuOp>>*> GpuRuleInputs::ops(const TimeWind
         return R(&it->second);
     std::vector<std::vector<GpuOp>> perApi;
     for (const auto& [source, tables] : m_data->sources) {
-        std::vector<GpuOp> ops;
-        for (const TableOps& t : tables) {
-            const std::vector<GpuOp> kept = windowed(t, window);
-            ops.insert(ops.end(), kept.begin(), kept.end());
+        std::vector<std::vector<GpuOp>> filtered(tables.size());
+        std::vector<const std::vector<GpuOp>*> parts;
+        size_t total = 0;
+        for (size_t t = 0; t < tables.size(); ++t) {
+            if (window.active)
+                filtered[t] = windowed(tables[t], window);
+            parts.push_back(window.active ? &filtered[t] : &tables[t].ops);
+            total += parts.back()->size();
         }
-        if (m_data->hasOverheadTable)
-            ops = withOverheads(
-                std::move(ops), m_data->overheads, m_data->overheadNames, *source, window, m_data->overheadId);
+        std::vector<GpuOp> ops
+            = overheadCopies(parts, m_data->overheads, m_data->overheadNames, *source, window, m_data->overheadId);
+        ops.reserve(ops.size() + total);
+        for (const std::vector<GpuOp>* part : parts)
+            ops.insert(ops.end(), part->begin(), part->end());
         perApi.push_back(std::move(ops));
     }
     return R(&(m_data->byWindow[key] = std::move(perApi)));
@@ -399,18 +437,22 @@ Result<const std::vector<std::vector<GpuOp>>*> GpuRuleInputs::ops(const TimeWind
 std::vector<GpuGap> findGpuGaps(const std::vector<GpuOp>& ops, qint64 thresholdNs, qint64 limit, bool longestFirst)
 {
     std::vector<GpuGap> gaps;
-    for (const auto& [key, group] : byProcessDevice(ops)) {
+    for (const auto& [key, group] : groupBy(ops, [](const GpuOp& op) { return std::make_pair(op.pid, op.deviceId); })) {
         std::vector<qint64> starts;
-        for (const GpuOp* op : group)
-            starts.push_back(op->start);
+        std::vector<std::pair<qint64, quint32>> ends; // (end, index): sorting pairs keeps ties in operation order
+        starts.reserve(group.size());
+        ends.reserve(group.size());
+        for (const quint32 i : group) {
+            starts.push_back(ops[i].start);
+            ends.emplace_back(ops[i].end, i);
+        }
         std::sort(starts.begin(), starts.end());
-        std::vector<const GpuOp*> ends = group;
-        std::stable_sort(ends.begin(), ends.end(), [](const GpuOp* a, const GpuOp* b) { return a->end < b->end; });
+        std::sort(ends.begin(), ends.end());
         for (size_t i = 1; i < starts.size(); ++i) {
-            const qint64 gapStart = ends[i - 1]->end;
+            const qint64 gapStart = ends[i - 1].first;
             const qint64 duration = starts[i] - gapStart;
             if (duration > thresholdNs && gapStart < starts[i])
-                gaps.push_back({ duration, gapStart, key.first, key.second, ends[i - 1]->contextId });
+                gaps.push_back({ duration, gapStart, key.first, key.second, ops[ends[i - 1].second].contextId });
         }
     }
     // The gap query's LIMIT has no ORDER BY of its own. Over one API's view SQLite moves the outer window's ORDER
