@@ -60,6 +60,8 @@ QString csvText(const QString& field)
     return field.contains(QLatin1Char(',')) ? QLatin1Char('"') + field + QLatin1Char('"') : field;
 }
 
+/// nsys counts each word with the blank after it (all but the paragraph's last word): a line ends before the
+/// word that would take it, blank included, past @p width.
 QString wrapLine(const QString& line, int width)
 {
     const qsizetype indent = line.size() - QString(line).remove(QRegularExpression(QStringLiteral("^\\s+"))).size();
@@ -67,8 +69,10 @@ QString wrapLine(const QString& line, int width)
     QStringList lines;
     QString current = line.left(indent);
     bool empty = true;
-    for (const QString& w : words) {
-        if (!empty && current.size() + 1 + w.size() > width) {
+    for (qsizetype k = 0; k < words.size(); ++k) {
+        const QString& w = words[k];
+        const qsizetype blank = k + 1 < words.size() ? 1 : 0;
+        if (!empty && current.size() + 1 + w.size() + blank > width) {
             lines << current;
             current = w;
             continue;
@@ -120,9 +124,9 @@ QString wrapText(const QString& text, int width)
 
 QString ruleToText(const RuleTable& table)
 {
-    QString out = QStringLiteral("\n ** %1 (%2):\n\n").arg(table.spec->title, table.spec->name);
     if (!table.skipped.isEmpty())
-        return out + QStringLiteral("SKIPPED: %1\n\n").arg(table.skipped);
+        return QStringLiteral("SKIPPED: %1\n\n").arg(table.skipped);
+    QString out = QStringLiteral("\n ** %1 (%2):\n\n").arg(table.spec->title, table.spec->name);
     if (table.rows.empty())
         return out + wrapText(table.noResult) + QStringLiteral("\n\n");
     out += wrapText(table.advice) + QStringLiteral("\n\n") + columnTable(table) + QLatin1Char('\n');

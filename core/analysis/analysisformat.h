@@ -17,7 +17,8 @@ QString ruleCellText(const RuleCell& cell, ColumnKind kind);
 QString ruleToCsv(const RuleTable& table);
 
 /// nsys analyze's console output for one rule: " ** Title (name):", then the advice wrapped at 80 columns and
-/// the table in nsys's column format (plus the row-limit note), or the no-result message.
+/// the table in nsys's column format (plus the row-limit note), or the no-result message; "SKIPPED: ..." alone
+/// for a skipped rule.
 QString ruleToText(const RuleTable& table);
 
 /// {rule, title, arguments, advice, columns, rows} (raw values: ns, bytes, percent), or {rule, skipped}.

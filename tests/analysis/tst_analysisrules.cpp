@@ -222,6 +222,63 @@ private slots:
         QCOMPARE(analyze(m_cuda, rules), expected);
     }
 
+    void textFormat_data()
+    {
+        QTest::addColumn<QString>("rules");
+        QTest::addColumn<QString>("expected");
+        const QString advice
+            = QStringLiteral("The following are synchronization APIs that block the host until all issued\n"
+                             "CUDA calls are complete.\n\n"
+                             "Suggestions:\n"
+                             "   1. Avoid excessive use of synchronization.\n"
+                             "   2. Use asynchronous CUDA event calls, such as cudaStreamWaitEvent() and\n"
+                             "cudaEventSynchronize(), to prevent host synchronization.\n\n");
+        // Widths: the header or the widest value; headers centred (odd padding on the right), numbers right-aligned,
+        // text left-aligned, two blanks between columns, one before the first.
+        QTest::newRow("table with the row-limit note")
+            << "cuda_api_sync:rows=1"
+            << QStringLiteral("\n ** CUDA Synchronization APIs (cuda_api_sync):\n\n") + advice
+                + QStringLiteral(" Duration (ns)  Start (ns)  PID  TID           API Name          \n"
+                                 " -------------  ----------  ---  ---  ---------------------------\n"
+                                 "           500         400  100  101  cudaStreamSynchronize_v3020\n"
+                                 "\nOnly the top result is displayed. More data may be available.\n\n\n");
+        QTest::newRow("no result") << "cuda_memcpy_sync:start=5000"
+                                   << QStringLiteral("\n ** CUDA Synchronous Memcpy (cuda_memcpy_sync):\n\n"
+                                                     "There were no problems detected related to synchronous memcpy "
+                                                     "operations.\n\n");
+        QTest::newRow("skipped") << "cuda_api_sync:nvtx=nosuch"
+                                 << "SKIPPED: NVTX range 'nosuch' could not be found.\n\n";
+    }
+
+    void textFormat()
+    {
+        QFETCH(QString, rules);
+        QFETCH(QString, expected);
+        const auto result = computeAnalysis({ m_cuda, planRules({ rules }).value() });
+        QVERIFY(result.ok());
+        QCOMPARE(ruleToText(result->rules.front()), expected);
+    }
+
+    void wrapText_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        const QString seventyFive(75, QLatin1Char('a'));
+        QTest::newRow("a last word may end on column 80")
+            << seventyFive + QStringLiteral(" bcde") << seventyFive + QStringLiteral(" bcde");
+        QTest::newRow("a word followed by another may not")
+            << seventyFive + QStringLiteral(" bcde f") << seventyFive + QStringLiteral("\nbcde f");
+        QTest::newRow("indent kept, lines not re-indented") << "   1. x"
+                                                            << "   1. x";
+    }
+
+    void wrapText()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        QCOMPARE(nsw::wrapText(text), expected);
+    }
+
     void pythonInt_data()
     {
         QTest::addColumn<QString>("text");
