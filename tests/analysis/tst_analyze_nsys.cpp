@@ -8,6 +8,7 @@
 #include "oracleexports.h"
 #include "sqlitefixture.h"
 
+#include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -114,6 +115,18 @@ private slots:
                   "real nsys analyze cannot run; tst_analysisrules still checks every rule by hand");
         }
         QVERIFY(m_dir.isValid());
+    }
+
+    /// The real exports must be among those compared when ../shared/traces is required (CI).
+    void realExportsCompared()
+    {
+        const QString shared = QFileInfo(QStringLiteral(NSW_SHARED_TRACES)).canonicalFilePath();
+        qsizetype real = 0;
+        for (const test::OracleExport& e : test::oracleExports())
+            real += !shared.isEmpty() && QFileInfo(e.path).canonicalFilePath().startsWith(shared) ? 1 : 0;
+        if (real == 0)
+            NSW_SKIP_WITHOUT_SHARED_TRACES("no real export in ../shared/traces: only generated ones are compared");
+        QVERIFY(real > 0);
     }
 
     void sameAsNsys_data()
