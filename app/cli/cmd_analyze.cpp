@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/cli.h"
+#include "app/cli/clicommon.h"
+#include "app/cli/commands.h"
+#include "core/analysis/analysisformat.h"
+#include "core/analysis/analysisrun.h"
+
+namespace nsw::cli {
+
+namespace {
+
+QString ruleHelp()
+{
+    QString text;
+    for (const RuleSpec& s : ruleSpecs()) {
+        QString options = QStringLiteral("rows, start, end, nvtx");
+        for (const QString& o : s.extraOptions)
+            options += QStringLiteral(", ") + o;
+        text += QStringLiteral("\n  %1 (%2): %3; options %4").arg(s.name, s.oldName, s.title, options);
+    }
+    return text;
+}
+
+QString formatRules(const AnalysisResult& result, const QString& format, bool toFile, int* produced)
+{
+    QString text;
+    nlohmann::ordered_json json = nlohmann::ordered_json::array();
+    for (const RuleTable& table : result.rules) {
+        if (!table.skipped.isEmpty()) {
+            printError(QStringLiteral("SKIPPED: %1").arg(table.skipped));
+            if (format == QLatin1String("json"))
+                json.push_back(ruleToJson(table));
+            continue;
+        }
+        ++*produced;
+        if (format == QLatin1String("json")) {
+            json.push_back(ruleToJson(table));
+        } else if (format == QLatin1String("csv")) {
+            const QString csv = ruleToCsv(table);
+            if (csv.isEmpty())
+                continue;
+            if (!text.isEmpty() && toFile)
+                text += QLatin1Char('\n');
+            text += csv + (toFile ? QString() : QStringLiteral("\n"));
+        } else {
+            text += ruleToText(table);
+        }
+    }
+    if (format == QLatin1String("json"))
+        text = QString::fromStdString((json.size() == 1 ? json[0] : json).dump(2)) + QLatin1Char('\n');
+    return text;
+}
+
+} // namespace
+
+int runAnalyze(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(
+        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
+    const QCommandLineOption rule(QStringList { QStringLiteral("r"), QStringLiteral("rule") },
+        QStringLiteral("Rules to run, RULE[:opt=val...] comma separated (default: all). gap in ms (500), threshold "
+                       "in % (50), chunks 1..1000 (30), rows (50), start/end in ns, nvtx=range[@domain]:")
+            + ruleHelp(),
+        QStringLiteral("rules"));
+    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("text (default: as nsys analyze prints it), csv (nsys analyze --format csv) or json."),
+        QStringLiteral("format"), QStringLiteral("text"));
+    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    parser.addOptions({ rule, format, output });
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args,
+            QStringLiteral("nsys's expert-system rules (nsys analyze): same rows, order, values, headers and "
+                           "messages. A rule without its data prints nsys's SKIPPED message; exit 4 when no rule "
+                           "could run."),
+            &exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1) {
+        printError(QStringLiteral("analyze takes exactly one TRACE (see analyze --help)"));
+        return ExitUsage;
+    }
+    QString fmt = parser.value(format);
+    if (fmt == QLatin1String("column") || fmt == QLatin1String("table"))
+        fmt = QStringLiteral("text");
+    if (fmt != QLatin1String("csv") && fmt != QLatin1String("text") && fmt != QLatin1String("json")) {
+        printError(QStringLiteral("--format must be text, csv or json, not '%1'").arg(fmt));
+        return ExitUsage;
+    }
+    const Result<std::vector<RuleRequest>> rules
+        = planRules(parser.value(rule).split(QLatin1Char(','), Qt::SkipEmptyParts));
+    if (!rules) {
+        printError(rules.errorMessage() + QStringLiteral(" (see analyze --help)"));
+        return ExitUsage;
+    }
+    const Result<AnalysisResult> result = computeAnalysis({ positional.first(), rules.value() });
+    if (!result) {
+        printError(result.errorMessage());
+        return result.error().kind == ErrorKind::Usage ? ExitUsage : ExitInput;
+    }
+    const QString outFile = parser.value(output);
+    int produced = 0;
+    const QString text = formatRules(*result, fmt, !outFile.isEmpty() && outFile != QLatin1String("-"), &produced);
+    if (produced == 0)
+        return ExitNoData;
+    if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+} // namespace nsw::cli

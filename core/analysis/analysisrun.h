@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/analysis/rulespecs.h"
+#include "core/jobs/jobcontext.h"
+#include "core/jobs/result.h"
+
+#include <QString>
+#include <variant>
+#include <vector>
+
+namespace nsw {
+
+/// One value of a rule's table: NULL, an integer (ns, bytes, ids), a real (a percentage) or text.
+using RuleCell = std::variant<std::monostate, qint64, double, QString>;
+using RuleRow = std::vector<RuleCell>;
+
+/// What one rule found, as nsys analyze reports it.
+struct RuleTable
+{
+    const RuleSpec* spec = nullptr;
+    QString arguments; ///< the options as given ("gap=1")
+    QString advice;
+    QString noResult;
+    QString rowLimitNote;
+    QString skipped; ///< nsys's SKIPPED message when the export lacks the rule's data; rows are empty then
+    std::vector<RuleRow> rows;
+};
+
+/// `nsys analyze` on one export: the rules to run (planRules()), in order.
+struct AnalysisRequest
+{
+    QString path; ///< as the user gave it: skip messages name the file this way, as nsys does
+    std::vector<RuleRequest> rules;
+};
+
+struct AnalysisResult
+{
+    std::vector<RuleTable> rules;
+};
+
+/// Runs every rule of @p request on the export, reading SQLite directly (only the columns each rule needs).
+/// Fails with ErrorKind::Input when the file cannot be read, Usage when a rule's window is impossible (start >
+/// end), Cancelled when @p job is cancelled; a rule without its data comes back with `skipped` set.
+Result<AnalysisResult> computeAnalysis(const AnalysisRequest& request, const JobContext& job = {});
+
+} // namespace nsw

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/analysis/ruleinput.h"
+
+#include <QFileInfo>
+#include <unordered_map>
+
+namespace nsw {
+
+namespace {
+
+enum class WindowMode
+{
+    None,
+    Time,
+    TimeAndThread,
+    TimeAndProcessByTid,
+    TimeAndProcessByPid,
+};
+
+WindowMode windowMode(const RuleInput& input, const QString& table, const TimeWindow* window)
+{
+    if (!window || !window->active || !input.hasColumn(table, QStringLiteral("start"))
+        || !input.hasColumn(table, QStringLiteral("end")))
+        return WindowMode::None;
+    if (!window->globalTid)
+        return WindowMode::Time;
+    if (input.hasColumn(table, QStringLiteral("globalTid")))
+        return window->pushPopRange() ? WindowMode::TimeAndThread : WindowMode::TimeAndProcessByTid;
+    if (input.hasColumn(table, QStringLiteral("globalPid")))
+        return WindowMode::TimeAndProcessByPid;
+    return WindowMode::None; // nsys leaves such a table unfiltered
+}
+
+bool keepRow(WindowMode mode, const TimeWindow& w, const std::vector<NullableInt>& extra)
+{
+    if (!extra[0] || !extra[1] || !w.overlaps(*extra[0], *extra[1]))
+        return false;
+    if (mode == WindowMode::Time)
+        return true;
+    if (!extra[2])
+        return false;
+    if (mode == WindowMode::TimeAndThread)
+        return *extra[2] == *w.globalTid;
+    return (*extra[2] >> 24) == (*w.globalTid >> 24);
+}
+
+bool likeAt(const QString& p, qsizetype pi, const QString& t, qsizetype ti)
+{
+    while (pi < p.size()) {
+        const QChar c = p.at(pi);
+        if (c == QLatin1Char('%')) {
+            while (pi < p.size() && p.at(pi) == QLatin1Char('%'))
+                ++pi;
+            if (pi == p.size())
+                return true;
+            for (qsizetype k = ti; k <= t.size(); ++k)
+                if (likeAt(p, pi, t, k))
+                    return true;
+            return false;
+        }
+        if (ti >= t.size())
+            return false;
+        const QChar tc = t.at(ti);
+        const bool same = c == QLatin1Char('_') || c == tc
+            || (c.unicode() < 128 && tc.unicode() < 128 && c.toLower() == tc.toLower());
+        if (!same)
+            return false;
+        ++pi;
+        ++ti;
+    }
+    return ti == t.size();
+}
+
+} // namespace
+
+bool sqlLike(const QString& pattern, const QString& text)
+{
+    return likeAt(pattern, 0, text, 0);
+}
+
+Result<std::unique_ptr<RuleInput>> RuleInput::open(const QString& path)
+{
+    if (!QFileInfo::exists(path))
+        return Result<std::unique_ptr<RuleInput>>::failure(
+            ErrorKind::Input, QStringLiteral("Database file %1 does not exist.").arg(path));
+    QString error;
+    auto db = SqliteDb::open(path, &error);
+    if (!db)
+        return Result<std::unique_ptr<RuleInput>>::failure(ErrorKind::Input, error);
+    auto input = std::unique_ptr<RuleInput>(new RuleInput);
+    input->m_tables = db->tables();
+    if (input->m_tables.isEmpty() && !db->lastError().isEmpty())
+        return Result<std::unique_ptr<RuleInput>>::failure(ErrorKind::Input,
+            QStringLiteral("Database file %1 could not be opened and appears to be invalid.").arg(path));
+    input->m_db = std::move(db);
+    return Result<std::unique_ptr<RuleInput>>(std::move(input));
+}
+
+std::unordered_set<qint64> RuleInput::stringIds(const std::function<bool(const QString&)>& accept) const
+{
+    std::unordered_set<qint64> ids;
+    if (!hasTable(QStringLiteral("StringIds")))
+        return ids;
+    Statement st(*m_db, QStringLiteral("SELECT id, value FROM StringIds"));
+    while (st.isValid() && st.step() == Statement::Step::Row)
+        if (!st.isNull(1) && accept(st.text(1)))
+            ids.insert(st.int64(0));
+    return ids;
+}
+
+void RuleInput::forEachString(const std::function<void(qint64, const QString&)>& fn) const
+{
+    if (!hasTable(QStringLiteral("StringIds")))
+        return;
+    Statement st(*m_db, QStringLiteral("SELECT id, value FROM StringIds"));
+    while (st.isValid() && st.step() == Statement::Step::Row)
+        if (!st.isNull(1))
+            fn(st.int64(0), st.text(1));
+}
+
+QString RuleInput::string(qint64 id) const
+{
+    Statement st(*m_db, QStringLiteral("SELECT value FROM StringIds WHERE id = ?"));
+    if (!st.isValid())
+        return {};
+    st.bindInt64(1, id);
+    return st.step() == Statement::Step::Row ? st.text(0) : QString();
+}
+
+Status RuleInput::scan(
+    const QString& table, const QStringList& columns, const TimeWindow* window, const RowFn& row) const
+{
+    const WindowMode mode = windowMode(*this, table, window);
+    QStringList select;
+    std::vector<int> index; // result column of each requested column, -1 when the table lacks it
+    for (const QString& c : columns) {
+        index.push_back(hasColumn(table, c) ? int(select.size()) : -1);
+        if (index.back() >= 0)
+            select << quoteIdentifier(c);
+    }
+    const int extraAt = int(select.size());
+    if (mode != WindowMode::None) {
+        select << QStringLiteral("start") << QStringLiteral("end");
+        if (mode == WindowMode::TimeAndThread || mode == WindowMode::TimeAndProcessByTid)
+            select << QStringLiteral("globalTid");
+        else if (mode == WindowMode::TimeAndProcessByPid)
+            select << QStringLiteral("globalPid");
+    }
+    if (select.isEmpty())
+        select << QStringLiteral("1");
+    Statement st(*m_db, QStringLiteral("SELECT %1 FROM %2").arg(select.join(QLatin1Char(',')), quoteIdentifier(table)));
+    if (!st.isValid())
+        return Status(Error { ErrorKind::Input, QStringLiteral("%1: %2").arg(path(), st.error()) });
+    std::vector<NullableInt> values(columns.size());
+    std::vector<NullableInt> extra(3);
+    Statement::Step step;
+    CancelPoll<65536> poll(m_cancel);
+    while ((step = st.step()) == Statement::Step::Row) {
+        if (poll())
+            return Status(Error { ErrorKind::Cancelled, QStringLiteral("cancelled") });
+        if (mode != WindowMode::None) {
+            for (int k = 0; k < select.size() - extraAt; ++k)
+                extra[k] = st.isNull(extraAt + k) ? NullableInt() : NullableInt(st.int64(extraAt + k));
+            if (!keepRow(mode, *window, extra))
+                continue;
+        }
+        for (size_t k = 0; k < index.size(); ++k)
+            values[k] = index[k] < 0 || st.isNull(index[k]) ? NullableInt() : NullableInt(st.int64(index[k]));
+        row(values);
+    }
+    if (step == Statement::Step::Error)
+        return Status(Error { ErrorKind::Input, QStringLiteral("%1: %2").arg(path(), st.error()) });
+    return success();
+}
+
+} // namespace nsw
+
+#include "core/analysis/rulespecs.h"
+
+#include <limits>
+#include <map>
+
+namespace nsw {
+
+namespace {
+
+struct NvtxMatch
+{
+    qint64 start = std::numeric_limits<qint64>::max();
+    qint64 end = std::numeric_limits<qint64>::max();
+    qint64 globalTid = 0;
+    bool found = false;
+};
+
+/// Domain-create events (eventType 75): (domainId, pid) -> their names, in rowid order.
+std::map<std::pair<qint64, qint64>, std::vector<std::optional<QString>>> nvtxDomains(const SqliteDb& db)
+{
+    std::map<std::pair<qint64, qint64>, std::vector<std::optional<QString>>> domains;
+    if (!db.hasColumn(QStringLiteral("NVTX_EVENTS"), QStringLiteral("text")))
+        return domains;
+    Statement st(db, QStringLiteral("SELECT domainId, globalTid, text FROM NVTX_EVENTS WHERE eventType == 75"));
+    while (st.isValid() && st.step() == Statement::Step::Row) {
+        if (st.isNull(0) || st.isNull(1))
+            continue;
+        domains[{ st.int64(0), st.int64(1) >> 24 }].push_back(
+            st.isNull(2) ? std::nullopt : std::optional<QString>(st.text(2)));
+    }
+    return domains;
+}
+
+/// Whether "name" joined with any of its domain rows (or none: LEFT JOIN) reads @p wanted.
+bool nvtxNameMatches(const QString& name, const std::vector<std::optional<QString>>* domains, const QString& wanted)
+{
+    if (!domains)
+        return name == wanted;
+    for (const std::optional<QString>& d : *domains)
+        if ((d ? name + QLatin1Char('@') + *d : name) == wanted)
+            return true;
+    return false;
+}
+
+NvtxMatch findNvtxRange(const RuleInput& input, const QString& wanted)
+{
+    NvtxMatch match;
+    const QString table = QStringLiteral("NVTX_EVENTS");
+    if (!input.hasTable(table))
+        return match;
+    const SqliteDb& db = input.db();
+    const auto domains = nvtxDomains(db);
+    std::unordered_map<qint64, QString> names; // StringIds that can start the wanted text
+    if (db.hasColumn(table, QStringLiteral("textId")))
+        for (const qint64 id : input.stringIds([&](const QString& v) { return wanted.startsWith(v); }))
+            names.emplace(id, input.string(id));
+    const QString text = db.hasColumn(table, QStringLiteral("text")) ? QStringLiteral("text") : QStringLiteral("NULL");
+    const QString textId
+        = db.hasColumn(table, QStringLiteral("textId")) ? QStringLiteral("textId") : QStringLiteral("NULL");
+    Statement st(db,
+        QStringLiteral("SELECT start, end, globalTid, domainId, %1, %2 FROM NVTX_EVENTS "
+                       "WHERE eventType IN (59, 60, 70, 71)")
+            .arg(text, textId));
+    while (st.isValid() && st.step() == Statement::Step::Row) {
+        QString name;
+        if (!st.isNull(4))
+            name = st.text(4);
+        else if (const auto it = st.isNull(5) ? names.end() : names.find(st.int64(5)); it != names.end())
+            name = it->second;
+        else
+            continue;
+        const qint64 start = st.int64(0);
+        if (match.found && start >= match.start)
+            continue;
+        const qint64 gtid = st.isNull(2) ? 0 : st.int64(2);
+        const auto d = st.isNull(3) ? domains.end() : domains.find({ st.int64(3), gtid >> 24 });
+        if (!nvtxNameMatches(name, d == domains.end() ? nullptr : &d->second, wanted))
+            continue;
+        match = { start, st.isNull(1) ? std::numeric_limits<qint64>::max() : st.int64(1), gtid, true };
+    }
+    return match;
+}
+
+} // namespace
+
+Result<TimeWindow> resolveWindow(const RuleInput& input, const RuleOptions& options)
+{
+    TimeWindow w;
+    if (!options.start && !options.end && !options.nvtx)
+        return w;
+    w.active = true;
+    if (options.nvtx) {
+        const NvtxMatch m = findNvtxRange(input, *options.nvtx);
+        if (!m.found)
+            return Result<TimeWindow>::failure(
+                ErrorKind::NoData, QStringLiteral("NVTX range '%1' could not be found.").arg(*options.nvtx));
+        w.start = options.start.value_or(m.start);
+        w.end = options.end.value_or(m.end);
+        w.globalTid = m.globalTid;
+    } else {
+        w.start = options.start.value_or(0);
+        w.end = options.end.value_or(std::numeric_limits<qint64>::max());
+    }
+    if (w.start > w.end)
+        return Result<TimeWindow>::failure(
+            ErrorKind::NoData, QStringLiteral("The start time cannot be greater than the end time."));
+    return w;
+}
+
+} // namespace nsw
