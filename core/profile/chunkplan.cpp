@@ -24,7 +24,7 @@ std::vector<RowRange> arithmeticChunks(qint64 first, quint64 chunks, qint64 chun
             r.lower = qint64(quint64(first) + c * quint64(chunkRows));
         if (c + 1 < chunks)
             r.upper = qint64(quint64(first) + (c + 1) * quint64(chunkRows));
-        r.estimatedRows = chunkRows;
+        r.estimatedRows = std::min(chunkRows, kMaxReservedRows);
         ranges.push_back(r);
     }
     return ranges;
@@ -49,7 +49,7 @@ Result<std::vector<RowRange>> keysetChunks(
         if (step == Statement::Step::Error)
             return Result<std::vector<RowRange>>::failure(ErrorKind::Input,
                 QStringLiteral("%1: cannot read the rowids of %2: %3").arg(db.path(), table, next.error()));
-        RowRange r { lower, std::nullopt, chunkRows };
+        RowRange r { lower, std::nullopt, std::min(chunkRows, kMaxReservedRows) };
         if (step == Statement::Step::Done) {
             ranges.push_back(r);
             return ranges;

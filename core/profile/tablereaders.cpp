@@ -105,11 +105,15 @@ void reserveActivity(GpuActivityColumns& c, qint64 rows)
     c.correlation.reserve(n);
 }
 
-bool requireColumns(const ColumnSelect& s, ScanContext& ctx, std::initializer_list<const char*> names)
+/// A table the loader reads must have its key columns: without them it is not an nsys table (or a damaged one), and
+/// reading it as empty would print "no data" for a file that has some.
+bool requireColumns(
+    const ColumnSelect& s, ScanContext& ctx, const QString& path, std::initializer_list<const char*> names)
 {
     for (const char* n : names) {
         if (!s.has(QLatin1String(n))) {
-            ctx.warnings.append(QStringLiteral("%1 has no column %2; table skipped").arg(ctx.table, QLatin1String(n)));
+            ctx.error = QStringLiteral("%1: %2 has no column %3; not the table nsys writes")
+                            .arg(path, ctx.table, QLatin1String(n));
             return false;
         }
     }
@@ -140,8 +144,8 @@ struct ShapeHash
 bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned columns)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
+        return false;
     const bool placement = columns & KernelPlacement;
     const bool launchShape = columns & KernelLaunchShape;
     const int start = s.add(QStringLiteral("start"));
@@ -230,8 +234,8 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
 bool readMemcpy(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
+        return false;
     const ActivitySelect a(s);
     const int bytes = s.add(QStringLiteral("bytes"));
     const int copyKind = s.add(QStringLiteral("copyKind"));
@@ -248,8 +252,8 @@ bool readMemcpy(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
 bool readMemset(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
+        return false;
     const ActivitySelect a(s);
     const int bytes = s.add(QStringLiteral("bytes"));
     reserveActivity(out, ctx.estimatedRows);
@@ -264,8 +268,8 @@ bool readMemset(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
 bool readGraphTrace(const SqliteDb& db, ScanContext& ctx, GraphLaunchTable& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
+        return false;
     const ActivitySelect a(s);
     const int graphId = s.add(QStringLiteral("graphId"));
     const int graphExecId = s.add(QStringLiteral("graphExecId"));
@@ -281,8 +285,8 @@ bool readGraphTrace(const SqliteDb& db, ScanContext& ctx, GraphLaunchTable& out)
 bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end", "globalTid" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end", "globalTid" }))
+        return false;
     const int start = s.add(QStringLiteral("start"));
     const int end = s.add(QStringLiteral("end"));
     const int tid = s.add(QStringLiteral("globalTid"));
@@ -312,8 +316,8 @@ bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
 bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "eventType", "globalTid" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "eventType", "globalTid" }))
+        return false;
     const int start = s.add(QStringLiteral("start"));
     const int end = s.add(QStringLiteral("end"));
     const int eventType = s.add(QStringLiteral("eventType"));
@@ -406,8 +410,8 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
 bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end", "globalTid" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end", "globalTid" }))
+        return false;
     const int start = s.add(QStringLiteral("start"));
     const int end = s.add(QStringLiteral("end"));
     const int tid = s.add(QStringLiteral("globalTid"));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/profile/chunkplan.h"
 #include "core/profile/profileloader.h"
 #include "core/session/workbenchload.h"
+#include "core/sqlite/sqlitedb.h"
 #include "loaderfixtures.h"
 #include "oracleexports.h"
 #include "testutils.h"
@@ -535,6 +537,45 @@ private Q_SLOTS:
             for (qsizetype i = 0; i < rows.size(); ++i)
                 QCOMPARE(r.profile->kernels.start[std::size_t(i)], rows[i][0].toLongLong());
         }
+    }
+
+    void chunkPlanFollowsRowsNotRowids_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<qint64>("chunkRows");
+        QTest::addColumn<int>("chunks");
+        const QString gap
+            = QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = 4611686018427387904 WHERE rowid = 4;");
+        const QString extremes
+            = QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = -9223372036854775807 WHERE rowid = 1; "
+                             "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = 9223372036854775807 WHERE rowid = 4;");
+        // Four rows: ceil(4 / chunkRows) chunks whatever the rowids.
+        QTest::addRow("dense rowids, chunks of 1") << QStringLiteral("SELECT 1;") << qint64(1) << 4;
+        QTest::addRow("dense rowids, chunks of 3") << QStringLiteral("SELECT 1;") << qint64(3) << 2;
+        QTest::addRow("row at 2^62, chunks of 1") << gap << qint64(1) << 4;
+        QTest::addRow("row at 2^62, chunks of 3") << gap << qint64(3) << 2;
+        QTest::addRow("row at 2^62, chunks of 2M") << gap << qint64(2'000'000) << 1;
+        QTest::addRow("rowids at both extremes, chunks of 1") << extremes << qint64(1) << 4;
+        QTest::addRow("rowids at both extremes, one chunk asked")
+            << extremes << std::numeric_limits<qint64>::max() << 3;
+    }
+    void chunkPlanFollowsRowsNotRowids()
+    {
+        QFETCH(QString, sql);
+        QFETCH(qint64, chunkRows);
+        QFETCH(int, chunks);
+        const QString path = alteredCopy(sql);
+        QVERIFY(!path.isEmpty());
+        QString error;
+        const auto db = SqliteDb::open(path, &error);
+        QVERIFY2(db, qPrintable(error));
+        const Result<std::vector<RowRange>> plan
+            = planChunks(*db, QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL"), chunkRows);
+        QVERIFY2(plan.ok(), qPrintable(plan.errorMessage()));
+        QCOMPARE(int(plan->size()), chunks);
+        for (const RowRange& r : *plan)
+            QVERIFY(r.estimatedRows <= chunkRows && r.estimatedRows <= (qint64(1) << 24));
+        QVERIFY(!plan->front().lower && !plan->back().upper);
     }
 
     void viewsInPlaceOfTablesAreRefused_data()
