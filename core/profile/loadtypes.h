@@ -65,6 +65,7 @@ struct LoadResult
     QString error; ///< names the file and what is wrong
     bool cancelled = false;
     /// Damage tolerated while loading (rows skipped, ids out of range, missing strings...), each naming the table.
+    /// The profile's meta.warnings hold these and notes about the file (no kernels, --ts-normalize).
     QStringList warnings;
     /// How the file was read: the SQLite access path (native handle or Qt SQL) and the open mode.
     QString sqliteAccess;

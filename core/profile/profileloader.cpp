@@ -199,8 +199,11 @@ private:
     bool addTable(unsigned part, TableKind kind, const char* table, const QString& stage);
     bool addTables();
     bool stopped() const { return m_cancel->load(); }
+    /// Damage the load tolerated: in LoadResult::warnings (printed by the CLI) and in the profile's notes.
     void addWarning(const QString& warning)
     {
+        if (!m_result.warnings.contains(warning))
+            m_result.warnings.append(warning);
         if (!m_profile->meta.warnings.contains(warning))
             m_profile->meta.warnings.append(warning);
     }
@@ -508,7 +511,7 @@ void LoadRun::assemble()
         strings.remapColumn(t->nvtx.table.name, nvtxInline.back());
     }
     if (strings.missingIds() > 0)
-        p.meta.warnings.append(
+        addWarning(
             QStringLiteral("%1 string ids are missing from StringIds (trimmed export?)").arg(strings.missingIds()));
     auto nameOf = [&](std::int32_t raw, const std::vector<StringRef>& inlineRefs) -> QString {
         if (raw >= 0)
@@ -675,7 +678,8 @@ bool LoadRun::open()
 void LoadRun::finish()
 {
     if ((m_options.parts & LoadKernels) && m_profile->kernels.size() == 0) {
-        addWarning(m_db->hasTable(QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL"))
+        // A note on the profile, not damage: each command says in its own words that it found no kernels.
+        m_profile->meta.warnings.append(m_db->hasTable(QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL"))
                 ? QStringLiteral("the kernel table is empty: no CUDA kernels were traced")
                 : QStringLiteral("no CUDA kernels: the export has no CUPTI_ACTIVITY_KIND_KERNEL table"));
     }
@@ -685,7 +689,6 @@ void LoadRun::finish()
     malloc_trim(0);
 #endif
     report(QStringLiteral("Done"), 1.0);
-    m_result.warnings = m_profile->meta.warnings;
     m_result.profile = std::move(m_profile);
     m_result.totalMilliseconds = m_total.elapsed();
 }
