@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/cli.h"
+#include "app/cli/clicommon.h"
 #include "mainwindow.h"
 
 #include <QApplication>
@@ -11,9 +12,7 @@ int main(int argc, char** argv)
 {
     // A command as first argument means headless: no display connection is ever opened.
     if (argc > 1 && nsw::cli::isCommand(QString::fromLocal8Bit(argv[1]))) {
-        QStringList args;
-        for (int i = 1; i < argc; ++i)
-            args.append(QString::fromLocal8Bit(argv[i]));
+        const QStringList args = nsw::cli::decodeArguments(argc, argv);
         if (nsw::cli::commandWantsGui(args)) {
             // Charts render with the widgets, still headless: no display is needed.
             if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -21,12 +20,12 @@ int main(int argc, char** argv)
             QApplication app(argc, argv);
             QCoreApplication::setApplicationName(QStringLiteral("nsys-workbench"));
             QCoreApplication::setApplicationVersion(QStringLiteral(NSW_VERSION));
-            return nsw::cli::run(QCoreApplication::arguments().mid(1));
+            return nsw::cli::run(args); // without the options Qt took
         }
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("nsys-workbench"));
         QCoreApplication::setApplicationVersion(QStringLiteral(NSW_VERSION));
-        return nsw::cli::run(QCoreApplication::arguments().mid(1));
+        return nsw::cli::run(args);
     }
     if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
         QCoreApplication app(argc, argv);

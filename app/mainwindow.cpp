@@ -328,7 +328,7 @@ void MainWindow::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& lo
     m_startPage->setError({});
     m_startPage->hide();
     addRecent(path);
-    const QStringList warnings = loaded->profile->meta.warnings;
+    const QStringList warnings = loaded->profile->meta.warnings; // the load's warnings and notes on the file
     statusBar()->showMessage(warnings.isEmpty()
             ? tr("Loaded %1 in %2 ms").arg(path).arg(loaded->result.totalMilliseconds)
             : tr("Loaded %1: %2").arg(path, warnings.join(QStringLiteral("; "))),

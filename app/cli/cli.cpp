@@ -51,9 +51,16 @@ bool commandWantsGui(const QStringList& args)
 
 int run(const QStringList& args)
 {
-    for (const Command& c : commands())
-        if (c.name == args.value(0))
-            return c.run(args);
+    for (const Command& c : commands()) {
+        if (c.name != args.value(0))
+            continue;
+        noteInputs(args);
+        if (const QString e = checkOutputArguments(args); !e.isEmpty()) {
+            printError(e);
+            return ExitUsage;
+        }
+        return c.run(args);
+    }
     printError(QStringLiteral("unknown command '%1' (see --help)").arg(args.value(0)));
     return ExitUsage;
 }

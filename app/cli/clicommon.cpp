@@ -6,11 +6,54 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QTemporaryDir>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utility>
+#include <vector>
 
 namespace nsw::cli {
+
+namespace {
+
+/// A symlink with a representable name to the file named by @p raw, or "" when there is no such file.
+QString representableLink(const QByteArray& raw, const QString& lossy)
+{
+    static std::unique_ptr<QTemporaryDir> links;
+    static int count = 0;
+    char* target = ::realpath(raw.constData(), nullptr);
+    if (!target)
+        return {};
+    if (!links)
+        links = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/nsys-workbench-XXXXXX"));
+    QString name = QFileInfo(lossy).fileName();
+    name.replace(QChar(QChar::ReplacementCharacter), QLatin1Char('_'));
+    const QString link = links->filePath(QStringLiteral("%1-%2").arg(++count).arg(name));
+    const bool ok = links->isValid() && ::symlink(target, QFile::encodeName(link).constData()) == 0;
+    std::free(target);
+    return ok ? link : QString();
+}
+
+} // namespace
+
+QStringList decodeArguments(int argc, char** argv)
+{
+    QStringList args;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray raw(argv[i]);
+        const QString decoded = QString::fromLocal8Bit(raw);
+        const QString link = QFile::encodeName(decoded) == raw ? QString() : representableLink(raw, decoded);
+        args.append(link.isEmpty() ? decoded : link);
+    }
+    return args;
+}
 
 void printError(const QString& message)
 {
@@ -33,8 +76,93 @@ QString writeOutput(const QString& text, const QString& file)
     });
 }
 
+namespace {
+
+using FileIdentity = std::pair<quint64, quint64>; // device, inode: equal for hard links and symlinks too
+
+std::mutex s_inputsMutex;
+std::vector<FileIdentity> s_inputs;
+
+std::optional<FileIdentity> identityOf(const QString& path)
+{
+    struct stat st;
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return std::nullopt;
+    return FileIdentity { quint64(st.st_dev), quint64(st.st_ino) };
+}
+
+bool isOutputOption(const QString& name)
+{
+    return name == QLatin1String("-o") || name == QLatin1String("--output") || name == QLatin1String("--png")
+        || name == QLatin1String("--mapping");
+}
+
+/// (option, value) of "--name=value", or of "--name value" at @p i; nothing for a lone argument.
+std::optional<std::pair<QString, QString>> optionAt(const QStringList& args, qsizetype i)
+{
+    const QString& a = args[i];
+    if (a.startsWith(QLatin1String("--")) && a.contains(QLatin1Char('='))) {
+        const qsizetype eq = a.indexOf(QLatin1Char('='));
+        return std::make_pair(a.left(eq), a.mid(eq + 1));
+    }
+    if (a.startsWith(QLatin1Char('-')) && i + 1 < args.size())
+        return std::make_pair(a, args[i + 1]);
+    return std::nullopt;
+}
+
+} // namespace
+
+void noteInputs(const QStringList& args)
+{
+    std::lock_guard lock(s_inputsMutex);
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        if (isOutputOption(args[i - 1]))
+            continue;
+        QString value = args[i];
+        if (value.startsWith(QLatin1String("--")) && value.contains(QLatin1Char('='))) {
+            if (isOutputOption(value.left(value.indexOf(QLatin1Char('=')))))
+                continue;
+            value = value.mid(value.indexOf(QLatin1Char('=')) + 1);
+        }
+        if (const auto id = identityOf(value))
+            s_inputs.push_back(*id);
+    }
+}
+
+QString checkOutputPath(const QString& file)
+{
+    if (file.isEmpty() || file == QLatin1String("-"))
+        return {};
+    const QFileInfo info(file);
+    if (!info.exists())
+        return {};
+    if (!info.isFile())
+        return QStringLiteral("%1: not a regular file (a device, FIFO or directory); refusing to write to it")
+            .arg(file);
+    const auto id = identityOf(file);
+    std::lock_guard lock(s_inputsMutex);
+    for (const FileIdentity& input : s_inputs)
+        if (id && *id == input)
+            return QStringLiteral("%1: is one of the inputs; refusing to overwrite it").arg(file);
+    return {};
+}
+
+QString checkOutputArguments(const QStringList& args)
+{
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const auto option = optionAt(args, i);
+        if (!option || !isOutputOption(option->first))
+            continue;
+        if (const QString e = checkOutputPath(option->second); !e.isEmpty())
+            return e;
+    }
+    return {};
+}
+
 QString writeOutputWith(const QString& file, const std::function<bool(QIODevice&)>& write)
 {
+    if (const QString e = checkOutputPath(file); !e.isEmpty())
+        return e;
     if (file.isEmpty() || file == QLatin1String("-")) {
         std::fflush(stdout);
         QFile out;
@@ -126,7 +254,14 @@ ProfilePtr loadProfile(const QString& path, const LoadOptions& options, int* exi
         printError(result.error);
         *exitCode = ExitInput;
     }
+    printLoadWarnings(path, result.warnings);
     return result.profile;
+}
+
+void printLoadWarnings(const QString& path, const QStringList& warnings)
+{
+    for (const QString& w : warnings)
+        printError(QStringLiteral("warning: %1: %2").arg(path, w));
 }
 
 } // namespace nsw::cli

@@ -12,6 +12,12 @@
 
 namespace nsw::cli {
 
+/// The command line (without the program) as QStrings. An argument that is not valid in the local encoding (a
+/// Latin-1 file name on a UTF-8 system) but names an existing file becomes a symlink to that file with a name Qt
+/// can hold, in a folder that lives as long as the process: Qt's paths are QStrings, so the name would otherwise
+/// read as "no such file".
+QStringList decodeArguments(int argc, char** argv);
+
 /// One line on stderr: "nsys-workbench: <message>".
 void printError(const QString& message);
 void writeStdout(const QString& text);
@@ -37,7 +43,19 @@ bool checkPngAvailable();
 /// sets it to ExitUsage. Returns true when the command should go on.
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode);
 
-/// Loads an export for a command (headless); prints the error and sets @p exitCode on failure.
+/// Loads an export for a command (headless); prints the error and sets @p exitCode on failure, and prints the
+/// load's warnings on stderr.
 ProfilePtr loadProfile(const QString& path, const LoadOptions& options, int* exitCode);
+/// One "nsys-workbench: warning: FILE: ..." line on stderr per warning of loading @p path.
+void printLoadWarnings(const QString& path, const QStringList& warnings);
+
+/// Remembers every file a command line reads (every argument naming an existing file, except the values of
+/// output options), so that no output can overwrite one of them.
+void noteInputs(const QStringList& args);
+/// Refuses an output path that exists and is not a regular file (a device, FIFO or directory: written through,
+/// or replaced by an atomic save) or that is one of the inputs. Returns an error naming the file, or "".
+QString checkOutputPath(const QString& file);
+/// checkOutputPath() for every output option of a command line (-o, --output, --png, --mapping).
+QString checkOutputArguments(const QStringList& args);
 
 } // namespace nsw::cli

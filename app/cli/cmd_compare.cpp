@@ -24,6 +24,7 @@ struct Side
     std::shared_ptr<const ProfileKeys> keys;
     std::int64_t iterations = 0;
     QString error;
+    QStringList warnings;
     qint64 loadMs = 0;
     qint64 keysMs = 0;
     qint64 kernels = 0;
@@ -39,6 +40,7 @@ void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString&
         side.error = loaded.error;
         return;
     }
+    side.warnings = loaded.warnings;
     side.kernels = qint64(loaded.profile->kernels.size());
     side.keys = std::make_shared<const ProfileKeys>(computeProfileKeys(loaded.profile, keyOptions));
     if (!marker.isEmpty())
@@ -215,6 +217,8 @@ int runCompare(const QStringList& args)
                            .arg(s.loadMs)
                            .arg(s.keysMs)
                            .arg(s.kernels));
+    for (const Side& s : sides)
+        printLoadWarnings(s.path, s.warnings);
     for (const Side& s : sides)
         if (!s.error.isEmpty()) {
             printError(s.error);

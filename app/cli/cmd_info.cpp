@@ -37,9 +37,38 @@ struct DeviceUse
     TimeNs last = 0;
 };
 
-Json describe(const SqliteDb& db, Profile& meta)
+/// GPUs used = distinct device ids with GPU activity (TARGET_INFO_GPU lists every GPU of the host), and the span.
+Status readDeviceUse(const SqliteDb& db, std::map<std::pair<qint64, int>, DeviceUse>& use, Json& span)
 {
-    readMetadata(db, meta);
+    TimeNs spanStart = kNoTime, spanEnd = kNoTime;
+    for (const char* table :
+        { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET" }) {
+        const QString t = QLatin1String(table);
+        if (!db.hasColumn(t, QStringLiteral("deviceId")) || !db.hasColumn(t, QStringLiteral("globalPid")))
+            continue;
+        Statement st(db,
+            QStringLiteral("SELECT globalPid, deviceId, count(*), min(start), max(end) FROM %1 GROUP BY 1, 2")
+                .arg(quoteIdentifier(t)));
+        Statement::Step step;
+        while ((step = st.step()) == Statement::Step::Row) {
+            DeviceUse& u = use[{ globalPidOf(st.int64(0)), int(st.int64(1)) }];
+            if (t.endsWith(QLatin1String("KERNEL")))
+                u.kernels += st.int64(2);
+            spanStart = spanStart == kNoTime ? st.int64(3) : std::min<TimeNs>(spanStart, st.int64(3));
+            spanEnd = spanEnd == kNoTime ? st.int64(4) : std::max<TimeNs>(spanEnd, st.int64(4));
+        }
+        if (step == Statement::Step::Error)
+            return Status::failure(
+                ErrorKind::Input, QStringLiteral("%1: cannot read %2: %3").arg(db.path(), t, st.error()));
+    }
+    span = spanStart == kNoTime ? Json(nullptr) : Json({ spanStart, spanEnd });
+    return success();
+}
+
+Result<Json> describe(const SqliteDb& db, Profile& meta)
+{
+    if (const Status read = readMetadata(db, meta); !read)
+        return read.failureAs<Json>();
     const ProfileMetadata& m = meta.meta;
     Json j;
     j["file"] = utf8(m.filePath);
@@ -57,25 +86,10 @@ Json describe(const SqliteDb& db, Profile& meta)
             { "compute_capability", utf8(QStringLiteral("%1.%2").arg(g.computeMajor).arg(g.computeMinor)) } });
     j["gpus_listed"] = gpus;
 
-    // GPUs used = distinct device ids with GPU activity (TARGET_INFO_GPU lists every GPU of the host).
     std::map<std::pair<qint64, int>, DeviceUse> use;
-    TimeNs spanStart = kNoTime, spanEnd = kNoTime;
-    for (const char* table :
-        { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET" }) {
-        const QString t = QLatin1String(table);
-        if (!db.hasColumn(t, QStringLiteral("deviceId")) || !db.hasColumn(t, QStringLiteral("globalPid")))
-            continue;
-        Statement st(db,
-            QStringLiteral("SELECT globalPid, deviceId, count(*), min(start), max(end) FROM %1 GROUP BY 1, 2")
-                .arg(quoteIdentifier(t)));
-        while (st.step() == Statement::Step::Row) {
-            DeviceUse& u = use[{ globalPidOf(st.int64(0)), int(st.int64(1)) }];
-            if (t.endsWith(QLatin1String("KERNEL")))
-                u.kernels += st.int64(2);
-            spanStart = spanStart == kNoTime ? st.int64(3) : std::min<TimeNs>(spanStart, st.int64(3));
-            spanEnd = spanEnd == kNoTime ? st.int64(4) : std::max<TimeNs>(spanEnd, st.int64(4));
-        }
-    }
+    Json span;
+    if (const Status read = readDeviceUse(db, use, span); !read)
+        return read.failureAs<Json>();
     Json used = Json::array();
     for (const auto& [key, u] : use)
         used.push_back({ { "pid", pidOf(key.first) }, { "device", key.second }, { "kernels", u.kernels } });
@@ -94,11 +108,14 @@ Json describe(const SqliteDb& db, Profile& meta)
 
     Json counts;
     for (const char* table : kCountedTables) {
-        const qint64 n = db.countRows(QLatin1String(table));
+        QString error;
+        const qint64 n = db.countRows(QLatin1String(table), &error);
+        if (!error.isEmpty())
+            return Result<Json>::failure(ErrorKind::Input, error);
         counts[table] = n < 0 ? Json(nullptr) : Json(n);
     }
     j["rows"] = counts;
-    j["gpu_activity_span_ns"] = spanStart == kNoTime ? Json(nullptr) : Json({ spanStart, spanEnd });
+    j["gpu_activity_span_ns"] = span;
     Json warnings = Json::array();
     for (const QString& w : m.warnings)
         warnings.push_back(utf8(w));
@@ -180,6 +197,7 @@ int runLoad(const QString& path, bool json, const QString& outFile)
         printError(loaded.result.error);
         return ExitInput;
     }
+    printLoadWarnings(path, loaded.result.warnings);
     const Profile& p = *loaded.profile;
     Json j;
     j["file"] = utf8(path);
@@ -190,6 +208,7 @@ int runLoad(const QString& path, bool json, const QString& outFile)
             { "rows", s.rows < 0 ? Json(nullptr) : Json(s.rows) } });
     j["stages"] = stages;
     j["total_ms"] = loaded.result.totalMilliseconds;
+    j["sqlite_access"] = utf8(loaded.result.sqliteAccess);
     j["profile_bytes"] = qint64(p.memoryBytes());
     j["kernel_index_bytes"] = qint64(loaded.kernelIndex ? loaded.kernelIndex->memoryBytes() : 0);
     j["peak_rss_bytes"] = peakRssBytes();
@@ -214,6 +233,7 @@ int runLoad(const QString& path, bool json, const QString& outFile)
                         double(p.memoryBytes()) / double(std::max<qint64>(p.meta.fileSize, 1)), 'f', 3));
         text += QStringLiteral("Kernel index:        %1\n").arg(formatBytes(qint64(loaded.kernelIndex->memoryBytes())));
         text += QStringLiteral("Peak RSS of process: %1\n").arg(formatBytes(peakRssBytes()));
+        text += QStringLiteral("SQLite access:       %1\n").arg(loaded.result.sqliteAccess);
     }
     if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {
         printError(e);
@@ -267,7 +287,12 @@ int runInfo(const QStringList& args)
         return ExitInput;
     }
     Profile meta;
-    const Json j = describe(*db, meta);
+    const Result<Json> described = describe(*db, meta);
+    if (!described) {
+        printError(described.errorMessage());
+        return ExitInput;
+    }
+    const Json& j = *described;
     const QString text
         = fmt == QLatin1String("json") ? QString::fromStdString(j.dump(2)) + QLatin1Char('\n') : textOf(j);
     if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {

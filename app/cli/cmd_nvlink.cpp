@@ -132,12 +132,15 @@ bool openExport(const QString& path, ExportData& out, int* exitCode)
         if (out.db)
             error = checkIsNsysExport(*out.db);
     }
+    if (error.isEmpty()) {
+        if (const Status metadata = readMetadata(*out.db, out.meta); !metadata)
+            error = metadata.errorMessage();
+    }
     if (!error.isEmpty()) {
         printError(error);
         *exitCode = ExitInput;
         return false;
     }
-    readMetadata(*out.db, out.meta);
     return true;
 }
 

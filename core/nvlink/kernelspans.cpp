@@ -5,7 +5,6 @@
 
 #include <map>
 #include <numeric>
-#include <sqlite3.h>
 
 namespace nsw {
 
@@ -169,13 +168,14 @@ std::shared_ptr<const KernelSpans> kernelSpansFromExport(
         s->start.push_back(a);
         s->end.push_back(b);
         s->stream.push_back(std::uint32_t(st.int64(3)));
-        const int type = sqlite3_column_type(st.handle(), 4);
-        if (type == SQLITE_TEXT) {
+        // Through the Statement, not the native handle: that is null when Qt SQL does the reading.
+        const SqlType type = st.type(4);
+        if (type == SqlType::Text) {
             s->name.push_back(s->ownStrings->intern(st.text(4)));
             pendingId.push_back(-1);
         } else {
             s->name.push_back(kNoString);
-            pendingId.push_back(type == SQLITE_NULL ? -1 : st.int64(4));
+            pendingId.push_back(type == SqlType::Null ? -1 : st.int64(4));
         }
     }
     if (step == Statement::Step::Error) {

@@ -57,7 +57,12 @@ struct ProcessLookup
     }
 };
 
-std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>& lookups)
+bool isSet(const CancelFlag* cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
+
+std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>& lookups, const CancelFlag* cancel)
 {
     if (rows.process.size() != rows.size() || rows.correlation.size() != rows.size()) {
         rows.api.clear(); // placement columns were not loaded
@@ -66,6 +71,8 @@ std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>
     rows.api.assign(rows.size(), -1);
     std::size_t matched = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
+        if ((i & 0xFFFF) == 0 && isSet(cancel))
+            return matched;
         const ProcessIndex p = rows.process[i];
         if (p < 0 || std::size_t(p) >= lookups.size())
             continue;
@@ -77,7 +84,7 @@ std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>
 
 } // namespace
 
-std::size_t joinCorrelations(Profile& profile)
+std::size_t joinCorrelations(Profile& profile, const CancelFlag* cancel)
 {
     const CudaApiTable& api = profile.cudaApi;
     std::vector<ProcessLookup> lookups(profile.processes.size());
@@ -91,6 +98,8 @@ std::size_t joinCorrelations(Profile& profile)
         l.maxId = std::max(l.maxId, api.correlation[i]);
         ++l.count;
     }
+    if (isSet(cancel))
+        return 0;
     for (ProcessLookup& l : lookups)
         l.prepare();
     for (std::size_t i = 0; i < api.size(); ++i) {
@@ -98,10 +107,12 @@ std::size_t joinCorrelations(Profile& profile)
         if (p >= 0)
             lookups[std::size_t(p)].add(api.correlation[i], std::int32_t(i));
     }
+    if (isSet(cancel))
+        return 0;
     for (ProcessLookup& l : lookups)
         l.finish();
-    return joinTable(profile.kernels, lookups) + joinTable(profile.memops, lookups)
-        + joinTable(profile.graphLaunches, lookups);
+    return joinTable(profile.kernels, lookups, cancel) + joinTable(profile.memops, lookups, cancel)
+        + joinTable(profile.graphLaunches, lookups, cancel);
 }
 
 } // namespace nsw

@@ -60,8 +60,29 @@ QString checkFileBeforeOpen(const QString& path)
     return {};
 }
 
+namespace {
+/// Names of the tables nsys writes and the workbench reads.
+bool isNsysTableName(const QString& name)
+{
+    static const char* const kNames[] = { "StringIds", "ThreadNames", "PROCESSES", "ANALYSIS_DETAILS", "GPU_METRICS",
+        "NVTX_EVENTS", "OSRT_API", "META_DATA_EXPORT", "EXPORT_META_DATA" };
+    for (const char* n : kNames)
+        if (name == QLatin1String(n))
+            return true;
+    return name.startsWith(QLatin1String("CUPTI_ACTIVITY_KIND_")) || name.startsWith(QLatin1String("TARGET_INFO_"))
+        || name.startsWith(QLatin1String("ENUM_"));
+}
+} // namespace
+
 QString checkIsNsysExport(const SqliteDb& db)
 {
+    // A view can run any query, including one that never ends (a recursive CTE): nsys never writes views, so one
+    // in place of a table the workbench reads is refused rather than followed.
+    for (const QString& v : db.views())
+        if (isNsysTableName(v))
+            return QStringLiteral("%1: %2 is a view, not a table; nsys exports hold only tables, so this file was "
+                                  "altered and is not read")
+                .arg(db.path(), v);
     const QStringList tables = db.tables();
     if (tables.isEmpty())
         return QStringLiteral("%1: an SQLite database with no tables, not an nsys export").arg(db.path());

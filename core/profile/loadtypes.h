@@ -4,6 +4,7 @@
 #include "core/profile/profile.h"
 
 #include <QString>
+#include <QStringList>
 #include <atomic>
 #include <functional>
 #include <vector>
@@ -63,6 +64,11 @@ struct LoadResult
     ProfilePtr profile; ///< null on failure or cancel
     QString error; ///< names the file and what is wrong
     bool cancelled = false;
+    /// Damage tolerated while loading (rows skipped, ids out of range, missing strings...), each naming the table.
+    /// The profile's meta.warnings hold these and notes about the file (no kernels, --ts-normalize).
+    QStringList warnings;
+    /// How the file was read: the SQLite access path (native handle or Qt SQL) and the open mode.
+    QString sqliteAccess;
     std::vector<StageTiming> timings;
     qint64 totalMilliseconds = 0;
 };

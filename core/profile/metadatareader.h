@@ -2,6 +2,7 @@
 // The small tables (metadata, GPUs, processes, thread names, enums); used by the loader and by `info`.
 #pragma once
 
+#include "core/jobs/result.h"
 #include "core/profile/profile.h"
 
 #include <vector>
@@ -17,9 +18,10 @@ struct RawThreadName
     qint64 priority = 0;
 };
 
-/// Fills meta, gpus, cudaDevices, processes (from PROCESSES) and memcpyKindLabels of @p profile.
-void readMetadata(const SqliteDb& db, Profile& profile);
-/// ThreadNames rows; ids are resolved with the other strings.
-std::vector<RawThreadName> readThreadNames(const SqliteDb& db);
+/// Fills meta, gpus, cudaDevices, processes (from PROCESSES) and memcpyKindLabels of @p profile. An SQLite error
+/// in any of these tables is an error naming the file and the table (never a shorter table).
+[[nodiscard]] Status readMetadata(const SqliteDb& db, Profile& profile);
+/// ThreadNames rows (ids out of range are left out, with a warning); ids are resolved with the other strings.
+[[nodiscard]] Result<std::vector<RawThreadName>> readThreadNames(const SqliteDb& db);
 
 } // namespace nsw

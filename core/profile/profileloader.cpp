@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profileloader.h"
 
+#include "core/profile/chunkplan.h"
 #include "core/profile/correlationjoin.h"
 #include "core/profile/exportcheck.h"
 #include "core/profile/metadatareader.h"
@@ -195,11 +196,33 @@ private:
     {
         m_result.timings.push_back({ stage, timer.restart(), rows });
     }
-    void addTable(unsigned part, TableKind kind, const char* table, const QString& stage);
+    bool addTable(unsigned part, TableKind kind, const char* table, const QString& stage);
+    bool addTables();
+    bool stopped() const { return m_cancel->load(); }
+    /// Damage the load tolerated: in LoadResult::warnings (printed by the CLI) and in the profile's notes.
+    void addWarning(const QString& warning)
+    {
+        if (!m_result.warnings.contains(warning))
+            m_result.warnings.append(warning);
+        if (!m_profile->meta.warnings.contains(warning))
+            m_profile->meta.warnings.append(warning);
+    }
     bool runScans();
     void recordTimings();
     std::vector<ScanTask*> tasksOf(TableKind kind) const;
     void assemble();
+    bool open();
+    void finish();
+    bool failWith(const QString& error)
+    {
+        m_result.error = error;
+        return false;
+    }
+    LoadResult cancelled()
+    {
+        m_result.cancelled = true;
+        return fail(QStringLiteral("%1: loading cancelled").arg(m_path));
+    }
     LoadResult fail(const QString& error)
     {
         m_result.profile.reset();
@@ -221,30 +244,28 @@ private:
     std::vector<std::unique_ptr<ScanTask>> m_tasks; ///< in table order, chunks in rowid order
 };
 
-void LoadRun::addTable(unsigned part, TableKind kind, const char* table, const QString& stage)
+bool LoadRun::addTable(unsigned part, TableKind kind, const char* table, const QString& stage)
 {
     const QString name = QLatin1String(table);
     if (!(m_options.parts & part) || !m_db->hasTable(name))
-        return;
-    const auto [first, last] = m_db->rowIdRange(name);
-    const qint64 rows = last >= first ? last - first + 1 : 0;
-    const qint64 chunkRows = std::max<qint64>(1, m_options.chunkRows);
-    const qint64 chunks = rows > 0 ? 1 + (rows - 1) / chunkRows : 1; // chunkRows may be INT64_MAX
-    for (qint64 c = 0; c < chunks; ++c) {
+        return true;
+    Result<std::vector<RowRange>> chunks = planChunks(*m_db, name, m_options.chunkRows, m_cancel);
+    if (!chunks) {
+        m_result.error = chunks.errorMessage();
+        return false;
+    }
+    for (const RowRange& range : *chunks) {
         auto task = std::make_unique<ScanTask>();
         task->kind = kind;
         task->ctx.table = name;
         task->ctx.stage = stage;
         task->ctx.cancel = &m_stop;
-        if (chunks > 1) {
-            task->ctx.firstRowId = first + c * chunkRows;
-            task->ctx.endRowId = c + 1 == chunks ? last + 1 : first + (c + 1) * chunkRows;
-            task->ctx.estimatedRows = task->ctx.endRowId - task->ctx.firstRowId;
-        } else {
-            task->ctx.estimatedRows = rows;
-        }
+        task->ctx.lowerRowId = range.lower;
+        task->ctx.upperRowId = range.upper;
+        task->ctx.estimatedRows = range.estimatedRows;
         m_tasks.push_back(std::move(task));
     }
+    return true;
 }
 
 std::vector<ScanTask*> LoadRun::tasksOf(TableKind kind) const
@@ -300,6 +321,8 @@ bool LoadRun::runScans()
     auto worker = [&]() {
         QString error;
         std::unique_ptr<SqliteDb> db = SqliteDb::open(m_path, &error);
+        if (db)
+            db->setInterruptFlag(&m_stop); // a long statement stops at once on cancel or on another scan's error
         if (!db) {
             std::lock_guard lock(mutex);
             openError = error;
@@ -349,6 +372,11 @@ bool LoadRun::runScans()
     }
     for (std::thread& t : threads)
         t.join();
+    if (m_cancel->load()) {
+        m_result.cancelled = true;
+        m_result.error = QStringLiteral("%1: loading cancelled").arg(m_path);
+        return false;
+    }
     if (!openError.isEmpty()) {
         m_result.error = openError;
         return false;
@@ -359,11 +387,6 @@ bool LoadRun::runScans()
             return false;
         }
     }
-    if (m_cancel->load()) {
-        m_result.cancelled = true;
-        m_result.error = QStringLiteral("%1: loading cancelled").arg(m_path);
-        return false;
-    }
     recordTimings();
     return true;
 }
@@ -372,14 +395,27 @@ void LoadRun::recordTimings()
 {
     // One line per table: rows summed over its chunks, time = the chunks' summed work (CPU time of the scan).
     std::vector<StageTiming> perTable;
+    std::map<QString, std::pair<qint64, qint64>> damage; // table -> (rows skipped, ids unknown)
     for (const auto& t : m_tasks) {
         if (perTable.empty() || perTable.back().stage != t->ctx.stage)
             perTable.push_back({ t->ctx.stage, 0, 0 });
         perTable.back().milliseconds += t->ctx.milliseconds.load();
         perTable.back().rows += t->ctx.rowsRead.load();
         for (const QString& w : t->ctx.warnings)
-            if (!m_profile->meta.warnings.contains(w))
-                m_profile->meta.warnings.append(w);
+            addWarning(w);
+        damage[t->ctx.table].first += t->ctx.badTimeRows;
+        damage[t->ctx.table].second += t->ctx.badIds;
+    }
+    for (const auto& [table, counts] : damage) {
+        if (counts.first > 0)
+            addWarning(QStringLiteral("%1: %2 rows skipped (start or end missing, not an integer, implausible, "
+                                      "or end before start)")
+                           .arg(table)
+                           .arg(counts.first));
+        if (counts.second > 0)
+            addWarning(QStringLiteral("%1: %2 ids out of range or not integers, shown as unknown")
+                           .arg(table)
+                           .arg(counts.second));
     }
     m_result.timings.insert(m_result.timings.end(), perTable.begin(), perTable.end());
 }
@@ -416,7 +452,14 @@ void LoadRun::assemble()
         for (auto& [row, thread] : t->nvtx.table.endThread)
             thread = nvtxThreads.back()[std::size_t(thread)];
     }
-    const std::vector<RawThreadName> threadNames = readThreadNames(*m_db);
+    Result<std::vector<RawThreadName>> readNames = readThreadNames(*m_db);
+    if (!readNames) {
+        m_result.error = readNames.errorMessage();
+        return;
+    }
+    for (const QString& w : readNames.warnings())
+        addWarning(w);
+    const std::vector<RawThreadName>& threadNames = *readNames;
     for (const RawThreadName& n : threadNames)
         registry.thread(n.globalTid);
 
@@ -449,7 +492,7 @@ void LoadRun::assemble()
     for (const RawThreadName& n : threadNames)
         strings.need(n.nameId);
     QString error;
-    if (!strings.resolve(&error)) {
+    if (stopped() || !strings.resolve(&error)) {
         m_result.error = error;
         return;
     }
@@ -468,13 +511,14 @@ void LoadRun::assemble()
         strings.remapColumn(t->nvtx.table.name, nvtxInline.back());
     }
     if (strings.missingIds() > 0)
-        p.meta.warnings.append(
+        addWarning(
             QStringLiteral("%1 string ids are missing from StringIds (trimmed export?)").arg(strings.missingIds()));
     auto nameOf = [&](std::int32_t raw, const std::vector<StringRef>& inlineRefs) -> QString {
         if (raw >= 0)
             return p.strings.at(strings.ref(raw));
-        if (raw < kNoString)
-            return p.strings.at(inlineRefs[std::size_t(InlineTexts::decode(raw))]);
+        const auto index = std::size_t(InlineTexts::decode(raw));
+        if (raw < kNoString && index < inlineRefs.size())
+            return p.strings.at(inlineRefs[index]);
         return {};
     };
 
@@ -511,6 +555,8 @@ void LoadRun::assemble()
         remapIndices(scan.table.domain, domainRemap);
     }
 
+    if (stopped())
+        return;
     // Launch shapes: merged over chunks.
     std::vector<LaunchShape>& shapes = p.launchShapes;
     for (ScanTask* t : kernelTasks) {
@@ -525,6 +571,8 @@ void LoadRun::assemble()
             s = remap[s];
     }
 
+    if (stopped())
+        return;
     // Stitch the chunks together, in rowid order.
     {
         std::vector<KernelTable*> parts;
@@ -594,49 +642,43 @@ void LoadRun::assemble()
     m_tasks.clear();
 }
 
-LoadResult LoadRun::run()
+bool LoadRun::addTables()
 {
-    m_total.start();
-    QElapsedTimer stage;
-    stage.start();
-    report(QStringLiteral("Opening"), 0);
+    return addTable(LoadKernels, TableKind::Kernels, "CUPTI_ACTIVITY_KIND_KERNEL", QStringLiteral("Reading kernels"))
+        && addTable(
+            LoadMemOps, TableKind::Memcpy, "CUPTI_ACTIVITY_KIND_MEMCPY", QStringLiteral("Reading memory copies"))
+        && addTable(LoadMemOps, TableKind::Memset, "CUPTI_ACTIVITY_KIND_MEMSET", QStringLiteral("Reading memsets"))
+        && addTable(LoadGraphLaunches, TableKind::Graphs, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+            QStringLiteral("Reading CUDA graph launches"))
+        && addTable(
+            LoadCudaApi, TableKind::CudaApi, "CUPTI_ACTIVITY_KIND_RUNTIME", QStringLiteral("Reading CUDA API calls"))
+        && addTable(LoadNvtx, TableKind::Nvtx, "NVTX_EVENTS", QStringLiteral("Reading NVTX events"))
+        && addTable(LoadOsrt, TableKind::Osrt, "OSRT_API", QStringLiteral("Reading OS runtime calls"));
+}
+
+bool LoadRun::open()
+{
     if (const QString e = checkFileBeforeOpen(m_path); !e.isEmpty())
-        return fail(e);
+        return failWith(e);
     QString error;
     m_db = SqliteDb::open(m_path, &error);
     if (!m_db)
-        return fail(error);
+        return failWith(error);
+    m_db->setInterruptFlag(m_cancel);
+    m_result.sqliteAccess = QStringLiteral("%1; opened %2").arg(m_db->accessDescription(), m_db->openMode());
     if (const QString e = checkIsNsysExport(*m_db); !e.isEmpty())
-        return fail(e);
+        return failWith(e);
     m_profile = std::make_shared<Profile>();
-    readMetadata(*m_db, *m_profile);
-    time(QStringLiteral("Open and read metadata"), stage);
+    const Status metadata = readMetadata(*m_db, *m_profile);
+    if (!metadata)
+        return failWith(metadata.errorMessage());
+    return true;
+}
 
-    addTable(LoadKernels, TableKind::Kernels, "CUPTI_ACTIVITY_KIND_KERNEL", QStringLiteral("Reading kernels"));
-    addTable(LoadMemOps, TableKind::Memcpy, "CUPTI_ACTIVITY_KIND_MEMCPY", QStringLiteral("Reading memory copies"));
-    addTable(LoadMemOps, TableKind::Memset, "CUPTI_ACTIVITY_KIND_MEMSET", QStringLiteral("Reading memsets"));
-    addTable(LoadGraphLaunches, TableKind::Graphs, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
-        QStringLiteral("Reading CUDA graph launches"));
-    addTable(LoadCudaApi, TableKind::CudaApi, "CUPTI_ACTIVITY_KIND_RUNTIME", QStringLiteral("Reading CUDA API calls"));
-    addTable(LoadNvtx, TableKind::Nvtx, "NVTX_EVENTS", QStringLiteral("Reading NVTX events"));
-    addTable(LoadOsrt, TableKind::Osrt, "OSRT_API", QStringLiteral("Reading OS runtime calls"));
-
-    if (!runScans())
-        return fail(m_result.error);
-    stage.restart();
-
-    report(QStringLiteral("Resolving names"), 0.92);
-    assemble();
-    if (!m_result.error.isEmpty())
-        return fail(m_result.error);
-    time(QStringLiteral("Resolve names and threads"), stage);
-
-    report(QStringLiteral("Joining GPU work to API calls"), 0.96);
-    joinCorrelations(*m_profile);
-    computeActivitySpan(*m_profile);
-    time(QStringLiteral("Join correlation ids"), stage);
-
+void LoadRun::finish()
+{
     if ((m_options.parts & LoadKernels) && m_profile->kernels.size() == 0) {
+        // A note on the profile, not damage: each command says in its own words that it found no kernels.
         m_profile->meta.warnings.append(m_db->hasTable(QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL"))
                 ? QStringLiteral("the kernel table is empty: no CUDA kernels were traced")
                 : QStringLiteral("no CUDA kernels: the export has no CUPTI_ACTIVITY_KIND_KERNEL table"));
@@ -649,6 +691,37 @@ LoadResult LoadRun::run()
     report(QStringLiteral("Done"), 1.0);
     m_result.profile = std::move(m_profile);
     m_result.totalMilliseconds = m_total.elapsed();
+}
+
+LoadResult LoadRun::run()
+{
+    m_total.start();
+    QElapsedTimer stage;
+    stage.start();
+    report(QStringLiteral("Opening"), 0);
+    if (!open() || !addTables())
+        return stopped() ? cancelled() : fail(m_result.error);
+    time(QStringLiteral("Open and read metadata"), stage);
+
+    if (!runScans())
+        return fail(m_result.error);
+    stage.restart();
+
+    report(QStringLiteral("Resolving names"), 0.92);
+    assemble();
+    if (stopped())
+        return cancelled();
+    if (!m_result.error.isEmpty())
+        return fail(m_result.error);
+    time(QStringLiteral("Resolve names and threads"), stage);
+
+    report(QStringLiteral("Joining GPU work to API calls"), 0.96);
+    joinCorrelations(*m_profile, m_cancel);
+    if (stopped())
+        return cancelled();
+    computeActivitySpan(*m_profile);
+    time(QStringLiteral("Join correlation ids"), stage);
+    finish();
     return std::move(m_result);
 }
 

@@ -16,14 +16,10 @@ std::int32_t InlineTexts::add(std::string_view utf8)
     return encode(index);
 }
 
-std::int32_t ScanContext::stringId(sqlite3_stmt* st, int column)
+std::int32_t ScanContext::stringId(std::int64_t id)
 {
-    if (sqlite3_column_type(st, column) == SQLITE_NULL)
-        return kNoString;
-    const std::int64_t id = sqlite3_column_int64(st, column);
     if (id < 0 || id > std::numeric_limits<std::int32_t>::max()) {
-        if (warnings.isEmpty())
-            warnings.append(QStringLiteral("%1: string id %2 out of range, shown as no name").arg(table).arg(id));
+        ++badIds;
         return kNoString;
     }
     if (id > maxStringId)
@@ -31,11 +27,26 @@ std::int32_t ScanContext::stringId(sqlite3_stmt* st, int column)
     return std::int32_t(id);
 }
 
+QString scanErrorMessage(const SqliteDb& db, const ScanContext& ctx, const Statement& st, qint64 rows)
+{
+    const int code = st.errorCode() & 0xFF;
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+        return QStringLiteral("%1: truncated or corrupt SQLite file (%2) while reading %3 at row %4")
+            .arg(db.path(), st.error(), ctx.table)
+            .arg(rows);
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+        return QStringLiteral("%1: in use by another process (locked while reading %2)").arg(db.path(), ctx.table);
+    return QStringLiteral("%1: error reading %2 at row %3: %4").arg(db.path(), ctx.table).arg(rows).arg(st.error());
+}
+
 QString ScanContext::rowRangeCondition() const
 {
-    if (endRowId <= firstRowId)
-        return {};
-    return QStringLiteral("rowid >= %1 AND rowid < %2").arg(firstRowId).arg(endRowId);
+    QStringList terms;
+    if (lowerRowId)
+        terms.append(QStringLiteral("rowid >= %1").arg(*lowerRowId));
+    if (upperRowId)
+        terms.append(QStringLiteral("rowid < %1").arg(*upperRowId));
+    return terms.join(QStringLiteral(" AND "));
 }
 
 ColumnSelect::ColumnSelect(const SqliteDb& db, const QString& table)

@@ -7,12 +7,11 @@
 #include <QStringList>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-struct sqlite3_stmt;
 
 namespace nsw {
 
@@ -78,17 +77,20 @@ struct ScanContext
     LocalKeyMap processes; ///< globalPid -> local process index
     InlineTexts inlineTexts;
     std::int64_t maxStringId = -1;
+    qint64 badTimeRows = 0; ///< rows skipped: start/end NULL, not integers, implausible, or end < start
+    qint64 badIds = 0; ///< ids out of range or of the wrong type, read as unknown
     /// Written by the worker when the scan ends (0 while it runs); read by the progress loop meanwhile.
     std::atomic<qint64> milliseconds { 0 };
-    /// Rows rowid in [firstRowId, endRowId) when the table is scanned in chunks; both 0 for a whole table.
-    qint64 firstRowId = 0;
-    qint64 endRowId = 0;
+    /// A chunk reads the rows with rowid >= lowerRowId (when set) and < upperRowId (when set); a whole table has
+    /// neither.
+    std::optional<qint64> lowerRowId;
+    std::optional<qint64> upperRowId;
 
     /// "rowid >= a AND rowid < b" for a chunk, empty for a whole table.
     QString rowRangeCondition() const;
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
-    /// Records a StringIds id read from a row; returns it as stored in a name column (kNoString for NULL).
-    std::int32_t stringId(sqlite3_stmt* st, int column);
+    /// Records a StringIds id read from a row; returns it as stored in a name column (kNoString when out of range).
+    std::int32_t stringId(std::int64_t id);
 };
 
 /// Builds "SELECT a, b, NULL, ... FROM T" with columns found by name; missing optional columns read as NULL so

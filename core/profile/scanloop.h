@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Private to core: the hot row loop over the native SQLite handle.
+// Private to core: the hot row loop, over the native SQLite handle or Qt SQL.
 #pragma once
 
 #include "core/profile/scancontext.h"
@@ -9,21 +9,66 @@
 
 namespace nsw {
 
-/// Steps through all rows of @p sql calling rowFn(stmt) for each, counting progress and honouring cancel.
-/// Returns false (with ctx.error set, naming the file and table) on an SQLite error.
+/// The current row of a Statement. On the native path every accessor is one inlined sqlite3_column_* call; on the
+/// QtSql path it goes through QSqlQuery.
+class Row
+{
+public:
+    explicit Row(const Statement& st)
+        : m_native(st.handle())
+        , m_st(st)
+    { }
+    qint64 int64(int column) const { return m_native ? sqlite3_column_int64(m_native, column) : m_st.int64(column); }
+    SqlType type(int column) const
+    {
+        return m_native ? SqlType(sqlite3_column_type(m_native, column)) : m_st.type(column);
+    }
+    bool isNull(int column) const { return type(column) == SqlType::Null; }
+    bool isInteger(int column) const { return type(column) == SqlType::Integer; }
+    std::string_view bytes(int column) const
+    {
+        if (!m_native)
+            return m_st.bytes(column);
+        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(m_native, column));
+        return p ? std::string_view(p, std::size_t(sqlite3_column_bytes(m_native, column))) : std::string_view();
+    }
+
+private:
+    sqlite3_stmt* m_native;
+    const Statement& m_st;
+};
+
+/// A StringIds id from a name column: NULL is "no name"; a value that is not an integer is counted and unknown.
+inline std::int32_t readStringId(ScanContext& ctx, const Row& row, int column)
+{
+    const SqlType type = row.type(column);
+    if (type == SqlType::Null)
+        return kNoString;
+    if (type != SqlType::Integer) {
+        ++ctx.badIds;
+        return kNoString;
+    }
+    return ctx.stringId(row.int64(column));
+}
+
+/// The message for a failed scan, naming the file and the table.
+QString scanErrorMessage(const SqliteDb& db, const ScanContext& ctx, const Statement& st, qint64 rows);
+
+/// Steps through all rows of @p sql calling rowFn(row) for each, counting progress and honouring cancel.
+/// Returns false (with ctx.error set, naming the file and table) on an SQLite error; a cancelled scan returns true
+/// with what it read (the loader discards it).
 template <typename RowFn> bool scanRows(const SqliteDb& db, const QString& sql, ScanContext& ctx, RowFn&& rowFn)
 {
-    sqlite3_stmt* st = nullptr;
-    const QByteArray utf8 = sql.toUtf8();
-    if (sqlite3_prepare_v2(db.handle(), utf8.constData(), int(utf8.size()), &st, nullptr) != SQLITE_OK) {
-        ctx.error = QStringLiteral("%1: cannot read %2: %3").arg(db.path(), ctx.table, db.lastError());
-        sqlite3_finalize(st);
+    Statement st(db, sql);
+    if (!st.isValid()) {
+        ctx.error = QStringLiteral("%1: cannot read %2: %3").arg(db.path(), ctx.table, st.error());
         return false;
     }
+    const Row row(st);
     qint64 rows = 0;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        rowFn(st);
+    Statement::Step step;
+    while ((step = st.step()) == Statement::Step::Row) {
+        rowFn(row);
         if ((++rows & 0x3FFF) == 0) {
             ctx.rowsRead.store(rows, std::memory_order_relaxed);
             if (ctx.cancelled())
@@ -31,23 +76,10 @@ template <typename RowFn> bool scanRows(const SqliteDb& db, const QString& sql, 
         }
     }
     ctx.rowsRead.store(rows, std::memory_order_relaxed);
-    const bool ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
-    if (!ok) {
-        const QString reason = QString::fromUtf8(sqlite3_errmsg(db.handle()));
-        const bool corrupt = rc == SQLITE_CORRUPT || (rc & 0xFF) == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
-        ctx.error = corrupt
-            ? QStringLiteral("%1: truncated or corrupt SQLite file (%2) while reading %3 at row %4")
-                  .arg(db.path(), reason, ctx.table)
-                  .arg(rows)
-            : QStringLiteral("%1: error reading %2 at row %3: %4").arg(db.path(), ctx.table).arg(rows).arg(reason);
-    }
-    sqlite3_finalize(st);
-    return ok;
-}
-
-inline bool columnIsNull(sqlite3_stmt* st, int column)
-{
-    return sqlite3_column_type(st, column) == SQLITE_NULL;
+    if (step != Statement::Step::Error || ctx.cancelled())
+        return true;
+    ctx.error = scanErrorMessage(db, ctx, st, rows);
+    return false;
 }
 
 } // namespace nsw

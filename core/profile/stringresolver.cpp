@@ -102,12 +102,18 @@ bool StringResolver::resolve(QString* error)
             auto lookup = [&](std::int32_t id) {
                 st.reset();
                 st.bindInt64(1, id);
-                if (st.step() == Statement::Step::Row)
+                const Statement::Step step = st.step();
+                if (step == Statement::Step::Row)
                     setRef(id, m_pool.intern(st.text(0)));
+                return step != Statement::Step::Error;
             };
             // Ascending id order, so that pool indices follow StringIds order (reports rely on it for ties).
-            for (const std::int32_t id : m_neededIds)
-                lookup(id);
+            for (const std::int32_t id : m_neededIds) {
+                if (!lookup(id)) {
+                    *error = QStringLiteral("%1: cannot read StringIds: %2").arg(m_db.path(), st.error());
+                    return false;
+                }
+            }
         }
     }
     // Ids that StringIds does not hold (trimmed files) get a visible placeholder rather than an empty name.

@@ -11,6 +11,55 @@ namespace nsw {
 
 namespace {
 
+constexpr TimeNs kMaxAbsTime = TimeNs(1) << 62;
+constexpr quint64 kMaxDuration = quint64(1) << 52; // 52 days: longer is a corrupt or hostile value
+
+bool readTime(const Row& r, int column, TimeNs& t)
+{
+    if (!r.isInteger(column))
+        return false;
+    t = r.int64(column);
+    return t >= -kMaxAbsTime && t <= kMaxAbsTime;
+}
+
+/// Start and end of an interval row; false (and counted) when either is NULL, not an integer, implausibly far, or
+/// when end < start: such rows are skipped rather than read as 0 or as a negative duration.
+bool readInterval(const Row& r, int start, int end, ScanContext& ctx, TimeNs& s, TimeNs& e)
+{
+    if (readTime(r, start, s) && readTime(r, end, e) && e >= s && quint64(e) - quint64(s) <= kMaxDuration)
+        return true;
+    ++ctx.badTimeRows;
+    return false;
+}
+
+/// A range or mark needs a start; a range's end, when there is one, must follow it (no end = unterminated).
+bool usableNvtxTimes(int type, bool goodStart, bool hasEnd, bool goodEnd, TimeNs start, TimeNs end)
+{
+    if (!goodStart)
+        return false;
+    if (!hasEnd || type == NvtxTable::kMark)
+        return true;
+    return goodEnd && end >= start && quint64(end) - quint64(start) <= kMaxDuration;
+}
+
+std::int32_t readDevice(const Row& r, int column, ScanContext& ctx)
+{
+    const qint64 v = r.int64(column);
+    if (v >= 0 && v <= std::numeric_limits<std::int32_t>::max())
+        return std::int32_t(v);
+    ++ctx.badIds;
+    return -1;
+}
+
+std::uint32_t readCorrelation(const Row& r, int column, ScanContext& ctx)
+{
+    const qint64 v = r.int64(column);
+    if (v >= 0 && v <= qint64(std::numeric_limits<std::uint32_t>::max()))
+        return std::uint32_t(v);
+    ++ctx.badIds;
+    return 0;
+}
+
 /// Result positions of the columns every GPU activity table shares.
 struct ActivitySelect
 {
@@ -27,16 +76,20 @@ struct ActivitySelect
         , globalPid(s.add(QStringLiteral("globalPid")))
     { }
 
-    void append(sqlite3_stmt* st, ScanContext& ctx, GpuActivityColumns& out) const
+    /// Appends the row, or skips it (counted) when its interval is unusable.
+    bool append(const Row& st, ScanContext& ctx, GpuActivityColumns& out) const
     {
-        // Raw values, as nsys stats uses them; interval algorithms treat end < start as empty.
-        out.start.push_back(sqlite3_column_int64(st, start));
-        out.end.push_back(sqlite3_column_int64(st, end));
-        out.device.push_back(std::int32_t(sqlite3_column_int64(st, device)));
-        out.context.push_back(std::uint32_t(sqlite3_column_int64(st, context)));
-        out.stream.push_back(std::uint32_t(sqlite3_column_int64(st, stream)));
-        out.correlation.push_back(std::uint32_t(sqlite3_column_int64(st, correlation)));
-        out.process.push_back(ctx.processes.index(globalPidOf(sqlite3_column_int64(st, globalPid))));
+        TimeNs s, e;
+        if (!readInterval(st, start, end, ctx, s, e))
+            return false;
+        out.start.push_back(s);
+        out.end.push_back(e);
+        out.device.push_back(readDevice(st, device, ctx));
+        out.context.push_back(std::uint32_t(st.int64(context)));
+        out.stream.push_back(std::uint32_t(st.int64(stream)));
+        out.correlation.push_back(readCorrelation(st, correlation, ctx));
+        out.process.push_back(ctx.processes.index(globalPidOf(st.int64(globalPid))));
+        return true;
     }
 };
 
@@ -52,11 +105,15 @@ void reserveActivity(GpuActivityColumns& c, qint64 rows)
     c.correlation.reserve(n);
 }
 
-bool requireColumns(const ColumnSelect& s, ScanContext& ctx, std::initializer_list<const char*> names)
+/// A table the loader reads must have its key columns: without them it is not an nsys table (or a damaged one), and
+/// reading it as empty would print "no data" for a file that has some.
+bool requireColumns(
+    const ColumnSelect& s, ScanContext& ctx, const QString& path, std::initializer_list<const char*> names)
 {
     for (const char* n : names) {
         if (!s.has(QLatin1String(n))) {
-            ctx.warnings.append(QStringLiteral("%1 has no column %2; table skipped").arg(ctx.table, QLatin1String(n)));
+            ctx.error = QStringLiteral("%1: %2 has no column %3; not the table nsys writes")
+                            .arg(path, ctx.table, QLatin1String(n));
             return false;
         }
     }
@@ -87,8 +144,8 @@ struct ShapeHash
 bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned columns)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
+        return false;
     const bool placement = columns & KernelPlacement;
     const bool launchShape = columns & KernelLaunchShape;
     const int start = s.add(QStringLiteral("start"));
@@ -134,31 +191,35 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
     std::unordered_map<LaunchShape, std::uint32_t, ShapeHash> shapeIndex;
     LaunchShape lastShape;
     std::uint32_t lastShapeIndex = std::uint32_t(-1);
-    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         if (a) {
-            a->append(st, ctx, t);
+            if (!a->append(st, ctx, t))
+                return;
         } else {
-            t.start.push_back(sqlite3_column_int64(st, start));
-            t.end.push_back(sqlite3_column_int64(st, end));
+            TimeNs s0, e0;
+            if (!readInterval(st, start, end, ctx, s0, e0))
+                return;
+            t.start.push_back(s0);
+            t.end.push_back(e0);
         }
-        const std::int32_t d = wantDemangled ? ctx.stringId(st, demangled) : kNoString;
-        const std::int32_t sh = wantShort ? ctx.stringId(st, shortName) : kNoString;
+        const std::int32_t d = wantDemangled ? readStringId(ctx, st, demangled) : kNoString;
+        const std::int32_t sh = wantShort ? readStringId(ctx, st, shortName) : kNoString;
         if (wantDemangled)
             t.demangledName.push_back(d != kNoString ? d : sh);
         if (wantShort)
             t.shortName.push_back(sh != kNoString ? sh : d);
         if (wantMangled)
-            t.mangledName.push_back(ctx.stringId(st, mangled));
+            t.mangledName.push_back(readStringId(ctx, st, mangled));
         if (!launchShape)
             return;
         LaunchShape shape;
         for (int i = 0; i < 3; ++i) {
-            shape.grid[i] = std::uint32_t(sqlite3_column_int64(st, grid[i]));
-            shape.block[i] = std::uint32_t(sqlite3_column_int64(st, block[i]));
+            shape.grid[i] = std::uint32_t(st.int64(grid[i]));
+            shape.block[i] = std::uint32_t(st.int64(block[i]));
         }
-        shape.registersPerThread = std::int32_t(sqlite3_column_int64(st, registers));
-        shape.staticSharedMemory = std::int32_t(sqlite3_column_int64(st, staticShared));
-        shape.dynamicSharedMemory = std::int32_t(sqlite3_column_int64(st, dynamicShared));
+        shape.registersPerThread = std::int32_t(st.int64(registers));
+        shape.staticSharedMemory = std::int32_t(st.int64(staticShared));
+        shape.dynamicSharedMemory = std::int32_t(st.int64(dynamicShared));
         if (!(lastShapeIndex != std::uint32_t(-1) && shape == lastShape)) {
             const auto [it, inserted] = shapeIndex.try_emplace(shape, std::uint32_t(out.shapes.size()));
             if (inserted)
@@ -173,31 +234,33 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
 bool readMemcpy(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
+        return false;
     const ActivitySelect a(s);
     const int bytes = s.add(QStringLiteral("bytes"));
     const int copyKind = s.add(QStringLiteral("copyKind"));
     reserveActivity(out, ctx.estimatedRows);
-    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
-        a.append(st, ctx, out);
-        out.bytes.push_back(sqlite3_column_int64(st, bytes));
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
+        if (!a.append(st, ctx, out))
+            return;
+        out.bytes.push_back(st.int64(bytes));
         // Kinds are 0..13; anything else is shown as its number through memcpyKindLabels.
-        out.copyKind.push_back(std::uint8_t(std::clamp<sqlite3_int64>(sqlite3_column_int64(st, copyKind), 0, 254)));
+        out.copyKind.push_back(std::uint8_t(std::clamp<qint64>(st.int64(copyKind), 0, 254)));
     });
 }
 
 bool readMemset(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
+        return false;
     const ActivitySelect a(s);
     const int bytes = s.add(QStringLiteral("bytes"));
     reserveActivity(out, ctx.estimatedRows);
-    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
-        a.append(st, ctx, out);
-        out.bytes.push_back(sqlite3_column_int64(st, bytes));
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
+        if (!a.append(st, ctx, out))
+            return;
+        out.bytes.push_back(st.int64(bytes));
         out.copyKind.push_back(MemOpTable::kMemset);
     });
 }
@@ -205,24 +268,25 @@ bool readMemset(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
 bool readGraphTrace(const SqliteDb& db, ScanContext& ctx, GraphLaunchTable& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
+        return false;
     const ActivitySelect a(s);
     const int graphId = s.add(QStringLiteral("graphId"));
     const int graphExecId = s.add(QStringLiteral("graphExecId"));
     reserveActivity(out, ctx.estimatedRows);
-    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
-        a.append(st, ctx, out);
-        out.graphId.push_back(sqlite3_column_int64(st, graphId));
-        out.graphExecId.push_back(sqlite3_column_int64(st, graphExecId));
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
+        if (!a.append(st, ctx, out))
+            return;
+        out.graphId.push_back(st.int64(graphId));
+        out.graphExecId.push_back(st.int64(graphExecId));
     });
 }
 
 bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end", "globalTid" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end", "globalTid" }))
+        return false;
     const int start = s.add(QStringLiteral("start"));
     const int end = s.add(QStringLiteral("end"));
     const int tid = s.add(QStringLiteral("globalTid"));
@@ -236,21 +300,24 @@ bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
     out.correlation.reserve(n);
     out.name.reserve(n);
     out.eventClass.reserve(n);
-    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
-        out.start.push_back(sqlite3_column_int64(st, start));
-        out.end.push_back(sqlite3_column_int64(st, end));
-        out.thread.push_back(ctx.threads.index(sqlite3_column_int64(st, tid)));
-        out.correlation.push_back(std::uint32_t(sqlite3_column_int64(st, correlation)));
-        out.name.push_back(ctx.stringId(st, name));
-        out.eventClass.push_back(std::uint8_t(sqlite3_column_int64(st, eventClass)));
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
+        TimeNs s0, e0;
+        if (!readInterval(st, start, end, ctx, s0, e0))
+            return;
+        out.start.push_back(s0);
+        out.end.push_back(e0);
+        out.thread.push_back(ctx.threads.index(st.int64(tid)));
+        out.correlation.push_back(readCorrelation(st, correlation, ctx));
+        out.name.push_back(readStringId(ctx, st, name));
+        out.eventClass.push_back(std::uint8_t(st.int64(eventClass)));
     });
 }
 
 bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "eventType", "globalTid" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "eventType", "globalTid" }))
+        return false;
     const int start = s.add(QStringLiteral("start"));
     const int end = s.add(QStringLiteral("end"));
     const int eventType = s.add(QStringLiteral("eventType"));
@@ -278,30 +345,34 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
     };
     std::pair<std::int64_t, std::int64_t> lastDomainKey { -1, -1 };
     std::int16_t lastDomain = -1;
-    auto nameOf = [&](sqlite3_stmt* st) -> std::int32_t {
+    auto nameOf = [&](const Row& st) -> std::int32_t {
         // nsys's reports take coalesce(StringIds[textId], text).
-        if (!columnIsNull(st, textId))
-            return ctx.stringId(st, textId);
-        if (!columnIsNull(st, text)) {
-            const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(st, text));
-            return ctx.inlineTexts.add(std::string_view(p, std::size_t(sqlite3_column_bytes(st, text))));
-        }
+        if (!st.isNull(textId))
+            return readStringId(ctx, st, textId);
+        if (!st.isNull(text))
+            return ctx.inlineTexts.add(st.bytes(text));
         return kNoString;
     };
 
     // Every row is read (no WHERE): nsys ends unterminated ranges at the table-wide maximum timestamp, over all
     // event types. Only ranges, marks and the rows that name domains and threads are kept.
     TimeNs maxTimestamp = kNoTime;
-    const bool ok = scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
-        const int type = int(sqlite3_column_int64(st, eventType));
-        const TimeNs rowStart = sqlite3_column_int64(st, start);
-        const bool hasEnd = !columnIsNull(st, end);
-        const TimeNs rowEnd = hasEnd ? sqlite3_column_int64(st, end) : kNoTime;
-        maxTimestamp = std::max({ maxTimestamp, rowStart, rowEnd });
+    const bool ok = scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
+        const int type = int(std::clamp<qint64>(st.int64(eventType), -1, 1000));
+        TimeNs rowStart = kNoTime, rowEnd = kNoTime;
+        const bool goodStart = readTime(st, start, rowStart);
+        const bool hasEnd = !st.isNull(end);
+        const bool goodEnd = hasEnd && readTime(st, end, rowEnd);
+        maxTimestamp = std::max({ maxTimestamp, goodStart ? rowStart : kNoTime, goodEnd ? rowEnd : kNoTime });
         if (type != 34 && type != 39 && type != 59 && type != 60 && type != 70 && type != 71 && type != 75)
             return;
-        const std::int64_t globalTid = sqlite3_column_int64(st, tid);
-        const std::int64_t domain = columnIsNull(st, domainId) ? 0 : sqlite3_column_int64(st, domainId);
+        const bool named = type == 39 || type == 75;
+        if (!named && !usableNvtxTimes(type, goodStart, hasEnd, goodEnd, rowStart, rowEnd)) {
+            ++ctx.badTimeRows;
+            return;
+        }
+        const std::int64_t globalTid = st.int64(tid);
+        const std::int64_t domain = st.isNull(domainId) ? 0 : st.int64(domainId);
         if (type == 75) {
             out.domains[std::size_t(domainOf(globalPidOf(globalTid), domain))].nameValue = nameOf(st);
             return;
@@ -329,8 +400,8 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
             }
             t.domain.push_back(lastDomain);
         }
-        if (!columnIsNull(st, endTid))
-            t.endThread.emplace_back(std::uint32_t(row), ctx.threads.index(sqlite3_column_int64(st, endTid)));
+        if (!st.isNull(endTid))
+            t.endThread.emplace_back(std::uint32_t(row), ctx.threads.index(st.int64(endTid)));
     });
     t.maxTimestamp = maxTimestamp;
     return ok;
@@ -339,8 +410,8 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
 bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
 {
     ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, { "start", "end", "globalTid" }))
-        return true;
+    if (!requireColumns(s, ctx, db.path(), { "start", "end", "globalTid" }))
+        return false;
     const int start = s.add(QStringLiteral("start"));
     const int end = s.add(QStringLiteral("end"));
     const int tid = s.add(QStringLiteral("globalTid"));
@@ -352,13 +423,15 @@ bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
     out.thread.reserve(n);
     out.name.reserve(n);
     out.eventClass.reserve(n);
-    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](sqlite3_stmt* st) {
-        out.start.push_back(sqlite3_column_int64(st, start));
-        out.end.push_back(sqlite3_column_int64(st, end));
-        out.thread.push_back(ctx.threads.index(sqlite3_column_int64(st, tid)));
-        out.name.push_back(ctx.stringId(st, name));
-        out.eventClass.push_back(
-            std::uint8_t(columnIsNull(st, eventClass) ? OsrtTable::kOsRuntime : sqlite3_column_int64(st, eventClass)));
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
+        TimeNs s0, e0;
+        if (!readInterval(st, start, end, ctx, s0, e0))
+            return;
+        out.start.push_back(s0);
+        out.end.push_back(e0);
+        out.thread.push_back(ctx.threads.index(st.int64(tid)));
+        out.name.push_back(readStringId(ctx, st, name));
+        out.eventClass.push_back(std::uint8_t(st.isNull(eventClass) ? OsrtTable::kOsRuntime : st.int64(eventClass)));
     });
 }
 

@@ -18,7 +18,15 @@ LoadedProfile loadForWorkbench(const QString& path, const ProgressCallback& prog
     timer.start();
     if (progress)
         progress({ QStringLiteral("Indexing kernels"), 0.99 });
-    loaded.kernelIndex = std::make_shared<const KernelIndex>(loaded.profile, KernelNameMode::Demangled);
+    auto index = std::make_shared<const KernelIndex>(loaded.profile, KernelNameMode::Demangled, cancel);
+    if (!index->isComplete()) {
+        loaded.profile.reset();
+        loaded.result.profile.reset();
+        loaded.result.cancelled = true;
+        loaded.result.error = QStringLiteral("%1: loading cancelled").arg(path);
+        return loaded;
+    }
+    loaded.kernelIndex = std::move(index);
     loaded.result.timings.push_back({ QStringLiteral("Index kernels"), timer.elapsed(), -1 });
     loaded.result.totalMilliseconds += timer.elapsed();
     return loaded;

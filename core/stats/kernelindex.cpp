@@ -8,13 +8,34 @@
 
 namespace nsw {
 
-KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
+namespace {
+bool isSet(const CancelFlag* cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
+} // namespace
+
+KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const CancelFlag* cancel)
     : m_profile(profile)
     , m_mode(mode)
 {
-    const KernelTable& k = profile->kernels;
-    const std::size_t n = k.size();
+    const std::vector<std::uint32_t> laneOfRow = buildLanes(cancel);
+    if (isSet(cancel))
+        return;
+    buildGroups(laneOfRow, cancel);
+    if (isSet(cancel))
+        return;
+    m_groupOfName.assign(profile->strings.size(), -1);
+    for (std::size_t g = 0; g < m_groups.size(); ++g)
+        if (m_groups[g].name >= 0)
+            m_groupOfName[std::size_t(m_groups[g].name)] = int(g);
+    m_complete = true;
+}
 
+std::vector<std::uint32_t> KernelIndex::buildLanes(const CancelFlag* cancel)
+{
+    const KernelTable& k = m_profile->kernels;
+    const std::size_t n = k.size();
     // Lanes are few; rows of one lane tend to come in runs, so remember the last few keys before hashing.
     std::unordered_map<std::uint64_t, std::uint32_t> laneIndex;
     auto laneKey = [&](std::size_t i) {
@@ -30,6 +51,8 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
     std::vector<std::uint32_t> laneOfRow(n);
     std::uint32_t last = std::uint32_t(-1);
     for (std::size_t i = 0; i < n; ++i) {
+        if ((i & 0xFFFF) == 0 && isSet(cancel))
+            return laneOfRow;
         if (last != std::uint32_t(-1) && sameLane(m_lanes[last], i)) {
             laneOfRow[i] = last;
             continue;
@@ -53,7 +76,13 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
         }
         laneOfRow[i] = last;
     }
+    return laneOfRow;
+}
 
+void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const CancelFlag* cancel)
+{
+    const KernelTable& k = m_profile->kernels;
+    const std::size_t n = k.size();
     // Bucket rows by name (counting sort, stable), then sort each bucket by (duration, row): contiguous keys,
     // no random access in the comparator.
     // nameOf() is two loads; calling it twice beats a temporary 4-byte-per-kernel array at peak memory.
@@ -79,6 +108,8 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
         const std::uint32_t begin = offsets[b], end = offsets[b + 1];
         if (begin == end)
             continue;
+        if (isSet(cancel))
+            return;
         bucket.clear();
         for (std::uint32_t p = begin; p < end; ++p)
             bucket.emplace_back(k.end[m_order[p]] - k.start[m_order[p]], m_order[p]);
@@ -91,10 +122,6 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode)
         }
         m_groups.push_back({ StringRef(b) - 1, begin, end });
     }
-    m_groupOfName.assign(profile->strings.size(), -1);
-    for (std::size_t g = 0; g < m_groups.size(); ++g)
-        if (m_groups[g].name >= 0)
-            m_groupOfName[std::size_t(m_groups[g].name)] = int(g);
 }
 
 StringRef kernelNameOf(const KernelTable& k, std::size_t row, KernelNameMode mode)

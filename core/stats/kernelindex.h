@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/loadtypes.h"
 #include "core/profile/profile.h"
 #include "core/stats/durationstats.h"
 
@@ -33,8 +34,11 @@ StringRef kernelNameOf(const KernelTable& kernels, std::size_t row, KernelNameMo
 class KernelIndex
 {
 public:
-    KernelIndex(const ProfilePtr& profile, KernelNameMode mode);
+    /// Building stops early once @p cancel is set: the index is then incomplete (isComplete() false) and must be
+    /// dropped.
+    KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const CancelFlag* cancel = nullptr);
 
+    bool isComplete() const { return m_complete; }
     const ProfilePtr& profile() const { return m_profile; }
     KernelNameMode mode() const { return m_mode; }
     StringRef nameOf(std::size_t kernelRow) const;
@@ -68,6 +72,10 @@ private:
     std::vector<std::uint32_t> m_sortedLanes;
     std::vector<KernelLane> m_lanes;
     std::vector<std::int32_t> m_groupOfName; ///< by StringRef
+    bool m_complete = false;
+
+    std::vector<std::uint32_t> buildLanes(const CancelFlag* cancel);
+    void buildGroups(const std::vector<std::uint32_t>& laneOfRow, const CancelFlag* cancel);
 };
 
 /// Which kernels count. Empty masks allow everything.

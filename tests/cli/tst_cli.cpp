@@ -2,12 +2,17 @@
 // Runs the real executable headless, as scripts and CI do.
 #include "loaderfixtures.h"
 
+#include <QCryptographicHash>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace nsw::test;
 
@@ -25,6 +30,13 @@ private:
     QTemporaryDir m_dir;
     QString m_modern;
     QString m_old;
+
+    static QByteArray hashOf(const QString& path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256)
+                                           : QByteArray();
+    }
 
     static Run run(const QStringList& args)
     {
@@ -170,6 +182,137 @@ private Q_SLOTS:
         QVERIFY2(load.out.contains(QStringLiteral("Reading kernels"))
                 && load.out.contains(QStringLiteral("Profile in memory")),
             qPrintable(load.out));
+    }
+
+    void specialFilesAsTraceAreRefused_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addRow("FIFO") << QStringLiteral("fifo");
+        QTest::addRow("symlink to a FIFO") << QStringLiteral("link");
+        QTest::addRow("character device") << QStringLiteral("/dev/zero");
+        QTest::addRow("directory") << QStringLiteral("dir");
+    }
+    void specialFilesAsTraceAreRefused()
+    {
+        // A FIFO nobody writes to would block open() forever: refused from its stat, never opened.
+        QFETCH(QString, kind);
+        QTemporaryDir dir;
+        QString path = kind.startsWith(QLatin1Char('/')) ? kind : dir.filePath(kind + QStringLiteral(".sqlite"));
+        const QString fifo = dir.filePath(QStringLiteral("fifo.sqlite"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        if (kind == QLatin1String("link"))
+            QVERIFY(QFile::link(fifo, path));
+        if (kind == QLatin1String("dir"))
+            QVERIFY(QDir().mkpath(path));
+        for (const QString& command : { QStringLiteral("info"), QStringLiteral("nvtx"), QStringLiteral("compare") }) {
+            QStringList args { command, path };
+            if (command == QLatin1String("compare"))
+                args.append(m_modern);
+            const Run r = run(args);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(path + QStringLiteral(": ")), qPrintable(r.err));
+        }
+    }
+
+    void outputsThatMustNotBeWritten_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("the input") << QStringLiteral("input") << QStringLiteral("is one of the inputs");
+        QTest::addRow("a symlink to the input") << QStringLiteral("link") << QStringLiteral("is one of the inputs");
+        QTest::addRow("a FIFO") << QStringLiteral("fifo") << QStringLiteral("not a regular file");
+        QTest::addRow("a directory") << QStringLiteral("dir") << QStringLiteral("not a regular file");
+    }
+    void outputsThatMustNotBeWritten()
+    {
+        QFETCH(QString, target);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString input = dir.filePath(QStringLiteral("input.sqlite"));
+        QVERIFY(QFile::copy(m_modern, input));
+        QString out = input;
+        if (target == QLatin1String("link")) {
+            out = dir.filePath(QStringLiteral("link.csv"));
+            QVERIFY(QFile::link(input, out));
+        } else if (target == QLatin1String("fifo")) {
+            out = dir.filePath(QStringLiteral("out.fifo"));
+            QCOMPARE(::mkfifo(QFile::encodeName(out).constData(), 0600), 0);
+        } else if (target == QLatin1String("dir")) {
+            out = dir.path();
+        }
+        const QByteArray before = hashOf(input);
+        for (const QStringList& args :
+            { QStringList { QStringLiteral("info"), input, QStringLiteral("-o"), out },
+                QStringList { QStringLiteral("stats"), QStringLiteral("-r"), QStringLiteral("cuda_gpu_kern_sum"), input,
+                    QStringLiteral("--output=") + out },
+                QStringList { QStringLiteral("categories"), input, QStringLiteral("--rule-set"), QStringLiteral("vllm"),
+                    QStringLiteral("--model"), QStringLiteral("llama"), QStringLiteral("--mapping"), out } }) {
+            const Run r = run(args);
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.contains(out + QStringLiteral(": ") + message), qPrintable(r.err));
+        }
+        QCOMPARE(hashOf(input), before);
+        if (target == QLatin1String("fifo")) {
+            struct stat st;
+            QCOMPARE(::lstat(QFile::encodeName(out).constData(), &st), 0);
+            QVERIFY(S_ISFIFO(st.st_mode));
+        }
+    }
+
+    void loadWarningsGoToStderr()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("damaged.sqlite"));
+        QVERIFY(QFile::copy(m_modern, path));
+        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(QFile::encodeName(path).constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 5 WHERE rowid = 1;", nullptr,
+                     nullptr, nullptr),
+            SQLITE_OK);
+        sqlite3_close(db);
+        for (const QString& command : { QStringLiteral("nvtx"), QStringLiteral("compare") }) {
+            QStringList args { command, path };
+            if (command == QLatin1String("compare"))
+                args.append(path);
+            const Run r = run(args);
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.err.contains(QStringLiteral("nsys-workbench: warning: %1: CUPTI_ACTIVITY_KIND_KERNEL: 1 rows "
+                                                   "skipped")
+                                        .arg(path)),
+                qPrintable(r.err));
+        }
+        const Run load = run({ QStringLiteral("info"), QStringLiteral("--load"), path });
+        QCOMPARE(load.exitCode, 0);
+        QVERIFY2(load.out.contains(QStringLiteral("SQLite access:       native handle")), qPrintable(load.out));
+    }
+
+    void nonUtf8FileNamesWork()
+    {
+        QTemporaryDir dir;
+        const QByteArray raw = QFile::encodeName(dir.path()) + "/caf\xe9-latin1.sqlite";
+        QFile source(m_modern);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray bytes = source.readAll();
+        FILE* f = std::fopen(raw.constData(), "wb");
+        QVERIFY(f);
+        QCOMPARE(std::fwrite(bytes.constData(), 1, std::size_t(bytes.size()), f), std::size_t(bytes.size()));
+        std::fclose(f);
+        // QProcess takes QStrings: run through the shell with the name as raw bytes in a variable.
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("NSW_APP"), QStringLiteral(NSW_APP_PATH));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral("/bin/sh"),
+            { QStringLiteral("-c"),
+                QStringLiteral(
+                    "\"$NSW_APP\" stats -r cuda_gpu_kern_sum --format csv \"$(printf '%1/caf\\351-latin1.sqlite')\"")
+                    .arg(dir.path()) });
+        QVERIFY(p.waitForFinished(60000));
+        ::unlink(raw.constData()); // QTemporaryDir cannot name it to remove it
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY2(out.contains(QStringLiteral("void gemm<float>(float *, int)")), qPrintable(out));
     }
 };
 

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/profile/chunkplan.h"
 #include "core/profile/profileloader.h"
+#include "core/session/workbenchload.h"
+#include "core/sqlite/sqlitedb.h"
 #include "loaderfixtures.h"
+#include "oracleexports.h"
 #include "testutils.h"
 
 #include <QFile>
@@ -34,6 +38,87 @@ private:
             if (p.threads[i].tid == tid && p.processes[std::size_t(p.threads[i].process)].pid == pid)
                 return i;
         return std::size_t(-1);
+    }
+
+    /// A copy of the modern export changed by @p sql, in its own folder.
+    QString alteredCopy(const QString& sql, const QString& name = QStringLiteral("altered.sqlite"))
+    {
+        const QString path = m_dir.filePath(QStringLiteral("%1-%2").arg(++m_copies).arg(name));
+        QString error;
+        if (!writeModernExport(path, &error)) {
+            qWarning("%s", qPrintable(error));
+            return {};
+        }
+        sqlite3* db = nullptr; // not SqliteFixture: it starts a new file
+        char* message = nullptr;
+        const bool ok = sqlite3_open(path.toUtf8().constData(), &db) == SQLITE_OK
+            && sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, &message) == SQLITE_OK;
+        if (!ok)
+            qWarning("%s", message ? message : sqlite3_errmsg(db));
+        sqlite3_free(message);
+        sqlite3_close(db);
+        if (!ok)
+            return {};
+        return path;
+    }
+    static qint64 countOf(const QString& path, const QString& sql)
+    {
+        return queryRows(path, sql).value(0).value(0).toLongLong();
+    }
+    int m_copies = 0;
+
+    /// Every column of two loads of one file, compared by value (strings, threads and processes by what they are).
+    static void compareProfiles(const Profile& x, const Profile& y)
+    {
+        auto names = [](const Profile& p, const std::vector<StringRef>& refs) {
+            QStringList out;
+            for (const StringRef r : refs)
+                out.append(p.strings.at(r));
+            return out;
+        };
+        auto gtids = [](const Profile& p, const std::vector<ThreadIndex>& threads) {
+            std::vector<qint64> out;
+            for (const ThreadIndex t : threads)
+                out.push_back(t >= 0 ? p.threads[std::size_t(t)].globalTid : -1);
+            return out;
+        };
+        auto pids = [](const Profile& p, const std::vector<ProcessIndex>& processes) {
+            std::vector<int> out;
+            for (const ProcessIndex i : processes)
+                out.push_back(i >= 0 ? p.processes[std::size_t(i)].pid : -1);
+            return out;
+        };
+        QCOMPARE(y.kernels.start, x.kernels.start);
+        QCOMPARE(y.kernels.end, x.kernels.end);
+        QCOMPARE(pids(y, y.kernels.process), pids(x, x.kernels.process));
+        QCOMPARE(y.kernels.stream, x.kernels.stream);
+        QCOMPARE(y.kernels.api, x.kernels.api);
+        QCOMPARE(names(y, y.kernels.demangledName), names(x, x.kernels.demangledName));
+        QCOMPARE(names(y, y.kernels.mangledName), names(x, x.kernels.mangledName));
+        for (std::size_t i = 0; i < x.kernels.size(); ++i)
+            QVERIFY(x.launchShapes[x.kernels.shape[i]] == y.launchShapes[y.kernels.shape[i]]);
+        QCOMPARE(y.memops.bytes, x.memops.bytes);
+        QCOMPARE(y.memops.api, x.memops.api);
+        QCOMPARE(y.cudaApi.start, x.cudaApi.start);
+        QCOMPARE(gtids(y, y.cudaApi.thread), gtids(x, x.cudaApi.thread));
+        QCOMPARE(names(y, y.cudaApi.name), names(x, x.cudaApi.name));
+        QCOMPARE(y.nvtx.start, x.nvtx.start);
+        QCOMPARE(y.nvtx.end, x.nvtx.end);
+        QCOMPARE(names(y, y.nvtx.name), names(x, x.nvtx.name));
+        QCOMPARE(gtids(y, y.nvtx.thread), gtids(x, x.nvtx.thread));
+        QCOMPARE(y.nvtx.maxTimestamp, x.nvtx.maxTimestamp);
+        QCOMPARE(y.nvtx.endThread.size(), x.nvtx.endThread.size());
+        for (std::size_t i = 0; i < x.nvtx.size(); ++i) {
+            QCOMPARE(y.nvtxDomainName(y.nvtx.domain[i]), x.nvtxDomainName(x.nvtx.domain[i]));
+            QCOMPARE(y.threads[std::size_t(y.nvtx.endThreadOf(i))].globalTid,
+                x.threads[std::size_t(x.nvtx.endThreadOf(i))].globalTid);
+        }
+        QCOMPARE(y.osrt.start, x.osrt.start);
+        QCOMPARE(names(y, y.osrt.name), names(x, x.osrt.name));
+        for (const ThreadInfo& t : x.threads)
+            for (const ThreadInfo& u : y.threads)
+                if (t.globalTid == u.globalTid)
+                    QCOMPARE(u.name, t.name);
     }
 
 private Q_SLOTS:
@@ -346,57 +431,309 @@ private Q_SLOTS:
         const LoadResult a = ProfileLoader::load(path, whole);
         const LoadResult b = ProfileLoader::load(path, chunked);
         QVERIFY(a.profile && b.profile);
-        const Profile& x = *a.profile;
-        const Profile& y = *b.profile;
-        auto names = [](const Profile& p, const std::vector<StringRef>& refs) {
-            QStringList out;
-            for (const StringRef r : refs)
-                out.append(p.strings.at(r));
-            return out;
-        };
-        auto gtids = [](const Profile& p, const std::vector<ThreadIndex>& threads) {
-            std::vector<qint64> out;
-            for (const ThreadIndex t : threads)
-                out.push_back(t >= 0 ? p.threads[std::size_t(t)].globalTid : -1);
-            return out;
-        };
-        auto pids = [](const Profile& p, const std::vector<ProcessIndex>& processes) {
-            std::vector<int> out;
-            for (const ProcessIndex i : processes)
-                out.push_back(i >= 0 ? p.processes[std::size_t(i)].pid : -1);
-            return out;
-        };
-        QCOMPARE(y.kernels.start, x.kernels.start);
-        QCOMPARE(y.kernels.end, x.kernels.end);
-        QCOMPARE(pids(y, y.kernels.process), pids(x, x.kernels.process));
-        QCOMPARE(y.kernels.stream, x.kernels.stream);
-        QCOMPARE(y.kernels.api, x.kernels.api);
-        QCOMPARE(names(y, y.kernels.demangledName), names(x, x.kernels.demangledName));
-        QCOMPARE(names(y, y.kernels.mangledName), names(x, x.kernels.mangledName));
-        for (std::size_t i = 0; i < x.kernels.size(); ++i)
-            QVERIFY(x.launchShapes[x.kernels.shape[i]] == y.launchShapes[y.kernels.shape[i]]);
-        QCOMPARE(y.memops.bytes, x.memops.bytes);
-        QCOMPARE(y.memops.api, x.memops.api);
-        QCOMPARE(y.cudaApi.start, x.cudaApi.start);
-        QCOMPARE(gtids(y, y.cudaApi.thread), gtids(x, x.cudaApi.thread));
-        QCOMPARE(names(y, y.cudaApi.name), names(x, x.cudaApi.name));
-        QCOMPARE(y.nvtx.start, x.nvtx.start);
-        QCOMPARE(y.nvtx.end, x.nvtx.end);
-        QCOMPARE(names(y, y.nvtx.name), names(x, x.nvtx.name));
-        QCOMPARE(gtids(y, y.nvtx.thread), gtids(x, x.nvtx.thread));
-        QCOMPARE(y.nvtx.maxTimestamp, x.nvtx.maxTimestamp);
-        QCOMPARE(y.nvtx.endThread.size(), x.nvtx.endThread.size());
-        for (std::size_t i = 0; i < x.nvtx.size(); ++i) {
-            QCOMPARE(y.nvtxDomainName(y.nvtx.domain[i]), x.nvtxDomainName(x.nvtx.domain[i]));
-            QCOMPARE(y.threads[std::size_t(y.nvtx.endThreadOf(i))].globalTid,
-                x.threads[std::size_t(x.nvtx.endThreadOf(i))].globalTid);
+        compareProfiles(*a.profile, *b.profile);
+    }
+
+    void hostileValuesAreSkippedAndCounted_data()
+    {
+        // Constraint-free copies of the kernel table, so that NULLs can be written where nsys never writes them.
+        const QString loose = QStringLiteral(
+            "CREATE TABLE k AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL; DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL; "
+            "ALTER TABLE k RENAME TO CUPTI_ACTIVITY_KIND_KERNEL; ");
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("warning");
+        QTest::addRow("NULL start") << loose
+                + QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = NULL "
+                                 "WHERE rowid = 1;")
+                                    << QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL: 1 rows skipped");
+        QTest::addRow("text end") << QStringLiteral(
+            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = 'soon' WHERE rowid = 2;")
+                                  << QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL: 1 rows skipped");
+        QTest::addRow("real start") << QStringLiteral(
+            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 1.5 WHERE rowid = 2;")
+                                    << QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL: 1 rows skipped");
+        QTest::addRow("end before start")
+            << QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 1 WHERE rowid IN (1, 3);")
+            << QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL: 2 rows skipped");
+        QTest::addRow("extreme timestamps")
+            << QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -9223372036854775807, "
+                              "end = 9223372036854775807 WHERE rowid = 1; "
+                              "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end = 9223372036854775807 WHERE rowid = 2;")
+            << QStringLiteral("CUPTI_ACTIVITY_KIND_RUNTIME: 1 rows skipped");
+        QTest::addRow("NVTX range ending before it starts")
+            << QStringLiteral("UPDATE NVTX_EVENTS SET end = 700 WHERE start = 800;")
+            << QStringLiteral("NVTX_EVENTS: 1 rows skipped");
+        QTest::addRow("string id beyond 32 bits")
+            << QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName = 1099511627776 WHERE rowid = 1;")
+            << QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL: 1 ids out of range");
+        QTest::addRow("negative string id")
+            << QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET nameId = -5 WHERE rowid = 1;")
+            << QStringLiteral("CUPTI_ACTIVITY_KIND_RUNTIME: 1 ids out of range");
+        QTest::addRow("text string id") << QStringLiteral(
+            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET shortName = 'gemm' WHERE rowid = 2;")
+                                        << QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL: 1 ids out of range");
+        QTest::addRow("device id 2^40") << QStringLiteral(
+            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 1099511627776 WHERE rowid = 3;")
+                                        << QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL: 1 ids out of range");
+        QTest::addRow("correlation id 2^33")
+            << QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET correlationId = 8589934593 WHERE rowid = 1;")
+            << QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL: 1 ids out of range");
+        QTest::addRow("ThreadNames name ids negative and 2^31")
+            << QStringLiteral("UPDATE ThreadNames SET nameId = -3 WHERE nameId = 7; "
+                              "UPDATE ThreadNames SET nameId = 2147483648 WHERE nameId = 9;")
+            << QStringLiteral("ThreadNames: 2 name ids out of range");
+        QTest::addRow("StringIds trimmed") << QStringLiteral("DELETE FROM StringIds WHERE id = 4;")
+                                           << QStringLiteral("1 string ids are missing from StringIds");
+    }
+    void hostileValuesAreSkippedAndCounted()
+    {
+        QFETCH(QString, sql);
+        QFETCH(QString, warning);
+        const QString path = alteredCopy(sql);
+        QVERIFY(!path.isEmpty());
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY2(r.profile, qPrintable(r.error));
+        QVERIFY2(r.warnings.join(QLatin1Char('\n')).contains(warning), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+        // Independently: the rows whose start and end are integers, in order, plausible (|t| <= 2^62, duration
+        // <= 2^52 ns).
+        const QString usable = QStringLiteral(
+            "SELECT count(*) FROM %1 WHERE typeof(start) = 'integer' AND typeof(end) = 'integer' AND end >= start "
+            "AND start >= -4611686018427387904 AND end <= 4611686018427387904 AND end - start <= 4503599627370496");
+        QCOMPARE(
+            qint64(r.profile->kernels.size()), countOf(path, usable.arg(QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL"))));
+        QCOMPARE(qint64(r.profile->cudaApi.size()),
+            countOf(path, usable.arg(QStringLiteral("CUPTI_ACTIVITY_KIND_RUNTIME"))));
+        for (std::size_t i = 0; i < r.profile->kernels.size(); ++i)
+            QVERIFY(r.profile->kernels.end[i] >= r.profile->kernels.start[i]);
+        for (const ThreadInfo& t : r.profile->threads)
+            QVERIFY(!t.name.contains(QLatin1String("missing string -")));
+    }
+
+    void sparseRowidsMakeFewChunks_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addRow("one row at rowid 2^62")
+            << QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = 4611686018427387904 WHERE rowid = 4;");
+        QTest::addRow("rows at INT64_MIN + 1 and INT64_MAX")
+            << QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = -9223372036854775807 WHERE rowid = 1; "
+                              "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = 9223372036854775807 WHERE rowid = 4;");
+        QTest::addRow("gaps of 10^15 between all rows")
+            << QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = rowid * 1000000000000000;");
+    }
+    void sparseRowidsMakeFewChunks()
+    {
+        QFETCH(QString, sql);
+        const QString path = alteredCopy(sql);
+        QVERIFY(!path.isEmpty());
+        for (const qint64 chunkRows : { qint64(1), qint64(2), qint64(2'000'000) }) {
+            LoadOptions options;
+            options.chunkRows = chunkRows;
+            const LoadResult r = ProfileLoader::load(path, options);
+            QVERIFY2(r.profile, qPrintable(r.error));
+            // Rowid order, as SQLite returns it.
+            const QList<QStringList> rows
+                = queryRows(path, QStringLiteral("SELECT start FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid"));
+            QCOMPARE(qsizetype(r.profile->kernels.size()), rows.size());
+            for (qsizetype i = 0; i < rows.size(); ++i)
+                QCOMPARE(r.profile->kernels.start[std::size_t(i)], rows[i][0].toLongLong());
         }
-        QCOMPARE(y.osrt.start, x.osrt.start);
-        QCOMPARE(names(y, y.osrt.name), names(x, x.osrt.name));
-        for (const ThreadInfo& t : x.threads)
-            for (const ThreadInfo& u : y.threads)
-                if (t.globalTid == u.globalTid)
-                    QCOMPARE(u.name, t.name);
+    }
+
+    void chunkPlanFollowsRowsNotRowids_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<qint64>("chunkRows");
+        QTest::addColumn<int>("chunks");
+        const QString gap
+            = QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = 4611686018427387904 WHERE rowid = 4;");
+        const QString extremes
+            = QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = -9223372036854775807 WHERE rowid = 1; "
+                             "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = 9223372036854775807 WHERE rowid = 4;");
+        // Four rows: ceil(4 / chunkRows) chunks whatever the rowids.
+        QTest::addRow("dense rowids, chunks of 1") << QStringLiteral("SELECT 1;") << qint64(1) << 4;
+        QTest::addRow("dense rowids, chunks of 3") << QStringLiteral("SELECT 1;") << qint64(3) << 2;
+        QTest::addRow("row at 2^62, chunks of 1") << gap << qint64(1) << 4;
+        QTest::addRow("row at 2^62, chunks of 3") << gap << qint64(3) << 2;
+        QTest::addRow("row at 2^62, chunks of 2M") << gap << qint64(2'000'000) << 1;
+        QTest::addRow("rowids at both extremes, chunks of 1") << extremes << qint64(1) << 4;
+        QTest::addRow("rowids at both extremes, one chunk asked")
+            << extremes << std::numeric_limits<qint64>::max() << 3;
+    }
+    void chunkPlanFollowsRowsNotRowids()
+    {
+        QFETCH(QString, sql);
+        QFETCH(qint64, chunkRows);
+        QFETCH(int, chunks);
+        const QString path = alteredCopy(sql);
+        QVERIFY(!path.isEmpty());
+        QString error;
+        const auto db = SqliteDb::open(path, &error);
+        QVERIFY2(db, qPrintable(error));
+        const Result<std::vector<RowRange>> plan
+            = planChunks(*db, QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL"), chunkRows);
+        QVERIFY2(plan.ok(), qPrintable(plan.errorMessage()));
+        QCOMPARE(int(plan->size()), chunks);
+        for (const RowRange& r : *plan)
+            QVERIFY(r.estimatedRows <= chunkRows && r.estimatedRows <= (qint64(1) << 24));
+        QVERIFY(!plan->front().lower && !plan->back().upper);
+    }
+
+    void viewsInPlaceOfTablesAreRefused_data()
+    {
+        QTest::addColumn<QString>("sql");
+        QTest::addColumn<QString>("view");
+        QTest::addRow("recursive StringIds view")
+            << QStringLiteral("DROP TABLE StringIds; CREATE VIEW StringIds AS WITH RECURSIVE n(id) AS (SELECT 1 "
+                              "UNION ALL SELECT id + 1 FROM n) SELECT id, 'x' AS value FROM n;")
+            << QStringLiteral("StringIds");
+        QTest::addRow("kernel table as a view")
+            << QStringLiteral("CREATE TABLE k AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL; DROP TABLE "
+                              "CUPTI_ACTIVITY_KIND_KERNEL; CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS SELECT * FROM k;")
+            << QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL");
+    }
+    void viewsInPlaceOfTablesAreRefused()
+    {
+        QFETCH(QString, sql);
+        QFETCH(QString, view);
+        const QString path = alteredCopy(sql);
+        QVERIFY(!path.isEmpty());
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY(!r.profile);
+        QVERIFY2(r.error.contains(path) && r.error.contains(view + QStringLiteral(" is a view")), qPrintable(r.error));
+    }
+
+    void corruptTableIsAnErrorNamingIt()
+    {
+        // The kernel table's root page (a leaf: four rows) overwritten with garbage.
+        const QString path = alteredCopy(QStringLiteral("VACUUM;"));
+        QVERIFY(!path.isEmpty());
+        const qint64 page = countOf(
+            path, QStringLiteral("SELECT rootpage FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_KERNEL'"));
+        const qint64 pageSize = countOf(path, QStringLiteral("PRAGMA page_size"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.seek((page - 1) * pageSize));
+        f.write(QByteArray(int(pageSize), '\x7f'));
+        f.close();
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY(!r.profile);
+        QVERIFY2(r.error.contains(path) && r.error.contains(QLatin1String("CUPTI_ACTIVITY_KIND_KERNEL")),
+            qPrintable(r.error));
+    }
+
+    void walLogIsReadWithoutWritingNextToTheTrace()
+    {
+        // A writer keeps the database open in WAL mode with rows only in the log (-wal and -shm exist).
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("trace.sqlite"));
+        QString error;
+        QVERIFY2(writeModernExport(path, &error), qPrintable(error));
+        sqlite3* writer = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &writer), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(writer,
+                     "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL "
+                     "SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;",
+                     nullptr, nullptr, nullptr),
+            SQLITE_OK);
+        const QStringList listing = folderListing(folder.path());
+        QVERIFY(QFileInfo::exists(path + QStringLiteral("-wal")) && QFileInfo::exists(path + QStringLiteral("-shm")));
+        const LoadResult r = ProfileLoader::load(path);
+        QVERIFY2(r.profile, qPrintable(r.error));
+        QCOMPARE(r.profile->kernels.size(), std::size_t(8));
+        QVERIFY(r.sqliteAccess.contains(QLatin1String("WAL")));
+        QCOMPARE(folderListing(folder.path()), listing);
+
+        // The same two files without the -shm (copied while the writer was open): a clear refusal, nothing created.
+        QTemporaryDir copy;
+        const QString copied = copy.filePath(QStringLiteral("trace.sqlite"));
+        QVERIFY(QFile::copy(path, copied));
+        QVERIFY(QFile::copy(path + QStringLiteral("-wal"), copied + QStringLiteral("-wal")));
+        sqlite3_close(writer);
+        const QStringList copyListing = folderListing(copy.path());
+        const LoadResult refused = ProfileLoader::load(copied);
+        QVERIFY(!refused.profile);
+        QVERIFY2(refused.error.contains(copied) && refused.error.contains(QLatin1String("write-ahead log")),
+            qPrintable(refused.error));
+        QCOMPARE(folderListing(copy.path()), copyListing);
+    }
+
+    void fileLockedByAWriterIsInUse()
+    {
+        QTemporaryDir folder;
+        const QString path = folder.filePath(QStringLiteral("trace.sqlite"));
+        QString error;
+        QVERIFY2(writeModernExport(path, &error), qPrintable(error));
+        sqlite3* writer = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &writer), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(writer,
+                     "BEGIN EXCLUSIVE; INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM "
+                     "CUPTI_ACTIVITY_KIND_KERNEL;",
+                     nullptr, nullptr, nullptr),
+            SQLITE_OK);
+        QVERIFY(QFileInfo::exists(path + QStringLiteral("-journal")));
+        const LoadResult r = ProfileLoader::load(path);
+        sqlite3_exec(writer, "ROLLBACK;", nullptr, nullptr, nullptr);
+        sqlite3_close(writer);
+        QVERIFY(!r.profile);
+        QVERIFY2(r.error.contains(path) && r.error.contains(QLatin1String("in use by another process")),
+            qPrintable(r.error));
+    }
+
+    void cancelMidWay_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addRow("while opening") << QStringLiteral("Opening");
+        QTest::addRow("while resolving names") << QStringLiteral("Resolving names");
+        QTest::addRow("while joining correlation ids") << QStringLiteral("Joining GPU work to API calls");
+        QTest::addRow("while indexing kernels") << QStringLiteral("Indexing kernels");
+    }
+    void cancelMidWay()
+    {
+        // The flag is set from the progress callback when the stage begins: the load is then inside that stage.
+        QFETCH(QString, stage);
+        CancelFlag cancel { false };
+        QStringList seen;
+        const LoadedProfile loaded = loadForWorkbench(
+            demoExport(),
+            [&](const LoadProgress& p) {
+                seen.append(p.stage);
+                if (p.stage.startsWith(stage))
+                    cancel = true;
+            },
+            &cancel);
+        QVERIFY2(cancel.load(), qPrintable(seen.join(QLatin1Char(','))));
+        QVERIFY(!loaded.profile);
+        QVERIFY(!loaded.kernelIndex);
+        QVERIFY(loaded.result.cancelled);
+        QVERIFY(!seen.contains(QStringLiteral("Done")) || stage == QLatin1String("Indexing kernels"));
+    }
+
+    void qtSqlAccessGivesTheSameProfile_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addRow("modern export") << m_modern;
+        QTest::addRow("oldest layout") << m_old;
+        for (const OracleExport& e : oracleExports())
+            if (e.label.contains(QLatin1String("2021")) || e.label.contains(QLatin1String("2026.2"))
+                || e.label == QLatin1String("demo"))
+                QTest::addRow("%s", qPrintable(e.label)) << e.path;
+    }
+    void qtSqlAccessGivesTheSameProfile()
+    {
+        QFETCH(QString, path);
+        const LoadResult native = ProfileLoader::load(path);
+        qputenv("NSW_SQLITE_ACCESS", "qtsql");
+        LoadOptions chunked;
+        chunked.chunkRows = 1000;
+        const LoadResult viaQt = ProfileLoader::load(path, chunked);
+        qunsetenv("NSW_SQLITE_ACCESS");
+        QVERIFY2(native.profile && viaQt.profile, qPrintable(native.error + viaQt.error));
+        QVERIFY2(native.sqliteAccess.startsWith(QLatin1String("native handle")), qPrintable(native.sqliteAccess));
+        QVERIFY2(viaQt.sqliteAccess.startsWith(QLatin1String("Qt SQL")), qPrintable(viaQt.sqliteAccess));
+        compareProfiles(*native.profile, *viaQt.profile);
+        QCOMPARE(viaQt.warnings, native.warnings);
+        QCOMPARE(viaQt.profile->gpus.size(), native.profile->gpus.size());
+        QCOMPARE(viaQt.profile->meta.nsysVersion, native.profile->meta.nsysVersion);
     }
 
     void severalLoadsAtOnce()

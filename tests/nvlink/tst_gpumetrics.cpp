@@ -131,14 +131,25 @@ private Q_SLOTS:
         QVERIFY(!readGpuMetricsNvlink(dir.filePath(QStringLiteral("missing.sqlite"))).error.isEmpty());
     }
 
+    void kernelsFromExport_data()
+    {
+        QTest::addColumn<bool>("qtSql");
+        QTest::addRow("native handle") << false;
+        QTest::addRow("Qt SQL queries") << true; // no native statement: names' types come through Statement
+    }
     void kernelsFromExport()
     {
+        QFETCH(bool, qtSql);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("k.sqlite"));
         QCOMPARE(writeScenarioExport(path), QString());
         QString error;
+        if (qtSql)
+            qputenv("NSW_SQLITE_ACCESS", "qtsql");
         const auto db = SqliteDb::open(path, &error);
+        qunsetenv("NSW_SQLITE_ACCESS");
         QVERIFY2(db, qPrintable(error));
+        QCOMPARE(db->access(), qtSql ? SqliteAccess::QtSql : SqliteAccess::Native);
         // Window = interval 2 of the scenario, [12 ms, 13 ms): the kernels of device 0 that overlap it, by start.
         const auto spans = kernelSpansFromExport(*db, 0, { { 12000000, 13000000 } }, &error);
         QVERIFY2(spans, qPrintable(error));

@@ -177,7 +177,10 @@ int main(int argc, char** argv)
             return 2;
         }
         Profile meta;
-        readMetadata(*db, meta);
+        if (const Status metadata = readMetadata(*db, meta); !metadata) {
+            std::fprintf(stderr, "%s\n", qPrintable(metadata.errorMessage()));
+            return 2;
+        }
         const qint64 firstKernel
             = db->scalarText(QStringLiteral("SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL")).toLongLong();
         if (meta.meta.sessionStartUtcNs == kNoTime) {

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Hostile-input corpus: makes broken and hostile variants of a small export written by the project's own generator
+(nsys-tracegen), runs every headless command on each with a time limit, and fails on a crash (a signal), a run past
+the limit, an exit 0 that printed nothing, a refusal without a message, or an input that changed.
+
+    run-hostile.py NSYS_WORKBENCH NSYS_TRACEGEN WORKDIR [--only SUBSTRING] [--timeout SECONDS]
+"""
+import argparse
+import hashlib
+import os
+import random
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+
+INT64_MIN1 = -(2**63) + 1
+INT64_MAX = 2**63 - 1
+KERNEL = "CUPTI_ACTIVITY_KIND_KERNEL"
+RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME"
+
+
+def loosen(db, table):
+    """The table without its NOT NULL constraints (CREATE TABLE AS keeps only the columns)."""
+    db.executescript(f"CREATE TABLE tmp AS SELECT * FROM {table}; DROP TABLE {table}; "
+                     f"ALTER TABLE tmp RENAME TO {table};")
+
+
+def sql_variant(base, path, script, loose=()):
+    shutil.copyfile(base, path)
+    db = sqlite3.connect(path)
+    for t in loose:
+        loosen(db, t)
+    db.executescript(script)
+    db.commit()
+    db.close()
+
+
+def byte_variant(base, path, edit):
+    data = bytearray(open(base, "rb").read())
+    open(path, "wb").write(bytes(edit(data)))
+
+
+def zero_page(data, page, size=4096):
+    data[page * size:(page + 1) * size] = bytes(len(data[page * size:(page + 1) * size]))
+    return data
+
+
+def make_corpus(base, work):
+    """name -> path of every hostile input (files, a directory, a FIFO)."""
+    size = os.path.getsize(base)
+    rng = random.Random(13)
+    corpus = {}
+
+    def add(name, maker, *args):
+        path = os.path.join(work, name + ".sqlite")
+        maker(base, path, *args)
+        corpus[name] = path
+
+    for cut in (0, 50, 100, 4096, size // 2, size - 1000):
+        add(f"truncated-at-{cut}", byte_variant, lambda d, c=cut: d[:c])
+    add("zero-byte", byte_variant, lambda d: b"")
+    add("garbage-header", byte_variant, lambda d: bytes(rng.getrandbits(8) for _ in range(100)) + d[100:])
+    add("zeroed-page-2", byte_variant, lambda d: zero_page(d, 1))
+    add("zeroed-middle-page", byte_variant, lambda d: zero_page(d, size // 4096 // 2))
+    add("zeroed-last-page", byte_variant, lambda d: zero_page(d, size // 4096 - 1))
+    add("bit-flips", byte_variant, lambda d: bytes(b ^ (1 << rng.randrange(8)) if rng.random() < 0.002 else b
+                                                    for b in d))
+    add("text-in-time-columns", sql_variant, f"UPDATE {KERNEL} SET start = 'soon' WHERE rowid % 5 = 0;"
+                                              f"UPDATE {KERNEL} SET end = 1.5 WHERE rowid % 7 = 0;")
+    add("blob-names", sql_variant, f"UPDATE {KERNEL} SET demangledName = x'00ff', shortName = 'x' WHERE rowid % 3 = 0;")
+    add("nulls-in-not-null", sql_variant, f"UPDATE {KERNEL} SET start = NULL WHERE rowid % 7 = 0;"
+                                           f"UPDATE {KERNEL} SET deviceId = NULL, demangledName = NULL "
+                                           f"WHERE rowid % 11 = 0;", (KERNEL,))
+    add("extreme-times", sql_variant, f"UPDATE {KERNEL} SET start = {INT64_MIN1}, end = {INT64_MAX} WHERE rowid = 1;"
+                                       f"UPDATE {KERNEL} SET end = {INT64_MAX} WHERE rowid = 2;"
+                                       f"UPDATE {RUNTIME} SET start = {INT64_MIN1} WHERE rowid = 3;"
+                                       "UPDATE NVTX_EVENTS SET end = start - 1000 WHERE rowid % 4 = 0;")
+    add("huge-ids", sql_variant, f"UPDATE {KERNEL} SET deviceId = 1099511627776 WHERE rowid = 1;"
+                                 f"UPDATE {KERNEL} SET correlationId = 8589934593 WHERE rowid = 2;"
+                                 f"UPDATE {KERNEL} SET demangledName = 4294967296 WHERE rowid = 3;"
+                                 f"UPDATE {KERNEL} SET shortName = -7 WHERE rowid = 4;"
+                                 "UPDATE ThreadNames SET nameId = -1 WHERE rowid = 1;"
+                                 "UPDATE ThreadNames SET nameId = 2147483648 WHERE rowid = 2;"
+                                 "UPDATE NVTX_EVENTS SET textId = 9999999999 WHERE rowid % 3 = 0;")
+    add("rowid-gap", sql_variant, f"UPDATE {KERNEL} SET rowid = 4611686018427387904 "
+                                  f"WHERE rowid = (SELECT max(rowid) FROM {KERNEL});")
+    add("rowid-extremes", sql_variant, f"UPDATE {KERNEL} SET rowid = {INT64_MIN1} WHERE rowid = 1;"
+                                       f"UPDATE {KERNEL} SET rowid = {INT64_MAX} "
+                                       f"WHERE rowid = (SELECT max(rowid) FROM {KERNEL});")
+    add("strings-trimmed", sql_variant, "DELETE FROM StringIds WHERE id % 2 = 0;")
+    add("no-stringids", sql_variant, "DROP TABLE StringIds;")
+    add("kernel-table-without-end", sql_variant,
+        f"CREATE TABLE tmp AS SELECT start, deviceId, demangledName FROM {KERNEL}; DROP TABLE {KERNEL};"
+        f"ALTER TABLE tmp RENAME TO {KERNEL};")
+    add("recursive-view", sql_variant, "DROP TABLE StringIds; CREATE VIEW StringIds AS WITH RECURSIVE n(id) AS "
+                                       "(SELECT 1 UNION ALL SELECT id + 1 FROM n) SELECT id, 'x' AS value FROM n;")
+    add("kernel-view", sql_variant, f"CREATE TABLE k AS SELECT * FROM {KERNEL}; DROP TABLE {KERNEL};"
+                                    f"CREATE VIEW {KERNEL} AS SELECT * FROM k;")
+    add("broken-view", sql_variant, f"DROP TABLE {KERNEL}; CREATE VIEW {KERNEL} AS SELECT * FROM nowhere;")
+    add("empty-tables", sql_variant, f"DELETE FROM {KERNEL}; DELETE FROM {RUNTIME}; DELETE FROM NVTX_EVENTS;")
+
+    wal_dir = os.path.join(work, "wal")
+    os.makedirs(wal_dir)
+    wal = os.path.join(wal_dir, "wal-mode.sqlite")
+    shutil.copyfile(base, wal)
+    writer = sqlite3.connect(wal)
+    writer.executescript(f"PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;"
+                         f"INSERT INTO {KERNEL} SELECT * FROM {KERNEL};")
+    wal_copy_dir = os.path.join(work, "wal-copy")
+    os.makedirs(wal_copy_dir)
+    for suffix in ("", "-wal"):
+        shutil.copyfile(wal + suffix, os.path.join(wal_copy_dir, "wal-mode.sqlite" + suffix))
+    writer.close()
+    corpus["wal-without-shm"] = os.path.join(wal_copy_dir, "wal-mode.sqlite")
+
+    directory = os.path.join(work, "a-directory.sqlite")
+    os.makedirs(directory)
+    corpus["directory"] = directory
+    fifo = os.path.join(work, "fifo.sqlite")
+    os.mkfifo(fifo)
+    corpus["fifo"] = fifo
+    link = os.path.join(work, "link-to-fifo.sqlite")
+    os.symlink(fifo, link)
+    corpus["symlink-to-fifo"] = link
+    corpus["device"] = "/dev/zero"
+    corpus["missing"] = os.path.join(work, "does-not-exist.sqlite")
+    odd = os.path.join(work.encode(), b"caf\xe9-latin1.sqlite")
+    shutil.copyfile(base, odd)
+    corpus["non-utf8-name"] = odd
+    return corpus
+
+
+def commands(trace, base):
+    return {
+        "info": ["info", trace],
+        "info-json": ["info", "--format", "json", trace],
+        "info-load": ["info", "--load", trace],
+        "stats": ["stats", "-r", "cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum,"
+                  "osrt_sum,nvtx_sum,nvtx_gpu_proj_sum", "--format", "csv", trace],
+        "nvtx": ["nvtx", trace, "--format", "json"],
+        "categories": ["categories", trace, "--rule-set", "vllm", "--model", "llama", "--time-mode", "g2g",
+                       "--format", "csv"],
+        "nvlink": ["nvlink", trace, "--metric", "all", "--json"],
+        "compare-self": ["compare", trace, trace],
+        "compare-base": ["compare", base, trace, "--by", "nvtx", "--format", "json"],
+    }
+
+
+def fingerprint(path):
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISREG(st.st_mode):
+        return ("file", hashlib.sha256(open(path, "rb").read()).hexdigest())
+    return (stat.S_IFMT(st.st_mode), st.st_ino)
+
+
+def listing(path, work):
+    """The input's folder, when it is one of ours (nothing may be created next to a trace)."""
+    if not isinstance(path, str) or not path.startswith(work):
+        return None
+    return sorted(os.listdir(os.path.dirname(path)))
+
+
+def run_one(binary, args, timeout, env):
+    started = time.monotonic()
+    try:
+        p = subprocess.run([binary] + args, capture_output=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, b"", b"", time.monotonic() - started
+    return p.returncode, p.stdout, p.stderr, time.monotonic() - started
+
+
+def check(name, rc, out, err, elapsed, timeout):
+    if rc is None:
+        return f"still running after {timeout:.0f} s"
+    if rc < 0:
+        return f"killed by signal {-rc}: {err.decode(errors='replace')[-400:]}"
+    if rc >= 128:
+        return f"exit {rc} (a crash?): {err.decode(errors='replace')[-400:]}"
+    if rc == 0 and not out.strip():
+        return "exit 0 with no output"
+    if rc != 0 and not err.strip():
+        return f"exit {rc} without a message"
+    return None
+
+
+def output_refusals(binary, base, work, timeout, env):
+    """Outputs that must be refused: the input itself, a FIFO, a directory. Returns failures."""
+    failures = []
+    fifo = os.path.join(work, "output-fifo")
+    os.mkfifo(fifo)
+    before = fingerprint(base)
+    for label, args in (("-o onto the input", ["info", base, "-o", base]),
+                        ("--output= onto the input", ["stats", "-r", "cuda_gpu_kern_sum", base, f"--output={base}"]),
+                        ("-o onto a FIFO", ["nvtx", base, "-o", fifo]),
+                        ("--mapping onto the input", ["categories", base, "--rule-set", "vllm", "--model", "llama",
+                                                       "--mapping", base]),
+                        ("-o onto a directory", ["info", base, "-o", work])):
+        rc, out, err, elapsed = run_one(binary, args, timeout, env)
+        problem = check(label, rc, out, err, elapsed, timeout)
+        if problem is None and rc == 0:
+            problem = "accepted"
+        if problem is None and not stat.S_ISFIFO(os.lstat(fifo).st_mode):
+            problem = "the FIFO was replaced"
+        if problem is None and fingerprint(base) != before:
+            problem = "the input changed"
+        if problem:
+            failures.append(f"output check '{label}': {problem}")
+    return failures
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("tracegen")
+    ap.add_argument("work")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--timeout", type=float, default=20.0)
+    a = ap.parse_args()
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
+    base = os.path.join(a.work, "base.sqlite")
+    subprocess.run([a.tracegen, "--out", base, "--schema", "2026.2", "--gpus", "2", "--kernels", "600", "--layers",
+                    "2", "--seed", "13"], check=True, stdout=subprocess.DEVNULL)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
+               ASAN_OPTIONS="abort_on_error=1:detect_leaks=0:" + os.environ.get("ASAN_OPTIONS", ""),
+               UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1")
+    corpus = {"valid": base}
+    corpus.update(make_corpus(base, a.work))
+    failures = []
+    runs = 0
+    for name, trace in corpus.items():
+        if a.only and a.only not in name:
+            continue
+        for label, args in commands(trace, base).items():
+            before = (fingerprint(trace), listing(trace, a.work))
+            rc, out, err, elapsed = run_one(a.binary, args, a.timeout, env)
+            runs += 1
+            problem = check(name, rc, out, err, elapsed, a.timeout)
+            if problem is None and name == "valid" and rc not in (0, 4):
+                problem = f"exit {rc} on the valid export: {err.decode(errors='replace')[-300:]}"
+            if problem is None and (fingerprint(trace), listing(trace, a.work)) != before:
+                problem = "the input or its folder changed"
+            if problem:
+                failures.append(f"{name} / {label}: {problem}")
+            print(f"{name:28} {label:14} exit {rc} {elapsed:5.2f} s{'  FAIL: ' + problem if problem else ''}",
+                  flush=True)
+    if not a.only:
+        failures += output_refusals(a.binary, base, a.work, a.timeout, env)
+    print(f"\n{runs} runs on {len(corpus)} inputs, {len(failures)} failures")
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
