@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
+#include "core/session/loadjob.h"
 #include "mainwindow.h"
 
 #include <QApplication>
@@ -54,8 +55,14 @@ int main(int argc, char** argv)
     parser.addOption(reset);
     parser.process(app);
 
-    nsw::MainWindow window(parser.isSet(reset));
-    window.show();
-    window.openFiles(parser.positionalArguments());
-    return app.exec();
+    int status = 0;
+    {
+        nsw::MainWindow window(parser.isSet(reset));
+        window.show();
+        window.openFiles(parser.positionalArguments());
+        status = app.exec();
+    }
+    // The window is gone at once; loads it cancelled end at their next check. Let them before the process exits.
+    nsw::LoadJob::waitForDetachedLoads(10000);
+    return status;
 }

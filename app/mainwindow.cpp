@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "core/nvlink/nvf1reader.h"
+#include "core/profile/capturespan.h"
 #include "core/session/loadjob.h"
 #include "core/session/workbench.h"
 #include "core/util/timeformat.h"
@@ -14,6 +15,7 @@
 #include "widgets/nvlink/nvlinkattach.h"
 #include "widgets/nvlink/nvlinkpane.h"
 #include "widgets/nvtx/nvtxpane.h"
+#include "widgets/shell/loaderrorbanners.h"
 #include "widgets/shell/loadprogressstrip.h"
 #include "widgets/shell/startpage.h"
 #include "widgets/statistics/statisticspane.h"
@@ -32,8 +34,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -45,7 +49,7 @@ namespace {
 const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
-constexpr int kLayoutVersion = 2;
+constexpr int kLayoutVersion = 3; // 3: timeline row on top, tables in the middle, charts as tabs on the right
 constexpr int kMaxRecent = 12;
 
 /// Exports inside a trace folder, in a stable order.
@@ -64,6 +68,7 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
     , m_workbench(new Workbench(this))
     , m_startPage(new StartPage(this))
     , m_progress(new LoadProgressStrip(this))
+    , m_errors(new LoadErrorBanners(this))
     , m_profileSelector(new QComboBox(this))
     , m_statusProfile(new QLabel(this))
 {
@@ -72,7 +77,8 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
     setDockNestingEnabled(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
 
-    // The start page is the central widget; it is hidden while profiles are open so that the panes fill the window.
+    // The start page is the central widget: it fills the window while no profile is open (start mode) and is hidden
+    // while profiles are open so that the panes fill the window.
     setCentralWidget(m_startPage);
 
     statusBar()->addPermanentWidget(m_statusProfile);
@@ -82,18 +88,24 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
 
     createPanes();
     createActions();
-    resize(1400, 900);
-    sizeDefaultLayout();
+    createNoticeBar();
     m_defaultState = saveState(kLayoutVersion);
-    if (!resetLayoutOnStart)
-        restoreLayout();
+    // A first start (or --reset-layout) uses the screen: the default layout, sized when the first profile opens.
+    const bool firstStart = resetLayoutOnStart || !restoreLayout();
+    setStartMode(true);
+    if (firstStart) {
+        sizeDefaultGeometry();
+        m_sizeLayoutPending = true;
+    }
     rebuildRecentMenu();
 
-    connect(m_startPage, &StartPage::openRequested, this, [this]() {
-        const QStringList files = QFileDialog::getOpenFileNames(
-            this, tr("Open Nsight Systems exports"), QString(), tr("nsys SQLite exports (*.sqlite);;All files (*)"));
-        openFiles(files);
+    connect(m_startPage, &StartPage::openRequested, this, &MainWindow::openInteractively);
+    connect(m_errors, &LoadErrorBanners::openAnotherRequested, this, &MainWindow::openInteractively);
+    connect(m_errors, &LoadErrorBanners::errorsChanged, this, [this]() {
+        m_startPage->setErrors(m_errors->errors());
+        updateNoticeBar();
     });
+    connect(m_progress, &LoadProgressStrip::contentChanged, this, &MainWindow::updateNoticeBar);
     connect(m_startPage, &StartPage::fileRequested, this, [this](const QString& f) { openFiles({ f }); });
     connect(m_workbench, &Workbench::sessionAdded, this, &MainWindow::refreshProfileSelector);
     connect(m_workbench, &Workbench::currentChanged, this, [this]() {
@@ -117,44 +129,90 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    for (LoadJob* job : m_jobs)
+    cancelLoads();
+}
+
+void MainWindow::cancelLoads()
+{
+    // A job's destructor cancels its load and returns at once (the thread winds down on its own): closing the
+    // window never waits for a load.
+    for (LoadJob* job : m_jobs) {
+        m_progress->removeJob(job);
         delete job;
+    }
+    m_jobs.clear();
+    m_openOrders.clear();
 }
 
 void MainWindow::createPanes()
 {
-    // Default layout: the NVTX tree on the left, the tables on the right, charts along the bottom, so that a
-    // selection in one is seen in the others at once.
-    setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
-    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
-    addPane(new KernelTablePane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_1));
-    addPane(new StatisticsPane(m_workbench, this), Qt::RightDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_2));
-    addPane(new NvtxPane(m_workbench, this), Qt::LeftDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_3));
+    // Timeline on top (PaneGroup::Top, Ctrl+4, added by the timeline pane), the NVTX tree beside the kernel and
+    // statistics tables below it, the charts as tabs on the right: a selection in one is seen in the others at once.
+    setCorner(Qt::TopLeftCorner, Qt::TopDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::TopDockWidgetArea);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    addPane(new KernelTablePane(m_workbench, this), PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_1));
     auto* categories = new CategoriesPane(m_workbench, this);
-    addPane(categories, Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_5));
-    addPane(new NvlinkPane(m_workbench, this), Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_6));
-    addPane(new ComparePane(m_workbench, categories->controller(), this), Qt::BottomDockWidgetArea,
+    addPane(categories, PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_5));
+    addPane(new StatisticsPane(m_workbench, this), PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_2));
+    addPane(new NvtxPane(m_workbench, this), PaneGroup::Navigator, QKeySequence(Qt::CTRL | Qt::Key_3));
+    addPane(new NvlinkPane(m_workbench, this), PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_6));
+    addPane(new ComparePane(m_workbench, categories->controller(), this), PaneGroup::Charts,
         QKeySequence(Qt::CTRL | Qt::Key_7));
+}
+
+void MainWindow::sizeDefaultGeometry()
+{
+    // 90 % of the screen, centred: as much room as maximised, still a window the user can move.
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!s) {
+        resize(1400, 900);
+        return;
+    }
+    const QRect available = s->availableGeometry();
+    const QSize size(available.width() * 9 / 10, available.height() * 9 / 10);
+    setGeometry(QStyle::alignedRect(Qt::LeftToRight, Qt::AlignCenter, size, available));
 }
 
 void MainWindow::sizeDefaultLayout()
 {
-    QList<QDockWidget*> left, bottom;
-    QList<int> leftWidths, bottomHeights;
-    for (QDockWidget* d : m_docks) {
-        if (dockWidgetArea(d) == Qt::LeftDockWidgetArea) {
-            left.append(d);
-            leftWidths.append(width() * 2 / 5);
-        } else if (dockWidgetArea(d) == Qt::BottomDockWidgetArea) {
-            bottom.append(d);
-            bottomHeights.append(height() / 3);
+    // Shares of the window: timeline 30 % of the height; NVTX tree 25 %, tables 45 %, charts 30 % of the width.
+    // The docks must have their places for this window size first (a restored state is laid out lazily).
+    layout()->activate();
+    const auto front = [this](PaneGroup g) {
+        const auto it = m_groupFront.find(g);
+        return it == m_groupFront.end() ? nullptr : it->second;
+    };
+    QList<QDockWidget*> columns;
+    QList<int> widths;
+    const std::pair<PaneGroup, int> shares[]
+        = { { PaneGroup::Navigator, 25 }, { PaneGroup::Tables, 45 }, { PaneGroup::Charts, 30 } };
+    for (const auto& [group, percent] : shares)
+        if (QDockWidget* d = front(group)) {
+            columns.append(d);
+            widths.append(width() * percent / 100);
         }
+    resizeDocks(columns, widths, Qt::Horizontal);
+    // Both rows get a height: with the start page hidden nothing else takes the spare height, which would otherwise
+    // be shared out and give the timeline half the window.
+    QDockWidget* top = front(PaneGroup::Top);
+    QDockWidget* tables = front(PaneGroup::Tables);
+    if (top && tables) {
+        const int rows = statusBar()->geometry().top() - top->geometry().top();
+        resizeDocks({ top, tables }, { rows * 30 / 100, rows * 70 / 100 }, Qt::Vertical);
     }
-    resizeDocks(left, leftWidths, Qt::Horizontal);
-    resizeDocks(bottom, bottomHeights, Qt::Vertical);
 }
 
-void MainWindow::addPane(Pane* pane, Qt::DockWidgetArea area, const QKeySequence& shortcut)
+QDockWidget* MainWindow::dockOf(const Pane* pane) const
+{
+    for (QDockWidget* d : m_docks)
+        if (d->widget() == pane)
+            return d;
+    return nullptr;
+}
+
+void MainWindow::addPane(Pane* pane, PaneGroup group, const QKeySequence& shortcut)
 {
     QString title = pane->title();
     auto* dock = new QDockWidget(title.remove(QLatin1Char('&')), this);
@@ -164,19 +222,36 @@ void MainWindow::addPane(Pane* pane, Qt::DockWidgetArea area, const QKeySequence
     dock->setWidget(pane);
     dock->toggleViewAction()->setText(pane->title()); // with its mnemonic, for the View menu
     dock->toggleViewAction()->setShortcut(shortcut);
-    // Panes of one area share a tab group; the first one added stays in front.
-    QDockWidget* first = nullptr;
-    for (QDockWidget* d : m_docks)
-        if (!first && dockWidgetArea(d) == area)
-            first = d;
-    if (first) {
-        tabifyDockWidget(first, dock);
-        first->raise();
-    } else {
-        addDockWidget(area, dock);
-    }
     m_docks.push_back(dock);
     m_panes.push_back(pane);
+    placeDock(dock, group);
+    if (!m_viewMenu)
+        return;
+    // Added after construction: listed in the View menu too, and part of the default layout from now on.
+    m_viewMenu->insertAction(m_viewMenu->actions().value(qsizetype(m_docks.size()) - 1), dock->toggleViewAction());
+    m_defaultState = saveState(kLayoutVersion);
+}
+
+void MainWindow::placeDock(QDockWidget* dock, PaneGroup group)
+{
+    // Panes of one group share a tab group; the first one added stays in front.
+    if (QDockWidget* first = m_groupFront[group]) {
+        tabifyDockWidget(first, dock);
+        first->raise();
+        return;
+    }
+    m_groupFront[group] = dock;
+    QDockWidget* tables = m_groupFront[PaneGroup::Tables];
+    if (group == PaneGroup::Charts && tables) {
+        // The charts' column, right of the tables. (Splitting a dock that is already tabbed would add a tab instead,
+        // hence createPanes() adds the first chart before the second table.)
+        splitDockWidget(tables, dock, Qt::Horizontal);
+    } else {
+        const Qt::DockWidgetArea area = group == PaneGroup::Top ? Qt::TopDockWidgetArea
+            : group == PaneGroup::Navigator                     ? Qt::LeftDockWidgetArea
+                                                                : Qt::RightDockWidgetArea;
+        addDockWidget(area, dock, area == Qt::TopDockWidgetArea ? Qt::Horizontal : Qt::Vertical);
+    }
 }
 
 Pane* MainWindow::pane(const QString& id) const
@@ -190,10 +265,7 @@ Pane* MainWindow::pane(const QString& id) const
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open…"), this, [this]() {
-        openFiles(QFileDialog::getOpenFileNames(
-            this, tr("Open Nsight Systems exports"), QString(), tr("nsys SQLite exports (*.sqlite);;All files (*)")));
-    });
+    QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openInteractively);
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open trace &folder…"), this, [this]() {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Open trace folder"));
@@ -221,7 +293,11 @@ void MainWindow::createActions()
     quit->setShortcut(QKeySequence::Quit);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget* dock : m_docks)
+    std::vector<QDockWidget*> byShortcut = m_docks; // Ctrl+1, Ctrl+2...: the order a person looks for them in
+    std::stable_sort(byShortcut.begin(), byShortcut.end(), [](const QDockWidget* a, const QDockWidget* b) {
+        return a->toggleViewAction()->shortcut().toString() < b->toggleViewAction()->shortcut().toString();
+    });
+    for (QDockWidget* dock : byShortcut)
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
     if (auto* categories = qobject_cast<CategoriesPane*>(pane(QStringLiteral("categories"))))
@@ -243,17 +319,46 @@ void MainWindow::createActions()
     toolbar->addWidget(new QLabel(tr(" Profile: "), toolbar));
     toolbar->addWidget(m_profileSelector);
     toolbar->addAction(close);
+}
 
-    // Loads in progress (and failed loads) get their own row under the toolbar: visible, never modal.
+void MainWindow::createNoticeBar()
+{
+    // Loads in progress and failed loads get their own full-width row under the toolbar: visible, never modal.
+    // The bar itself is shown and hidden (a widget inside a toolbar ignores its own setVisible).
     addToolBarBreak();
-    QToolBar* loads = addToolBar(tr("Loading"));
-    loads->setObjectName(QStringLiteral("loadingToolbar"));
-    loads->setMovable(false);
-    loads->toggleViewAction()->setVisible(false);
-    loads->addWidget(m_progress);
-    m_progress->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    loads->setVisible(false);
-    connect(m_progress, &LoadProgressStrip::contentChanged, loads, &QToolBar::setVisible);
+    m_noticeBar = addToolBar(tr("Loading"));
+    m_noticeBar->setObjectName(QStringLiteral("noticeBar"));
+    m_noticeBar->setMovable(false);
+    m_noticeBar->setFloatable(false);
+    m_noticeBar->toggleViewAction()->setVisible(false);
+    auto* notices = new QWidget(m_noticeBar);
+    auto* layout = new QVBoxLayout(notices);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_errors);
+    notices->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_noticeBar->addWidget(notices);
+    updateNoticeBar();
+}
+
+void MainWindow::updateNoticeBar()
+{
+    m_progress->setVisible(m_progress->hasContent());
+    m_errors->setVisible(m_errors->hasContent());
+    m_noticeBar->setVisible(m_progress->hasContent() || m_errors->hasContent());
+}
+
+void MainWindow::openInteractively()
+{
+    openFiles(QFileDialog::getOpenFileNames(
+        this, tr("Open Nsight Systems exports"), QString(), tr("nsys SQLite exports (*.sqlite);;All files (*)")));
+}
+
+void MainWindow::showLoadError(const QString& path, const QString& reason)
+{
+    // In the window until dismissed, not modal: the open profiles stay usable.
+    m_errors->add(LoadError::fromMessage(path, reason));
 }
 
 void MainWindow::openFiles(const QStringList& paths)
@@ -270,10 +375,8 @@ void MainWindow::openFiles(const QStringList& paths)
                 continue;
             }
             const QStringList exports = exportsIn(path);
-            if (exports.isEmpty()) {
-                m_startPage->setError(tr("%1: the folder holds no .sqlite export").arg(path));
-                statusBar()->showMessage(tr("%1: the folder holds no .sqlite export").arg(path), 10000);
-            }
+            if (exports.isEmpty())
+                showLoadError(path, tr("the folder holds no .sqlite export"));
             for (const QString& e : exports)
                 startLoad(e);
             continue;
@@ -295,8 +398,9 @@ void MainWindow::startLoad(const QString& path)
     for (LoadJob* job : m_jobs)
         if (job->path() == absolute)
             return; // already loading
-    auto* job = new LoadJob(absolute);
+    auto* job = new LoadJob(absolute, this);
     m_jobs.push_back(job);
+    m_openOrders[job] = m_workbench->reserveOpenOrder();
     m_progress->addJob(job);
     connect(job, &LoadJob::finished, this,
         [this, job](const std::shared_ptr<LoadedProfile>& loaded) { onLoaded(job, loaded); });
@@ -314,8 +418,10 @@ void MainWindow::startLoad(const QString& path)
 void MainWindow::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& loaded)
 {
     const QString path = job->path();
+    const quint64 openOrder = m_openOrders[job];
     finishJob(job);
     auto* session = new ProfileSession(*loaded);
+    session->setOpenOrder(openOrder);
     // Two profiles from different folders may share a file name: tell them apart.
     for (ProfileSession* other : m_workbench->sessions())
         if (other->displayName() == session->displayName())
@@ -325,8 +431,6 @@ void MainWindow::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& lo
         attachNvlinkRecordings(session, pending->second, this);
         m_pendingRecordings.erase(pending);
     }
-    m_startPage->setError({});
-    m_startPage->hide();
     addRecent(path);
     const QStringList warnings = loaded->profile->meta.warnings; // the load's warnings and notes on the file
     statusBar()->showMessage(warnings.isEmpty()
@@ -341,12 +445,8 @@ void MainWindow::onLoadFailed(LoadJob* job, const QString& error)
     const QString path = job->path();
     finishJob(job);
     m_pendingRecordings.erase(path);
-    // A failed load leaves the open profiles untouched; the error names the file.
-    statusBar()->showMessage(error, 20000);
-    if (m_workbench->sessions().empty())
-        m_startPage->setError(error);
-    else
-        m_progress->showError(error); // in the window, not modal: the open profiles stay usable
+    // A failed load leaves the open profiles untouched; the banner names the file and stays until dismissed.
+    showLoadError(path, error);
     Q_EMIT loadEnded(path, false, error);
 }
 
@@ -354,6 +454,7 @@ void MainWindow::finishJob(LoadJob* job)
 {
     m_progress->removeJob(job);
     m_jobs.erase(std::remove(m_jobs.begin(), m_jobs.end(), job), m_jobs.end());
+    m_openOrders.erase(job);
     job->deleteLater();
 }
 
@@ -397,8 +498,7 @@ void MainWindow::refreshProfileSelector()
         m_profileSelector->addItem(s->displayName(), s->path());
     const auto it = std::find(sessions.begin(), sessions.end(), m_workbench->current());
     m_profileSelector->setCurrentIndex(it == sessions.end() ? -1 : int(it - sessions.begin()));
-    m_startPage->setVisible(sessions.empty());
-    centralWidget()->setVisible(sessions.empty());
+    setStartMode(sessions.empty());
     setWindowTitle(m_workbench->current() ? tr("%1 — nsys-workbench").arg(m_workbench->current()->displayName())
                                           : tr("nsys-workbench"));
 }
@@ -425,7 +525,13 @@ void MainWindow::updateStatus()
                                   : QStringLiteral(" (") + gpuNames.join(QStringLiteral(", ")) + QLatin1Char(')'));
     const QString version
         = p.meta.nsysVersion.isEmpty() ? tr("nsys ≤ 2021 (no metadata)") : tr("nsys %1").arg(p.meta.nsysVersion);
-    m_statusProfile->setText(tr("%1  ·  %2  ·  capture %3").arg(version, gpus, formatDuration(p.captureDurationNs())));
+    const CaptureSpan capture = captureSpanOf(p);
+    const QString from = capture.source == CaptureSpanSource::Events ? tr("event span") : tr("metadata");
+    const QString span = capture.source == CaptureSpanSource::None
+        ? tr("no events")
+        : tr("capture %1 (%2)").arg(formatDuration(capture.durationNs()), from);
+    m_statusProfile->setText(tr("%1  ·  %2  ·  %3").arg(version, gpus, span));
+    m_statusProfile->setToolTip(tr("Capture span from the %1").arg(capture.sourceText()));
 }
 
 Pane* MainWindow::activePane() const
@@ -472,7 +578,31 @@ void MainWindow::exportPng()
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveLayout();
+    cancelLoads();
     event->accept();
+}
+
+void MainWindow::setStartMode(bool on)
+{
+    // While no profile is open the start page has the window to itself: the panes step aside, their layout kept,
+    // and come back as they were with the first profile.
+    if (on == m_startMode)
+        return;
+    m_startMode = on;
+    if (on) {
+        m_workState = saveState(kLayoutVersion);
+        for (QDockWidget* dock : m_docks)
+            dock->hide();
+        m_startPage->show();
+        return;
+    }
+    m_startPage->hide();
+    restoreState(m_workState, kLayoutVersion);
+    updateNoticeBar();
+    if (m_sizeLayoutPending) {
+        m_sizeLayoutPending = false;
+        sizeDefaultLayout(); // now that the window has its size and the start page is gone
+    }
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
@@ -496,21 +626,40 @@ void MainWindow::saveLayout()
 {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState(kLayoutVersion));
+    settings.setValue(kStateKey, m_startMode ? m_workState : saveState(kLayoutVersion));
 }
 
-void MainWindow::restoreLayout()
+bool MainWindow::restoreLayout()
 {
     QSettings settings;
-    restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion);
+    const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
+    const QByteArray state = settings.value(kStateKey).toByteArray();
+    if (geometry.isEmpty() || state.isEmpty() || !restoreGeometry(geometry) || !restoreState(state, kLayoutVersion))
+        return false;
+    updateNoticeBar(); // the saved state may hold the notice bar's visibility of another session
+    return true;
 }
 
 void MainWindow::resetLayout()
 {
+    if (!isMaximized() && !isFullScreen())
+        sizeDefaultGeometry();
+    applyDefaultLayout();
+}
+
+void MainWindow::applyDefaultLayout()
+{
+    if (m_startMode) { // applied when the first profile opens
+        m_workState = m_defaultState;
+        m_sizeLayoutPending = true;
+        return;
+    }
     restoreState(m_defaultState, kLayoutVersion);
     for (QDockWidget* dock : m_docks)
         dock->show();
+    for (const auto& [group, front] : m_groupFront)
+        front->raise();
+    updateNoticeBar();
     sizeDefaultLayout();
 }
 

@@ -14,9 +14,11 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QStackedWidget;
+class QToolBar;
 
 namespace nsw {
 
+class LoadErrorBanners;
 class LoadJob;
 class LoadProgressStrip;
 class Pane;
@@ -24,6 +26,16 @@ class ProfileSession;
 class StartPage;
 class Workbench;
 struct LoadedProfile;
+
+/// Where a pane goes in the default layout (Nsight Systems' arrangement): a timeline across the top, the tables
+/// below it (the NVTX tree beside the kernel and statistics tables), the charts as tabs on the right.
+enum class PaneGroup
+{
+    Top, ///< full width, above everything else (the timeline)
+    Navigator, ///< left column (the NVTX tree)
+    Tables, ///< middle column, tabbed (Kernels, Statistics)
+    Charts, ///< right column, tabbed (Categories, NVLink, Compare)
+};
 
 class MainWindow : public QMainWindow
 {
@@ -38,6 +50,19 @@ public:
     /// Panes by id (for tests and linked actions).
     Pane* pane(const QString& id) const;
     LoadProgressStrip* progressStrip() const { return m_progress; }
+    /// Failed loads, shown until dismissed.
+    LoadErrorBanners* errorBanners() const { return m_errors; }
+    StartPage* startPage() const { return m_startPage; }
+    /// Adds @p pane as a dock in @p group's place (its tab group, or a new column or row), listed in the View menu
+    /// with @p shortcut. The timeline is one call: addPane(timeline, PaneGroup::Top, Ctrl+4) in createPanes(). A
+    /// pane added after construction becomes part of the default layout as placed now.
+    void addPane(Pane* pane, PaneGroup group, const QKeySequence& shortcut = {});
+    /// The dock holding @p pane (for layout checks).
+    QDockWidget* dockOf(const Pane* pane) const;
+    /// View → Reset Layout: the window at 90 % of the screen (unless maximised) and applyDefaultLayout().
+    void resetLayout();
+    /// The default layout for the window's current size: panes where their groups go, every pane shown.
+    void applyDefaultLayout();
     /// Running loads; tests wait on them.
     int activeLoads() const { return int(m_jobs.size()); }
 
@@ -54,7 +79,14 @@ private:
     void createActions();
     void createPanes();
     void sizeDefaultLayout();
-    void addPane(Pane* pane, Qt::DockWidgetArea area, const QKeySequence& shortcut = {});
+    void sizeDefaultGeometry();
+    void placeDock(QDockWidget* dock, PaneGroup group);
+    void createNoticeBar();
+    void updateNoticeBar();
+    void openInteractively();
+    void showLoadError(const QString& path, const QString& reason);
+    void cancelLoads();
+    void setStartMode(bool on);
     void startLoad(const QString& path);
     void onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& loaded);
     void onLoadFailed(LoadJob* job, const QString& error);
@@ -67,12 +99,13 @@ private:
     void exportPng();
     Pane* activePane() const;
     void saveLayout();
-    void restoreLayout();
-    void resetLayout();
+    bool restoreLayout();
 
     Workbench* m_workbench;
     StartPage* m_startPage;
     LoadProgressStrip* m_progress;
+    LoadErrorBanners* m_errors;
+    QToolBar* m_noticeBar = nullptr;
     QComboBox* m_profileSelector;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
@@ -80,6 +113,11 @@ private:
     std::vector<QDockWidget*> m_docks;
     std::vector<Pane*> m_panes;
     std::vector<LoadJob*> m_jobs;
+    std::map<LoadJob*, quint64> m_openOrders; ///< each load's place in the open order
+    std::map<PaneGroup, QDockWidget*> m_groupFront; ///< the first dock of each group; the others tab onto it
+    bool m_sizeLayoutPending = false; ///< the default layout's sizes wait for the first profile (start mode)
+    bool m_startMode = false;
+    QByteArray m_workState; ///< the panes' layout while the start page has the window
     Pane* m_lastFocusedPane = nullptr;
     /// NVLink recordings of a trace folder, attached once its export is loaded (by export path).
     std::map<QString, std::vector<RecordingChoice>> m_pendingRecordings;

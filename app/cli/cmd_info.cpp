@@ -2,6 +2,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
 #include "app/cli/commands.h"
+#include "core/profile/capturespan.h"
 #include "core/profile/exportcheck.h"
 #include "core/profile/metadatareader.h"
 #include "core/session/workbenchload.h"
@@ -79,6 +80,11 @@ Result<Json> describe(const SqliteDb& db, Profile& meta)
     j["hostname"] = utf8(m.hostname);
     j["session_start_utc_ns"] = m.sessionStartUtcNs == kNoTime ? Json(nullptr) : Json(m.sessionStartUtcNs);
     j["analysis_duration_ns"] = m.analysisDurationNs == kNoTime ? Json(nullptr) : Json(m.analysisDurationNs);
+    const CaptureSpan capture = captureSpanOf(m, readEventSpan(db));
+    j["capture_span"] = capture.source == CaptureSpanSource::None
+        ? Json(nullptr)
+        : Json({ { "start_ns", capture.start }, { "end_ns", capture.end }, { "duration_ns", capture.durationNs() },
+            { "source", utf8(capture.sourceText()) } });
     Json gpus = Json::array();
     for (const GpuInfo& g : meta.gpus)
         gpus.push_back({ { "id", g.id }, { "name", utf8(g.name) }, { "cuda_device", g.cudaDevice },
@@ -147,7 +153,11 @@ QString textOf(const Json& j)
         line("Session start (UTC):", QDateTime::fromMSecsSinceEpoch(ns / 1000000, Qt::UTC).toString(Qt::ISODateWithMs));
     }
     if (!j["analysis_duration_ns"].is_null())
-        line("Capture duration:", formatDuration(j["analysis_duration_ns"].get<qint64>()));
+        line("Analysis duration:", formatDuration(j["analysis_duration_ns"].get<qint64>()));
+    if (!j["capture_span"].is_null())
+        line("Capture span:",
+            QStringLiteral("%1, from %2")
+                .arg(formatDuration(j["capture_span"]["duration_ns"].get<qint64>()), str(j["capture_span"]["source"])));
     if (!j["gpu_activity_span_ns"].is_null()) {
         const qint64 a = j["gpu_activity_span_ns"][0].get<qint64>(), b = j["gpu_activity_span_ns"][1].get<qint64>();
         line("GPU activity span:",

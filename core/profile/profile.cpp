@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profile.h"
 
+#include "core/profile/capturespan.h"
+
 #include <QFileInfo>
 #include <algorithm>
 #include <set>
@@ -29,22 +31,7 @@ QString Profile::displayName() const
 
 TimeNs Profile::captureDurationNs() const
 {
-    // A window cut out of a larger capture (nsys-ai's derive_test_fixture.py) keeps the original ANALYSIS_DETAILS.
-    for (const auto& [key, value] : meta.exportMetadata) {
-        if (key == QLatin1String("DERIVED_WINDOW_NS")) {
-            const QStringList bounds = value.split(QLatin1Char('-'));
-            bool okStart = false, okEnd = false;
-            const qint64 start = bounds.value(0).toLongLong(&okStart);
-            const qint64 end = bounds.value(1).toLongLong(&okEnd);
-            if (bounds.size() == 2 && okStart && okEnd && end > start)
-                return end - start;
-        }
-    }
-    if (meta.analysisDurationNs != kNoTime && meta.analysisDurationNs > 0)
-        return meta.analysisDurationNs;
-    if (activityStart == kNoTime)
-        return 0;
-    return activityEnd - activityStart;
+    return captureSpanOf(*this).durationNs();
 }
 
 QString Profile::memOpName(std::uint8_t copyKind) const

@@ -234,7 +234,7 @@ public:
     TimeNs activityEnd = kNoTime;
 
     QString displayName() const;
-    /// The window of a derived copy (DERIVED_WINDOW_NS), else ANALYSIS_DETAILS.duration, else the activity span.
+    /// captureSpanOf(*this).durationNs() (core/profile/capturespan.h): the capture span's one definition.
     TimeNs captureDurationNs() const;
     /// "[CUDA memcpy Host-to-Device]" or "[CUDA memset]", as nsys stats names memory operations.
     QString memOpName(std::uint8_t copyKind) const;

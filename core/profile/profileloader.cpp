@@ -8,6 +8,7 @@
 #include "core/profile/stringresolver.h"
 #include "core/profile/tablereaders.h"
 #include "core/sqlite/sqlitedb.h"
+#include "core/util/numberformat.h"
 
 #include <QElapsedTimer>
 
@@ -298,6 +299,20 @@ bool runTask(const SqliteDb& db, ScanTask& t, const LoadOptions& options)
     return false;
 }
 
+/// "Reading kernels 1.2M/4.0M": rows read so far over the rows expected, summed over the stage's chunks.
+QString stageWithRows(const std::vector<ScanTask*>& tasks, const QString& stage)
+{
+    qint64 read = 0, expected = 0;
+    for (const ScanTask* t : tasks) {
+        if (t->ctx.stage != stage)
+            continue;
+        read += t->ctx.rowsRead.load();
+        expected += std::max<qint64>(t->ctx.estimatedRows, 0);
+    }
+    return stage + QLatin1Char(' ') + compactCount(std::min(read, expected)) + QLatin1Char('/')
+        + compactCount(expected);
+}
+
 bool LoadRun::runScans()
 {
     // Largest chunks first so that the slowest one starts at once; m_tasks keeps table/rowid order for assembly.
@@ -366,7 +381,7 @@ bool LoadRun::runScans()
             }
             lock.unlock();
             reported = std::max(reported, 0.03 + 0.87 * read / estimated);
-            report(busiest ? busiest->ctx.stage : QStringLiteral("Reading tables"), reported);
+            report(busiest ? stageWithRows(queue, busiest->ctx.stage) : QStringLiteral("Reading tables"), reported);
             lock.lock();
         }
     }

@@ -1,59 +1,149 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "loadjob.h"
 
+#include "core/jobs/handoff.h"
+
+#include <QCoreApplication>
 #include <QMetaObject>
+#include <QPointer>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 namespace nsw {
+
+namespace {
+/// Load threads still running, including detached ones of deleted jobs.
+struct LoadThreads
+{
+    std::mutex mutex;
+    std::condition_variable ended;
+    int running = 0;
+    LoadJob::ProgressHook hook;
+};
+
+LoadThreads& loadThreads()
+{
+    static LoadThreads* threads = new LoadThreads; // never destroyed: detached threads may outlive static teardown
+    return *threads;
+}
+
+LoadJob::ProgressHook currentHook()
+{
+    std::lock_guard lock(loadThreads().mutex);
+    return loadThreads().hook;
+}
+
+/// Runs @p call on the GUI thread unless @p guard is gone by then. Goes through the application object, which
+/// outlives every job, so no queued call targets a deleted job.
+template <typename F> void postToJob(const QPointer<LoadJob>& guard, const void* handoffKey, F call)
+{
+    QCoreApplication* app = QCoreApplication::instance();
+    if (!app)
+        return;
+    handoffRelease(handoffKey);
+    QMetaObject::invokeMethod(
+        app,
+        [guard, handoffKey, call = std::move(call)]() {
+            handoffAcquire(handoffKey);
+            if (guard)
+                call(guard.data());
+        },
+        Qt::QueuedConnection);
+}
+} // namespace
+
+/// What the load thread shares with the job: it outlives the job when the job is deleted mid-load.
+struct LoadJob::Shared
+{
+    CancelFlag cancel { false };
+};
 
 LoadJob::LoadJob(const QString& path, QObject* parent)
     : QObject(parent)
     , m_path(path)
+    , m_shared(std::make_shared<Shared>())
 {
     qRegisterMetaType<std::shared_ptr<nsw::LoadedProfile>>();
 }
 
 LoadJob::~LoadJob()
 {
-    m_cancel = true;
-    if (m_thread.joinable())
-        m_thread.join();
+    // No join: closing the window must not wait for a load. The cancelled thread ends on its own.
+    m_shared->cancel = true;
 }
 
 void LoadJob::start()
 {
-    if (m_thread.joinable())
+    if (m_started)
         return;
-    Q_EMIT progress(-1, tr("Opening %1").arg(m_path));
-    m_thread = std::thread([this]() {
+    m_started = true;
+    m_clock.start();
+    Q_EMIT progress(-1, tr("Opening"));
+    {
+        std::lock_guard lock(loadThreads().mutex);
+        ++loadThreads().running;
+    }
+    const QPointer<LoadJob> guard(this);
+    std::thread([guard, path = m_path, shared = m_shared]() {
+        const LoadJob::ProgressHook hook = currentHook();
         int lastPermille = -2;
-        auto onProgress = [this, &lastPermille](const LoadProgress& p) {
+        QString lastStage;
+        auto onProgress = [&](const LoadProgress& p) {
             const int permille = int(p.fraction * 1000);
-            if (permille == lastPermille)
-                return;
-            lastPermille = permille;
-            // Queued: the job lives in the GUI thread; the destructor joins this thread first, so `this` is alive.
-            QMetaObject::invokeMethod(
-                this, [this, permille, stage = p.stage]() { Q_EMIT progress(permille, stage); }, Qt::QueuedConnection);
+            if (permille != lastPermille || p.stage != lastStage) {
+                lastPermille = permille;
+                lastStage = p.stage;
+                postToJob(guard, shared.get(),
+                    [permille, stage = p.stage](LoadJob* job) { Q_EMIT job->progress(permille, stage); });
+            }
+            if (hook)
+                hook(path, shared->cancel);
         };
-        auto loaded = std::make_shared<LoadedProfile>(loadForWorkbench(m_path, onProgress, &m_cancel));
-        m_done = true;
-        QMetaObject::invokeMethod(
-            this,
-            [this, loaded]() {
-                if (loaded->profile)
-                    Q_EMIT finished(loaded);
-                else if (loaded->result.cancelled)
-                    Q_EMIT cancelled();
-                else
-                    Q_EMIT failed(loaded->result.error);
-            },
-            Qt::QueuedConnection);
-    });
+        auto loaded = std::make_shared<LoadedProfile>(loadForWorkbench(path, onProgress, &shared->cancel));
+        if (shared->cancel && !loaded->result.cancelled) {
+            loaded->profile.reset(); // cancelled after the last check: drop the profile here, not on the GUI thread
+            loaded->result.cancelled = true;
+        }
+        postToJob(guard, loaded.get(), [loaded](LoadJob* job) { job->deliver(loaded); });
+        std::lock_guard lock(loadThreads().mutex);
+        --loadThreads().running;
+        loadThreads().ended.notify_all();
+    }).detach();
+}
+
+void LoadJob::deliver(const std::shared_ptr<LoadedProfile>& loaded)
+{
+    m_ended = true;
+    if (loaded->profile && !m_shared->cancel)
+        Q_EMIT finished(loaded);
+    else if (loaded->result.cancelled || m_shared->cancel)
+        Q_EMIT cancelled();
+    else
+        Q_EMIT failed(loaded->result.error);
 }
 
 void LoadJob::cancel()
 {
-    m_cancel = true;
+    m_shared->cancel = true;
+}
+
+bool LoadJob::isCancelRequested() const
+{
+    return m_shared->cancel;
+}
+
+bool LoadJob::waitForDetachedLoads(int timeoutMs)
+{
+    std::unique_lock lock(loadThreads().mutex);
+    return loadThreads().ended.wait_for(
+        lock, std::chrono::milliseconds(timeoutMs), []() { return loadThreads().running == 0; });
+}
+
+void LoadJob::setProgressHookForTesting(ProgressHook hook)
+{
+    std::lock_guard lock(loadThreads().mutex);
+    loadThreads().hook = std::move(hook);
 }
 
 } // namespace nsw

@@ -3,16 +3,18 @@
 
 #include "core/session/workbenchload.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
-#include <atomic>
+#include <functional>
 #include <memory>
-#include <thread>
 
 namespace nsw {
 
 /// Loads one file on its own thread and reports back through queued signals; several jobs may run at once.
-/// Deleting the job cancels the load and waits for its thread.
+/// Deleting the job cancels the load and returns at once: the thread is detached and owns all it uses, and its
+/// result, arriving after the job is gone, is dropped. waitForDetachedLoads() lets the application wait for such
+/// threads before it exits.
 class LoadJob : public QObject
 {
     Q_OBJECT
@@ -23,7 +25,18 @@ public:
     const QString& path() const { return m_path; }
     void start();
     void cancel();
-    bool isRunning() const { return m_thread.joinable() && !m_done; }
+    bool isCancelRequested() const;
+    bool isRunning() const { return m_started && !m_ended; }
+    /// Milliseconds since start().
+    qint64 elapsedMilliseconds() const { return m_clock.isValid() ? m_clock.elapsed() : 0; }
+
+    /// Waits until every load thread (also those of deleted jobs) has ended, at most @p timeoutMs; true if none
+    /// is left.
+    static bool waitForDetachedLoads(int timeoutMs);
+    /// Test hook: called on the load thread after each progress report, with the job's cancel flag. A test makes a
+    /// load as slow as it needs by blocking here. Empty (the default) in the application.
+    using ProgressHook = std::function<void(const QString& path, const CancelFlag& cancel)>;
+    static void setProgressHookForTesting(ProgressHook hook);
 
 Q_SIGNALS:
     /// @p permille is -1 until the first real progress value (show a busy indicator until then).
@@ -33,10 +46,14 @@ Q_SIGNALS:
     void cancelled();
 
 private:
+    struct Shared;
+    void deliver(const std::shared_ptr<LoadedProfile>& loaded);
+
     QString m_path;
-    std::thread m_thread;
-    std::atomic<bool> m_cancel { false };
-    std::atomic<bool> m_done { false };
+    std::shared_ptr<Shared> m_shared;
+    QElapsedTimer m_clock;
+    bool m_started = false;
+    bool m_ended = false;
 };
 
 } // namespace nsw

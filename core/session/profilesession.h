@@ -22,6 +22,10 @@ public:
     const LoadResult& loadResult() const { return m_loadResult; }
     QString path() const { return m_profile->meta.filePath; }
     QString displayName() const { return m_displayName; }
+    /// When the user asked to open it (Workbench::reserveOpenOrder()); 0 until the workbench assigns one. Sessions
+    /// are listed in this order, so the first profile opened stays first whichever load ends first.
+    quint64 openOrder() const { return m_openOrder; }
+    void setOpenOrder(quint64 order) { m_openOrder = order; }
     void setDisplayName(const QString& name);
 
     /// The kernel index for @p mode, built on first use (the demangled one comes with the load).
@@ -53,6 +57,7 @@ private:
     ProfilePtr m_profile;
     LoadResult m_loadResult;
     QString m_displayName;
+    quint64 m_openOrder = 0;
     std::map<KernelNameMode, std::shared_ptr<const KernelIndex>> m_kernelIndexes;
     TimeNs m_wallTimeNs = kNoTime;
     std::map<QString, std::shared_ptr<void>> m_attachments;

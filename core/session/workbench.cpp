@@ -14,7 +14,11 @@ Workbench::Workbench(QObject* parent)
 void Workbench::addSession(ProfileSession* session)
 {
     session->setParent(this);
-    m_sessions.push_back(session);
+    if (session->openOrder() == 0)
+        session->setOpenOrder(reserveOpenOrder());
+    const auto at = std::upper_bound(m_sessions.begin(), m_sessions.end(), session,
+        [](const ProfileSession* a, const ProfileSession* b) { return a->openOrder() < b->openOrder(); });
+    m_sessions.insert(at, session);
     Q_EMIT sessionAdded(session);
     setCurrent(session);
 }

@@ -31,7 +31,9 @@ public:
 
     const std::vector<ProfileSession*>& sessions() const { return m_sessions; }
     ProfileSession* current() const { return m_current; }
-    /// Takes ownership; becomes current.
+    /// A place in the open order, taken when the user asks to open a file (before its load starts).
+    quint64 reserveOpenOrder() { return ++m_lastOpenOrder; }
+    /// Takes ownership; becomes current. Listed by open order (a session without one is appended).
     void addSession(ProfileSession* session);
     /// Closes and deletes the session (its memory is freed once no pane holds its profile).
     void removeSession(ProfileSession* session);
@@ -56,6 +58,7 @@ Q_SIGNALS:
 private:
     std::vector<ProfileSession*> m_sessions;
     ProfileSession* m_current = nullptr;
+    quint64 m_lastOpenOrder = 0;
 };
 
 } // namespace nsw

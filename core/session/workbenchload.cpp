@@ -14,6 +14,13 @@ LoadedProfile loadForWorkbench(const QString& path, const ProgressCallback& prog
     loaded.profile = loaded.result.profile;
     if (!loaded.profile)
         return loaded;
+    if (cancel && cancel->load()) {
+        loaded.profile.reset();
+        loaded.result.profile.reset();
+        loaded.result.cancelled = true;
+        loaded.result.error = QStringLiteral("%1: loading cancelled").arg(path);
+        return loaded;
+    }
     QElapsedTimer timer;
     timer.start();
     if (progress)

@@ -129,4 +129,23 @@ QString withThousandsSeparators(double value, int decimals)
     return groupDigits(fixed.left(dot)) + fixed.mid(dot);
 }
 
+QString compactCount(qint64 value)
+{
+    if (value < 0)
+        return QLatin1Char('-') + compactCount(-value);
+    if (value < 1000)
+        return QString::number(value);
+    static const char units[] = { 'k', 'M', 'G', 'T' };
+    double scaled = double(value);
+    for (const char unit : units) {
+        scaled /= 1000;
+        const int decimals = scaled < 99.95 ? 1 : 0;
+        // Round first so that 999,960 reads "1.0M", not "1000.0k".
+        const double shown = std::round(scaled * (decimals ? 10 : 1)) / (decimals ? 10 : 1);
+        if (shown < 1000 || unit == 'T')
+            return QString::number(shown, 'f', decimals) + QLatin1Char(unit);
+    }
+    return QString::number(value);
+}
+
 } // namespace nsw

@@ -77,6 +77,27 @@ private Q_SLOTS:
         QCOMPARE(withThousandsSeparators(3481709.0, 1), QStringLiteral("3,481,709.0"));
         QCOMPARE(withThousandsSeparators(8.3886, 3), QStringLiteral("8.389"));
     }
+
+    void compactCount_data()
+    {
+        QTest::addColumn<qint64>("value");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("zero") << qint64(0) << QStringLiteral("0");
+        QTest::addRow("below a thousand as is") << qint64(812) << QStringLiteral("812");
+        QTest::addRow("thousands with one decimal") << qint64(45'349) << QStringLiteral("45.3k");
+        QTest::addRow("hundreds of thousands, no decimal") << qint64(812'400) << QStringLiteral("812k");
+        QTest::addRow("rounding up to the next unit") << qint64(999'960) << QStringLiteral("1.0M");
+        QTest::addRow("millions") << qint64(1'234'567) << QStringLiteral("1.2M");
+        QTest::addRow("4M kernels") << qint64(4'000'000) << QStringLiteral("4.0M");
+        QTest::addRow("billions") << qint64(3'400'000'000) << QStringLiteral("3.4G");
+        QTest::addRow("negative") << qint64(-1500) << QStringLiteral("-1.5k");
+    }
+    void compactCount()
+    {
+        QFETCH(qint64, value);
+        QFETCH(QString, expected);
+        QCOMPARE(nsw::compactCount(value), expected);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNumberFormat)

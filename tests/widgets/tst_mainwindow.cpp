@@ -8,7 +8,7 @@
 #include "widgets/common/filterbar.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/kernels/kerneltablepane.h"
-#include "widgets/shell/loadprogressstrip.h"
+#include "widgets/shell/loaderrorbanners.h"
 #include "widgets/statistics/statisticspane.h"
 
 #include <QComboBox>
@@ -129,8 +129,8 @@ private Q_SLOTS:
         QVERIFY(!ok);
         QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
         QVERIFY(w.workbench()->current());
-        QCOMPARE(w.progressStrip()->errors().size(), 1);
-        QVERIFY(w.progressStrip()->errors().first().contains(bad));
+        QCOMPARE(w.errorBanners()->errors().size(), std::size_t(1));
+        QCOMPARE(w.errorBanners()->errors().front().path, bad);
     }
 
     void severalProfilesAndClosing()

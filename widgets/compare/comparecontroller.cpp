@@ -176,6 +176,7 @@ void CompareController::setIncluded(ProfileSession* session, bool included)
 
 void CompareController::setBaseline(ProfileSession* session)
 {
+    m_baselinePicked = session != nullptr;
     if (session == m_baseline)
         return;
     m_baseline = session;
@@ -240,9 +241,20 @@ QString CompareController::specKey() const
     return {};
 }
 
+void CompareController::updateAutomaticBaseline()
+{
+    // Until the user picks one, the baseline is the first profile opened (sessions are in open order), even when
+    // a later one finished loading first.
+    if (m_baselinePicked && m_baseline && isIncluded(m_baseline))
+        return;
+    const std::vector<ProfileSession*> sessions = profiles();
+    m_baseline = sessions.empty() ? nullptr : sessions.front();
+}
+
 void CompareController::onSessionAdded(ProfileSession* session)
 {
     connect(session, &ProfileSession::displayNameChanged, this, &CompareController::recompute);
+    updateAutomaticBaseline();
     Q_EMIT profilesChanged();
     recompute();
 }
@@ -252,8 +264,10 @@ void CompareController::onSessionRemoved(ProfileSession* session)
     // Still listed by the workbench until it is deleted: exclude it now (the pointer clears itself afterwards).
     std::erase_if(m_excluded, [](const auto& e) { return !e; });
     m_excluded.emplace_back(session);
-    if (m_baseline == session)
+    if (m_baseline == session) {
         m_baseline = nullptr;
+        m_baselinePicked = false;
+    }
     Q_EMIT profilesChanged();
     recompute();
 }
@@ -271,8 +285,7 @@ void CompareController::recompute()
     if (!m_active)
         return;
     const std::vector<ProfileSession*> sessions = profiles();
-    if (!m_baseline || !isIncluded(m_baseline))
-        m_baseline = sessions.empty() ? nullptr : sessions.front();
+    updateAutomaticBaseline();
     const quint64 request = m_requests.next();
     if (sessions.empty()) {
         m_computing = false;

@@ -93,6 +93,7 @@ Q_SIGNALS:
 
 private:
     QString specKey() const;
+    void updateAutomaticBaseline();
     void onSessionAdded(ProfileSession* session);
     void onSessionRemoved(ProfileSession* session);
     void recompute();
@@ -101,6 +102,7 @@ private:
     QPointer<CategoryController> m_categories;
     std::vector<QPointer<ProfileSession>> m_excluded;
     QPointer<ProfileSession> m_baseline;
+    bool m_baselinePicked = false; ///< chosen by the user, not the automatic first-opened profile
     Settings m_settings;
     Comparison m_comparison;
     RequestCounter m_requests;

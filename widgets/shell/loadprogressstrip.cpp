@@ -8,37 +8,65 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
-#include <algorithm>
 
 namespace nsw {
+
+namespace {
+QString elapsedText(qint64 ms)
+{
+    const qint64 s = ms / 1000;
+    return s < 60 ? QObject::tr("%1 s").arg(s) : QObject::tr("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+/// A label that never asks for the width of its whole text (a long path must not widen the window).
+QLabel* shrinkableLabel(const QString& text, QWidget* parent)
+{
+    auto* label = new QLabel(text, parent);
+    label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    label->setMinimumWidth(60);
+    return label;
+}
+} // namespace
 
 LoadProgressStrip::LoadProgressStrip(QWidget* parent)
     : QWidget(parent)
     , m_layout(new QVBoxLayout(this))
+    , m_clock(new QTimer(this))
 {
     m_layout->setContentsMargins(6, 2, 6, 2);
-    hide();
+    m_layout->setSpacing(2);
+    m_clock->setInterval(1000);
+    connect(m_clock, &QTimer::timeout, this, &LoadProgressStrip::updateElapsed);
 }
 
-void LoadProgressStrip::addJob(LoadJob* job)
+LoadProgressStrip::Row LoadProgressStrip::makeRow(LoadJob* job)
 {
-    auto* row = new QWidget(this);
-    auto* layout = new QHBoxLayout(row);
+    Row row;
+    row.widget = new QWidget(this);
+    row.widget->setObjectName(QStringLiteral("loadRow"));
+    row.widget->setToolTip(job->path());
+    auto* layout = new QHBoxLayout(row.widget);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* name = new QLabel(tr("Loading %1").arg(QFileInfo(job->path()).fileName()), row);
-    auto* stage = new QLabel(row);
-    auto* bar = new QProgressBar(row);
-    bar->setRange(0, 0); // busy until the first real progress value
-    bar->setMaximumWidth(320);
-    auto* cancel = new QPushButton(tr("Cancel"), row);
-    layout->addWidget(name);
-    layout->addWidget(bar, 1);
-    layout->addWidget(stage);
+    auto* name
+        = shrinkableLabel(tr("Loading <b>%1</b>").arg(QFileInfo(job->path()).fileName().toHtmlEscaped()), row.widget);
+    name->setObjectName(QStringLiteral("loadName"));
+    row.bar = new QProgressBar(row.widget);
+    row.bar->setRange(0, 0); // busy until the first real progress value
+    row.bar->setFixedWidth(220);
+    row.stage = shrinkableLabel(tr("Opening"), row.widget);
+    row.stage->setObjectName(QStringLiteral("loadStage"));
+    row.elapsed = new QLabel(elapsedText(0), row.widget);
+    row.elapsed->setObjectName(QStringLiteral("loadElapsed"));
+    auto* cancel = new QPushButton(tr("Cancel"), row.widget);
+    cancel->setObjectName(QStringLiteral("loadCancel"));
+    layout->addWidget(name, 2);
+    layout->addWidget(row.bar);
+    layout->addWidget(row.stage, 2);
+    layout->addWidget(row.elapsed);
     layout->addWidget(cancel);
-    m_layout->addWidget(row);
-    m_rows[job] = row;
-    connect(job, &LoadJob::progress, bar, [bar, stage](int permille, const QString& text) {
+    connect(job, &LoadJob::progress, row.widget, [bar = row.bar, stage = row.stage](int permille, const QString& text) {
         if (permille >= 0) {
             bar->setRange(0, 1000);
             bar->setValue(permille);
@@ -50,7 +78,16 @@ void LoadProgressStrip::addJob(LoadJob* job)
         cancel->setText(tr("Cancelling…"));
         job->cancel();
     });
-    updateVisibility();
+    return row;
+}
+
+void LoadProgressStrip::addJob(LoadJob* job)
+{
+    const Row row = makeRow(job);
+    m_layout->addWidget(row.widget);
+    m_rows[job] = row;
+    m_clock->start();
+    Q_EMIT contentChanged(true);
 }
 
 void LoadProgressStrip::removeJob(LoadJob* job)
@@ -58,46 +95,23 @@ void LoadProgressStrip::removeJob(LoadJob* job)
     const auto it = m_rows.find(job);
     if (it == m_rows.end())
         return;
-    delete it->second;
+    delete it->second.widget;
     m_rows.erase(it);
-    updateVisibility();
-}
-
-void LoadProgressStrip::showError(const QString& message)
-{
-    auto* row = new QWidget(this);
-    row->setObjectName(QStringLiteral("loadError"));
-    row->setStyleSheet(QStringLiteral("#loadError { background: #fdecea; } QLabel { color: #8a1c13; }"));
-    auto* layout = new QHBoxLayout(row);
-    layout->setContentsMargins(6, 2, 6, 2);
-    auto* label = new QLabel(message, row);
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* dismiss = new QPushButton(tr("Dismiss"), row);
-    layout->addWidget(label, 1);
-    layout->addWidget(dismiss);
-    m_layout->addWidget(row);
-    m_errors.push_back(row);
-    connect(dismiss, &QPushButton::clicked, this, [this, row]() {
-        m_errors.erase(std::remove(m_errors.begin(), m_errors.end(), row), m_errors.end());
-        row->deleteLater();
-        updateVisibility();
-    });
-    updateVisibility();
-}
-
-QStringList LoadProgressStrip::errors() const
-{
-    QStringList texts;
-    for (const QWidget* row : m_errors)
-        texts.append(row->findChild<QLabel*>()->text());
-    return texts;
-}
-
-void LoadProgressStrip::updateVisibility()
-{
-    setVisible(hasContent());
+    if (m_rows.empty())
+        m_clock->stop();
     Q_EMIT contentChanged(hasContent());
+}
+
+QWidget* LoadProgressStrip::rowOf(const LoadJob* job) const
+{
+    const auto it = m_rows.find(const_cast<LoadJob*>(job));
+    return it == m_rows.end() ? nullptr : it->second.widget;
+}
+
+void LoadProgressStrip::updateElapsed()
+{
+    for (const auto& [job, row] : m_rows)
+        row.elapsed->setText(elapsedText(job->elapsedMilliseconds()));
 }
 
 } // namespace nsw

@@ -4,13 +4,18 @@
 #include <QWidget>
 #include <map>
 
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTimer;
 class QVBoxLayout;
 
 namespace nsw {
 
 class LoadJob;
 
-/// One row per running load: file, stage, progress bar and Cancel. Never modal: the window stays usable.
+/// One row per running load: file name, progress bar, current stage ("Reading kernels 1.2M/4.0M"), elapsed time
+/// and Cancel. Never modal: the window stays usable. The window shows the strip while hasContent().
 class LoadProgressStrip : public QWidget
 {
     Q_OBJECT
@@ -18,20 +23,29 @@ public:
     explicit LoadProgressStrip(QWidget* parent = nullptr);
     void addJob(LoadJob* job);
     void removeJob(LoadJob* job);
-    /// A failed load: the message (naming the file) stays until dismissed.
-    void showError(const QString& message);
-    QStringList errors() const;
-    bool hasContent() const { return !m_rows.empty() || !m_errors.empty(); }
+    bool hasContent() const { return !m_rows.empty(); }
+    int rowCount() const { return int(m_rows.size()); }
+    /// The row of @p job (for tests: what a person sees), or nullptr.
+    QWidget* rowOf(const LoadJob* job) const;
 
 Q_SIGNALS:
-    /// Loads or errors appeared or all went away (the window shows or hides the strip's toolbar).
+    /// Loads appeared or all ended (the window shows or hides the strip).
     void contentChanged(bool hasContent);
 
 private:
+    struct Row
+    {
+        QWidget* widget = nullptr;
+        QLabel* stage = nullptr;
+        QLabel* elapsed = nullptr;
+        QProgressBar* bar = nullptr;
+    };
+    Row makeRow(LoadJob* job);
+    void updateElapsed();
+
     QVBoxLayout* m_layout;
-    void updateVisibility();
-    std::map<LoadJob*, QWidget*> m_rows;
-    std::vector<QWidget*> m_errors;
+    QTimer* m_clock;
+    std::map<LoadJob*, Row> m_rows;
 };
 
 } // namespace nsw

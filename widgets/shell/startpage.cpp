@@ -22,7 +22,9 @@ StartPage::StartPage(QWidget* parent)
     title->setTextFormat(Qt::RichText);
     title->setWordWrap(true);
     auto* open = new QPushButton(tr("Open export…"), this);
+    m_error->setObjectName(QStringLiteral("startPageErrors"));
     m_error->setWordWrap(true);
+    m_error->setTextFormat(Qt::RichText);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_error->hide();
@@ -50,10 +52,18 @@ void StartPage::setRecentFiles(const QStringList& files)
     }
 }
 
-void StartPage::setError(const QString& error)
+void StartPage::setErrors(const std::vector<LoadError>& errors)
 {
-    m_error->setText(error);
-    m_error->setVisible(!error.isEmpty());
+    QString html;
+    for (const LoadError& e : errors)
+        html += QStringLiteral("<li><b>%1</b>: %2</li>").arg(e.path.toHtmlEscaped(), e.reason.toHtmlEscaped());
+    m_error->setText(errors.empty() ? QString() : tr("<p>These could not be opened:</p><ul>%1</ul>").arg(html));
+    m_error->setVisible(!errors.empty());
+}
+
+QString StartPage::errorText() const
+{
+    return m_error->isHidden() ? QString() : m_error->text();
 }
 
 } // namespace nsw

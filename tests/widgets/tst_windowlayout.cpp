@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The window's default layout as a person sees it: room for the tables at common screen sizes (also once a
+// timeline takes the top), charts as tabs, a first start that uses the screen, and Reset Layout.
+#include "app/mainwindow.h"
+#include "core/session/workbench.h"
+#include "oracleexports.h"
+#include "widgets/common/pane.h"
+#include "widgets/kernels/kerneltablepane.h"
+#include "widgets/nvtx/nvtxpane.h"
+#include "widgets/shell/startpage.h"
+
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QScreen>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+#include <QTreeView>
+
+using namespace nsw;
+using namespace nsw::test;
+
+namespace {
+
+/// Stands in for the timeline pane (another branch) in the top row.
+class TopPlaceholder : public Pane
+{
+public:
+    explicit TopPlaceholder(Workbench* workbench)
+        : Pane(workbench)
+    { }
+    QString paneId() const override { return QStringLiteral("timeline"); }
+    QString title() const override { return QStringLiteral("&Timeline"); }
+};
+
+/// Whole rows a view shows at once, from the height of its first row.
+int visibleRowCapacity(const QAbstractItemView* view)
+{
+    const QModelIndex first = view->model() ? view->model()->index(0, 0) : QModelIndex();
+    const int rowHeight = first.isValid() ? view->visualRect(first).height() : 0;
+    return rowHeight > 0 ? view->viewport()->height() / rowHeight : 0;
+}
+
+QAbstractItemView* mainViewOf(Pane* pane)
+{
+    if (auto* kernels = qobject_cast<KernelTablePane*>(pane))
+        return kernels->summaryView();
+    if (auto* nvtx = qobject_cast<NvtxPane*>(pane))
+        return nvtx->view();
+    return pane->exportableView();
+}
+
+bool openAndWait(MainWindow& w, const QString& path)
+{
+    QSignalSpy ended(&w, &MainWindow::loadEnded);
+    w.openFiles({ path });
+    return ended.wait(30000) && ended.first().at(1).toBool();
+}
+
+} // namespace
+
+class TestWindowLayout : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void firstStartUsesTheScreen()
+    {
+        MainWindow w(true);
+        const QRect available = w.screen()->availableGeometry();
+        // 90 % of the screen (wider when the panes' minimum widths need more: the test screen is 800 px wide).
+        QCOMPARE(w.height(), available.height() * 9 / 10);
+        QVERIFY2(w.width() >= available.width() * 9 / 10, qPrintable(QString::number(w.width())));
+    }
+
+    void tablesHaveRoomForRows_data()
+    {
+        QTest::addColumn<QSize>("window");
+        QTest::addColumn<bool>("withTimeline");
+        QTest::addColumn<int>("minimumRows");
+        // Maximised windows: the screen less a title bar and a desktop panel.
+        QTest::addRow("1920x1080") << QSize(1920, 1020) << false << 15;
+        QTest::addRow("1366x768") << QSize(1366, 708) << false << 8;
+        QTest::addRow("1920x1080 with a timeline on top") << QSize(1920, 1020) << true << 15;
+        QTest::addRow("1366x768 with a timeline on top") << QSize(1366, 708) << true << 8;
+    }
+    void tablesHaveRoomForRows()
+    {
+        QFETCH(QSize, window);
+        QFETCH(bool, withTimeline);
+        QFETCH(int, minimumRows);
+        MainWindow w(true);
+        if (withTimeline)
+            w.addPane(new TopPlaceholder(w.workbench()), PaneGroup::Top);
+        w.resize(window);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoExport()));
+        w.applyDefaultLayout();
+        for (const char* id : { "kernels", "statistics", "nvtx" }) {
+            Pane* pane = w.pane(QLatin1String(id));
+            w.dockOf(pane)->raise();
+            QAbstractItemView* view = mainViewOf(pane);
+            QVERIFY(view);
+            QTRY_VERIFY(view->isVisible() && view->model()->rowCount() > 0);
+            QTRY_VERIFY2(visibleRowCapacity(view) >= minimumRows,
+                qPrintable(QStringLiteral("%1: %2 rows in %3 px, pane %4 px, window %5 px, timeline %6 px")
+                               .arg(QLatin1String(id))
+                               .arg(visibleRowCapacity(view))
+                               .arg(view->viewport()->height())
+                               .arg(pane->height())
+                               .arg(w.height())
+                               .arg(withTimeline ? w.dockOf(w.pane(QStringLiteral("timeline")))->height() : 0)));
+        }
+        if (withTimeline) {
+            QDockWidget* top = w.dockOf(w.pane(QStringLiteral("timeline")));
+            QCOMPARE(w.dockWidgetArea(top), Qt::TopDockWidgetArea);
+            QVERIFY(top->isVisible());
+            QVERIFY2(top->width() >= w.width() * 9 / 10, qPrintable(QString::number(top->width()))); // across the top
+            QVERIFY(top->height() >= w.height() / 4); // a real share of the height
+            QDockWidget* kernels = w.dockOf(w.pane(QStringLiteral("kernels")));
+            kernels->raise();
+            QTRY_VERIFY(kernels->isVisible());
+            QVERIFY2(top->geometry().bottom() < kernels->geometry().top(),
+                qPrintable(QStringLiteral("timeline %1,%2 %3x%4; kernels %5,%6 %7x%8; window %9x%10")
+                               .arg(top->x())
+                               .arg(top->y())
+                               .arg(top->width())
+                               .arg(top->height())
+                               .arg(kernels->x())
+                               .arg(kernels->y())
+                               .arg(kernels->width())
+                               .arg(kernels->height())
+                               .arg(w.width())
+                               .arg(w.height())));
+        }
+    }
+
+    void startPageHasTheWindowUntilAProfileOpens()
+    {
+        MainWindow w(true);
+        w.resize(1366, 708);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.startPage()->isVisible());
+        QVERIFY2(w.startPage()->width() >= w.width() * 9 / 10, qPrintable(QString::number(w.startPage()->width())));
+        for (const char* id : { "kernels", "nvtx", "categories" })
+            QVERIFY(!w.dockOf(w.pane(QLatin1String(id)))->isVisible());
+        QVERIFY(openAndWait(w, demoExport()));
+        QVERIFY(!w.startPage()->isVisible());
+        for (const char* id : { "kernels", "nvtx", "categories" })
+            QTRY_VERIFY(w.dockOf(w.pane(QLatin1String(id)))->isVisible());
+        // Closing the last profile brings the start page back, and the panes return as they were.
+        QDockWidget* kernels = w.dockOf(w.pane(QStringLiteral("kernels")));
+        QTRY_VERIFY(qAbs(kernels->width() - w.width() * 45 / 100) < 20); // the default layout, sized at last
+        const QRect before = kernels->geometry();
+        w.workbench()->removeSession(w.workbench()->current());
+        QTRY_VERIFY(w.startPage()->isVisible());
+        QVERIFY(!kernels->isVisible());
+        QVERIFY(openAndWait(w, demoExport()));
+        QTRY_COMPARE(kernels->geometry(), before);
+    }
+
+    void chartsAreTabsBesideTheTables()
+    {
+        MainWindow w(true);
+        w.resize(1920, 1020);
+        w.show();
+        QVERIFY(openAndWait(w, demoExport()));
+        QDockWidget* categories = w.dockOf(w.pane(QStringLiteral("categories")));
+        const QList<QDockWidget*> tabs = w.tabifiedDockWidgets(categories);
+        QCOMPARE(tabs.size(), 2);
+        QVERIFY(tabs.contains(w.dockOf(w.pane(QStringLiteral("nvlink")))));
+        QVERIFY(tabs.contains(w.dockOf(w.pane(QStringLiteral("compare")))));
+        QDockWidget* kernels = w.dockOf(w.pane(QStringLiteral("kernels")));
+        QVERIFY(!tabs.contains(kernels));
+        QVERIFY(w.tabifiedDockWidgets(kernels).contains(w.dockOf(w.pane(QStringLiteral("statistics")))));
+        // Columns: NVTX tree, tables, charts, each the window's full height below the toolbars.
+        QDockWidget* nvtx = w.dockOf(w.pane(QStringLiteral("nvtx")));
+        QTRY_VERIFY(categories->isVisible() && kernels->isVisible() && nvtx->isVisible());
+        QVERIFY(nvtx->geometry().right() < kernels->geometry().left());
+        QVERIFY(kernels->geometry().right() < categories->geometry().left());
+        QVERIFY(categories->width() >= w.width() / 5);
+        QVERIFY(kernels->height() >= w.height() * 3 / 4);
+    }
+
+    void resetLayoutRestoresTheDefault()
+    {
+        MainWindow w(true);
+        w.show();
+        QVERIFY(openAndWait(w, demoExport()));
+        const QSize defaultSize = w.size();
+        QDockWidget* kernels = w.dockOf(w.pane(QStringLiteral("kernels")));
+        QDockWidget* nvtx = w.dockOf(w.pane(QStringLiteral("nvtx")));
+        QDockWidget* compare = w.dockOf(w.pane(QStringLiteral("compare")));
+        const int kernelsWidth = kernels->width();
+        kernels->setFloating(true);
+        nvtx->hide();
+        w.removeDockWidget(compare);
+        w.resize(640, 480);
+        w.resetLayout();
+        QCOMPARE(w.height(), defaultSize.height());
+        QVERIFY(w.width() >= w.screen()->availableGeometry().width() * 9 / 10);
+        QTRY_VERIFY(kernels->isVisible());
+        QTRY_VERIFY(nvtx->isVisible());
+        QTRY_VERIFY(w.dockOf(w.pane(QStringLiteral("categories")))->isVisible()); // in front of its tabs
+        QVERIFY(!kernels->isFloating());
+        QCOMPARE(w.dockWidgetArea(nvtx), Qt::LeftDockWidgetArea);
+        QVERIFY(w.tabifiedDockWidgets(w.dockOf(w.pane(QStringLiteral("categories")))).contains(compare));
+        QTRY_VERIFY2(qAbs(kernels->width() - kernelsWidth) <= 4, qPrintable(QString::number(kernels->width())));
+    }
+};
+
+QTEST_MAIN(TestWindowLayout)
+#include "tst_windowlayout.moc"

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+#include <QWidget>
+#include <vector>
+
+class QVBoxLayout;
+
+namespace nsw {
+
+/// A load that failed: the file (or folder) and why.
+struct LoadError
+{
+    QString path;
+    QString reason;
+    /// Splits a loader message ("PATH: reason") into its parts; a message that does not start with the path is
+    /// kept whole as the reason.
+    static LoadError fromMessage(const QString& path, const QString& message);
+    QString text() const;
+    bool operator==(const LoadError&) const = default;
+};
+
+/// Failed loads, one banner each (file, reason, Dismiss, Open another…), until the user dismisses them: unlike a
+/// status bar message they do not go away while nobody looks.
+class LoadErrorBanners : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LoadErrorBanners(QWidget* parent = nullptr);
+    void add(const LoadError& error);
+    void dismiss(int index);
+    const std::vector<LoadError>& errors() const { return m_errors; }
+    bool hasContent() const { return !m_errors.empty(); }
+    /// The banner widget of error @p index (for tests: what a person sees).
+    QWidget* banner(int index) const;
+
+Q_SIGNALS:
+    void errorsChanged();
+    void openAnotherRequested();
+
+private:
+    QWidget* makeBanner(const LoadError& error);
+
+    QVBoxLayout* m_layout;
+    std::vector<LoadError> m_errors;
+    std::vector<QWidget*> m_banners;
+};
+
+} // namespace nsw
