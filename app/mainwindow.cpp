@@ -17,6 +17,7 @@
 #include "widgets/shell/loadprogressstrip.h"
 #include "widgets/shell/startpage.h"
 #include "widgets/statistics/statisticspane.h"
+#include "widgets/timeline/timelinepane.h"
 
 #include <QAction>
 #include <QApplication>
@@ -135,6 +136,15 @@ void MainWindow::createPanes()
     addPane(new NvlinkPane(m_workbench, this), Qt::BottomDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_6));
     addPane(new ComparePane(m_workbench, categories->controller(), this), Qt::BottomDockWidgetArea,
         QKeySequence(Qt::CTRL | Qt::Key_7));
+    addTimelinePane();
+}
+
+void MainWindow::addTimelinePane()
+{
+    // Across the whole top, as in Nsight Systems: the other panes read as details of what it shows.
+    setCorner(Qt::TopLeftCorner, Qt::TopDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::TopDockWidgetArea);
+    addPane(new TimelinePane(m_workbench, this), Qt::TopDockWidgetArea, QKeySequence(Qt::CTRL | Qt::Key_4));
 }
 
 void MainWindow::sizeDefaultLayout()

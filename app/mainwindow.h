@@ -53,6 +53,7 @@ protected:
 private:
     void createActions();
     void createPanes();
+    void addTimelinePane();
     void sizeDefaultLayout();
     void addPane(Pane* pane, Qt::DockWidgetArea area, const QKeySequence& shortcut = {});
     void startLoad(const QString& path);
