@@ -12,5 +12,6 @@ int runNvtx(const QStringList& args);
 int runCategories(const QStringList& args);
 int runNvlink(const QStringList& args);
 int runCompare(const QStringList& args);
+int runExport(const QStringList& args);
 
 } // namespace nsw::cli
