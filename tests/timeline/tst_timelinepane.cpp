@@ -27,6 +27,20 @@ int firstRowOf(const TimelineIndex& index, TrackKind kind)
     return -1;
 }
 
+/// The first kernel on a stream row's first lane: its row and lane position.
+std::pair<int, std::uint32_t> firstKernel(const TimelineIndex& index)
+{
+    for (std::size_t r = 0; r < index.rows().size(); ++r) {
+        const TimelineRow& row = index.rows()[r];
+        if (row.kind != TrackKind::Stream)
+            continue;
+        for (std::uint32_t k = 0; k < index.lanes()[row.firstLane].count; ++k)
+            if (index.eventAt(row.firstLane, k).table == EventTable::Kernel)
+                return { int(r), k };
+    }
+    return { -1, 0 };
+}
+
 /// The widget point at the middle of lane position @p pos of @p row's first lane.
 QPoint pointOf(const TimelineView& view, int row, std::uint32_t pos)
 {
@@ -155,15 +169,14 @@ void TestTimelinePane::clickSelectsKernelInOtherPanes()
 {
     Open o = open(test::demoExport());
     TimelineView* view = o.pane->view();
-    const int stream = firstRowOf(*view->index(), TrackKind::Stream);
+    const auto [stream, pos] = firstKernel(*view->index());
     QVERIFY(stream >= 0);
     const std::uint32_t lane = view->index()->rows()[std::size_t(stream)].firstLane;
-    const EventRef event = view->index()->eventAt(lane, 0);
-    QCOMPARE(event.table, EventTable::Kernel);
-    // Zoom onto the first kernel so that it is wide enough to click.
-    view->showRange(double(view->index()->startAt(lane, 0)) - 1000, double(view->index()->endAt(lane, 0)) + 1000);
+    const EventRef event = view->index()->eventAt(lane, pos);
+    // Zoom onto the kernel so that it is wide enough to click.
+    view->showRange(double(view->index()->startAt(lane, pos)) - 1000, double(view->index()->endAt(lane, pos)) + 1000);
     QSignalSpy selected(o.workbench.get(), &Workbench::kernelInstanceSelected);
-    QTest::mouseClick(view, Qt::LeftButton, {}, pointOf(*view, stream, 0));
+    QTest::mouseClick(view, Qt::LeftButton, {}, pointOf(*view, stream, pos));
     QCOMPARE(view->selectedEvent(), event);
     QCOMPARE(selected.size(), 1);
     QCOMPARE(selected.at(0).at(1).toUInt(), event.row);
@@ -175,11 +188,12 @@ void TestTimelinePane::tooltipNamesTheEvent()
     Open o = open(test::demoExport());
     TimelineView* view = o.pane->view();
     const TimelineIndex& index = *view->index();
-    const int stream = firstRowOf(index, TrackKind::Stream);
+    const auto [stream, pos] = firstKernel(index);
+    QVERIFY(stream >= 0);
     const std::uint32_t lane = index.rows()[std::size_t(stream)].firstLane;
-    view->showRange(double(index.startAt(lane, 0)) - 1000, double(index.endAt(lane, 0)) + 1000);
-    const QPoint at = pointOf(*view, stream, 0);
-    const QString name = eventName(index.profile(), index.eventAt(lane, 0));
+    view->showRange(double(index.startAt(lane, pos)) - 1000, double(index.endAt(lane, pos)) + 1000);
+    const QPoint at = pointOf(*view, stream, pos);
+    const QString name = eventName(index.profile(), index.eventAt(lane, pos));
     const QString text = view->toolTipAt(at);
     QVERIFY2(text.contains(name.toHtmlEscaped()), qPrintable(text));
     QVERIFY2(text.contains(u"stream "_s), qPrintable(text));
