@@ -17,7 +17,6 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QRandomGenerator>
-#include <QSignalSpy>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
