@@ -6,7 +6,7 @@ namespace nsw {
 void EventColors::setProvider(Provider provider)
 {
     m_provider = std::move(provider);
-    m_byName.clear();
+    clear();
 }
 
 QColor EventColors::colorForName(const QString& name)
@@ -48,12 +48,15 @@ QColor EventColors::colorOf(const Profile& profile, EventRef event)
         return memOpColor(profile.memops.copyKind[event.row]);
     // API calls and OS calls share their name pool with kernels; key them apart so a table can get its own tint.
     const qint64 key = eventNameKey(profile, event) * 8 + qint64(event.table);
+    if (key == m_lastKey && m_lastColor.isValid())
+        return m_lastColor;
+    m_lastKey = key;
     const auto it = m_byName.constFind(key);
     if (it != m_byName.constEnd())
-        return *it;
-    const QColor c = colorForName(eventName(profile, event));
-    m_byName.insert(key, c);
-    return c;
+        return m_lastColor = *it;
+    m_lastColor = colorForName(eventName(profile, event));
+    m_byName.insert(key, m_lastColor);
+    return m_lastColor;
 }
 
 } // namespace nsw

@@ -19,7 +19,11 @@ public:
 
     void setProvider(Provider provider);
     /// Forget cached colours (another profile: string ids mean other names).
-    void clear() { m_byName.clear(); }
+    void clear()
+    {
+        m_byName.clear();
+        m_lastColor = {};
+    }
     QColor colorOf(const Profile& profile, EventRef event);
     static QColor busyColor() { return QColor(118, 185, 0); }
     /// A colour for a name, independent of the profile it comes from.
@@ -29,6 +33,8 @@ public:
 private:
     Provider m_provider;
     QHash<qint64, QColor> m_byName;
+    qint64 m_lastKey = 0; ///< neighbouring boxes often share a name
+    QColor m_lastColor;
 };
 
 } // namespace nsw

@@ -36,9 +36,9 @@ Unit unitFor(double step)
 
 } // namespace
 
-QString rulerLabel(double ns, double step)
+QString rulerLabel(double ns, double step, double magnitude)
 {
-    const Unit unit = unitFor(step);
+    const Unit unit = unitFor(std::max(step, magnitude));
     const double stepInUnit = step / unit.scale;
     const int decimals = stepInUnit >= 1 ? 0 : int(std::ceil(-std::log10(stepInUnit) - 1e-9));
     double value = ns / unit.scale;
@@ -62,6 +62,8 @@ RulerTicks rulerTicks(double start, double end, double nsPerPixel, double minLab
         const int decimals = std::max(0, int(std::ceil(-std::log10(coarse / 1e9) - 1e-9)));
         r.base = QString::number(r.baseTime / 1e9, 'f', decimals) + QStringLiteral(" s");
     }
+    // Absolute labels share the unit of the largest time in view ("60.15 s", not "60150 ms").
+    const double magnitude = std::max(std::fabs(start), std::fabs(end));
     const double first = std::ceil(start / minor) * minor;
     for (double t = first; t <= end; t += minor) {
         const double k = std::round(t / minor);
@@ -71,7 +73,7 @@ RulerTicks rulerTicks(double start, double end, double nsPerPixel, double minLab
         tick.major = std::fmod(k, 5.0) == 0;
         if (tick.major)
             tick.label = relative ? QStringLiteral("+") + rulerLabel(snapped - r.baseTime, r.majorStep)
-                                  : rulerLabel(snapped, r.majorStep);
+                                  : rulerLabel(snapped, r.majorStep, magnitude);
         r.ticks.push_back(tick);
         t = snapped;
     }

@@ -28,7 +28,8 @@ struct RulerTicks
 /// between them.
 RulerTicks rulerTicks(double start, double end, double nsPerPixel, double minLabelSpacing = 90);
 
-/// "250 ns", "1.5 µs", "12 ms", "3.25 s": @p ns in the unit of @p step, with the decimals the step needs.
-QString rulerLabel(double ns, double step);
+/// "250 ns", "1.5 µs", "12 ms", "3.25 s": @p ns in the unit of @p step, or of @p magnitude when that is larger, with
+/// the decimals the step needs.
+QString rulerLabel(double ns, double step, double magnitude = 0);
 
 } // namespace nsw

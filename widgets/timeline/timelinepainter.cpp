@@ -51,14 +51,13 @@ void TimelinePainter::paint()
     paintRuler();
 }
 
-QRectF TimelinePainter::spanRect(TimeNs start, TimeNs end, int top) const
+QRect TimelinePainter::spanRect(TimeNs start, TimeNs end, int top) const
 {
+    // Whole pixels (the raster engine's fast path), clipped to just outside the area, at least one pixel wide.
     const double w = m_f.area.width();
-    // Clipped to just outside the area: QPainter's coordinates are ints underneath.
-    const double x0 = std::clamp(m_f.viewport.xOf(double(start)), -2.0, w + 2);
-    const double x1 = std::clamp(m_f.viewport.xOf(double(end)), -2.0, w + 2);
-    return QRectF(m_f.area.left() + std::floor(x0), top + 1, std::max(1.0, std::ceil(x1) - std::floor(x0)),
-        TimelineLayout::kLaneHeight - 2);
+    const int x0 = int(std::floor(std::clamp(m_f.viewport.xOf(double(start)), -2.0, w + 2)));
+    const int x1 = int(std::ceil(std::clamp(m_f.viewport.xOf(double(end)), -2.0, w + 2)));
+    return QRect(m_f.area.left() + x0, top + 1, std::max(1, x1 - x0), TimelineLayout::kLaneHeight - 2);
 }
 
 void TimelinePainter::paintLane(std::uint32_t lane, int top)
@@ -71,21 +70,22 @@ void TimelinePainter::paintLane(std::uint32_t lane, int top)
 
 void TimelinePainter::paintSpan(std::uint32_t lane, const TimelineSpan& span, int top)
 {
-    const QRectF r = spanRect(span.start, span.end, top);
+    const QRect r = spanRect(span.start, span.end, top);
     const TimelineIndex& index = m_f.index;
     const bool busy = index.lanes()[lane].source == LaneSource::GpuBusy;
     const EventRef event = busy ? EventRef {} : index.eventAt(lane, span.first);
     QColor color = busy ? EventColors::busyColor() : m_colors.colorOf(index.profile(), event);
     if (span.count > 1)
-        color = densityShade(color, span.count / r.width());
+        color = densityShade(color, double(span.count) / r.width());
     m_p.fillRect(r, color);
     if (span.count != 1 || busy || r.width() < kMinTextWidth)
         return;
-    const QRectF visible = r.intersected(QRectF(m_f.area)).adjusted(3, 0, -2, 0);
+    const QRect visible = r.intersected(m_f.area).adjusted(3, 0, -2, 0);
     if (visible.width() < kMinTextWidth - 5)
         return;
-    const QString text
-        = m_p.fontMetrics().elidedText(eventName(index.profile(), event), Qt::ElideRight, int(visible.width()));
+    // Demangled names run to hundreds of characters: shape only what could fit.
+    const QString name = eventName(index.profile(), event).left(visible.width() / 3 + 2);
+    const QString text = m_p.fontMetrics().elidedText(name, Qt::ElideRight, visible.width());
     if (text.isEmpty() || text == QStringLiteral("…"))
         return;
     m_p.setPen(darkText(color) ? Qt::black : Qt::white);
@@ -110,7 +110,7 @@ void TimelinePainter::paintSelection()
                  k < n && m_f.index.startAt(lane, k) <= start; ++k) {
                 if (m_f.index.eventAt(lane, k) != m_f.selected)
                     continue;
-                const QRectF r = spanRect(start, end, top + TimelineLayout::laneTop(item, l)).adjusted(-1, -1, 1, 1);
+                const QRect r = spanRect(start, end, top + TimelineLayout::laneTop(item, l)).adjusted(-1, -1, 1, 1);
                 m_p.setPen(QPen(Qt::black, 2));
                 m_p.setBrush(Qt::NoBrush);
                 m_p.drawRect(r);

@@ -40,7 +40,7 @@ private:
     void paintLane(std::uint32_t lane, int top);
     void paintSpan(std::uint32_t lane, const TimelineSpan& span, int top);
     void paintSelection();
-    QRectF spanRect(TimeNs start, TimeNs end, int top) const;
+    QRect spanRect(TimeNs start, TimeNs end, int top) const;
 
     QPainter& m_p;
     const TimelineFrame& m_f;

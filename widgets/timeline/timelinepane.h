@@ -28,6 +28,8 @@ public:
     QString title() const override { return tr("&Timeline"); }
 
     TimelineView* view() const { return m_view; }
+    /// Tall enough for a GPU with a few streams and a thread or two before scrolling.
+    QSize sizeHint() const override { return { 1200, 380 }; }
     /// True while the index of the current profile is being built (tests wait on indexShown()).
     bool isBuilding() const { return m_job.isBusy(); }
 
