@@ -37,6 +37,23 @@ template <typename A> std::uint32_t firstStartingAtOrAfter(const A& a, std::uint
     return lo;
 }
 
+/// firstStartingAtOrAfter() for an answer expected near @p lo: probes lo+1, lo+2, lo+4... then bisects the last
+/// step. Successive pixel columns of a dense lane then touch neighbouring memory instead of the whole lane.
+template <typename A> std::uint32_t gallopStartingAtOrAfter(const A& a, std::uint32_t lo, std::uint32_t n, TimeNs t)
+{
+    if (lo >= n || a.start(lo) >= t)
+        return lo;
+    std::uint32_t below = lo; // a.start(below) < t
+    for (std::uint64_t step = 1;; step *= 2) {
+        const std::uint64_t probe = std::uint64_t(below) + step;
+        if (probe >= n)
+            return firstStartingAtOrAfter(a, below + 1, n, t);
+        if (a.start(std::uint32_t(probe)) >= t)
+            return firstStartingAtOrAfter(a, below + 1, std::uint32_t(probe), t);
+        below = std::uint32_t(probe);
+    }
+}
+
 /// Where the pixel column holding @p t ends (columns of @p nsPerPixel from @p t0), always after @p t.
 inline TimeNs columnEnd(TimeNs t0, double nsPerPixel, TimeNs t)
 {
@@ -51,7 +68,7 @@ template <typename A>
 std::uint32_t growSpan(const A& a, std::uint32_t k, std::uint32_t n, TimeNs t0, double npp, TimelineSpan& span)
 {
     while (k < n) {
-        const std::uint32_t j = firstStartingAtOrAfter(a, k, n, columnEnd(t0, npp, span.end));
+        const std::uint32_t j = gallopStartingAtOrAfter(a, k, n, columnEnd(t0, npp, span.end));
         if (j == k)
             break;
         const std::uint32_t last = j - 1;

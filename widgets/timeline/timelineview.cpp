@@ -164,7 +164,9 @@ QString TimelineView::spanToolTip(const Hit& hit) const
         lines << m_index->rows()[std::size_t(m_index->rows()[std::size_t(hit.row)].parent)].label.toHtmlEscaped();
     } else {
         const EventDescription d = describeEvent(profile, event);
-        lines << QStringLiteral("<b>%1</b>").arg(d.name.toHtmlEscaped());
+        // Templated kernel names run to thousands of characters: keep both ends.
+        const QString name = d.name.size() > 300 ? d.name.left(200) + QStringLiteral(" … ") + d.name.right(90) : d.name;
+        lines << QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
         lines << d.kind.toHtmlEscaped();
         lines << d.where.toHtmlEscaped();
         for (const QString& detail : d.details)
@@ -173,7 +175,7 @@ QString TimelineView::spanToolTip(const Hit& hit) const
     lines.insert(1,
         QStringLiteral("start %1 · duration %2")
             .arg(formatSeconds(start - m_index->origin(), 9), formatDuration(end - start)));
-    return QStringLiteral("<p style='white-space:pre'>") + lines.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
+    return QStringLiteral("<p>") + lines.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
 }
 
 void TimelineView::selectEvent(EventRef event)
