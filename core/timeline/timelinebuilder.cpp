@@ -2,6 +2,7 @@
 #include "timelinebuilder.h"
 
 #include "core/jobs/cancel.h"
+#include "core/timeline/gaptree.h"
 #include "core/timeline/laneaccess.h"
 #include "core/timeline/lanepacking.h"
 #include "core/timeline/timelinebuild.h"
@@ -90,6 +91,11 @@ std::shared_ptr<TimelineIndex> TimelineIndexBuilder::build()
         && gatherOsrt(m_job.slice(0.5, 0.55));
     if (!gathered || !finishTracks(m_job.slice(0.55, 0.9)) || !addBusyTracks(m_job.slice(0.9, 1)))
         return nullptr;
+    std::vector<std::uint32_t>& refs = m_index->m_refs;
+    if (refs.capacity() > refs.size() + refs.size() / 8)
+        refs.shrink_to_fit();
+    m_index->m_busyEnds.shrink_to_fit();
+    buildGapTrees();
     layOutRows();
     computeExtent();
     m_job.report(QStringLiteral("timeline"), 1);
@@ -205,8 +211,9 @@ bool TimelineIndexBuilder::finishTracks(const JobContext& job)
     std::size_t total = 0, done = 0;
     for (const Track& t : m_tracks)
         total += t.refs.size();
-    std::size_t reserve = total;
-    m_index->m_refs.reserve(reserve);
+    // Busy intervals follow the events: at most one per GPU operation.
+    m_index->m_refs.reserve(
+        total + m_profile.kernels.size() + m_profile.memops.size() + m_profile.graphLaunches.size());
     for (Track& t : m_tracks) {
         if (job.isCancelled())
             return false;
@@ -390,6 +397,21 @@ void TimelineIndexBuilder::layOutProcess(ProcessIndex process, const std::vector
             if (const Track* t = byKind[std::size_t(k)])
                 addRow(kLabels[k], t->kind, thread, 2, t);
     }
+}
+
+void TimelineIndexBuilder::buildGapTrees()
+{
+    std::size_t total = 0;
+    for (TimelineLane& lane : m_index->m_lanes) {
+        lane.treeBegin = std::uint32_t(total);
+        total += gaptree::size(lane.count);
+    }
+    m_index->m_gapTrees.resize(total);
+    for (const TimelineLane& lane : m_index->m_lanes)
+        laneaccess::visit(m_profile, lane.source, m_index->m_refs.data() + lane.begin,
+            m_index->m_busyEnds.data() + lane.busyBegin, [&](const auto& access) {
+                gaptree::build(access, lane.count, m_index->m_gapTrees.data() + lane.treeBegin);
+            });
 }
 
 void TimelineIndexBuilder::computeExtent()

@@ -48,6 +48,7 @@ private:
     void appendLanes(const Track& track, const std::vector<std::uint32_t>& laneOf, std::uint32_t lanes);
     bool addBusyTracks(const JobContext& job);
     void addBusyTrack(int gpu, const std::vector<int>& streams);
+    void buildGapTrees();
     void layOutRows();
     void layOutGpu(int gpu, const std::vector<int>& tracks);
     void layOutProcess(ProcessIndex process, const std::vector<int>& tracks);

@@ -21,7 +21,8 @@ template <typename F> decltype(auto) TimelineIndex::withLane(std::uint32_t lane,
 std::size_t TimelineIndex::memoryBytes() const
 {
     std::size_t bytes = sizeof(*this) + m_refs.capacity() * sizeof(std::uint32_t)
-        + m_busyEnds.capacity() * sizeof(std::uint32_t) + m_lanes.capacity() * sizeof(TimelineLane);
+        + m_busyEnds.capacity() * sizeof(std::uint32_t) + m_lanes.capacity() * sizeof(TimelineLane)
+        + m_gapTrees.capacity() * sizeof(float);
     for (const TimelineRow& row : m_rows)
         bytes += sizeof(TimelineRow) + std::size_t(row.label.capacity()) * sizeof(QChar);
     return bytes;
@@ -59,8 +60,10 @@ EventRef TimelineIndex::eventAt(std::uint32_t lane, std::uint32_t pos) const
 void TimelineIndex::spans(
     std::uint32_t lane, TimeNs t0, TimeNs t1, double nsPerPixel, std::vector<TimelineSpan>& out) const
 {
-    withLane(lane,
-        [&](const auto& a, std::uint32_t n) { lanequeries::spans(a, n, t0, t1, std::max(nsPerPixel, 1e-9), out); });
+    const float* tree = m_gapTrees.data() + m_lanes[lane].treeBegin;
+    withLane(lane, [&](const auto& a, std::uint32_t n) {
+        lanequeries::spans(a, n, tree, t0, t1, std::max(nsPerPixel, 1e-9), out);
+    });
 }
 
 std::int64_t TimelineIndex::hitTest(std::uint32_t lane, TimeNs t, TimeNs tolerance) const

@@ -54,10 +54,11 @@ struct TimelineLane
     std::uint32_t begin = 0; ///< first position in the index's event references
     std::uint32_t count = 0;
     std::uint32_t busyBegin = 0; ///< GpuBusy: first position in the busy interval ends
+    std::uint32_t treeBegin = 0; ///< first float of its gap tree (gaptree.h)
 };
 
-/// A filled span of a lane at one zoom: a single event (count 1, its own extent) or consecutive events that share
-/// pixel columns, merged so that none is skipped however narrow.
+/// A filled span of a lane at one zoom: a single event at least a pixel wide (count 1), or consecutive events each
+/// under a pixel and less than a pixel apart, merged so that none is skipped however narrow.
 struct TimelineSpan
 {
     TimeNs start = 0;
@@ -66,8 +67,9 @@ struct TimelineSpan
     std::uint32_t count = 0; ///< events merged into it
 };
 
-/// Every GPU stream, GPU busy row and thread row of a profile on one time axis. Holds only 4-byte row references
-/// per event (plus 4 more per GPU-busy interval): times and names are read from the Profile it keeps alive.
+/// Every GPU stream, GPU busy row and thread row of a profile on one time axis. Holds a 4-byte row reference per
+/// event (plus 4 more per GPU-busy interval and ~0.3 for the gap trees): times and names are read from the Profile
+/// it keeps alive.
 class TimelineIndex
 {
 public:
@@ -92,9 +94,10 @@ public:
     /// The event at a lane position; invalid for a GPU busy interval.
     EventRef eventAt(std::uint32_t lane, std::uint32_t pos) const;
 
-    /// The events of @p lane that overlap [t0, t1] drawn at @p nsPerPixel with pixel columns starting at t0: events
-    /// at least a pixel wide come alone, narrower ones are merged with every event that shares a pixel column with
-    /// them. Every overlapping event is in exactly one span. Replaces @p out's contents.
+    /// The events of @p lane that overlap [t0, t1] drawn at @p nsPerPixel: events at least a pixel wide come alone,
+    /// narrower ones are merged with the following narrow events less than a pixel apart (what a pixel column could
+    /// not tell apart). Every overlapping event is in exactly one span; the work depends on the spans, not on the
+    /// events merged. Replaces @p out's contents.
     void spans(std::uint32_t lane, TimeNs t0, TimeNs t1, double nsPerPixel, std::vector<TimelineSpan>& out) const;
     /// The lane position of the event at @p t: the one containing it (at a boundary, the one that starts there), else
     /// the nearest one within @p tolerance ns; -1 when none.
@@ -111,6 +114,7 @@ private:
     std::vector<TimelineLane> m_lanes;
     std::vector<std::uint32_t> m_refs; ///< per lane position: table row (GpuOps: gpuop-encoded; GpuBusy: start op)
     std::vector<std::uint32_t> m_busyEnds; ///< per busy interval: gpuop-encoded operation whose end ends it
+    std::vector<float> m_gapTrees; ///< per lane, from treeBegin (gaptree.h)
     TimeNs m_start = 0;
     TimeNs m_end = 0;
     TimeNs m_origin = 0;
