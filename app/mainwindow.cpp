@@ -19,6 +19,7 @@
 #include "widgets/shell/loadprogressstrip.h"
 #include "widgets/shell/startpage.h"
 #include "widgets/statistics/statisticspane.h"
+#include "widgets/timeline/timelinepane.h"
 
 #include <QAction>
 #include <QApplication>
@@ -160,6 +161,8 @@ void MainWindow::createPanes()
     addPane(new NvlinkPane(m_workbench, this), PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_6));
     addPane(new ComparePane(m_workbench, categories->controller(), this), PaneGroup::Charts,
         QKeySequence(Qt::CTRL | Qt::Key_7));
+    // Across the whole top, as in Nsight Systems: the other panes read as details of what it shows.
+    addPane(new TimelinePane(m_workbench, this), PaneGroup::Top, QKeySequence(Qt::CTRL | Qt::Key_4));
 }
 
 void MainWindow::sizeDefaultGeometry()

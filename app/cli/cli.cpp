@@ -29,6 +29,9 @@ const std::vector<Command>& commands()
         { QStringLiteral("compare"),
             QStringLiteral("profiles side by side by category, kernel or NVTX path, deltas, CI gate (--fail-above)"),
             runCompare, asksForPng },
+        { QStringLiteral("export"),
+            QStringLiteral("the timeline as a Chrome trace JSON for Perfetto (--format perfetto [--range A:B])"),
+            runExport },
     };
     return all;
 }

@@ -13,5 +13,6 @@ int runCategories(const QStringList& args);
 int runNvlink(const QStringList& args);
 int runCompare(const QStringList& args);
 int runAnalyze(const QStringList& args);
+int runExport(const QStringList& args);
 
 } // namespace nsw::cli

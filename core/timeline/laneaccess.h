@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/timeline/timelineindex.h"
+
+#include <algorithm>
+#include <cstdint>
+
+/// Read access to the events of one lane by position, one small struct per lane source so that the hot loops
+/// (queries, sorting, packing) are compiled per source instead of switching per event.
+namespace nsw::laneaccess {
+
+/// Start and end columns of the GPU tables, indexed by the gpuop tag.
+struct GpuColumns
+{
+    const TimeNs* start[4] = {};
+    const TimeNs* end[4] = {};
+    explicit GpuColumns(const Profile& p)
+    {
+        const GpuActivityColumns* tables[4] = { &p.kernels, &p.memops, &p.graphLaunches, &p.kernels };
+        for (int i = 0; i < 4; ++i) {
+            start[i] = tables[i]->start.data();
+            end[i] = tables[i]->end.data();
+        }
+    }
+    TimeNs startOf(std::uint32_t code) const { return start[code >> 30][code & gpuop::kRowMask]; }
+    TimeNs endOf(std::uint32_t code) const { return end[code >> 30][code & gpuop::kRowMask]; }
+};
+
+struct GpuOps
+{
+    const std::uint32_t* refs;
+    GpuColumns columns;
+    TimeNs start(std::uint32_t k) const { return columns.startOf(refs[k]); }
+    TimeNs end(std::uint32_t k) const { return columns.endOf(refs[k]); }
+};
+
+struct GpuBusy
+{
+    const std::uint32_t* refs;
+    const std::uint32_t* ends;
+    GpuColumns columns;
+    TimeNs start(std::uint32_t k) const { return columns.startOf(refs[k]); }
+    TimeNs end(std::uint32_t k) const { return columns.endOf(ends[k]); }
+};
+
+/// CUDA API and OS runtime calls: plain start/end columns.
+struct Plain
+{
+    const std::uint32_t* refs;
+    const TimeNs* starts;
+    const TimeNs* ends;
+    TimeNs start(std::uint32_t k) const { return starts[refs[k]]; }
+    TimeNs end(std::uint32_t k) const { return ends[refs[k]]; }
+};
+
+/// NVTX: unterminated ranges end at the table's last timestamp, marks where they start (as eventEnd()).
+struct Nvtx
+{
+    const std::uint32_t* refs;
+    const NvtxTable* table;
+    TimeNs start(std::uint32_t k) const { return table->start[refs[k]]; }
+    TimeNs end(std::uint32_t k) const
+    {
+        const std::uint32_t r = refs[k];
+        const TimeNs e = table->end[r];
+        if (e != kNoTime)
+            return e;
+        return NvtxTable::isRange(table->eventType[r]) ? std::max(table->start[r], table->maxTimestamp)
+                                                       : table->start[r];
+    }
+};
+
+} // namespace nsw::laneaccess
+
+namespace nsw::laneaccess {
+
+/// Calls @p f with the accessor of a lane of @p source over @p refs (and, for GPU busy lanes, @p busyEnds).
+template <typename F>
+decltype(auto) visit(
+    const Profile& p, LaneSource source, const std::uint32_t* refs, const std::uint32_t* busyEnds, F&& f)
+{
+    switch (source) {
+    case LaneSource::GpuOps:
+        return f(GpuOps { refs, GpuColumns(p) });
+    case LaneSource::GpuBusy:
+        return f(GpuBusy { refs, busyEnds, GpuColumns(p) });
+    case LaneSource::CudaApi:
+        return f(Plain { refs, p.cudaApi.start.data(), p.cudaApi.end.data() });
+    case LaneSource::Osrt:
+        return f(Plain { refs, p.osrt.start.data(), p.osrt.end.data() });
+    case LaneSource::Nvtx:
+        break;
+    }
+    return f(Nvtx { refs, &p.nvtx });
+}
+
+} // namespace nsw::laneaccess

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The timeline pane on a large export (issue 14). Run by hand:
+//   bench_timeline TRACE.sqlite [VIEWS]
+// Measures, in one run: an in-process SQLite scan of the columns the timeline index reads (times, placement,
+// thread), the index build on the loaded profile (best of two), its own bytes per event, hit-testing, and the paint
+// time of the whole pane offscreen (1920 px wide) over VIEWS (30) views from "fit all" down to a 10 µs window at
+// random places (CPU time of the GUI thread: the machine may be shared; wall time is printed too), after one warm-up
+// paint (font and style caches). NSW_BENCH_VERBOSE=1 prints each view. The last
+// line is
+//   timeline paint p50 X ms p99 Y ms; index Z bytes/event; build W x scan
+#include "core/session/workbench.h"
+#include "core/session/workbenchload.h"
+#include "core/timeline/timelinebuild.h"
+#include "widgets/timeline/timelinepane.h"
+#include "widgets/timeline/timelineview.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QImage>
+#include <QRandomGenerator>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <sqlite3.h>
+
+using namespace nsw;
+
+namespace {
+
+struct TableColumns
+{
+    const char* table;
+    const char* columns;
+};
+
+// The columns buildTimelineIndex() reads from the loaded profile.
+const TableColumns kTimelineColumns[] = {
+    { "CUPTI_ACTIVITY_KIND_KERNEL", "start, end, deviceId, streamId, globalPid" },
+    { "CUPTI_ACTIVITY_KIND_MEMCPY", "start, end, deviceId, streamId, globalPid" },
+    { "CUPTI_ACTIVITY_KIND_MEMSET", "start, end, deviceId, streamId, globalPid" },
+    { "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "start, end, deviceId, streamId, globalPid" },
+    { "CUPTI_ACTIVITY_KIND_RUNTIME", "start, end, globalTid" },
+    { "NVTX_EVENTS", "start, end, eventType, globalTid" },
+    { "OSRT_API", "start, end, globalTid" },
+};
+
+double seconds(const QElapsedTimer& t)
+{
+    return double(t.nsecsElapsed()) / 1e9;
+}
+
+/// CPU time of the calling thread: on a machine shared with other jobs, wall time measures the neighbours too.
+double threadSeconds()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
+
+/// Steps through every row reading every column; tables or columns the file lacks are skipped. Returns seconds.
+double scan(const QString& path)
+{
+    sqlite3* db = nullptr;
+    const QByteArray uri = QByteArray("file:") + path.toUtf8() + "?immutable=1";
+    if (sqlite3_open_v2(uri.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
+        return -1;
+    QElapsedTimer t;
+    t.start();
+    volatile qint64 sink = 0;
+    for (const TableColumns& table : kTimelineColumns) {
+        sqlite3_stmt* stmt = nullptr;
+        const QByteArray sql = QByteArray("SELECT ") + table.columns + " FROM " + table.table;
+        if (sqlite3_prepare_v2(db, sql.constData(), -1, &stmt, nullptr) != SQLITE_OK)
+            continue;
+        const int columns = sqlite3_column_count(stmt);
+        while (sqlite3_step(stmt) == SQLITE_ROW)
+            for (int c = 0; c < columns; ++c)
+                sink = sink + sqlite3_column_int64(stmt, c);
+        sqlite3_finalize(stmt);
+    }
+    const double elapsed = seconds(t);
+    sqlite3_close(db);
+    return elapsed;
+}
+
+double percentile(std::vector<double> values, double p)
+{
+    std::sort(values.begin(), values.end());
+    const std::size_t i = std::size_t(std::ceil(p * double(values.size()))) - 1;
+    return values[std::min(i, values.size() - 1)];
+}
+
+/// VIEWS ranges: fit all, then widths shrinking geometrically to 10 µs, each centred at a random place.
+std::vector<std::pair<double, double>> views(const TimelineIndex& index, int count)
+{
+    std::vector<std::pair<double, double>> out { { double(index.start()), double(index.end()) } };
+    QRandomGenerator random(14);
+    const double extent = std::max(1.0, double(index.end() - index.start()));
+    const double narrowest = std::min(10'000.0, extent);
+    for (int i = 1; i < count; ++i) {
+        const double width = extent * std::pow(narrowest / extent, double(i) / (count - 1));
+        const double centre = double(index.start()) + random.generateDouble() * extent;
+        out.emplace_back(centre - width / 2, centre + width / 2);
+    }
+    return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_timeline TRACE.sqlite [VIEWS]\n");
+        return 1;
+    }
+    const QString path = QFileInfo(QString::fromLocal8Bit(argv[1])).absoluteFilePath();
+    const int viewCount = argc > 2 ? std::max(2, atoi(argv[2])) : 30;
+    scan(path); // warm the page cache
+    const double scanSeconds = scan(path);
+    if (scanSeconds < 0) {
+        std::fprintf(stderr, "%s: cannot open\n", argv[1]);
+        return 2;
+    }
+
+    const LoadedProfile loaded = loadForWorkbench(path);
+    if (!loaded.profile) {
+        std::fprintf(stderr, "load failed: %s\n", qPrintable(loaded.result.error));
+        return 2;
+    }
+    double build = 1e300;
+    TimelineIndexPtr index;
+    for (int i = 0; i < 2; ++i) {
+        index.reset();
+        QElapsedTimer t;
+        t.start();
+        Result<TimelineIndexPtr> result = buildTimelineIndex(loaded.profile);
+        build = std::min(build, seconds(t));
+        index = *result;
+    }
+    const double bytesPerEvent = double(index->memoryBytes()) / double(std::max<std::size_t>(1, index->eventCount()));
+    std::printf("floor: sqlite scan of the timeline's columns %.3f s\n", scanSeconds);
+    std::printf("index: %zu events, %zu rows, %zu lanes, %.2f MiB, built in %.3f s\n", index->eventCount(),
+        index->rows().size(), index->lanes().size(), double(index->memoryBytes()) / 1048576.0, build);
+
+    Workbench workbench;
+    auto* session = new ProfileSession(LoadedProfile { loaded.profile, loaded.kernelIndex, loaded.result });
+    session->setAttachment(QStringLiteral("timeline"), std::const_pointer_cast<TimelineIndex>(index));
+    workbench.addSession(session);
+    TimelinePane pane(&workbench);
+    pane.resize(1920 + 16, 1000);
+    pane.show();
+    TimelineView* view = pane.view();
+    QImage image(pane.size(), QImage::Format_ARGB32_Premultiplied);
+    // One paint first: the font and style caches fill once per process, not per view.
+    pane.render(&image);
+    std::vector<double> paints, walls;
+    for (const auto& [start, end] : views(*index, viewCount)) {
+        view->showRange(start, end);
+        QElapsedTimer t;
+        t.start();
+        const double cpu = threadSeconds();
+        pane.render(&image);
+        paints.push_back((threadSeconds() - cpu) * 1000);
+        walls.push_back(seconds(t) * 1000);
+        if (qEnvironmentVariableIsSet("NSW_BENCH_VERBOSE"))
+            std::printf("view %.0f..%.0f ns: %.2f ms (wall %.2f ms)\n", start, end, paints.back(), walls.back());
+    }
+    // Clicks on the lanes of the visible tracks, at random times of a mid-zoom view.
+    view->showRange(double(index->start()), double(index->start()) + double(index->end() - index->start()) / 20);
+    std::vector<QPoint> clicks;
+    QRandomGenerator random(3);
+    for (const TimelineLayout::Item& item : view->layout().items()) {
+        const TimelineRow& row = index->rows()[std::size_t(item.row)];
+        for (std::uint32_t l = 0; l < row.laneCount; ++l) {
+            const int y
+                = TimelineView::kRulerHeight + TimelineLayout::laneTop(item, l) + TimelineLayout::kLaneHeight / 2;
+            if (y < view->height())
+                clicks.emplace_back(0, y);
+        }
+    }
+    const int hitCount = 2000;
+    double worstHit = 0;
+    QElapsedTimer hits;
+    hits.start();
+    for (int i = 0; i < hitCount && !clicks.empty(); ++i) {
+        QPoint p = clicks[std::size_t(random.bounded(int(clicks.size())))];
+        p.setX(TimelineView::kLabelWidth + int(random.bounded(view->width() - TimelineView::kLabelWidth)));
+        QElapsedTimer one;
+        one.start();
+        view->hitAt(p);
+        worstHit = std::max(worstHit, seconds(one) * 1e6);
+    }
+    const double hitUs = seconds(hits) * 1e6 / hitCount;
+    std::printf("paint of %d views at %dx%d (GUI thread CPU time): min %.2f ms, max %.2f ms; wall p50 %.2f ms p99 %.2f "
+                "ms; hit-test mean %.2f µs, worst %.1f µs\n",
+        int(paints.size()), view->width(), view->height(), *std::min_element(paints.begin(), paints.end()),
+        *std::max_element(paints.begin(), paints.end()), percentile(walls, 0.5), percentile(walls, 0.99), hitUs,
+        worstHit);
+    std::printf("timeline paint p50 %.2f ms p99 %.2f ms; index %.2f bytes/event; build %.2f x scan\n",
+        percentile(paints, 0.5), percentile(paints, 0.99), bytesPerEvent, build / scanSeconds);
+    return 0;
+}

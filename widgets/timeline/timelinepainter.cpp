@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timelinepainter.h"
+
+#include "widgets/timeline/rulerticks.h"
+
+#include <QFontMetrics>
+#include <cmath>
+
+namespace nsw {
+
+namespace {
+
+constexpr int kMinTextWidth = 28;
+
+bool darkText(const QColor& c)
+{
+    return 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue() > 150;
+}
+
+/// Merged spans are darker the more events they hold per pixel, so a dense stretch reads apart from a lone event.
+QColor densityShade(const QColor& base, double eventsPerPixel)
+{
+    const int darker = 100 + int(std::min(90.0, 22 * std::log2(1 + eventsPerPixel)));
+    return base.darker(darker);
+}
+
+} // namespace
+
+TimelinePainter::TimelinePainter(QPainter& painter, const TimelineFrame& frame, EventColors& colors)
+    : m_p(painter)
+    , m_f(frame)
+    , m_colors(colors)
+{ }
+
+void TimelinePainter::paint()
+{
+    paintRowBackgrounds();
+    m_p.save();
+    m_p.setClipRect(m_f.area);
+    const int top = m_f.area.top() - m_f.scrollY;
+    for (const TimelineLayout::Item& item : m_f.layout.items()) {
+        if (top + item.y + item.height < m_f.area.top() || top + item.y > m_f.area.bottom())
+            continue;
+        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        for (std::uint32_t l = 0; l < row.laneCount; ++l)
+            paintLane(row.firstLane + l, top + TimelineLayout::laneTop(item, l));
+    }
+    paintSelection();
+    m_p.restore();
+    paintLabels();
+    paintRuler();
+}
+
+QRect TimelinePainter::spanRect(TimeNs start, TimeNs end, int top) const
+{
+    // Whole pixels (the raster engine's fast path), clipped to just outside the area, at least one pixel wide.
+    const double w = m_f.area.width();
+    const int x0 = int(std::floor(std::clamp(m_f.viewport.xOf(double(start)), -2.0, w + 2)));
+    const int x1 = int(std::ceil(std::clamp(m_f.viewport.xOf(double(end)), -2.0, w + 2)));
+    return QRect(m_f.area.left() + x0, top + 1, std::max(1, x1 - x0), TimelineLayout::kLaneHeight - 2);
+}
+
+void TimelinePainter::paintLane(std::uint32_t lane, int top)
+{
+    const TimelineViewport& vp = m_f.viewport;
+    m_f.index.spans(lane, TimeNs(std::floor(vp.start())), TimeNs(std::ceil(vp.end())), vp.nsPerPixel(), m_spans);
+    for (const TimelineSpan& span : m_spans)
+        paintSpan(lane, span, top);
+}
+
+void TimelinePainter::paintSpan(std::uint32_t lane, const TimelineSpan& span, int top)
+{
+    const QRect r = spanRect(span.start, span.end, top);
+    const TimelineIndex& index = m_f.index;
+    const bool busy = index.lanes()[lane].source == LaneSource::GpuBusy;
+    const EventRef event = busy ? EventRef {} : index.eventAt(lane, span.first);
+    QColor color = busy ? EventColors::busyColor() : m_colors.colorOf(index.profile(), event);
+    if (span.count > 1)
+        color = densityShade(color, double(span.count) / r.width());
+    m_p.fillRect(r, color);
+    if (span.count != 1 || busy || r.width() < kMinTextWidth)
+        return;
+    const QRect visible = r.intersected(m_f.area).adjusted(3, 0, -2, 0);
+    if (visible.width() < kMinTextWidth - 5)
+        return;
+    // Demangled names run to hundreds of characters: shape only what could fit.
+    const QString name = eventName(index.profile(), event).left(visible.width() / 3 + 2);
+    const QString text = m_p.fontMetrics().elidedText(name, Qt::ElideRight, visible.width());
+    if (text.isEmpty() || text == QStringLiteral("…"))
+        return;
+    m_p.setPen(darkText(color) ? Qt::black : Qt::white);
+    m_p.drawText(visible, Qt::AlignVCenter | Qt::AlignLeft, text);
+}
+
+void TimelinePainter::paintSelection()
+{
+    if (!m_f.selected.valid())
+        return;
+    const Profile& profile = m_f.index.profile();
+    const TimeNs start = eventStart(profile, m_f.selected), end = eventEnd(profile, m_f.selected);
+    const int top = m_f.area.top() - m_f.scrollY;
+    for (const TimelineLayout::Item& item : m_f.layout.items()) {
+        if (top + item.y + item.height < m_f.area.top() || top + item.y > m_f.area.bottom())
+            continue;
+        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        for (std::uint32_t l = 0; l < row.laneCount; ++l) {
+            const std::uint32_t lane = row.firstLane + l;
+            const std::uint32_t n = m_f.index.lanes()[lane].count;
+            for (std::uint32_t k = m_f.index.firstEndingAtOrAfter(lane, start);
+                 k < n && m_f.index.startAt(lane, k) <= start; ++k) {
+                if (m_f.index.eventAt(lane, k) != m_f.selected)
+                    continue;
+                const QRect r = spanRect(start, end, top + TimelineLayout::laneTop(item, l)).adjusted(-1, -1, 1, 1);
+                m_p.setPen(QPen(Qt::black, 2));
+                m_p.setBrush(Qt::NoBrush);
+                m_p.drawRect(r);
+                m_p.setPen(QPen(QColor(255, 230, 0), 1));
+                m_p.drawRect(r.adjusted(-2, -2, 2, 2));
+                return;
+            }
+        }
+    }
+}
+
+void TimelinePainter::paintRowBackgrounds()
+{
+    const QColor even(250, 250, 250), odd(240, 242, 245), group(225, 229, 236);
+    const int top = m_f.area.top() - m_f.scrollY;
+    m_p.fillRect(m_f.area.united(m_f.labels), even);
+    int topLevel = 0;
+    for (const TimelineLayout::Item& item : m_f.layout.items()) {
+        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        if (row.parent < 0)
+            ++topLevel;
+        const QRect r(m_f.labels.left(), top + item.y, m_f.labels.width() + m_f.area.width(), item.height);
+        if (r.bottom() < m_f.area.top() || r.top() > m_f.area.bottom())
+            continue;
+        m_p.fillRect(r, row.isGroup() ? group : (topLevel % 2 ? odd : even));
+        m_p.setPen(QColor(215, 218, 224));
+        m_p.drawLine(r.bottomLeft(), r.bottomRight());
+    }
+}
+
+void TimelinePainter::paintLabels()
+{
+    m_p.save();
+    m_p.setClipRect(m_f.labels);
+    const int top = m_f.area.top() - m_f.scrollY;
+    QFont bold = m_p.font();
+    bold.setBold(true);
+    const QFont normal = m_p.font();
+    for (const TimelineLayout::Item& item : m_f.layout.items()) {
+        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        const int y = top + item.y;
+        if (y + item.height < m_f.labels.top() || y > m_f.labels.bottom())
+            continue;
+        const int indent = 6 + row.level * 14;
+        QRect text(m_f.labels.left() + indent, y, m_f.labels.width() - indent - 4, std::min(item.height, 22));
+        m_p.setPen(QColor(40, 40, 40));
+        if (row.isGroup()) {
+            const bool collapsed = std::size_t(item.row) < m_f.collapsed.size() && m_f.collapsed[std::size_t(item.row)];
+            m_p.setFont(bold);
+            m_p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
+                m_p.fontMetrics().elidedText((collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + row.label,
+                    Qt::ElideRight, text.width()));
+            m_p.setFont(normal);
+        } else {
+            m_p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
+                m_p.fontMetrics().elidedText(row.label, Qt::ElideRight, text.width()));
+        }
+    }
+    m_p.setPen(QColor(190, 194, 200));
+    m_p.drawLine(m_f.labels.topRight(), m_f.labels.bottomRight());
+    m_p.restore();
+}
+
+void TimelinePainter::paintRuler()
+{
+    const QRect& r = m_f.ruler;
+    m_p.fillRect(r.adjusted(-m_f.labels.width(), 0, 0, 0), QColor(232, 235, 240));
+    const TimelineViewport& vp = m_f.viewport;
+    const double origin = double(m_f.index.origin());
+    const RulerTicks ticks = rulerTicks(vp.start() - origin, vp.end() - origin, vp.nsPerPixel());
+    m_p.save();
+    m_p.setClipRect(r);
+    for (const RulerTick& tick : ticks.ticks) {
+        const int x = r.left() + int(std::lround(vp.xOf(tick.time + origin)));
+        m_p.setPen(QColor(90, 90, 90));
+        m_p.drawLine(x, r.bottom() - (tick.major ? 8 : 4), x, r.bottom());
+        if (tick.major)
+            m_p.drawText(QRect(x + 3, r.top(), 200, r.height() - 6), Qt::AlignVCenter | Qt::AlignLeft, tick.label);
+    }
+    m_p.restore();
+    const QString corner
+        = ticks.base.isEmpty() ? QStringLiteral("t = 0 at capture start") : QStringLiteral("from ") + ticks.base;
+    m_p.setPen(QColor(70, 70, 70));
+    m_p.drawText(QRect(6, r.top(), m_f.labels.width() - 10, r.height()), Qt::AlignVCenter | Qt::AlignLeft, corner);
+    m_p.setPen(QColor(190, 194, 200));
+    m_p.drawLine(r.left() - m_f.labels.width(), r.bottom(), r.right(), r.bottom());
+}
+
+} // namespace nsw

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/timeline/timelineindex.h"
+#include "widgets/timeline/eventcolors.h"
+#include "widgets/timeline/timelinelayout.h"
+#include "widgets/timeline/timelineviewport.h"
+
+#include <QPainter>
+#include <QRect>
+#include <vector>
+
+namespace nsw {
+
+/// Everything one paint of the timeline reads.
+struct TimelineFrame
+{
+    const TimelineIndex& index;
+    const TimelineViewport& viewport;
+    const TimelineLayout& layout;
+    const std::vector<char>& collapsed;
+    EventRef selected;
+    int scrollY = 0;
+    QRect labels; ///< the row label column, below the ruler
+    QRect ruler; ///< above the time area
+    QRect area; ///< where lanes are drawn
+};
+
+/// Paints a frame: ruler, labels, the merged spans of every visible lane, the selection.
+class TimelinePainter
+{
+public:
+    TimelinePainter(QPainter& painter, const TimelineFrame& frame, EventColors& colors);
+    void paint();
+
+private:
+    void paintRuler();
+    void paintRowBackgrounds();
+    void paintLabels();
+    void paintLane(std::uint32_t lane, int top);
+    void paintSpan(std::uint32_t lane, const TimelineSpan& span, int top);
+    void paintSelection();
+    QRect spanRect(TimeNs start, TimeNs end, int top) const;
+
+    QPainter& m_p;
+    const TimelineFrame& m_f;
+    EventColors& m_colors;
+    std::vector<TimelineSpan> m_spans; ///< reused for every lane
+};
+
+} // namespace nsw

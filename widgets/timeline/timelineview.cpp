@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timelineview.h"
+
+#include "core/util/timeformat.h"
+#include "widgets/timeline/timelinepainter.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <cmath>
+
+namespace nsw {
+
+namespace {
+constexpr double kZoomStep = 1.5;
+constexpr double kPanStep = 0.15;
+constexpr int kHitTolerancePx = 2;
+constexpr int kClickSlopPx = 4;
+} // namespace
+
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumHeight(kRulerHeight + 3 * TimelineLayout::kGroupHeight);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void TimelineView::setIndex(TimelineIndexPtr index)
+{
+    m_index = std::move(index);
+    m_collapsed.assign(m_index ? m_index->rows().size() : 0, 0);
+    m_selected = {};
+    m_scrollY = 0;
+    m_colors.clear();
+    if (m_index)
+        m_viewport.setLimits(m_index->start(), m_index->end());
+    m_viewport.setWidth(timeAreaWidth());
+    m_viewport.fitAll();
+    relayout();
+    viewMoved();
+}
+
+void TimelineView::setMessage(const QString& message)
+{
+    m_message = message;
+    update();
+}
+
+void TimelineView::showRange(double start, double end)
+{
+    m_viewport.showRange(start, end);
+    viewMoved();
+}
+
+void TimelineView::fitAll()
+{
+    m_viewport.fitAll();
+    viewMoved();
+}
+
+void TimelineView::zoomBy(double factor)
+{
+    m_viewport.zoomAt(m_viewport.width() / 2.0, factor);
+    viewMoved();
+}
+
+void TimelineView::panBy(double fractionOfWidth)
+{
+    m_viewport.panPixels(fractionOfWidth * m_viewport.width());
+    viewMoved();
+}
+
+void TimelineView::viewMoved()
+{
+    update();
+    Q_EMIT viewChanged();
+}
+
+void TimelineView::setVerticalOffset(int y)
+{
+    const int clamped = std::clamp(y, 0, std::max(0, contentHeight() - rowsViewportHeight()));
+    if (clamped == m_scrollY)
+        return;
+    m_scrollY = clamped;
+    update();
+    Q_EMIT verticalOffsetChanged(m_scrollY);
+}
+
+bool TimelineView::isCollapsed(int row) const
+{
+    return row >= 0 && std::size_t(row) < m_collapsed.size() && m_collapsed[std::size_t(row)];
+}
+
+void TimelineView::setCollapsed(int row, bool collapsed)
+{
+    if (row < 0 || std::size_t(row) >= m_collapsed.size() || !m_index->rows()[std::size_t(row)].isGroup())
+        return;
+    m_collapsed[std::size_t(row)] = collapsed;
+    relayout();
+}
+
+void TimelineView::relayout()
+{
+    if (m_index)
+        m_layout.update(*m_index, m_collapsed);
+    else
+        m_layout = {};
+    Q_EMIT verticalRangeChanged(contentHeight(), rowsViewportHeight());
+    setVerticalOffset(m_scrollY);
+    update();
+}
+
+QRect TimelineView::rowRect(int row) const
+{
+    const TimelineLayout::Item* item = m_layout.itemOfRow(row);
+    if (!item)
+        return {};
+    const QRect r(0, kRulerHeight + item->y - m_scrollY, width(), item->height);
+    return r.intersected(QRect(0, kRulerHeight, width(), rowsViewportHeight()));
+}
+
+TimelineView::Hit TimelineView::hitAt(const QPoint& pos) const
+{
+    Hit hit;
+    if (!m_index || pos.x() < kLabelWidth || pos.y() < kRulerHeight)
+        return hit;
+    const TimelineLayout::Item* item = m_layout.itemAt(pos.y() - kRulerHeight + m_scrollY);
+    if (!item)
+        return hit;
+    hit.row = item->row;
+    const TimelineRow& row = m_index->rows()[std::size_t(item->row)];
+    const int inTrack = pos.y() - kRulerHeight + m_scrollY - item->y - TimelineLayout::kTrackPadding;
+    if (row.isGroup() || inTrack < 0 || inTrack >= int(row.laneCount) * TimelineLayout::kLaneHeight)
+        return hit;
+    hit.lane = row.firstLane + std::uint32_t(inTrack / TimelineLayout::kLaneHeight);
+    const double t = m_viewport.timeAt(pos.x() - kLabelWidth);
+    const TimeNs tolerance = TimeNs(std::ceil(kHitTolerancePx * m_viewport.nsPerPixel()));
+    hit.pos = m_index->hitTest(hit.lane, TimeNs(std::llround(t)), tolerance);
+    return hit;
+}
+
+QString TimelineView::toolTipAt(const QPoint& pos) const
+{
+    const Hit hit = hitAt(pos);
+    if (!hit.valid())
+        return {};
+    return spanToolTip(hit);
+}
+
+QString TimelineView::spanToolTip(const Hit& hit) const
+{
+    const Profile& profile = m_index->profile();
+    const TimeNs start = m_index->startAt(hit.lane, std::uint32_t(hit.pos));
+    const TimeNs end = m_index->endAt(hit.lane, std::uint32_t(hit.pos));
+    const EventRef event = m_index->eventAt(hit.lane, std::uint32_t(hit.pos));
+    QStringList lines;
+    if (!event.valid()) {
+        lines << QStringLiteral("<b>GPU busy</b>");
+        lines << m_index->rows()[std::size_t(m_index->rows()[std::size_t(hit.row)].parent)].label.toHtmlEscaped();
+    } else {
+        const EventDescription d = describeEvent(profile, event);
+        // Templated kernel names run to thousands of characters: keep both ends.
+        const QString name = d.name.size() > 300 ? d.name.left(200) + QStringLiteral(" … ") + d.name.right(90) : d.name;
+        lines << QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
+        lines << d.kind.toHtmlEscaped();
+        lines << d.where.toHtmlEscaped();
+        for (const QString& detail : d.details)
+            lines << detail.toHtmlEscaped();
+    }
+    lines.insert(1,
+        QStringLiteral("start %1 · duration %2")
+            .arg(formatSeconds(start - m_index->origin(), 9), formatDuration(end - start)));
+    return QStringLiteral("<p>") + lines.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
+}
+
+void TimelineView::selectEvent(EventRef event)
+{
+    if (m_selected == event)
+        return;
+    m_selected = event;
+    update();
+}
+
+TimelineView::Hit TimelineView::locate(EventRef event) const
+{
+    Hit hit;
+    if (!m_index || !event.valid())
+        return hit;
+    const TimeNs start = eventStart(m_index->profile(), event);
+    for (std::size_t r = 0; r < m_index->rows().size(); ++r) {
+        const TimelineRow& row = m_index->rows()[r];
+        for (std::uint32_t lane = row.firstLane; lane < row.firstLane + row.laneCount; ++lane) {
+            const std::uint32_t n = m_index->lanes()[lane].count;
+            for (std::uint32_t k = m_index->firstEndingAtOrAfter(lane, start);
+                 k < n && m_index->startAt(lane, k) <= start; ++k)
+                if (m_index->eventAt(lane, k) == event)
+                    return { int(r), lane, std::int64_t(k) };
+        }
+    }
+    return hit;
+}
+
+bool TimelineView::revealEvent(EventRef event)
+{
+    const Hit hit = locate(event);
+    if (!hit.valid())
+        return false;
+    for (int p = m_index->rows()[std::size_t(hit.row)].parent; p >= 0; p = m_index->rows()[std::size_t(p)].parent)
+        m_collapsed[std::size_t(p)] = 0;
+    relayout();
+    const double start = double(m_index->startAt(hit.lane, std::uint32_t(hit.pos)));
+    const double end = double(m_index->endAt(hit.lane, std::uint32_t(hit.pos)));
+    const bool visible
+        = start >= m_viewport.start() && end <= m_viewport.end() && (end - start) / m_viewport.nsPerPixel() >= 3;
+    if (!visible) {
+        const double span = std::max(end - start, 1000.0);
+        m_viewport.showRange(start - 4.5 * span, end + 4.5 * span);
+    }
+    if (const TimelineLayout::Item* item = m_layout.itemOfRow(hit.row))
+        if (item->y < m_scrollY || item->y + item->height > m_scrollY + rowsViewportHeight())
+            setVerticalOffset(item->y - rowsViewportHeight() / 3);
+    m_selected = event;
+    viewMoved();
+    return true;
+}
+
+bool TimelineView::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(e);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    if (!m_index || m_index->rows().empty()) {
+        p.fillRect(rect(), palette().window());
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(rect(), Qt::AlignCenter,
+            !m_message.isEmpty() ? m_message
+                : m_index        ? tr("This profile has no GPU, CUDA API, NVTX or OS runtime events.")
+                                 : tr("Open a profile to see its timeline."));
+        return;
+    }
+    const TimelineFrame frame { *m_index, m_viewport, m_layout, m_collapsed, m_selected, m_scrollY,
+        QRect(0, kRulerHeight, kLabelWidth, rowsViewportHeight()), QRect(kLabelWidth, 0, timeAreaWidth(), kRulerHeight),
+        QRect(kLabelWidth, kRulerHeight, timeAreaWidth(), rowsViewportHeight()) };
+    TimelinePainter(p, frame, m_colors).paint();
+}
+
+void TimelineView::resizeEvent(QResizeEvent*)
+{
+    // Keep the visible range when the width changes.
+    const double start = m_viewport.start(), end = m_viewport.end();
+    m_viewport.setWidth(timeAreaWidth());
+    if (m_index)
+        m_viewport.showRange(start, end);
+    Q_EMIT verticalRangeChanged(contentHeight(), rowsViewportHeight());
+    setVerticalOffset(m_scrollY);
+}
+
+void TimelineView::wheelEvent(QWheelEvent* e)
+{
+    const QPoint delta = e->angleDelta();
+    if (e->position().x() < kLabelWidth || (e->modifiers() & Qt::ControlModifier)) {
+        setVerticalOffset(m_scrollY - delta.y() / 2);
+    } else if (e->modifiers() & Qt::ShiftModifier || std::abs(delta.x()) > std::abs(delta.y())) {
+        const int d = delta.x() != 0 ? delta.x() : delta.y();
+        m_viewport.panPixels(-d / 2.0);
+        viewMoved();
+    } else {
+        m_viewport.zoomAt(e->position().x() - kLabelWidth, std::pow(1.25, delta.y() / 120.0));
+        viewMoved();
+    }
+    e->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e)
+{
+    m_pressPos = m_lastDragPos = e->pos();
+    m_dragging = false;
+    setFocus(Qt::MouseFocusReason);
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e)
+{
+    if (!(e->buttons() & Qt::LeftButton))
+        return;
+    if (!m_dragging && (e->pos() - m_pressPos).manhattanLength() < kClickSlopPx)
+        return;
+    m_dragging = true;
+    const QPoint d = e->pos() - m_lastDragPos;
+    m_lastDragPos = e->pos();
+    m_viewport.panPixels(-d.x());
+    setVerticalOffset(m_scrollY - d.y());
+    viewMoved();
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* e)
+{
+    if (e->button() == Qt::LeftButton && !m_dragging)
+        clickAt(e->pos());
+    m_dragging = false;
+}
+
+void TimelineView::clickAt(const QPoint& pos)
+{
+    if (!m_index)
+        return;
+    if (pos.x() < kLabelWidth && pos.y() >= kRulerHeight) {
+        if (const TimelineLayout::Item* item = m_layout.itemAt(pos.y() - kRulerHeight + m_scrollY))
+            setCollapsed(item->row, !isCollapsed(item->row));
+        return;
+    }
+    const Hit hit = hitAt(pos);
+    const EventRef event = hit.valid() ? m_index->eventAt(hit.lane, std::uint32_t(hit.pos)) : EventRef {};
+    selectEvent(event);
+    Q_EMIT eventClicked(event);
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e)
+{
+    switch (e->key()) {
+    case Qt::Key_W:
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(kZoomStep);
+        break;
+    case Qt::Key_S:
+    case Qt::Key_Minus:
+        zoomBy(1 / kZoomStep);
+        break;
+    case Qt::Key_A:
+    case Qt::Key_Left:
+        panBy(-kPanStep);
+        break;
+    case Qt::Key_D:
+    case Qt::Key_Right:
+        panBy(kPanStep);
+        break;
+    case Qt::Key_F:
+    case Qt::Key_Home:
+        fitAll();
+        break;
+    default:
+        QWidget::keyPressEvent(e);
+    }
+}
+
+} // namespace nsw

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/timeline/timelineindex.h"
+#include "widgets/timeline/eventcolors.h"
+#include "widgets/timeline/timelinelayout.h"
+#include "widgets/timeline/timelineviewport.h"
+
+#include <QWidget>
+#include <vector>
+
+namespace nsw {
+
+/// The painted timeline: row labels on the left, a ruler on top, the lanes of every visible row. Wheel zooms at the
+/// cursor, dragging pans, W/S zoom and A/D pan, F fits all; hovering shows the event under the cursor, a click
+/// selects it, a click on a group's label collapses or expands it.
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kLabelWidth = 250;
+    static constexpr int kRulerHeight = 26;
+
+    /// Where an event is drawn: a lane position.
+    struct Hit
+    {
+        int row = -1;
+        std::uint32_t lane = 0;
+        std::int64_t pos = -1;
+        bool valid() const { return pos >= 0; }
+    };
+
+    explicit TimelineView(QWidget* parent = nullptr);
+
+    /// Shows @p index (null: nothing) with every group expanded, fitted to its events.
+    void setIndex(TimelineIndexPtr index);
+    const TimelineIndexPtr& index() const { return m_index; }
+    /// Text drawn instead of the rows while there is no index ("Building the timeline… 40 %").
+    void setMessage(const QString& message);
+
+    TimelineViewport& viewport() { return m_viewport; }
+    const TimelineViewport& viewport() const { return m_viewport; }
+    /// Shows [start, end] of the profile's own clock (not the capture clock).
+    void showRange(double start, double end);
+    void fitAll();
+    void zoomBy(double factor);
+    void panBy(double fractionOfWidth);
+
+    int verticalOffset() const { return m_scrollY; }
+    void setVerticalOffset(int y);
+    int contentHeight() const { return m_layout.totalHeight(); }
+    int rowsViewportHeight() const { return height() - kRulerHeight; }
+
+    bool isCollapsed(int row) const;
+    void setCollapsed(int row, bool collapsed);
+    const TimelineLayout& layout() const { return m_layout; }
+    /// Where row @p row is drawn (widget coordinates), empty when hidden or scrolled away.
+    QRect rowRect(int row) const;
+
+    Hit hitAt(const QPoint& pos) const;
+    QString toolTipAt(const QPoint& pos) const;
+    EventRef selectedEvent() const { return m_selected; }
+    /// Selects @p event (invalid: none) without moving the view.
+    void selectEvent(EventRef event);
+    /// Selects @p event and brings it into view with context: its groups expanded, scrolled to, zoomed so that it
+    /// is a tenth of the width when it was not visible. False when the index does not hold it.
+    bool revealEvent(EventRef event);
+    /// The lane position of @p event, searched in the rows that can hold it.
+    Hit locate(EventRef event) const;
+    EventColors& colors() { return m_colors; }
+
+Q_SIGNALS:
+    /// A click selected an event (invalid when the click hit nothing).
+    void eventClicked(nsw::EventRef event);
+    void verticalRangeChanged(int contentHeight, int pageHeight);
+    void verticalOffsetChanged(int offset);
+    void viewChanged();
+
+protected:
+    bool event(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    int timeAreaWidth() const { return std::max(1, width() - kLabelWidth); }
+    void relayout();
+    void viewMoved();
+    void clickAt(const QPoint& pos);
+    QString spanToolTip(const Hit& hit) const;
+
+    TimelineIndexPtr m_index;
+    TimelineViewport m_viewport;
+    TimelineLayout m_layout;
+    std::vector<char> m_collapsed; ///< per row
+    EventColors m_colors;
+    EventRef m_selected;
+    QString m_message;
+    int m_scrollY = 0;
+    QPoint m_pressPos;
+    QPoint m_lastDragPos;
+    bool m_dragging = false;
+};
+
+} // namespace nsw
