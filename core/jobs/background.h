@@ -61,27 +61,23 @@ public:
             };
         }
         const JobContext context(m_token, std::move(progress));
-        auto handoff = std::make_shared<char>();
-        handoffRelease(handoff.get());
-        QThreadPool::globalInstance()->start(
-            [guard, state, generation, context, handoff, work = std::move(work), done = std::move(done)]() mutable {
-                handoffAcquire(handoff.get());
-                if (context.isCancelled())
-                    return;
-                auto result = std::make_shared<R>(work(context));
-                handoffRelease(result.get());
-                QMetaObject::invokeMethod(
-                    QCoreApplication::instance(),
-                    [guard, state, generation, context, done = std::move(done), result]() {
-                        handoffAcquire(result.get());
-                        // generation is only touched on the owner's thread: this check and run() cannot race.
-                        if (!guard || state->generation != generation || context.isCancelled())
-                            return;
-                        state->busy = false;
-                        done(std::move(*result));
-                    },
-                    Qt::QueuedConnection);
-            });
+        startInPool([guard, state, generation, context, work = std::move(work), done = std::move(done)]() mutable {
+            if (context.isCancelled())
+                return;
+            auto result = std::make_shared<R>(work(context));
+            handoffRelease(result.get());
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(),
+                [guard, state, generation, context, done = std::move(done), result = std::move(result)]() {
+                    handoffAcquire(result.get());
+                    // generation is only touched on the owner's thread: this check and run() cannot race.
+                    if (!guard || state->generation != generation || context.isCancelled())
+                        return;
+                    state->busy = false;
+                    done(std::move(*result));
+                },
+                Qt::QueuedConnection);
+        });
     }
 
     /// Cancels the running job (if any); its result is dropped.

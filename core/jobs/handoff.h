@@ -9,6 +9,11 @@
 #endif
 #endif
 
+#include <QRunnable>
+#include <QThreadPool>
+#include <functional>
+#include <utility>
+
 #ifdef NSW_THREAD_SANITIZER
 extern "C" void __tsan_acquire(void* addr);
 extern "C" void __tsan_release(void* addr);
@@ -32,6 +37,31 @@ inline void handoffAcquire([[maybe_unused]] const void* key)
 #ifdef NSW_THREAD_SANITIZER
     __tsan_acquire(const_cast<void*>(key));
 #endif
+}
+
+/// Runs @p work on the global thread pool, announcing the hand-over to ThreadSanitizer. The work is wrapped in a
+/// runnable that is complete before the release and passed by pointer, so nothing is written after the release;
+/// the pool thread acquires on the runnable's own address before it reads the work.
+inline void startInPool(std::function<void()> work)
+{
+    class Task final : public QRunnable
+    {
+    public:
+        explicit Task(std::function<void()> work)
+            : m_work(std::move(work))
+        { }
+        void run() override
+        {
+            handoffAcquire(this);
+            m_work();
+        }
+
+    private:
+        std::function<void()> m_work;
+    };
+    auto* task = new Task(std::move(work));
+    handoffRelease(task);
+    QThreadPool::globalInstance()->start(task);
 }
 
 } // namespace nsw

@@ -19,15 +19,12 @@ template <typename Result>
 void runInBackground(QObject* context, std::function<Result()> work, std::function<void(Result)> done)
 {
     QPointer<QObject> guard(context); // created on the GUI thread, only dereferenced there
-    auto handoff = std::make_shared<char>();
-    handoffRelease(handoff.get());
-    QThreadPool::globalInstance()->start([guard, handoff, work = std::move(work), done = std::move(done)]() mutable {
-        handoffAcquire(handoff.get());
+    startInPool([guard, work = std::move(work), done = std::move(done)]() mutable {
         auto result = std::make_shared<Result>(work());
         handoffRelease(result.get());
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),
-            [guard, done = std::move(done), result]() {
+            [guard, done = std::move(done), result = std::move(result)]() {
                 handoffAcquire(result.get());
                 if (guard)
                     done(std::move(*result));
