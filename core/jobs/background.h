@@ -65,11 +65,14 @@ public:
             if (context.isCancelled())
                 return;
             auto result = std::make_shared<R>(work(context));
-            handoffRelease(result.get());
+            const void* key = result.get();
+            handoffRelease(key);
             QMetaObject::invokeMethod(
                 QCoreApplication::instance(),
-                [guard, state, generation, context, done = std::move(done), result = std::move(result)]() {
+                [guard, state, generation, context, done = std::move(done), result = std::move(result),
+                    back = HandoffBack(key)]() {
                     handoffAcquire(result.get());
+                    const HandoffDone finished { back.key };
                     // generation is only touched on the owner's thread: this check and run() cannot race.
                     if (!guard || state->generation != generation || context.isCancelled())
                         return;

@@ -39,6 +39,26 @@ inline void handoffAcquire([[maybe_unused]] const void* key)
 #endif
 }
 
+/// Captured last in a queued call's closure (so destroyed first): Qt may destroy a delivered call's closure on the
+/// sending thread, after an uninstrumented reference count; acquiring @p key there orders that destruction after
+/// the receiver's use, which ends with handoffRelease(key).
+struct HandoffBack
+{
+    const void* key = nullptr;
+    HandoffBack(const HandoffBack&) = default;
+    explicit HandoffBack(const void* k)
+        : key(k)
+    { }
+    ~HandoffBack() { handoffAcquire(key); }
+};
+
+/// Releases @p key when the receiving side is done with a hand-over (see HandoffBack).
+struct HandoffDone
+{
+    const void* key;
+    ~HandoffDone() { handoffRelease(key); }
+};
+
 /// Runs @p work on the global thread pool, announcing the hand-over to ThreadSanitizer. The work is wrapped in a
 /// runnable that is complete before the release and passed by pointer, so nothing is written after the release;
 /// the pool thread acquires on the runnable's own address before it reads the work.

@@ -21,11 +21,13 @@ void runInBackground(QObject* context, std::function<Result()> work, std::functi
     QPointer<QObject> guard(context); // created on the GUI thread, only dereferenced there
     startInPool([guard, work = std::move(work), done = std::move(done)]() mutable {
         auto result = std::make_shared<Result>(work());
-        handoffRelease(result.get());
+        const void* key = result.get();
+        handoffRelease(key);
         QMetaObject::invokeMethod(
             QCoreApplication::instance(),
-            [guard, done = std::move(done), result = std::move(result)]() {
+            [guard, done = std::move(done), result = std::move(result), back = HandoffBack(key)]() {
                 handoffAcquire(result.get());
+                const HandoffDone finished { back.key };
                 if (guard)
                     done(std::move(*result));
             },
