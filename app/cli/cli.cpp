@@ -14,7 +14,8 @@ const std::vector<Command>& commands()
         { QStringLiteral("stats"),
             QStringLiteral("nsys stats reports, identical CSV (cuda_gpu_kern_sum, cuda_api_sum...)"), runStats },
         { QStringLiteral("analyze"),
-            QStringLiteral("nsys's expert-system rules (nsys analyze): pageable/sync memcpy, sync APIs, GPU gaps, low use"),
+            QStringLiteral(
+                "nsys's expert-system rules (nsys analyze): pageable/sync memcpy, sync APIs, GPU gaps, low use"),
             runAnalyze },
         { QStringLiteral("info"),
             QStringLiteral("what an export holds: nsys version, GPUs, processes, row counts, span"), runInfo },

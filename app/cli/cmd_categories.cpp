@@ -10,7 +10,6 @@
 #include "widgets/categories/categorychart.h"
 #include "widgets/common/plotexport.h"
 
-
 namespace nsw::cli {
 
 namespace {
