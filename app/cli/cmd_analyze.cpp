@@ -84,10 +84,8 @@ int runAnalyze(const QStringList& args)
     QString fmt = parser.value(format);
     if (fmt == QLatin1String("column") || fmt == QLatin1String("table"))
         fmt = QStringLiteral("text");
-    if (fmt != QLatin1String("csv") && fmt != QLatin1String("text") && fmt != QLatin1String("json")) {
-        printError(QStringLiteral("--format must be text, csv or json, not '%1'").arg(fmt));
+    if (!checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("csv"), QStringLiteral("json") }))
         return ExitUsage;
-    }
     const Result<std::vector<RuleRequest>> rules
         = planRules(parser.value(rule).split(QLatin1Char(','), Qt::SkipEmptyParts));
     if (!rules) {

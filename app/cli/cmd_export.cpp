@@ -74,10 +74,8 @@ int runExport(const QStringList& args)
         printError(QStringLiteral("export takes exactly one TRACE (see export --help)"));
         return ExitUsage;
     }
-    if (parser.value(format) != QLatin1String("perfetto")) {
-        printError(QStringLiteral("--format must be perfetto, not '%1'").arg(parser.value(format)));
+    if (!checkFormat(parser.value(format), { QStringLiteral("perfetto") }))
         return ExitUsage;
-    }
     PerfettoExportRequest request;
     if (parser.isSet(range) && !parseRange(parser.value(range), request))
         return ExitUsage;
