@@ -176,7 +176,7 @@ Result<TableOps> readTable(const RuleInput& input, const ApiSource& source, cons
 {
     TableOps t;
     t.idColumn = input.idColumn(table);
-    t.ops.reserve(size_t(std::max<qint64>(0, input.db().estimatedRows(table))));
+    t.ops.reserve(input.db().reservableRows(table));
     const Status s = input.scan(table,
         { QStringLiteral("start"), QStringLiteral("end"), source.globalId, source.device, source.context }, nullptr,
         [&](const std::vector<NullableInt>& v) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capturespan.h"
 
+#include "core/profile/timelimits.h"
 #include "core/sqlite/sqlitedb.h"
 
 #include <QStringList>
@@ -20,7 +21,7 @@ std::optional<EventSpan> derivedWindow(const ProfileMetadata& meta)
         bool okStart = false, okEnd = false;
         const qint64 start = bounds.value(0).toLongLong(&okStart);
         const qint64 end = bounds.value(1).toLongLong(&okEnd);
-        if (bounds.size() == 2 && okStart && okEnd && end > start)
+        if (bounds.size() == 2 && okStart && okEnd && end > start && plausibleTime(start) && plausibleTime(end))
             return EventSpan { start, end };
     }
     return std::nullopt;
@@ -30,9 +31,11 @@ std::optional<EventSpan> derivedWindow(const ProfileMetadata& meta)
 /// with --ts-normalize. (Its startTime/stopTime columns are on another clock.)
 std::optional<EventSpan> analysisWindow(const ProfileMetadata& meta)
 {
-    if (meta.analysisDurationNs == kNoTime || meta.analysisDurationNs <= 0)
+    if (meta.analysisDurationNs <= 0 || !plausibleTime(meta.analysisDurationNs))
         return std::nullopt;
     const TimeNs origin = meta.timeNormalized && meta.sessionStartUtcNs != kNoTime ? meta.sessionStartUtcNs : 0;
+    if (!plausibleTime(origin))
+        return std::nullopt;
     return EventSpan { origin, origin + meta.analysisDurationNs };
 }
 
@@ -80,12 +83,19 @@ CaptureSpan captureSpanOf(const Profile& profile)
 
 EventSpan readEventSpan(const SqliteDb& db)
 {
+    // The rows the loader keeps (core/profile/timelimits.h): integer, plausible times, end >= start.
+    const QString limit = QString::number(kMaxAbsTime);
+    const auto plausible = [&](const QString& column) {
+        return QStringLiteral("typeof(%1) = 'integer' AND %1 BETWEEN -%2 AND %2").arg(column, limit);
+    };
+    const QString interval
+        = QStringLiteral("%1 AND %2 AND end >= start AND end - start <= %3")
+              .arg(plausible(QStringLiteral("start")), plausible(QStringLiteral("end")), QString::number(kMaxDuration));
     EventSpan span;
     const auto cover = [&](const QString& table, const QString& endExpression, const QString& where) {
-        if (!db.hasColumn(table, QStringLiteral("start")))
-            return;
         Statement st(db,
-            QStringLiteral("SELECT min(start), max(%1) FROM %2%3").arg(endExpression, quoteIdentifier(table), where));
+            QStringLiteral("SELECT min(start), max(%1) FROM %2 WHERE %3")
+                .arg(endExpression, quoteIdentifier(table), where));
         if (st.step() != Statement::Step::Row || st.isNull(0))
             return;
         span.start = span.start == kNoTime ? st.int64(0) : std::min<TimeNs>(span.start, st.int64(0));
@@ -94,15 +104,21 @@ EventSpan readEventSpan(const SqliteDb& db)
     };
     for (const char* table : { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
              "CUPTI_ACTIVITY_KIND_GRAPH_TRACE", "CUPTI_ACTIVITY_KIND_RUNTIME" })
-        if (db.hasColumn(QLatin1String(table), QStringLiteral("end")))
-            cover(QLatin1String(table), QStringLiteral("end"), QString());
-    // NVTX: the ranges and marks the loader keeps; an unterminated range counts by its start.
+        if (db.hasColumn(QLatin1String(table), QStringLiteral("start"))
+            && db.hasColumn(QLatin1String(table), QStringLiteral("end")))
+            cover(QLatin1String(table), QStringLiteral("end"), interval);
+    // NVTX: the ranges and marks the loader keeps; a mark or an unterminated range counts by its start.
     const QString nvtx = QStringLiteral("NVTX_EVENTS");
-    if (db.hasColumn(nvtx, QStringLiteral("eventType")))
-        cover(nvtx,
-            db.hasColumn(nvtx, QStringLiteral("end")) ? QStringLiteral("max(start, coalesce(end, start))")
-                                                      : QStringLiteral("start"),
-            QStringLiteral(" WHERE eventType IN (34, 59, 60, 70, 71)"));
+    if (!db.hasColumn(nvtx, QStringLiteral("start")) || !db.hasColumn(nvtx, QStringLiteral("eventType")))
+        return span;
+    const QString kept = QStringLiteral("eventType IN (34, 59, 60, 70, 71)");
+    if (!db.hasColumn(nvtx, QStringLiteral("end"))) {
+        cover(nvtx, QStringLiteral("start"), QStringLiteral("%1 AND %2").arg(kept, plausible(QStringLiteral("start"))));
+        return span;
+    }
+    cover(nvtx, QStringLiteral("CASE WHEN eventType = 34 OR end IS NULL THEN start ELSE end END"),
+        QStringLiteral("%1 AND %2 AND (eventType = 34 OR end IS NULL OR (%3))")
+            .arg(kept, plausible(QStringLiteral("start")), interval));
     return span;
 }
 

@@ -12,7 +12,7 @@ namespace {
 /// Beyond this many arithmetic chunks the rowids are walked instead: gaps would make most chunks empty.
 constexpr quint64 kMaxArithmeticChunks = 64;
 /// What a scan may reserve ahead when it cannot know its row count (a whole table of unknown density).
-constexpr qint64 kMaxReservedRows = qint64(1) << 24;
+constexpr qint64 kMaxReservedRows = SqliteDb::kMaxReservedRows;
 
 std::vector<RowRange> arithmeticChunks(qint64 first, quint64 chunks, qint64 chunkRows)
 {

@@ -2,6 +2,7 @@
 #include "tablereaders.h"
 
 #include "core/profile/scanloop.h"
+#include "core/profile/timelimits.h"
 
 #include <QHash>
 #include <optional>
@@ -11,22 +12,19 @@ namespace nsw {
 
 namespace {
 
-constexpr TimeNs kMaxAbsTime = TimeNs(1) << 62;
-constexpr quint64 kMaxDuration = quint64(1) << 52; // 52 days: longer is a corrupt or hostile value
-
 bool readTime(const Row& r, int column, TimeNs& t)
 {
     if (!r.isInteger(column))
         return false;
     t = r.int64(column);
-    return t >= -kMaxAbsTime && t <= kMaxAbsTime;
+    return plausibleTime(t);
 }
 
 /// Start and end of an interval row; false (and counted) when either is NULL, not an integer, implausibly far, or
 /// when end < start: such rows are skipped rather than read as 0 or as a negative duration.
 bool readInterval(const Row& r, int start, int end, ScanContext& ctx, TimeNs& s, TimeNs& e)
 {
-    if (readTime(r, start, s) && readTime(r, end, e) && e >= s && quint64(e) - quint64(s) <= kMaxDuration)
+    if (readTime(r, start, s) && readTime(r, end, e) && plausibleInterval(s, e))
         return true;
     ++ctx.badTimeRows;
     return false;
@@ -39,7 +37,7 @@ bool usableNvtxTimes(int type, bool goodStart, bool hasEnd, bool goodEnd, TimeNs
         return false;
     if (!hasEnd || type == NvtxTable::kMark)
         return true;
-    return goodEnd && end >= start && quint64(end) - quint64(start) <= kMaxDuration;
+    return goodEnd && plausibleInterval(start, end);
 }
 
 std::int32_t readDevice(const Row& r, int column, ScanContext& ctx)

@@ -34,6 +34,10 @@ qint64 sizeOf(const QByteArray& path)
 
 OpenPlan planOpen(const QString& path)
 {
+    // A FIFO or a device would block SQLite's first read forever (or read a device): every opener is refused here,
+    // not only those that ran checkFileBeforeOpen first.
+    if (const QFileInfo info(path); info.exists() && !info.isFile())
+        return { {}, {}, QStringLiteral("%1: not a regular file").arg(path) };
     // SQLite looks for the -wal and -journal files next to the file a symlink points to: so do we.
     const QByteArray encoded = QFile::encodeName(path);
     char* resolved = ::realpath(encoded.constData(), nullptr);

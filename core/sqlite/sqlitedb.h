@@ -5,6 +5,7 @@
 #include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <string_view>
@@ -75,6 +76,13 @@ public:
     bool hasColumn(const QString& table, const QString& column) const;
     /// Upper bound of the row count that costs O(log n): max(rowid), or 0 for an empty or missing table.
     qint64 estimatedRows(const QString& table) const;
+    /// The most rows a reader reserves up front: max(rowid) of a damaged file can be 2^62.
+    static constexpr qint64 kMaxReservedRows = qint64(1) << 24;
+    /// estimatedRows() capped at kMaxReservedRows, for reserve().
+    std::size_t reservableRows(const QString& table) const
+    {
+        return std::size_t(std::clamp<qint64>(estimatedRows(table), 0, kMaxReservedRows));
+    }
     /// [min(rowid), max(rowid)] in O(log n); {0, -1} for an empty or missing table.
     std::pair<qint64, qint64> rowIdRange(const QString& table) const;
     /// Exact count(*) (walks the table), or -1 when the table is missing; sets @p error on an SQLite error.

@@ -147,6 +147,8 @@ def commands(trace, base):
         "nvlink": ["nvlink", trace, "--metric", "all", "--json"],
         "compare-self": ["compare", trace, trace],
         "compare-base": ["compare", base, trace, "--by", "nvtx", "--format", "json"],
+        "analyze": ["analyze", trace, "--format", "json"],
+        "export": ["export", "--format", "perfetto", trace],
     }
 
 
