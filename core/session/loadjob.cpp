@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "loadjob.h"
 
-#include "core/jobs/handoff.h"
+#include "core/jobs/mainthreadcall.h"
 
-#include <QCoreApplication>
-#include <QMetaObject>
 #include <QPointer>
 #include <condition_variable>
 #include <mutex>
@@ -34,22 +32,14 @@ LoadJob::ProgressHook currentHook()
     return loadThreads().hook;
 }
 
-/// Runs @p call on the GUI thread unless @p guard is gone by then. Goes through the application object, which
-/// outlives every job, so no queued call targets a deleted job.
-template <typename F> void postToJob(const QPointer<LoadJob>& guard, const void* handoffKey, F call)
+/// Runs @p call on the GUI thread unless @p guard is gone by then. Goes through a receiver that outlives every job,
+/// so no posted call targets a deleted job.
+template <typename F> void postToJob(const QPointer<LoadJob>& guard, F call)
 {
-    QCoreApplication* app = QCoreApplication::instance();
-    if (!app)
-        return;
-    handoffRelease(handoffKey);
-    QMetaObject::invokeMethod(
-        app,
-        [guard, handoffKey, call = std::move(call)]() {
-            handoffAcquire(handoffKey);
-            if (guard)
-                call(guard.data());
-        },
-        Qt::QueuedConnection);
+    postToMainThread([guard, call = std::move(call)]() {
+        if (guard)
+            call(guard.data());
+    });
 }
 } // namespace
 
@@ -94,8 +84,7 @@ void LoadJob::start()
             if (permille != lastPermille || p.stage != lastStage) {
                 lastPermille = permille;
                 lastStage = p.stage;
-                postToJob(guard, shared.get(),
-                    [permille, stage = p.stage](LoadJob* job) { Q_EMIT job->progress(permille, stage); });
+                postToJob(guard, [permille, stage = p.stage](LoadJob* job) { Q_EMIT job->progress(permille, stage); });
             }
             if (hook)
                 hook(path, shared->cancel);
@@ -105,7 +94,7 @@ void LoadJob::start()
             loaded->profile.reset(); // cancelled after the last check: drop the profile here, not on the GUI thread
             loaded->result.cancelled = true;
         }
-        postToJob(guard, loaded.get(), [loaded](LoadJob* job) { job->deliver(loaded); });
+        postToJob(guard, [loaded](LoadJob* job) { job->deliver(loaded); });
         std::lock_guard lock(loadThreads().mutex);
         --loadThreads().running;
         loadThreads().ended.notify_all();
