@@ -14,6 +14,28 @@ QColor argb(std::uint32_t c)
     return QColor::fromRgba(c);
 }
 
+/// The length of the prefix all @p labels share, cut back to a word boundary (after '_', ' ', '-' or '.'); 0 for
+/// fewer than two labels or a prefix shorter than 6 characters.
+qsizetype sharedPrefixLength(const QStringList& labels)
+{
+    if (labels.size() < 2)
+        return 0;
+    qsizetype n = labels.first().size();
+    for (const QString& l : labels) {
+        n = std::min(n, l.size());
+        for (qsizetype i = 0; i < n; ++i)
+            if (l[i] != labels.first()[i]) {
+                n = i;
+                break;
+            }
+    }
+    const QString prefix = labels.first().left(n);
+    qsizetype cut = n;
+    while (cut > 0 && !QStringLiteral("_ -.").contains(prefix[cut - 1]))
+        --cut;
+    return cut >= 6 ? cut : 0;
+}
+
 QString number(double v)
 {
     return QString::number(v, 'f', v >= 100 ? 0 : (v >= 10 ? 1 : 2));
@@ -48,59 +70,79 @@ CategoryChart::CategoryChart(QWidget* parent)
     side->addElement(1, 0, new QCPLayoutElement(this));
     side->setRowStretchFactor(0, 0.001);
     side->setMargins(QMargins(0, 0, 8, 0));
-    legend->setRowSpacing(0);
     legend->setIconSize(14, 10);
-    xAxis->grid()->setVisible(false);
-    xAxis->setTickLength(0, 0);
-    yAxis->grid()->setSubGridVisible(false);
+    legend->setRowSpacing(1);
     setMinimumSize(320, 220);
+    connect(this, &QCustomPlot::afterLayout, this, &CategoryChart::showLabelsThatFit);
 }
 
 void CategoryChart::resizeEvent(QResizeEvent* event)
 {
     QCustomPlot::resizeEvent(event);
-    fitTickLabels();
+    fitToSize();
 }
 
-void CategoryChart::fitTickLabels()
+bool CategoryChart::labelsFitSideBySide() const
 {
-    // Tilt the bar labels when they would not fit side by side.
     const qsizetype bars = m_table.bars.size();
+    if (bars == 0)
+        return true;
     int widest = 0;
     const QFontMetrics metrics(xAxis->tickLabelFont());
     for (const QString& label : m_table.bars)
         widest = std::max(widest, metrics.horizontalAdvance(label));
-    const double room
-        = bars > 0 ? 0.85 * double(axisRect()->width() > 0 ? axisRect()->width() : width()) / double(bars) : 1;
-    const double angle = widest > room ? 25 : 0;
-    bool changed = false;
-    if (xAxis->tickLabelRotation() != angle) {
-        xAxis->setTickLabelRotation(angle);
-        changed = true;
+    // The upright plot's width, the same in either orientation (no flip-flop): the chart's minus the legend column
+    // and the time axis' labels.
+    const int plotWidth = width() - legend->outerRect().width() - 70;
+    return widest <= 0.85 * double(plotWidth) / double(bars);
+}
+
+void CategoryChart::fitToSize()
+{
+    const bool horizontal = !labelsFitSideBySide();
+    if (horizontal != m_horizontal) {
+        m_horizontal = horizontal;
+        rebuild();
     }
-    // Many categories in a short dock: the legend wraps into more columns rather than overlapping its entries.
+    fitLegend();
+}
+
+void CategoryChart::fitLegend()
+{
+    // Many categories in a short dock: the legend wraps into more columns rather than squeezing its entries (a
+    // squeezed entry loses its descenders and underscores). Sized from the entries' own size hints.
     const int items = legend->itemCount();
-    int itemHeight = std::max(QFontMetrics(legend->font()).height(), legend->iconSize().height());
-    if (items > 0)
-        itemHeight += legend->item(0)->margins().top() + legend->item(0)->margins().bottom() + legend->rowSpacing();
-    const int rows
-        = std::max(1, (axisRect()->height() > 0 ? axisRect()->height() : height() / 2) / std::max(1, itemHeight));
+    int itemHeight = 1;
+    for (int i = 0; i < items; ++i)
+        itemHeight = std::max(itemHeight, legend->item(i)->minimumOuterSizeHint().height());
+    itemHeight += legend->rowSpacing();
+    const int room = axisRect()->outerRect().height() > 0 ? axisRect()->outerRect().height() : height() / 2;
+    const int rows = std::max(1, (room - legend->margins().top() - legend->margins().bottom()) / itemHeight);
     const int wrap = items > rows ? rows : 0;
     if (legend->wrap() != wrap) {
         legend->setWrap(wrap);
         legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
-        changed = true;
-    }
-    if (changed)
         replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void CategoryChart::setTable(const CategoryTable& table, const QString& subtitle)
 {
     m_table = table;
+    m_rulesName = subtitle;
+    setViewport(rect()); // a chart rendered without being shown (the CLI's PNG) has had no resize event
+    m_horizontal = !labelsFitSideBySide();
+    rebuild();
+    fitToSize(); // again with the laid-out axis rect
+}
+
+void CategoryChart::rebuild()
+{
+    const CategoryTable& table = m_table;
     clearPlottables();
     clearItems();
     m_highlight = nullptr;
+    m_segmentLabels.clear();
     const std::size_t bars = std::size_t(table.bars.size());
     const TimeNs maxTotal = bars ? *std::max_element(table.barTotal.begin(), table.barTotal.end()) : 0;
     if (maxTotal >= 1'000'000'000) {
@@ -116,16 +158,18 @@ void CategoryChart::setTable(const CategoryTable& table, const QString& subtitle
         m_unitNs = 1;
         m_unit = QStringLiteral("ns");
     }
-    m_title->setText(tr("Kernel categories · %1 · time mode %2").arg(subtitle, timeModeName(table.mode)));
+    m_title->setText(tr("Kernel categories · %1 · time mode %2").arg(m_rulesName, timeModeName(table.mode)));
     m_subtitle->setText(timeModeDescription(table.mode));
 
+    QCPAxis* const barAxis = this->barAxis();
+    QCPAxis* const timeAxis = this->timeAxis();
     QVector<double> keys;
     for (std::size_t b = 0; b < bars; ++b)
         keys.append(double(b + 1));
     // Created from the top of the stack down, so that the legend lists them in the order they are stacked.
     std::vector<QCPBars*> stack(table.rowCount(), nullptr);
     for (std::size_t r = table.rowCount(); r-- > 0;) {
-        auto* b = new QCPBars(xAxis, yAxis);
+        auto* b = new QCPBars(barAxis, timeAxis);
         b->setName(table.categories[qsizetype(r)]);
         const QColor c = argb(table.colors[r]);
         b->setBrush(c);
@@ -141,44 +185,84 @@ void CategoryChart::setTable(const CategoryTable& table, const QString& subtitle
     }
     for (std::size_t r = 1; r < stack.size(); ++r)
         stack[r]->moveAbove(stack[r - 1]);
+    for (int i = 0; i < legend->itemCount(); ++i)
+        legend->item(i)->setMargins(QMargins(0, 0, 0, 3));
 
+    // Horizontal labels are shortened to a third of the chart: first the prefix all bars share, then the middle.
+    // The full names are in the tooltip and the table.
+    const QFontMetrics metrics(barAxis->tickLabelFont());
+    const qsizetype shared = m_horizontal ? sharedPrefixLength(table.bars) : 0;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (std::size_t b = 0; b < bars; ++b)
-        ticker->addTick(double(b + 1), table.bars[qsizetype(b)]);
-    xAxis->setTicker(ticker);
-    fitTickLabels();
-    xAxis->setRange(0.4, double(bars) + 0.6);
-    yAxis->setLabel(tr("time [%1] (%2)").arg(timeModeName(table.mode), m_unit));
+    for (std::size_t b = 0; b < bars; ++b) {
+        QString label = table.bars[qsizetype(b)];
+        if (m_horizontal && metrics.horizontalAdvance(label) > width() / 3) {
+            if (shared > 0)
+                label = QStringLiteral("…") + label.mid(shared);
+            label = metrics.elidedText(label, Qt::ElideMiddle, width() / 3);
+        }
+        ticker->addTick(double(b + 1), label);
+    }
+    barAxis->setTicker(ticker);
+    barAxis->setTickLabelRotation(0);
+    barAxis->grid()->setVisible(false);
+    barAxis->setTickLength(0, 0);
+    barAxis->setSubTickLength(0, 0);
+    barAxis->setLabel(QString());
+    barAxis->setRange(0.4, double(bars) + 0.6);
+    barAxis->setRangeReversed(m_horizontal); // the first bar on top, as in the table
+    timeAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    timeAxis->grid()->setVisible(true);
+    timeAxis->grid()->setSubGridVisible(false);
+    timeAxis->setTickLength(0, 5);
+    timeAxis->setSubTickLength(0, 2);
+    timeAxis->setRangeReversed(false);
+    timeAxis->setLabel(tr("time [%1] (%2)").arg(timeModeName(table.mode), m_unit));
     const double top = scaled(maxTotal);
-    yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
+    // Room beyond the longest bar for its total: above it, or to its right (a wider label).
+    timeAxis->setRange(0, top > 0 ? top * (m_horizontal ? 1.22 : 1.12) : 1);
 
-    // Value labels where a segment is at least 4 % of the tallest bar; the total (and any warning) on top.
+    // Value labels on the segments (shown where they fit, see showLabelsThatFit); the total (and any warning) at the
+    // end of each bar.
     for (std::size_t bar = 0; bar < bars; ++bar) {
         TimeNs base = 0;
         for (std::size_t r = 0; r < table.rowCount(); ++r) {
             const TimeNs t = table.time[r][bar];
-            if (t > 0 && double(t) >= 0.04 * double(maxTotal)) {
+            if (t > 0) {
                 auto* label = new QCPItemText(this);
-                label->position->setCoords(double(bar + 1), scaled(base) + scaled(t) / 2);
+                label->position->setCoords(at(double(bar + 1), scaled(base) + scaled(t) / 2));
                 label->setText(number(scaled(t)));
                 const QColor c = argb(table.colors[r]);
                 label->setColor(c.lightness() < 140 ? Qt::white : Qt::black);
                 label->setClipToAxisRect(true);
+                m_segmentLabels.push_back({ label, scaled(t) });
             }
             base += t;
         }
         auto* total = new QCPItemText(this);
-        total->position->setCoords(double(bar + 1), scaled(base));
-        total->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        total->position->setCoords(at(double(bar + 1), scaled(base)));
+        total->setPositionAlignment(
+            m_horizontal ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignHCenter | Qt::AlignBottom);
         QString text = number(scaled(base)) + QLatin1Char(' ') + m_unit;
         if (!table.barWarnings.value(qsizetype(bar)).isEmpty()) {
             text = QStringLiteral("⚠ ") + text;
             total->setColor(QColor(170, 80, 0));
         }
         total->setText(text);
-        total->setPadding(QMargins(0, 0, 0, 3));
+        total->setPadding(m_horizontal ? QMargins(4, 0, 0, 0) : QMargins(0, 0, 0, 3));
     }
     replot();
+}
+
+void CategoryChart::showLabelsThatFit()
+{
+    // Pixels along the time axis per unit, known only once laid out.
+    const double perUnit = std::abs(timeAxis()->coordToPixel(1) - timeAxis()->coordToPixel(0));
+    for (const auto& [label, length] : m_segmentLabels) {
+        const QFontMetrics metrics(label->font());
+        const double room = length * perUnit;
+        const double needed = m_horizontal ? metrics.horizontalAdvance(label->text()) + 4 : metrics.height();
+        label->setVisible(room >= needed);
+    }
 }
 
 CategoryChart::Hit CategoryChart::hitTest(const QPointF& pos) const
@@ -186,11 +270,11 @@ CategoryChart::Hit CategoryChart::hitTest(const QPointF& pos) const
     Hit hit;
     if (m_table.bars.isEmpty() || !axisRect()->rect().contains(pos.toPoint()))
         return hit;
-    const double key = xAxis->pixelToCoord(pos.x());
+    const double key = m_horizontal ? barAxis()->pixelToCoord(pos.y()) : barAxis()->pixelToCoord(pos.x());
     const int bar = int(std::lround(key)) - 1;
     if (bar < 0 || bar >= m_table.bars.size() || std::abs(key - double(bar + 1)) > 0.3)
         return hit;
-    const double value = yAxis->pixelToCoord(pos.y());
+    const double value = m_horizontal ? timeAxis()->pixelToCoord(pos.x()) : timeAxis()->pixelToCoord(pos.y());
     double base = 0;
     for (std::size_t r = 0; r < m_table.rowCount(); ++r) {
         const double h = scaled(m_table.time[r][std::size_t(bar)]);
@@ -213,8 +297,10 @@ void CategoryChart::highlight(Hit hit)
             base += m_table.time[std::size_t(r)][std::size_t(hit.bar)];
         const TimeNs t = m_table.time[std::size_t(hit.row)][std::size_t(hit.bar)];
         m_highlight = new QCPItemRect(this);
-        m_highlight->topLeft->setCoords(hit.bar + 1 - 0.32, scaled(base + t));
-        m_highlight->bottomRight->setCoords(hit.bar + 1 + 0.32, scaled(base));
+        const QPointF a = at(hit.bar + 1 - 0.32, scaled(base + t));
+        const QPointF b = at(hit.bar + 1 + 0.32, scaled(base));
+        m_highlight->topLeft->setCoords(std::min(a.x(), b.x()), std::max(a.y(), b.y()));
+        m_highlight->bottomRight->setCoords(std::max(a.x(), b.x()), std::min(a.y(), b.y()));
         m_highlight->setPen(QPen(Qt::black, 2));
         m_highlight->setBrush(Qt::NoBrush);
     }

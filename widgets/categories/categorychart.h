@@ -8,8 +8,10 @@
 namespace nsw {
 
 /// Stacked category bars (one QCPBars per category, chained with moveAbove), legend in its own column (top of the
-/// stack first), value labels on segments large enough to hold one, the total above each bar, the time mode in the
-/// title and the axis. Used by the categories pane and by `nsys-workbench categories --png`.
+/// stack first), value labels on segments large enough to hold one, the total at the end of each bar, the time mode
+/// in the title and the axis. Bars stand upright while their labels fit side by side on one line; otherwise they lie
+/// horizontally, one label per row (elided to at most a third of the width), so the plot keeps most of the pane.
+/// Used by the categories pane and by `nsys-workbench categories --png`.
 class CategoryChart : public QCustomPlot
 {
     Q_OBJECT
@@ -31,18 +33,39 @@ public:
     void highlight(Hit hit);
     /// "gemm: 12.3 ms (45.6 % of run_a.sqlite), 1,234 instances".
     QString describe(Hit hit) const;
+    /// Bars lie horizontally (labels on the left axis).
+    bool isHorizontal() const { return m_horizontal; }
+    /// The axis along which the bars are laid out (their labels), and the time axis.
+    QCPAxis* barAxis() const { return m_horizontal ? yAxis : xAxis; }
+    QCPAxis* timeAxis() const { return m_horizontal ? xAxis : yAxis; }
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
     double scaled(TimeNs ns) const { return double(ns) / m_unitNs; }
-    void fitTickLabels();
+    /// Chooses the orientation and the legend's columns for the current size; rebuilds when the orientation changes.
+    void fitToSize();
+    bool labelsFitSideBySide() const;
+    void fitLegend();
+    void rebuild();
+    /// Hides the value labels of segments too short for their text (after each layout).
+    void showLabelsThatFit();
+    /// Plot coordinates of (bar position, time value) in the current orientation.
+    QPointF at(double bar, double value) const { return m_horizontal ? QPointF(value, bar) : QPointF(bar, value); }
 
     CategoryTable m_table;
     QCPTextElement* m_title;
     QCPTextElement* m_subtitle;
+    QString m_rulesName;
     QCPItemRect* m_highlight = nullptr;
+    struct SegmentLabel
+    {
+        QCPItemText* item;
+        double length; ///< the segment's length in the chart's time unit
+    };
+    std::vector<SegmentLabel> m_segmentLabels;
+    bool m_horizontal = false;
     double m_unitNs = 1e6;
     QString m_unit;
 };

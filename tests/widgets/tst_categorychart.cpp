@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a person sees of the category chart at pane and PNG sizes: bar labels that fit (upright when they fit side by
+// side, else horizontal bars), a plot area of at least half the chart, and every legend entry complete.
+#include "widgets/categories/categorychart.h"
+
+#include <QImage>
+#include <QTest>
+
+using namespace nsw;
+
+namespace {
+/// @p bars bars named like real profile labels, 14 categories named like the vLLM rules' (underscores, descenders).
+CategoryTable table(int bars)
+{
+    const QStringList names = { QStringLiteral("memops"), QStringLiteral("elementwise"), QStringLiteral("reduce"),
+        QStringLiteral("embedding"), QStringLiteral("prepare_next"), QStringLiteral("sampling"), QStringLiteral("rope"),
+        QStringLiteral("activation"), QStringLiteral("norm"), QStringLiteral("gemm"), QStringLiteral("moe"),
+        QStringLiteral("moe_gemm"), QStringLiteral("attn"), QStringLiteral("nccl_and_custom_ar") };
+    CategoryTable t;
+    t.categories = names;
+    for (int c = 0; c < names.size(); ++c)
+        t.colors.push_back(0xFF000000u | std::uint32_t(0x1F77B4 + 0x0A1B2C * c));
+    for (int b = 0; b < bars; ++b) {
+        t.bars << QStringLiteral("nsys2026.2_h100x2_mfu_%1_nccl.sqlite · GPU %2")
+                      .arg(b % 2 ? QStringLiteral("after") : QStringLiteral("before"))
+                      .arg(b);
+        t.barWarnings << QString();
+    }
+    t.time.assign(std::size_t(names.size()), std::vector<TimeNs>(std::size_t(bars), 0));
+    t.instances.assign(std::size_t(names.size()), std::vector<std::int64_t>(std::size_t(bars), 1));
+    t.barTotal.assign(std::size_t(bars), 0);
+    for (int c = 0; c < names.size(); ++c)
+        for (int b = 0; b < bars; ++b) {
+            t.time[std::size_t(c)][std::size_t(b)] = TimeNs(1'000'000) * (c + 1) * (b % 3 + 1);
+            t.barTotal[std::size_t(b)] += t.time[std::size_t(c)][std::size_t(b)];
+        }
+    return t;
+}
+} // namespace
+
+class TestCategoryChart : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void layoutFits_data();
+    void layoutFits();
+    void shortLabelsStandUpright();
+    void hitTestFindsTheSegmentInEitherOrientation();
+};
+
+void TestCategoryChart::layoutFits_data()
+{
+    QTest::addColumn<int>("bars");
+    QTest::addColumn<QSize>("size");
+    for (const int bars : { 2, 6, 16 })
+        for (const QSize size : { QSize(800, 400), QSize(1920, 500) })
+            QTest::addRow("%d bars at %dx%d", bars, size.width(), size.height()) << bars << size;
+}
+
+void TestCategoryChart::layoutFits()
+{
+    QFETCH(int, bars);
+    QFETCH(QSize, size);
+    CategoryChart chart;
+    chart.resize(size);
+    chart.setTable(table(bars), QStringLiteral("vllm / llama"));
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.replot();
+
+    const QRect plot = chart.axisRect()->rect();
+    QVERIFY2(plot.height() * 2 >= size.height(), qPrintable(QStringLiteral("plot height %1").arg(plot.height())));
+    QVERIFY2(plot.width() * 2 >= size.width() - chart.legend->outerRect().width(),
+        qPrintable(
+            QStringLiteral("plot width %1, legend %2").arg(plot.width()).arg(chart.legend->outerRect().width())));
+
+    // Bar labels: upright ones side by side without overlapping, horizontal ones one per row.
+    const QFontMetrics metrics(chart.barAxis()->tickLabelFont());
+    const double pitch = chart.isHorizontal()
+        ? std::abs(chart.barAxis()->coordToPixel(2) - chart.barAxis()->coordToPixel(1))
+        : chart.barAxis()->coordToPixel(2) - chart.barAxis()->coordToPixel(1);
+    const auto ticker = chart.barAxis()->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().size(), bars);
+    for (const QString& label : ticker->ticks()) {
+        if (chart.isHorizontal()) {
+            QVERIFY(metrics.height() <= pitch);
+            QVERIFY(metrics.horizontalAdvance(label) <= size.width() / 3 + 1);
+        } else {
+            QVERIFY2(metrics.horizontalAdvance(label) < pitch, qPrintable(label));
+            QVERIFY(table(bars).bars.contains(label)); // upright labels are never shortened
+        }
+    }
+    QCOMPARE(chart.barAxis()->tickLabelRotation(), 0.0);
+
+    // Value labels: the visible ones (centred on their segment) never overlap each other.
+    std::vector<QRectF> labels;
+    for (int i = 0; i < chart.itemCount(); ++i) {
+        const auto* text = qobject_cast<QCPItemText*>(chart.item(i));
+        if (!text || !text->visible() || text->positionAlignment() != Qt::AlignCenter)
+            continue;
+        const QFontMetrics m(text->font());
+        QRectF r(QPointF(0, 0), QSizeF(m.horizontalAdvance(text->text()), m.height()));
+        r.moveCenter(text->position->pixelPosition());
+        for (const QRectF& other : labels)
+            QVERIFY2(!r.adjusted(1, 1, -1, -1).intersects(other), qPrintable(text->text()));
+        labels.push_back(r);
+    }
+    QVERIFY(!labels.empty());
+
+    // Legend: every entry complete (not squeezed below its own height), inside the chart, off the plot.
+    QCOMPARE(chart.legend->itemCount(), 14);
+    const QImage rendered = chart.toPixmap(size.width(), size.height()).toImage();
+    const QRect legend = chart.legend->outerRect();
+    QVERIFY(QRect(QPoint(0, 0), size).contains(legend));
+    QVERIFY(!legend.intersects(plot));
+    for (int i = 0; i < chart.legend->itemCount(); ++i) {
+        QCPAbstractLegendItem* item = chart.legend->item(i);
+        QVERIFY2(item->outerRect().height() >= item->minimumOuterSizeHint().height(),
+            qPrintable(QStringLiteral("entry %1 squeezed to %2 px").arg(i).arg(item->outerRect().height())));
+        QVERIFY(legend.contains(item->outerRect()));
+        auto* entry = qobject_cast<QCPPlottableLegendItem*>(item);
+        QVERIFY(entry);
+        const QString name = entry->plottable()->name();
+        // Underscores sit lowest of all ink: rendered, the columns of the first one hold dark pixels in the entry.
+        if (const qsizetype underscore = name.indexOf(QLatin1Char('_')); underscore > 0) {
+            const QFontMetrics legendMetrics(chart.legend->font());
+            const int x0 = item->rect().left() + chart.legend->iconSize().width() + chart.legend->iconTextPadding()
+                + legendMetrics.horizontalAdvance(name.left(underscore));
+            const int x1 = x0 + legendMetrics.horizontalAdvance(QLatin1Char('_')) - 1;
+            bool inked = false;
+            for (int y = item->outerRect().top(); y <= item->outerRect().bottom() && !inked; ++y)
+                for (int x = x0 + 1; x < x1 && !inked; ++x)
+                    inked = qGray(rendered.pixel(x, y)) < 128;
+            QVERIFY2(inked, qPrintable(name + QStringLiteral(": the underscore is not drawn")));
+        }
+        QVERIFY2(item->outerRect().width() >= chart.legend->iconSize().width() + chart.legend->iconTextPadding()
+                    + QFontMetrics(chart.legend->font()).horizontalAdvance(name),
+            qPrintable(name));
+    }
+}
+
+void TestCategoryChart::shortLabelsStandUpright()
+{
+    CategoryChart chart;
+    chart.resize(800, 400);
+    CategoryTable t = table(2);
+    t.bars = QStringList { QStringLiteral("before"), QStringLiteral("after") };
+    chart.setTable(t, QStringLiteral("vllm / llama"));
+    QVERIFY(!chart.isHorizontal());
+    QCOMPARE(chart.barAxis(), chart.xAxis);
+}
+
+void TestCategoryChart::hitTestFindsTheSegmentInEitherOrientation()
+{
+    for (const bool shortLabels : { true, false }) {
+        CategoryChart chart;
+        chart.resize(1920, 500);
+        CategoryTable t = table(6);
+        if (shortLabels)
+            t.bars = QString(QStringLiteral("a b c d e f")).split(QLatin1Char(' '));
+        chart.setTable(t, QStringLiteral("vllm / llama"));
+        QCOMPARE(chart.isHorizontal(), !shortLabels);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.replot();
+        // The middle of bar 3's "gemm" segment (row 9): base = sum of rows 0..8 of bar 3 (b % 3 = 2 -> x3).
+        const double base = 3.0 * (1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9), mid = base + 3.0 * 10 / 2;
+        const double barPixel = chart.barAxis()->coordToPixel(3);
+        const double timePixel = chart.timeAxis()->coordToPixel(mid);
+        const QPointF at = chart.isHorizontal() ? QPointF(timePixel, barPixel) : QPointF(barPixel, timePixel);
+        const CategoryChart::Hit hit = chart.hitTest(at);
+        QCOMPARE(hit.bar, 2);
+        QCOMPARE(hit.row, 9);
+    }
+}
+
+QTEST_MAIN(TestCategoryChart)
+#include "tst_categorychart.moc"
