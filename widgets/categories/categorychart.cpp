@@ -3,6 +3,7 @@
 
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
+#include "widgets/common/legendentries.h"
 
 #include <algorithm>
 
@@ -185,8 +186,7 @@ void CategoryChart::rebuild()
     }
     for (std::size_t r = 1; r < stack.size(); ++r)
         stack[r]->moveAbove(stack[r - 1]);
-    for (int i = 0; i < legend->itemCount(); ++i)
-        legend->item(i)->setMargins(QMargins(0, 0, 0, 3));
+    keepLegendInk(*legend);
 
     // Horizontal labels are shortened to a third of the chart: first the prefix all bars share, then the middle.
     // The full names are in the tooltip and the table.

@@ -3,6 +3,7 @@
 
 #include "core/categories/categorybreakdown.h"
 #include "core/compare/compareexport.h"
+#include "widgets/common/legendentries.h"
 
 #include <algorithm>
 #include <cmath>
@@ -223,6 +224,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     m_legend->clearItems();
     for (auto it = stackBars.rbegin(); it != stackBars.rend(); ++it)
         (*it)->addToLegend(m_legend);
+    keepLegendInk(*m_legend);
     const QStringList profileLabels = compactProfileLabels(c.profiles, 16);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (std::size_t p = 0; p < n; ++p)

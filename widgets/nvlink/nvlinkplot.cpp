@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvlinkplot.h"
 
+#include "widgets/common/legendentries.h"
 #include "widgets/common/plotexport.h"
 
 #include <algorithm>
@@ -118,6 +119,7 @@ void NvlinkPlot::setSeries(std::vector<NvlinkPlotSeries> series, const QString& 
     if (!any)
         m_dataFrom = m_dataTo = 0;
     legend->setVisible(!m_series.empty() && m_series.size() <= 12);
+    keepLegendInk(*legend);
     m_reduceTimer.start();
 }
 
