@@ -15,6 +15,7 @@
 #include "widgets/nvlink/nvlinkattach.h"
 #include "widgets/nvlink/nvlinkpane.h"
 #include "widgets/nvtx/nvtxpane.h"
+#include "widgets/shell/focusbanner.h"
 #include "widgets/shell/loaderrorbanners.h"
 #include "widgets/shell/loadprogressstrip.h"
 #include "widgets/shell/startpage.h"
@@ -70,6 +71,7 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
     , m_startPage(new StartPage(this))
     , m_progress(new LoadProgressStrip(this))
     , m_errors(new LoadErrorBanners(this))
+    , m_focusBanner(new FocusBanner(this))
     , m_profileSelector(new QComboBox(this))
     , m_statusProfile(new QLabel(this))
 {
@@ -107,11 +109,19 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
         updateNoticeBar();
     });
     connect(m_progress, &LoadProgressStrip::contentChanged, this, &MainWindow::updateNoticeBar);
+    connect(m_focusBanner, &FocusBanner::clearRequested, this, &MainWindow::clearFocus);
+    connect(m_workbench, &Workbench::sessionAdded, this, [this](ProfileSession* session) {
+        connect(session, &ProfileSession::focusChanged, this, [this, session]() {
+            if (session == m_workbench->current())
+                updateFocusBanner();
+        });
+    });
     connect(m_startPage, &StartPage::fileRequested, this, [this](const QString& f) { openFiles({ f }); });
     connect(m_workbench, &Workbench::sessionAdded, this, &MainWindow::refreshProfileSelector);
     connect(m_workbench, &Workbench::currentChanged, this, [this]() {
         refreshProfileSelector();
         updateStatus();
+        updateFocusBanner();
     });
     connect(m_profileSelector, &QComboBox::activated, this, [this](int index) {
         const auto& sessions = m_workbench->sessions();
@@ -306,6 +316,10 @@ void MainWindow::createActions()
     if (auto* categories = qobject_cast<CategoriesPane*>(pane(QStringLiteral("categories"))))
         m_viewMenu->addAction(tr("Category &Rule Editor…"), categories, &CategoriesPane::openEditor);
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    m_viewMenu->addSeparator();
+    m_clearFocus = m_viewMenu->addAction(tr("Clear &Focus"), this, &MainWindow::clearFocus);
+    m_clearFocus->setShortcut(Qt::Key_Escape);
+    m_clearFocus->setEnabled(false);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About nsys-workbench"), this, [this]() {
@@ -340,6 +354,7 @@ void MainWindow::createNoticeBar()
     layout->setSpacing(0);
     layout->addWidget(m_progress);
     layout->addWidget(m_errors);
+    layout->addWidget(m_focusBanner);
     notices->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     m_noticeBar->addWidget(notices);
     updateNoticeBar();
@@ -349,7 +364,23 @@ void MainWindow::updateNoticeBar()
 {
     m_progress->setVisible(m_progress->hasContent());
     m_errors->setVisible(m_errors->hasContent());
-    m_noticeBar->setVisible(m_progress->hasContent() || m_errors->hasContent());
+    m_focusBanner->setVisible(m_focusBanner->hasContent());
+    m_noticeBar->setVisible(m_progress->hasContent() || m_errors->hasContent() || m_focusBanner->hasContent());
+}
+
+void MainWindow::updateFocusBanner()
+{
+    ProfileSession* session = m_workbench->current();
+    m_focusBanner->setFocusRange(
+        session ? session->focus() : FocusRange {}, session ? session->profile()->captureDurationNs() : 0);
+    m_clearFocus->setEnabled(m_focusBanner->hasContent());
+    updateNoticeBar();
+}
+
+void MainWindow::clearFocus()
+{
+    if (ProfileSession* session = m_workbench->current())
+        session->clearFocus();
 }
 
 void MainWindow::openInteractively()

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+class QAction;
 class QComboBox;
 class QDockWidget;
 class QLabel;
@@ -18,6 +19,7 @@ class QToolBar;
 
 namespace nsw {
 
+class FocusBanner;
 class LoadErrorBanners;
 class LoadJob;
 class LoadProgressStrip;
@@ -52,6 +54,8 @@ public:
     LoadProgressStrip* progressStrip() const { return m_progress; }
     /// Failed loads, shown until dismissed.
     LoadErrorBanners* errorBanners() const { return m_errors; }
+    /// The "Focus: ..." row of the current profile (for tests: what a person sees).
+    FocusBanner* focusBanner() const { return m_focusBanner; }
     StartPage* startPage() const { return m_startPage; }
     /// Adds @p pane as a dock in @p group's place (its tab group, or a new column or row), listed in the View menu
     /// with @p shortcut. The timeline is one call: addPane(timeline, PaneGroup::Top, Ctrl+4) in createPanes(). A
@@ -83,6 +87,8 @@ private:
     void placeDock(QDockWidget* dock, PaneGroup group);
     void createNoticeBar();
     void updateNoticeBar();
+    void updateFocusBanner();
+    void clearFocus();
     void openInteractively();
     void showLoadError(const QString& path, const QString& reason);
     void cancelLoads();
@@ -105,6 +111,8 @@ private:
     StartPage* m_startPage;
     LoadProgressStrip* m_progress;
     LoadErrorBanners* m_errors;
+    FocusBanner* m_focusBanner;
+    QAction* m_clearFocus = nullptr;
     QToolBar* m_noticeBar = nullptr;
     QComboBox* m_profileSelector;
     QMenu* m_recentMenu = nullptr;

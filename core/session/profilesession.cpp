@@ -56,4 +56,12 @@ void ProfileSession::setAttachment(const QString& key, std::shared_ptr<void> val
     Q_EMIT attachmentChanged(key);
 }
 
+void ProfileSession::setFocus(const FocusRange& focus)
+{
+    if (focus == m_focus && focus.label == m_focus.label)
+        return;
+    m_focus = focus;
+    Q_EMIT focusChanged();
+}
+
 } // namespace nsw

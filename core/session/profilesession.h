@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/focusrange.h"
 #include "core/session/workbenchload.h"
 #include "core/stats/kernelindex.h"
 
@@ -39,6 +40,11 @@ public:
     TimeNs wallTimeNs() const { return m_wallTimeNs; }
     void setWallTimeNs(TimeNs ns);
 
+    /// The range every pane shows of this profile (issue 16); inactive = the whole capture.
+    const FocusRange& focus() const { return m_focus; }
+    void setFocus(const FocusRange& focus);
+    void clearFocus() { setFocus(FocusRange {}); }
+
     /// Per-profile state owned by an analysis module (e.g. "nvlink" recordings), so that modules do not all
     /// grow this class. The value is shared: panes keep it alive as long as they use it.
     void setAttachment(const QString& key, std::shared_ptr<void> value);
@@ -51,6 +57,7 @@ public:
 Q_SIGNALS:
     void displayNameChanged();
     void wallTimeChanged();
+    void focusChanged();
     void attachmentChanged(const QString& key);
 
 private:
@@ -60,6 +67,7 @@ private:
     quint64 m_openOrder = 0;
     std::map<KernelNameMode, std::shared_ptr<const KernelIndex>> m_kernelIndexes;
     TimeNs m_wallTimeNs = kNoTime;
+    FocusRange m_focus;
     std::map<QString, std::shared_ptr<void>> m_attachments;
 };
 

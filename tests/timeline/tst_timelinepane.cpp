@@ -11,6 +11,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QToolTip>
 
 using namespace nsw;
@@ -68,6 +69,8 @@ private Q_SLOTS:
     void kernelSelectedElsewhereIsRevealed();
     void keysZoomAndPan();
     void collapsingAGroupHidesItsRows();
+    void draggingOnTheRulerFocusesTheProfile_data();
+    void draggingOnTheRulerFocusesTheProfile();
 
 private:
     struct Open
@@ -80,6 +83,56 @@ private:
     QString generated(const QString& version, tracegen::Workload workload, bool graphs);
     QTemporaryDir m_dir;
 };
+
+void TestTimelinePane::draggingOnTheRulerFocusesTheProfile_data()
+{
+    QTest::addColumn<bool>("onRuler");
+    QTest::addColumn<bool>("shift");
+    QTest::addColumn<bool>("selects");
+    QTest::newRow("drag on the ruler selects") << true << false << true;
+    QTest::newRow("shift+drag in the rows selects") << false << true << true;
+    QTest::newRow("plain drag in the rows pans") << false << false << false;
+}
+
+void TestTimelinePane::draggingOnTheRulerFocusesTheProfile()
+{
+    QFETCH(bool, onRuler);
+    QFETCH(bool, shift);
+    QFETCH(bool, selects);
+    Open o = open(test::demoExport());
+    TimelineView* view = o.pane->view();
+    QVERIFY(!o.pane->focusButton()->isEnabled());
+    const int y = onRuler ? TimelineView::kRulerHeight / 2 : TimelineView::kRulerHeight + 40;
+    const QPoint from(TimelineView::kLabelWidth + 200, y), to(TimelineView::kLabelWidth + 500, y);
+    // The times under the two points, from the viewport's own mapping before anything moves.
+    const double t0 = view->viewport().timeAt(200), t1 = view->viewport().timeAt(500);
+    QSignalSpy selected(view, &TimelineView::rangeSelected);
+    const Qt::KeyboardModifiers mods = shift ? Qt::ShiftModifier : Qt::NoModifier;
+    QTest::mousePress(view, Qt::LeftButton, mods, from);
+    for (int x = from.x() + 10; x <= to.x(); x += 10) {
+        QMouseEvent move(
+            QEvent::MouseMove, QPointF(x, y), view->mapToGlobal(QPointF(x, y)), Qt::NoButton, Qt::LeftButton, mods);
+        QApplication::sendEvent(view, &move);
+    }
+    QTest::mouseRelease(view, Qt::LeftButton, mods, to);
+    QCOMPARE(selected.size(), selects ? 1 : 0);
+    QCOMPARE(o.pane->focusButton()->isEnabled(), selects);
+    if (!selects) {
+        QVERIFY(view->viewport().timeAt(200) < t0); // panned right: earlier times under the same pixel
+        return;
+    }
+    const auto [start, end] = view->selectedRange();
+    QVERIFY(std::abs(double(start) - t0) <= view->viewport().nsPerPixel());
+    QVERIFY(std::abs(double(end) - t1) <= view->viewport().nsPerPixel());
+    QVERIFY(o.pane->focusButton()->isVisible());
+    QTest::mouseClick(o.pane->focusButton(), Qt::LeftButton);
+    QCOMPARE(o.session->focus().start, start);
+    QCOMPARE(o.session->focus().end, end);
+    QVERIFY(o.session->focus().label.contains(QStringLiteral("from the capture start")));
+    o.session->clearFocus();
+    QCOMPARE(view->selectedRange().first, kNoTime);
+    view->grab();
+}
 
 QString TestTimelinePane::generated(const QString& version, tracegen::Workload workload, bool graphs)
 {

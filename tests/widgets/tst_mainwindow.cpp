@@ -8,12 +8,14 @@
 #include "widgets/common/filterbar.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/kernels/kerneltablepane.h"
+#include "widgets/shell/focusbanner.h"
 #include "widgets/shell/loaderrorbanners.h"
 #include "widgets/statistics/statisticspane.h"
 
 #include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -113,6 +115,40 @@ private Q_SLOTS:
         QTRY_VERIFY(shown.count() > 0 && stats->model()->report().name == QLatin1String("osrt_sum"));
         QCOMPARE(stats->model()->rowCount(), 1); // one ioctl of class 27; the class-31 row is not OS runtime
         QCOMPARE(stats->model()->index(0, 1).data(SortRole).toLongLong(), qint64(200));
+    }
+
+    void focusBannerSaysWhatThePanesShow()
+    {
+        MainWindow w(true);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, m_export));
+        ProfileSession* session = w.workbench()->current();
+        QVERIFY(session);
+        QVERIFY(!w.focusBanner()->isVisible());
+        const TimeNs capture = session->profile()->captureDurationNs();
+        QVERIFY(capture > 0);
+        // A quarter of the capture: the banner names it, its length and its share.
+        const FocusRange focus { 0, capture / 4, QStringLiteral("ProfilerStep#2") };
+        session->setFocus(focus);
+        QVERIFY(w.focusBanner()->isVisible());
+        QVERIFY(w.focusBanner()->height() > 0);
+        const QString text = w.focusBanner()->text();
+        QVERIFY2(text.contains(QStringLiteral("ProfilerStep#2")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("25.0 % of the capture")), qPrintable(text));
+        auto* clear = w.focusBanner()->findChild<QPushButton*>(QStringLiteral("clearFocus"));
+        QVERIFY(clear && clear->isVisible());
+        QTest::mouseClick(clear, Qt::LeftButton);
+        QVERIFY(!session->focus().isActive());
+        QVERIFY(!w.focusBanner()->isVisible());
+        // Esc clears it too.
+        session->setFocus(focus);
+        QVERIFY(w.focusBanner()->isVisible());
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QTest::keyClick(&w, Qt::Key_Escape);
+        QVERIFY(!session->focus().isActive());
+        QVERIFY(!w.focusBanner()->isVisible());
     }
 
     void failedLoadLeavesOpenProfilesAlone()

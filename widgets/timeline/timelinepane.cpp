@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timelinepane.h"
 
+#include "core/profile/capturespan.h"
 #include "core/session/workbench.h"
 #include "core/timeline/timelinebuild.h"
 #include "core/util/timeformat.h"
@@ -34,12 +35,20 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
     , m_view(new TimelineView(this))
     , m_scroll(new QScrollBar(Qt::Vertical, this))
     , m_range(new QLabel(this))
+    , m_focus(toolButton(tr("Focus on selection"),
+          tr("Show only what overlaps the selected range in every pane (drag on the ruler, or Shift+drag, to select)"),
+          this))
+    , m_zoomToSelection(toolButton(tr("Zoom to selection"), tr("Show the selected range across the whole width"), this))
     , m_job(this)
 {
     QToolButton* fit = toolButton(tr("Fit all"), tr("Show the whole profile (F)"), this);
     QToolButton* zoomIn = toolButton(tr("Zoom in"), tr("Zoom in at the centre (W, or the wheel at the cursor)"), this);
     QToolButton* zoomOut = toolButton(tr("Zoom out"), tr("Zoom out (S)"), this);
-    auto* hint = new QLabel(tr("wheel: zoom · drag: pan · W/S/A/D · click a group to fold it"), this);
+    auto* hint = new QLabel(
+        tr("wheel: zoom · drag: pan · drag on the ruler or Shift+drag: select · W/S/A/D · click a group to fold it"),
+        this);
+    m_focus->setEnabled(false);
+    m_zoomToSelection->setEnabled(false);
     hint->setEnabled(false);
     m_range->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -47,6 +56,8 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
     bar->addWidget(fit);
     bar->addWidget(zoomIn);
     bar->addWidget(zoomOut);
+    bar->addWidget(m_zoomToSelection);
+    bar->addWidget(m_focus);
     bar->addSpacing(12);
     bar->addWidget(m_range, 1);
     bar->addWidget(hint);
@@ -71,6 +82,12 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
     connect(m_view, &TimelineView::verticalOffsetChanged, m_scroll, &QScrollBar::setValue);
     connect(m_scroll, &QScrollBar::valueChanged, m_view, &TimelineView::setVerticalOffset);
     connect(m_view, &TimelineView::eventClicked, this, &TimelinePane::onEventClicked);
+    connect(m_view, &TimelineView::rangeSelected, this, &TimelinePane::onRangeSelected);
+    connect(m_focus, &QToolButton::clicked, this, &TimelinePane::focusOnSelection);
+    connect(m_zoomToSelection, &QToolButton::clicked, this, [this]() {
+        if (const auto [start, end] = m_view->selectedRange(); end > start)
+            m_view->showRange(double(start), double(end));
+    });
     connect(workbench, &Workbench::currentChanged, this, &TimelinePane::onCurrentSessionChanged);
     connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
         if (s == m_session)
@@ -84,9 +101,40 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
     onCurrentSessionChanged(workbench->current());
 }
 
+void TimelinePane::onRangeSelected(TimeNs start, TimeNs end)
+{
+    m_focus->setEnabled(m_session && end > start);
+    m_zoomToSelection->setEnabled(end > start);
+}
+
+void TimelinePane::focusOnSelection()
+{
+    const auto [start, end] = m_view->selectedRange();
+    if (!m_session || end <= start)
+        return;
+    const TimeNs origin = captureSpanOf(*m_session->profile()).start;
+    const TimeNs zero = origin == kNoTime ? 0 : origin;
+    m_session->setFocus(FocusRange { start, end,
+        tr("%1 – %2 from the capture start").arg(formatDuration(start - zero), formatDuration(end - zero)) });
+}
+
+void TimelinePane::showSessionFocus()
+{
+    // The focused range stays marked on the timeline; clearing the focus clears the mark.
+    const FocusRange focus = m_session ? m_session->focus() : FocusRange {};
+    m_view->setSelectedRange(focus.start, focus.end);
+    m_focus->setEnabled(false);
+    m_zoomToSelection->setEnabled(focus.isActive());
+}
+
 void TimelinePane::onCurrentSessionChanged(ProfileSession* session)
 {
+    if (m_session)
+        disconnect(m_session, &ProfileSession::focusChanged, this, nullptr);
     m_session = session;
+    if (session)
+        connect(session, &ProfileSession::focusChanged, this, &TimelinePane::showSessionFocus);
+    showSessionFocus();
     m_job.cancel();
     if (!session) {
         m_view->setMessage({});

@@ -9,6 +9,7 @@
 
 class QLabel;
 class QScrollBar;
+class QToolButton;
 
 namespace nsw {
 
@@ -28,6 +29,7 @@ public:
     QString title() const override { return tr("&Timeline"); }
 
     TimelineView* view() const { return m_view; }
+    QToolButton* focusButton() const { return m_focus; }
     /// Tall enough for a GPU with a few streams and a thread or two before scrolling.
     QSize sizeHint() const override { return { 1200, 380 }; }
     /// True while the index of the current profile is being built (tests wait on indexShown()).
@@ -42,11 +44,17 @@ private:
     void showIndex(TimelineIndexPtr index);
     void onEventClicked(EventRef event);
     void updateRangeLabel();
+    void onRangeSelected(TimeNs start, TimeNs end);
+    /// Focuses every pane of the current profile on the selected range.
+    void focusOnSelection();
+    void showSessionFocus();
 
     QPointer<ProfileSession> m_session;
     TimelineView* m_view;
     QScrollBar* m_scroll;
     QLabel* m_range;
+    QToolButton* m_focus;
+    QToolButton* m_zoomToSelection;
     JobSlot m_job;
 };
 

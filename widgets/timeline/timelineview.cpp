@@ -259,6 +259,17 @@ void TimelineView::paintEvent(QPaintEvent*)
         QRect(0, kRulerHeight, kLabelWidth, rowsViewportHeight()), QRect(kLabelWidth, 0, timeAreaWidth(), kRulerHeight),
         QRect(kLabelWidth, kRulerHeight, timeAreaWidth(), rowsViewportHeight()) };
     TimelinePainter(p, frame, m_colors).paint();
+    if (const auto [start, end] = selectedRange(); end > start) {
+        const double x0 = std::max(0.0, m_viewport.xOf(double(start))) + kLabelWidth;
+        const double x1 = std::min(double(timeAreaWidth()), m_viewport.xOf(double(end))) + kLabelWidth;
+        if (x1 > x0) {
+            const QRectF band(x0, 0, std::max(1.0, x1 - x0), height());
+            p.fillRect(band, QColor(66, 133, 244, 50));
+            p.setPen(QColor(66, 133, 244));
+            p.drawLine(band.topLeft(), band.bottomLeft());
+            p.drawLine(band.topRight(), band.bottomRight());
+        }
+    }
 }
 
 void TimelineView::resizeEvent(QResizeEvent*)
@@ -292,6 +303,9 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
 {
     m_pressPos = m_lastDragPos = e->pos();
     m_dragging = false;
+    // Dragging on the ruler, or with Shift, selects a time range instead of panning.
+    m_selecting = m_index && e->button() == Qt::LeftButton && e->pos().x() >= kLabelWidth
+        && (e->pos().y() < kRulerHeight || (e->modifiers() & Qt::ShiftModifier));
     setFocus(Qt::MouseFocusReason);
 }
 
@@ -302,6 +316,12 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
     if (!m_dragging && (e->pos() - m_pressPos).manhattanLength() < kClickSlopPx)
         return;
     m_dragging = true;
+    if (m_selecting) {
+        m_rangeFrom = m_viewport.timeAt(m_pressPos.x() - kLabelWidth);
+        m_rangeTo = m_viewport.timeAt(std::clamp(e->pos().x(), kLabelWidth, width()) - kLabelWidth);
+        update();
+        return;
+    }
     const QPoint d = e->pos() - m_lastDragPos;
     m_lastDragPos = e->pos();
     m_viewport.panPixels(-d.x());
@@ -311,9 +331,30 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e)
 {
-    if (e->button() == Qt::LeftButton && !m_dragging)
+    if (e->button() == Qt::LeftButton && m_selecting && m_dragging) {
+        const auto [start, end] = selectedRange();
+        if (end > start)
+            Q_EMIT rangeSelected(start, end);
+    } else if (e->button() == Qt::LeftButton && !m_dragging) {
         clickAt(e->pos());
+    }
     m_dragging = false;
+    m_selecting = false;
+}
+
+std::pair<TimeNs, TimeNs> TimelineView::selectedRange() const
+{
+    if (m_rangeFrom == m_rangeTo)
+        return { kNoTime, kNoTime };
+    return { TimeNs(std::llround(std::min(m_rangeFrom, m_rangeTo))),
+        TimeNs(std::llround(std::max(m_rangeFrom, m_rangeTo))) };
+}
+
+void TimelineView::setSelectedRange(TimeNs start, TimeNs end)
+{
+    m_rangeFrom = start == kNoTime ? 0 : double(start);
+    m_rangeTo = end == kNoTime ? 0 : double(end);
+    update();
 }
 
 void TimelineView::clickAt(const QPoint& pos)

@@ -68,6 +68,10 @@ public:
     /// The lane position of @p event, searched in the rows that can hold it.
     Hit locate(EventRef event) const;
     EventColors& colors() { return m_colors; }
+    /// The time range dragged on the ruler (or with Shift anywhere), drawn as a band; empty when there is none.
+    std::pair<TimeNs, TimeNs> selectedRange() const;
+    /// Shows @p start..@p end as the selected range (both kNoTime: none).
+    void setSelectedRange(TimeNs start, TimeNs end);
 
 Q_SIGNALS:
     /// A click selected an event (invalid when the click hit nothing).
@@ -75,6 +79,8 @@ Q_SIGNALS:
     void verticalRangeChanged(int contentHeight, int pageHeight);
     void verticalOffsetChanged(int offset);
     void viewChanged();
+    /// A drag on the ruler (or with Shift) selected @p start..@p end on the events' clock.
+    void rangeSelected(qint64 start, qint64 end);
 
 protected:
     bool event(QEvent* event) override;
@@ -104,6 +110,9 @@ private:
     QPoint m_pressPos;
     QPoint m_lastDragPos;
     bool m_dragging = false;
+    bool m_selecting = false;
+    double m_rangeFrom = 0;
+    double m_rangeTo = 0; ///< equal to m_rangeFrom when there is no selected range
 };
 
 } // namespace nsw

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "focusbanner.h"
+
+#include "core/util/timeformat.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+
+namespace nsw {
+
+FocusBanner::FocusBanner(QWidget* parent)
+    : QFrame(parent)
+    , m_text(new QLabel(this))
+{
+    setObjectName(QStringLiteral("focusBanner"));
+    setStyleSheet(QStringLiteral("#focusBanner { background: #e8f0fe; border-bottom: 1px solid #9ab6e8; }"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(8, 3, 8, 3);
+    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_text, 1);
+    auto* clear = new QPushButton(tr("Clear focus (Esc)"), this);
+    clear->setObjectName(QStringLiteral("clearFocus"));
+    layout->addWidget(clear);
+    connect(clear, &QPushButton::clicked, this, &FocusBanner::clearRequested);
+    hide();
+}
+
+void FocusBanner::setFocusRange(const FocusRange& focus, TimeNs captureNs)
+{
+    m_focus = focus;
+    QString text;
+    if (focus.isActive()) {
+        text = tr("Focus: %1 · %2")
+                   .arg(focus.label.isEmpty() ? tr("time range") : focus.label, formatDuration(focus.durationNs()));
+        if (captureNs > 0)
+            text += tr(" · %1 % of the capture").arg(100.0 * double(focus.durationNs()) / double(captureNs), 0, 'f', 1);
+        text += tr(" — the panes show only what overlaps this range");
+    }
+    m_text->setText(text);
+}
+
+QString FocusBanner::text() const
+{
+    return m_text->text();
+}
+
+} // namespace nsw

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/profile/focusrange.h"
+
+#include <QFrame>
+
+class QLabel;
+
+namespace nsw {
+
+/// The row under the toolbar that says what the panes show when the current profile is focused on a range:
+/// "Focus: ProfilerStep#12 · 412 ms · 3.2 % of the capture", with Clear (Esc). Hidden without a focus.
+class FocusBanner : public QFrame
+{
+    Q_OBJECT
+public:
+    explicit FocusBanner(QWidget* parent = nullptr);
+    /// Shows @p focus of a capture @p captureNs long (0 = unknown: no share), or nothing when it is inactive.
+    void setFocusRange(const FocusRange& focus, TimeNs captureNs);
+    bool hasContent() const { return m_focus.isActive(); }
+    QString text() const;
+
+Q_SIGNALS:
+    void clearRequested();
+
+private:
+    FocusRange m_focus;
+    QLabel* m_text;
+};
+
+} // namespace nsw
