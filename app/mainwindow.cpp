@@ -42,11 +42,18 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <qcustomplot.h>
 #include <set>
 
 namespace nsw {
 
 namespace {
+/// Shown and not behind another tab: a dock tabbed behind another stays isVisible(), with nothing of it on screen.
+bool isOnScreen(const QWidget* w)
+{
+    return w->isVisible() && !w->visibleRegion().isEmpty();
+}
+
 const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
@@ -122,6 +129,8 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
         for (QWidget* w = now; w; w = w->parentWidget())
             if (auto* p = qobject_cast<Pane*>(w)) {
                 m_lastFocusedPane = p;
+                if (QCustomPlot* plot = p->exportablePlot(); plot && isOnScreen(plot))
+                    m_lastSeenPlot = plot;
                 return;
             }
     });
@@ -227,6 +236,14 @@ void MainWindow::addPane(Pane* pane, PaneGroup group, const QKeySequence& shortc
     dock->toggleViewAction()->setShortcut(shortcut);
     m_docks.push_back(dock);
     m_panes.push_back(pane);
+    if (QCustomPlot* plot = pane->exportablePlot()) {
+        plot->installEventFilter(this);
+        // A tab brought to the front is not shown anew (tabbed docks stay "visible" behind their tab): its signal is.
+        connect(dock, &QDockWidget::visibilityChanged, this, [this, plot](bool visible) {
+            if (visible)
+                m_lastSeenPlot = plot;
+        });
+    }
     placeDock(dock, group);
     if (!m_viewMenu)
         return;
@@ -539,10 +556,10 @@ void MainWindow::updateStatus()
 
 Pane* MainWindow::activePane() const
 {
-    if (m_lastFocusedPane && m_lastFocusedPane->isVisible())
+    if (m_lastFocusedPane && isOnScreen(m_lastFocusedPane))
         return m_lastFocusedPane;
     for (Pane* p : m_panes)
-        if (p->isVisible() && (p->exportableView() || p->exportablePlot()))
+        if (isOnScreen(p) && (p->exportableView() || p->exportablePlot()))
             return p;
     return nullptr;
 }
@@ -558,23 +575,41 @@ void MainWindow::exportCsv()
         statusBar()->showMessage(tr("Table exported"), 5000);
 }
 
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    switch (event->type()) {
+    case QEvent::Show:
+    case QEvent::MouseButtonPress:
+    case QEvent::Wheel:
+        if (auto* plot = qobject_cast<QCustomPlot*>(watched))
+            m_lastSeenPlot = plot;
+        break;
+    default:
+        break;
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+QCustomPlot* MainWindow::plotToExport() const
+{
+    if (m_lastSeenPlot && isOnScreen(m_lastSeenPlot))
+        return m_lastSeenPlot;
+    for (Pane* p : m_panes)
+        if (QCustomPlot* plot = p->exportablePlot(); plot && isOnScreen(plot))
+            return plot;
+    return nullptr;
+}
+
 void MainWindow::exportPng()
 {
-    Pane* p = activePane();
-    QCustomPlot* plot = p ? p->exportablePlot() : nullptr;
-    if (!plot) {
-        for (Pane* candidate : m_panes)
-            if (candidate->isVisible() && candidate->exportablePlot()) {
-                p = candidate;
-                plot = candidate->exportablePlot();
-                break;
-            }
-    }
-    if (!plot) {
-        QMessageBox::information(this, tr("Export"), tr("No chart is visible."));
+    QCustomPlot* plot = plotToExport();
+    const auto owner = std::find_if(
+        m_panes.begin(), m_panes.end(), [plot](const Pane* p) { return plot && p->exportablePlot() == plot; });
+    if (owner == m_panes.end()) {
+        QMessageBox::information(this, tr("Export"), tr("No chart is visible: show the chart to export first."));
         return;
     }
-    if (exportPlotInteractively(*plot, p->exportBaseName(), this))
+    if (exportPlotInteractively(*plot, (*owner)->exportBaseName(), this))
         statusBar()->showMessage(tr("Chart exported"), 5000);
 }
 

@@ -10,7 +10,6 @@
 #include "widgets/common/plotexport.h"
 #include "widgets/compare/comparechart.h"
 
-#include <QBuffer>
 #include <QElapsedTimer>
 #include <thread>
 
@@ -255,10 +254,7 @@ int runCompare(const QStringList& args)
     } else if (fmt == QLatin1String("csv")) {
         CompareTableModel model;
         model.setComparison(comparison);
-        QBuffer buffer;
-        buffer.open(QIODevice::WriteOnly);
-        writeModelCsv(model, buffer, RawValueRole);
-        text = QString::fromUtf8(buffer.data());
+        text = modelCsv(model, RawValueRole);
     } else {
         text = compareText(comparison);
     }

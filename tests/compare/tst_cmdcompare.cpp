@@ -258,7 +258,7 @@ private Q_SLOTS:
     {
         const Result r = run({ m_before, m_after, s("--marker"), s("step"), s("--format"), s("csv") });
         QCOMPARE(r.exitCode, 0);
-        const QStringList lines = r.out.split(s("\r\n"), Qt::SkipEmptyParts);
+        const QStringList lines = r.out.split(s("\n"), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 1 + 1 + 2);
         QVERIFY(lines[0].startsWith(s("Key,Status,") + m_before + s(" Total (ns/iteration),")));
         QVERIFY2(

@@ -3,6 +3,7 @@
 
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
+#include "widgets/common/plotexport.h"
 
 #include <algorithm>
 
@@ -217,6 +218,7 @@ void CategoryChart::highlight(Hit hit)
         m_highlight->bottomRight->setCoords(hit.bar + 1 + 0.32, scaled(base));
         m_highlight->setPen(QPen(Qt::black, 2));
         m_highlight->setBrush(Qt::NoBrush);
+        markScreenOnly(m_highlight);
     }
     replot();
 }
