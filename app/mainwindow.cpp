@@ -7,6 +7,7 @@
 #include "core/session/workbench.h"
 #include "core/util/timeformat.h"
 #include "widgets/categories/categoriespane.h"
+#include "widgets/common/filedialogs.h"
 #include "widgets/common/pane.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
@@ -15,6 +16,7 @@
 #include "widgets/nvlink/nvlinkattach.h"
 #include "widgets/nvlink/nvlinkpane.h"
 #include "widgets/nvtx/nvtxpane.h"
+#include "widgets/shell/helpdialogs.h"
 #include "widgets/shell/loaderrorbanners.h"
 #include "widgets/shell/loadprogressstrip.h"
 #include "widgets/shell/startpage.h"
@@ -288,7 +290,7 @@ void MainWindow::createActions()
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openInteractively);
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open trace &folder…"), this, [this]() {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open trace folder"));
+        const QString dir = askExistingDirectory(this, tr("Open trace folder"));
         if (!dir.isEmpty())
             openFiles({ dir });
     });
@@ -321,10 +323,19 @@ void MainWindow::createActions()
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
     if (auto* categories = qobject_cast<CategoriesPane*>(pane(QStringLiteral("categories"))))
-        m_viewMenu->addAction(tr("Category &Rule Editor…"), categories, &CategoriesPane::openEditor);
+        m_viewMenu->addAction(tr("Category Rule &Editor…"), categories, &CategoriesPane::openEditor);
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Guide"), this, [this]() { showMarkdownDialog(this, tr("Guide"), guideMarkdown()); });
+    help->addAction(tr("&Keyboard shortcuts"), this, [this]() {
+        QList<QMenu*> menus;
+        for (QAction* a : menuBar()->actions())
+            if (a->menu())
+                menus.append(a->menu());
+        showMarkdownDialog(this, tr("Keyboard shortcuts"), shortcutsMarkdown(menus));
+    });
+    help->addSeparator();
     help->addAction(tr("&About nsys-workbench"), this, [this]() {
         QMessageBox::about(this, tr("About nsys-workbench"),
             tr("<b>nsys-workbench %1</b><p>A workbench for Nsight Systems SQLite exports.</p>"
@@ -371,8 +382,8 @@ void MainWindow::updateNoticeBar()
 
 void MainWindow::openInteractively()
 {
-    openFiles(QFileDialog::getOpenFileNames(
-        this, tr("Open Nsight Systems exports"), QString(), tr("nsys SQLite exports (*.sqlite);;All files (*)")));
+    openFiles(
+        askOpenFileNames(this, tr("Open Nsight Systems exports"), tr("nsys SQLite exports (*.sqlite);;All files (*)")));
 }
 
 void MainWindow::showLoadError(const QString& path, const QString& reason)

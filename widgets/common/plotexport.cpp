@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plotexport.h"
 
+#include "widgets/common/filedialogs.h"
+
 #include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -89,8 +91,8 @@ bool exportPlotInteractively(QCustomPlot& plot, const QString& suggestedName, QW
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     if (dialog.exec() != QDialog::Accepted)
         return false;
-    const QString file = QFileDialog::getSaveFileName(parent, QObject::tr("Export chart"),
-        QDir::home().filePath(suggestedName + QStringLiteral(".png")), QObject::tr("PNG images (*.png)"));
+    const QString file = askSaveFileName(
+        parent, QObject::tr("Export chart"), suggestedName + QStringLiteral(".png"), QObject::tr("PNG images (*.png)"));
     if (file.isEmpty())
         return false;
     PngExportOptions options;
