@@ -345,7 +345,7 @@ private Q_SLOTS:
         QComboBox* by = nullptr;
         QCheckBox* normalize = nullptr;
         for (QComboBox* box : pane.findChildren<QComboBox*>())
-            if (box->findData(int(CompareBy::Nvtx)) >= 0 && box->findData(int(CompareBy::Category)) >= 0)
+            if (box->findText(s("NVTX path")) >= 0)
                 by = box;
         for (QCheckBox* box : pane.findChildren<QCheckBox*>())
             if (box->text() == s("Normalize names"))
