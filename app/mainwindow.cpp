@@ -7,6 +7,7 @@
 #include "core/session/workbench.h"
 #include "core/util/timeformat.h"
 #include "widgets/categories/categoriespane.h"
+#include "widgets/common/filedialogs.h"
 #include "widgets/common/pane.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
@@ -16,6 +17,7 @@
 #include "widgets/nvlink/nvlinkpane.h"
 #include "widgets/nvtx/nvtxpane.h"
 #include "widgets/shell/focusbanner.h"
+#include "widgets/shell/helpdialogs.h"
 #include "widgets/shell/loaderrorbanners.h"
 #include "widgets/shell/loadprogressstrip.h"
 #include "widgets/shell/startpage.h"
@@ -43,11 +45,18 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <qcustomplot.h>
 #include <set>
 
 namespace nsw {
 
 namespace {
+/// Shown and not behind another tab: a dock tabbed behind another stays isVisible(), with nothing of it on screen.
+bool isOnScreen(const QWidget* w)
+{
+    return w->isVisible() && !w->visibleRegion().isEmpty();
+}
+
 const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
@@ -132,6 +141,8 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
         for (QWidget* w = now; w; w = w->parentWidget())
             if (auto* p = qobject_cast<Pane*>(w)) {
                 m_lastFocusedPane = p;
+                if (QCustomPlot* plot = p->exportablePlot(); plot && isOnScreen(plot))
+                    m_lastSeenPlot = plot;
                 return;
             }
     });
@@ -237,6 +248,14 @@ void MainWindow::addPane(Pane* pane, PaneGroup group, const QKeySequence& shortc
     dock->toggleViewAction()->setShortcut(shortcut);
     m_docks.push_back(dock);
     m_panes.push_back(pane);
+    if (QCustomPlot* plot = pane->exportablePlot()) {
+        plot->installEventFilter(this);
+        // A tab brought to the front is not shown anew (tabbed docks stay "visible" behind their tab): its signal is.
+        connect(dock, &QDockWidget::visibilityChanged, this, [this, plot](bool visible) {
+            if (visible)
+                m_lastSeenPlot = plot;
+        });
+    }
     placeDock(dock, group);
     if (!m_viewMenu)
         return;
@@ -281,7 +300,7 @@ void MainWindow::createActions()
     QAction* open = file->addAction(tr("&Open…"), this, &MainWindow::openInteractively);
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open trace &folder…"), this, [this]() {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open trace folder"));
+        const QString dir = askExistingDirectory(this, tr("Open trace folder"));
         if (!dir.isEmpty())
             openFiles({ dir });
     });
@@ -314,7 +333,7 @@ void MainWindow::createActions()
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
     if (auto* categories = qobject_cast<CategoriesPane*>(pane(QStringLiteral("categories"))))
-        m_viewMenu->addAction(tr("Category &Rule Editor…"), categories, &CategoriesPane::openEditor);
+        m_viewMenu->addAction(tr("Category Rule &Editor…"), categories, &CategoriesPane::openEditor);
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
     m_viewMenu->addSeparator();
     m_clearFocus = m_viewMenu->addAction(tr("Clear &Focus"), this, &MainWindow::clearFocus);
@@ -322,6 +341,15 @@ void MainWindow::createActions()
     m_clearFocus->setEnabled(false);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Guide"), this, [this]() { showMarkdownDialog(this, tr("Guide"), guideMarkdown()); });
+    help->addAction(tr("&Keyboard shortcuts"), this, [this]() {
+        QList<QMenu*> menus;
+        for (QAction* a : menuBar()->actions())
+            if (a->menu())
+                menus.append(a->menu());
+        showMarkdownDialog(this, tr("Keyboard shortcuts"), shortcutsMarkdown(menus));
+    });
+    help->addSeparator();
     help->addAction(tr("&About nsys-workbench"), this, [this]() {
         QMessageBox::about(this, tr("About nsys-workbench"),
             tr("<b>nsys-workbench %1</b><p>A workbench for Nsight Systems SQLite exports.</p>"
@@ -385,8 +413,8 @@ void MainWindow::clearFocus()
 
 void MainWindow::openInteractively()
 {
-    openFiles(QFileDialog::getOpenFileNames(
-        this, tr("Open Nsight Systems exports"), QString(), tr("nsys SQLite exports (*.sqlite);;All files (*)")));
+    openFiles(
+        askOpenFileNames(this, tr("Open Nsight Systems exports"), tr("nsys SQLite exports (*.sqlite);;All files (*)")));
 }
 
 void MainWindow::showLoadError(const QString& path, const QString& reason)
@@ -570,10 +598,10 @@ void MainWindow::updateStatus()
 
 Pane* MainWindow::activePane() const
 {
-    if (m_lastFocusedPane && m_lastFocusedPane->isVisible())
+    if (m_lastFocusedPane && isOnScreen(m_lastFocusedPane))
         return m_lastFocusedPane;
     for (Pane* p : m_panes)
-        if (p->isVisible() && (p->exportableView() || p->exportablePlot()))
+        if (isOnScreen(p) && (p->exportableView() || p->exportablePlot()))
             return p;
     return nullptr;
 }
@@ -589,23 +617,41 @@ void MainWindow::exportCsv()
         statusBar()->showMessage(tr("Table exported"), 5000);
 }
 
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    switch (event->type()) {
+    case QEvent::Show:
+    case QEvent::MouseButtonPress:
+    case QEvent::Wheel:
+        if (auto* plot = qobject_cast<QCustomPlot*>(watched))
+            m_lastSeenPlot = plot;
+        break;
+    default:
+        break;
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
+QCustomPlot* MainWindow::plotToExport() const
+{
+    if (m_lastSeenPlot && isOnScreen(m_lastSeenPlot))
+        return m_lastSeenPlot;
+    for (Pane* p : m_panes)
+        if (QCustomPlot* plot = p->exportablePlot(); plot && isOnScreen(plot))
+            return plot;
+    return nullptr;
+}
+
 void MainWindow::exportPng()
 {
-    Pane* p = activePane();
-    QCustomPlot* plot = p ? p->exportablePlot() : nullptr;
-    if (!plot) {
-        for (Pane* candidate : m_panes)
-            if (candidate->isVisible() && candidate->exportablePlot()) {
-                p = candidate;
-                plot = candidate->exportablePlot();
-                break;
-            }
-    }
-    if (!plot) {
-        QMessageBox::information(this, tr("Export"), tr("No chart is visible."));
+    QCustomPlot* plot = plotToExport();
+    const auto owner = std::find_if(
+        m_panes.begin(), m_panes.end(), [plot](const Pane* p) { return plot && p->exportablePlot() == plot; });
+    if (owner == m_panes.end()) {
+        QMessageBox::information(this, tr("Export"), tr("No chart is visible: show the chart to export first."));
         return;
     }
-    if (exportPlotInteractively(*plot, p->exportBaseName(), this))
+    if (exportPlotInteractively(*plot, (*owner)->exportBaseName(), this))
         statusBar()->showMessage(tr("Chart exported"), 5000);
 }
 

@@ -4,6 +4,7 @@
 #include "core/nvlink/tracefolder.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 #include <map>
 #include <memory>
@@ -11,6 +12,7 @@
 
 class QAction;
 class QComboBox;
+class QCustomPlot;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -67,6 +69,10 @@ public:
     void resetLayout();
     /// The default layout for the window's current size: panes where their groups go, every pane shown.
     void applyDefaultLayout();
+    /// The chart File → Export → Chart as PNG writes: the one the user last looked at (shown, clicked, scrolled, or
+    /// its pane focused) while it is on screen, else the first chart on screen; nullptr when every chart is hidden
+    /// (behind another tab, or closed).
+    QCustomPlot* plotToExport() const;
     /// Running loads; tests wait on them.
     int activeLoads() const { return int(m_jobs.size()); }
 
@@ -75,6 +81,7 @@ Q_SIGNALS:
     void loadEnded(const QString& path, bool ok, const QString& error);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -127,6 +134,7 @@ private:
     bool m_startMode = false;
     QByteArray m_workState; ///< the panes' layout while the start page has the window
     Pane* m_lastFocusedPane = nullptr;
+    QPointer<QCustomPlot> m_lastSeenPlot;
     /// NVLink recordings of a trace folder, attached once its export is loaded (by export path).
     std::map<QString, std::vector<RecordingChoice>> m_pendingRecordings;
     QByteArray m_defaultState;

@@ -10,7 +10,6 @@
 #include "widgets/common/plotexport.h"
 #include "widgets/compare/comparechart.h"
 
-#include <QBuffer>
 #include <QElapsedTimer>
 #include <thread>
 
@@ -79,7 +78,8 @@ int runCompare(const QStringList& args)
         QStringLiteral("g2g"));
     const QCommandLineOption per(QStringLiteral("per"),
         QStringLiteral("Normalize totals: none (default) | second (per second of capture) | iteration (per instance "
-                       "of the --marker range)."),
+                       "of the --marker range) | instance (per execution: average and median per instance, instance "
+                       "counts beside; values and Delta % per execution)."),
         QStringLiteral("unit"), QStringLiteral("none"));
     const QCommandLineOption marker(QStringLiteral("marker"),
         QStringLiteral("NVTX range name counted as one iteration (implies --per iteration); numbers in names are "
@@ -153,11 +153,13 @@ int runCompare(const QStringList& args)
     CompareOptions options;
     const auto normalization = parseCompareNormalization(parser.value(per));
     if (!normalization) {
-        printError(QStringLiteral("--per must be none, second or iteration, not '%1'").arg(parser.value(per)));
+        printError(
+            QStringLiteral("--per must be none, second, iteration or instance, not '%1'").arg(parser.value(per)));
         return ExitUsage;
     }
     options.normalization
         = parser.isSet(marker) && !parser.isSet(per) ? CompareNormalization::PerIteration : *normalization;
+    keyOptions.medians = options.normalization == CompareNormalization::PerInstance;
     const QString markerName = parser.value(marker);
     if (options.normalization == CompareNormalization::PerIteration && markerName.isEmpty()) {
         printError(QStringLiteral("--per iteration needs --marker NAME (the NVTX range of one iteration)"));
@@ -255,10 +257,7 @@ int runCompare(const QStringList& args)
     } else if (fmt == QLatin1String("csv")) {
         CompareTableModel model;
         model.setComparison(comparison);
-        QBuffer buffer;
-        buffer.open(QIODevice::WriteOnly);
-        writeModelCsv(model, buffer, RawValueRole);
-        text = QString::fromUtf8(buffer.data());
+        text = modelCsv(model, RawValueRole);
     } else {
         text = compareText(comparison);
     }

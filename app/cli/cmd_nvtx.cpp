@@ -14,14 +14,12 @@ namespace {
 
 QString phasesCsv(const NvtxTree& tree, const std::vector<NvtxPhaseRow>& phases)
 {
-    QString text = csvRecord({ QStringLiteral("phase"), QStringLiteral("instances"), QStringLiteral("cpu_ns"),
-                       QStringLiteral("gpu_ns"), QStringLiteral("kernels"), QStringLiteral("gpu_pct") })
-        + QStringLiteral("\r\n");
+    QString text = csvLine({ QStringLiteral("phase"), QStringLiteral("instances"), QStringLiteral("cpu_ns"),
+        QStringLiteral("gpu_ns"), QStringLiteral("kernels"), QStringLiteral("gpu_pct") });
     for (const NvtxPhaseRow& p : phases) {
         const double pct = tree.coverage.totalNs > 0 ? 100.0 * double(p.gpuTime) / double(tree.coverage.totalNs) : 0.0;
-        text += csvRecord({ p.phase, QString::number(p.instances), QString::number(p.cpuTime),
-                    QString::number(p.gpuTime), QString::number(p.kernels), QString::number(pct) })
-            + QStringLiteral("\r\n");
+        text += csvLine({ p.phase, QString::number(p.instances), QString::number(p.cpuTime), QString::number(p.gpuTime),
+            QString::number(p.kernels), QString::number(pct) });
     }
     return text;
 }
@@ -113,7 +111,7 @@ int runNvtx(const QStringList& args)
             return false;
         if (!phasePtr)
             return true;
-        const QByteArray phaseCsv = (QStringLiteral("\r\n") + phasesCsv(*tree, phaseRows)).toUtf8();
+        const QByteArray phaseCsv = (QStringLiteral("\n") + phasesCsv(*tree, phaseRows)).toUtf8();
         return out.write(phaseCsv) == phaseCsv.size();
     };
     if (const QString e = writeOutputWith(parser.value(output), write); !e.isEmpty()) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/analysis/analysisformat.h"
 
+#include "core/util/csv.h"
+
 #include <QRegularExpression>
 #include <algorithm>
 
@@ -55,11 +57,6 @@ QString columnTable(const RuleTable& table)
     return out;
 }
 
-QString csvText(const QString& field)
-{
-    return field.contains(QLatin1Char(',')) ? QLatin1Char('"') + field + QLatin1Char('"') : field;
-}
-
 /// nsys counts each word with the blank after it (all but the paragraph's last word): a line ends before the
 /// word that would take it, blank included, past @p width.
 QString wrapLine(const QString& line, int width)
@@ -103,13 +100,13 @@ QString ruleToCsv(const RuleTable& table)
         return {};
     QStringList header;
     for (const RuleColumn& c : table.spec->columns)
-        header << csvText(c.header);
-    QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
+        header << c.header;
+    QString out = csvLine(header, CsvQuoting::CommaOnly);
     for (const RuleRow& row : table.rows) {
         QStringList fields;
         for (size_t c = 0; c < row.size(); ++c)
-            fields << csvText(ruleCellText(row[c], table.spec->columns[c].kind));
-        out += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
+            fields << ruleCellText(row[c], table.spec->columns[c].kind);
+        out += csvLine(fields, CsvQuoting::CommaOnly);
     }
     return out;
 }

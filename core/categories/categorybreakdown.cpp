@@ -4,7 +4,9 @@
 #include "core/util/timeformat.h"
 
 #include <QHash>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace nsw {
 
@@ -225,6 +227,64 @@ std::uint32_t categoryColor(const QString& category)
     if (category.startsWith(QLatin1String("nccl")))
         return hsl(100.0 + double(h % 60), 0.45 + double((h >> 8) % 30) / 100.0, 0.35 + double((h >> 16) % 25) / 100.0);
     return hsl(double(h % 360), 0.50 + double((h >> 9) % 30) / 100.0, 0.42 + double((h >> 17) % 20) / 100.0);
+}
+
+double colorDistance(std::uint32_t a, std::uint32_t b)
+{
+    const auto channel = [](std::uint32_t c, int shift) { return double((c >> shift) & 0xFFu); };
+    const double meanRed = (channel(a, 16) + channel(b, 16)) / 2;
+    const double dr = channel(a, 16) - channel(b, 16);
+    const double dg = channel(a, 8) - channel(b, 8);
+    const double db = channel(a, 0) - channel(b, 0);
+    return std::sqrt((2 + meanRed / 256) * dr * dr + 4 * dg * dg + (2 + (255 - meanRed) / 256) * db * db);
+}
+
+std::vector<std::uint32_t> categoryColors(const QStringList& categories)
+{
+    // Kelly's colours of maximum contrast (without white and black), then a few darker and lighter ones.
+    static const std::uint32_t fallback[] = { rgb(243, 195, 0), rgb(135, 86, 146), rgb(243, 132, 0), rgb(161, 202, 241),
+        rgb(190, 0, 50), rgb(194, 178, 128), rgb(0, 136, 86), rgb(230, 143, 172), rgb(0, 103, 165), rgb(249, 147, 121),
+        rgb(96, 78, 151), rgb(246, 166, 0), rgb(179, 68, 108), rgb(220, 211, 0), rgb(136, 45, 23), rgb(141, 182, 0),
+        rgb(101, 69, 34), rgb(226, 88, 34), rgb(43, 61, 38), rgb(0, 0, 128), rgb(128, 0, 0), rgb(0, 128, 128),
+        rgb(255, 0, 255), rgb(0, 255, 127), rgb(64, 224, 208) };
+    std::vector<std::uint32_t> given;
+    const auto nearest = [&given](std::uint32_t c) {
+        double d = std::numeric_limits<double>::infinity();
+        for (const std::uint32_t o : given)
+            d = std::min(d, colorDistance(c, o));
+        return d;
+    };
+    QStringList byName = categories;
+    byName.removeDuplicates();
+    std::sort(byName.begin(), byName.end());
+    QHash<QString, std::uint32_t> colorOf;
+    for (const QString& category : byName) {
+        std::uint32_t color = categoryColor(category);
+        if (nearest(color) < kMinCategoryColorDistance) {
+            // The farthest fallback when none is far enough (very many categories).
+            std::uint32_t best = fallback[0];
+            double bestDistance = -1;
+            for (const std::uint32_t f : fallback) {
+                const double d = nearest(f);
+                if (d >= kMinCategoryColorDistance) {
+                    best = f;
+                    break;
+                }
+                if (d > bestDistance) {
+                    bestDistance = d;
+                    best = f;
+                }
+            }
+            color = best;
+        }
+        given.push_back(color);
+        colorOf.insert(category, color);
+    }
+    std::vector<std::uint32_t> out;
+    out.reserve(std::size_t(categories.size()));
+    for (const QString& category : categories)
+        out.push_back(colorOf.value(category));
+    return out;
 }
 
 } // namespace nsw

@@ -72,4 +72,15 @@ std::shared_ptr<const std::vector<char>> kernelRowsOfCategory(
 /// Stable colour of a category (same in every profile and every run), as 0xAARRGGBB.
 std::uint32_t categoryColor(const QString& category);
 
+/// How far apart two colours look ("redmean" weighted RGB distance: 0 for the same colour, about 765 for black and
+/// white).
+double colorDistance(std::uint32_t a, std::uint32_t b);
+/// Colours never closer than this in categoryColors().
+constexpr double kMinCategoryColorDistance = 60.0;
+/// Colours of categories shown together (stacked bars, legend, table swatches): each category's own colour
+/// (categoryColor) unless it is closer than kMinCategoryColorDistance to one given before it (by name), then the first
+/// colour of a fixed, well separated palette far enough from all of them. The same set of categories always gets the
+/// same colours, whatever their order.
+std::vector<std::uint32_t> categoryColors(const QStringList& categories);
+
 } // namespace nsw

@@ -74,8 +74,7 @@ QString categoriesCsv(const std::vector<ProfileCategories>& profiles)
 {
     QString out = QStringLiteral("Profile,Category,Instances,Time (ns),Share (%)\n");
     for (const Line& l : lines(profiles))
-        out += csvRecord({ l.bar, l.category, QString::number(l.instances), QString::number(l.time), l.share })
-            + QLatin1Char('\n');
+        out += csvLine({ l.bar, l.category, QString::number(l.instances), QString::number(l.time), l.share });
     return out;
 }
 
@@ -221,9 +220,8 @@ QString mappingCsv(const std::vector<ProfileCategories>& profiles, const QString
     QString out
         = QStringLiteral("Model_Engine,Category,Instances,Name,Elapsed Time (sec),Total Time (sec),Time Mode,Rule\n");
     for (const Row& r : rows)
-        out += csvRecord({ r.modelEngine, r.category, QString::number(r.instances), r.name, seconds(r.elapsed),
-                   r.cpu ? QString() : seconds(r.total), mode, r.rule >= 0 ? QString::number(r.rule + 1) : QString() })
-            + QLatin1Char('\n');
+        out += csvLine({ r.modelEngine, r.category, QString::number(r.instances), r.name, seconds(r.elapsed),
+            r.cpu ? QString() : seconds(r.total), mode, r.rule >= 0 ? QString::number(r.rule + 1) : QString() });
     return out;
 }
 

@@ -40,7 +40,6 @@ CategoryTable makeCategoryTable(const std::vector<ProfileCategories>& profiles)
         if (!any)
             continue;
         t.categories.append(categories[c]);
-        t.colors.push_back(categoryColor(categories[c]));
         t.time.push_back(std::move(time));
         t.instances.push_back(std::move(instances));
         t.breakdownCategory.push_back(int(c));
@@ -48,7 +47,6 @@ CategoryTable makeCategoryTable(const std::vector<ProfileCategories>& profiles)
     if (anyCpu) {
         t.cpuRow = int(t.categories.size());
         t.categories.append(cpuCategory());
-        t.colors.push_back(categoryColor(cpuCategory()));
         std::vector<TimeNs> time;
         for (const auto& [p, b] : t.barSource)
             time.push_back(profiles[std::size_t(p)].breakdown.bars[std::size_t(b)].cpuNs);
@@ -56,6 +54,7 @@ CategoryTable makeCategoryTable(const std::vector<ProfileCategories>& profiles)
         t.instances.emplace_back(t.bars.size(), 0);
         t.breakdownCategory.push_back(-1);
     }
+    t.colors = categoryColors(t.categories);
     return t;
 }
 

@@ -19,8 +19,15 @@ QString suffix(CompareNormalization n)
         return QStringLiteral("/s");
     case CompareNormalization::PerIteration:
         return QStringLiteral("/it");
+    case CompareNormalization::PerInstance:
+        return QStringLiteral("/inst");
     }
     return {};
+}
+
+bool countsAreIntegral(CompareNormalization n)
+{
+    return n == CompareNormalization::None || n == CompareNormalization::PerInstance;
 }
 
 nlohmann::ordered_json number(double v, bool integral)
@@ -102,9 +109,17 @@ QString formatComparePercent(double percent)
     return (percent >= 0 ? QStringLiteral("+") : QString()) + QString::number(percent, 'f', 1) + QStringLiteral(" %");
 }
 
+QString formatCompareInstancesDelta(double delta, CompareNormalization normalization)
+{
+    const QString sign = delta >= 0 ? QStringLiteral("+") : QString();
+    return sign
+        + (countsAreIntegral(normalization) ? QString::number(std::llround(delta)) : QString::number(delta, 'f', 2));
+}
+
 nlohmann::ordered_json compareJson(const Comparison& c)
 {
     const bool integral = c.normalization == CompareNormalization::None;
+    const bool perInstance = c.normalization == CompareNormalization::PerInstance;
     nlohmann::ordered_json out;
     out["by"] = compareByName(c.by).toStdString();
     auto profiles = nlohmann::ordered_json::array();
@@ -118,12 +133,22 @@ nlohmann::ordered_json compareJson(const Comparison& c)
         auto values = nlohmann::ordered_json::array();
         auto delta = nlohmann::ordered_json::array();
         auto percent = nlohmann::ordered_json::array();
+        auto deltaInstances = nlohmann::ordered_json::array();
         for (std::size_t p = 0; p < row.cells.size(); ++p) {
             const CompareCell& cell = row.cells[p];
             nlohmann::ordered_json v;
-            v["total_ns"] = integral ? nlohmann::ordered_json(cell.totalNs) : nlohmann::ordered_json(cell.total);
-            v["instances"] = integral ? nlohmann::ordered_json(cell.instances) : nlohmann::ordered_json(cell.count);
+            if (perInstance) {
+                v["total_ns"] = cell.totalNs;
+                v["instances"] = cell.instances;
+                v["average_ns"] = cell.average;
+                v["median_ns"]
+                    = std::isnan(cell.median) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(cell.median);
+            } else {
+                v["total_ns"] = integral ? nlohmann::ordered_json(cell.totalNs) : nlohmann::ordered_json(cell.total);
+                v["instances"] = integral ? nlohmann::ordered_json(cell.instances) : nlohmann::ordered_json(cell.count);
+            }
             values.push_back(std::move(v));
+            deltaInstances.push_back(number(row.deltaInstances[p], countsAreIntegral(c.normalization)));
             delta.push_back(number(row.delta[p], integral));
             if (std::isinf(row.deltaPercent[p]))
                 percent.push_back(nullptr);
@@ -133,7 +158,12 @@ nlohmann::ordered_json compareJson(const Comparison& c)
         r["values"] = std::move(values);
         r["delta_ns"] = std::move(delta);
         r["delta_pct"] = std::move(percent);
+        r["delta_instances"] = std::move(deltaInstances);
         r["status"] = compareStatusName(row.summary).toStdString();
+        auto change = nlohmann::ordered_json::array();
+        for (std::size_t p = 0; p < row.cells.size(); ++p)
+            change.push_back(compareChangeText(c, row, p).toStdString());
+        r["change"] = std::move(change);
         rows.push_back(std::move(r));
     }
     out["rows"] = std::move(rows);
@@ -142,23 +172,36 @@ nlohmann::ordered_json compareJson(const Comparison& c)
 
 QString compareText(const Comparison& c)
 {
+    const bool perInstance = c.normalization == CompareNormalization::PerInstance;
     QStringList header { QStringLiteral("Status") };
     for (std::size_t p = 0; p < c.profileCount(); ++p) {
         header.append(c.profiles[qsizetype(p)] + (p == c.baseline ? QStringLiteral(" (baseline)") : QString()));
+        if (perInstance) {
+            header.append(QStringLiteral("Median"));
+            header.append(QStringLiteral("Instances"));
+        }
         if (p != c.baseline) {
             header.append(QStringLiteral("Delta"));
+            header.append(QStringLiteral("Delta instances"));
             header.append(QStringLiteral("Delta %"));
         }
     }
     header.append(QStringLiteral("Key"));
     std::vector<QStringList> lines { header };
     auto addRow = [&](const CompareRow& row) {
-        QStringList line { compareStatusName(row.summary) };
+        QStringList line { compareStatusText(c, row) };
         for (std::size_t p = 0; p < row.cells.size(); ++p) {
-            line.append(
-                row.cells[p].present() ? formatCompareValue(row.cells[p].total, c.normalization) : QStringLiteral("-"));
+            const CompareCell& cell = row.cells[p];
+            line.append(cell.present() ? formatCompareValue(cell.total, c.normalization) : QStringLiteral("-"));
+            if (perInstance) {
+                line.append(cell.present() && !std::isnan(cell.median)
+                        ? formatCompareValue(cell.median, c.normalization)
+                        : QStringLiteral("-"));
+                line.append(QString::number(cell.instances));
+            }
             if (p != c.baseline) {
                 line.append(formatCompareDelta(row.delta[p], c.normalization));
+                line.append(formatCompareInstancesDelta(row.deltaInstances[p], c.normalization));
                 line.append(formatComparePercent(row.deltaPercent[p]));
             }
         }

@@ -33,5 +33,7 @@ QString formatCompareDelta(double ns, CompareNormalization normalization);
 QString formatCompareValue(double ns, CompareNormalization normalization);
 /// "+12.3 %", "-100.0 %", "new" for +infinity.
 QString formatComparePercent(double percent);
+/// "+12", "-3" (counted instances); "+1.50" when the counts are normalized (per second or iteration).
+QString formatCompareInstancesDelta(double delta, CompareNormalization normalization);
 
 } // namespace nsw

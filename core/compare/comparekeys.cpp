@@ -5,6 +5,7 @@
 #include "core/categories/ruleevaluation.h"
 #include "core/compare/kernelnames.h"
 #include "core/nvtx/nvtxnames.h"
+#include "core/stats/durationstats.h"
 
 #include <QHash>
 
@@ -79,20 +80,38 @@ ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vecto
             totals[g].total += durations[i];
     }
     ProfileKeys out = kernelKeys(*index.profile(), totals, normalizeNames);
-    if (keyOfGroup) {
-        // Keys are created in group order: find each group's key again by its name.
-        QHash<QString, std::int32_t> keyOf;
-        for (std::size_t k = 0; k < out.keys.size(); ++k)
-            keyOf.insert(out.keys[k], std::int32_t(k));
-        keyOfGroup->assign(groups.size(), -1);
-        for (std::size_t g = 0; g < groups.size(); ++g) {
-            QString name = groups[g].name == kNoString ? QStringLiteral("(unnamed)")
-                                                       : index.profile()->strings.at(groups[g].name);
-            if (normalizeNames && groups[g].name != kNoString)
-                name = normalizeKernelName(name);
-            (*keyOfGroup)[g] = keyOf.value(name, -1);
+    // Keys are created in group order: find each group's key again by its name.
+    QHash<QString, std::int32_t> keyOf;
+    for (std::size_t k = 0; k < out.keys.size(); ++k)
+        keyOf.insert(out.keys[k], std::int32_t(k));
+    std::vector<std::int32_t> keyOfEachGroup(groups.size(), -1);
+    std::vector<std::vector<std::size_t>> groupsOfKey(out.keys.size());
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        QString name
+            = groups[g].name == kNoString ? QStringLiteral("(unnamed)") : index.profile()->strings.at(groups[g].name);
+        if (normalizeNames && groups[g].name != kNoString)
+            name = normalizeKernelName(name);
+        keyOfEachGroup[g] = keyOf.value(name, -1);
+        if (keyOfEachGroup[g] >= 0)
+            groupsOfKey[std::size_t(keyOfEachGroup[g])].push_back(g);
+    }
+    // Medians per instance: a group's durations are sorted; keys that merge groups (normalized names) select.
+    for (std::size_t k = 0; k < out.keys.size(); ++k) {
+        const std::vector<std::size_t>& of = groupsOfKey[k];
+        if (of.size() == 1) {
+            const auto& g = groups[of.front()];
+            if (g.end > g.begin)
+                out.values[k].median = summarizeSorted(durations.data() + g.begin, g.end - g.begin).median;
+        } else if (!of.empty()) {
+            std::vector<qint64> merged;
+            for (const std::size_t g : of)
+                merged.insert(merged.end(), durations.begin() + groups[g].begin, durations.begin() + groups[g].end);
+            if (!merged.empty())
+                out.values[k].median = summarizeWithoutPercentiles(merged).median;
         }
     }
+    if (keyOfGroup)
+        *keyOfGroup = std::move(keyOfEachGroup);
     return out;
 }
 
@@ -150,6 +169,8 @@ LoadOptions compareLoadOptions(const CompareKeyOptions& options, bool iterationM
         load.parts = LoadKernels;
         load.kernelColumns
             = options.kernelNames == KernelNameMode::Short ? unsigned(KernelShortName) : unsigned(KernelDemangledName);
+        if (options.medians) // the kernel index groups by lane
+            load.kernelColumns |= KernelPlacement;
         break;
     case CompareBy::Category:
         load.parts = LoadKernels | LoadMemOps | LoadGraphLaunches;
@@ -169,6 +190,8 @@ ProfileKeys computeProfileKeys(const ProfilePtr& profile, const CompareKeyOption
 {
     switch (options.by) {
     case CompareBy::Kernel:
+        if (options.medians)
+            return kernelKeys(KernelIndex(profile, options.kernelNames), options.normalizeNames);
         return kernelKeys(*profile, kernelTotalsByName(*profile, options.kernelNames), options.normalizeNames);
     case CompareBy::Category: {
         const auto timeline = CategoryTimeline::build(profile);

@@ -8,6 +8,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -29,6 +30,8 @@ struct KeyValue
 {
     TimeNs total = 0;
     std::int64_t instances = 0;
+    /// Median duration of one instance; NaN when the key kind has no per-instance durations (categories, NVTX).
+    double median = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// One profile's GPU time per key: what a comparison lines up. Computed once per profile and key choice (it is what
@@ -76,6 +79,8 @@ struct CompareKeyOptions
     bool normalizeNames = false;
     RuleList rules; ///< CompareBy::Category
     TimeMode timeMode = TimeMode::Global; ///< CompareBy::Category
+    /// CompareBy::Kernel: also the median per instance (KeyValue::median), which needs the kernel index.
+    bool medians = false;
 };
 
 /// Only the tables and kernel columns the keys need (plus the NVTX table when an iteration marker is counted).

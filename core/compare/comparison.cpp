@@ -52,14 +52,19 @@ void finishRow(CompareRow& row, const std::vector<double>& divisor, const std::v
     const CompareOptions& options)
 {
     const std::size_t n = row.cells.size();
+    const bool perInstance = options.normalization == CompareNormalization::PerInstance;
     for (std::size_t p = 0; p < n; ++p) {
         CompareCell& c = row.cells[p];
-        c.total = double(c.totalNs) / divisor[p];
-        c.count = double(c.instances) / divisor[p];
         c.average = c.instances > 0 ? double(c.totalNs) / double(c.instances) : 0.0;
+        c.total = perInstance ? c.average : double(c.totalNs) / divisor[p];
+        c.count = double(c.instances) / divisor[p];
         c.share = gpu[p].total > 0 ? 100.0 * double(c.totalNs) / double(gpu[p].total) : 0.0;
     }
     const CompareCell& base = row.cells[options.baseline];
+    row.deltaInstances.assign(n, 0.0);
+    for (std::size_t p = 0; p < n; ++p)
+        if (p != options.baseline)
+            row.deltaInstances[p] = row.cells[p].count - base.count;
     row.delta.assign(n, 0.0);
     row.deltaPercent.assign(n, 0.0);
     row.status.assign(n, CompareStatus::Unchanged);
@@ -90,14 +95,16 @@ QString compareNormalizationName(CompareNormalization n)
         return QStringLiteral("second");
     case CompareNormalization::PerIteration:
         return QStringLiteral("iteration");
+    case CompareNormalization::PerInstance:
+        return QStringLiteral("instance");
     }
     return {};
 }
 
 std::optional<CompareNormalization> parseCompareNormalization(const QString& name)
 {
-    for (const CompareNormalization n :
-        { CompareNormalization::None, CompareNormalization::PerSecond, CompareNormalization::PerIteration })
+    for (const CompareNormalization n : { CompareNormalization::None, CompareNormalization::PerSecond,
+             CompareNormalization::PerIteration, CompareNormalization::PerInstance })
         if (compareNormalizationName(n) == name)
             return n;
     return std::nullopt;
@@ -129,6 +136,8 @@ QString Comparison::unit() const
         return QStringLiteral("ns/s");
     case CompareNormalization::PerIteration:
         return QStringLiteral("ns/iteration");
+    case CompareNormalization::PerInstance:
+        return QStringLiteral("ns/instance");
     }
     return {};
 }
@@ -203,6 +212,8 @@ Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const Co
                 c.rows.push_back(std::move(row));
             }
             CompareCell& cell = c.rows[*it].cells[p];
+            // A key met twice in one profile has no single median.
+            cell.median = cell.present() ? std::numeric_limits<double>::quiet_NaN() : k.values[i].median;
             cell.totalNs += k.values[i].total;
             cell.instances += k.values[i].instances;
         }
@@ -240,6 +251,40 @@ Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const Co
         sorted.push_back(std::move(c.rows[r]));
     c.rows = std::move(sorted);
     return c;
+}
+
+QString compareChangeText(const Comparison& comparison, const CompareRow& row, std::size_t p)
+{
+    if (p >= row.status.size()
+        || (row.status[p] != CompareStatus::Regression && row.status[p] != CompareStatus::Improvement))
+        return {};
+    const CompareCell& base = row.cells[comparison.baseline];
+    const CompareCell& other = row.cells[p];
+    const auto percent = [](double from, double to) { return from != 0 ? 100.0 * (to - from) / from : 0.0; };
+    const double perCall = percent(base.average, other.average);
+    // Calls per unit of the comparison (totals, per second or per iteration); as counted in per-instance mode.
+    const double calls = percent(base.count, other.count);
+    QStringList words;
+    if (std::fabs(perCall) > comparison.thresholdPercent)
+        words.append(perCall > 0 ? QStringLiteral("slower") : QStringLiteral("faster"));
+    if (comparison.normalization != CompareNormalization::PerInstance && std::fabs(calls) > comparison.thresholdPercent)
+        words.append(calls > 0 ? QStringLiteral("more calls") : QStringLiteral("fewer calls"));
+    if (words.isEmpty()) // neither alone beyond the threshold: name the larger share of the change
+        words.append(
+            std::fabs(perCall) >= std::fabs(calls) || comparison.normalization == CompareNormalization::PerInstance
+                ? (perCall > 0 ? QStringLiteral("slower") : QStringLiteral("faster"))
+                : (calls > 0 ? QStringLiteral("more calls") : QStringLiteral("fewer calls")));
+    return words.join(QStringLiteral(", "));
+}
+
+QString compareStatusText(const Comparison& comparison, const CompareRow& row)
+{
+    const QString status = compareStatusName(row.summary);
+    for (std::size_t p = 0; p < row.status.size(); ++p)
+        if (p != comparison.baseline && row.status[p] == row.summary)
+            if (const QString change = compareChangeText(comparison, row, p); !change.isEmpty())
+                return QStringLiteral("%1 (%2)").arg(status, change);
+    return status;
 }
 
 std::vector<std::size_t> rowsRegressingAbove(const Comparison& comparison, double percent)

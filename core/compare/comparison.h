@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -15,10 +16,13 @@ enum class CompareNormalization : std::uint8_t
 {
     None, ///< totals as measured
     PerSecond, ///< per second of capture (Profile::captureDurationNs)
-    PerIteration ///< per instance of an iteration marker (an NVTX range name, see countIterations)
+    PerIteration, ///< per instance of an iteration marker (an NVTX range name, see countIterations)
+    /// per execution: a row's value is its average (and median) per instance, so that a capture that holds fewer
+    /// calls does not read as a faster kernel; instance counts are compared beside
+    PerInstance
 };
 
-/// "none", "second", "iteration".
+/// "none", "second", "iteration", "instance".
 QString compareNormalizationName(CompareNormalization n);
 std::optional<CompareNormalization> parseCompareNormalization(const QString& name);
 
@@ -60,6 +64,7 @@ struct CompareCell
     double total = 0; ///< normalized (totalNs / the profile's divisor)
     double count = 0; ///< normalized instances
     double average = 0; ///< ns per instance (normalization cancels out)
+    double median = std::numeric_limits<double>::quiet_NaN(); ///< ns per instance when the keys have it (kernels)
     double share = 0; ///< percent of the profile's GPU time (ProfileKeys::gpu)
     bool present() const { return instances > 0 || totalNs != 0; }
 };
@@ -69,7 +74,10 @@ struct CompareRow
     QString key;
     bool topLevel = true;
     std::vector<CompareCell> cells; ///< per profile
-    std::vector<double> delta; ///< normalized total minus the baseline's; 0 for the baseline
+    /// normalized total (PerInstance: average) minus the baseline's; 0 for the baseline
+    std::vector<double> delta;
+    /// instances (normalized like the totals; PerInstance: as counted) minus the baseline's; 0 for the baseline
+    std::vector<double> deltaInstances;
     /// 100 × delta / baseline; +infinity when only the baseline lacks the key, 0 when both do.
     std::vector<double> deltaPercent;
     std::vector<CompareStatus> status; ///< Unchanged for the baseline
@@ -95,7 +103,7 @@ struct Comparison
     QStringList warnings;
     QString error; ///< why there are no rows (e.g. a profile without the iteration marker)
 
-    /// "ns", "ns/s", "ns/iteration".
+    /// "ns", "ns/s", "ns/iteration", "ns/instance".
     QString unit() const;
     std::size_t profileCount() const { return std::size_t(profiles.size()); }
     /// Row index of a key, or -1.
@@ -109,5 +117,12 @@ Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const Co
 /// The CI gate (`compare --fail-above`): rows where a profile's total exceeds the baseline's by more than @p percent
 /// and by more than the noise floor; a key that only the other profile has counts as infinitely above.
 std::vector<std::size_t> rowsRegressingAbove(const Comparison& comparison, double percent);
+
+/// What made profile @p p's value differ from the baseline's, in words: "slower" / "faster" (time per call beyond the
+/// threshold), "more calls" / "fewer calls" (instances beyond the threshold), both joined by ", "; empty when the row
+/// is not a regression or an improvement for @p p.
+QString compareChangeText(const Comparison& comparison, const CompareRow& row, std::size_t p);
+/// The row's summary status with what changed: "improvement (fewer calls)", "regression (slower)", "new"...
+QString compareStatusText(const Comparison& comparison, const CompareRow& row);
 
 } // namespace nsw

@@ -20,6 +20,8 @@ QString perUnit(CompareNormalization n)
         return QStringLiteral(" per s");
     case CompareNormalization::PerIteration:
         return QStringLiteral(" per iteration");
+    case CompareNormalization::PerInstance:
+        return {}; // counted, not scaled
     }
     return {};
 }
@@ -37,14 +39,28 @@ void CompareTableModel::setComparison(Comparison comparison)
     beginResetModel();
     m_comparison = std::move(comparison);
     m_shortLabels = compactProfileLabels(m_comparison.profiles);
+    // The chart's colours: those of the set of categories shown together.
+    m_categoryColors.clear();
+    if (m_comparison.by == CompareBy::Category) {
+        QStringList keys;
+        for (const CompareRow& r : m_comparison.rows)
+            keys.append(r.key);
+        const std::vector<std::uint32_t> colors = categoryColors(keys);
+        for (qsizetype k = 0; k < keys.size(); ++k)
+            m_categoryColors.insert(keys[k], colors[std::size_t(k)]);
+    }
     m_columns = { { Column::Key, -1 }, { Column::Status, -1 } };
     // A comparison that failed (e.g. no iteration marker) has no values to show.
     const std::size_t groups = m_comparison.error.isEmpty() ? m_comparison.profileCount() : 0;
     for (std::size_t p = 0; p < groups; ++p) {
-        for (const Column c : { Column::Total, Column::Instances, Column::Average, Column::Share })
+        for (const Column c : { Column::Total, Column::Instances, Column::Average })
             m_columns.emplace_back(c, int(p));
+        if (m_comparison.normalization == CompareNormalization::PerInstance)
+            m_columns.emplace_back(Column::Median, int(p));
+        m_columns.emplace_back(Column::Share, int(p));
         if (p != m_comparison.baseline) {
             m_columns.emplace_back(Column::Delta, int(p));
+            m_columns.emplace_back(Column::DeltaInstances, int(p));
             m_columns.emplace_back(Column::DeltaPercent, int(p));
         }
     }
@@ -135,7 +151,8 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const
     case KernelNameRole:
         return totals || m_comparison.by != CompareBy::Kernel ? QVariant() : QVariant(row->key);
     case ColorRole:
-        return totals || m_comparison.by != CompareBy::Category ? QVariant() : QVariant(categoryColor(row->key));
+        return totals || m_comparison.by != CompareBy::Category ? QVariant()
+                                                                : QVariant(m_categoryColors.value(row->key));
     case StatusRole:
         return int(profile < 0 ? row->summary : row->status[std::size_t(profile)]);
     default:
@@ -147,15 +164,23 @@ QVariant CompareTableModel::data(const QModelIndex& index, int role) const
         return {};
     }
     if (kind == Column::Status) {
-        if (role == Qt::DisplayRole || role == SortRole || role == RawValueRole)
+        // Exports keep the bare status word (scripts compare it); the view adds what changed.
+        if (role == SortRole || role == RawValueRole || role == CsvTextRole)
             return compareStatusName(row->summary);
+        if (role == Qt::DisplayRole)
+            return compareStatusText(m_comparison, *row);
         if (role == Qt::ToolTipRole) {
             QStringList lines;
             for (std::size_t p = 0; p < row->status.size(); ++p)
-                if (p != m_comparison.baseline)
-                    lines.append(tr("%1: %2 (%3)")
-                                     .arg(m_comparison.profiles[qsizetype(p)], compareStatusName(row->status[p]),
-                                         formatComparePercent(row->deltaPercent[p])));
+                if (p != m_comparison.baseline) {
+                    const QString change = compareChangeText(m_comparison, *row, p);
+                    lines.append(
+                        tr("%1: %2 (%3, %4 instances)%5")
+                            .arg(m_comparison.profiles[qsizetype(p)], compareStatusName(row->status[p]),
+                                formatComparePercent(row->deltaPercent[p]),
+                                formatCompareInstancesDelta(row->deltaInstances[p], m_comparison.normalization),
+                                change.isEmpty() ? QString() : QStringLiteral(": ") + change));
+                }
             return lines.join(QLatin1Char('\n'));
         }
         return {};
@@ -169,12 +194,16 @@ QVariant CompareTableModel::cellData(const CompareRow& row, Column kind, int pro
 {
     const CompareCell& cell = row.cells[std::size_t(profile)];
     const bool integral = m_comparison.normalization == CompareNormalization::None;
+    const bool perInstance = m_comparison.normalization == CompareNormalization::PerInstance;
+    const bool countsIntegral = integral || perInstance;
     const bool raw = role == SortRole || role == RawValueRole;
     const QString absent = QStringLiteral("–");
     switch (kind) {
     case Column::Total:
         if (raw)
-            return integral ? QVariant(qint64(cell.totalNs)) : QVariant(cell.total);
+            return integral || perInstance ? QVariant(qint64(cell.totalNs)) : QVariant(cell.total);
+        if (role == Qt::DisplayRole && perInstance)
+            return cell.present() ? formatDuration(cell.totalNs) : absent;
         if (role == Qt::DisplayRole)
             return cell.present() ? formatCompareValue(cell.total, m_comparison.normalization) : absent;
         if (role == Qt::ToolTipRole)
@@ -182,10 +211,27 @@ QVariant CompareTableModel::cellData(const CompareRow& row, Column kind, int pro
         return {};
     case Column::Instances:
         if (raw)
-            return integral ? QVariant(qint64(cell.instances)) : QVariant(cell.count);
+            return countsIntegral ? QVariant(qint64(cell.instances)) : QVariant(cell.count);
         if (role == Qt::DisplayRole)
-            return integral ? withThousandsSeparators(qint64(cell.instances)) : QString::number(cell.count, 'f', 2);
+            return countsIntegral ? withThousandsSeparators(qint64(cell.instances))
+                                  : QString::number(cell.count, 'f', 2);
         return {};
+    case Column::Median:
+        if (raw)
+            return std::isnan(cell.median) ? QVariant() : QVariant(cell.median);
+        if (role == Qt::DisplayRole)
+            return std::isnan(cell.median) ? absent : formatDuration(std::llround(cell.median));
+        if (role == Qt::ToolTipRole && std::isnan(cell.median))
+            return tr("Medians are known for kernels only");
+        return {};
+    case Column::DeltaInstances: {
+        const double d = row.deltaInstances[std::size_t(profile)];
+        if (raw)
+            return countsIntegral ? QVariant(qint64(std::llround(d))) : QVariant(d);
+        if (role == Qt::DisplayRole)
+            return formatCompareInstancesDelta(d, m_comparison.normalization);
+        return {};
+    }
     case Column::Average:
         if (raw)
             return cell.average;
@@ -241,7 +287,9 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
         case Column::Status:
             return tr("Status");
         case Column::Total:
-            return tr("%1 Total (%2)").arg(label, unit);
+            return tr("%1 Total (%2)")
+                .arg(label,
+                    m_comparison.normalization == CompareNormalization::PerInstance ? QStringLiteral("ns") : unit);
         case Column::Instances:
             return tr("%1 Instances%2").arg(label, perUnit(m_comparison.normalization));
         case Column::Average:
@@ -252,6 +300,10 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
             return tr("%1 Delta (%2)").arg(label, unit);
         case Column::DeltaPercent:
             return tr("%1 Delta (%)").arg(label);
+        case Column::Median:
+            return tr("%1 Median (ns)").arg(label);
+        case Column::DeltaInstances:
+            return tr("%1 Delta instances%2").arg(label, perUnit(m_comparison.normalization));
         }
         return {};
     }
@@ -271,8 +323,11 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
             return tr("%1: time per instance").arg(label);
         case Column::Share:
             return tr("%1: share of its GPU time").arg(label);
+        case Column::Median:
+            return tr("%1: median time per instance").arg(label);
         case Column::Delta:
         case Column::DeltaPercent:
+        case Column::DeltaInstances:
             return tr("%1 minus the baseline %2")
                 .arg(label, m_comparison.profiles.value(qsizetype(m_comparison.baseline)));
         }
@@ -302,6 +357,10 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
         return QString(group + QLatin1Char('\n') + tr("Δ"));
     case Column::DeltaPercent:
         return QString(group + QLatin1Char('\n') + tr("Δ %"));
+    case Column::Median:
+        return QString(group + QLatin1Char('\n') + tr("Median"));
+    case Column::DeltaInstances:
+        return QString(group + QLatin1Char('\n') + tr("Δ instances"));
     }
     return {};
 }

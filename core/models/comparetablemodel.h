@@ -5,13 +5,14 @@
 #include "core/models/modelroles.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 
 namespace nsw {
 
-/// The comparison table: key and status, then one column group per profile (total, instances, average, share, and
-/// for every profile but the baseline its delta and delta %). Row 0 is the totals row ("(all GPU time)"), pinned
-/// (PinnedRole) so that it stays on top of any sort and filter; the other rows come in the comparison's order
-/// (largest |delta| first), which is the table's default order.
+/// The comparison table: key and status, then one column group per profile (total, instances, average, the median in
+/// per-instance mode, share, and for every profile but the baseline its delta, delta of instances and delta %). Row 0
+/// is the totals row ("(all GPU time)"), pinned (PinnedRole) so that it stays on top of any sort and filter; the other
+/// rows come in the comparison's order (largest |delta| first), which is the table's default order.
 class CompareTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -32,7 +33,9 @@ public:
         Average,
         Share,
         Delta,
-        DeltaPercent
+        DeltaPercent,
+        Median, ///< per-instance mode only
+        DeltaInstances
     };
     /// Bit 1 << int(CompareStatus) per status shown.
     static constexpr unsigned kAllStatuses = 0x1Fu;
@@ -71,6 +74,7 @@ private:
     std::vector<std::pair<Column, int>> m_columns;
     std::vector<int> m_rows; ///< per model row: index into m_comparison.rows, -1 = totals
     QStringList m_shortLabels; ///< compactProfileLabels(), for the headers
+    QHash<QString, std::uint32_t> m_categoryColors; ///< categoryColors() of the keys, by category
 };
 
 } // namespace nsw

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/util/csv.h"
+
 #include <Qt>
 
 namespace nsw {
 
-/// Roles shared by every model: DisplayRole is formatted text, SortRole the raw value (number or string) that
-/// proxies sort on and exports may use.
+/// Roles shared by every model (and CsvTextRole, CsvQuotingRole of core/util/csv.h): DisplayRole is formatted text,
+/// SortRole the raw value (number or string) that proxies sort on and exports may use.
 enum ModelRole : int
 {
     SortRole = Qt::UserRole,

@@ -2,6 +2,8 @@
 #include "reporttablemodel.h"
 
 #include "core/models/modelroles.h"
+#include "core/stats/reportformat.h"
+#include "core/util/csv.h"
 #include "core/util/numberformat.h"
 
 namespace nsw {
@@ -41,6 +43,8 @@ QVariant ReportTableModel::data(const QModelIndex& index, int role) const
             return *s;
         return {};
     }
+    if (role == CsvTextRole)
+        return reportCellText(v, m_report.columns[std::size_t(index.column())]);
     if (role == Qt::DisplayRole) {
         if (const auto* i = std::get_if<qint64>(&v))
             return withThousandsSeparators(*i);
@@ -64,6 +68,9 @@ QVariant ReportTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation == Qt::Horizontal && (role == Qt::DisplayRole || role == RawValueRole) && section >= 0
         && section < int(m_report.columns.size()))
         return m_report.columns[std::size_t(section)].header;
+    // The window's CSV is `nsys stats --format csv`'s, byte for byte.
+    if (orientation == Qt::Horizontal && role == CsvQuotingRole)
+        return int(CsvQuoting::CommaOnly);
     return QAbstractTableModel::headerData(section, orientation, role);
 }
 

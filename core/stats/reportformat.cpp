@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reportformat.h"
 
+#include "core/util/csv.h"
 #include "core/util/numberformat.h"
 
 namespace nsw {
 
 namespace {
-
-/// nsys's CSV formatter wraps a value in double quotes when it holds a comma, and does nothing else.
-QString nsysCsvField(const QString& field)
-{
-    return field.contains(QLatin1Char(',')) ? QLatin1Char('"') + field + QLatin1Char('"') : field;
-}
 
 QString cellText(const ReportValue& value, const ReportColumn& column, bool grouped)
 {
@@ -41,13 +36,13 @@ QString reportToCsv(const ReportTable& report)
 {
     QStringList header;
     for (const ReportColumn& c : report.columns)
-        header.append(nsysCsvField(c.header));
-    QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
+        header.append(c.header);
+    QString out = csvLine(header, CsvQuoting::CommaOnly);
     for (const auto& row : report.rows) {
         QStringList fields;
         for (std::size_t c = 0; c < row.size(); ++c)
-            fields.append(nsysCsvField(cellText(row[c], report.columns[c], false)));
-        out += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
+            fields.append(cellText(row[c], report.columns[c], false));
+        out += csvLine(fields, CsvQuoting::CommaOnly);
     }
     return out;
 }

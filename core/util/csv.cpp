@@ -2,12 +2,15 @@
 #include "csv.h"
 
 #include <QAbstractItemModel>
+#include <QBuffer>
 #include <QIODevice>
 
 namespace nsw {
 
-QString csvField(const QString& field)
+QString csvField(const QString& field, CsvQuoting quoting)
 {
+    if (quoting == CsvQuoting::CommaOnly)
+        return field.contains(QLatin1Char(',')) ? QLatin1Char('"') + field + QLatin1Char('"') : field;
     const bool needsQuotes = field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"'))
         || field.contains(QLatin1Char('\n')) || field.contains(QLatin1Char('\r'));
     if (!needsQuotes)
@@ -17,34 +20,49 @@ QString csvField(const QString& field)
     return QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
-QString csvRecord(const QStringList& fields)
+QString csvRecord(const QStringList& fields, CsvQuoting quoting)
 {
     QStringList escaped;
     escaped.reserve(fields.size());
     for (const QString& f : fields)
-        escaped.append(csvField(f));
+        escaped.append(csvField(f, quoting));
     return escaped.join(QLatin1Char(','));
+}
+
+QString csvLine(const QStringList& fields, CsvQuoting quoting)
+{
+    return csvRecord(fields, quoting) + QLatin1Char('\n');
 }
 
 bool writeModelCsv(const QAbstractItemModel& model, QIODevice& out, int rawRole)
 {
     const int columns = model.columnCount();
+    const QVariant declaredQuoting = model.headerData(0, Qt::Horizontal, CsvQuotingRole);
+    const CsvQuoting quoting = declaredQuoting.isValid() ? CsvQuoting(declaredQuoting.toInt()) : CsvQuoting::Rfc4180;
     QStringList header;
     for (int c = 0; c < columns; ++c) {
-        const QVariant raw = rawRole >= 0 ? model.headerData(c, Qt::Horizontal, rawRole) : QVariant();
-        header.append(raw.isValid() ? raw.toString() : model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+        QVariant text = model.headerData(c, Qt::Horizontal, CsvTextRole);
+        if (!text.isValid() && rawRole >= 0)
+            text = model.headerData(c, Qt::Horizontal, rawRole);
+        header.append(
+            text.isValid() ? text.toString() : model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
     }
-    QString text = csvRecord(header) + QStringLiteral("\r\n");
+    QString text = csvLine(header, quoting);
     for (int r = 0; r < model.rowCount(); ++r) {
         QStringList fields;
         for (int c = 0; c < columns; ++c) {
             const QModelIndex index = model.index(r, c);
-            QVariant value = rawRole >= 0 ? model.data(index, rawRole) : QVariant();
-            if (!value.isValid() || value.typeId() == QMetaType::QString)
+            QVariant value = model.data(index, CsvTextRole);
+            if (!value.isValid() && rawRole >= 0) {
+                value = model.data(index, rawRole);
+                if (value.typeId() == QMetaType::QString)
+                    value = QVariant();
+            }
+            if (!value.isValid())
                 value = model.data(index, Qt::DisplayRole);
             fields.append(value.toString());
         }
-        text += csvRecord(fields) + QStringLiteral("\r\n");
+        text += csvLine(fields, quoting);
         if (text.size() > (1 << 20)) {
             if (out.write(text.toUtf8()) < 0)
                 return false;
@@ -52,6 +70,14 @@ bool writeModelCsv(const QAbstractItemModel& model, QIODevice& out, int rawRole)
         }
     }
     return out.write(text.toUtf8()) >= 0;
+}
+
+QString modelCsv(const QAbstractItemModel& model, int rawRole)
+{
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    writeModelCsv(model, buffer, rawRole);
+    return QString::fromUtf8(buffer.data());
 }
 
 } // namespace nsw

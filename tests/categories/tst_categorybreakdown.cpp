@@ -251,6 +251,45 @@ private Q_SLOTS:
         QVERIFY(categoryColor(QStringLiteral("my_custom_categorz")) != custom);
     }
 
+    /// Categories shown together never get near-identical colours: every rule model of the shipped sets (its
+    /// categories, the unmatched and CPU ones) gets colours pairwise at least kMinCategoryColorDistance apart, and a
+    /// category keeps its own colour when nothing before it is close.
+    void paletteHasDistinctNeighbours()
+    {
+        // attn_bwd (253, 174, 107) and rope (255, 187, 120) are 32 apart: the later by name gets another colour,
+        // whatever the order they are shown in.
+        QVERIFY(colorDistance(categoryColor(QStringLiteral("attn_bwd")), categoryColor(QStringLiteral("rope")))
+            < kMinCategoryColorDistance);
+        const auto pair = categoryColors({ QStringLiteral("attn_bwd"), QStringLiteral("rope") });
+        QCOMPARE(pair[0], categoryColor(QStringLiteral("attn_bwd")));
+        QVERIFY(pair[1] != categoryColor(QStringLiteral("rope")));
+        QVERIFY(colorDistance(pair[0], pair[1]) >= kMinCategoryColorDistance);
+        const auto swapped = categoryColors({ QStringLiteral("rope"), QStringLiteral("attn_bwd") });
+        QCOMPARE(swapped[0], pair[1]);
+        QCOMPARE(swapped[1], pair[0]);
+        QCOMPARE(colorDistance(0xFF000000u, 0xFF000000u), 0.0);
+        QVERIFY(colorDistance(0xFF000000u, 0xFFFFFFFFu) > 700);
+        const RuleLibrary library = RuleLibrary::loadDefault();
+        int models = 0;
+        for (const QString& engine : library.engines())
+            for (const QString& model : library.models(engine)) {
+                QStringList categories;
+                for (const CategoryRule& r : library.find(engine, model)->rules)
+                    if (!categories.contains(r.category))
+                        categories.append(r.category);
+                categories << unmatchedCategory() << cpuCategory();
+                const std::vector<std::uint32_t> colors = categoryColors(categories);
+                QCOMPARE(colors.size(), std::size_t(categories.size()));
+                for (std::size_t a = 0; a < colors.size(); ++a)
+                    for (std::size_t b = a + 1; b < colors.size(); ++b)
+                        QVERIFY2(colorDistance(colors[a], colors[b]) >= kMinCategoryColorDistance,
+                            qPrintable(QStringLiteral("%1/%2: %3 and %4")
+                                           .arg(engine, model, categories[qsizetype(a)], categories[qsizetype(b)])));
+                ++models;
+            }
+        QVERIFY(models >= 4);
+    }
+
     /// A real two-GPU export against independent SQL: summed time and counts per category (substring rules that
     /// SQL can evaluate with instr(), in the same first-match order), and the per-device / overall unions that
     /// exclusive / g2g add up to.

@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -130,7 +131,9 @@ private Q_SLOTS:
             std::vector<std::string> keys;
             for (const auto& [k, v] : row.items())
                 keys.push_back(k);
-            QCOMPARE(keys, (std::vector<std::string> { "key", "values", "delta_ns", "delta_pct", "status" }));
+            QCOMPARE(keys,
+                (std::vector<std::string> {
+                    "key", "values", "delta_ns", "delta_pct", "delta_instances", "status", "change" }));
             QCOMPARE(row["values"].size(), std::size_t(2));
             QCOMPARE(row["values"][0].size(), std::size_t(2));
             QVERIFY(row["values"][0].contains("total_ns") && row["values"][0].contains("instances"));
@@ -140,6 +143,88 @@ private Q_SLOTS:
         QVERIFY(j["rows"][0]["key"] == "void gemm<float>(float *, int)");
         QVERIFY(j["rows"][0]["status"] == "regression");
         QVERIFY(j["rows"][1]["status"] == "improvement");
+        // nccl lost its 150 ns call: its total fell although its one remaining call is the 1000 ns one.
+        QCOMPARE(j["rows"][1]["delta_instances"].dump(), std::string("[0,-1]"));
+        QCOMPARE(j["rows"][1]["change"][1].get<std::string>(), std::string("slower, fewer calls"));
+        QCOMPARE(j["rows"][0]["change"][1].get<std::string>(), std::string("slower"));
+    }
+
+    /// --per instance on a generated before/after pair (and the real one when present): every kernel's average and
+    /// median per execution, instances, Δ, Δ % and Δ instances against plain SQL over the kernel rows.
+    void perInstanceAgainstSql()
+    {
+        const QString a = test::pairBefore();
+        const QString b = test::pairAfter();
+        const Result r = run({ a, b, s("--per"), s("instance"), s("--format"), s("json") });
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
+        const QString sql = s("SELECT s.value, k.end - k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                              "JOIN StringIds s ON s.id = k.demangledName");
+        struct Stats
+        {
+            qint64 count = 0;
+            double avg = 0;
+            double median = 0;
+        };
+        const auto perKernel = [&](const QString& path) {
+            std::map<std::string, std::vector<qint64>> durations;
+            for (const QStringList& row : test::queryRows(path, sql))
+                durations[row[0].toStdString()].push_back(row[1].toLongLong());
+            std::map<std::string, Stats> out;
+            for (auto& [name, d] : durations) {
+                std::sort(d.begin(), d.end());
+                const std::size_t n = d.size();
+                qint64 sum = 0;
+                for (const qint64 v : d)
+                    sum += v;
+                out[name] = { qint64(n), double(sum) / double(n),
+                    n % 2 ? double(d[n / 2]) : (double(d[n / 2 - 1]) + double(d[n / 2])) / 2 };
+            }
+            return out;
+        };
+        const auto sqlA = perKernel(a);
+        const auto sqlB = perKernel(b);
+        std::set<std::string> keys;
+        for (const auto& m : { sqlA, sqlB })
+            for (const auto& [k, v] : m)
+                keys.insert(k);
+        QCOMPARE(j["rows"].size(), keys.size());
+        for (const auto& row : j["rows"]) {
+            const std::string key = row["key"].get<std::string>();
+            const Stats va = sqlA.count(key) ? sqlA.at(key) : Stats {};
+            const Stats vb = sqlB.count(key) ? sqlB.at(key) : Stats {};
+            for (const auto& [side, v] : { std::pair { 0, va }, std::pair { 1, vb } }) {
+                const auto& cell = row["values"][std::size_t(side)];
+                QCOMPARE(cell["instances"].get<qint64>(), v.count);
+                if (v.count == 0)
+                    continue;
+                QVERIFY2(std::fabs(cell["average_ns"].get<double>() - v.avg) <= 1e-9 * v.avg, key.c_str());
+                QCOMPARE(cell["median_ns"].get<double>(), v.median);
+            }
+            QCOMPARE(row["delta_instances"][1].get<qint64>(), vb.count - va.count);
+            if (va.count == 0 || vb.count == 0)
+                continue;
+            const double delta = vb.avg - va.avg;
+            QVERIFY(std::fabs(row["delta_ns"][1].get<double>() - delta) <= 1e-6 * std::max(1.0, std::fabs(delta)));
+            const double percent = 100.0 * delta / va.avg;
+            QVERIFY(std::fabs(row["delta_pct"][1].get<double>() - percent) < 1e-9 * std::max(1.0, std::fabs(percent)));
+            // Default threshold 5 % and noise floor 1000 ns, on the average per execution.
+            const bool regression = delta > 1000 && percent > 5;
+            QCOMPARE(row["status"] == "regression", regression);
+            if (regression)
+                QVERIFY(row["change"][1].get<std::string>().find("slower") != std::string::npos);
+        }
+        // The text table shows the median and instance counts beside the average, and Δ instances.
+        const Result text = run({ a, b, s("--per"), s("instance") });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains(s("unit ns/instance")), qPrintable(text.out.left(300)));
+        const QString header = text.out.section(QLatin1Char('\n'), 1, 1);
+        QVERIFY2(
+            header.contains(s("Median")) && header.contains(s("Instances")) && header.contains(s("Delta instances")),
+            qPrintable(header));
+        const Result csv = run({ a, b, s("--per"), s("instance"), s("--format"), s("csv") });
+        QVERIFY(csv.out.startsWith(s("Key,Status,") + a + s(" Total (ns),") + a + s(" Instances,") + a
+            + s(" Average (ns),") + a + s(" Median (ns),")));
     }
 
     void profilesInCommandLineOrder()
@@ -197,6 +282,8 @@ private Q_SLOTS:
                                  << s("--by must be category, kernel or nvtx, not 'name'");
         QTest::newRow("bad normalize") << QStringList { s("a"), s("b"), s("--normalize"), s("all") } << 1
                                        << s("--normalize must be none or names");
+        QTest::newRow("bad per") << QStringList { s("a"), s("b"), s("--per"), s("call") } << 1
+                                 << s("--per must be none, second, iteration or instance, not 'call'");
         QTest::newRow("iteration without marker") << QStringList { s("a"), s("b"), s("--per"), s("iteration") } << 1
                                                   << s("--per iteration needs --marker NAME");
         QTest::newRow("rules without category")
@@ -258,7 +345,7 @@ private Q_SLOTS:
     {
         const Result r = run({ m_before, m_after, s("--marker"), s("step"), s("--format"), s("csv") });
         QCOMPARE(r.exitCode, 0);
-        const QStringList lines = r.out.split(s("\r\n"), Qt::SkipEmptyParts);
+        const QStringList lines = r.out.split(s("\n"), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 1 + 1 + 2);
         QVERIFY(lines[0].startsWith(s("Key,Status,") + m_before + s(" Total (ns/iteration),")));
         QVERIFY2(

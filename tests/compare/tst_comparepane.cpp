@@ -14,6 +14,8 @@
 #include "widgets/compare/comparepane.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -293,6 +295,78 @@ private Q_SLOTS:
         QCOMPARE(pane.controller()->comparison().error, s("before: no instance of the iteration marker"));
         QTRY_VERIFY(pane.statusText().contains(s("before: no instance of the iteration marker")));
         QCOMPARE(pane.tableModel()->rowCount(), 1);
+    }
+
+    /// Per instance: the pane says so (selector, status line, chart subtitle), shows medians, and says what changed.
+    void perInstanceMode()
+    {
+        ComparePane pane(m_workbench, nullptr);
+        CompareController::Settings st = kernelSettings();
+        st.normalization = CompareNormalization::PerInstance;
+        pane.controller()->setSettings(st);
+        pane.resize(1200, 800);
+        pane.show();
+        QTRY_COMPARE(pane.controller()->comparison().normalization, CompareNormalization::PerInstance);
+        QTRY_VERIFY(!pane.controller()->isBusy());
+        QTRY_VERIFY(pane.statusText().contains(s("Mode: per instance (average and median per execution")));
+        QVERIFY2(pane.statusText().contains(s("What changed: 1 slower")), qPrintable(pane.statusText()));
+        bool selectorShowsMode = false;
+        for (const QComboBox* box : pane.findChildren<QComboBox*>())
+            selectorShowsMode |= box->isVisible() && box->currentText() == s("per instance");
+        QVERIFY(selectorShowsMode);
+        const QAbstractItemModel* model = pane.tableModel();
+        QStringList headers;
+        for (int c = 0; c < model->columnCount(); ++c)
+            headers.append(model->headerData(c, Qt::Horizontal).toString());
+        QVERIFY2(headers.contains(s("before (baseline)\nTotal")) && headers.contains(s("before\nMedian"))
+                && headers.contains(s("after\nΔ instances")),
+            qPrintable(headers.join(s(" | "))));
+        // gemm<...>: 100 µs per call before, 150 µs after (hand-worked fixture).
+        const int gemm = pane.tableModel()->rowOfKey(kGemmNormalized);
+        QVERIFY(gemm > 0);
+        QCOMPARE(model->index(gemm, 1).data().toString(), s("regression (slower)"));
+        QCOMPARE(model->index(gemm, pane.tableModel()->columnOf(CompareTableModel::Column::Median, 1))
+                     .data(SortRole)
+                     .toDouble(),
+            150'000.0);
+        QCOMPARE(model->index(gemm, pane.tableModel()->columnOf(CompareTableModel::Column::DeltaInstances, 1))
+                     .data()
+                     .toString(),
+            s("+1"));
+    }
+
+    /// Compare by NVTX path starts with name normalization on (numbered ranges of two runs match); kernels keep
+    /// theirs off; each kind remembers its own choice.
+    void nvtxPathsDefaultToNormalizedNames()
+    {
+        ComparePane pane(m_workbench, nullptr);
+        pane.resize(1200, 800);
+        pane.show();
+        QComboBox* by = nullptr;
+        QCheckBox* normalize = nullptr;
+        for (QComboBox* box : pane.findChildren<QComboBox*>())
+            if (box->findText(s("NVTX path")) >= 0)
+                by = box;
+        for (QCheckBox* box : pane.findChildren<QCheckBox*>())
+            if (box->text() == s("Normalize names"))
+                normalize = box;
+        QVERIFY(by && normalize);
+        QCOMPARE(pane.controller()->settings().by, CompareBy::Kernel);
+        QVERIFY(!pane.controller()->settings().normalizeNames);
+        by->setCurrentIndex(by->findData(int(CompareBy::Nvtx)));
+        Q_EMIT by->activated(by->currentIndex());
+        QCOMPARE(pane.controller()->settings().by, CompareBy::Nvtx);
+        QVERIFY(pane.controller()->settings().normalizeNames);
+        QVERIFY(normalize->isVisible() && normalize->isChecked());
+        normalize->setChecked(false); // the user's choice for NVTX is kept
+        QVERIFY(!pane.controller()->settings().normalizeNames);
+        by->setCurrentIndex(by->findData(int(CompareBy::Kernel)));
+        Q_EMIT by->activated(by->currentIndex());
+        QVERIFY(!pane.controller()->settings().normalizeNames);
+        by->setCurrentIndex(by->findData(int(CompareBy::Nvtx)));
+        Q_EMIT by->activated(by->currentIndex());
+        QVERIFY(!pane.controller()->settings().normalizeNames);
+        QVERIFY(!normalize->isChecked());
     }
 
     void exports()

@@ -63,14 +63,16 @@ private Q_SLOTS:
     {
         CompareTableModel model;
         model.setComparison(fixtureComparison());
-        QCOMPARE(model.columnCount(), 2 + 4 + 6);
+        QCOMPARE(model.columnCount(), 2 + 4 + 7);
         QStringList raw;
         for (int c = 0; c < model.columnCount(); ++c)
             raw.append(model.headerData(c, Qt::Horizontal, RawValueRole).toString());
         QCOMPARE(raw,
             (QStringList { s("Key"), s("Status"), s("before Total (ns)"), s("before Instances"),
                 s("before Average (ns)"), s("before Share (%)"), s("after Total (ns)"), s("after Instances"),
-                s("after Average (ns)"), s("after Share (%)"), s("after Delta (ns)"), s("after Delta (%)") }));
+                s("after Average (ns)"), s("after Share (%)"), s("after Delta (ns)"), s("after Delta instances"),
+                s("after Delta (%)") }));
+        QCOMPARE(model.headerData(11, Qt::Horizontal).toString(), s("after\nΔ instances"));
         QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), s("before (baseline)\nTotal"));
         QCOMPARE(model.headerData(10, Qt::Horizontal).toString(), s("after\nΔ"));
         QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), s("Kernel"));
@@ -89,7 +91,11 @@ private Q_SLOTS:
         model.setComparison(fixtureComparison());
         QCOMPARE(column(model, 0), (QStringList { s("(all GPU time)"), kGemmNormalized, kOld, kNew, kRelu, kTail }));
         QCOMPARE(column(model, 1),
-            (QStringList { s("regression"), s("regression"), s("removed"), s("new"), s("unchanged"), s("unchanged") }));
+            (QStringList { s("regression (slower, more calls)"), s("regression (slower, more calls)"), s("removed"),
+                s("new"), s("unchanged"), s("unchanged") }));
+        // Δ instances: 6 -> 7 kernels; gemm 2 -> 3, old 1 -> 0, new 0 -> 1.
+        QCOMPARE(column(model, 11), (QStringList { s("+1"), s("+1"), s("-1"), s("+1"), s("+0"), s("+0") }));
+        QCOMPARE(model.index(2, 11).data(RawValueRole).toLongLong(), -1);
         QCOMPARE(column(model, 2),
             (QStringList { s("350 µs"), s("200 µs"), s("40.0 µs"), s("–"), s("100 µs"), s("10.0 µs") }));
         QCOMPARE(column(model, 4),
@@ -98,14 +104,14 @@ private Q_SLOTS:
             (QStringList { s("100.0 %"), s("57.1 %"), s("11.4 %"), s("0.0 %"), s("28.6 %"), s("2.9 %") }));
         QCOMPARE(column(model, 10),
             (QStringList { s("+240 µs"), s("+250 µs"), s("-40.0 µs"), s("+30.0 µs"), s("+0 ns"), s("+0 ns") }));
-        QCOMPARE(column(model, 11),
+        QCOMPARE(column(model, 12),
             (QStringList { s("+68.6 %"), s("+125.0 %"), s("-100.0 %"), s("new"), s("+0.0 %"), s("+0.0 %") }));
         // Raw values: integers without normalization; "new" has no raw percentage but sorts above all.
         QCOMPARE(model.index(1, 2).data(RawValueRole), QVariant(qint64(200'000)));
         QCOMPARE(model.index(1, 10).data(SortRole), QVariant(qint64(250'000)));
-        QCOMPARE(model.index(1, 11).data(SortRole).toDouble(), 125.0);
-        QVERIFY(!model.index(3, 11).data(RawValueRole).isValid());
-        QVERIFY(std::isinf(model.index(3, 11).data(SortRole).toDouble()));
+        QCOMPARE(model.index(1, 12).data(SortRole).toDouble(), 125.0);
+        QVERIFY(!model.index(3, 12).data(RawValueRole).isValid());
+        QVERIFY(std::isinf(model.index(3, 12).data(SortRole).toDouble()));
         QCOMPARE(model.index(0, 0).data(PinnedRole).toBool(), true);
         QCOMPARE(model.index(1, 0).data(PinnedRole).toBool(), false);
         QCOMPARE(model.index(0, 0).data(IdentityRole).toInt(), -1);
@@ -144,7 +150,7 @@ private Q_SLOTS:
         QCOMPARE(column(proxy, 0), (QStringList { s("(all GPU time)"), kGemmNormalized, kNew, kRelu, kTail, kOld }));
         proxy.sort(10, Qt::AscendingOrder);
         QCOMPARE(column(proxy, 0), (QStringList { s("(all GPU time)"), kOld, kRelu, kTail, kNew, kGemmNormalized }));
-        proxy.sort(11, Qt::DescendingOrder);
+        proxy.sort(12, Qt::DescendingOrder);
         QCOMPARE(column(proxy, 0).mid(0, 3), (QStringList { s("(all GPU time)"), kNew, kGemmNormalized }));
         proxy.sort(0, Qt::AscendingOrder);
         QCOMPARE(column(proxy, 0).first(), s("(all GPU time)"));
@@ -207,10 +213,11 @@ private Q_SLOTS:
         QVERIFY(writeModelCsv(model, buffer, RawValueRole));
         QCOMPARE(QString::fromUtf8(buffer.data()),
             s("Key,Status,before Total (ns),before Instances,before Average (ns),before Share (%),after Total (ns),"
-              "after Instances,after Average (ns),after Share (%),after Delta (ns),after Delta (%)\r\n"
-              "(all GPU time),regression,350000,6,58333.333333333336,100,590000,7,84285.71428571429,100,240000,"
-              "68.57142857142857\r\n"
-              "new_kernel(int),new,0,0,0,0,30000,1,30000,5.084745762711864,30000,new\r\n"));
+              "after Instances,after Average (ns),after Share (%),after Delta (ns),after Delta instances,after Delta "
+              "(%)\n"
+              "(all GPU time),regression,350000,6,58333.333333333336,100,590000,7,84285.71428571429,100,240000,1,"
+              "68.57142857142857\n"
+              "new_kernel(int),new,0,0,0,0,30000,1,30000,5.084745762711864,30000,1,new\n"));
     }
 };
 

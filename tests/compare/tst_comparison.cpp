@@ -232,6 +232,63 @@ private Q_SLOTS:
         QCOMPARE(c.rows[std::size_t(relu)].status[1], CompareStatus::Improvement);
     }
 
+    /// Per instance: the average per execution is the value, Δ and Δ % compare averages, instances are counted.
+    /// gemm<...> 2 × 100,000 -> 3 × 150,000: +50,000 ns (+50 %) per call, one call more. relu 2 × 50,000 both.
+    void perInstance()
+    {
+        const Comparison c = compare(
+            kernels(beforeProfile(), true), kernels(afterProfile(), true), opts(CompareNormalization::PerInstance));
+        QCOMPARE(c.unit(), s("ns/instance"));
+        QCOMPARE(compareNormalizationName(CompareNormalization::PerInstance), s("instance"));
+        QCOMPARE(parseCompareNormalization(s("instance")), CompareNormalization::PerInstance);
+        const int gemm = c.rowOf(kGemmNormalized);
+        QVERIFY(gemm >= 0);
+        const CompareRow& g = c.rows[std::size_t(gemm)];
+        QCOMPARE(g.cells[0].total, 100'000.0);
+        QCOMPARE(g.cells[1].total, 150'000.0);
+        QCOMPARE(g.cells[0].median, 100'000.0);
+        QCOMPARE(g.cells[1].median, 150'000.0);
+        QCOMPARE(g.cells[1].instances, std::int64_t(3));
+        QCOMPARE(g.delta[1], 50'000.0);
+        QCOMPARE(g.deltaPercent[1], 50.0);
+        QCOMPARE(g.deltaInstances[1], 1.0);
+        QCOMPARE(g.status[1], CompareStatus::Regression);
+        QCOMPARE(compareChangeText(c, g, 1), s("slower"));
+        QCOMPARE(compareStatusText(c, g), s("regression (slower)"));
+        const CompareRow& relu = c.rows[std::size_t(c.rowOf(kRelu))];
+        QCOMPARE(relu.cells[1].total, 50'000.0);
+        QCOMPARE(relu.status[1], CompareStatus::Unchanged);
+        QCOMPARE(compareStatusText(c, relu), s("unchanged"));
+        // The totals row: 350,000 / 6 and 590,000 / 7 per kernel.
+        QCOMPARE(c.totals.cells[0].total, 350'000.0 / 6);
+        QCOMPARE(c.totals.cells[1].total, 590'000.0 / 7);
+        QCOMPARE(c.totals.deltaInstances[1], 1.0);
+        QVERIFY(std::isnan(c.totals.cells[0].median)); // the keys' medians, not the profile's
+    }
+
+    /// What changed, in words: per second of capture relu runs as long per call but half as often (-50 %); gemm is
+    /// both slower (+50 % per call) and called more (+50 %) in the totals.
+    void changeSaysWhatChanged()
+    {
+        const Comparison perSecond = compare(
+            kernels(beforeProfile(), true), kernels(afterProfile(), true), opts(CompareNormalization::PerSecond));
+        const CompareRow& relu = perSecond.rows[std::size_t(perSecond.rowOf(kRelu))];
+        QCOMPARE(relu.status[1], CompareStatus::Improvement);
+        QCOMPARE(relu.deltaInstances[1], -0.5);
+        QCOMPARE(compareStatusText(perSecond, relu), s("improvement (fewer calls)"));
+        const Comparison totals = compare(kernels(beforeProfile(), true), kernels(afterProfile(), true), opts());
+        const CompareRow& gemm = totals.rows[std::size_t(totals.rowOf(kGemmNormalized))];
+        QCOMPARE(compareStatusText(totals, gemm), s("regression (slower, more calls)"));
+        QCOMPARE(gemm.deltaInstances[1], 1.0);
+        const CompareRow& added = totals.rows[std::size_t(totals.rowOf(kNew))];
+        QCOMPARE(compareStatusText(totals, added), s("new"));
+        QCOMPARE(added.deltaInstances[1], 1.0);
+        // Keys without per-instance durations (categories) have no median.
+        const Comparison byCategory = compare(categories(beforeProfile(), TimeMode::Sum),
+            categories(afterProfile(), TimeMode::Sum), opts(CompareNormalization::PerInstance));
+        QVERIFY(std::isnan(byCategory.rows.front().cells[0].median));
+    }
+
     void countIterationsMatching_data()
     {
         QTest::addColumn<QString>("marker");
@@ -442,7 +499,7 @@ private Q_SLOTS:
         QCOMPARE(j["rows"][0].dump(),
             std::string(R"j({"key":"void gemm_kernel<...>(float*)","values":[{"total_ns":200000,"instances":2},)j"
                         R"j({"total_ns":450000,"instances":3}],"delta_ns":[0,250000],"delta_pct":[0.0,125.0],)j"
-                        R"j("status":"regression"})j"));
+                        R"j("delta_instances":[0,1],"status":"regression","change":["","slower, more calls"]})j"));
         QCOMPARE(j["rows"][2]["delta_pct"].dump(), std::string("[0.0,null]"));
         QVERIFY(j["rows"][2]["status"] == "new");
         const auto perIt = compareJson(compare(kernels(beforeProfile(), true), kernels(afterProfile(), true),
@@ -464,6 +521,16 @@ private Q_SLOTS:
         QVERIFY(lines[3].contains(s("+125.0 %")));
         QVERIFY(lines[3].endsWith(kGemmNormalized));
         QVERIFY(lines[5].contains(s(" new ")));
+        QVERIFY(lines[1].contains(s("Delta  Delta instances  Delta %")) || lines[1].contains(s("Delta instances")));
+        QVERIFY2(lines[3].startsWith(s("regression (slower, more calls)")), qPrintable(lines[3]));
+        // Per instance: value, median and instances per profile.
+        const QStringList perInstance
+            = compareText(compare(kernels(beforeProfile(), true), kernels(afterProfile(), true),
+                              opts(CompareNormalization::PerInstance)))
+                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY(perInstance[0].contains(s("unit ns/instance")));
+        QVERIFY(perInstance[1].contains(s("Median")));
+        QVERIFY(perInstance[1].contains(s("Instances")));
     }
 
     void formatting_data()

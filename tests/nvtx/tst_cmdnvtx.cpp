@@ -108,7 +108,7 @@ void TestCmdNvtx::csvAndMarkdown()
     const QList<QByteArray> lines = readAll(csv).split('\n');
     QCOMPARE(lines[0],
         QByteArray("depth,path,kind,range,instances,cpu_total_ns,gpu_total_ns,projected_span_ns,kernels,mem_ops,"
-                   "gpu_pct\r"));
+                   "gpu_pct"));
     QVERIFY(lines[1].startsWith("1,"));
     const QString md = m_dir.filePath(u"tree.md"_s);
     QCOMPARE(cli::run({ u"nvtx"_s, file, u"-o"_s, md, u"--normalize"_s }), int(cli::ExitOk));

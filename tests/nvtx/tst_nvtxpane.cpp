@@ -3,6 +3,7 @@
 #include "core/models/sortfilterproxy.h"
 #include "core/session/workbench.h"
 #include "nvtxfixture.h"
+#include "profilebuilder.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/nvtx/nvtxpane.h"
 
@@ -10,6 +11,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSettings>
@@ -66,6 +68,7 @@ private Q_SLOTS:
     void groupingAndNormalization();
     void filterAndExports();
     void noProfile();
+    void nvtxOnlyTreeSortsByCpuTime();
 
 private:
     std::unique_ptr<Workbench> m_workbench;
@@ -229,6 +232,45 @@ void TestNvtxPane::noProfile()
     NvtxPane pane(&empty);
     QCOMPARE(pane.model()->rowCount(), 0);
     QVERIFY(!pane.coverageWarningShown());
+}
+
+/// No kernel anywhere: the GPU column is 0 on every row, so the tree is sorted by CPU time (longest first), and by
+/// GPU time again when a profile with kernels in its ranges is shown.
+void TestNvtxPane::nvtxOnlyTreeSortsByCpuTime()
+{
+    test::ProfileBuilder b;
+    const ThreadIndex t = b.thread(b.process(300, u"cpu_only"_s), 301);
+    b.nvtxRange(t, 0, 100, u"short"_s);
+    b.nvtxRange(t, 200, 900, u"long"_s);
+    b.nvtxRange(t, 1000, 1300, u"middle"_s);
+    Workbench workbench;
+    LoadedProfile loaded;
+    loaded.profile = b.build(u"nvtx-only.sqlite"_s);
+    loaded.result.profile = loaded.profile;
+    auto* cpuOnly = new ProfileSession(loaded);
+    workbench.addSession(cpuOnly);
+    NvtxPane pane(&workbench);
+    pane.resize(900, 600);
+    pane.show();
+    QTRY_VERIFY(pane.model()->tree() && pane.model()->tree()->profile == loaded.profile);
+    QCOMPARE(pane.view()->header()->sortIndicatorSection(), int(NvtxTreeModel::CpuColumn));
+    const QModelIndex thread = findIndex(*pane.proxy(), { u"cpu_only (300)"_s, u"301"_s });
+    QModelIndex parent = thread;
+    if (!parent.isValid()) // thread labels carry a name when the profile has one
+        parent = pane.proxy()->index(0, 0, pane.proxy()->index(0, 0));
+    QStringList order;
+    for (int r = 0; r < pane.proxy()->rowCount(parent); ++r)
+        order.append(pane.proxy()->index(r, 0, parent).data().toString());
+    QCOMPARE(order, (QStringList { u"long"_s, u"middle"_s, u"short"_s }));
+    // A profile with GPU time in its ranges: back to the GPU column.
+    LoadedProfile withKernels;
+    withKernels.profile = test::nvtxFixture();
+    withKernels.result.profile = withKernels.profile;
+    auto* gpu = new ProfileSession(withKernels);
+    workbench.addSession(gpu);
+    workbench.setCurrent(gpu);
+    QTRY_VERIFY(pane.model()->tree() && pane.model()->tree()->profile == withKernels.profile);
+    QCOMPARE(pane.view()->header()->sortIndicatorSection(), int(NvtxTreeModel::GpuColumn));
 }
 
 QTEST_MAIN(TestNvtxPane)

@@ -164,7 +164,7 @@ void TestNvtxTreeModel::flatModel()
     const QList<QByteArray> lines = buffer.data().split('\n');
     QCOMPARE(lines[0],
         QByteArray("depth,path,kind,range,instances,cpu_total_ns,gpu_total_ns,projected_span_ns,kernels,mem_ops,"
-                   "gpu_pct\r"));
+                   "gpu_pct"));
     QVERIFY(lines[1].startsWith("1,step_1,range,step_1,2,2000,1050,1050,7,1,54.97"));
     QVERIFY(lines[4].startsWith("4,step_1 > forward > layer_1 > gemm,kernel,gemm,1,0,200,0,1,0,10.47"));
 }

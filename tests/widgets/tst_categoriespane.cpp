@@ -227,6 +227,40 @@ private Q_SLOTS:
         QVERIFY(!selection.label.contains(QStringLiteral("no kernels")));
     }
 
+    /// The outline of a clicked segment is for the screen: a PNG export is the same with and without it, and the
+    /// outline is still on screen after the export.
+    void exportedPngHasNoSelectionBox()
+    {
+        CategoriesPane pane(m_workbench);
+        pane.resize(1000, 700);
+        pane.show();
+        CategoryController* c = pane.controller();
+        QVERIFY(c->select(QStringLiteral("e"), QStringLiteral("m")));
+        c->setPerDevice(true);
+        c->setTimeMode(TimeMode::Sum);
+        QTRY_COMPARE(pane.chart()->table().bars.size(), 2);
+        QTRY_COMPARE(chartTime(pane, QStringLiteral("gemm"), 1), TimeNs(10));
+        CategoryChart* chart = pane.chart();
+        const int gemm = int(chart->table().categories.indexOf(QStringLiteral("gemm")));
+        const QImage plain = chart->toPixmap(800, 500).toImage();
+        chart->highlight({ 1, gemm });
+        const QImage outlined = chart->toPixmap(800, 500).toImage();
+        QVERIFY(outlined != plain); // the box is drawn on screen
+
+        PngExportOptions o;
+        o.width = 800;
+        o.height = 500;
+        const QString withBox = m_dir.filePath(QStringLiteral("with-box.png"));
+        QCOMPARE(savePlotPng(*chart, withBox, o), QString());
+        QCOMPARE(chart->toPixmap(800, 500).toImage(), outlined); // still on screen after the export
+        chart->highlight({ -1, -1 });
+        const QString withoutBox = m_dir.filePath(QStringLiteral("without-box.png"));
+        QCOMPARE(savePlotPng(*chart, withoutBox, o), QString());
+        const QImage exported(withBox);
+        QVERIFY(!exported.isNull());
+        QCOMPARE(exported, QImage(withoutBox));
+    }
+
     void wallTimeWarningAndExports()
     {
         CategoriesPane pane(m_workbench);

@@ -95,7 +95,7 @@ private Q_SLOTS:
         QCOMPARE(exportViewCsv(view, csv), QString());
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        const QStringList lines = QString::fromUtf8(f.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+        const QStringList lines = QString::fromUtf8(f.readAll()).split(QStringLiteral("\n"), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[0].startsWith(QStringLiteral("Name,Time (%),Total Time (ns),Instances")));
         QVERIFY2(lines[1].startsWith(QStringLiteral(

@@ -7,6 +7,7 @@
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "ruleeditor.h"
+#include "widgets/common/filedialogs.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 
@@ -150,14 +151,14 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
     exportMenu->addAction(
         tr("Chart as PNG…"), this, [this]() { exportPlotInteractively(*m_chart, exportBaseName(), this); });
     exportMenu->addAction(tr("Categories as CSV…"), this, [this]() {
-        const QString file = QFileDialog::getSaveFileName(this, tr("Export categories"),
-            QDir::home().filePath(exportBaseName() + QStringLiteral(".csv")), tr("CSV files (*.csv)"));
+        const QString file = askSaveFileName(
+            this, tr("Export categories"), exportBaseName() + QStringLiteral(".csv"), tr("CSV files (*.csv)"));
         if (const QString e = file.isEmpty() ? QString() : exportCategoriesCsv(file); !e.isEmpty())
             QMessageBox::warning(this, tr("Export categories"), e);
     });
     exportMenu->addAction(tr("Kernel mapping (gputrc2graph result.csv)…"), this, [this]() {
-        const QString file = QFileDialog::getSaveFileName(this, tr("Export kernel mapping"),
-            QDir::home().filePath(QStringLiteral("result.csv")), tr("CSV files (*.csv)"));
+        const QString file
+            = askSaveFileName(this, tr("Export kernel mapping"), QStringLiteral("result.csv"), tr("CSV files (*.csv)"));
         if (const QString e = file.isEmpty() ? QString() : exportMappingCsv(file); !e.isEmpty())
             QMessageBox::warning(this, tr("Export kernel mapping"), e);
     });

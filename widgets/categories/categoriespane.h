@@ -31,7 +31,7 @@ public:
     ~CategoriesPane() override;
 
     QString paneId() const override { return QStringLiteral("categories"); }
-    QString title() const override { return tr("Categories"); }
+    QString title() const override { return tr("C&ategories"); }
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;
     QString exportBaseName() const override;

@@ -4,6 +4,7 @@
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 #include "widgets/common/legendentries.h"
+#include "widgets/common/plotexport.h"
 
 #include <algorithm>
 
@@ -303,6 +304,7 @@ void CategoryChart::highlight(Hit hit)
         m_highlight->bottomRight->setCoords(std::max(a.x(), b.x()), std::min(a.y(), b.y()));
         m_highlight->setPen(QPen(Qt::black, 2));
         m_highlight->setBrush(Qt::NoBrush);
+        markScreenOnly(m_highlight);
     }
     replot();
 }

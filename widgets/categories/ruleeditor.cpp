@@ -7,6 +7,7 @@
 #include "core/models/ruletablemodel.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/session/workbench.h"
+#include "widgets/common/filedialogs.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/tableviews.h"
 
@@ -695,8 +696,8 @@ void RuleEditorDialog::importRules()
 {
     if (!confirmDiscard())
         return;
-    const QString file = QFileDialog::getOpenFileName(
-        this, tr("Import gputrc2graph rules"), QDir::homePath(), tr("Rule files (*.json);;All files (*)"));
+    const QString file
+        = askOpenFileName(this, tr("Import gputrc2graph rules"), tr("Rule files (*.json);;All files (*)"));
     if (file.isEmpty())
         return;
     bool exists = false;
@@ -714,8 +715,8 @@ void RuleEditorDialog::importRules()
 
 void RuleEditorDialog::exportRules()
 {
-    const QString file = QFileDialog::getSaveFileName(this, tr("Export gputrc2graph rules"),
-        QDir::home().filePath(m_controller->engine() + QStringLiteral(".json")), tr("Rule files (*.json)"));
+    const QString file = askSaveFileName(this, tr("Export gputrc2graph rules"),
+        m_controller->engine() + QStringLiteral(".json"), tr("Rule files (*.json)"));
     if (file.isEmpty())
         return;
     if (const QString e = m_controller->exportTo(file); !e.isEmpty())

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plotexport.h"
 
+#include "widgets/common/filedialogs.h"
+
 #include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -10,8 +12,31 @@
 #include <QMessageBox>
 #include <QSpinBox>
 #include <qcustomplot.h>
+#include <vector>
 
 namespace nsw {
+
+namespace {
+constexpr char kScreenOnly[] = "nswScreenOnly";
+
+/// Hides the screen-only layerables that are visible; returns them, to be shown again.
+std::vector<QCPLayerable*> hideScreenOnly(QCustomPlot& plot)
+{
+    std::vector<QCPLayerable*> hidden;
+    for (int l = 0; l < plot.layerCount(); ++l)
+        for (QCPLayerable* child : plot.layer(l)->children())
+            if (child->visible() && child->property(kScreenOnly).toBool()) {
+                child->setVisible(false);
+                hidden.push_back(child);
+            }
+    return hidden;
+}
+} // namespace
+
+void markScreenOnly(QCPLayerable* layerable)
+{
+    layerable->setProperty(kScreenOnly, true);
+}
 
 QString savePlotPng(QCustomPlot& plot, const QString& fileName, const PngExportOptions& options)
 {
@@ -26,7 +51,12 @@ QString savePlotPng(QCustomPlot& plot, const QString& fileName, const PngExportO
     if (options.transparent)
         plot.setBackground(Qt::NoBrush);
     // QCustomPlot takes the resolution per inch only with resolutionUnit; pass DPI explicitly.
+    const std::vector<QCPLayerable*> hidden = hideScreenOnly(plot);
     const bool ok = plot.savePng(fileName, width, height, options.scale, -1, options.dpi, QCP::ruDotsPerInch);
+    for (QCPLayerable* layerable : hidden)
+        layerable->setVisible(true);
+    if (!hidden.empty())
+        plot.replot(QCustomPlot::rpQueuedReplot);
     if (options.transparent)
         plot.setBackground(background);
     if (!ok)
@@ -61,8 +91,8 @@ bool exportPlotInteractively(QCustomPlot& plot, const QString& suggestedName, QW
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     if (dialog.exec() != QDialog::Accepted)
         return false;
-    const QString file = QFileDialog::getSaveFileName(parent, QObject::tr("Export chart"),
-        QDir::home().filePath(suggestedName + QStringLiteral(".png")), QObject::tr("PNG images (*.png)"));
+    const QString file = askSaveFileName(
+        parent, QObject::tr("Export chart"), suggestedName + QStringLiteral(".png"), QObject::tr("PNG images (*.png)"));
     if (file.isEmpty())
         return false;
     PngExportOptions options;

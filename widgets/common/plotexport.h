@@ -3,6 +3,7 @@
 
 #include <QString>
 
+class QCPLayerable;
 class QCustomPlot;
 class QWidget;
 
@@ -17,8 +18,11 @@ struct PngExportOptions
     bool transparent = false;
 };
 
-/// The one helper every chart export goes through: deselects, renders at the asked size and scale, checks the
-/// result. Returns an empty string on success, else the error (naming the file).
+/// Marks @p layerable (a selection box, a hover highlight) as part of the screen only: exports never show it.
+void markScreenOnly(QCPLayerable* layerable);
+
+/// The one helper every chart export goes through: deselects, hides what markScreenOnly() marked, renders at the asked
+/// size and scale, checks the result. Returns an empty string on success, else the error (naming the file).
 QString savePlotPng(QCustomPlot& plot, const QString& fileName, const PngExportOptions& options = {});
 
 /// Asks for a file name, size and DPI, then saves; returns false when cancelled or failed (errors are shown).

@@ -3,6 +3,7 @@
 
 #include "core/models/modelroles.h"
 #include "core/util/csv.h"
+#include "widgets/common/filedialogs.h"
 
 #include <QAction>
 #include <QApplication>
@@ -80,8 +81,8 @@ QString exportViewCsv(QAbstractItemView* view, const QString& fileName)
 
 bool exportViewCsvInteractively(QAbstractItemView* view, const QString& suggestedName, QWidget* parent)
 {
-    const QString file = QFileDialog::getSaveFileName(parent, QObject::tr("Export table as CSV"),
-        QDir::home().filePath(suggestedName + QStringLiteral(".csv")), QObject::tr("CSV files (*.csv)"));
+    const QString file = askSaveFileName(parent, QObject::tr("Export table as CSV"),
+        suggestedName + QStringLiteral(".csv"), QObject::tr("CSV files (*.csv)"));
     if (file.isEmpty())
         return false;
     const QString error = exportViewCsv(view, file);

@@ -15,8 +15,8 @@ namespace nsw {
 void setupTableView(QTableView* view);
 void setupTreeView(QTreeView* view);
 
-/// Writes the view's model, in view order, as RFC 4180 CSV after asking for a file. Returns false when cancelled
-/// or failed (errors shown).
+/// Writes the view's model, in view order, with writeModelCsv() (the CLI's CSV) after asking for a file. Returns false
+/// when cancelled or failed (errors shown).
 bool exportViewCsvInteractively(QAbstractItemView* view, const QString& suggestedName, QWidget* parent);
 /// Writes the view's model to @p fileName; returns an error message or an empty string.
 QString exportViewCsv(QAbstractItemView* view, const QString& fileName);

@@ -44,6 +44,7 @@ Unit unitFor(double maxAbs, CompareNormalization n)
 {
     const QString suffix = n == CompareNormalization::PerSecond ? QStringLiteral("/s")
         : n == CompareNormalization::PerIteration               ? QStringLiteral("/it")
+        : n == CompareNormalization::PerInstance                ? QStringLiteral("/inst")
                                                                 : QString();
     if (maxAbs >= 1e9)
         return { 1e9, QStringLiteral("s") + suffix };
@@ -95,13 +96,13 @@ CompareStack makeCompareStack(const Comparison& c, int maxSegments)
         if (i < shown) {
             s.segments.append(row.key);
             s.keys.append(row.key);
-            s.colors.push_back(categoryColor(row.key));
             s.values.push_back(std::move(v));
         } else {
             for (std::size_t p = 0; p < n; ++p)
                 rest[p] += v[p];
         }
     }
+    s.colors = categoryColors(s.segments); // the stacked segments, in order: neighbours stay distinguishable
     if (!all) {
         s.segments.append(QStringLiteral("other"));
         s.keys.append(QString());

@@ -29,6 +29,8 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <map>
 
 namespace nsw {
 
@@ -63,7 +65,8 @@ protected:
             }
             return;
         }
-        if (kind != Column::Status && kind != Column::Delta && kind != Column::DeltaPercent)
+        if (kind != Column::Status && kind != Column::Delta && kind != Column::DeltaPercent
+            && kind != Column::DeltaInstances)
             return;
         switch (CompareStatus(index.data(CompareTableModel::StatusRole).toInt())) {
         case CompareStatus::Regression:
@@ -83,6 +86,54 @@ protected:
 private:
     const CompareTableModel* m_model;
 };
+/// Name normalization is remembered per key kind. NVTX paths default to normalized: runs number their ranges
+/// differently (op_id = 12345), so unnormalized paths rarely match between two profiles.
+bool normalizeNamesSetting(const QSettings& settings, const QString& group, CompareBy by)
+{
+    const QString key = group + QStringLiteral("normalizeNames/") + compareByName(by);
+    if (settings.contains(key))
+        return settings.value(key).toBool();
+    if (by == CompareBy::Kernel) // saved before the setting was per key kind
+        return settings.value(group + QStringLiteral("normalizeNames"), false).toBool();
+    return by == CompareBy::Nvtx;
+}
+
+/// The comparison's mode in words, for the status line.
+QString modeDescription(const Comparison& c, const QString& marker)
+{
+    switch (c.normalization) {
+    case CompareNormalization::None:
+        return ComparePane::tr("totals (time and instances as captured)");
+    case CompareNormalization::PerSecond:
+        return ComparePane::tr("per second of capture");
+    case CompareNormalization::PerIteration:
+        return ComparePane::tr("per iteration of \"%1\"").arg(marker);
+    case CompareNormalization::PerInstance:
+        return ComparePane::tr("per instance (average and median per execution; Δ % of the average)");
+    }
+    return {};
+}
+
+/// "why: 30 fewer calls, 4 slower": what changed in the regressions and improvements, most frequent first.
+QString changeSummary(const Comparison& c)
+{
+    std::map<QString, int> counts;
+    for (const CompareRow& r : c.rows)
+        for (std::size_t p = 0; p < r.status.size(); ++p)
+            if (p != c.baseline && r.status[p] == r.summary) {
+                for (const QString& word : compareChangeText(c, r, p).split(QStringLiteral(", "), Qt::SkipEmptyParts))
+                    ++counts[word];
+                break;
+            }
+    std::vector<std::pair<int, QString>> order;
+    for (const auto& [word, n] : counts)
+        order.emplace_back(-n, word);
+    std::sort(order.begin(), order.end());
+    QStringList parts;
+    for (const auto& [n, word] : order)
+        parts.append(QStringLiteral("%1 %2").arg(-n).arg(word));
+    return parts.join(QStringLiteral(", "));
+}
 } // namespace
 
 ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, QWidget* parent)
@@ -135,7 +186,9 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     m_normalization->addItem(tr("totals"), int(CompareNormalization::None));
     m_normalization->addItem(tr("per capture second"), int(CompareNormalization::PerSecond));
     m_normalization->addItem(tr("per iteration"), int(CompareNormalization::PerIteration));
-    m_normalization->setToolTip(tr("Scale the totals when the captures differ in length"));
+    m_normalization->addItem(tr("per instance"), int(CompareNormalization::PerInstance));
+    m_normalization->setToolTip(tr("Scale the totals when the captures differ in length; per instance compares the "
+                                   "average time of one execution (median beside), whatever the number of calls"));
     m_marker->setPlaceholderText(tr("iteration range, e.g. ProfilerStep#1"));
     m_marker->setToolTip(tr("NVTX range name counted as one iteration (numbers in names are ignored)"));
     m_marker->setClearButtonEnabled(true);
@@ -227,7 +280,7 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     CompareController::Settings s;
     s.by = CompareBy(settings.value(kSettingsGroup + QStringLiteral("by"), int(CompareBy::Kernel)).toInt());
     s.kernelNames = KernelNameMode(settings.value(kSettingsGroup + QStringLiteral("names"), 0).toInt());
-    s.normalizeNames = settings.value(kSettingsGroup + QStringLiteral("normalizeNames"), false).toBool();
+    s.normalizeNames = normalizeNamesSetting(settings, kSettingsGroup, s.by);
     s.normalization = CompareNormalization(settings.value(kSettingsGroup + QStringLiteral("per"), 0).toInt());
     s.marker = settings.value(kSettingsGroup + QStringLiteral("marker")).toString();
     s.thresholdPercent = settings.value(kSettingsGroup + QStringLiteral("threshold"), 5.0).toDouble();
@@ -408,17 +461,21 @@ void ComparePane::applyControls()
     if (m_syncing)
         return;
     CompareController::Settings s = m_controller->settings();
+    const CompareBy previous = s.by;
     s.by = CompareBy(m_by->currentData().toInt());
     s.kernelNames = KernelNameMode(m_names->currentData().toInt());
-    s.normalizeNames = m_normalizeNames->isChecked();
+    QSettings settings;
+    // Another key kind brings its own normalization (NVTX: on unless turned off); the box edits the current one's.
+    s.normalizeNames
+        = s.by == previous ? m_normalizeNames->isChecked() : normalizeNamesSetting(settings, kSettingsGroup, s.by);
     s.normalization = CompareNormalization(m_normalization->currentData().toInt());
     s.marker = m_marker->text().trimmed();
     s.thresholdPercent = m_threshold->value();
     s.noiseFloorNs = m_noiseFloor->value() * 1000.0;
-    QSettings settings;
     settings.setValue(kSettingsGroup + QStringLiteral("by"), int(s.by));
     settings.setValue(kSettingsGroup + QStringLiteral("names"), int(s.kernelNames));
-    settings.setValue(kSettingsGroup + QStringLiteral("normalizeNames"), s.normalizeNames);
+    if (s.by == previous)
+        settings.setValue(kSettingsGroup + QStringLiteral("normalizeNames/") + compareByName(s.by), s.normalizeNames);
     settings.setValue(kSettingsGroup + QStringLiteral("per"), int(s.normalization));
     settings.setValue(kSettingsGroup + QStringLiteral("marker"), s.marker);
     settings.setValue(kSettingsGroup + QStringLiteral("threshold"), s.thresholdPercent);
@@ -443,6 +500,8 @@ void ComparePane::showResults()
         subtitle += tr(" · per second of capture");
     else if (c.normalization == CompareNormalization::PerIteration)
         subtitle += tr(" · per iteration of \"%1\"").arg(s.marker);
+    else if (c.normalization == CompareNormalization::PerInstance)
+        subtitle += tr(" · per instance (average per execution)");
     m_chart->setComparison(c, subtitle);
     m_model->setComparison(c);
     m_table->resizeColumnsToContents();
@@ -472,6 +531,7 @@ void ComparePane::showResults()
         warn = true;
     }
     if (c.error.isEmpty() && c.profileCount() >= 2) {
+        lines.append(tr("Mode: %1").arg(modeDescription(c, s.marker)));
         int counts[5] = {};
         for (const CompareRow& r : c.rows)
             ++counts[int(r.summary)];
@@ -485,6 +545,8 @@ void ComparePane::showResults()
                          .arg(counts[int(CompareStatus::Unchanged)])
                          .arg(c.thresholdPercent)
                          .arg(formatCompareDelta(c.noiseFloorNs, c.normalization).mid(1)));
+        if (const QString why = changeSummary(c); !why.isEmpty())
+            lines.append(tr("What changed: %1").arg(why));
     }
     m_status->setText(lines.join(QLatin1Char('\n')));
     m_status->setStyleSheet(warn ? QStringLiteral("background: #fff3cd; color: #5c4400; padding: 2px;") : QString());

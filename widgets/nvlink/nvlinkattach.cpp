@@ -4,6 +4,7 @@
 #include "core/nvlink/nvlinkattachment.h"
 #include "core/session/background.h"
 #include "core/session/profilesession.h"
+#include "widgets/common/filedialogs.h"
 
 #include <QComboBox>
 #include <QDialog>
@@ -144,8 +145,9 @@ void attachNvlinkRecordingInteractively(ProfileSession* session, QWidget* parent
             QObject::tr("Open the export the recording belongs to first."));
         return;
     }
-    const QStringList files = QFileDialog::getOpenFileNames(parent, QObject::tr("Attach NVLink recordings"),
-        QFileInfo(session->path()).absolutePath(), QObject::tr("NVF1 NVLink recordings (*.bin);;All files (*)"));
+    // Recordings usually sit beside their export: start there rather than in the last folder.
+    const QStringList files = askOpenFileNames(parent, QObject::tr("Attach NVLink recordings"),
+        QObject::tr("NVF1 NVLink recordings (*.bin);;All files (*)"), QFileInfo(session->path()).absolutePath());
     if (files.isEmpty())
         return;
     std::vector<RecordingChoice> choices;

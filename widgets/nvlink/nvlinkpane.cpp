@@ -13,6 +13,7 @@
 #include "linkpeakdialog.h"
 #include "nvlinkattach.h"
 #include "nvlinkplot.h"
+#include "widgets/common/filedialogs.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 
@@ -728,8 +729,8 @@ void NvlinkPane::exportJson()
         QMessageBox::information(this, tr("Export"), tr("No NVLink peaks to export."));
         return;
     }
-    const QString file = QFileDialog::getSaveFileName(this, tr("Export peaks and kernels"),
-        QDir::home().filePath(exportBaseName() + QStringLiteral("-peak_kernels.json")), tr("JSON (*.json)"));
+    const QString file = askSaveFileName(this, tr("Export peaks and kernels"),
+        exportBaseName() + QStringLiteral("-peak_kernels.json"), tr("JSON (*.json)"));
     if (file.isEmpty())
         return;
     QSaveFile out(file);

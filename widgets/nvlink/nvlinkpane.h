@@ -39,7 +39,7 @@ public:
     ~NvlinkPane() override;
 
     QString paneId() const override { return QStringLiteral("nvlink"); }
-    QString title() const override { return tr("&NVLink"); }
+    QString title() const override { return tr("NV&Link"); }
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;
     QString exportBaseName() const override;

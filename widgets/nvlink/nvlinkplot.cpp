@@ -69,6 +69,7 @@ NvlinkPlot::NvlinkPlot(QWidget* parent)
     m_highlight->setPen(QPen(QColor(37, 99, 235, 200), 1.5));
     m_highlight->setBrush(QColor(59, 130, 246, 70));
     m_highlight->setVisible(false);
+    markScreenOnly(m_highlight);
 
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));

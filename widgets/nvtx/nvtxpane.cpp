@@ -7,6 +7,7 @@
 #include "core/nvtx/nvtxexport.h"
 #include "core/session/workbench.h"
 #include "core/util/timeformat.h"
+#include "widgets/common/filedialogs.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/tableviews.h"
 
@@ -108,8 +109,8 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     connect(exportMenu->addAction(tr("Tree as CSV (flattened, with depth and path)…")), &QAction::triggered, this,
         [this]() { exportViewCsvInteractively(m_flatView, exportBaseName(), this); });
     connect(exportMenu->addAction(tr("Tree as Markdown…")), &QAction::triggered, this, [this]() {
-        const QString file = QFileDialog::getSaveFileName(this, tr("Export NVTX tree as Markdown"),
-            QDir::home().filePath(exportBaseName() + QStringLiteral(".md")), tr("Markdown files (*.md)"));
+        const QString file = askSaveFileName(this, tr("Export NVTX tree as Markdown"),
+            exportBaseName() + QStringLiteral(".md"), tr("Markdown files (*.md)"));
         if (file.isEmpty())
             return;
         if (const QString error = exportMarkdown(file); !error.isEmpty())
@@ -264,11 +265,27 @@ void NvtxPane::showTree(std::shared_ptr<const NvtxTree> tree)
                                                                              : -1;
         if (depth >= 0)
             m_view->expandToDepth(depth);
+        sortByTheTimeThereIs();
         for (int c = NvtxTreeModel::RangeColumn + 1; c < NvtxTreeModel::ColumnCount; ++c)
             m_view->resizeColumnToContents(c);
     }
     updateCoverage();
     Q_EMIT treeShown();
+}
+
+void NvtxPane::sortByTheTimeThereIs()
+{
+    // A tree without GPU time anywhere (NVTX-only, or no kernel inside a range) sorted by GPU time is in no order:
+    // sort it by CPU time, and back by GPU time when a tree with GPU time follows, unless the user chose a column.
+    const bool noGpuTime = m_tree->coverage.attributedNs == 0;
+    const int column = m_view->header()->sortIndicatorSection();
+    if (noGpuTime && column == NvtxTreeModel::GpuColumn) {
+        m_view->sortByColumn(NvtxTreeModel::CpuColumn, Qt::DescendingOrder);
+        m_sortedByCpuForLackOfGpu = true;
+    } else if (!noGpuTime && m_sortedByCpuForLackOfGpu && column == NvtxTreeModel::CpuColumn) {
+        m_view->sortByColumn(NvtxTreeModel::GpuColumn, Qt::DescendingOrder);
+        m_sortedByCpuForLackOfGpu = false;
+    }
 }
 
 bool NvtxPane::coverageWarningShown() const

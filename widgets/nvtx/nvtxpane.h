@@ -63,12 +63,14 @@ private:
     void rebuild();
     void showTree(std::shared_ptr<const NvtxTree> tree);
     void updateCoverage();
+    void sortByTheTimeThereIs();
     void onCurrentNodeChanged();
     void highlight(const std::vector<std::int32_t>& nodes);
     NvtxTreeOptions currentOptions() const;
 
     QPointer<ProfileSession> m_session;
     std::shared_ptr<const NvtxTree> m_tree;
+    bool m_sortedByCpuForLackOfGpu = false; ///< sortByTheTimeThereIs() chose the CPU column
     FilterBar* m_filter;
     QComboBox* m_grouping;
     QCheckBox* m_normalize;

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "helpdialogs.h"
+
+#include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QMenu>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace nsw {
+
+namespace {
+void collectShortcuts(const QMenu* menu, const QString& path, QStringList& rows)
+{
+    for (const QAction* a : menu->actions()) {
+        QString text = a->text();
+        text.remove(QLatin1Char('&'));
+        if (a->menu())
+            collectShortcuts(a->menu(), path + text + QStringLiteral(" → "), rows);
+        else if (!a->shortcut().isEmpty())
+            rows.append(
+                QStringLiteral("| %1%2 | %3 |").arg(path, text, a->shortcut().toString(QKeySequence::NativeText)));
+    }
+}
+} // namespace
+
+QString guideSection(const QString& readme)
+{
+    const QString heading = QStringLiteral("## Using the workbench");
+    const qsizetype start = readme.indexOf(heading);
+    if (start < 0)
+        return {};
+    const qsizetype end = readme.indexOf(QStringLiteral("\n## "), start + heading.size());
+    return readme.mid(start, end < 0 ? -1 : end - start).trimmed() + QLatin1Char('\n');
+}
+
+QString guideMarkdown()
+{
+    QFile f(kGuideResource);
+    const QString guide = f.open(QIODevice::ReadOnly) ? guideSection(QString::fromUtf8(f.readAll())) : QString();
+    return guide.isEmpty() ? QObject::tr("The guide is not part of this build: see README.md in the sources.") : guide;
+}
+
+QString shortcutsMarkdown(const QList<QMenu*>& menus)
+{
+    QStringList rows { QObject::tr("| Action | Shortcut |"), QStringLiteral("|---|---|") };
+    for (const QMenu* m : menus) {
+        QString title = m->title();
+        title.remove(QLatin1Char('&'));
+        collectShortcuts(m, title + QStringLiteral(" → "), rows);
+    }
+    const QStringList viewKeys {
+        QObject::tr("| Tables: copy the selected rows | %1 |")
+            .arg(QKeySequence(QKeySequence::Copy).toString(QKeySequence::NativeText)),
+        QObject::tr("| Timeline: zoom in / out | W / S, or the wheel |"),
+        QObject::tr("| Timeline: pan left / right | A / D, or drag |"),
+        QObject::tr("| Timeline: fit everything | F |"),
+    };
+    return QObject::tr("## Keyboard shortcuts\n\n") + (rows + viewKeys).join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QDialog* showMarkdownDialog(QWidget* parent, const QString& title, const QString& markdown)
+{
+    auto* dialog = new QDialog(parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(title);
+    auto* text = new QTextBrowser(dialog);
+    text->setOpenExternalLinks(true);
+    text->setMarkdown(markdown);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(text);
+    layout->addWidget(buttons);
+    dialog->resize(760, 640);
+    dialog->show();
+    return dialog;
+}
+
+} // namespace nsw
