@@ -34,7 +34,8 @@ const std::vector<Command>& commands()
             QStringLiteral("the timeline as a Chrome trace JSON for Perfetto (--format perfetto [--range A:B])"),
             runExport },
         { QStringLiteral("iterations"),
-            QStringLiteral("iterations from an NVTX marker (ProfilerStep#N...) or GPU idle gaps: duration, busy, outliers"),
+            QStringLiteral(
+                "iterations from an NVTX marker (ProfilerStep#N...) or GPU idle gaps: duration, busy, outliers"),
             runIterations },
     };
     return all;

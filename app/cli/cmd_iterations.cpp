@@ -32,7 +32,8 @@ int runIterations(const QStringList& args)
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral("The iterations of a run (training steps, serving steps) from an NVTX marker, each with "
-                           "its start, duration, GPU busy and idle time, kernel count, top kernel and a robust "
+                           "its start, duration, GPU busy and idle time, kernel count, top category (the shipped "
+                           "vllm/llama rules, the workbench's default), top kernel and a robust "
                            "outlier flag. Without a marker, iterations are guessed from GPU idle gaps, and every "
                            "output says so. Library ranges (cub::, thrust::, NCCL, cuBLAS...) are never "
                            "iterations. Exits 4 when no iterations can be found.\n\n")
@@ -54,11 +55,11 @@ int runIterations(const QStringList& args)
 
     LoadOptions load;
     load.parts = LoadNvtx | LoadKernels | LoadMemOps;
-    load.kernelColumns = KernelDemangledName;
+    load.kernelColumns = KernelDemangledName | KernelShortName;
     const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
     if (!profile)
         return exitCode;
-    Result<IterationTable> table = computeIterations({ profile, parser.value(marker) });
+    Result<IterationTable> table = computeIterations({ profile, parser.value(marker), defaultIterationRules() });
     for (const QString& w : table.warnings())
         printError(QStringLiteral("warning: ") + w);
     if (!table) {

@@ -75,7 +75,8 @@ GapSegments splitAtIdleGaps(const GpuBusyUnion& busy)
     GapSegments result;
     if (best == 0)
         return result;
-    result.threshold = TimeNs(std::llround(std::sqrt(double(gaps[best - 1]) * double(std::max<TimeNs>(gaps[best], 1)))));
+    result.threshold
+        = TimeNs(std::llround(std::sqrt(double(gaps[best - 1]) * double(std::max<TimeNs>(gaps[best], 1)))));
     result.segments.push_back(iv.front());
     for (std::size_t i = 1; i < iv.size(); ++i) {
         if (iv[i].first - iv[i - 1].second > result.threshold)

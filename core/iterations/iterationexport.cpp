@@ -26,7 +26,9 @@ QString iterationDefinitions()
     return QStringLiteral(
         "GPU busy = time in the iteration when at least one GPU runs a kernel or memory operation (union over all "
         "GPUs, clipped to the iteration); GPU idle = duration - GPU busy; kernels = kernels overlapping the "
-        "iteration (nsys's range filter), top kernel = the name with the most summed duration among them; outlier = "
+        "iteration (nsys's range filter), top kernel = the name with the most summed duration among them, top category "
+        "the same for the categories of "
+        "the rules; outlier = "
         "|duration - median| > 3 x 1.4826 x MAD");
 }
 
@@ -37,6 +39,8 @@ QString iterationsText(const IterationTable& table)
         text += QStringLiteral("GUESS - no iteration marker found. ");
     text += QStringLiteral("Detection: %1\n").arg(table.detection);
     text += iterationDefinitions() + QStringLiteral(".\n");
+    if (!table.rulesLabel.isEmpty())
+        text += QStringLiteral("Categories: rules %1.\n").arg(table.rulesLabel);
     text += QStringLiteral("%1 iterations, median duration %2, MAD %3, median iteration %4; start is from the "
                            "capture start.\n\n")
                 .arg(table.iterations.size())
@@ -44,15 +48,15 @@ QString iterationsText(const IterationTable& table)
                 .arg(table.medianIteration());
     const QStringList header = { QStringLiteral("#"), QStringLiteral("Marker"), QStringLiteral("Start (s)"),
         QStringLiteral("Duration"), QStringLiteral("GPU busy"), QStringLiteral("GPU idle"), QStringLiteral("Kernels"),
-        QStringLiteral("Outlier"), QStringLiteral("Top kernel") };
+        QStringLiteral("Outlier"), QStringLiteral("Top category"), QStringLiteral("Top kernel") };
     std::vector<QStringList> rows;
     for (std::size_t i = 0; i < table.iterations.size(); ++i) {
         const Iteration& it = table.iterations[i];
         rows.push_back({ QString::number(it.index),
             table.isGuess() ? QStringLiteral("guess") : table.profile->strings.at(it.name),
-            formatSeconds(it.start - table.captureStart, 6), formatDuration(it.duration()),
-            formatDuration(it.gpuBusy), formatDuration(it.idle()), QString::number(it.kernels),
-            it.outlier ? QStringLiteral("outlier") : QString(), elided(table.profile->strings.at(it.topKernel), 80) });
+            formatSeconds(it.start - table.captureStart, 6), formatDuration(it.duration()), formatDuration(it.gpuBusy),
+            formatDuration(it.idle()), QString::number(it.kernels), it.outlier ? QStringLiteral("outlier") : QString(),
+            it.topCategory, elided(table.profile->strings.at(it.topKernel), 80) });
     }
     std::vector<qsizetype> width(header.size());
     for (qsizetype c = 0; c < header.size(); ++c) {
@@ -81,8 +85,9 @@ QString iterationsText(const IterationTable& table)
 QString iterationsJson(const IterationTable& table, const QStringList& warnings)
 {
     using Json = nlohmann::ordered_json;
-    Json detection = { { "method", table.isGuess() ? "gpu_idle_gaps" : "nvtx_marker" },
-        { "guess", table.isGuess() }, { "marker", utf8(table.marker) }, { "description", utf8(table.detection) } };
+    Json detection = { { "method", table.isGuess() ? "gpu_idle_gaps" : "nvtx_marker" }, { "guess", table.isGuess() },
+        { "marker", utf8(table.marker) }, { "description", utf8(table.detection) },
+        { "rules", utf8(table.rulesLabel) } };
     if (table.isGuess())
         detection["gap_threshold_ns"] = table.gapThreshold;
     Json iterations = Json::array();
@@ -92,6 +97,7 @@ QString iterationsJson(const IterationTable& table, const QStringList& warnings)
             { "start_ns", it.start - table.captureStart }, { "duration_ns", it.duration() },
             { "gpu_busy_ns", it.gpuBusy }, { "gpu_idle_ns", it.idle() }, { "kernels", it.kernels },
             { "top_kernel", utf8(table.profile->strings.at(it.topKernel)) }, { "top_kernel_ns", it.topKernelTime },
+            { "top_category", utf8(it.topCategory) }, { "top_category_ns", it.topCategoryTime },
             { "outlier", it.outlier } });
     Json warningList = Json::array();
     for (const QString& w : warnings)

@@ -25,8 +25,7 @@ const std::vector<KnownMarker>& knownMarkers()
             QRegularExpression(QStringLiteral("^(?:train(?:ing)?[ _]?)?(?:iteration|iter|step)[ _#:=-]?\\d+$"),
                 QRegularExpression::CaseInsensitiveOption) },
         { QStringLiteral("train_step"),
-            QRegularExpression(
-                QStringLiteral("^train(?:ing)?[ _]?step$"), QRegularExpression::CaseInsensitiveOption) },
+            QRegularExpression(QStringLiteral("^train(?:ing)?[ _]?step$"), QRegularExpression::CaseInsensitiveOption) },
         { QStringLiteral("execute_model"), QRegularExpression(QStringLiteral("(?:^|[^A-Za-z_])execute_model$")) },
         { QStringLiteral("sample_N"), QRegularExpression(QStringLiteral("^sample_\\d+$")) },
     };
@@ -35,10 +34,9 @@ const std::vector<KnownMarker>& knownMarkers()
 
 bool hasLibraryPrefix(const QString& text)
 {
-    static const QLatin1String prefixes[]
-        = { QLatin1String("cub::"), QLatin1String("thrust::"), QLatin1String("nccl"), QLatin1String("cublas"),
-              QLatin1String("cudnn"), QLatin1String("cutlass"), QLatin1String("cusparse"), QLatin1String("cufft"),
-              QLatin1String("curand"), QLatin1String("cusolver"), QLatin1String("nvshmem") };
+    static const QLatin1String prefixes[] = { QLatin1String("cub::"), QLatin1String("thrust::"), QLatin1String("nccl"),
+        QLatin1String("cublas"), QLatin1String("cudnn"), QLatin1String("cutlass"), QLatin1String("cusparse"),
+        QLatin1String("cufft"), QLatin1String("curand"), QLatin1String("cusolver"), QLatin1String("nvshmem") };
     for (const QLatin1String& p : prefixes)
         if (text.startsWith(p, Qt::CaseInsensitive))
             return true;
@@ -160,7 +158,8 @@ Result<MarkerRanges> findMarkerRanges(const Profile& profile, const QString& mar
             : QStringLiteral("no NVTX range matches the marker '%1'%2")
                   .arg(marker,
                       QRegularExpression(marker).isValid() ? QString() : QStringLiteral(" (nor is it a valid regex)"));
-        return Result<MarkerRanges>::failure(ErrorKind::NoData, QStringLiteral("%1: %2").arg(profile.meta.filePath, what));
+        return Result<MarkerRanges>::failure(
+            ErrorKind::NoData, QStringLiteral("%1: %2").arg(profile.meta.filePath, what));
     }
     const auto& [markerIndex, candidates] = *found.begin();
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "iterations.h"
 
+#include "core/categories/ruleevaluation.h"
+#include "core/categories/rulelibrary.h"
 #include "core/iterations/gpubusy.h"
 #include "core/iterations/iterationmarkers.h"
 #include "core/profile/capturespan.h"
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 namespace nsw {
@@ -46,17 +49,63 @@ KernelsByStart sortKernels(const KernelTable& k)
     return s;
 }
 
-/// Kernel count and top kernel of one iteration. nsys's overlap predicate (FocusRange::overlaps) is, for an event
-/// with start <= end, start < range end && end >= range start: the candidates start in [range start - longest,
+/// The category index of each kernel row under the rules; index categories.size() - 1 is "uncategorized".
+struct KernelCategories
+{
+    QStringList categories;
+    std::vector<std::uint16_t> ofKernel;
+};
+
+KernelCategories categorizeKernels(const Profile& profile, const RuleList& rules)
+{
+    const KernelTable& k = profile.kernels;
+    // Distinct demangled names, each with the short name of its first row.
+    std::unordered_map<StringRef, int> nameIndex;
+    NameSet names;
+    std::vector<int> nameOfRow(k.size());
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        const StringRef d = k.demangledName.empty() ? kNoString : k.demangledName[i];
+        auto [it, added] = nameIndex.try_emplace(d, int(names.size()));
+        if (added) {
+            names.demangled << profile.strings.at(d);
+            names.shortNames << profile.strings.at(k.shortName.empty() ? d : k.shortName[i]);
+        }
+        nameOfRow[i] = it->second;
+    }
+    RuleMatchCache cache(std::move(names));
+    const RuleEvaluation evaluation = evaluateRules(rules, cache, nullptr);
+    KernelCategories result;
+    std::vector<int> categoryOfRule;
+    for (const CategoryRule& r : rules.rules) {
+        qsizetype c = result.categories.indexOf(r.category);
+        if (c < 0) {
+            c = result.categories.size();
+            result.categories << r.category;
+        }
+        categoryOfRule.push_back(int(c));
+    }
+    result.categories << QStringLiteral("uncategorized");
+    result.ofKernel.resize(k.size());
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        const int rule = evaluation.ruleOfName[std::size_t(nameOfRow[i])];
+        result.ofKernel[i] = std::uint16_t(rule < 0 ? result.categories.size() - 1 : categoryOfRule[std::size_t(rule)]);
+    }
+    return result;
+}
+
+/// Kernel count, top kernel and top category of one iteration. nsys's overlap predicate (FocusRange::overlaps) is, for
+/// an event with start <= end, start < range end && end >= range start: the candidates start in [range start - longest,
 /// range end).
-bool measureKernels(const Profile& profile, const KernelsByStart& sorted, Iteration& it, const JobContext& job)
+bool measureKernels(const Profile& profile, const KernelsByStart& sorted, const KernelCategories* categories,
+    Iteration& it, const JobContext& job)
 {
     const KernelTable& k = profile.kernels;
     const FocusRange range { it.start, it.end, {} };
     const TimeNs from = it.start - sorted.longest;
-    auto first = std::lower_bound(sorted.rows.begin(), sorted.rows.end(), from,
-        [&](std::uint32_t row, TimeNs t) { return k.start[row] < t; });
+    auto first = std::lower_bound(
+        sorted.rows.begin(), sorted.rows.end(), from, [&](std::uint32_t row, TimeNs t) { return k.start[row] < t; });
     std::unordered_map<StringRef, TimeNs> timeByName;
+    std::vector<TimeNs> timeByCategory(categories ? std::size_t(categories->categories.size()) : 0);
     CancelPoll<> poll(job.cancelToken());
     for (auto r = first; r != sorted.rows.end() && k.start[*r] < it.end; ++r) {
         if (poll())
@@ -65,9 +114,17 @@ bool measureKernels(const Profile& profile, const KernelsByStart& sorted, Iterat
             continue;
         ++it.kernels;
         timeByName[k.demangledName.empty() ? kNoString : k.demangledName[*r]] += k.duration(*r);
+        if (categories)
+            timeByCategory[categories->ofKernel[*r]] += k.duration(*r);
     }
+    for (std::size_t c = 0; c < timeByCategory.size(); ++c)
+        if (timeByCategory[c] > it.topCategoryTime) { // ties: the category of the earlier rule
+            it.topCategory = categories->categories[qsizetype(c)];
+            it.topCategoryTime = timeByCategory[c];
+        }
     for (const auto& [name, time] : timeByName)
-        if (time > it.topKernelTime || (time == it.topKernelTime && profile.strings.at(name) < profile.strings.at(it.topKernel))) {
+        if (time > it.topKernelTime
+            || (time == it.topKernelTime && profile.strings.at(name) < profile.strings.at(it.topKernel))) {
             it.topKernel = name;
             it.topKernelTime = time;
         }
@@ -75,6 +132,14 @@ bool measureKernels(const Profile& profile, const KernelsByStart& sorted, Iterat
 }
 
 } // namespace
+
+std::shared_ptr<const RuleList> defaultIterationRules()
+{
+    RuleLibrary library;
+    library.add(RuleLibrary::shippedSet(QStringLiteral("vllm")));
+    const RuleList* list = library.find(QStringLiteral("vllm"), QStringLiteral("llama"));
+    return list ? std::make_shared<const RuleList>(*list) : nullptr;
+}
 
 std::vector<bool> robustOutliers(const std::vector<TimeNs>& values, double* median, double* mad)
 {
@@ -150,8 +215,8 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
         if (segments.segments.empty()) {
             const QString why = busy.intervals.empty() ? QStringLiteral("no GPU activity to guess them from")
                                                        : QStringLiteral("no clear GPU idle gaps to guess them from");
-            return Result<IterationTable>::failure(ErrorKind::NoData,
-                QStringLiteral("%1 and %2").arg(markers.errorMessage(), why));
+            return Result<IterationTable>::failure(
+                ErrorKind::NoData, QStringLiteral("%1 and %2").arg(markers.errorMessage(), why));
         }
         table.source = IterationTable::Source::IdleGapGuess;
         table.gapThreshold = segments.threshold;
@@ -169,10 +234,15 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
 
     job.report(QStringLiteral("Measuring iterations"), 0.4);
     const KernelsByStart sorted = sortKernels(profile.kernels);
+    std::optional<KernelCategories> categories;
+    if (request.rules) {
+        categories = categorizeKernels(profile, *request.rules);
+        table.rulesLabel = request.rules->engine + QLatin1Char('/') + request.rules->model;
+    }
     for (std::size_t i = 0; i < table.iterations.size(); ++i) {
         Iteration& it = table.iterations[i];
         it.gpuBusy = busy.busyWithin(it.start, it.end);
-        if (!measureKernels(profile, sorted, it, job))
+        if (!measureKernels(profile, sorted, categories ? &*categories : nullptr, it, job))
             return Result<IterationTable>::cancelled();
         job.report(QStringLiteral("Measuring iterations"), 0.4 + 0.6 * double(i + 1) / double(table.iterations.size()));
     }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/categories/rulefile.h"
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
 #include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
 
 #include <QString>
+#include <memory>
 #include <vector>
 
 namespace nsw {
@@ -19,7 +21,12 @@ struct IterationRequest
     /// The NVTX range that marks an iteration (see findMarkerRanges()); empty: the known markers, then the GPU
     /// idle-gap guess.
     QString marker;
+    /// Category rules for each iteration's top category; null: no top category.
+    std::shared_ptr<const RuleList> rules;
 };
+
+/// The rules the workbench starts with (the shipped vllm/llama set), for the top category.
+std::shared_ptr<const RuleList> defaultIterationRules();
 
 struct Iteration
 {
@@ -33,6 +40,10 @@ struct Iteration
     qint64 kernels = 0; ///< kernels overlapping the iteration (nsys's range filter, FocusRange::overlaps)
     StringRef topKernel = kNoString; ///< demangled name with the most summed duration among those kernels
     TimeNs topKernelTime = 0; ///< its summed (unclipped) durations
+    /// The category (first matching rule; "uncategorized" when none) with the most summed kernel duration, the
+    /// same way; empty without rules.
+    QString topCategory;
+    TimeNs topCategoryTime = 0;
     bool outlier = false; ///< |duration - median| > 3 × 1.4826 × MAD of the durations
 
     TimeNs duration() const { return end - start; }
@@ -54,6 +65,7 @@ struct IterationTable
     QString detection;
     TimeNs gapThreshold = 0; ///< IdleGapGuess: gaps longer than this separate iterations
     TimeNs captureStart = 0; ///< the capture span's start: outputs show start - captureStart
+    QString rulesLabel; ///< "vllm/llama": the rules of the top category, empty without
     std::vector<Iteration> iterations;
     double medianDurationNs = 0; ///< the median of the durations (mean of the middle two for an even count)
     double madNs = 0; ///< median absolute deviation of the durations

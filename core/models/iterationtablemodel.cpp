@@ -44,6 +44,8 @@ QVariant IterationTableModel::rawValue(const Iteration& it, int column) const
         return qint64(it.idle());
     case KernelsColumn:
         return it.kernels;
+    case TopCategoryColumn:
+        return it.topCategory;
     case TopKernelColumn:
         return m_table->profile->strings.at(it.topKernel);
     case OutlierColumn:
@@ -63,12 +65,16 @@ QVariant IterationTableModel::data(const QModelIndex& index, int role) const
     if (role == IdentityRole)
         return it.index;
     if (role == Qt::TextAlignmentRole) {
-        const bool text = column == NameColumn || column == TopKernelColumn || column == OutlierColumn;
+        const bool text = column == NameColumn || column == TopCategoryColumn || column == TopKernelColumn
+            || column == OutlierColumn;
         return QVariant::fromValue((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
     }
     if (role == Qt::ToolTipRole) {
         if (column == TopKernelColumn)
-            return tr("%1\n%2 in this iteration").arg(rawValue(it, column).toString(), formatDuration(it.topKernelTime));
+            return tr("%1\n%2 in this iteration")
+                .arg(rawValue(it, column).toString(), formatDuration(it.topKernelTime));
+        if (column == TopCategoryColumn && !it.topCategory.isEmpty())
+            return tr("%1 in this iteration (rules %2)").arg(formatDuration(it.topCategoryTime), m_table->rulesLabel);
         if (column == NameColumn && m_table->isGuess())
             return m_table->detection;
         return {};
@@ -109,6 +115,8 @@ QVariant IterationTableModel::headerData(int section, Qt::Orientation orientatio
         return raw ? QStringLiteral("GPU Idle (ns)") : tr("GPU idle");
     case KernelsColumn:
         return tr("Kernels");
+    case TopCategoryColumn:
+        return tr("Top Category");
     case TopKernelColumn:
         return tr("Top Kernel");
     case OutlierColumn:

@@ -9,7 +9,7 @@
 namespace nsw {
 
 /// The iterations of a profile: index, marker instance (or "guess"), start from the capture start, duration, GPU
-/// busy, idle, kernels, top kernel, outlier. Raw values (ns) in RawValueRole for CSV.
+/// busy, idle, kernels, top category, top kernel, outlier. Raw values (ns) in RawValueRole for CSV.
 class IterationTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -23,6 +23,7 @@ public:
         BusyColumn,
         IdleColumn,
         KernelsColumn,
+        TopCategoryColumn,
         TopKernelColumn,
         OutlierColumn,
         ColumnCount

@@ -26,6 +26,7 @@ WIDGETS = {
     'kernels': 1, 'statistics': 1, 'nvtx': 1, 'categories': 1, 'nvlink': 1,
     'compare': 2,
     'timeline': 1,
+    'iterations': 1,
 }
 LAYERS = {'core': (0, CORE), 'widgets': (1, WIDGETS), 'app': (2, None)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -55,13 +55,13 @@ void writeMarkerFixture(const QString& path)
     range(w, 101, 2000, 3000, "ProfilerStep#7", 5);
     range(w, 101, 6000, nullptr, "ProfilerStep#4");
     range(w, 201, 1000, 1500, "ProfilerStep#0");
-    kernel(w, 0, 500, 1000, "init");
-    kernel(w, 0, 1100, 1300, "gemm");
-    kernel(w, 1, 1200, 1400, "gemm");
-    kernel(w, 0, 1900, 2100, "attn");
+    kernel(w, 0, 500, 1000, "fill_kernel");
+    kernel(w, 0, 1100, 1300, "gemm_a");
+    kernel(w, 1, 1200, 1400, "gemm_b");
+    kernel(w, 0, 1900, 2100, "gemm_c");
     kernel(w, 0, 3000, 3000, "zero");
     kernel(w, 1, 2900, 4600, "nccl_allreduce");
-    kernel(w, 0, 4000, 4200, "gemm");
+    kernel(w, 0, 4000, 4200, "gemm_a");
     kernel(w, 0, 4900, 5000, "tail");
     kernel(w, 0, 5000, 5100, "after");
     w.insert(QStringLiteral("CUPTI_ACTIVITY_KIND_MEMCPY"),

@@ -13,13 +13,15 @@ namespace nsw::test {
 ///   started on 101 and ended on 102, ProfilerStep#3 [4500, 5000], ProfilerStep#7 [2000, 3000] in the "NCCL"
 ///   domain (a library range), ProfilerStep#4 [6000, unterminated].
 ///   NVTX on 201: ProfilerStep#0 [1000, 1500] (another process with fewer instances).
-///   Kernels (device, start, end, name): K9 0 [500, 1000] init, K1 0 [1100, 1300] gemm, K2 1 [1200, 1400] gemm,
-///   K3 0 [1900, 2100] attn, K4 0 [3000, 3000] zero, K5 1 [2900, 4600] nccl_allreduce, K6 0 [4000, 4200] gemm,
+///   Kernels (device, start, end, name): K9 0 [500, 1000] fill_kernel, K1 0 [1100, 1300] gemm_a, K2 1 [1200, 1400]
+///   gemm_b, K3 0 [1900, 2100] gemm_c, K4 0 [3000, 3000] zero, K5 1 [2900, 4600] nccl_allreduce, K6 0 [4000, 4200]
+///   gemm_a,
 ///   K7 0 [4900, 5000] tail, K8 0 [5000, 5100] after; memcpy 0 [2500, 2600].
 /// Iterations [1000, 2000), [2000, 3000), [3000, 4500), [4500, 5000); capture start 100.
 ///   kernels 4 (K9 K1 K2 K3), 2 (K3 K5), 3 (K4 K5 K6), 2 (K5 K7);
 ///   GPU busy (union over GPUs, clipped) 400, 300, 1500, 200; idle 600, 700, 0, 300;
-///   top kernel init (500), nccl_allreduce (1700) x3.
+///   top kernel fill_kernel (500), nccl_allreduce (1700) x3; top category under vllm/llama gemm (600: gemm_a, _b,
+///   _c against elementwise 500 for fill_kernel), nccl_and_custom_ar (1700) x3.
 void writeMarkerFixture(const QString& path);
 
 /// No NVTX; kernels on GPU 0 in three bursts:

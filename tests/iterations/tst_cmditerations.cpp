@@ -72,8 +72,7 @@ void TestCmdIterations::exitCodes_data()
     QTest::newRow("named marker absent") << QStringList { m_gap, u"--marker"_s, u"train_step"_s }
                                          << int(cli::ExitNoData);
     QTest::newRow("help") << QStringList { u"--help"_s } << int(cli::ExitOk);
-    QTest::newRow("marker found") << QStringList { m_marker, u"-o"_s, m_dir.filePath(u"ok.txt"_s) }
-                                  << int(cli::ExitOk);
+    QTest::newRow("marker found") << QStringList { m_marker, u"-o"_s, m_dir.filePath(u"ok.txt"_s) } << int(cli::ExitOk);
 }
 
 void TestCmdIterations::exitCodes()
@@ -87,18 +86,20 @@ void TestCmdIterations::csvRawValues()
 {
     const QStringList lines = run({ m_marker, u"--format"_s, u"csv"_s }, u"marker.csv"_s).split(u"\r\n"_s);
     QCOMPARE(lines.value(0),
-        u"Iteration,Marker,Start (ns),Duration (ns),GPU Busy (ns),GPU Idle (ns),Kernels,Top Kernel,Outlier"_s);
+        u"Iteration,Marker,Start (ns),Duration (ns),GPU Busy (ns),GPU Idle (ns),Kernels,Top Category,Top Kernel,"
+        "Outlier"_s);
     // Hand-worked (iterationfixtures.h); starts from the capture start at 100 ns.
-    QCOMPARE(lines.value(1), u"0,ProfilerStep#0,900,1000,400,600,4,init,"_s);
-    QCOMPARE(lines.value(2), u"1,ProfilerStep#1,1900,1000,300,700,2,nccl_allreduce,"_s);
-    QCOMPARE(lines.value(3), u"2,ProfilerStep#2,2900,1500,1500,0,3,nccl_allreduce,"_s);
-    QCOMPARE(lines.value(4), u"3,ProfilerStep#3,4400,500,200,300,2,nccl_allreduce,"_s);
+    QCOMPARE(lines.value(1), u"0,ProfilerStep#0,900,1000,400,600,4,gemm,fill_kernel,"_s);
+    QCOMPARE(lines.value(2), u"1,ProfilerStep#1,1900,1000,300,700,2,nccl_and_custom_ar,nccl_allreduce,"_s);
+    QCOMPARE(lines.value(3), u"2,ProfilerStep#2,2900,1500,1500,0,3,nccl_and_custom_ar,nccl_allreduce,"_s);
+    QCOMPARE(lines.value(4), u"3,ProfilerStep#3,4400,500,200,300,2,nccl_and_custom_ar,nccl_allreduce,"_s);
     QCOMPARE(lines.size(), 6); // and the final CRLF
 }
 
 void TestCmdIterations::jsonMarker()
 {
-    const QString text = run({ m_marker, u"--format"_s, u"json"_s, u"--marker"_s, u"ProfilerStep#[02]"_s }, u"m.json"_s);
+    const QString text
+        = run({ m_marker, u"--format"_s, u"json"_s, u"--marker"_s, u"ProfilerStep#[02]"_s }, u"m.json"_s);
     const auto j = nlohmann::json::parse(text.toStdString());
     QCOMPARE(j["detection"]["guess"].get<bool>(), false);
     QCOMPARE(j["detection"]["marker"].get<std::string>(), std::string("ProfilerStep#[02]"));
@@ -107,6 +108,8 @@ void TestCmdIterations::jsonMarker()
     QCOMPARE(j["iterations"][1]["start_ns"].get<qint64>(), 2900);
     QCOMPARE(j["iterations"][1]["gpu_busy_ns"].get<qint64>(), 1500);
     QCOMPARE(j["iterations"][1]["kernels"].get<qint64>(), 3);
+    QCOMPARE(j["iterations"][1]["top_category"].get<std::string>(), std::string("nccl_and_custom_ar"));
+    QCOMPARE(j["detection"]["rules"].get<std::string>(), std::string("vllm/llama"));
     QCOMPARE(j["warnings"].size(), std::size_t(1)); // ProfilerStep#0 in another process
 }
 
@@ -116,8 +119,8 @@ void TestCmdIterations::guessSaidInEveryFormat()
     QVERIFY2(text.contains(u"GUESS"_s), qPrintable(text));
     const QString csv = run({ m_gap, u"--format"_s, u"csv"_s }, u"gap.csv"_s);
     const QStringList lines = csv.split(u"\r\n"_s);
-    QCOMPARE(lines.value(1), u"0,guess,0,53000,2850,50150,3,small,"_s);
-    QCOMPARE(lines.value(3), u"2,guess,116000,2000,1920,80,2,big,"_s);
+    QCOMPARE(lines.value(1), u"0,guess,0,53000,2850,50150,3,misc,small,"_s);
+    QCOMPARE(lines.value(3), u"2,guess,116000,2000,1920,80,2,misc,big,"_s);
     const auto j = nlohmann::json::parse(run({ m_gap, u"--format"_s, u"json"_s }, u"gap.json"_s).toStdString());
     QCOMPARE(j["detection"]["guess"].get<bool>(), true);
     QCOMPARE(j["detection"]["method"].get<std::string>(), std::string("gpu_idle_gaps"));
@@ -130,10 +133,12 @@ void TestCmdIterations::textTable()
     const QStringList lines = run({ m_marker }, u"marker.txt"_s).split(u'\n');
     QCOMPARE(lines.value(0), u"Iterations of %1"_s.arg(m_marker));
     QVERIFY(lines.value(1).startsWith(u"Detection: NVTX marker ProfilerStep#N"_s));
-    QVERIFY(lines.value(3).startsWith(u"4 iterations, median duration 1.00 µs"_s));
-    QVERIFY(lines.value(5).startsWith(u"#  Marker"_s));
-    QVERIFY(lines.value(6).startsWith(u"0  ProfilerStep#0"_s));
-    QVERIFY(lines.value(6).endsWith(u"init"_s));
+    QCOMPARE(lines.value(3), u"Categories: rules vllm/llama."_s);
+    QVERIFY(lines.value(4).startsWith(u"4 iterations, median duration 1.00 µs"_s));
+    QVERIFY(lines.value(6).startsWith(u"#  Marker"_s));
+    QVERIFY(lines.value(7).startsWith(u"0  ProfilerStep#0"_s));
+    QVERIFY(lines.value(7).contains(u" gemm "_s));
+    QVERIFY(lines.value(7).endsWith(u" fill_kernel"_s));
 }
 
 QTEST_GUILESS_MAIN(TestCmdIterations)

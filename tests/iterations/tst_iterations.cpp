@@ -96,15 +96,21 @@ void TestIterations::markerLayout_data()
     QTest::addColumn<qint64>("busy");
     QTest::addColumn<QString>("top");
     QTest::addColumn<qint64>("topTime");
+    QTest::addColumn<QString>("category");
+    QTest::addColumn<qint64>("categoryTime");
     // Hand-worked from the layout in iterationfixtures.h.
     QTest::newRow("0: nested ProfilerStep#0 dropped, kernel ending at its start counted")
-        << 0 << 1000LL << 2000LL << u"ProfilerStep#0"_s << 4LL << 400LL << u"init"_s << 500LL;
+        << 0 << 1000LL << 2000LL << u"ProfilerStep#0"_s << 4LL << 400LL << u"fill_kernel"_s << 500LL << u"gemm"_s
+        << 600LL;
     QTest::newRow("1: library ProfilerStep#7 ignored, zero-length kernel at its end not counted")
-        << 1 << 2000LL << 3000LL << u"ProfilerStep#1"_s << 2LL << 300LL << u"nccl_allreduce"_s << 1700LL;
+        << 1 << 2000LL << 3000LL << u"ProfilerStep#1"_s << 2LL << 300LL << u"nccl_allreduce"_s << 1700LL
+        << u"nccl_and_custom_ar"_s << 1700LL;
     QTest::newRow("2: cross-thread start/end range, spanned by a kernel")
-        << 2 << 3000LL << 4500LL << u"ProfilerStep#2"_s << 3LL << 1500LL << u"nccl_allreduce"_s << 1700LL;
+        << 2 << 3000LL << 4500LL << u"ProfilerStep#2"_s << 3LL << 1500LL << u"nccl_allreduce"_s << 1700LL
+        << u"nccl_and_custom_ar"_s << 1700LL;
     QTest::newRow("3: kernel ending at its end counted, one starting there not")
-        << 3 << 4500LL << 5000LL << u"ProfilerStep#3"_s << 2LL << 200LL << u"nccl_allreduce"_s << 1700LL;
+        << 3 << 4500LL << 5000LL << u"ProfilerStep#3"_s << 2LL << 200LL << u"nccl_allreduce"_s << 1700LL
+        << u"nccl_and_custom_ar"_s << 1700LL;
 }
 
 void TestIterations::markerLayout()
@@ -117,7 +123,9 @@ void TestIterations::markerLayout()
     QFETCH(qint64, busy);
     QFETCH(QString, top);
     QFETCH(qint64, topTime);
-    const Result<IterationTable> table = computeIterations({ load(m_marker), {} });
+    QFETCH(QString, category);
+    QFETCH(qint64, categoryTime);
+    const Result<IterationTable> table = computeIterations({ load(m_marker), {}, defaultIterationRules() });
     QVERIFY2(table.ok(), qPrintable(table.errorMessage()));
     QVERIFY(!table->isGuess());
     QCOMPARE(table->marker, u"ProfilerStep#N"_s);
@@ -134,6 +142,9 @@ void TestIterations::markerLayout()
     QCOMPARE(it.idle(), (end - start) - busy);
     QCOMPARE(table->profile->strings.at(it.topKernel), top);
     QCOMPARE(it.topKernelTime, topTime);
+    QCOMPARE(it.topCategory, category);
+    QCOMPARE(it.topCategoryTime, categoryTime);
+    QCOMPARE(table->rulesLabel, u"vllm/llama"_s);
     QVERIFY(!it.outlier); // durations 1000 1000 1500 500: median 1000, MAD 250, limit 1112
     QCOMPARE(table->label(row), u"iteration %1 (%2)"_s.arg(row).arg(name));
 }
@@ -214,6 +225,7 @@ void TestIterations::gapFallback()
     // Iteration 0: "big" 1000 ns against "small" 950 + 900.
     QCOMPARE(table->profile->strings.at(table->iterations[0].topKernel), u"small"_s);
     QCOMPARE(table->iterations[0].topKernelTime, TimeNs(1850));
+    QCOMPARE(table->iterations[0].topCategory, QString()); // no rules asked
 }
 
 void TestIterations::noIterations_data()
@@ -221,10 +233,10 @@ void TestIterations::noIterations_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("marker");
     QTest::addColumn<QString>("message");
-    QTest::newRow("library ranges only, two kernels: no clear gap") << u"library"_s << QString()
-                                                                   << u"no clear GPU idle gaps"_s;
-    QTest::newRow("named marker absent: no fallback") << u"gap"_s << u"ProfilerStep#1"_s
-                                                      << u"no NVTX range matches the marker 'ProfilerStep#1'"_s;
+    QTest::newRow("library ranges only, two kernels: no clear gap")
+        << u"library"_s << QString() << u"no clear GPU idle gaps"_s;
+    QTest::newRow("named marker absent: no fallback")
+        << u"gap"_s << u"ProfilerStep#1"_s << u"no NVTX range matches the marker 'ProfilerStep#1'"_s;
     QTest::newRow("invalid regex") << u"marker"_s << u"Profiler(["_s << u"nor is it a valid regex"_s;
 }
 
@@ -252,8 +264,8 @@ void TestIterations::outliers_data()
                                    << QList<bool> { false, false, false, false, false, false, true } << 100.0 << 1.0;
     // Even count: median (100 + 104) / 2 = 102; deviations 2 2 2 8 10 0... see below.
     // Values 90 100 104 110 (sorted): median 102, deviations 12 2 2 8 -> MAD 5, limit 22.2: none.
-    QTest::newRow("even count, none") << QList<qint64> { 110, 100, 90, 104 } << QList<bool> { false, false, false, false }
-                                      << 102.0 << 5.0;
+    QTest::newRow("even count, none") << QList<qint64> { 110, 100, 90, 104 }
+                                      << QList<bool> { false, false, false, false } << 102.0 << 5.0;
     // Median 10, deviations 0 0 0 5 -> MAD 0: any departure is an outlier.
     QTest::newRow("zero MAD") << QList<qint64> { 10, 10, 10, 15 } << QList<bool> { false, false, false, true } << 10.0
                               << 0.0;
