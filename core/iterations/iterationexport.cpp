@@ -64,7 +64,7 @@ QString iterationsText(const IterationTable& table)
         for (const QStringList& r : rows)
             width[std::size_t(c)] = std::max(width[std::size_t(c)], r[c].size());
     }
-    const auto line = [&](const QStringList& cells) {
+    const auto line = [&](const QStringList& cells) -> QString {
         QString l;
         for (qsizetype c = 0; c < cells.size(); ++c) {
             const bool left = c == 1 || c >= 7;

@@ -120,7 +120,8 @@ void TestCmdIterations::guessSaidInEveryFormat()
     const QString csv = run({ m_gap, u"--format"_s, u"csv"_s }, u"gap.csv"_s);
     const QStringList lines = csv.split(u"\r\n"_s);
     QCOMPARE(lines.value(1), u"0,guess,0,53000,2850,50150,3,misc,small,"_s);
-    QCOMPARE(lines.value(3), u"2,guess,116000,2000,1920,80,2,misc,big,"_s);
+    // The last guessed iteration has no idle gap after it: 2000 against a median of 53000 (MAD 10000) is an outlier.
+    QCOMPARE(lines.value(3), u"2,guess,116000,2000,1920,80,2,misc,big,outlier"_s);
     const auto j = nlohmann::json::parse(run({ m_gap, u"--format"_s, u"json"_s }, u"gap.json"_s).toStdString());
     QCOMPARE(j["detection"]["guess"].get<bool>(), true);
     QCOMPARE(j["detection"]["method"].get<std::string>(), std::string("gpu_idle_gaps"));

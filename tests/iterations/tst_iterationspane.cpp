@@ -135,6 +135,7 @@ void TestIterationsPane::activatingARowRequestsFocus()
     QSignalSpy focus(o.pane.get(), &IterationsPane::focusRequested);
     QTableView* view = o.pane->view();
     const QRect r = view->visualRect(view->model()->index(2, IterationTableModel::NameColumn));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, r.center());
     QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, r.center());
     QCOMPARE(focus.count(), 1);
     const auto range = focus.first().first().value<FocusRange>();
