@@ -63,7 +63,8 @@ GapSegments splitAtIdleGaps(const GpuBusyUnion& busy)
     // k = how many gaps are boundaries: the step between gaps[k - 1] and gaps[k].
     std::size_t best = 0;
     double bestRatio = 0;
-    for (std::size_t k = 1; k <= gaps.size() / 2; ++k) {
+    // At least two boundaries: two stretches of GPU work are not yet a repeating pattern.
+    for (std::size_t k = 2; k <= gaps.size() / 2; ++k) {
         if (gaps[k - 1] < kMinBoundaryGapNs)
             break;
         const double ratio = double(gaps[k - 1]) / double(std::max<TimeNs>(gaps[k], 1));

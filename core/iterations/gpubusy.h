@@ -30,9 +30,9 @@ struct GapSegments
 };
 
 /// The threshold taken from the gaps' distribution: the gaps sorted by length, the largest ratio between two
-/// neighbours among the longest half of them, when the longer side is at least 4 times the shorter and at least
-/// 10 µs; the threshold is their geometric mean. Empty segments when the gaps show no such step (no clear
-/// iteration boundary).
+/// neighbours among the longest half of them (at least two gaps above it, so at least three segments), when the
+/// longer side is at least 4 times the shorter and at least 10 µs; the threshold is their geometric mean. Empty
+/// segments when the gaps show no such step (no clear iteration boundary).
 GapSegments splitAtIdleGaps(const GpuBusyUnion& busy);
 
 } // namespace nsw

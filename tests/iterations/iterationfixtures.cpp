@@ -81,6 +81,15 @@ void writeGapFixture(const QString& path)
     w.finish();
 }
 
+void writeTwoBurstsFixture(const QString& path)
+{
+    ExportWriter w(path, kVersion);
+    const qint64 bursts[][2] = { { 0, 1000 }, { 1010, 2000 }, { 100000, 101000 }, { 101010, 102000 } };
+    for (const auto& b : bursts)
+        kernel(w, 0, b[0], b[1], "k");
+    w.finish();
+}
+
 void writeLibraryFixture(const QString& path)
 {
     ExportWriter w(path, kVersion);

@@ -30,6 +30,10 @@ void writeMarkerFixture(const QString& path);
 /// Iterations [0, 53000), [53000, 116000), [116000, 118000); busy 2850, 2900, 1920; kernels 3, 3, 2.
 void writeGapFixture(const QString& path);
 
+/// No NVTX; two bursts on GPU 0: [0, 1000] [1010, 2000] | [100000, 101000] [101010, 102000]. One long gap only:
+/// two stretches of work are no repeating pattern, so no guess.
+void writeTwoBurstsFixture(const QString& path);
+
 /// Library-only and nested markers on thread 101 of process 100 (domain 5 "NCCL"):
 ///   step_1 [1000, 2000] in the NCCL domain, "cub::step_2" [1000, 2000], outer_step [3000, 4000] containing
 ///   outer_step [3100, 3200], "ncclKernel step_3" [5000, 6000]. Two kernels: [1000, 1500] and [3000, 3500].

@@ -84,6 +84,7 @@ void TestIterations::initTestCase()
     test::writeMarkerFixture(m_marker);
     test::writeGapFixture(m_gap);
     test::writeLibraryFixture(m_library);
+    test::writeTwoBurstsFixture(m_dir.filePath(u"two.sqlite"_s));
 }
 
 void TestIterations::markerLayout_data()
@@ -235,6 +236,7 @@ void TestIterations::noIterations_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("library ranges only, two kernels: no clear gap")
         << u"library"_s << QString() << u"no clear GPU idle gaps"_s;
+    QTest::newRow("two stretches of GPU work only: no guess") << u"two"_s << QString() << u"no clear GPU idle gaps"_s;
     QTest::newRow("named marker absent: no fallback")
         << u"gap"_s << u"ProfilerStep#1"_s << u"no NVTX range matches the marker 'ProfilerStep#1'"_s;
     QTest::newRow("invalid regex") << u"marker"_s << u"Profiler(["_s << u"nor is it a valid regex"_s;
