@@ -12,6 +12,7 @@
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/compare/comparepane.h"
+#include "widgets/iterations/iterationspane.h"
 #include "widgets/kernels/kerneltablepane.h"
 #include "widgets/nvlink/nvlinkattach.h"
 #include "widgets/nvlink/nvlinkpane.h"
@@ -182,6 +183,8 @@ void MainWindow::createPanes()
     addPane(new NvlinkPane(m_workbench, this), PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_6));
     addPane(new ComparePane(m_workbench, categories->controller(), this), PaneGroup::Charts,
         QKeySequence(Qt::CTRL | Qt::Key_7));
+    // Read-only for now: its focusRequested(FocusRange) is connected once the window has a focus range.
+    addPane(new IterationsPane(m_workbench, this), PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_8));
     // Across the whole top, as in Nsight Systems: the other panes read as details of what it shows.
     addPane(new TimelinePane(m_workbench, this), PaneGroup::Top, QKeySequence(Qt::CTRL | Qt::Key_4));
 }

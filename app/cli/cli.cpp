@@ -33,6 +33,10 @@ const std::vector<Command>& commands()
         { QStringLiteral("export"),
             QStringLiteral("the timeline as a Chrome trace JSON for Perfetto (--format perfetto [--range A:B])"),
             runExport },
+        { QStringLiteral("iterations"),
+            QStringLiteral(
+                "iterations from an NVTX marker (ProfilerStep#N...) or GPU idle gaps: duration, busy, outliers"),
+            runIterations },
     };
     return all;
 }

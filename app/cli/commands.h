@@ -14,5 +14,6 @@ int runNvlink(const QStringList& args);
 int runCompare(const QStringList& args);
 int runAnalyze(const QStringList& args);
 int runExport(const QStringList& args);
+int runIterations(const QStringList& args);
 
 } // namespace nsw::cli

@@ -16,7 +16,7 @@ CORE = {
     'profile': 2,
     'stats': 3,
     'nvtx': 4, 'categories': 4, 'nvlink': 4,
-    'reports': 5, 'analysis': 5, 'timeline': 5,
+    'reports': 5, 'analysis': 5, 'timeline': 5, 'iterations': 5,
     'compare': 6,
     'models': 7,
     'session': 8,
@@ -26,6 +26,7 @@ WIDGETS = {
     'kernels': 1, 'statistics': 1, 'nvtx': 1, 'categories': 1, 'nvlink': 1,
     'compare': 2,
     'timeline': 1,
+    'iterations': 1,
 }
 LAYERS = {'core': (0, CORE), 'widgets': (1, WIDGETS), 'app': (2, None)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -149,6 +149,7 @@ def commands(trace, base):
         "compare-base": ["compare", base, trace, "--by", "nvtx", "--format", "json"],
         "analyze": ["analyze", trace, "--format", "json"],
         "export": ["export", "--format", "perfetto", trace],
+        "iterations": ["iterations", trace, "--format", "json"],
     }
 
 

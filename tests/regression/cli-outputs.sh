@@ -54,6 +54,8 @@ for t in "${traces[@]}"; do
     run "$b.nvlink.peaks" nvlink "$t" --metric peak_kernels --top 3
     run "$b.nvlink.peaks.json" nvlink "$t" --metric peak_kernels --json --top 2
     run "$b.compare.self" compare "$t" "$t"
+    run "$b.iterations" iterations "$t"
+    run "$b.iterations.json" iterations "$t" --format json
     run "$b.compare.self.cat" compare "$t" "$t" --by category --rule-set vllm --model llama --format csv
 done
 

@@ -171,9 +171,10 @@ private Q_SLOTS:
         QVERIFY(openAndWait(w, demoExport()));
         QDockWidget* categories = w.dockOf(w.pane(QStringLiteral("categories")));
         const QList<QDockWidget*> tabs = w.tabifiedDockWidgets(categories);
-        QCOMPARE(tabs.size(), 2);
+        QCOMPARE(tabs.size(), 3);
         QVERIFY(tabs.contains(w.dockOf(w.pane(QStringLiteral("nvlink")))));
         QVERIFY(tabs.contains(w.dockOf(w.pane(QStringLiteral("compare")))));
+        QVERIFY(tabs.contains(w.dockOf(w.pane(QStringLiteral("iterations")))));
         QDockWidget* kernels = w.dockOf(w.pane(QStringLiteral("kernels")));
         QVERIFY(!tabs.contains(kernels));
         QVERIFY(w.tabifiedDockWidgets(kernels).contains(w.dockOf(w.pane(QStringLiteral("statistics")))));

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/cli.h"
+#include "app/cli/clicommon.h"
+#include "app/cli/commands.h"
+#include "core/iterations/iterationexport.h"
+#include "core/iterations/iterationmarkers.h"
+#include "core/models/iterationtablemodel.h"
+#include "core/models/modelroles.h"
+#include "core/util/csv.h"
+
+#include <QBuffer>
+
+namespace nsw::cli {
+
+int runIterations(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(
+        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
+    const QCommandLineOption marker(QStringLiteral("marker"),
+        QStringLiteral("The NVTX range that marks one iteration: its exact name, the same name up to numbers "
+                       "(ProfilerStep#1 matches every ProfilerStep#N), or a regular expression the whole name "
+                       "matches. Default: the first of %1 found, else a guess from GPU idle gaps.")
+            .arg(knownIterationMarkers().join(QStringLiteral(", "))),
+        QStringLiteral("name"));
+    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("text (default), csv (raw values in ns) or json."), QStringLiteral("format"),
+        QStringLiteral("text"));
+    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    parser.addOptions({ marker, format, output });
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args,
+            QStringLiteral("The iterations of a run (training steps, serving steps) from an NVTX marker, each with "
+                           "its start, duration, GPU busy and idle time, kernel count, top category (the shipped "
+                           "vllm/llama rules, the workbench's default), top kernel and a robust "
+                           "outlier flag. Without a marker, iterations are guessed from GPU idle gaps, and every "
+                           "output says so. Library ranges (cub::, thrust::, NCCL, cuBLAS...) are never "
+                           "iterations. Exits 4 when no iterations can be found.\n\n")
+                + iterationDefinitions() + QLatin1Char('.'),
+            &exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1) {
+        printError(QStringLiteral("iterations takes exactly one TRACE (see iterations --help)"));
+        return ExitUsage;
+    }
+    const QString fmt = parser.value(format);
+    if (!checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("csv"), QStringLiteral("json") }))
+        return ExitUsage;
+    if (parser.isSet(marker) && parser.value(marker).trimmed().isEmpty()) {
+        printError(QStringLiteral("--marker needs a name"));
+        return ExitUsage;
+    }
+
+    LoadOptions load;
+    load.parts = LoadNvtx | LoadKernels | LoadMemOps;
+    load.kernelColumns = KernelDemangledName | KernelShortName;
+    const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
+    if (!profile)
+        return exitCode;
+    Result<IterationTable> table = computeIterations({ profile, parser.value(marker), defaultIterationRules() });
+    for (const QString& w : table.warnings())
+        printError(QStringLiteral("warning: ") + w);
+    if (!table) {
+        printError(table.errorMessage());
+        return table.error().kind == ErrorKind::NoData ? ExitNoData : ExitUsage;
+    }
+
+    QString text;
+    if (fmt == QLatin1String("json")) {
+        text = iterationsJson(*table, table.warnings());
+    } else if (fmt == QLatin1String("text")) {
+        text = iterationsText(*table);
+    } else {
+        IterationTableModel model;
+        model.setTable(std::make_shared<const IterationTable>(*table));
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        writeModelCsv(model, buffer, RawValueRole);
+        text = QString::fromUtf8(buffer.data());
+    }
+    if (table->isGuess() && fmt != QLatin1String("text"))
+        printError(QStringLiteral("warning: %1: %2").arg(profile->meta.filePath, table->detection));
+    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+} // namespace nsw::cli

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/categories/rulefile.h"
+#include "core/jobs/jobcontext.h"
+#include "core/jobs/result.h"
+#include "core/profile/focusrange.h"
+#include "core/profile/profile.h"
+
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace nsw {
+
+/// What the `iterations` command and the Iterations pane ask for. The profile needs its NVTX, kernel and memory
+/// operation tables.
+struct IterationRequest
+{
+    ProfilePtr profile;
+    /// The NVTX range that marks an iteration (see findMarkerRanges()); empty: the known markers, then the GPU
+    /// idle-gap guess.
+    QString marker;
+    /// Category rules for each iteration's top category; null: no top category.
+    std::shared_ptr<const RuleList> rules;
+};
+
+/// The rules the workbench starts with (the shipped vllm/llama set), for the top category.
+std::shared_ptr<const RuleList> defaultIterationRules();
+
+struct Iteration
+{
+    int index = 0; ///< 0, 1, 2... in time order
+    TimeNs start = 0; ///< on the events' clock
+    TimeNs end = 0;
+    StringRef name = kNoString; ///< the marker instance ("ProfilerStep#5"); kNoString for a guessed iteration
+    /// Time inside the iteration during which at least one GPU runs a kernel or a memory operation (the union over
+    /// all GPUs, clipped to the iteration).
+    TimeNs gpuBusy = 0;
+    qint64 kernels = 0; ///< kernels overlapping the iteration (nsys's range filter, FocusRange::overlaps)
+    StringRef topKernel = kNoString; ///< demangled name with the most summed duration among those kernels
+    TimeNs topKernelTime = 0; ///< its summed (unclipped) durations
+    /// The category (first matching rule; "uncategorized" when none) with the most summed kernel duration, the
+    /// same way; empty without rules.
+    QString topCategory;
+    TimeNs topCategoryTime = 0;
+    bool outlier = false; ///< |duration - median| > 3 × 1.4826 × MAD of the durations
+
+    TimeNs duration() const { return end - start; }
+    TimeNs idle() const { return duration() - gpuBusy; }
+};
+
+struct IterationTable
+{
+    enum class Source : std::uint8_t
+    {
+        Marker, ///< NVTX ranges named by or found as the marker
+        IdleGapGuess, ///< no marker: split at GPU idle gaps (a guess)
+    };
+
+    ProfilePtr profile;
+    Source source = Source::Marker;
+    QString marker; ///< the marker ("ProfilerStep#N", the user's name); empty for the guess
+    /// One sentence on how the iterations were found, shown in every output; says "guess" for the gap fallback.
+    QString detection;
+    TimeNs gapThreshold = 0; ///< IdleGapGuess: gaps longer than this separate iterations
+    TimeNs captureStart = 0; ///< the capture span's start: outputs show start - captureStart
+    QString rulesLabel; ///< "vllm/llama": the rules of the top category, empty without
+    std::vector<Iteration> iterations;
+    double medianDurationNs = 0; ///< the median of the durations (mean of the middle two for an even count)
+    double madNs = 0; ///< median absolute deviation of the durations
+
+    bool isGuess() const { return source == Source::IdleGapGuess; }
+    /// "iteration 5 (ProfilerStep#5)", or "iteration 5 (guessed from GPU idle gaps)".
+    QString label(int index) const;
+    /// The iteration whose duration is the median: the lower middle one of the durations sorted (ties by index).
+    int medianIteration() const;
+};
+
+/// Finds the iterations of a profile and measures each.
+Result<IterationTable> computeIterations(const IterationRequest& request, const JobContext& job = {});
+
+/// Iteration @p n (its index) as a focus range labelled as label(n); a Usage error when out of range.
+Result<FocusRange> iterationRange(const IterationTable& table, int n);
+/// The median iteration as a focus range, "median iteration: iteration 5 (ProfilerStep#5)".
+Result<FocusRange> medianIterationRange(const IterationTable& table);
+
+/// Flags every value farther than 3 × 1.4826 × MAD from the median (the robust "3 sigma" rule); returns the median
+/// and the MAD through the pointers when given.
+std::vector<bool> robustOutliers(const std::vector<TimeNs>& values, double* median = nullptr, double* mad = nullptr);
+
+} // namespace nsw

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/cli.h"
+#include "iterationfixtures.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+using namespace nsw;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QByteArray readAll(const QString& file)
+{
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCmdIterations : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void exitCodes_data();
+    void exitCodes();
+    void csvRawValues();
+    void jsonMarker();
+    void guessSaidInEveryFormat();
+    void textTable();
+
+private:
+    QString run(const QStringList& args, const QString& name);
+    QTemporaryDir m_dir;
+    QString m_marker, m_gap, m_library;
+};
+
+void TestCmdIterations::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_marker = m_dir.filePath(u"marker.sqlite"_s);
+    m_gap = m_dir.filePath(u"gap.sqlite"_s);
+    m_library = m_dir.filePath(u"library.sqlite"_s);
+    test::writeMarkerFixture(m_marker);
+    test::writeGapFixture(m_gap);
+    test::writeLibraryFixture(m_library);
+}
+
+/// Runs the command with -o into the temporary folder and returns what it wrote ("" on a failed run).
+QString TestCmdIterations::run(const QStringList& args, const QString& name)
+{
+    const QString out = m_dir.filePath(name);
+    if (cli::run(QStringList { u"iterations"_s } + args + QStringList { u"-o"_s, out }) != cli::ExitOk)
+        return {};
+    return QString::fromUtf8(readAll(out));
+}
+
+void TestCmdIterations::exitCodes_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::newRow("no trace") << QStringList {} << int(cli::ExitUsage);
+    QTest::newRow("two traces") << QStringList { u"a.sqlite"_s, u"b.sqlite"_s } << int(cli::ExitUsage);
+    QTest::newRow("unknown format") << QStringList { u"x.sqlite"_s, u"--format"_s, u"xml"_s } << int(cli::ExitUsage);
+    QTest::newRow("empty marker") << QStringList { u"x.sqlite"_s, u"--marker"_s, u" "_s } << int(cli::ExitUsage);
+    QTest::newRow("trace missing") << QStringList { m_dir.filePath(u"none.sqlite"_s) } << int(cli::ExitInput);
+    QTest::newRow("no iterations (library ranges only)") << QStringList { m_library } << int(cli::ExitNoData);
+    QTest::newRow("named marker absent") << QStringList { m_gap, u"--marker"_s, u"train_step"_s }
+                                         << int(cli::ExitNoData);
+    QTest::newRow("help") << QStringList { u"--help"_s } << int(cli::ExitOk);
+    QTest::newRow("marker found") << QStringList { m_marker, u"-o"_s, m_dir.filePath(u"ok.txt"_s) } << int(cli::ExitOk);
+}
+
+void TestCmdIterations::exitCodes()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QCOMPARE(cli::run(QStringList { u"iterations"_s } + args), exitCode);
+}
+
+void TestCmdIterations::csvRawValues()
+{
+    const QStringList lines = run({ m_marker, u"--format"_s, u"csv"_s }, u"marker.csv"_s).split(u"\r\n"_s);
+    QCOMPARE(lines.value(0),
+        u"Iteration,Marker,Start (ns),Duration (ns),GPU Busy (ns),GPU Idle (ns),Kernels,Top Category,Top Kernel,"
+        "Outlier"_s);
+    // Hand-worked (iterationfixtures.h); starts from the capture start at 100 ns.
+    QCOMPARE(lines.value(1), u"0,ProfilerStep#0,900,1000,400,600,4,gemm,fill_kernel,"_s);
+    QCOMPARE(lines.value(2), u"1,ProfilerStep#1,1900,1000,300,700,2,nccl_and_custom_ar,nccl_allreduce,"_s);
+    QCOMPARE(lines.value(3), u"2,ProfilerStep#2,2900,1500,1500,0,3,nccl_and_custom_ar,nccl_allreduce,"_s);
+    QCOMPARE(lines.value(4), u"3,ProfilerStep#3,4400,500,200,300,2,nccl_and_custom_ar,nccl_allreduce,"_s);
+    QCOMPARE(lines.size(), 6); // and the final CRLF
+}
+
+void TestCmdIterations::jsonMarker()
+{
+    const QString text
+        = run({ m_marker, u"--format"_s, u"json"_s, u"--marker"_s, u"ProfilerStep#[02]"_s }, u"m.json"_s);
+    const auto j = nlohmann::json::parse(text.toStdString());
+    QCOMPARE(j["detection"]["guess"].get<bool>(), false);
+    QCOMPARE(j["detection"]["marker"].get<std::string>(), std::string("ProfilerStep#[02]"));
+    QCOMPARE(j["iterations"].size(), std::size_t(2));
+    QCOMPARE(j["iterations"][1]["marker"].get<std::string>(), std::string("ProfilerStep#2"));
+    QCOMPARE(j["iterations"][1]["start_ns"].get<qint64>(), 2900);
+    QCOMPARE(j["iterations"][1]["gpu_busy_ns"].get<qint64>(), 1500);
+    QCOMPARE(j["iterations"][1]["kernels"].get<qint64>(), 3);
+    QCOMPARE(j["iterations"][1]["top_category"].get<std::string>(), std::string("nccl_and_custom_ar"));
+    QCOMPARE(j["detection"]["rules"].get<std::string>(), std::string("vllm/llama"));
+    QCOMPARE(j["warnings"].size(), std::size_t(1)); // ProfilerStep#0 in another process
+}
+
+void TestCmdIterations::guessSaidInEveryFormat()
+{
+    const QString text = run({ m_gap }, u"gap.txt"_s);
+    QVERIFY2(text.contains(u"GUESS"_s), qPrintable(text));
+    const QString csv = run({ m_gap, u"--format"_s, u"csv"_s }, u"gap.csv"_s);
+    const QStringList lines = csv.split(u"\r\n"_s);
+    QCOMPARE(lines.value(1), u"0,guess,0,53000,2850,50150,3,misc,small,"_s);
+    // The last guessed iteration has no idle gap after it: 2000 against a median of 53000 (MAD 10000) is an outlier.
+    QCOMPARE(lines.value(3), u"2,guess,116000,2000,1920,80,2,misc,big,outlier"_s);
+    const auto j = nlohmann::json::parse(run({ m_gap, u"--format"_s, u"json"_s }, u"gap.json"_s).toStdString());
+    QCOMPARE(j["detection"]["guess"].get<bool>(), true);
+    QCOMPARE(j["detection"]["method"].get<std::string>(), std::string("gpu_idle_gaps"));
+    QCOMPARE(j["detection"]["gap_threshold_ns"].get<qint64>(), 2236);
+    QVERIFY(QString::fromStdString(j["detection"]["description"].get<std::string>()).startsWith(u"a guess"_s));
+}
+
+void TestCmdIterations::textTable()
+{
+    const QStringList lines = run({ m_marker }, u"marker.txt"_s).split(u'\n');
+    QCOMPARE(lines.value(0), u"Iterations of %1"_s.arg(m_marker));
+    QVERIFY(lines.value(1).startsWith(u"Detection: NVTX marker ProfilerStep#N"_s));
+    QCOMPARE(lines.value(3), u"Categories: rules vllm/llama."_s);
+    QVERIFY(lines.value(4).startsWith(u"4 iterations, median duration 1.00 µs"_s));
+    QVERIFY(lines.value(6).startsWith(u"#  Marker"_s));
+    QVERIFY(lines.value(7).startsWith(u"0  ProfilerStep#0"_s));
+    QVERIFY(lines.value(7).contains(u" gemm "_s));
+    QVERIFY(lines.value(7).endsWith(u" fill_kernel"_s));
+}
+
+QTEST_GUILESS_MAIN(TestCmdIterations)
+#include "tst_cmditerations.moc"

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/models/iterationtablemodel.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
+#include "core/session/workbenchload.h"
+#include "iterationfixtures.h"
+#include "widgets/common/plotexport.h"
+#include "widgets/common/tableviews.h"
+#include "widgets/iterations/iterationschart.h"
+#include "widgets/iterations/iterationspane.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace nsw;
+using namespace Qt::StringLiterals;
+
+class TestIterationsPane : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void showsTheIterations();
+    void guessIsLabelled();
+    void typedMarker();
+    void activatingARowRequestsFocus();
+    void exports();
+
+private:
+    struct Open
+    {
+        std::unique_ptr<Workbench> workbench;
+        std::unique_ptr<IterationsPane> pane;
+    };
+    Open open(const QString& path);
+    static QString cellText(const QTableView& view, int row, int column)
+    {
+        return view.model()->index(row, column).data().toString();
+    }
+    QTemporaryDir m_dir;
+    QString m_marker, m_gap;
+};
+
+void TestIterationsPane::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_marker = m_dir.filePath(u"marker.sqlite"_s);
+    m_gap = m_dir.filePath(u"gap.sqlite"_s);
+    test::writeMarkerFixture(m_marker);
+    test::writeGapFixture(m_gap);
+}
+
+TestIterationsPane::Open TestIterationsPane::open(const QString& path)
+{
+    Open o;
+    o.workbench = std::make_unique<Workbench>();
+    const LoadedProfile loaded = loadForWorkbench(path);
+    if (!loaded.profile)
+        qFatal("cannot load %s: %s", qPrintable(path), qPrintable(loaded.result.error));
+    o.workbench->addSession(new ProfileSession(loaded));
+    o.pane = std::make_unique<IterationsPane>(o.workbench.get());
+    QSignalSpy shown(o.pane.get(), &IterationsPane::iterationsShown);
+    o.pane->resize(900, 600);
+    o.pane->show();
+    if (o.pane->view()->model()->rowCount() == 0 && !shown.wait(30000))
+        qFatal("iterations of %s not shown", qPrintable(path));
+    return o;
+}
+
+void TestIterationsPane::showsTheIterations()
+{
+    Open o = open(m_marker);
+    QTableView* view = o.pane->view();
+    QVERIFY(view->isVisible());
+    QCOMPARE(view->model()->rowCount(), 4);
+    // Every row is on screen, in index order, with the hand-worked values (iterationfixtures.h).
+    for (int row = 0; row < 4; ++row) {
+        const QRect r = view->visualRect(view->model()->index(row, 0));
+        QVERIFY(!r.isEmpty() && view->viewport()->rect().contains(r.center()));
+        QCOMPARE(cellText(*view, row, IterationTableModel::IndexColumn), QString::number(row));
+        QCOMPARE(cellText(*view, row, IterationTableModel::NameColumn), u"ProfilerStep#%1"_s.arg(row));
+    }
+    QCOMPARE(cellText(*view, 2, IterationTableModel::DurationColumn), u"1.50 µs"_s);
+    QCOMPARE(cellText(*view, 2, IterationTableModel::BusyColumn), u"1.50 µs"_s);
+    QCOMPARE(cellText(*view, 0, IterationTableModel::IdleColumn), u"600 ns"_s);
+    QCOMPARE(cellText(*view, 0, IterationTableModel::KernelsColumn), u"4"_s);
+    QCOMPARE(cellText(*view, 1, IterationTableModel::TopKernelColumn), u"nccl_allreduce"_s);
+    QCOMPARE(view->model()->headerData(IterationTableModel::BusyColumn, Qt::Horizontal).toString(), u"GPU busy"_s);
+    QVERIFY(o.pane->message()->isVisible());
+    QVERIFY(o.pane->message()->text().contains(u"4 iterations. NVTX marker ProfilerStep#N"_s));
+    QVERIFY(!o.pane->message()->text().startsWith(u"Guess"_s));
+    // The chart: one point per iteration, none an outlier (durations 1000 1000 1500 500, limit 1112 from 1000).
+    QVERIFY(o.pane->chart()->isVisible() && o.pane->chart()->height() > 50);
+    QCOMPARE(o.pane->chart()->durationGraph()->dataCount(), 4);
+    QCOMPARE(o.pane->chart()->durationGraph()->data()->at(2)->value, 0.0015);
+    QCOMPARE(o.pane->chart()->outlierGraph()->dataCount(), 0);
+}
+
+void TestIterationsPane::guessIsLabelled()
+{
+    Open o = open(m_gap);
+    QVERIFY(o.pane->message()->isVisible());
+    QVERIFY2(
+        o.pane->message()->text().startsWith(u"Guess: 3 iterations. a guess"_s), qPrintable(o.pane->message()->text()));
+    QCOMPARE(o.pane->view()->model()->rowCount(), 3);
+    for (int row = 0; row < 3; ++row)
+        QCOMPARE(cellText(*o.pane->view(), row, IterationTableModel::NameColumn), u"guess"_s);
+}
+
+void TestIterationsPane::typedMarker()
+{
+    Open o = open(m_marker);
+    QSignalSpy shown(o.pane.get(), &IterationsPane::iterationsShown);
+    o.pane->markerEdit()->setText(u"ProfilerStep#[13]"_s);
+    QTest::keyClick(o.pane->markerEdit(), Qt::Key_Return);
+    QVERIFY(shown.wait(30000));
+    QCOMPARE(o.pane->view()->model()->rowCount(), 2);
+    QCOMPARE(cellText(*o.pane->view(), 1, IterationTableModel::NameColumn), u"ProfilerStep#3"_s);
+    o.pane->markerEdit()->setText(u"no_such_range"_s);
+    QTest::keyClick(o.pane->markerEdit(), Qt::Key_Return);
+    QVERIFY(shown.wait(30000));
+    QCOMPARE(o.pane->view()->model()->rowCount(), 0);
+    QVERIFY(o.pane->message()->text().contains(u"no NVTX range matches the marker 'no_such_range'"_s));
+}
+
+void TestIterationsPane::activatingARowRequestsFocus()
+{
+    Open o = open(m_marker);
+    QSignalSpy focus(o.pane.get(), &IterationsPane::focusRequested);
+    QTableView* view = o.pane->view();
+    const QRect r = view->visualRect(view->model()->index(2, IterationTableModel::NameColumn));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, r.center());
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, r.center());
+    QCOMPARE(focus.count(), 1);
+    const auto range = focus.first().first().value<FocusRange>();
+    QCOMPARE(range.start, 3000);
+    QCOMPARE(range.end, 4500);
+    QCOMPARE(range.label, u"iteration 2 (ProfilerStep#2)"_s);
+    // The selected iteration is ringed on the chart.
+    view->selectRow(1);
+    QCOMPARE(o.pane->chart()->graph(2)->dataCount(), 1);
+}
+
+void TestIterationsPane::exports()
+{
+    Open o = open(m_marker);
+    const QString csv = m_dir.filePath(u"pane.csv"_s);
+    QCOMPARE(exportViewCsv(o.pane->exportableView(), csv), QString());
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    QVERIFY2(lines.value(0).startsWith("Iteration,Marker,Start"), lines.value(0).constData());
+    QCOMPARE(lines.size(), 6);
+    const QString png = m_dir.filePath(u"pane.png"_s);
+    QCOMPARE(savePlotPng(*o.pane->exportablePlot(), png, { 600, 400 }), QString());
+    QVERIFY(QFile(png).size() > 1000);
+}
+
+QTEST_MAIN(TestIterationsPane)
+#include "tst_iterationspane.moc"

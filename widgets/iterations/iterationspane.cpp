@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "iterationspane.h"
+
+#include "core/iterations/iterationexport.h"
+#include "core/iterations/iterationmarkers.h"
+#include "core/iterations/iterations.h"
+#include "core/models/iterationtablemodel.h"
+#include "core/models/modelroles.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
+#include "widgets/common/plotexport.h"
+#include "widgets/common/tableviews.h"
+#include "widgets/iterations/iterationschart.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace nsw {
+
+IterationsPane::IterationsPane(Workbench* workbench, QWidget* parent)
+    : Pane(workbench, parent)
+    , m_marker(new QLineEdit(this))
+    , m_message(new QLabel(this))
+    , m_model(new IterationTableModel(this))
+    , m_proxy(new SortFilterProxy(this))
+    , m_view(new QTableView(this))
+    , m_chart(new IterationsChart(this))
+    , m_job(this)
+{
+    m_marker->setPlaceholderText(tr("automatic (%1)").arg(knownIterationMarkers().join(QStringLiteral(", "))));
+    m_marker->setToolTip(tr("The NVTX range of one iteration: its name, the name up to numbers (ProfilerStep#1 "
+                            "takes every ProfilerStep#N) or a regular expression for the whole name. Enter applies."));
+    m_marker->setClearButtonEnabled(true);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* exportMenu = new QMenu(this);
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export"));
+    exportButton->setMenu(exportMenu);
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    exportMenu->addAction(
+        tr("Table as CSV…"), this, [this]() { exportViewCsvInteractively(m_view, exportBaseName(), this); });
+    exportMenu->addAction(
+        tr("Chart as PNG…"), this, [this]() { exportPlotInteractively(*m_chart, exportBaseName(), this); });
+
+    m_proxy->setSourceModel(m_model);
+    m_view->setModel(m_proxy);
+    setupTableView(m_view);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->sortByColumn(IterationTableModel::IndexColumn, Qt::AscendingOrder);
+    m_view->horizontalHeader()->resizeSection(IterationTableModel::TopKernelColumn, 260);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Marker:"), this));
+    bar->addWidget(m_marker, 1);
+    bar->addWidget(exportButton);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_chart);
+    split->addWidget(m_view);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(m_message);
+    layout->addWidget(split, 1);
+
+    connect(m_marker, &QLineEdit::returnPressed, this, &IterationsPane::recompute);
+    connect(m_view, &QTableView::activated, this, &IterationsPane::onActivated);
+    connect(
+        m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+            m_chart->setCurrent(current.isValid() ? current.data(IdentityRole).toInt() : -1);
+        });
+    connect(m_chart, &IterationsChart::iterationClicked, this, &IterationsPane::selectIteration);
+    connect(workbench, &Workbench::currentChanged, this, &IterationsPane::onCurrentSessionChanged);
+    connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
+        if (s == m_session)
+            onCurrentSessionChanged(nullptr);
+    });
+    onCurrentSessionChanged(workbench->current());
+}
+
+QAbstractItemView* IterationsPane::exportableView() const
+{
+    return m_view;
+}
+
+QCustomPlot* IterationsPane::exportablePlot() const
+{
+    return m_chart;
+}
+
+QString IterationsPane::exportBaseName() const
+{
+    return QStringLiteral("iterations-") + (m_session ? m_session->profile()->displayName() : QString());
+}
+
+void IterationsPane::onCurrentSessionChanged(ProfileSession* session)
+{
+    m_session = session;
+    // Only a shown pane computes: hidden behind another tab, it waits until it is brought to the front.
+    m_stale = !isVisible();
+    if (!m_stale) {
+        recompute();
+        return;
+    }
+    m_job.cancel();
+    showTable(nullptr, {}, false);
+}
+
+void IterationsPane::showEvent(QShowEvent* event)
+{
+    Pane::showEvent(event);
+    if (m_stale) {
+        m_stale = false;
+        recompute();
+    }
+}
+
+void IterationsPane::recompute()
+{
+    m_job.cancel();
+    if (!m_session) {
+        showTable(nullptr, tr("Open a profile to see its iterations."), false);
+        Q_EMIT iterationsShown();
+        return;
+    }
+    showTable(nullptr, tr("Finding iterations…"), false);
+    const IterationRequest request { m_session->profile(), m_marker->text().trimmed(), defaultIterationRules() };
+    m_job.run<Result<IterationTable>>([request](const JobContext& job) { return computeIterations(request, job); },
+        [this](Result<IterationTable> result) {
+            if (!result) {
+                showTable(nullptr, result.errorMessage(), false);
+                Q_EMIT iterationsShown();
+                return;
+            }
+            auto table = std::make_shared<const IterationTable>(std::move(*result));
+            QString text = tr("%1 iterations. %2.").arg(table->iterations.size()).arg(table->detection);
+            for (const QString& w : result.warnings())
+                text += QLatin1Char('\n') + w;
+            showTable(table, text, table->isGuess());
+            Q_EMIT iterationsShown();
+        });
+}
+
+void IterationsPane::showTable(std::shared_ptr<const IterationTable> table, const QString& message, bool guess)
+{
+    m_message->setText(guess ? tr("Guess: %1").arg(message) : message);
+    m_message->setStyleSheet(
+        guess ? QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 3px; }") : QString());
+    m_message->setToolTip(table ? iterationDefinitions() : QString());
+    m_model->setTable(table);
+    m_chart->setTable(table);
+}
+
+void IterationsPane::onActivated(const QModelIndex& index)
+{
+    const auto& table = m_model->table();
+    if (!table || !index.isValid())
+        return;
+    const Result<FocusRange> range = iterationRange(*table, index.data(IdentityRole).toInt());
+    if (range)
+        Q_EMIT focusRequested(*range);
+}
+
+void IterationsPane::selectIteration(int index)
+{
+    const QModelIndex source = m_model->index(index, 0);
+    if (!source.isValid())
+        return;
+    const QModelIndex row = m_proxy->mapFromSource(source);
+    m_view->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(row);
+}
+
+} // namespace nsw

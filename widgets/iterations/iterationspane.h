@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/jobs/background.h"
+#include "core/profile/focusrange.h"
+#include "widgets/common/pane.h"
+
+#include <QPointer>
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QTableView;
+
+namespace nsw {
+
+class IterationTableModel;
+class IterationsChart;
+class ProfileSession;
+class SortFilterProxy;
+struct IterationTable;
+
+/// The iterations of the current profile (read-only): a table (index, marker, start, duration, GPU busy, idle,
+/// kernels, top kernel, outlier) and a chart of the durations over the run. The marker is found automatically or
+/// typed; a guess from GPU idle gaps says so above the table. Activating a row asks to focus on that iteration.
+class IterationsPane : public Pane
+{
+    Q_OBJECT
+public:
+    explicit IterationsPane(Workbench* workbench, QWidget* parent = nullptr);
+
+    QString paneId() const override { return QStringLiteral("iterations"); }
+    QString title() const override { return tr("&Iterations"); }
+    QAbstractItemView* exportableView() const override;
+    QCustomPlot* exportablePlot() const override;
+    QString exportBaseName() const override;
+
+    // For tests and scripting.
+    QTableView* view() const { return m_view; }
+    IterationsChart* chart() const { return m_chart; }
+    QLabel* message() const { return m_message; }
+    QLineEdit* markerEdit() const { return m_marker; }
+    /// Recomputes with the marker in the edit field (empty: automatic).
+    void recompute();
+    bool isComputing() const { return m_job.isBusy(); }
+
+Q_SIGNALS:
+    /// The user activated an iteration (double click or Enter on a row): focus every pane on it.
+    void focusRequested(const nsw::FocusRange& range);
+    /// A new table (or a message) is shown; tests wait on it.
+    void iterationsShown();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void onCurrentSessionChanged(ProfileSession* session);
+    void showTable(std::shared_ptr<const IterationTable> table, const QString& message, bool guess);
+    void onActivated(const QModelIndex& index);
+    void selectIteration(int index);
+
+    QPointer<ProfileSession> m_session;
+    QLineEdit* m_marker;
+    QLabel* m_message;
+    IterationTableModel* m_model;
+    SortFilterProxy* m_proxy;
+    QTableView* m_view;
+    IterationsChart* m_chart;
+    JobSlot m_job;
+    bool m_stale = false; ///< the profile changed while hidden: computed when next shown
+};
+
+} // namespace nsw
