@@ -69,41 +69,40 @@ std::optional<ResolvedFocus> resolveCommandFocus(
 }
 
 namespace {
-double captureShare(const Profile& profile, const FocusRange& focus)
+double captureShare(const ResolvedFocus& focus)
 {
-    const TimeNs capture = profile.captureDurationNs();
-    return capture > 0 ? 100.0 * double(focus.durationNs()) / double(capture) : 0.0;
+    return focus.captureNs > 0 ? 100.0 * double(focus.range.durationNs()) / double(focus.captureNs) : 0.0;
 }
 } // namespace
 
-QString focusLine(const Profile& profile, const FocusRange& focus, const QString& semantics)
+QString focusLine(const ResolvedFocus& focus, const QString& semantics)
 {
-    if (!focus.isActive())
+    if (!focus.range.isActive())
         return {};
     QString share;
-    if (profile.captureDurationNs() > 0)
-        share = QStringLiteral(", %1 % of the capture").arg(captureShare(profile, focus), 0, 'f', 1);
-    return QStringLiteral("focus: %1 (%2%3): %4")
-        .arg(focus.label, formatDuration(focus.durationNs()), share, semantics);
+    if (focus.captureNs > 0)
+        share = QStringLiteral(" (%1 % of the capture)").arg(captureShare(focus), 0, 'f', 1);
+    return QStringLiteral("focus: %1, %2%3; %4")
+        .arg(focus.range.label, formatDuration(focus.range.durationNs()), share, semantics);
 }
 
-nlohmann::ordered_json focusJson(const Profile& profile, const FocusRange& focus, const QString& semantics)
+nlohmann::ordered_json focusJson(const ResolvedFocus& focus, const QString& semantics)
 {
     nlohmann::ordered_json j;
-    j["label"] = focus.label.toStdString();
-    j["start_ns"] = focus.start;
-    j["end_ns"] = focus.end;
-    j["duration_ns"] = focus.durationNs();
-    if (profile.captureDurationNs() > 0)
-        j["capture_share_pct"] = captureShare(profile, focus);
+    j["label"] = focus.range.label.toStdString();
+    j["start_ns"] = focus.range.start;
+    j["end_ns"] = focus.range.end;
+    j["duration_ns"] = focus.range.durationNs();
+    if (focus.captureNs > 0)
+        j["capture_share_pct"] = captureShare(focus);
     j["semantics"] = semantics.toStdString();
     return j;
 }
 
-void printFocusLine(const Profile& profile, const FocusRange& focus, const QString& semantics)
+void printFocusLine(const ResolvedFocus& focus, const QString& semantics)
 {
-    if (focus.isActive())
-        printError(focusLine(profile, focus, semantics));
+    if (focus.range.isActive())
+        printError(focusLine(focus, semantics));
 }
 
 QString overlapSemantics()

@@ -33,13 +33,13 @@ void addFocusLoad(const FocusText& text, LoadOptions& load);
 std::optional<ResolvedFocus> resolveCommandFocus(
     const Profile& profile, const FocusText& text, const QString& path, int* exitCode);
 
-/// "focus: ProfilerStep#12 (instance 3 of 40), 412 ms (3.2 % of the capture): <semantics>"; empty when inactive.
-QString focusLine(const Profile& profile, const FocusRange& focus, const QString& semantics);
+/// "focus: ProfilerStep#12 (instance 3 of 40), 412 ms (3.2 % of the capture); <semantics>"; empty when inactive.
+QString focusLine(const ResolvedFocus& focus, const QString& semantics);
 /// The same facts for JSON outputs: label, start_ns, end_ns (events' clock), duration_ns, capture_share_pct,
 /// semantics.
-nlohmann::ordered_json focusJson(const Profile& profile, const FocusRange& focus, const QString& semantics);
-/// The line on stderr, for outputs that stay pure data (CSV, traces).
-void printFocusLine(const Profile& profile, const FocusRange& focus, const QString& semantics);
+nlohmann::ordered_json focusJson(const ResolvedFocus& focus, const QString& semantics);
+/// The line on stderr, for outputs that stay pure data (CSV, traces); nothing when inactive.
+void printFocusLine(const ResolvedFocus& focus, const QString& semantics);
 
 /// What each pipeline keeps, in the words of the focus line.
 QString overlapSemantics(); ///< stats, analyze, export, compare by kernel

@@ -104,20 +104,22 @@ int runAnalyze(const QStringList& args)
     if (!checkFocusText(focusText))
         return ExitUsage;
     AnalysisRequest request { positional.first(), rules.value(), {}, {} };
-    ProfilePtr focusProfile; // only what resolving the focus needs: the metadata, and NVTX for --nvtx
+    ResolvedFocus focus;
     if (!focusText.isEmpty()) {
+        // Only what resolving the focus needs: the metadata, and the NVTX table for --nvtx.
         LoadOptions load;
         load.parts = 0;
         addFocusLoad(focusText, load);
-        focusProfile = loadProfile(positional.first(), load, &exitCode);
-        if (!focusProfile)
+        const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
+        if (!profile)
             return exitCode;
-        const std::optional<ResolvedFocus> focus
-            = resolveCommandFocus(*focusProfile, focusText, positional.first(), &exitCode);
-        if (!focus)
+        const std::optional<ResolvedFocus> resolved
+            = resolveCommandFocus(*profile, focusText, positional.first(), &exitCode);
+        if (!resolved)
             return exitCode;
-        request.focus = focus->range;
-        request.focusGlobalTid = focus->nvtxGlobalTid;
+        focus = *resolved;
+        request.focus = focus.range;
+        request.focusGlobalTid = focus.nvtxGlobalTid;
     }
     const Result<AnalysisResult> result = computeAnalysis(request);
     if (!result) {
@@ -128,13 +130,13 @@ int runAnalyze(const QStringList& args)
     int produced = 0;
     const bool focused = request.focus.isActive();
     const nlohmann::ordered_json focusObject
-        = focused ? focusJson(*focusProfile, request.focus, overlapSemantics()) : nlohmann::ordered_json();
+        = focused ? focusJson(focus, overlapSemantics()) : nlohmann::ordered_json();
     QString text = formatRules(
         *result, fmt, !outFile.isEmpty() && outFile != QLatin1String("-"), &produced, focused ? &focusObject : nullptr);
     if (focused && fmt == QLatin1String("csv"))
-        printFocusLine(*focusProfile, request.focus, overlapSemantics());
+        printFocusLine(focus, overlapSemantics());
     else if (focused && fmt == QLatin1String("text"))
-        text.prepend(focusLine(*focusProfile, request.focus, overlapSemantics()) + QLatin1Char('\n'));
+        text.prepend(focusLine(focus, overlapSemantics()) + QLatin1Char('\n'));
     if (produced == 0)
         return ExitNoData;
     if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {

@@ -143,9 +143,9 @@ int runCategories(const QStringList& args)
         p.timeline = CategoryTimeline::build(profile);
         if (focus->range.isActive()) {
             p.timeline = p.timeline->focused(focus->range);
-            const QString line = focusLine(*profile, focus->range, semantics);
+            const QString line = focusLine(*focus, semantics);
             focusLines.append(traces.size() > 1 ? p.profile + QStringLiteral(": ") + line : line);
-            nlohmann::ordered_json f = focusJson(*profile, focus->range, semantics);
+            nlohmann::ordered_json f = focusJson(*focus, semantics);
             f["profile"] = p.profile.toStdString();
             focusObjects.push_back(std::move(f));
         }

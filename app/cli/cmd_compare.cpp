@@ -29,8 +29,7 @@ struct Side
     qint64 loadMs = 0;
     qint64 keysMs = 0;
     qint64 kernels = 0;
-    ProfilePtr profile; ///< kept only when focused, for the focus line
-    FocusRange focus;
+    ResolvedFocus focus;
 };
 
 void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString& marker, const FocusText& focusText)
@@ -52,10 +51,8 @@ void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString&
         side.error = side.path + QStringLiteral(": ") + focus.errorMessage();
         return;
     }
-    side.focus = focus->range;
-    if (side.focus.isActive())
-        side.profile = loaded.profile;
-    side.keys = std::make_shared<const ProfileKeys>(computeProfileKeys(loaded.profile, keyOptions, side.focus));
+    side.focus = *focus;
+    side.keys = std::make_shared<const ProfileKeys>(computeProfileKeys(loaded.profile, keyOptions, side.focus.range));
     if (!marker.isEmpty())
         side.iterations = countIterations(*loaded.profile, marker);
     side.keysMs = timer.elapsed();
@@ -277,10 +274,10 @@ int runCompare(const QStringList& args)
     QStringList focusLines;
     nlohmann::ordered_json focusObjects = nlohmann::ordered_json::array();
     for (const Side& s : sides) {
-        if (!s.focus.isActive())
+        if (!s.focus.range.isActive())
             continue;
-        focusLines.append(s.path + QStringLiteral(": ") + focusLine(*s.profile, s.focus, semantics));
-        nlohmann::ordered_json f = focusJson(*s.profile, s.focus, semantics);
+        focusLines.append(s.path + QStringLiteral(": ") + focusLine(s.focus, semantics));
+        nlohmann::ordered_json f = focusJson(s.focus, semantics);
         f["profile"] = s.path.toStdString();
         focusObjects.push_back(std::move(f));
     }

@@ -45,7 +45,7 @@ int runExport(const QStringList& args)
     if (!focus)
         return exitCode;
     request.focus = focus->range;
-    printFocusLine(*request.profile, request.focus, overlapSemantics());
+    printFocusLine(*focus, overlapSemantics());
     QString error;
     const auto write = [&](QIODevice& out) {
         const Result<PerfettoExportSummary> result = writePerfettoTrace(request, out);

@@ -116,11 +116,10 @@ int runNvtx(const QStringList& args)
 
     NvtxFlatModel model; // the CSV's rows, made only for that format
     const bool focused = focus->range.isActive();
-    const nlohmann::ordered_json focusObject = focusJson(*profile, focus->range, nvtxSemantics());
-    const QByteArray focusHeader
-        = (focusLine(*profile, focus->range, nvtxSemantics()) + QStringLiteral("\n\n")).toUtf8();
+    const nlohmann::ordered_json focusObject = focusJson(*focus, nvtxSemantics());
+    const QByteArray focusHeader = (focusLine(*focus, nvtxSemantics()) + QStringLiteral("\n\n")).toUtf8();
     if (fmt == QLatin1String("csv"))
-        printFocusLine(*profile, focus->range, nvtxSemantics());
+        printFocusLine(*focus, nvtxSemantics());
     const auto write = [&](QIODevice& out) {
         if (fmt == QLatin1String("json"))
             return writeNvtxTreeJson(*tree, phasePtr, out, focused ? &focusObject : nullptr);

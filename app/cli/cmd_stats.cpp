@@ -87,7 +87,7 @@ int runStats(const QStringList& args)
         if (fmt == QLatin1String("json")) {
             json.push_back(reportToJson(table));
             if (focus->range.isActive())
-                json.back()["focus"] = focusJson(*profile, focus->range, overlapSemantics());
+                json.back()["focus"] = focusJson(*focus, overlapSemantics());
             continue;
         }
         // As `nsys stats -q`: a CSV block is followed by a blank line on the console; files hold the blocks only.
@@ -108,9 +108,9 @@ int runStats(const QStringList& args)
     if (produced == 0)
         return ExitNoData;
     if (fmt == QLatin1String("csv"))
-        printFocusLine(*profile, focus->range, overlapSemantics());
+        printFocusLine(*focus, overlapSemantics());
     else if (fmt == QLatin1String("table") && focus->range.isActive())
-        text.prepend(focusLine(*profile, focus->range, overlapSemantics()) + QLatin1Char('\n'));
+        text.prepend(focusLine(*focus, overlapSemantics()) + QLatin1Char('\n'));
     if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {
         printError(e);
         return ExitInput;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "focusresolve.h"
 
-#include "core/profile/capturespan.h"
+#include "core/sqlite/sqlitedb.h"
 
 #include <QRegularExpression>
 #include <algorithm>
@@ -106,9 +106,22 @@ Result<NvtxFocusName> parseNvtxFocus(const QString& text)
     return n;
 }
 
+CaptureSpan focusCaptureSpan(const Profile& profile)
+{
+    const CaptureSpan loaded = captureSpanOf(profile);
+    if (loaded.source == CaptureSpanSource::DerivedWindow || loaded.source == CaptureSpanSource::AnalysisDetails)
+        return loaded;
+    // The span of the events depends on which tables were loaded: read all of them, so that `stats` (kernels only)
+    // and `nvtx` put "1s" at the same time.
+    QString error;
+    if (const std::unique_ptr<SqliteDb> db = SqliteDb::open(profile.meta.filePath, &error))
+        return captureSpanOf(profile.meta, readEventSpan(*db));
+    return loaded;
+}
+
 TimeNs focusOrigin(const Profile& profile)
 {
-    const CaptureSpan span = captureSpanOf(profile);
+    const CaptureSpan span = focusCaptureSpan(profile);
     return span.source == CaptureSpanSource::None ? 0 : span.start;
 }
 
@@ -153,8 +166,9 @@ Result<ResolvedFocus> resolveFocus(const Profile& profile, const FocusText& text
         const Result<RelativeRange> r = parseRelativeRange(text.range);
         if (!r)
             return r.failureAs<ResolvedFocus>();
-        const CaptureSpan span = captureSpanOf(profile);
-        const TimeNs origin = focusOrigin(profile);
+        const CaptureSpan span = focusCaptureSpan(profile);
+        const TimeNs origin = span.source == CaptureSpanSource::None ? 0 : span.start;
+        focus.captureNs = span.durationNs();
         // An open end is the capture's own end.
         const TimeNs captureEnd = span.source == CaptureSpanSource::None ? origin : span.end;
         focus.range.start = r->start == kNoTime ? std::min(origin, captureEnd) : origin + r->start;
@@ -184,6 +198,7 @@ Result<ResolvedFocus> resolveFocus(const Profile& profile, const FocusText& text
     focus.range.end = n.end[row] == kNoTime ? std::max(n.maxTimestamp, n.start[row]) : n.end[row];
     focus.range.label = QStringLiteral("%1 (instance %2 of %3)").arg(name->name).arg(name->index).arg(rows.size());
     focus.instances = qint64(rows.size());
+    focus.captureNs = focusCaptureSpan(profile).durationNs();
     if (n.thread[row] >= 0)
         focus.nvtxGlobalTid = profile.threads[std::size_t(n.thread[row])].globalTid;
     return focus;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/jobs/result.h"
+#include "core/profile/capturespan.h"
 #include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
 
@@ -46,9 +47,14 @@ struct ResolvedFocus
     FocusRange range;
     std::optional<qint64> nvtxGlobalTid; ///< the instance's globalTid (focus from --nvtx only)
     qint64 instances = 0; ///< instances of the NVTX range (focus from --nvtx only)
+    TimeNs captureNs = 0; ///< the capture span's length, for "P % of the capture" (0 when unknown)
 };
 
-/// The capture start the typed times are relative to: the capture span's start (0 for nsys exports), 0 without one.
+/// The capture span the typed times are relative to, the same whatever tables @p profile has loaded: the export's
+/// metadata window, else the span of all its events read with SQL from the file (as `info` does), else the span of
+/// the loaded events.
+CaptureSpan focusCaptureSpan(const Profile& profile);
+/// Its start (0 for exports straight from nsys), 0 without one.
 TimeNs focusOrigin(const Profile& profile);
 
 /// Resolves @p text on @p profile (an NVTX range needs the NVTX table loaded). An empty text resolves to the

@@ -3,6 +3,7 @@
 // resolution, and the pipelines on hand-worked profiles: every expected number is worked out here by hand.
 #include "core/categories/categorytimeline.h"
 #include "core/focus/focusresolve.h"
+#include "core/nvtx/nvtxreports.h"
 #include "core/nvtx/nvtxtree.h"
 #include "core/stats/reports.h"
 #include "profilebuilder.h"
