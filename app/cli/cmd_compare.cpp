@@ -25,6 +25,7 @@ struct Side
     std::shared_ptr<const ProfileKeys> keys;
     std::int64_t iterations = 0;
     QString error;
+    int errorCode = ExitInput;
     QStringList warnings;
     qint64 loadMs = 0;
     qint64 keysMs = 0;
@@ -49,12 +50,13 @@ void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString&
     const Result<ResolvedFocus> focus = resolveFocus(*loaded.profile, focusText);
     if (!focus) {
         side.error = side.path + QStringLiteral(": ") + focus.errorMessage();
+        side.errorCode = focus.error().kind == ErrorKind::Usage ? ExitUsage : ExitNoData;
         return;
     }
     side.focus = *focus;
     side.keys = std::make_shared<const ProfileKeys>(computeProfileKeys(loaded.profile, keyOptions, side.focus.range));
     if (!marker.isEmpty())
-        side.iterations = countIterations(*loaded.profile, marker);
+        side.iterations = countIterations(*loaded.profile, marker, side.focus.range);
     side.keysMs = timer.elapsed();
 }
 
@@ -122,7 +124,7 @@ int runCompare(const QStringList& args)
     parser.addOptions({ mode, per, marker, threshold, noiseFloor, format, output, png, pngSize, failAbove, timings });
     const FocusOptions focusOptions(QStringLiteral(
         "Resolved in each trace; keys count what overlaps it (kernels with whole durations, categories clipped in "
-        "busy/exclusive/g2g, NVTX ranges that overlap), and --per second divides by the range's length."));
+        "busy/exclusive/g2g, NVTX ranges that overlap); --per second divides by the range's length, --per iteration counts the marker's instances that overlap it."));
     focusOptions.addTo(parser);
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
@@ -241,7 +243,7 @@ int runCompare(const QStringList& args)
     for (const Side& s : sides)
         if (!s.error.isEmpty()) {
             printError(s.error);
-            return ExitInput;
+            return s.errorCode;
         }
     bool anyKeys = false;
     for (const Side& s : sides)

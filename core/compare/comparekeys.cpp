@@ -200,7 +200,7 @@ ProfileKeys computeProfileKeys(const ProfilePtr& profile, const CompareKeyOption
     return keys;
 }
 
-std::int64_t countIterations(const Profile& profile, const QString& marker)
+std::int64_t countIterations(const Profile& profile, const QString& marker, const FocusRange& focus)
 {
     const NvtxTable& nvtx = profile.nvtx;
     const QString normalizedMarker = normalizeNvtxName(marker);
@@ -210,6 +210,9 @@ std::int64_t countIterations(const Profile& profile, const QString& marker)
     for (std::size_t i = 0; i < nvtx.size(); ++i) {
         const StringRef name = nvtx.name[i];
         if (!NvtxTable::isRange(nvtx.eventType[i]) || name == kNoString)
+            continue;
+        if (focus.isActive()
+            && !focus.overlaps(nvtx.start[i], nvtx.end[i] == kNoTime ? nvtx.maxTimestamp : nvtx.end[i]))
             continue;
         std::uint8_t& m = matches[std::size_t(name)];
         if (m == 0) {

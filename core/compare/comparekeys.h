@@ -90,6 +90,7 @@ ProfileKeys computeProfileKeys(
 
 /// Instances of the iteration marker: NVTX ranges (any domain, any thread) named @p marker, or whose
 /// normalizeNvtxName() equals the marker's ("ProfilerStep#12" matches "ProfilerStep#1"). Needs the NVTX table.
-std::int64_t countIterations(const Profile& profile, const QString& marker);
+/// With an active @p focus, only the instances that overlap it.
+std::int64_t countIterations(const Profile& profile, const QString& marker, const FocusRange& focus = {});
 
 } // namespace nsw

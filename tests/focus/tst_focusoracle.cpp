@@ -124,6 +124,10 @@ private slots:
     void cliRangeMatchesSql();
     void analyzeFocusEqualsRuleWindow_data();
     void analyzeFocusEqualsRuleWindow();
+    void commandsSayWhatTheyFocusedOn_data();
+    void commandsSayWhatTheyFocusedOn();
+    void badFocusIsAnError_data();
+    void badFocusIsAnError();
 
 private:
     QTemporaryDir m_dir;
@@ -289,6 +293,85 @@ void TestFocusOracle::analyzeFocusEqualsRuleWindow()
         QCOMPARE(byFocus->rules[i].skipped, byOptions->rules[i].skipped);
         QCOMPARE(byFocus->rules[i].rows, byOptions->rules[i].rows);
     }
+}
+
+void TestFocusOracle::commandsSayWhatTheyFocusedOn_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("firstLine"); ///< how the output starts; empty: pure CSV (the line goes to stderr)
+    QTest::addColumn<bool>("json");
+    const QString demo = test::demoExport();
+    const QString focus = u"focus: 10 ms\u201320 ms, 10.0 ms ("_s;
+    QTest::newRow("stats table") << QStringList { u"stats"_s, demo, u"-r"_s, u"cuda_gpu_kern_sum"_s } << focus
+                                 << false;
+    QTest::newRow("stats csv") << QStringList { u"stats"_s, demo, u"-r"_s, u"cuda_gpu_kern_sum"_s, u"-f"_s, u"csv"_s }
+                               << QString() << false;
+    QTest::newRow("stats json") << QStringList { u"stats"_s, demo, u"-r"_s, u"cuda_gpu_kern_sum"_s, u"-f"_s,
+        u"json"_s } << QString() << true;
+    QTest::newRow("nvtx markdown") << QStringList { u"nvtx"_s, demo } << focus << false;
+    QTest::newRow("nvtx json") << QStringList { u"nvtx"_s, demo, u"-f"_s, u"json"_s } << QString() << true;
+    QTest::newRow("nvtx csv") << QStringList { u"nvtx"_s, demo, u"-f"_s, u"csv"_s } << QString() << false;
+    QTest::newRow("categories table") << QStringList { u"categories"_s, demo, u"--rule-set"_s, u"vllm"_s,
+        u"--model"_s, u"llama"_s } << focus << false;
+    QTest::newRow("categories json") << QStringList { u"categories"_s, demo, u"--rule-set"_s, u"vllm"_s, u"--model"_s,
+        u"llama"_s, u"-f"_s, u"json"_s } << QString() << true;
+    QTest::newRow("compare table") << QStringList { u"compare"_s, demo, demo } << demo + u": "_s + focus << false;
+    QTest::newRow("compare json") << QStringList { u"compare"_s, demo, demo, u"-f"_s, u"json"_s } << QString()
+                                  << true;
+    QTest::newRow("analyze text") << QStringList { u"analyze"_s, demo, u"-r"_s, u"gpu_time_util"_s } << focus
+                                  << false;
+}
+
+void TestFocusOracle::commandsSayWhatTheyFocusedOn()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, firstLine);
+    QFETCH(bool, json);
+    const QString out = m_dir.filePath(u"focused.out"_s);
+    QFile::remove(out);
+    QCOMPARE(cli::run(args + QStringList { u"--range"_s, u"10ms:20ms"_s, u"-o"_s, out }), int(cli::ExitOk));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    if (json) {
+        QVERIFY2(text.contains(u"\"focus\""_s), qPrintable(text.left(300)));
+        QVERIFY(text.contains(u"\"start_ns\": 10000000"_s));
+        QVERIFY(text.contains(u"\"end_ns\": 20000000"_s));
+    } else if (firstLine.isEmpty()) {
+        QVERIFY2(!text.contains(u"focus"_s), qPrintable(text.left(300)));
+    } else {
+        QVERIFY2(text.startsWith(firstLine), qPrintable(text.left(300)));
+    }
+    // Without the options: no trace of a focus.
+    QCOMPARE(cli::run(args + QStringList { u"-o"_s, out }), int(cli::ExitOk));
+    QFile g(out);
+    QVERIFY(g.open(QIODevice::ReadOnly));
+    QVERIFY(!QString::fromUtf8(g.readAll()).contains(u"focus"_s));
+}
+
+void TestFocusOracle::badFocusIsAnError_data()
+{
+    QTest::addColumn<QStringList>("focus");
+    QTest::addColumn<int>("exitCode");
+    QTest::newRow("malformed range") << QStringList { u"--range"_s, u"1h:2h"_s } << int(cli::ExitUsage);
+    QTest::newRow("end before start") << QStringList { u"--range"_s, u"2s:1s"_s } << int(cli::ExitUsage);
+    QTest::newRow("both") << QStringList { u"--range"_s, u"1:2"_s, u"--nvtx"_s, u"x"_s } << int(cli::ExitUsage);
+    QTest::newRow("unknown NVTX range") << QStringList { u"--nvtx"_s, u"no such range"_s } << int(cli::ExitNoData);
+    QTest::newRow("index 0") << QStringList { u"--nvtx"_s, u"x/0"_s } << int(cli::ExitUsage);
+}
+
+void TestFocusOracle::badFocusIsAnError()
+{
+    QFETCH(QStringList, focus);
+    QFETCH(int, exitCode);
+    const QString demo = test::demoExport();
+    const QString out = m_dir.filePath(u"bad.out"_s);
+    for (const QStringList& command : { QStringList { u"stats"_s, demo, u"-r"_s, u"cuda_gpu_kern_sum"_s },
+             QStringList { u"nvtx"_s, demo }, QStringList { u"categories"_s, demo, u"--rule-set"_s, u"vllm"_s,
+                 u"--model"_s, u"llama"_s },
+             QStringList { u"analyze"_s, demo }, QStringList { u"compare"_s, demo, demo },
+             QStringList { u"export"_s, demo } })
+        QCOMPARE(cli::run(command + focus + QStringList { u"-o"_s, out }), exitCode);
 }
 
 QTEST_GUILESS_MAIN(TestFocusOracle)
