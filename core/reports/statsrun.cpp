@@ -41,6 +41,9 @@ Result<std::vector<ReportTable>> computeReports(const StatsPlan& plan, const Pro
         const ReportRequest& r = plan.reports[i];
         job.report(r.spec->name, double(i) / double(plan.reports.size()));
         tables.push_back(r.spec->compute(profile, r.arguments, r.focus));
+        ReportTable& t = tables.back();
+        if (r.focus.isActive() && t.skipped.isEmpty() && t.rows.empty())
+            t.skipped = QStringLiteral("%1: no rows overlap the focus (%2).").arg(r.spec->name, r.focus.label);
     }
     return tables;
 }

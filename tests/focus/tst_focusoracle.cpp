@@ -301,7 +301,7 @@ void TestFocusOracle::commandsSayWhatTheyFocusedOn_data()
     QTest::addColumn<QString>("firstLine"); ///< how the output starts; empty: pure CSV (the line goes to stderr)
     QTest::addColumn<bool>("json");
     const QString demo = test::demoExport();
-    const QString focus = u"focus: 10 ms\u201320 ms, 10.0 ms ("_s;
+    const QString focus = u"focus: 100 ms\u2013200 ms, 100 ms ("_s;
     QTest::newRow("stats table") << QStringList { u"stats"_s, demo, u"-r"_s, u"cuda_gpu_kern_sum"_s } << focus
                                  << false;
     QTest::newRow("stats csv") << QStringList { u"stats"_s, demo, u"-r"_s, u"cuda_gpu_kern_sum"_s, u"-f"_s, u"csv"_s }
@@ -329,14 +329,14 @@ void TestFocusOracle::commandsSayWhatTheyFocusedOn()
     QFETCH(bool, json);
     const QString out = m_dir.filePath(u"focused.out"_s);
     QFile::remove(out);
-    QCOMPARE(cli::run(args + QStringList { u"--range"_s, u"10ms:20ms"_s, u"-o"_s, out }), int(cli::ExitOk));
+    QCOMPARE(cli::run(args + QStringList { u"--range"_s, u"100ms:200ms"_s, u"-o"_s, out }), int(cli::ExitOk));
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(f.readAll());
     if (json) {
         QVERIFY2(text.contains(u"\"focus\""_s), qPrintable(text.left(300)));
-        QVERIFY(text.contains(u"\"start_ns\": 10000000"_s));
-        QVERIFY(text.contains(u"\"end_ns\": 20000000"_s));
+        QVERIFY(text.contains(u"\"start_ns\": 100000000"_s));
+        QVERIFY(text.contains(u"\"end_ns\": 200000000"_s));
     } else if (firstLine.isEmpty()) {
         QVERIFY2(!text.contains(u"focus"_s), qPrintable(text.left(300)));
     } else {
