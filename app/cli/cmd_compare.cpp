@@ -124,7 +124,8 @@ int runCompare(const QStringList& args)
     parser.addOptions({ mode, per, marker, threshold, noiseFloor, format, output, png, pngSize, failAbove, timings });
     const FocusOptions focusOptions(QStringLiteral(
         "Resolved in each trace; keys count what overlaps it (kernels with whole durations, categories clipped in "
-        "busy/exclusive/g2g, NVTX ranges that overlap); --per second divides by the range's length, --per iteration counts the marker's instances that overlap it."));
+        "busy/exclusive/g2g, NVTX ranges that overlap); --per second divides by the range's length, --per iteration "
+        "counts the marker's instances that overlap it."));
     focusOptions.addTo(parser);
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,

@@ -188,9 +188,8 @@ void TestPerfettoExport::badArguments_data()
         << QStringList { u"export"_s, u"x.sqlite"_s, u"--range"_s, u"1h:2h"_s } << int(cli::ExitUsage);
     QTest::newRow("range with a fractional bare number (ns)")
         << QStringList { u"export"_s, u"x.sqlite"_s, u"--range"_s, u"1.5:2"_s } << int(cli::ExitUsage);
-    QTest::newRow("range and nvtx together")
-        << QStringList { u"export"_s, u"x.sqlite"_s, u"--range"_s, u"1:2"_s, u"--nvtx"_s, u"step"_s }
-        << int(cli::ExitUsage);
+    QTest::newRow("range and nvtx together") << QStringList { u"export"_s, u"x.sqlite"_s, u"--range"_s, u"1:2"_s,
+        u"--nvtx"_s, u"step"_s } << int(cli::ExitUsage);
     QTest::newRow("trace missing") << QStringList { u"export"_s, m_dir.filePath(u"none.sqlite"_s) }
                                    << int(cli::ExitInput);
 }
