@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
+#include "app/cli/clifocus.h"
 #include "app/cli/commands.h"
 #include "core/analysis/analysisformat.h"
 #include "core/analysis/analysisrun.h"
@@ -21,7 +22,8 @@ QString ruleHelp()
     return text;
 }
 
-QString formatRules(const AnalysisResult& result, const QString& format, bool toFile, int* produced)
+QString formatRules(const AnalysisResult& result, const QString& format, bool toFile, int* produced,
+    const nlohmann::ordered_json* focus)
 {
     QString text;
     nlohmann::ordered_json json = nlohmann::ordered_json::array();
@@ -35,6 +37,8 @@ QString formatRules(const AnalysisResult& result, const QString& format, bool to
         ++*produced;
         if (format == QLatin1String("json")) {
             json.push_back(ruleToJson(table));
+            if (focus)
+                json.back()["focus"] = *focus;
         } else if (format == QLatin1String("csv")) {
             const QString csv = ruleToCsv(table);
             if (csv.isEmpty())
@@ -69,6 +73,10 @@ int runAnalyze(const QStringList& args)
     const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
     parser.addOptions({ rule, format, output });
+    const FocusOptions focusOptions(
+        QStringLiteral("The window of every rule without its own start/end/nvtx: rows that overlap it, as nsys's "
+                       "filter (with --nvtx also the range's thread, or process for a start/end range)."));
+    focusOptions.addTo(parser);
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral("nsys's expert-system rules (nsys analyze): same rows, order, values, headers and "
@@ -92,14 +100,43 @@ int runAnalyze(const QStringList& args)
         printError(rules.errorMessage() + QStringLiteral(" (see analyze --help)"));
         return ExitUsage;
     }
-    const Result<AnalysisResult> result = computeAnalysis({ positional.first(), rules.value() });
+    const FocusText focusText = focusOptions.textOf(parser);
+    if (!checkFocusText(focusText))
+        return ExitUsage;
+    AnalysisRequest request { positional.first(), rules.value(), {}, {} };
+    ResolvedFocus focus;
+    if (!focusText.isEmpty()) {
+        // Only what resolving the focus needs: the metadata, and the NVTX table for --nvtx.
+        LoadOptions load;
+        load.parts = 0;
+        addFocusLoad(focusText, load);
+        const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
+        if (!profile)
+            return exitCode;
+        const std::optional<ResolvedFocus> resolved
+            = resolveCommandFocus(*profile, focusText, positional.first(), &exitCode);
+        if (!resolved)
+            return exitCode;
+        focus = *resolved;
+        request.focus = focus.range;
+        request.focusGlobalTid = focus.nvtxGlobalTid;
+    }
+    const Result<AnalysisResult> result = computeAnalysis(request);
     if (!result) {
         printError(result.errorMessage());
         return result.error().kind == ErrorKind::Usage ? ExitUsage : ExitInput;
     }
     const QString outFile = parser.value(output);
     int produced = 0;
-    const QString text = formatRules(*result, fmt, !outFile.isEmpty() && outFile != QLatin1String("-"), &produced);
+    const bool focused = request.focus.isActive();
+    const nlohmann::ordered_json focusObject
+        = focused ? focusJson(focus, overlapSemantics()) : nlohmann::ordered_json();
+    QString text = formatRules(
+        *result, fmt, !outFile.isEmpty() && outFile != QLatin1String("-"), &produced, focused ? &focusObject : nullptr);
+    if (focused && fmt == QLatin1String("csv"))
+        printFocusLine(focus, overlapSemantics());
+    else if (focused && fmt == QLatin1String("text"))
+        text.prepend(focusLine(focus, overlapSemantics()) + QLatin1Char('\n'));
     if (produced == 0)
         return ExitNoData;
     if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
+#include "app/cli/clifocus.h"
 #include "app/cli/clirules.h"
 #include "app/cli/commands.h"
 #include "core/categories/categoryexport.h"
@@ -72,6 +73,10 @@ int runCategories(const QStringList& args)
         QStringLiteral("WxH"), QStringLiteral("1200x700"));
     ruleOptions.addTo(parser);
     parser.addOptions({ mode, elapsed, perGpu, format, output, mapping, png, pngSize });
+    const FocusOptions focusOptions(
+        QStringLiteral("Rows that overlap it count: sum with whole durations, busy/exclusive/g2g clipped to the range; "
+                       "--elapsed capture is then the range's length. Resolved in each TRACE."));
+    focusOptions.addTo(parser);
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral(
@@ -96,6 +101,9 @@ int runCategories(const QStringList& args)
     const std::optional<QSize> size = parsePngSize(parser.value(pngSize));
     if (!size)
         return ExitUsage;
+    const FocusText focusText = focusOptions.textOf(parser);
+    if (!checkFocusText(focusText))
+        return ExitUsage;
     std::vector<TimeNs> wall;
     if (parser.isSet(elapsed)) {
         QString error;
@@ -115,24 +123,45 @@ int runCategories(const QStringList& args)
 
     LoadOptions options;
     options.parts = LoadKernels | LoadMemOps | LoadGraphLaunches;
+    addFocusLoad(focusText, options);
+    const QString semantics = categorySemantics(*timeMode != TimeMode::Sum);
+    std::vector<FocusRange> focuses;
+    QStringList focusLines;
+    nlohmann::ordered_json focusObjects = nlohmann::ordered_json::array();
     std::vector<ProfileCategories> profiles;
     bool anyRows = false;
     for (qsizetype i = 0; i < traces.size(); ++i) {
         const ProfilePtr profile = loadProfile(traces[i], options, &exitCode);
         if (!profile)
             return exitCode;
+        const std::optional<ResolvedFocus> focus = resolveCommandFocus(*profile, focusText, traces[i], &exitCode);
+        if (!focus)
+            return exitCode;
         ProfileCategories p;
         p.profile = profile->displayName();
         p.path = traces[i];
         p.timeline = CategoryTimeline::build(profile);
+        if (focus->range.isActive()) {
+            p.timeline = p.timeline->focused(focus->range);
+            const QString line = focusLine(*focus, semantics);
+            focusLines.append(traces.size() > 1 ? p.profile + QStringLiteral(": ") + line : line);
+            nlohmann::ordered_json f = focusJson(*focus, semantics);
+            f["profile"] = p.profile.toStdString();
+            focusObjects.push_back(std::move(f));
+        }
         anyRows |= p.timeline->rowCount() > 0;
-        CategoryRequest request { p.timeline, nullptr, *list, {}, false };
+        CategoryRequest request { p.timeline, nullptr, *list, {}, false, {} };
         request.options.mode = *timeMode;
         request.options.perDevice = parser.isSet(perGpu);
         if (!wall.empty()) {
             const bool capture = wall[std::size_t(i)] < 0;
-            request.options.wallNs = capture ? profile->captureDurationNs() : wall[std::size_t(i)];
-            request.options.wallSource = capture ? QStringLiteral("capture span") : QStringLiteral("elapsed time");
+            const bool focused = focus->range.isActive();
+            request.options.wallNs = !capture ? wall[std::size_t(i)]
+                : focused                     ? focus->range.durationNs()
+                                              : profile->captureDurationNs();
+            request.options.wallSource = !capture ? QStringLiteral("elapsed time")
+                : focused                         ? QStringLiteral("focus range")
+                                                  : QStringLiteral("capture span");
         }
         p.breakdown = computeCategories(request)->breakdown;
         for (const QString& w : std::as_const(p.breakdown.warnings))
@@ -140,18 +169,27 @@ int runCategories(const QStringList& args)
         profiles.push_back(std::move(p));
     }
     if (!anyRows) {
-        printError(QStringLiteral("no CUDA kernels or memory operations in %1").arg(traces.join(QStringLiteral(", "))));
+        printError(QStringLiteral("no CUDA kernels or memory operations in %1%2")
+                       .arg(traces.join(QStringLiteral(", ")),
+                           focusLines.isEmpty() ? QString() : QStringLiteral(" overlapping the focus")));
         return ExitNoData;
     }
 
     QString text;
-    if (fmt == QLatin1String("csv"))
+    if (fmt == QLatin1String("csv")) {
         text = categoriesCsv(profiles);
-    else if (fmt == QLatin1String("json"))
-        text = QString::fromStdString(categoriesJson(profiles, engineName, modelName, ruleFiles).dump(2))
-            + QLatin1Char('\n');
-    else
+        for (const QString& line : std::as_const(focusLines))
+            printError(line);
+    } else if (fmt == QLatin1String("json")) {
+        nlohmann::ordered_json j = categoriesJson(profiles, engineName, modelName, ruleFiles);
+        if (!focusObjects.empty())
+            j["focus"] = std::move(focusObjects);
+        text = QString::fromStdString(j.dump(2)) + QLatin1Char('\n');
+    } else {
         text = categoriesTable(profiles);
+        if (!focusLines.isEmpty())
+            text.prepend(focusLines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    }
     if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
         printError(e);
         return ExitInput;
@@ -161,7 +199,7 @@ int runCategories(const QStringList& args)
         std::vector<ProfileCategories> whole = profiles;
         if (parser.isSet(perGpu))
             for (std::size_t i = 0; i < whole.size(); ++i) {
-                CategoryRequest request { whole[i].timeline, nullptr, *list, {}, false };
+                CategoryRequest request { whole[i].timeline, nullptr, *list, {}, false, {} };
                 request.options.mode = *timeMode;
                 request.options.wallNs = profiles[i].breakdown.bars.empty() || !profiles[i].breakdown.bars[0].hasCpu
                     ? kNoTime

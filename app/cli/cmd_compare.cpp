@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
+#include "app/cli/clifocus.h"
 #include "app/cli/clirules.h"
 #include "app/cli/commands.h"
 #include "core/compare/compareexport.h"
@@ -23,17 +24,21 @@ struct Side
     std::shared_ptr<const ProfileKeys> keys;
     std::int64_t iterations = 0;
     QString error;
+    int errorCode = ExitInput;
     QStringList warnings;
     qint64 loadMs = 0;
     qint64 keysMs = 0;
     qint64 kernels = 0;
+    ResolvedFocus focus;
 };
 
-void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString& marker)
+void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString& marker, const FocusText& focusText)
 {
     QElapsedTimer timer;
     timer.start();
-    LoadResult loaded = ProfileLoader::load(side.path, compareLoadOptions(keyOptions, !marker.isEmpty()));
+    LoadOptions load = compareLoadOptions(keyOptions, !marker.isEmpty());
+    addFocusLoad(focusText, load);
+    LoadResult loaded = ProfileLoader::load(side.path, load);
     side.loadMs = timer.restart();
     if (!loaded.profile) {
         side.error = loaded.error;
@@ -41,9 +46,16 @@ void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString&
     }
     side.warnings = loaded.warnings;
     side.kernels = qint64(loaded.profile->kernels.size());
-    side.keys = std::make_shared<const ProfileKeys>(computeProfileKeys(loaded.profile, keyOptions));
+    const Result<ResolvedFocus> focus = resolveFocus(*loaded.profile, focusText);
+    if (!focus) {
+        side.error = side.path + QStringLiteral(": ") + focus.errorMessage();
+        side.errorCode = focus.error().kind == ErrorKind::Usage ? ExitUsage : ExitNoData;
+        return;
+    }
+    side.focus = *focus;
+    side.keys = std::make_shared<const ProfileKeys>(computeProfileKeys(loaded.profile, keyOptions, side.focus.range));
     if (!marker.isEmpty())
-        side.iterations = countIterations(*loaded.profile, marker);
+        side.iterations = countIterations(*loaded.profile, marker, side.focus.range);
     side.keysMs = timer.elapsed();
 }
 
@@ -110,6 +122,11 @@ int runCompare(const QStringList& args)
     parser.addOptions({ by, normalize, names });
     ruleOptions.addTo(parser);
     parser.addOptions({ mode, per, marker, threshold, noiseFloor, format, output, png, pngSize, failAbove, timings });
+    const FocusOptions focusOptions(QStringLiteral(
+        "Resolved in each trace; keys count what overlaps it (kernels with whole durations, categories clipped in "
+        "busy/exclusive/g2g, NVTX ranges that overlap); --per second divides by the range's length, --per iteration "
+        "counts the marker's instances that overlap it."));
+    focusOptions.addTo(parser);
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral("Compares profiles side by side against the first one (the baseline): per kernel category, "
@@ -199,6 +216,10 @@ int runCompare(const QStringList& args)
         ruleLabel = QStringLiteral("%1 / %2, %3").arg(loaded.engine, loaded.model, timeModeName(*timeMode));
     }
 
+    const FocusText focusText = focusOptions.textOf(parser);
+    if (!checkFocusText(focusText))
+        return ExitUsage;
+
     // The traces are independent: each loads (only the tables its key needs) and reduces to keys on its own thread.
     QElapsedTimer total;
     total.start();
@@ -207,7 +228,8 @@ int runCompare(const QStringList& args)
         std::vector<std::thread> threads;
         for (std::size_t i = 0; i < sides.size(); ++i) {
             sides[i].path = traces[qsizetype(i)];
-            threads.emplace_back(computeSide, std::ref(sides[i]), std::cref(keyOptions), std::cref(markerName));
+            threads.emplace_back(
+                computeSide, std::ref(sides[i]), std::cref(keyOptions), std::cref(markerName), std::cref(focusText));
         }
         for (std::thread& t : threads)
             t.join();
@@ -224,7 +246,7 @@ int runCompare(const QStringList& args)
     for (const Side& s : sides)
         if (!s.error.isEmpty()) {
             printError(s.error);
-            return ExitInput;
+            return s.errorCode;
         }
     bool anyKeys = false;
     for (const Side& s : sides)
@@ -251,15 +273,35 @@ int runCompare(const QStringList& args)
     for (const QString& w : comparison.warnings)
         printError(QStringLiteral("warning: ") + w);
 
+    const QString semantics = keyOptions.by == CompareBy::Kernel ? overlapSemantics()
+        : keyOptions.by == CompareBy::Nvtx                       ? nvtxSemantics()
+                                                                 : categorySemantics(*timeMode != TimeMode::Sum);
+    QStringList focusLines;
+    nlohmann::ordered_json focusObjects = nlohmann::ordered_json::array();
+    for (const Side& s : sides) {
+        if (!s.focus.range.isActive())
+            continue;
+        focusLines.append(s.path + QStringLiteral(": ") + focusLine(s.focus, semantics));
+        nlohmann::ordered_json f = focusJson(s.focus, semantics);
+        f["profile"] = s.path.toStdString();
+        focusObjects.push_back(std::move(f));
+    }
     QString text;
     if (fmt == QLatin1String("json")) {
-        text = QString::fromStdString(compareJson(comparison).dump(2)) + QLatin1Char('\n');
+        nlohmann::ordered_json j = compareJson(comparison);
+        if (!focusObjects.empty())
+            j["focus"] = std::move(focusObjects);
+        text = QString::fromStdString(j.dump(2)) + QLatin1Char('\n');
     } else if (fmt == QLatin1String("csv")) {
+        for (const QString& line : std::as_const(focusLines))
+            printError(line);
         CompareTableModel model;
         model.setComparison(comparison);
         text = modelCsv(model, RawValueRole);
     } else {
         text = compareText(comparison);
+        if (!focusLines.isEmpty())
+            text.prepend(focusLines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
     }
     if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
         printError(e);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
+#include "app/cli/clifocus.h"
 #include "app/cli/commands.h"
 #include "core/models/modelroles.h"
 #include "core/models/nvtxflatmodel.h"
@@ -47,6 +48,9 @@ int runNvtx(const QStringList& args)
     const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
     parser.addOptions({ format, phaseMap, normalize, group, output });
+    const FocusOptions focusOptions(
+        QStringLiteral("The tree holds the ranges that overlap it, their GPU work projected as usual."));
+    focusOptions.addTo(parser);
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral("The NVTX range tree with the GPU time of the kernels launched inside each range "
@@ -74,6 +78,9 @@ int runNvtx(const QStringList& args)
         printError(QStringLiteral("--group must be thread, process or merged, not '%1'").arg(grouping));
         return ExitUsage;
     }
+    const FocusText focusText = focusOptions.textOf(parser);
+    if (!checkFocusText(focusText))
+        return ExitUsage;
     // The phase map is checked before the (possibly long) load.
     NvtxPhaseMap phases;
     if (parser.isSet(phaseMap)) {
@@ -90,9 +97,14 @@ int runNvtx(const QStringList& args)
     const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
     if (!profile)
         return exitCode;
-    const std::shared_ptr<const NvtxTree> tree = *computeNvtxTree({ profile, options });
+    const std::optional<ResolvedFocus> focus = resolveCommandFocus(*profile, focusText, positional.first(), &exitCode);
+    if (!focus)
+        return exitCode;
+    const std::shared_ptr<const NvtxTree> tree = *computeNvtxTree({ profile, options, focus->range });
     if (tree->ranges == 0) {
-        printError(QStringLiteral("%1 has no NVTX ranges").arg(profile->meta.filePath));
+        printError(focus->range.isActive() ? QStringLiteral("%1 has no NVTX ranges overlapping the focus (%2)")
+                                                 .arg(profile->meta.filePath, focus->range.label)
+                                           : QStringLiteral("%1 has no NVTX ranges").arg(profile->meta.filePath));
         return ExitNoData;
     }
     std::vector<NvtxPhaseRow> phaseRows;
@@ -101,11 +113,17 @@ int runNvtx(const QStringList& args)
     const std::vector<NvtxPhaseRow>* phasePtr = phases.isEmpty() ? nullptr : &phaseRows;
 
     NvtxFlatModel model; // the CSV's rows, made only for that format
+    const bool focused = focus->range.isActive();
+    const nlohmann::ordered_json focusObject = focusJson(*focus, nvtxSemantics());
+    const QByteArray focusHeader = (focusLine(*focus, nvtxSemantics()) + QStringLiteral("\n\n")).toUtf8();
+    if (fmt == QLatin1String("csv"))
+        printFocusLine(*focus, nvtxSemantics());
     const auto write = [&](QIODevice& out) {
         if (fmt == QLatin1String("json"))
-            return writeNvtxTreeJson(*tree, phasePtr, out);
+            return writeNvtxTreeJson(*tree, phasePtr, out, focused ? &focusObject : nullptr);
         if (fmt == QLatin1String("markdown"))
-            return writeNvtxTreeMarkdown(*tree, phasePtr, out);
+            return (!focused || out.write(focusHeader) == focusHeader.size())
+                && writeNvtxTreeMarkdown(*tree, phasePtr, out);
         model.setTree(tree);
         if (!writeModelCsv(model, out, RawValueRole))
             return false;

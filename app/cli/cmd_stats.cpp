@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
+#include "app/cli/clifocus.h"
 #include "app/cli/commands.h"
 #include "core/reports/reportregistry.h"
 #include "core/reports/statsrun.h"
@@ -30,6 +31,8 @@ int runStats(const QStringList& args)
         QStringLiteral("Write to FILE instead of stdout (several reports go one after the other)."),
         QStringLiteral("file"));
     parser.addOptions({ report, format, output });
+    const FocusOptions focusOptions(QStringLiteral("Reports count the rows that overlap it, durations not clipped."));
+    focusOptions.addTo(parser);
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral("Statistics reports computed as nsys stats computes them: same rows, grouping, "
@@ -50,15 +53,24 @@ int runStats(const QStringList& args)
         printError(QStringLiteral("no report given; use -r REPORT (see stats --help)"));
         return ExitUsage;
     }
-    const Result<StatsPlan> plan = planReports(parser.value(report).split(QLatin1Char(','), Qt::SkipEmptyParts));
+    const FocusText focusText = focusOptions.textOf(parser);
+    if (!checkFocusText(focusText))
+        return ExitUsage;
+    Result<StatsPlan> plan = planReports(parser.value(report).split(QLatin1Char(','), Qt::SkipEmptyParts));
     if (!plan) {
         const bool unknown = plan.errorMessage().startsWith(QLatin1String("unknown report"));
         printError(plan.errorMessage() + (unknown ? QStringLiteral(" (see stats --help)") : QString()));
         return ExitUsage;
     }
-    const ProfilePtr profile = loadProfile(positional.first(), plan->load, &exitCode);
+    LoadOptions load = plan->load;
+    addFocusLoad(focusText, load);
+    const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
     if (!profile)
         return exitCode;
+    const std::optional<ResolvedFocus> focus = resolveCommandFocus(*profile, focusText, positional.first(), &exitCode);
+    if (!focus)
+        return exitCode;
+    setFocus(*plan, focus->range);
 
     const QString outFile = parser.value(output);
     const bool toFile = !outFile.isEmpty() && outFile != QLatin1String("-");
@@ -74,6 +86,8 @@ int runStats(const QStringList& args)
         ++produced;
         if (fmt == QLatin1String("json")) {
             json.push_back(reportToJson(table));
+            if (focus->range.isActive())
+                json.back()["focus"] = focusJson(*focus, overlapSemantics());
             continue;
         }
         // As `nsys stats -q`: a CSV block is followed by a blank line on the console; files hold the blocks only.
@@ -93,6 +107,10 @@ int runStats(const QStringList& args)
             + QLatin1Char('\n');
     if (produced == 0)
         return ExitNoData;
+    if (fmt == QLatin1String("csv"))
+        printFocusLine(*focus, overlapSemantics());
+    else if (fmt == QLatin1String("table") && focus->range.isActive())
+        text.prepend(focusLine(*focus, overlapSemantics()) + QLatin1Char('\n'));
     if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {
         printError(e);
         return ExitInput;

@@ -15,14 +15,29 @@ bool isGpuRule(RuleId id)
 }
 
 /// One rule in nsys's order of checks: its tables, then its window, then the rows.
-Result<RuleTable> runRule(const RuleInput& input, CudaRuleInputs& cuda, GpuRuleInputs& gpu, const RuleRequest& request)
+/// The request's focus as a rule window, for rules without start/end/nvtx options of their own.
+std::optional<TimeWindow> focusWindow(const AnalysisRequest& analysis, const RuleRequest& request)
+{
+    const RuleOptions& o = request.options;
+    if (!analysis.focus.isActive() || o.start || o.end || o.nvtx)
+        return std::nullopt;
+    TimeWindow w;
+    w.active = true;
+    w.start = analysis.focus.start;
+    w.end = analysis.focus.end;
+    w.globalTid = analysis.focusGlobalTid;
+    return w;
+}
+
+Result<RuleTable> runRule(const RuleInput& input, CudaRuleInputs& cuda, GpuRuleInputs& gpu, const RuleRequest& request,
+    const std::optional<TimeWindow>& focus)
 {
     RuleTable table { request.spec, request.arguments, ruleAdvice(request), ruleNoResult(request), {}, {}, {} };
     const RuleId id = request.spec->id;
     table.skipped = isGpuRule(id) ? gpu.missingData() : cuda.missingData(id);
     if (!table.skipped.isEmpty())
         return table;
-    const Result<TimeWindow> window = resolveWindow(input, request.options);
+    const Result<TimeWindow> window = focus ? Result<TimeWindow>(*focus) : resolveWindow(input, request.options);
     if (!window) {
         table.skipped = window.errorMessage();
         return table;
@@ -56,7 +71,7 @@ Result<AnalysisResult> computeAnalysis(const AnalysisRequest& request, const Job
         if (job.isCancelled())
             return Result<AnalysisResult>::cancelled();
         job.report(request.rules[i].spec->name, double(i) / double(request.rules.size()));
-        Result<RuleTable> table = runRule(**input, cuda, gpu, request.rules[i]);
+        Result<RuleTable> table = runRule(**input, cuda, gpu, request.rules[i], focusWindow(request, request.rules[i]));
         if (!table)
             return table.failureAs<AnalysisResult>();
         result.rules.push_back(std::move(table.value()));

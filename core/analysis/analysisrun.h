@@ -4,8 +4,10 @@
 #include "core/analysis/rulespecs.h"
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
+#include "core/profile/focusrange.h"
 
 #include <QString>
+#include <optional>
 #include <variant>
 #include <vector>
 
@@ -32,6 +34,12 @@ struct AnalysisRequest
 {
     QString path; ///< as the user gave it: skip messages name the file this way, as nsys does
     std::vector<RuleRequest> rules;
+    /// The window of every rule without its own start/end/nvtx options (nsys's filter: rows that overlap it,
+    /// durations not clipped); inactive = none.
+    FocusRange focus;
+    /// Set when the focus is an NVTX range instance: its globalTid, so that the rules keep nsys's thread (push/pop
+    /// range) or process (start/end range) filter.
+    std::optional<qint64> focusGlobalTid;
 };
 
 struct AnalysisResult

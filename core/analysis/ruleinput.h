@@ -3,6 +3,7 @@
 
 #include "core/jobs/cancel.h"
 #include "core/jobs/result.h"
+#include "core/profile/focusrange.h"
 #include "core/sqlite/sqlitedb.h"
 
 #include <QString>
@@ -27,8 +28,7 @@ struct TimeWindow
 
     bool overlaps(qint64 rowStart, qint64 rowEnd) const
     {
-        return (rowStart >= start && rowStart < end) || (rowEnd >= start && rowEnd < end)
-            || (rowStart < start && rowEnd >= end);
+        return FocusRange { start, end, {} }.overlaps(rowStart, rowEnd);
     }
     bool pushPopRange() const { return globalTid && ((*globalTid >> 24) & 0xFFFFFF) != (*globalTid & 0xFFFFFF); }
 

@@ -16,7 +16,12 @@ Result<CategoryResult> computeCategories(const CategoryRequest& request, const J
     if (job.isCancelled())
         return Result<CategoryResult>::cancelled();
     job.report(QStringLiteral("adding up"), 0.5);
-    result.breakdown = categorize(*request.timeline, request.rules, result.evaluation, request.options);
+    if (request.focus.isActive() && !(request.timeline->focus() == request.focus)) {
+        const auto focused = request.timeline->focused(request.focus);
+        result.breakdown = categorize(*focused, request.rules, result.evaluation, request.options);
+    } else {
+        result.breakdown = categorize(*request.timeline, request.rules, result.evaluation, request.options);
+    }
     return result;
 }
 

@@ -22,6 +22,9 @@ struct CategoryRequest
     CategoryOptions options;
     /// Also match the representative kernel names, for the editor's "shadowed by rule N" hints.
     bool diagnoseShadowing = false;
+    /// Only the rows that overlap it: sum counts their whole durations, busy/exclusive/g2g the parts inside the
+    /// range (CategoryTimeline::focused). Inactive = the whole capture.
+    FocusRange focus;
 };
 
 struct CategoryResult

@@ -74,7 +74,7 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
     rows.end.resize(rowCount);
     rows.device.resize(rowCount);
     rows.group.resize(rowCount);
-    t->m_kernelName.resize(k.size());
+    auto kernelName = std::make_shared<std::vector<std::uint32_t>>(k.size());
     DeviceMapper devices(p);
     for (std::size_t i = 0; i < k.size(); ++i) {
         const StringRef d = k.demangledName[i];
@@ -92,7 +92,7 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
             if (d >= 0 && byDemangled[std::size_t(d)] < 0)
                 byDemangled[std::size_t(d)] = name;
         }
-        t->m_kernelName[i] = std::uint32_t(name);
+        (*kernelName)[i] = std::uint32_t(name);
         rows.start[i] = k.start[i];
         rows.end[i] = k.end[i];
         rows.device[i] = devices(k.process[i], k.device[i]);
@@ -126,9 +126,11 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
     }
     for (std::uint32_t& d : rows.device)
         d = rank[d];
-    t->m_kernelDevice.resize(k.size());
+    auto kernelDevice = std::make_shared<std::vector<std::uint16_t>>(k.size());
     for (std::size_t i = 0; i < k.size(); ++i)
-        t->m_kernelDevice[i] = std::uint16_t(rows.device[i]);
+        (*kernelDevice)[i] = std::uint16_t(rows.device[i]);
+    t->m_kernelName = std::move(kernelName);
+    t->m_kernelDevice = std::move(kernelDevice);
 
     const std::size_t deviceCount = t->m_devices.size();
     const DeviceOrder order = sortByDeviceAndStart(rows, deviceCount);
@@ -154,6 +156,56 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
         t->m_nameTimes[std::size_t(mode)] = computeGroupTimes(sorted, identity, &global, t->m_names.size(), mode);
     // From here on the device of a row is its position (m_deviceBegin).
     sorted.device = {};
+    return t;
+}
+
+std::shared_ptr<const CategoryTimeline> CategoryTimeline::focused(const FocusRange& focus) const
+{
+    auto t = std::make_shared<CategoryTimeline>();
+    t->m_profile = m_profile;
+    t->m_names = m_names;
+    t->m_devices = m_devices;
+    t->m_kernelName = m_kernelName;
+    t->m_kernelDevice = m_kernelDevice;
+    t->m_graphLaunches = m_graphLaunches;
+    t->m_focus = focus;
+    const std::size_t deviceCount = m_devices.size();
+    const std::size_t nameCount = m_names.size();
+    IntervalColumns& rows = t->m_rows; // clipped, still sorted by (device, start): clipping keeps the order
+    t->m_deviceBegin.assign(deviceCount + 1, 0);
+    GroupTimes sum;
+    sum.deviceCount = deviceCount;
+    sum.groupCount = nameCount;
+    sum.time.assign(deviceCount * nameCount, 0);
+    sum.count.assign(deviceCount * nameCount, 0);
+    for (std::size_t d = 0; d < deviceCount; ++d) {
+        // Rows starting at or after the range's end cannot overlap it (end >= start here).
+        const auto first = m_rows.start.begin() + std::ptrdiff_t(m_deviceBegin[d]);
+        const auto last = std::lower_bound(first, m_rows.start.begin() + std::ptrdiff_t(m_deviceBegin[d + 1]),
+            focus.isActive() ? focus.end : std::numeric_limits<TimeNs>::max());
+        const std::size_t stop = std::size_t(last - m_rows.start.begin());
+        for (std::size_t p = m_deviceBegin[d]; p < stop; ++p) {
+            const TimeNs s = m_rows.start[p], e = m_rows.end[p];
+            if (!focus.overlaps(s, e))
+                continue;
+            const std::uint32_t g = m_rows.group[p];
+            sum.time[d * nameCount + g] += e - s;
+            ++sum.count[d * nameCount + g];
+            const auto [cs, ce] = focus.clip(s, e);
+            rows.start.push_back(cs);
+            rows.end.push_back(ce);
+            rows.device.push_back(std::uint32_t(d));
+            rows.group.push_back(g);
+        }
+        t->m_deviceBegin[d + 1] = rows.size();
+    }
+    DeviceOrder identity { std::vector<std::uint32_t>(rows.size()), t->m_deviceBegin };
+    std::iota(identity.order.begin(), identity.order.end(), 0u);
+    const std::vector<std::uint32_t> global = mergeDevices(rows, identity);
+    t->m_nameTimes[std::size_t(TimeMode::Sum)] = std::move(sum);
+    for (const TimeMode mode : { TimeMode::Busy, TimeMode::Exclusive, TimeMode::Global })
+        t->m_nameTimes[std::size_t(mode)] = computeGroupTimes(rows, identity, &global, nameCount, mode);
+    rows.device = {};
     return t;
 }
 

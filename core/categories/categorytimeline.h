@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/categories/timemodes.h"
+#include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
 
 #include <QString>
@@ -27,6 +28,12 @@ public:
     };
 
     static std::shared_ptr<const CategoryTimeline> build(const ProfilePtr& profile);
+    /// This timeline cut to @p focus: only the rows that overlap it; sum counts their whole durations, the
+    /// occupancy modes (busy, exclusive, g2g) their parts inside the range. Names, devices and the per-kernel maps
+    /// are shared, not copied; one pass over the rows plus the time modes of the rows kept.
+    std::shared_ptr<const CategoryTimeline> focused(const FocusRange& focus) const;
+    /// The range this timeline was cut to (inactive: the whole capture).
+    const FocusRange& focus() const { return m_focus; }
 
     const ProfilePtr& profile() const { return m_profile; }
     const std::vector<Name>& names() const { return m_names; }
@@ -46,9 +53,9 @@ public:
         GroupTimes* resultB = nullptr) const;
 
     /// Name index of a kernel row (Profile::kernels), for turning a category into kernel rows.
-    std::uint32_t nameOfKernel(std::size_t kernelRow) const { return m_kernelName[kernelRow]; }
+    std::uint32_t nameOfKernel(std::size_t kernelRow) const { return (*m_kernelName)[kernelRow]; }
     /// Dense device index (into devices()) of a kernel row.
-    std::size_t deviceOfKernel(std::size_t kernelRow) const { return m_kernelDevice[kernelRow]; }
+    std::size_t deviceOfKernel(std::size_t kernelRow) const { return (*m_kernelDevice)[kernelRow]; }
     /// CUDA graph launches traced at graph level (their kernels are not in the export, so not categorised).
     std::size_t graphLaunches() const { return m_graphLaunches; }
 
@@ -59,8 +66,9 @@ private:
     IntervalColumns m_rows; ///< sorted by (device, start, row); device left empty after the build
     std::vector<std::size_t> m_deviceBegin;
     std::array<GroupTimes, 4> m_nameTimes;
-    std::vector<std::uint32_t> m_kernelName;
-    std::vector<std::uint16_t> m_kernelDevice;
+    std::shared_ptr<const std::vector<std::uint32_t>> m_kernelName;
+    std::shared_ptr<const std::vector<std::uint16_t>> m_kernelDevice;
+    FocusRange m_focus;
     std::size_t m_graphLaunches = 0;
 };
 

@@ -186,32 +186,46 @@ LoadOptions compareLoadOptions(const CompareKeyOptions& options, bool iterationM
     return load;
 }
 
-ProfileKeys computeProfileKeys(const ProfilePtr& profile, const CompareKeyOptions& options)
+namespace {
+ProfileKeys computeWholeOrFocusedKeys(
+    const ProfilePtr& profile, const CompareKeyOptions& options, const FocusRange& focus)
 {
     switch (options.by) {
     case CompareBy::Kernel:
-        if (options.medians)
+        // Medians need the per-name executions of the whole profile (KernelIndex); a focused comparison gives totals
+        // and averages only (its medians show as "–").
+        if (options.medians && !focus.isActive())
             return kernelKeys(KernelIndex(profile, options.kernelNames), options.normalizeNames);
-        return kernelKeys(*profile, kernelTotalsByName(*profile, options.kernelNames), options.normalizeNames);
+        return kernelKeys(*profile, kernelTotalsByName(*profile, options.kernelNames, focus), options.normalizeNames);
     case CompareBy::Category: {
         const auto timeline = CategoryTimeline::build(profile);
         RuleMatchCache cache(NameSet { timeline->demangledNames(), timeline->shortNames() });
         CategoryOptions o;
         o.mode = options.timeMode;
         const RuleEvaluation evaluation = evaluateRules(options.rules, cache, nullptr);
-        return categoryKeys(categorize(*timeline, options.rules, evaluation, o), profile->captureDurationNs());
+        const auto used = focus.isActive() ? timeline->focused(focus) : timeline;
+        return categoryKeys(categorize(*used, options.rules, evaluation, o), profile->captureDurationNs());
     }
     case CompareBy::Nvtx: {
         NvtxTreeOptions o;
         o.grouping = NvtxGrouping::Merged;
         o.normalizeNames = options.normalizeNames;
-        return nvtxKeys(buildNvtxTree(profile, o));
+        return nvtxKeys(buildNvtxTree(profile, o, {}, focus));
     }
     }
     return {};
 }
+} // namespace
 
-std::int64_t countIterations(const Profile& profile, const QString& marker)
+ProfileKeys computeProfileKeys(const ProfilePtr& profile, const CompareKeyOptions& options, const FocusRange& focus)
+{
+    ProfileKeys keys = computeWholeOrFocusedKeys(profile, options, focus);
+    if (focus.isActive())
+        keys.captureNs = focus.durationNs();
+    return keys;
+}
+
+std::int64_t countIterations(const Profile& profile, const QString& marker, const FocusRange& focus)
 {
     const NvtxTable& nvtx = profile.nvtx;
     const QString normalizedMarker = normalizeNvtxName(marker);
@@ -221,6 +235,9 @@ std::int64_t countIterations(const Profile& profile, const QString& marker)
     for (std::size_t i = 0; i < nvtx.size(); ++i) {
         const StringRef name = nvtx.name[i];
         if (!NvtxTable::isRange(nvtx.eventType[i]) || name == kNoString)
+            continue;
+        if (focus.isActive()
+            && !focus.overlaps(nvtx.start[i], nvtx.end[i] == kNoTime ? nvtx.maxTimestamp : nvtx.end[i]))
             continue;
         std::uint8_t& m = matches[std::size_t(name)];
         if (m == 0) {

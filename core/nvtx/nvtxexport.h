@@ -6,6 +6,7 @@
 
 #include <QIODevice>
 #include <QString>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 namespace nsw {
@@ -31,8 +32,9 @@ QString nvtxKindName(NvtxNode::Kind kind);
 /// "marks", "unterminated", "cross_thread", ["phases": [...]], "tree": [{kind, name, path, instances, cpu_ns, gpu_ns,
 /// projected_ns, kernels, mem_ops, gpu_pct, children}...]} as nlohmann's dump(2) would, streamed: a tree of
 /// millions of distinct paths (PyTorch op_ids without --normalize) never exists as a JSON document in memory.
-/// Returns false when @p out fails.
-bool writeNvtxTreeJson(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases, QIODevice& out);
+/// Returns false when @p out fails. @p focus, when given, is written as "focus" after "normalized".
+bool writeNvtxTreeJson(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases, QIODevice& out,
+    const nlohmann::ordered_json* focus = nullptr);
 
 /// The tree as an indented Markdown list (ranges in bold, kernels as code), with coverage and phases on top,
 /// streamed to @p out. Returns false when @p out fails.

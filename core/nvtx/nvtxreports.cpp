@@ -117,7 +117,7 @@ QString nvtxReportLabel(const Profile& p, std::size_t row)
     return domainName(p, p.nvtx.domain[row]) + QLatin1Char(':') + p.strings.at(p.nvtx.name[row]);
 }
 
-ReportTable nvtxSum(const Profile& p)
+ReportTable nvtxSum(const Profile& p, const FocusRange& focus)
 {
     const QString name = reportnames::nvtxSum.idString();
     const QString title = reportnames::nvtxSum.titleString();
@@ -129,10 +129,12 @@ ReportTable nvtxSum(const Profile& p)
     for (std::size_t i = 0; i < n.size(); ++i) {
         if (!NvtxTable::isRange(n.eventType[i]))
             continue;
+        const TimeNs end = n.end[i] == kNoTime ? n.maxTimestamp : n.end[i];
+        if (!focus.overlaps(n.start[i], end))
+            continue;
         const std::size_t g = std::size_t(labels.groupOf(i));
         if (g >= values.size())
             values.resize(g + 1);
-        const TimeNs end = n.end[i] == kNoTime ? n.maxTimestamp : n.end[i];
         values[g].push_back(end - n.start[i]);
     }
     if (labels.groups.empty())
@@ -393,7 +395,7 @@ std::vector<NvtxProjection> nvtxGpuProjection(const Profile& p)
     return ProjectionSweep(p).run();
 }
 
-ReportTable nvtxGpuProjSum(const Profile& p)
+ReportTable nvtxGpuProjSum(const Profile& p, const FocusRange& focus)
 {
     const QString name = reportnames::nvtxGpuProjSum.idString();
     const QString title = reportnames::nvtxGpuProjSum.titleString();
@@ -421,6 +423,8 @@ ReportTable nvtxGpuProjSum(const Profile& p)
     LabelGroups labels(p);
     std::vector<Acc> acc;
     for (const NvtxProjection& r : projection) {
+        if (!focus.overlaps(r.origStart, r.origStart + r.origDuration))
+            continue;
         const std::size_t g = std::size_t(labels.groupOf(r.row));
         if (g >= acc.size())
             acc.resize(g + 1);

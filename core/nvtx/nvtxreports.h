@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
 #include "core/stats/reporttable.h"
 
@@ -13,8 +14,9 @@ namespace nsw {
 QString nvtxReportLabel(const Profile& profile, std::size_t row);
 
 /// `nsys stats -r nvtx_sum` ("NVTX Range Summary"): push/pop and start/end ranges grouped by (Range, Style), CPU
-/// durations, unterminated ranges ended at the table-wide maximum timestamp.
-ReportTable nvtxSum(const Profile& profile);
+/// durations, unterminated ranges ended at the table-wide maximum timestamp. With an active @p focus only the ranges
+/// that overlap it (durations not clipped).
+ReportTable nvtxSum(const Profile& profile, const FocusRange& focus = {});
 
 /// One row of nsys's nvtx_gpu_proj_trace: a range that encloses at least one GPU operation's launching call.
 struct NvtxProjection
@@ -36,6 +38,7 @@ struct NvtxProjection
 std::vector<NvtxProjection> nvtxGpuProjection(const Profile& profile);
 
 /// `nsys stats -r nvtx_gpu_proj_sum` ("NVTX GPU Projection Summary"): the projection grouped by (Range, Style).
-ReportTable nvtxGpuProjSum(const Profile& profile);
+/// With an active @p focus only the ranges that overlap it; their projection is computed as usual.
+ReportTable nvtxGpuProjSum(const Profile& profile, const FocusRange& focus = {});
 
 } // namespace nsw

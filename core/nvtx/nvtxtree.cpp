@@ -112,13 +112,14 @@ struct Buckets
 class Builder
 {
 public:
-    Builder(const ProfilePtr& profile, const NvtxTreeOptions& options, const JobContext& job)
+    Builder(const ProfilePtr& profile, const NvtxTreeOptions& options, const JobContext& job, const FocusRange& focus)
         : m_p(*profile)
         , m_job(job)
         , m_children(std::max<std::size_t>(1024, profile->nvtx.size() / 64))
     {
         m_tree.profile = profile;
         m_tree.options = options;
+        m_tree.focus = focus;
     }
 
     NvtxTree run();
@@ -237,24 +238,26 @@ void Builder::bucketRanges()
     const NvtxTable& n = m_p.nvtx;
     const std::size_t threads = m_p.threads.size();
     m_ranges.offsets.assign(threads + 1, 0);
+    const FocusRange& focus = m_tree.focus;
+    const auto placed = [&](std::size_t i) {
+        return NvtxTable::isRange(n.eventType[i]) && n.thread[i] >= 0
+            && (!focus.isActive() || focus.overlaps(n.start[i], resolvedEnd(i)));
+    };
     for (std::size_t i = 0; i < n.size(); ++i) {
         if (n.eventType[i] == NvtxTable::kMark) {
-            ++m_tree.marks;
+            m_tree.marks += focus.overlaps(n.start[i], n.start[i]);
             continue;
         }
-        const ThreadIndex t = n.thread[i];
-        if (NvtxTable::isRange(n.eventType[i]) && t >= 0)
-            ++m_ranges.offsets[std::size_t(t) + 1];
+        if (placed(i))
+            ++m_ranges.offsets[std::size_t(n.thread[i]) + 1];
     }
     for (std::size_t t = 0; t < threads; ++t)
         m_ranges.offsets[t + 1] += m_ranges.offsets[t];
     m_ranges.rows.resize(m_ranges.offsets[threads]);
     std::vector<std::uint32_t> fill(m_ranges.offsets.begin(), m_ranges.offsets.end() - 1);
-    for (std::size_t i = 0; i < n.size(); ++i) {
-        const ThreadIndex t = n.thread[i];
-        if (NvtxTable::isRange(n.eventType[i]) && t >= 0)
-            m_ranges.rows[fill[std::size_t(t)]++] = std::uint32_t(i);
-    }
+    for (std::size_t i = 0; i < n.size(); ++i)
+        if (placed(i))
+            m_ranges.rows[fill[std::size_t(n.thread[i])]++] = std::uint32_t(i);
     for (const auto& [row, endThread] : n.endThread)
         if (endThread != n.thread[row])
             m_crossRows.push_back(row);
@@ -359,8 +362,10 @@ void Builder::sweepThread(ThreadIndex thread)
                 top.first = std::min(top.first, k.start[op]);
                 top.last = std::max(top.last, k.end[op]);
                 m_tree.kernelNode[op] = top.node;
-                m_tree.coverage.attributedNs += d;
-                ++m_tree.coverage.attributedKernels;
+                if (m_tree.focus.overlaps(k.start[op], k.end[op])) {
+                    m_tree.coverage.attributedNs += d;
+                    ++m_tree.coverage.attributedKernels;
+                }
             } else {
                 const std::uint32_t mo = op - kernelCount;
                 top.memTime += m.end[mo] - m.start[mo];
@@ -433,9 +438,12 @@ NvtxTree Builder::run()
     m_tree.nodes.emplace_back(); // root
     m_tree.kernelNode.assign(k.size(), -1);
     m_tree.memOpNode.assign(m_p.memops.size(), -1);
-    m_tree.coverage.totalKernels = qint64(k.size());
-    for (std::size_t i = 0; i < k.size(); ++i)
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        if (!m_tree.focus.overlaps(k.start[i], k.end[i]))
+            continue;
         m_tree.coverage.totalNs += k.end[i] - k.start[i];
+        ++m_tree.coverage.totalKernels;
+    }
     m_nameKeyOfRef.assign(m_p.strings.size(), -1);
     m_processNode.assign(m_p.processes.size() + 1, -1);
     m_threadNode.assign(m_p.threads.size(), -1);
@@ -510,19 +518,20 @@ TimeNs NvtxTree::selfGpuTime(std::int32_t node) const
     return self;
 }
 
-NvtxTree buildNvtxTree(const ProfilePtr& profile, const NvtxTreeOptions& options, const JobContext& job)
+NvtxTree buildNvtxTree(
+    const ProfilePtr& profile, const NvtxTreeOptions& options, const JobContext& job, const FocusRange& focus)
 {
     if (!profile) {
         NvtxTree empty;
         empty.nodes.emplace_back();
         return empty;
     }
-    return Builder(profile, options, job).run();
+    return Builder(profile, options, job, focus).run();
 }
 
 Result<std::shared_ptr<const NvtxTree>> computeNvtxTree(const NvtxTreeRequest& request, const JobContext& job)
 {
-    auto tree = std::make_shared<const NvtxTree>(buildNvtxTree(request.profile, request.options, job));
+    auto tree = std::make_shared<const NvtxTree>(buildNvtxTree(request.profile, request.options, job, request.focus));
     if (job.isCancelled())
         return Result<std::shared_ptr<const NvtxTree>>::cancelled();
     return std::shared_ptr<const NvtxTree>(std::move(tree));

@@ -3,6 +3,7 @@
 
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
+#include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
 
 #include <QString>
@@ -88,6 +89,7 @@ struct NvtxTree
     qint64 marks = 0; ///< marks: instantaneous events, not ranges
     qint64 unterminated = 0;
     qint64 crossThread = 0;
+    FocusRange focus; ///< what the tree was built for (inactive: the whole capture)
 
     bool isEmpty() const { return nodes.size() <= 1; }
     /// "NCCL:ncclSend", "forward", a kernel name, "pid 12 (python)", "tid 34".
@@ -103,14 +105,17 @@ struct NvtxTree
 /// the thread that started it), attributes each kernel and memory operation to the innermost range of its
 /// launching thread that contains the start of the launching CUDA API call, and aggregates instances by path.
 /// Linear in the events plus a sort of the threads whose events are not already in time order. A cancelled @p job
-/// ends the build early (the result is then incomplete).
-NvtxTree buildNvtxTree(const ProfilePtr& profile, const NvtxTreeOptions& options = {}, const JobContext& job = {});
+/// ends the build early (the result is then incomplete). With an active @p focus only the ranges (and marks) that
+/// overlap it are placed, with their GPU work projected as usual; the coverage counts the kernels that overlap it.
+NvtxTree buildNvtxTree(const ProfilePtr& profile, const NvtxTreeOptions& options = {}, const JobContext& job = {},
+    const FocusRange& focus = {});
 
 /// What the `nvtx` command and the NVTX pane ask for.
 struct NvtxTreeRequest
 {
     ProfilePtr profile;
     NvtxTreeOptions options;
+    FocusRange focus; ///< inactive = the whole capture
 };
 
 /// buildNvtxTree() as a job: a cancelled job gives a cancelled result, never an incomplete tree.

@@ -14,11 +14,11 @@ const std::vector<ReportSpec>& reportSpecs()
         { reportnames::cudaGpuKernSum.idString(), { QStringLiteral("gpukernsum") },
             reportnames::cudaGpuKernSum.titleString(), LoadKernels,
             { QStringLiteral("base"), QStringLiteral("mangled") },
-            [](const Profile& p, const QStringList& args) {
+            [](const Profile& p, const QStringList& args, const FocusRange& f) {
                 const KernelNameMode mode = args.contains(QLatin1String("base")) ? KernelNameMode::Short
                     : args.contains(QLatin1String("mangled"))                    ? KernelNameMode::Mangled
                                                                                  : KernelNameMode::Demangled;
-                return cudaGpuKernSum(p, mode);
+                return cudaGpuKernSum(p, mode, f);
             },
             KernelDemangledName | KernelShortName | KernelMangledName,
             [](const QStringList& args) -> unsigned {
@@ -29,20 +29,21 @@ const std::vector<ReportSpec>& reportSpecs()
                 return KernelDemangledName;
             } },
         { reportnames::cudaApiSum.idString(), { QStringLiteral("cudaapisum") }, reportnames::cudaApiSum.titleString(),
-            LoadCudaApi, {}, [](const Profile& p, const QStringList&) { return cudaApiSum(p); } },
+            LoadCudaApi, {},
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return cudaApiSum(p, f); } },
         { reportnames::cudaGpuMemTimeSum.idString(), { QStringLiteral("gpumemtimesum") },
             reportnames::cudaGpuMemTimeSum.titleString(), LoadMemOps, {},
-            [](const Profile& p, const QStringList&) { return cudaGpuMemTimeSum(p); } },
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return cudaGpuMemTimeSum(p, f); } },
         { reportnames::cudaGpuMemSizeSum.idString(), { QStringLiteral("gpumemsizesum") },
             reportnames::cudaGpuMemSizeSum.titleString(), LoadMemOps, {},
-            [](const Profile& p, const QStringList&) { return cudaGpuMemSizeSum(p); } },
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return cudaGpuMemSizeSum(p, f); } },
         { reportnames::osrtSum.idString(), { QStringLiteral("osrtsum") }, reportnames::osrtSum.titleString(), LoadOsrt,
-            {}, [](const Profile& p, const QStringList&) { return osrtSum(p); } },
+            {}, [](const Profile& p, const QStringList&, const FocusRange& f) { return osrtSum(p, f); } },
         { reportnames::nvtxSum.idString(), { QStringLiteral("nvtxsum") }, reportnames::nvtxSum.titleString(), LoadNvtx,
-            {}, [](const Profile& p, const QStringList&) { return nvtxSum(p); } },
+            {}, [](const Profile& p, const QStringList&, const FocusRange& f) { return nvtxSum(p, f); } },
         { reportnames::nvtxGpuProjSum.idString(), {}, reportnames::nvtxGpuProjSum.titleString(),
             LoadNvtx | LoadCudaApi | LoadKernels | LoadMemOps, {},
-            [](const Profile& p, const QStringList&) { return nvtxGpuProjSum(p); } },
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return nvtxGpuProjSum(p, f); } },
     };
     return specs;
 }

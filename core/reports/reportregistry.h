@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
 #include "core/stats/reporttable.h"
 
@@ -18,7 +19,8 @@ struct ReportSpec
     QString title;
     unsigned loadParts = 0; ///< LoadPart flags the report needs
     QStringList arguments; ///< accepted ":arg" suffixes, e.g. "base", "mangled"
-    std::function<ReportTable(const Profile&, const QStringList& arguments)> compute;
+    /// Rows overlapping the focus count (all rows when it is inactive), durations not clipped.
+    std::function<ReportTable(const Profile&, const QStringList& arguments, const FocusRange& focus)> compute;
     unsigned kernelColumns = 0x1Fu; ///< KernelColumn flags it reads when it loads kernels (all by default)
     /// When set, the KernelColumn flags for the given ":arg" arguments (overrides kernelColumns).
     std::function<unsigned(const QStringList& arguments)> kernelColumnsFor = {};

@@ -26,6 +26,12 @@ Result<StatsPlan> planReports(const QStringList& namesWithArguments)
     return plan;
 }
 
+void setFocus(StatsPlan& plan, const FocusRange& focus)
+{
+    for (ReportRequest& r : plan.reports)
+        r.focus = focus;
+}
+
 Result<std::vector<ReportTable>> computeReports(const StatsPlan& plan, const Profile& profile, const JobContext& job)
 {
     std::vector<ReportTable> tables;
@@ -34,7 +40,10 @@ Result<std::vector<ReportTable>> computeReports(const StatsPlan& plan, const Pro
             return Result<std::vector<ReportTable>>::cancelled();
         const ReportRequest& r = plan.reports[i];
         job.report(r.spec->name, double(i) / double(plan.reports.size()));
-        tables.push_back(r.spec->compute(profile, r.arguments));
+        tables.push_back(r.spec->compute(profile, r.arguments, r.focus));
+        ReportTable& t = tables.back();
+        if (r.focus.isActive() && t.skipped.isEmpty() && t.rows.empty())
+            t.skipped = QStringLiteral("%1: no rows overlap the focus (%2).").arg(r.spec->name, r.focus.label);
     }
     return tables;
 }

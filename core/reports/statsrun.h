@@ -16,6 +16,8 @@ struct ReportRequest
 {
     const ReportSpec* spec = nullptr;
     QStringList arguments;
+    /// Only the rows that overlap it (nsys's range filter, durations not clipped); inactive = the whole capture.
+    FocusRange focus;
 };
 
 /// Reports asked for by name ("cuda_gpu_kern_sum:base", old names too), validated, with the tables and kernel
@@ -28,6 +30,9 @@ struct StatsPlan
 
 /// Fails (ErrorKind::Usage) on an unknown report or an argument the report does not take.
 Result<StatsPlan> planReports(const QStringList& namesWithArguments);
+
+/// Sets the focus of every report of @p plan.
+void setFocus(StatsPlan& plan, const FocusRange& focus);
 
 /// Computes every report of @p plan on @p profile, in order; a report without data comes back with `skipped` set.
 /// Stops between reports when @p job is cancelled.

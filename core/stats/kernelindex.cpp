@@ -143,13 +143,15 @@ StringRef KernelIndex::nameOf(std::size_t row) const
     return kernelNameOf(m_profile->kernels, row, m_mode);
 }
 
-std::vector<KernelNameTotal> kernelTotalsByName(const Profile& profile, KernelNameMode mode)
+std::vector<KernelNameTotal> kernelTotalsByName(const Profile& profile, KernelNameMode mode, const FocusRange& focus)
 {
     const KernelTable& k = profile.kernels;
     std::vector<KernelNameTotal> totals;
     // Slot of each name; slot 0 of the table is "no name".
     std::vector<std::int32_t> slot(profile.strings.size() + 1, -1);
     for (std::size_t i = 0; i < k.size(); ++i) {
+        if (!focus.overlaps(k.start[i], k.end[i]))
+            continue;
         const StringRef name = kernelNameOf(k, i, mode);
         std::int32_t& s = slot[std::size_t(name + 1)];
         if (s < 0) {

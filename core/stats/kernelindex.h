@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/focusrange.h"
 #include "core/profile/loadtypes.h"
 #include "core/profile/profile.h"
 #include "core/stats/durationstats.h"
@@ -115,8 +116,10 @@ struct KernelNameTotal
     qint64 count = 0;
 };
 /// Totals per name in @p mode, in order of first appearance, in one pass without sorting: for summaries that need
-/// no percentiles (e.g. a comparison from the command line, where building a KernelIndex would cost more).
-std::vector<KernelNameTotal> kernelTotalsByName(const Profile& profile, KernelNameMode mode);
+/// no percentiles (e.g. a comparison from the command line, where building a KernelIndex would cost more). With an
+/// active @p focus only the kernels that overlap it (durations not clipped).
+std::vector<KernelNameTotal> kernelTotalsByName(
+    const Profile& profile, KernelNameMode mode, const FocusRange& focus = {});
 
 /// Kernel rows of one group that pass the filter (and belong to @p device unless it is -1), ascending duration.
 std::vector<std::uint32_t> kernelInstances(

@@ -38,7 +38,11 @@ std::vector<SummaryGroup> groupByName(
     return groups;
 }
 
-const auto keepAll = [](std::size_t) { return true; };
+/// Keeps the rows of @p columns (start/end vectors) that overlap @p focus; everything when it is inactive.
+template <typename Columns> auto overlapping(const Columns& c, const FocusRange& focus)
+{
+    return [&c, &focus](std::size_t i) { return focus.overlaps(c.start[i], c.end[i]); };
+}
 
 } // namespace
 
@@ -50,7 +54,7 @@ QString apiReportName(const QString& name)
     return name;
 }
 
-ReportTable cudaGpuKernSum(const Profile& p, KernelNameMode mode)
+ReportTable cudaGpuKernSum(const Profile& p, KernelNameMode mode, const FocusRange& focus)
 {
     const QString name = reportnames::cudaGpuKernSum.idString();
     const QString title = reportnames::cudaGpuKernSum.titleString();
@@ -71,10 +75,10 @@ ReportTable cudaGpuKernSum(const Profile& p, KernelNameMode mode)
     layout.ties = SummaryLayout::Ties::CountThenName;
     return buildSummaryReport(name, title, layout,
         groupByName(
-            p, k.size(), nameOf, [&](std::size_t i) { return k.end[i] - k.start[i]; }, keepAll));
+            p, k.size(), nameOf, [&](std::size_t i) { return k.end[i] - k.start[i]; }, overlapping(k, focus)));
 }
 
-ReportTable cudaApiSum(const Profile& p)
+ReportTable cudaApiSum(const Profile& p, const FocusRange& focus)
 {
     const QString name = reportnames::cudaApiSum.idString();
     const QString title = reportnames::cudaApiSum.titleString();
@@ -87,7 +91,7 @@ ReportTable cudaApiSum(const Profile& p)
     // nsys groups by nameId and cleans the name afterwards: "cudaMalloc" and "cudaMalloc_v3020" stay two rows.
     std::vector<SummaryGroup> groups = groupByName(
         p, a.size(), [&](std::size_t i) { return a.name[i]; }, [&](std::size_t i) { return a.end[i] - a.start[i]; },
-        keepAll);
+        overlapping(a, focus));
     for (SummaryGroup& g : groups)
         g.name = apiReportName(g.name);
     SummaryLayout layout;
@@ -98,12 +102,14 @@ ReportTable cudaApiSum(const Profile& p)
 namespace {
 
 /// Memory operations grouped by nsys's operation name, in name order (its GROUP BY on the name text).
-std::vector<SummaryGroup> memOpGroups(const Profile& p, bool bySize)
+std::vector<SummaryGroup> memOpGroups(const Profile& p, bool bySize, const FocusRange& focus)
 {
     const MemOpTable& m = p.memops;
     std::map<QByteArray, SummaryGroup> byName;
     std::map<std::uint8_t, SummaryGroup*> byKind;
     for (std::size_t i = 0; i < m.size(); ++i) {
+        if (!focus.overlaps(m.start[i], m.end[i]))
+            continue;
         SummaryGroup*& g = byKind[m.copyKind[i]];
         if (!g) {
             const QString opName = p.memOpName(m.copyKind[i]);
@@ -134,7 +140,7 @@ QString memOpSkipReason(const Profile& p)
 
 } // namespace
 
-ReportTable cudaGpuMemTimeSum(const Profile& p)
+ReportTable cudaGpuMemTimeSum(const Profile& p, const FocusRange& focus)
 {
     const QString name = reportnames::cudaGpuMemTimeSum.idString();
     const QString title = reportnames::cudaGpuMemTimeSum.titleString();
@@ -143,10 +149,10 @@ ReportTable cudaGpuMemTimeSum(const Profile& p)
     SummaryLayout layout;
     layout.countHeader = QStringLiteral("Count");
     layout.nameHeader = QStringLiteral("Operation");
-    return buildSummaryReport(name, title, layout, memOpGroups(p, false));
+    return buildSummaryReport(name, title, layout, memOpGroups(p, false, focus));
 }
 
-ReportTable cudaGpuMemSizeSum(const Profile& p)
+ReportTable cudaGpuMemSizeSum(const Profile& p, const FocusRange& focus)
 {
     const QString name = reportnames::cudaGpuMemSizeSum.idString();
     const QString title = reportnames::cudaGpuMemSizeSum.titleString();
@@ -167,7 +173,7 @@ ReportTable cudaGpuMemSizeSum(const Profile& p)
         QString name;
     };
     std::vector<Row> rows;
-    for (SummaryGroup& g : memOpGroups(p, true))
+    for (SummaryGroup& g : memOpGroups(p, true, focus))
         rows.push_back({ summarize(g.values), g.name });
     std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.s.total > b.s.total; });
     auto mb = [](double bytes) { return bytes / 1e6; };
@@ -177,7 +183,7 @@ ReportTable cudaGpuMemSizeSum(const Profile& p)
     return t;
 }
 
-ReportTable osrtSum(const Profile& p)
+ReportTable osrtSum(const Profile& p, const FocusRange& focus)
 {
     const QString name = reportnames::osrtSum.idString();
     const QString title = reportnames::osrtSum.titleString();
@@ -187,7 +193,9 @@ ReportTable osrtSum(const Profile& p)
     const OsrtTable& o = p.osrt;
     std::vector<SummaryGroup> groups = groupByName(
         p, o.size(), [&](std::size_t i) { return o.name[i]; }, [&](std::size_t i) { return o.end[i] - o.start[i]; },
-        [&](std::size_t i) { return o.eventClass[i] == OsrtTable::kOsRuntime; });
+        [&](std::size_t i) {
+            return o.eventClass[i] == OsrtTable::kOsRuntime && focus.overlaps(o.start[i], o.end[i]);
+        });
     if (groups.empty())
         return skippedReport(name, title, noDataMessage());
     SummaryLayout layout;

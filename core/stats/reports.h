@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
 #include "core/stats/kernelindex.h"
 #include "core/stats/reporttable.h"
@@ -10,11 +11,13 @@
 
 namespace nsw {
 
-ReportTable cudaGpuKernSum(const Profile& profile, KernelNameMode mode);
-ReportTable cudaApiSum(const Profile& profile);
-ReportTable cudaGpuMemTimeSum(const Profile& profile);
-ReportTable cudaGpuMemSizeSum(const Profile& profile);
-ReportTable osrtSum(const Profile& profile);
+/// With an active @p focus, only the rows that overlap it count (FocusRange::overlaps, durations not clipped: nsys's
+/// range filter).
+ReportTable cudaGpuKernSum(const Profile& profile, KernelNameMode mode, const FocusRange& focus = {});
+ReportTable cudaApiSum(const Profile& profile, const FocusRange& focus = {});
+ReportTable cudaGpuMemTimeSum(const Profile& profile, const FocusRange& focus = {});
+ReportTable cudaGpuMemSizeSum(const Profile& profile, const FocusRange& focus = {});
+ReportTable osrtSum(const Profile& profile, const FocusRange& focus = {});
 
 /// nsys's API name cleanup: a trailing "_v" + 4 characters (e.g. "_v7000", "_v3020") is a CUDA version tag.
 QString apiReportName(const QString& name);

@@ -2,6 +2,7 @@
 #include "perfettoexport.h"
 
 #include "core/timeline/timelinebuild.h"
+#include "core/timeline/timelineevent.h"
 
 #include <QHash>
 
@@ -55,11 +56,10 @@ QByteArray jsonString(const QString& text)
 class TraceWriter
 {
 public:
-    TraceWriter(const TimelineIndex& index, QIODevice& out, TimeNs from, TimeNs to)
+    TraceWriter(const TimelineIndex& index, QIODevice& out, const FocusRange& focus)
         : m_index(index)
         , m_out(out)
-        , m_from(from)
-        , m_to(to)
+        , m_focus(focus)
     { }
 
     bool write(const JobContext& job, PerfettoExportSummary& summary);
@@ -76,8 +76,7 @@ private:
 
     const TimelineIndex& m_index;
     QIODevice& m_out;
-    TimeNs m_from;
-    TimeNs m_to;
+    FocusRange m_focus;
     QByteArray m_buffer;
     bool m_first = true;
     bool m_failed = false;
@@ -143,9 +142,13 @@ void TraceWriter::lane(std::uint32_t lane, int pid, int tid, PerfettoExportSumma
 {
     const std::uint32_t n = m_index.lanes()[lane].count;
     const Profile& p = m_index.profile();
-    for (std::uint32_t k = m_from == kNoTime ? 0 : m_index.firstEndingAtOrAfter(lane, m_from);
-         k < n && (m_to == kNoTime || m_index.startAt(lane, k) <= m_to); ++k) {
+    const bool focused = m_focus.isActive();
+    // Every event that overlaps the range starts before its end and ends at or after its start.
+    for (std::uint32_t k = focused ? m_index.firstEndingAtOrAfter(lane, m_focus.start) : 0;
+         k < n && (!focused || m_index.startAt(lane, k) < m_focus.end); ++k) {
         const EventRef e = m_index.eventAt(lane, k);
+        if (focused && !m_focus.overlaps(eventStart(p, e), eventEnd(p, e)))
+            continue;
         event(e, pid, tid);
         ++m_counts[categoryOf(p, e)];
         ++summary.events;
@@ -208,11 +211,8 @@ Result<PerfettoExportSummary> writePerfettoTrace(
     Result<TimelineIndexPtr> index = buildTimelineIndex(request.profile, job.slice(0, 0.4));
     if (!index)
         return index.failureAs<PerfettoExportSummary>();
-    const TimeNs origin = (*index)->origin();
-    const TimeNs from = request.rangeStart == kNoTime ? kNoTime : request.rangeStart + origin;
-    const TimeNs to = request.rangeEnd == kNoTime ? kNoTime : request.rangeEnd + origin;
     PerfettoExportSummary summary;
-    TraceWriter writer(**index, out, from, to);
+    TraceWriter writer(**index, out, request.focus);
     const bool written = writer.write(job.slice(0.4, 1), summary);
     for (int c = 0; c < int(std::size(kCategories)); ++c)
         if (writer.count(c) > 0)

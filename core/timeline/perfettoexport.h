@@ -3,6 +3,7 @@
 
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
+#include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
 
 #include <QIODevice>
@@ -13,9 +14,8 @@ namespace nsw {
 struct PerfettoExportRequest
 {
     ProfilePtr profile;
-    /// Only events overlapping [rangeStart, rangeEnd] (capture clock, ns); kNoTime leaves that side open.
-    TimeNs rangeStart = kNoTime;
-    TimeNs rangeEnd = kNoTime;
+    /// Only the events that overlap it (FocusRange::overlaps, on the events' clock); inactive = every event.
+    FocusRange focus;
 };
 
 struct PerfettoExportSummary

@@ -21,7 +21,7 @@ QString analyze(const QString& path, const QString& rules)
     const auto plan = planRules(rules.split(QLatin1Char(','), Qt::SkipEmptyParts));
     if (!plan)
         return QStringLiteral("USAGE: ") + plan.errorMessage();
-    const auto result = computeAnalysis({ path, plan.value() });
+    const auto result = computeAnalysis({ path, plan.value(), {}, {} });
     if (!result)
         return QStringLiteral("ERROR: ") + result.errorMessage();
     QString out;
@@ -254,7 +254,7 @@ private slots:
     {
         QFETCH(QString, rules);
         QFETCH(QString, expected);
-        const auto result = computeAnalysis({ m_cuda, planRules({ rules }).value() });
+        const auto result = computeAnalysis({ m_cuda, planRules({ rules }).value(), {}, {} });
         QVERIFY(result.ok());
         QCOMPARE(ruleToText(result->rules.front()), expected);
     }

@@ -168,7 +168,7 @@ private slots:
         QCOMPARE(expected.size(), ruleArgs.size());
         const auto plan = planRules(ourArgs);
         QVERIFY2(plan.ok(), qPrintable(plan.errorMessage()));
-        const auto result = computeAnalysis({ path, plan.value() });
+        const auto result = computeAnalysis({ path, plan.value(), {}, {} });
         QVERIFY2(result.ok(), qPrintable(result.errorMessage()));
         QStringList differences;
         for (qsizetype i = 0; i < ruleArgs.size(); ++i) {
@@ -199,7 +199,7 @@ private slots:
         QVERIFY(nsys.waitForFinished(300000));
         const QStringList expected = nsysTextBlocks(QString::fromUtf8(nsys.readAllStandardOutput()));
         QCOMPARE(expected.size(), ruleArgs.size());
-        const auto result = computeAnalysis({ path, planRules(ourArgs).value() });
+        const auto result = computeAnalysis({ path, planRules(ourArgs).value(), {}, {} });
         QVERIFY2(result.ok(), qPrintable(result.errorMessage()));
         QStringList differences;
         for (qsizetype i = 0; i < ruleArgs.size(); ++i) {

@@ -68,7 +68,7 @@ double analyzeMs(const QString& path, size_t* found)
     QElapsedTimer t;
     t.start();
     const auto plan = planRules({});
-    const auto result = computeAnalysis({ path, plan.value() });
+    const auto result = computeAnalysis({ path, plan.value(), {}, {} });
     *found = 0;
     if (result)
         for (const RuleTable& r : result->rules)

@@ -141,7 +141,7 @@ private Q_SLOTS:
         QStringList arguments;
         const ReportSpec* spec = findReport(report, &arguments);
         QVERIFY(spec);
-        const ReportTable t = spec->compute(*empty, arguments);
+        const ReportTable t = spec->compute(*empty, arguments, {});
         QCOMPARE(t.skipped, QStringLiteral("/data/empty.sqlite ") + message);
         QVERIFY(t.rows.empty());
     }

@@ -26,7 +26,7 @@ ReportTable run(const QString& name, const Profile& p)
     const ReportSpec* spec = findReport(name, nullptr);
     if (!spec)
         return {};
-    return spec->compute(p, {});
+    return spec->compute(p, {}, {});
 }
 
 QString cell(const ReportTable& t, std::size_t row, const QString& header)

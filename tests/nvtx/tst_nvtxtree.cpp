@@ -320,10 +320,10 @@ void TestNvtxTree::cancelledMidwayGivesNoTree()
         if (++reports == 2)
             token.cancel(); // after the first thread was swept
     });
-    const auto tree = computeNvtxTree({ test::nvtxFixture(), {} }, job);
+    const auto tree = computeNvtxTree({ test::nvtxFixture(), {}, {} }, job);
     QVERIFY(tree.isCancelled());
     QCOMPARE(reports, 2);
-    QVERIFY(computeNvtxTree({ test::nvtxFixture(), {} }));
+    QVERIFY(computeNvtxTree({ test::nvtxFixture(), {}, {} }));
 }
 
 void TestNvtxTree::emptyProfile()

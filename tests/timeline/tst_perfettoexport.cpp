@@ -140,10 +140,13 @@ void TestPerfettoExport::rangeKeepsOverlappingEvents()
     const qint64 hi = sqlValue(file, u"SELECT max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL"_s);
     const qint64 a = lo + (hi - lo) / 3, b = (lo + 2 * (hi - lo) / 3) / 1000 * 1000;
     const QString out = m_dir.filePath(u"range.json"_s);
-    QCOMPARE(cli::run({ u"export"_s, file, u"--range"_s, u"%1ns:%2us"_s.arg(a).arg(b / 1000), u"-o"_s, out }),
+    // Bare numbers are ns, relative to the capture start (0 for this export: ANALYSIS_DETAILS).
+    QCOMPARE(cli::run({ u"export"_s, file, u"--range"_s, u"%1:%2us"_s.arg(a).arg(b / 1000), u"-o"_s, out }),
         int(cli::ExitOk));
     std::map<std::string, CategoryTotals> totals = parseTrace(out);
-    const QString overlap = u"end >= %1 AND start <= %2"_s.arg(a).arg(b);
+    // nsys's range filter: starts in [a, b), ends in it, or spans it.
+    const QString overlap
+        = u"((start >= %1 AND start < %2) OR (end >= %1 AND end < %2) OR (start < %1 AND end >= %2))"_s.arg(a).arg(b);
     QCOMPARE(
         totals["kernel"].count, sqlValue(file, u"SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE "_s + overlap));
     QCOMPARE(totals["cuda_api"].count,
@@ -183,6 +186,10 @@ void TestPerfettoExport::badArguments_data()
                                      << int(cli::ExitUsage);
     QTest::newRow("range with an unknown unit")
         << QStringList { u"export"_s, u"x.sqlite"_s, u"--range"_s, u"1h:2h"_s } << int(cli::ExitUsage);
+    QTest::newRow("range with a fractional bare number (ns)")
+        << QStringList { u"export"_s, u"x.sqlite"_s, u"--range"_s, u"1.5:2"_s } << int(cli::ExitUsage);
+    QTest::newRow("range and nvtx together") << QStringList { u"export"_s, u"x.sqlite"_s, u"--range"_s, u"1:2"_s,
+        u"--nvtx"_s, u"step"_s } << int(cli::ExitUsage);
     QTest::newRow("trace missing") << QStringList { u"export"_s, m_dir.filePath(u"none.sqlite"_s) }
                                    << int(cli::ExitInput);
 }

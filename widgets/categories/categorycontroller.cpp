@@ -358,7 +358,7 @@ void CategoryController::recompute()
                 SessionResult r;
                 r.session = in.session;
                 r.timeline = in.data->timeline;
-                CategoryRequest request { r.timeline, in.data->matches, rules, options, true };
+                CategoryRequest request { r.timeline, in.data->matches, rules, options, true, {} };
                 request.options.wallNs = in.wallNs;
                 request.options.wallSource = in.wallSource;
                 Result<CategoryResult> result = computeCategories(request);

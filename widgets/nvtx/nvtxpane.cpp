@@ -233,7 +233,7 @@ void NvtxPane::rebuild()
     const ProfilePtr profile = m_session->profile();
     QPointer<ProfileSession> session = m_session;
     m_job.run<Result<std::shared_ptr<const NvtxTree>>>(
-        [request = NvtxTreeRequest { profile, options }](
+        [request = NvtxTreeRequest { profile, options, {} }](
             const JobContext& job) { return computeNvtxTree(request, job); },
         [this, session, options](Result<std::shared_ptr<const NvtxTree>> tree) {
             if (!tree)
