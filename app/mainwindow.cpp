@@ -184,7 +184,13 @@ void MainWindow::createPanes()
     addPane(new ComparePane(m_workbench, categories->controller(), this), PaneGroup::Charts,
         QKeySequence(Qt::CTRL | Qt::Key_7));
     // Read-only for now: its focusRequested(FocusRange) is connected once the window has a focus range.
-    addPane(new IterationsPane(m_workbench, this), PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_8));
+    auto* iterations = new IterationsPane(m_workbench, this);
+    addPane(iterations, PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_8));
+    // Activating an iteration focuses every pane of the current profile on it.
+    connect(iterations, &IterationsPane::focusRequested, this, [this](const FocusRange& range) {
+        if (ProfileSession* session = m_workbench->current())
+            session->setFocus(range);
+    });
     // Across the whole top, as in Nsight Systems: the other panes read as details of what it shows.
     addPane(new TimelinePane(m_workbench, this), PaneGroup::Top, QKeySequence(Qt::CTRL | Qt::Key_4));
 }

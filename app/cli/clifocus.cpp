@@ -3,6 +3,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
+#include "core/iterations/iterations.h"
 #include "core/util/timeformat.h"
 
 namespace nsw::cli {
@@ -18,29 +19,51 @@ FocusOptions::FocusOptions(const QString& semantics)
                          "INDEX picks the N-th instance by start time, default 1). ")
               + semantics,
           QStringLiteral("range"))
+    , iteration(QStringLiteral("iteration"),
+          QStringLiteral("Focus on one iteration as `nsys-workbench iterations` lists them (its index, or 'median' "
+                         "for the iteration of median duration), found from the NVTX markers or the GPU idle gaps. ")
+              + semantics,
+          QStringLiteral("n|median"))
 { }
 
 void FocusOptions::addTo(QCommandLineParser& parser) const
 {
-    parser.addOptions({ range, nvtx });
+    parser.addOptions({ range, nvtx, iteration });
 }
 
-FocusText FocusOptions::textOf(const QCommandLineParser& parser) const
+CommandFocusText FocusOptions::textOf(const QCommandLineParser& parser) const
 {
-    return { parser.value(range), parser.value(nvtx) };
+    return { { parser.value(range), parser.value(nvtx) }, parser.value(iteration) };
 }
 
-bool checkFocusText(const FocusText& text)
+namespace {
+/// "median", or an iteration index (>= 0).
+std::optional<int> parseIteration(const QString& text)
 {
+    if (text == QLatin1String("median"))
+        return -1;
+    bool ok = false;
+    const int n = text.toInt(&ok);
+    return ok && n >= 0 ? std::optional<int>(n) : std::nullopt;
+}
+} // namespace
+
+bool checkFocusText(const CommandFocusText& focus)
+{
+    const FocusText& text = focus.text;
     QString error;
-    if (!text.range.isEmpty() && !text.nvtx.isEmpty())
-        error = QStringLiteral("--range and --nvtx cannot be combined: focus on one of them");
+    if (int(!text.range.isEmpty()) + int(!text.nvtx.isEmpty()) + int(!focus.iteration.isEmpty()) > 1)
+        error = QStringLiteral("--range, --nvtx and --iteration cannot be combined: focus on one of them");
     else if (!text.range.isEmpty()) {
         if (const Result<RelativeRange> r = parseRelativeRange(text.range); !r)
             error = r.errorMessage();
     } else if (!text.nvtx.isEmpty()) {
         if (const Result<NvtxFocusName> n = parseNvtxFocus(text.nvtx); !n)
             error = n.errorMessage();
+    } else if (!focus.iteration.isEmpty() && !parseIteration(focus.iteration)) {
+        error = QStringLiteral("--iteration takes an iteration index (0, 1, ... as `iterations` lists them) or "
+                               "'median', not '%1'")
+                    .arg(focus.iteration);
     }
     if (error.isEmpty())
         return true;
@@ -48,16 +71,43 @@ bool checkFocusText(const FocusText& text)
     return false;
 }
 
-void addFocusLoad(const FocusText& text, LoadOptions& load)
+void addFocusLoad(const CommandFocusText& text, LoadOptions& load)
 {
-    if (!text.nvtx.isEmpty())
+    if (!text.text.nvtx.isEmpty())
         load.parts |= LoadNvtx;
+    if (!text.iteration.isEmpty()) {
+        load.parts |= LoadNvtx | LoadKernels | LoadMemOps;
+        load.kernelColumns |= KernelDemangledName | KernelShortName;
+    }
+}
+
+Result<ResolvedFocus> resolveCommandFocus(const ProfilePtr& profile, const CommandFocusText& text)
+{
+    if (text.iteration.isEmpty())
+        return resolveFocus(*profile, text.text);
+    const std::optional<int> n = parseIteration(text.iteration);
+    if (!n)
+        return Result<ResolvedFocus>::failure(
+            ErrorKind::Usage, QStringLiteral("bad --iteration '%1'").arg(text.iteration));
+    Result<IterationTable> table = computeIterations({ profile, QString(), defaultIterationRules() });
+    if (!table)
+        return Result<ResolvedFocus>::failure(table.error().kind, table.errorMessage());
+    const Result<FocusRange> range = *n < 0 ? medianIterationRange(*table) : iterationRange(*table, *n);
+    if (!range)
+        return Result<ResolvedFocus>::failure(range.error().kind, range.errorMessage());
+    ResolvedFocus focus;
+    focus.range = *range;
+    focus.captureNs = focusCaptureSpan(*profile).durationNs();
+    return focus;
 }
 
 std::optional<ResolvedFocus> resolveCommandFocus(
-    const Profile& profile, const FocusText& text, const QString& path, int* exitCode)
+    const Profile& profile, const CommandFocusText& text, const QString& path, int* exitCode)
 {
-    const Result<ResolvedFocus> focus = resolveFocus(profile, text);
+    // The caller owns the profile for the whole call: an aliasing pointer without ownership lends it to the
+    // iteration detection, which takes a ProfilePtr.
+    const ProfilePtr lent(std::shared_ptr<const Profile>(), &profile);
+    const Result<ResolvedFocus> focus = resolveCommandFocus(lent, text);
     if (focus)
         return *focus;
     QString message = focus.errorMessage();

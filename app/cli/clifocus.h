@@ -11,27 +11,41 @@
 
 namespace nsw::cli {
 
-/// --range START:END and --nvtx RANGE[@DOMAIN][/INDEX]: what stats, nvtx, categories, analyze, compare and export
-/// focus on (issue 16; README "Focus range").
+/// What was typed on a command line: --range or --nvtx (resolved in core), or --iteration N|median (resolved here
+/// with the iteration detection, a module core/focus must not depend on).
+struct CommandFocusText
+{
+    FocusText text;
+    QString iteration;
+    bool isEmpty() const { return text.isEmpty() && iteration.isEmpty(); }
+};
+
+/// --range START:END, --nvtx RANGE[@DOMAIN][/INDEX] and --iteration N|median: what stats, nvtx, categories,
+/// analyze, compare and export focus on (issue 16; README "Focus range").
 struct FocusOptions
 {
     QCommandLineOption range;
     QCommandLineOption nvtx;
+    QCommandLineOption iteration;
 
     /// @p semantics completes the help: what the command keeps ("events that overlap it, durations not clipped").
     explicit FocusOptions(const QString& semantics);
     void addTo(QCommandLineParser& parser) const;
-    FocusText textOf(const QCommandLineParser& parser) const;
+    CommandFocusText textOf(const QCommandLineParser& parser) const;
 };
 
 /// Checks the typed focus before any load (malformed text, both options); prints the error. False on error.
-bool checkFocusText(const FocusText& text);
-/// Adds the NVTX table to @p load when the focus names an NVTX range.
-void addFocusLoad(const FocusText& text, LoadOptions& load);
+bool checkFocusText(const CommandFocusText& text);
+/// Adds the NVTX table to @p load when the focus names an NVTX range, and what the iteration detection reads for
+/// --iteration.
+void addFocusLoad(const CommandFocusText& text, LoadOptions& load);
 
-/// resolveFocus() for a command: prints the error (naming @p path) and sets @p exitCode on failure.
+/// resolveFocus(), or the iteration's range for --iteration (the detected iterations of `nsys-workbench iterations`:
+/// index as listed there, or the median one).
+Result<ResolvedFocus> resolveCommandFocus(const ProfilePtr& profile, const CommandFocusText& text);
+/// The same for a command: prints the error (naming @p path) and sets @p exitCode on failure.
 std::optional<ResolvedFocus> resolveCommandFocus(
-    const Profile& profile, const FocusText& text, const QString& path, int* exitCode);
+    const Profile& profile, const CommandFocusText& text, const QString& path, int* exitCode);
 
 /// "focus: ProfilerStep#12 (instance 3 of 40), 412 ms (3.2 % of the capture); <semantics>"; empty when inactive.
 QString focusLine(const ResolvedFocus& focus, const QString& semantics);

@@ -100,7 +100,7 @@ int runAnalyze(const QStringList& args)
         printError(rules.errorMessage() + QStringLiteral(" (see analyze --help)"));
         return ExitUsage;
     }
-    const FocusText focusText = focusOptions.textOf(parser);
+    const CommandFocusText focusText = focusOptions.textOf(parser);
     if (!checkFocusText(focusText))
         return ExitUsage;
     AnalysisRequest request { positional.first(), rules.value(), {}, {} };

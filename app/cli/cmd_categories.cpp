@@ -101,7 +101,7 @@ int runCategories(const QStringList& args)
     const std::optional<QSize> size = parsePngSize(parser.value(pngSize));
     if (!size)
         return ExitUsage;
-    const FocusText focusText = focusOptions.textOf(parser);
+    const CommandFocusText focusText = focusOptions.textOf(parser);
     if (!checkFocusText(focusText))
         return ExitUsage;
     std::vector<TimeNs> wall;

@@ -32,7 +32,8 @@ struct Side
     ResolvedFocus focus;
 };
 
-void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString& marker, const FocusText& focusText)
+void computeSide(
+    Side& side, const CompareKeyOptions& keyOptions, const QString& marker, const CommandFocusText& focusText)
 {
     QElapsedTimer timer;
     timer.start();
@@ -46,7 +47,7 @@ void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString&
     }
     side.warnings = loaded.warnings;
     side.kernels = qint64(loaded.profile->kernels.size());
-    const Result<ResolvedFocus> focus = resolveFocus(*loaded.profile, focusText);
+    const Result<ResolvedFocus> focus = resolveCommandFocus(loaded.profile, focusText);
     if (!focus) {
         side.error = side.path + QStringLiteral(": ") + focus.errorMessage();
         side.errorCode = focus.error().kind == ErrorKind::Usage ? ExitUsage : ExitNoData;
@@ -216,7 +217,7 @@ int runCompare(const QStringList& args)
         ruleLabel = QStringLiteral("%1 / %2, %3").arg(loaded.engine, loaded.model, timeModeName(*timeMode));
     }
 
-    const FocusText focusText = focusOptions.textOf(parser);
+    const CommandFocusText focusText = focusOptions.textOf(parser);
     if (!checkFocusText(focusText))
         return ExitUsage;
 

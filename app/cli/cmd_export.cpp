@@ -33,7 +33,7 @@ int runExport(const QStringList& args)
     }
     if (!checkFormat(parser.value(format), { QStringLiteral("perfetto") }))
         return ExitUsage;
-    const FocusText focusText = focusOptions.textOf(parser);
+    const CommandFocusText focusText = focusOptions.textOf(parser);
     if (!checkFocusText(focusText))
         return ExitUsage;
     PerfettoExportRequest request;

@@ -78,7 +78,7 @@ int runNvtx(const QStringList& args)
         printError(QStringLiteral("--group must be thread, process or merged, not '%1'").arg(grouping));
         return ExitUsage;
     }
-    const FocusText focusText = focusOptions.textOf(parser);
+    const CommandFocusText focusText = focusOptions.textOf(parser);
     if (!checkFocusText(focusText))
         return ExitUsage;
     // The phase map is checked before the (possibly long) load.

@@ -53,7 +53,7 @@ int runStats(const QStringList& args)
         printError(QStringLiteral("no report given; use -r REPORT (see stats --help)"));
         return ExitUsage;
     }
-    const FocusText focusText = focusOptions.textOf(parser);
+    const CommandFocusText focusText = focusOptions.textOf(parser);
     if (!checkFocusText(focusText))
         return ExitUsage;
     Result<StatsPlan> plan = planReports(parser.value(report).split(QLatin1Char(','), Qt::SkipEmptyParts));

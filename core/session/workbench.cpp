@@ -19,6 +19,7 @@ void Workbench::addSession(ProfileSession* session)
     const auto at = std::upper_bound(m_sessions.begin(), m_sessions.end(), session,
         [](const ProfileSession* a, const ProfileSession* b) { return a->openOrder() < b->openOrder(); });
     m_sessions.insert(at, session);
+    connect(session, &ProfileSession::focusChanged, this, [this, session]() { Q_EMIT focusChanged(session); });
     Q_EMIT sessionAdded(session);
     setCurrent(session);
 }

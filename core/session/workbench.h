@@ -54,6 +54,8 @@ Q_SIGNALS:
     void kernelNameSelected(nsw::ProfileSession* session, const QString& name);
     void kernelInstanceSelected(nsw::ProfileSession* session, quint32 kernelRow);
     void kernelSelectionChanged(const nsw::KernelSelection& selection);
+    /// The focus range of @p session changed (ProfileSession::setFocus): panes showing it recompute.
+    void focusChanged(nsw::ProfileSession* session);
 
 private:
     std::vector<ProfileSession*> m_sessions;

@@ -32,6 +32,8 @@ private Q_SLOTS:
     void jsonMarker();
     void guessSaidInEveryFormat();
     void textTable();
+    void iterationFocusesOtherCommands_data();
+    void iterationFocusesOtherCommands();
 
 private:
     QString run(const QStringList& args, const QString& name);
@@ -84,7 +86,7 @@ void TestCmdIterations::exitCodes()
 
 void TestCmdIterations::csvRawValues()
 {
-    const QStringList lines = run({ m_marker, u"--format"_s, u"csv"_s }, u"marker.csv"_s).split(u"\r\n"_s);
+    const QStringList lines = run({ m_marker, u"--format"_s, u"csv"_s }, u"marker.csv"_s).split(u"\n"_s);
     QCOMPARE(lines.value(0),
         u"Iteration,Marker,Start (ns),Duration (ns),GPU Busy (ns),GPU Idle (ns),Kernels,Top Category,Top Kernel,"
         "Outlier"_s);
@@ -94,6 +96,40 @@ void TestCmdIterations::csvRawValues()
     QCOMPARE(lines.value(3), u"2,ProfilerStep#2,2900,1500,1500,0,3,nccl_and_custom_ar,nccl_allreduce,"_s);
     QCOMPARE(lines.value(4), u"3,ProfilerStep#3,4400,500,200,300,2,nccl_and_custom_ar,nccl_allreduce,"_s);
     QCOMPARE(lines.size(), 6); // and the final CRLF
+}
+
+void TestCmdIterations::iterationFocusesOtherCommands_data()
+{
+    QTest::addColumn<QString>("iteration");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<qint64>("instances");
+    // Kernel counts hand-worked in iterationfixtures.h (see csvRawValues); the median duration is 1000 ns, the lower
+    // middle of 500, 1000, 1000, 1500: iteration 0 (ties by index).
+    QTest::newRow("iteration 1") << u"1"_s << int(cli::ExitOk) << qint64(2);
+    QTest::newRow("iteration 2") << u"2"_s << int(cli::ExitOk) << qint64(3);
+    QTest::newRow("median iteration") << u"median"_s << int(cli::ExitOk) << qint64(4);
+    QTest::newRow("no such iteration") << u"9"_s << int(cli::ExitUsage) << qint64(-1);
+    QTest::newRow("not a number") << u"first"_s << int(cli::ExitUsage) << qint64(-1);
+}
+
+void TestCmdIterations::iterationFocusesOtherCommands()
+{
+    QFETCH(QString, iteration);
+    QFETCH(int, exitCode);
+    QFETCH(qint64, instances);
+    const QString out = m_dir.filePath(u"focused-%1.csv"_s.arg(iteration));
+    QCOMPARE(cli::run({ u"stats"_s, u"-r"_s, u"cuda_gpu_kern_sum"_s, u"--format"_s, u"csv"_s, u"--iteration"_s,
+                 iteration, m_marker, u"-o"_s, out }),
+        exitCode);
+    if (exitCode != cli::ExitOk)
+        return;
+    const QStringList lines = QString::fromUtf8(readAll(out)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const qsizetype column = lines.value(0).split(QLatin1Char(',')).indexOf(u"Instances"_s);
+    QVERIFY2(column >= 0, qPrintable(lines.value(0)));
+    qint64 sum = 0;
+    for (qsizetype i = 1; i < lines.size(); ++i)
+        sum += lines[i].split(QLatin1Char(',')).value(column).toLongLong();
+    QCOMPARE(sum, instances);
 }
 
 void TestCmdIterations::jsonMarker()
@@ -118,7 +154,7 @@ void TestCmdIterations::guessSaidInEveryFormat()
     const QString text = run({ m_gap }, u"gap.txt"_s);
     QVERIFY2(text.contains(u"GUESS"_s), qPrintable(text));
     const QString csv = run({ m_gap, u"--format"_s, u"csv"_s }, u"gap.csv"_s);
-    const QStringList lines = csv.split(u"\r\n"_s);
+    const QStringList lines = csv.split(u"\n"_s);
     QCOMPARE(lines.value(1), u"0,guess,0,53000,2850,50150,3,misc,small,"_s);
     // The last guessed iteration has no idle gap after it: 2000 against a median of 53000 (MAD 10000) is an outlier.
     QCOMPARE(lines.value(3), u"2,guess,116000,2000,1920,80,2,misc,big,outlier"_s);

@@ -152,7 +152,7 @@ void TestIterations::markerLayout()
 
 void TestIterations::markerWarnings()
 {
-    const Result<IterationTable> table = computeIterations({ load(m_marker), {} });
+    const Result<IterationTable> table = computeIterations({ load(m_marker), {}, nullptr });
     QVERIFY(table.ok());
     const QString all = table.warnings().join(u'\n');
     QVERIFY2(all.contains(u"1 other process"_s), qPrintable(all));
@@ -175,7 +175,7 @@ void TestIterations::namedMarker()
 {
     QFETCH(QString, marker);
     QFETCH(QList<qint64>, starts);
-    const Result<IterationTable> table = computeIterations({ load(m_marker), marker });
+    const Result<IterationTable> table = computeIterations({ load(m_marker), marker, nullptr });
     QVERIFY2(table.ok(), qPrintable(table.errorMessage()));
     QCOMPARE(table->marker, marker);
     QList<qint64> got;
@@ -189,14 +189,14 @@ void TestIterations::libraryRangesNeverIterations()
     const ProfilePtr profile = load(m_library);
     // Only the outermost outer_step: step_1 (NCCL domain), cub::step_2 and "ncclKernel step_3" are library ranges.
     for (const QString& marker : { u".*step.*"_s, u"outer_step"_s }) {
-        const Result<IterationTable> table = computeIterations({ profile, marker });
+        const Result<IterationTable> table = computeIterations({ profile, marker, nullptr });
         QVERIFY2(table.ok(), qPrintable(table.errorMessage()));
         QCOMPARE(table->iterations.size(), std::size_t(1));
         QCOMPARE(table->iterations[0].start, 3000);
         QCOMPARE(table->iterations[0].end, 4000);
     }
     for (const QString& marker : { u"step_1"_s, u"cub::step_2"_s }) {
-        const Result<IterationTable> table = computeIterations({ profile, marker });
+        const Result<IterationTable> table = computeIterations({ profile, marker, nullptr });
         QVERIFY(!table.ok());
         QCOMPARE(table.error().kind, ErrorKind::NoData);
     }
@@ -204,7 +204,7 @@ void TestIterations::libraryRangesNeverIterations()
 
 void TestIterations::gapFallback()
 {
-    const Result<IterationTable> table = computeIterations({ load(m_gap), {} });
+    const Result<IterationTable> table = computeIterations({ load(m_gap), {}, nullptr });
     QVERIFY2(table.ok(), qPrintable(table.errorMessage()));
     QVERIFY(table->isGuess());
     QVERIFY(table->detection.contains(u"guess"_s));
@@ -248,7 +248,7 @@ void TestIterations::noIterations()
     QFETCH(QString, marker);
     QFETCH(QString, message);
     const QString path = m_dir.filePath(file + u".sqlite"_s);
-    const Result<IterationTable> table = computeIterations({ load(path), marker });
+    const Result<IterationTable> table = computeIterations({ load(path), marker, nullptr });
     QVERIFY(!table.ok());
     QCOMPARE(table.error().kind, ErrorKind::NoData);
     QVERIFY2(table.errorMessage().contains(message), qPrintable(table.errorMessage()));
@@ -292,7 +292,7 @@ void TestIterations::outliers()
 
 void TestIterations::medianIteration()
 {
-    const Result<IterationTable> table = computeIterations({ load(m_marker), {} });
+    const Result<IterationTable> table = computeIterations({ load(m_marker), {}, nullptr });
     QVERIFY(table.ok());
     // Durations 1000 1000 1500 500: sorted 500 (3), 1000 (0), 1000 (1), 1500 (2); the lower middle is iteration 0.
     QCOMPARE(table->medianIteration(), 0);
@@ -306,7 +306,7 @@ void TestIterations::medianIteration()
 
 void TestIterations::iterationRanges()
 {
-    const Result<IterationTable> table = computeIterations({ load(m_marker), {} });
+    const Result<IterationTable> table = computeIterations({ load(m_marker), {}, nullptr });
     QVERIFY(table.ok());
     const Result<FocusRange> r = iterationRange(*table, 2);
     QVERIFY(r.ok());
@@ -327,7 +327,7 @@ void TestIterations::cancelled()
 {
     CancelToken token;
     token.cancel();
-    const Result<IterationTable> table = computeIterations({ load(m_marker), {} }, JobContext(token));
+    const Result<IterationTable> table = computeIterations({ load(m_marker), {}, nullptr }, JobContext(token));
     QVERIFY(table.isCancelled());
 }
 
@@ -345,7 +345,7 @@ void TestIterations::countsMatchSql()
     QFETCH(bool, training);
     const ProfilePtr profile = load(path);
     QVERIFY(profile);
-    const Result<IterationTable> table = computeIterations({ profile, {} });
+    const Result<IterationTable> table = computeIterations({ profile, {}, nullptr });
     if (!table.ok()) {
         QVERIFY(!training);
         QCOMPARE(table.error().kind, ErrorKind::NoData);

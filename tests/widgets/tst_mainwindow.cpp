@@ -17,6 +17,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -149,6 +151,54 @@ private Q_SLOTS:
         QTest::keyClick(&w, Qt::Key_Escape);
         QVERIFY(!session->focus().isActive());
         QVERIFY(!w.focusBanner()->isVisible());
+    }
+
+    void statisticsFollowTheFocus()
+    {
+        MainWindow w(true);
+        QVERIFY(openAndWait(w, m_export));
+        ProfileSession* session = w.workbench()->current();
+        auto* stats = qobject_cast<StatisticsPane*>(w.pane(QStringLiteral("statistics")));
+        QVERIFY(stats);
+        QSignalSpy shown(stats, &StatisticsPane::reportShown);
+        stats->reportSelector()->setCurrentIndex(
+            stats->reportSelector()->findData(QStringLiteral("cuda_gpu_kern_sum")));
+        QTRY_VERIFY(shown.count() > 0 && stats->model()->report().name == QLatin1String("cuda_gpu_kern_sum"));
+        const auto instances = [&]() {
+            int column = -1;
+            for (int c = 0; c < stats->model()->columnCount(); ++c)
+                if (stats->model()->headerData(c, Qt::Horizontal).toString() == QLatin1String("Instances"))
+                    column = c;
+            qint64 n = 0;
+            for (int r = 0; r < stats->model()->rowCount(); ++r)
+                n += stats->model()->index(r, column).data(SortRole).toLongLong();
+            return n;
+        };
+        // The first half of the kernels' span; the expected count from the file with nsys's overlap predicate.
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("focusOracle"));
+        db.setDatabaseName(m_export);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("SELECT min(start), max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL")) && q.next());
+        const qint64 s = q.value(0).toLongLong(), e = s + (q.value(1).toLongLong() - s) / 2;
+        QVERIFY(q.exec(QStringLiteral("SELECT count(*), (SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL) FROM "
+                                      "CUPTI_ACTIVITY_KIND_KERNEL WHERE (start >= %1 AND start < %2) OR "
+                                      "(end >= %1 AND end < %2) OR (start < %1 AND end >= %2)")
+                           .arg(s)
+                           .arg(e))
+            && q.next());
+        const qint64 inside = q.value(0).toLongLong(), all = q.value(1).toLongLong();
+        db.close();
+        QVERIFY(inside < all);
+        QCOMPARE(instances(), all);
+        shown.clear();
+        session->setFocus(FocusRange { s, e, QStringLiteral("first half") });
+        QTRY_VERIFY(shown.count() > 0);
+        QCOMPARE(instances(), inside);
+        shown.clear();
+        session->clearFocus();
+        QTRY_VERIFY(shown.count() > 0);
+        QCOMPARE(instances(), all);
     }
 
     void failedLoadLeavesOpenProfilesAlone()

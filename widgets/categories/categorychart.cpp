@@ -113,10 +113,13 @@ void CategoryChart::fitLegend()
 {
     // Many categories in a short dock: the legend wraps into more columns rather than squeezing its entries (a
     // squeezed entry loses its descenders and underscores). Sized from the entries' own size hints.
-    const int items = legend->itemCount();
+    int items = 0;
     int itemHeight = 1;
-    for (int i = 0; i < items; ++i)
-        itemHeight = std::max(itemHeight, legend->item(i)->minimumOuterSizeHint().height());
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i)) { // a wrapped legend has empty cells
+            ++items;
+            itemHeight = std::max(itemHeight, item->minimumOuterSizeHint().height());
+        }
     itemHeight += legend->rowSpacing();
     const int room = axisRect()->outerRect().height() > 0 ? axisRect()->outerRect().height() : height() / 2;
     const int rows = std::max(1, (room - legend->margins().top() - legend->margins().bottom()) / itemHeight);

@@ -35,6 +35,7 @@ struct Input
     std::shared_ptr<CategorySessionData> data;
     TimeNs wallNs = kNoTime;
     QString wallSource;
+    FocusRange focus;
 };
 } // namespace
 
@@ -52,6 +53,7 @@ CategoryController::CategoryController(Workbench* workbench, QObject* parent)
             select(engines.first(), m_library.models(engines.first()).value(0));
     }
     connect(workbench, &Workbench::sessionAdded, this, &CategoryController::onSessionAdded);
+    connect(workbench, &Workbench::focusChanged, this, &CategoryController::recompute);
     connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
         std::erase_if(m_results, [s](const SessionResult& r) { return r.session == s || !r.session; });
         Q_EMIT resultsChanged();
@@ -330,13 +332,19 @@ void CategoryController::recompute()
     for (ProfileSession* s : m_workbench->sessions()) {
         Input in;
         in.session = s;
+        in.focus = s->focus();
         in.data = s->attachment<CategorySessionData>(attachmentKey());
         if (!in.data)
             continue;
-        if (m_wallSource == WallSource::Capture) {
+        // Under a focus the CPU segment is measured against the focus range; an entered wall time covers the whole
+        // run and is left out.
+        if (m_wallSource == WallSource::Capture && in.focus.isActive()) {
+            in.wallNs = in.focus.durationNs();
+            in.wallSource = QStringLiteral("focus range");
+        } else if (m_wallSource == WallSource::Capture) {
             in.wallNs = s->profile()->captureDurationNs();
             in.wallSource = QStringLiteral("capture span");
-        } else if (m_wallSource == WallSource::Entered && s->wallTimeNs() != kNoTime) {
+        } else if (m_wallSource == WallSource::Entered && s->wallTimeNs() != kNoTime && !in.focus.isActive()) {
             in.wallNs = s->wallTimeNs();
             in.wallSource = QStringLiteral("wall time");
         }
@@ -358,7 +366,7 @@ void CategoryController::recompute()
                 SessionResult r;
                 r.session = in.session;
                 r.timeline = in.data->timeline;
-                CategoryRequest request { r.timeline, in.data->matches, rules, options, true, {} };
+                CategoryRequest request { r.timeline, in.data->matches, rules, options, true, in.focus };
                 request.options.wallNs = in.wallNs;
                 request.options.wallSource = in.wallSource;
                 Result<CategoryResult> result = computeCategories(request);

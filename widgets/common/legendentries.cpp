@@ -8,7 +8,8 @@ namespace nsw {
 void keepLegendInk(QCPLegend& legend)
 {
     for (int i = 0; i < legend.itemCount(); ++i)
-        legend.item(i)->setMargins(QMargins(0, 0, 0, 3));
+        if (QCPAbstractLegendItem* item = legend.item(i)) // a wrapped legend has empty cells
+            item->setMargins(QMargins(0, 0, 0, 3));
 }
 
 } // namespace nsw

@@ -60,6 +60,7 @@ protected:
 struct CachedTree
 {
     NvtxTreeOptions options;
+    FocusRange focus;
     std::shared_ptr<const NvtxTree> tree;
 };
 
@@ -173,6 +174,10 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &NvtxPane::onCurrentNodeChanged);
     connect(workbench, &Workbench::currentChanged, this, &NvtxPane::onCurrentSessionChanged);
+    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
+        if (s == m_session)
+            onCurrentSessionChanged(s);
+    });
     connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
         if (s == m_session)
             onCurrentSessionChanged(nullptr);
@@ -221,7 +226,7 @@ void NvtxPane::rebuild()
     }
     const NvtxTreeOptions options = currentOptions();
     if (const auto cached = m_session->attachment<CachedTree>(kAttachment);
-        cached && cached->tree && sameOptions(cached->options, options)) {
+        cached && cached->tree && sameOptions(cached->options, options) && cached->focus == m_session->focus()) {
         showTree(cached->tree);
         return;
     }
@@ -233,13 +238,13 @@ void NvtxPane::rebuild()
     const ProfilePtr profile = m_session->profile();
     QPointer<ProfileSession> session = m_session;
     m_job.run<Result<std::shared_ptr<const NvtxTree>>>(
-        [request = NvtxTreeRequest { profile, options, {} }](
+        [request = NvtxTreeRequest { profile, options, m_session->focus() }](
             const JobContext& job) { return computeNvtxTree(request, job); },
-        [this, session, options](Result<std::shared_ptr<const NvtxTree>> tree) {
+        [this, session, options, focus = m_session->focus()](Result<std::shared_ptr<const NvtxTree>> tree) {
             if (!tree)
                 return;
             if (session)
-                session->setAttachment(kAttachment, std::make_shared<CachedTree>(CachedTree { options, *tree }));
+                session->setAttachment(kAttachment, std::make_shared<CachedTree>(CachedTree { options, focus, *tree }));
             showTree(std::move(*tree));
         });
 }

@@ -59,6 +59,10 @@ StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
     connect(m_report, &QComboBox::currentIndexChanged, this, &StatisticsPane::compute);
     connect(m_filter, &FilterBar::filterChanged, this,
         [this](const QString& text, bool regex) { m_filter->setError(m_proxy->setFilter(text, regex)); });
+    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
+        if (s == m_session)
+            compute();
+    });
     connect(workbench, &Workbench::currentChanged, this, [this](ProfileSession* s) {
         m_session = s;
         compute();
@@ -80,6 +84,14 @@ QString StatisticsPane::exportBaseName() const
     return base;
 }
 
+namespace {
+StatsPlan focusedPlan(StatsPlan plan, const FocusRange& focus)
+{
+    setFocus(plan, focus);
+    return plan;
+}
+} // namespace
+
 void StatisticsPane::compute()
 {
     m_job.cancel();
@@ -97,7 +109,8 @@ void StatisticsPane::compute()
     m_message->show();
     const ProfilePtr profile = m_session->profile();
     m_job.run<Result<std::vector<ReportTable>>>(
-        [plan = plan.value(), profile](const JobContext& job) { return computeReports(plan, *profile, job); },
+        [plan = focusedPlan(*plan, m_session->focus()), profile](
+            const JobContext& job) { return computeReports(plan, *profile, job); },
         [this](Result<std::vector<ReportTable>> tables) {
             if (!tables)
                 return;
