@@ -53,7 +53,7 @@ void TestCategoryChart::layoutFits_data()
     QTest::addColumn<int>("bars");
     QTest::addColumn<QSize>("size");
     for (const int bars : { 2, 6, 16 })
-        for (const QSize size : { QSize(800, 400), QSize(1920, 500) })
+        for (const QSize size : { QSize(800, 400), QSize(1920, 500), QSize(360, 300) }) // 360: a docked pane
             QTest::addRow("%d bars at %dx%d", bars, size.width(), size.height()) << bars << size;
 }
 
@@ -69,7 +69,10 @@ void TestCategoryChart::layoutFits()
     chart.replot();
 
     const QRect plot = chart.axisRect()->rect();
-    QVERIFY2(plot.height() * 2 >= size.height(), qPrintable(QStringLiteral("plot height %1").arg(plot.height())));
+    // Half the chart for the plot at the sizes; a 300 px high docked pane also holds 14 whole legend entries.
+    if (size.width() >= 800)
+        QVERIFY2(plot.height() * 2 >= size.height(), qPrintable(QStringLiteral("plot height %1").arg(plot.height())));
+    QVERIFY(plot.height() >= 40);
     QVERIFY2(plot.width() * 2 >= size.width() - chart.legend->outerRect().width(),
         qPrintable(
             QStringLiteral("plot width %1, legend %2").arg(plot.width()).arg(chart.legend->outerRect().width())));
@@ -83,6 +86,8 @@ void TestCategoryChart::layoutFits()
     QVERIFY(ticker);
     QCOMPARE(ticker->ticks().size(), bars);
     for (const QString& label : ticker->ticks()) {
+        if (size.width() < 800) // a narrow docked pane: only the legend is checked (rows may be tighter than a label)
+            break;
         if (chart.isHorizontal()) {
             QVERIFY(metrics.height() <= pitch);
             QVERIFY(metrics.horizontalAdvance(label) <= size.width() / 3 + 1);
@@ -106,7 +111,7 @@ void TestCategoryChart::layoutFits()
             QVERIFY2(!r.adjusted(1, 1, -1, -1).intersects(other), qPrintable(text->text()));
         labels.push_back(r);
     }
-    QVERIFY(!labels.empty());
+    QVERIFY(!labels.empty() || size.width() < 800);
 
     // Legend: every entry complete (not squeezed below its own height), inside the chart, off the plot.
     int entries = 0;
@@ -117,6 +122,12 @@ void TestCategoryChart::layoutFits()
     const QRect legend = chart.legend->outerRect();
     QVERIFY(QRect(QPoint(0, 0), size).contains(legend));
     QVERIFY(!legend.intersects(plot));
+    QVERIFY2(legend.right() < size.width() && legend.bottom() < size.height(),
+        qPrintable(QStringLiteral("legend %1,%2 %3x%4")
+                       .arg(legend.x())
+                       .arg(legend.y())
+                       .arg(legend.width())
+                       .arg(legend.height())));
     for (int i = 0; i < chart.legend->itemCount(); ++i) {
         QCPAbstractLegendItem* item = chart.legend->item(i);
         if (!item)

@@ -62,16 +62,25 @@ CategoryChart::CategoryChart(QWidget* parent)
     m_subtitle->setTextColor(QColor(80, 80, 80));
     m_subtitle->setMargins(QMargins(0, 0, 0, 4));
     body->addElement(0, 0, rect);
-    auto* side = new QCPLayoutGrid;
-    body->addElement(0, 1, side);
+    m_side = new QCPLayoutGrid;
+    body->addElement(0, 1, m_side);
     body->setColumnStretchFactor(1, 0.001);
     legend->setVisible(true);
     legend->setBorderPen(Qt::NoPen);
     legend->setSelectableParts(QCPLegend::spNone);
-    side->addElement(0, 0, legend);
-    side->addElement(1, 0, new QCPLayoutElement(this));
-    side->setRowStretchFactor(0, 0.001);
-    side->setMargins(QMargins(0, 0, 8, 0));
+    m_side->addElement(0, 0, legend);
+    m_side->addElement(1, 0, new QCPLayoutElement(this));
+    m_side->setRowStretchFactor(0, 0.001);
+    m_side->setMargins(QMargins(0, 0, 8, 0));
+    // A narrow chart puts the legend in a row below the plot instead (fitLegend).
+    m_below = new QCPLayoutGrid;
+    plotLayout()->addElement(3, 0, m_below);
+    plotLayout()->setRowStretchFactor(3, 0.001);
+    m_below->setMargins(QMargins(8, 0, 8, 4));
+    // A grid's maximum width is its children's: without an unbounded spacer beside the legend's cell, the row would
+    // cap the width of the whole column (title and plot included) at the legend's.
+    m_below->addElement(0, 1, new QCPLayoutElement(this));
+    m_below->setColumnStretchFactor(0, 0.001);
     legend->setIconSize(14, 10);
     legend->setRowSpacing(1);
     setMinimumSize(320, 220);
@@ -94,41 +103,62 @@ bool CategoryChart::labelsFitSideBySide() const
     for (const QString& label : m_table.bars)
         widest = std::max(widest, metrics.horizontalAdvance(label));
     // The upright plot's width, the same in either orientation (no flip-flop): the chart's minus the legend column
-    // and the time axis' labels.
-    const int plotWidth = width() - legend->outerRect().width() - 70;
+    // (fitLegend) and the time axis' labels.
+    const int plotWidth = width() - m_legendWidth - 70;
     return widest <= 0.85 * double(plotWidth) / double(bars);
 }
 
 void CategoryChart::fitToSize()
 {
+    fitLegend();
     const bool horizontal = !labelsFitSideBySide();
     if (horizontal != m_horizontal) {
         m_horizontal = horizontal;
         rebuild();
+        fitLegend();
     }
-    fitLegend();
 }
 
 void CategoryChart::fitLegend()
 {
-    // Many categories in a short dock: the legend wraps into more columns rather than squeezing its entries (a
-    // squeezed entry loses its descenders and underscores). Sized from the entries' own size hints.
+    // The legend keeps every entry whole: a squeezed entry loses its descenders and underscores, a clipped one its
+    // end. Beside the plot it wraps into more columns when the plot is short; when it would take more than a third
+    // of the width it moves into a row below the plot, wrapped into as many columns as fit. Sized from the entries'
+    // own size hints.
     int items = 0;
-    int itemHeight = 1;
+    QSize entry(1, 1);
     for (int i = 0; i < legend->itemCount(); ++i)
         if (const QCPAbstractLegendItem* item = legend->item(i)) { // a wrapped legend has empty cells
             ++items;
-            itemHeight = std::max(itemHeight, item->minimumOuterSizeHint().height());
+            entry = entry.expandedTo(item->minimumOuterSizeHint());
         }
-    itemHeight += legend->rowSpacing();
-    const int room = axisRect()->outerRect().height() > 0 ? axisRect()->outerRect().height() : height() / 2;
-    const int rows = std::max(1, (room - legend->margins().top() - legend->margins().bottom()) / itemHeight);
-    const int wrap = items > rows ? rows : 0;
-    if (legend->wrap() != wrap) {
-        legend->setWrap(wrap);
-        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
-        replot(QCustomPlot::rpQueuedReplot);
+    const int rowHeight = entry.height() + legend->rowSpacing();
+    const int columnWidth = entry.width() + legend->columnSpacing();
+    const bool below = columnWidth > width() / 3;
+    if (below != m_legendBelow) {
+        (m_legendBelow ? m_below : m_side)->take(legend);
+        (below ? m_below : m_side)->addElement(0, 0, legend);
+        m_legendBelow = below;
     }
+    int wrap = 0;
+    QCPLayoutGrid::FillOrder order = QCPLayoutGrid::foRowsFirst;
+    if (below) {
+        order = QCPLayoutGrid::foColumnsFirst;
+        const int columns = std::max(1, (width() - 16) / std::max(1, columnWidth));
+        wrap = items > columns ? columns : 0;
+        m_legendWidth = 0;
+    } else {
+        const int room = axisRect()->outerRect().height() > 0 ? axisRect()->outerRect().height() : height() / 2;
+        const int rows = std::max(1, (room - legend->margins().top() - legend->margins().bottom()) / rowHeight);
+        wrap = items > rows ? rows : 0;
+        const int columns = wrap > 0 ? (items + wrap - 1) / wrap : 1;
+        m_legendWidth = columns * columnWidth + 8;
+    }
+    if (legend->wrap() != wrap || legend->fillOrder() != order) {
+        legend->setWrap(wrap);
+        legend->setFillOrder(order, true);
+    }
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 void CategoryChart::setTable(const CategoryTable& table, const QString& subtitle)
