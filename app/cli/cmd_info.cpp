@@ -5,6 +5,7 @@
 #include "core/profile/capturespan.h"
 #include "core/profile/exportcheck.h"
 #include "core/profile/metadatareader.h"
+#include "core/profile/timelimits.h"
 #include "core/session/workbenchload.h"
 #include "core/sqlite/sqlitedb.h"
 #include "core/util/timeformat.h"
@@ -48,13 +49,17 @@ Status readDeviceUse(const SqliteDb& db, std::map<std::pair<qint64, int>, Device
         if (!db.hasColumn(t, QStringLiteral("deviceId")) || !db.hasColumn(t, QStringLiteral("globalPid")))
             continue;
         Statement st(db,
-            QStringLiteral("SELECT globalPid, deviceId, count(*), min(start), max(end) FROM %1 GROUP BY 1, 2")
-                .arg(quoteIdentifier(t)));
+            // The span over the rows the loader keeps (core/profile/timelimits.h); the counts over all rows.
+            QStringLiteral("SELECT globalPid, deviceId, count(*), min(CASE WHEN %2 THEN start END), "
+                           "max(CASE WHEN %2 THEN end END) FROM %1 GROUP BY 1, 2")
+                .arg(quoteIdentifier(t), plausibleIntervalSql()));
         Statement::Step step;
         while ((step = st.step()) == Statement::Step::Row) {
             DeviceUse& u = use[{ globalPidOf(st.int64(0)), int(st.int64(1)) }];
             if (t.endsWith(QLatin1String("KERNEL")))
                 u.kernels += st.int64(2);
+            if (st.isNull(3))
+                continue;
             spanStart = spanStart == kNoTime ? st.int64(3) : std::min<TimeNs>(spanStart, st.int64(3));
             spanEnd = spanEnd == kNoTime ? st.int64(4) : std::max<TimeNs>(spanEnd, st.int64(4));
         }

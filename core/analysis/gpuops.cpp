@@ -2,6 +2,7 @@
 #include "core/analysis/gpuops.h"
 
 #include "core/analysis/cudarules.h"
+#include "core/profile/timelimits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -180,7 +181,9 @@ Result<TableOps> readTable(const RuleInput& input, const ApiSource& source, cons
     const Status s = input.scan(table,
         { QStringLiteral("start"), QStringLiteral("end"), source.globalId, source.device, source.context }, nullptr,
         [&](const std::vector<NullableInt>& v) {
-            if (!v[0] || *v[0] <= 0 || !v[1])
+            // Times beyond the loader's limits (core/profile/timelimits.h) are corrupt: left out rather than
+            // overflowing the chunk arithmetic.
+            if (!v[0] || *v[0] <= 0 || !v[1] || !plausibleTime(*v[0]) || !plausibleTime(*v[1]))
                 return;
             const qint64 gid = orNull(v[2]);
             t.ops.push_back(

@@ -88,9 +88,7 @@ EventSpan readEventSpan(const SqliteDb& db)
     const auto plausible = [&](const QString& column) {
         return QStringLiteral("typeof(%1) = 'integer' AND %1 BETWEEN -%2 AND %2").arg(column, limit);
     };
-    const QString interval
-        = QStringLiteral("%1 AND %2 AND end >= start AND end - start <= %3")
-              .arg(plausible(QStringLiteral("start")), plausible(QStringLiteral("end")), QString::number(kMaxDuration));
+    const QString interval = plausibleIntervalSql();
     EventSpan span;
     const auto cover = [&](const QString& table, const QString& endExpression, const QString& where) {
         Statement st(db,

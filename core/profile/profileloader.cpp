@@ -10,6 +10,17 @@
 #include "core/sqlite/sqlitedb.h"
 #include "core/util/numberformat.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define NSW_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NSW_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifndef NSW_ADDRESS_SANITIZER
+#define NSW_ADDRESS_SANITIZER 0
+#endif
+
 #include <QElapsedTimer>
 
 #ifdef __GLIBC__
@@ -699,8 +710,9 @@ void LoadRun::finish()
                 : QStringLiteral("no CUDA kernels: the export has no CUPTI_ACTIVITY_KIND_KERNEL table"));
     }
     m_db.reset();
-#ifdef __GLIBC__
+#if defined(__GLIBC__) && !NSW_ADDRESS_SANITIZER
     // Chunk outputs and lookup tables were freed; hand the heap's free pages back before analyses allocate more.
+    // (Not under AddressSanitizer: its allocator replaces glibc's, whose arenas malloc_trim would walk.)
     malloc_trim(0);
 #endif
     report(QStringLiteral("Done"), 1.0);

@@ -3,6 +3,7 @@
 
 #include "core/profile/profile.h"
 
+#include <QString>
 #include <QtGlobal>
 
 namespace nsw {
@@ -21,6 +22,16 @@ constexpr bool plausibleTime(TimeNs t)
 constexpr bool plausibleInterval(TimeNs start, TimeNs end)
 {
     return plausibleTime(start) && plausibleTime(end) && end >= start && quint64(end) - quint64(start) <= kMaxDuration;
+}
+
+/// The same bounds as an SQL condition on a table's integer `start` and `end` columns (for readers that must agree
+/// with the loader: `info`'s spans).
+inline QString plausibleIntervalSql()
+{
+    const QString limit = QString::number(kMaxAbsTime);
+    return QStringLiteral("typeof(start) = 'integer' AND start BETWEEN -%1 AND %1 AND typeof(end) = 'integer' AND "
+                          "end BETWEEN -%1 AND %1 AND end >= start AND end - start <= %2")
+        .arg(limit, QString::number(kMaxDuration));
 }
 
 } // namespace nsw
