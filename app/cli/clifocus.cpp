@@ -102,12 +102,9 @@ Result<ResolvedFocus> resolveCommandFocus(const ProfilePtr& profile, const Comma
 }
 
 std::optional<ResolvedFocus> resolveCommandFocus(
-    const Profile& profile, const CommandFocusText& text, const QString& path, int* exitCode)
+    const ProfilePtr& profile, const CommandFocusText& text, const QString& path, int* exitCode)
 {
-    // The caller owns the profile for the whole call: an aliasing pointer without ownership lends it to the
-    // iteration detection, which takes a ProfilePtr.
-    const ProfilePtr lent(std::shared_ptr<const Profile>(), &profile);
-    const Result<ResolvedFocus> focus = resolveCommandFocus(lent, text);
+    const Result<ResolvedFocus> focus = resolveCommandFocus(profile, text);
     if (focus)
         return *focus;
     QString message = focus.errorMessage();

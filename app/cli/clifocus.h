@@ -45,7 +45,7 @@ void addFocusLoad(const CommandFocusText& text, LoadOptions& load);
 Result<ResolvedFocus> resolveCommandFocus(const ProfilePtr& profile, const CommandFocusText& text);
 /// The same for a command: prints the error (naming @p path) and sets @p exitCode on failure.
 std::optional<ResolvedFocus> resolveCommandFocus(
-    const Profile& profile, const CommandFocusText& text, const QString& path, int* exitCode);
+    const ProfilePtr& profile, const CommandFocusText& text, const QString& path, int* exitCode);
 
 /// "focus: ProfilerStep#12 (instance 3 of 40), 412 ms (3.2 % of the capture); <semantics>"; empty when inactive.
 QString focusLine(const ResolvedFocus& focus, const QString& semantics);

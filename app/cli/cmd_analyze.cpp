@@ -114,7 +114,7 @@ int runAnalyze(const QStringList& args)
         if (!profile)
             return exitCode;
         const std::optional<ResolvedFocus> resolved
-            = resolveCommandFocus(*profile, focusText, positional.first(), &exitCode);
+            = resolveCommandFocus(profile, focusText, positional.first(), &exitCode);
         if (!resolved)
             return exitCode;
         focus = *resolved;

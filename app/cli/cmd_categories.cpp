@@ -134,7 +134,7 @@ int runCategories(const QStringList& args)
         const ProfilePtr profile = loadProfile(traces[i], options, &exitCode);
         if (!profile)
             return exitCode;
-        const std::optional<ResolvedFocus> focus = resolveCommandFocus(*profile, focusText, traces[i], &exitCode);
+        const std::optional<ResolvedFocus> focus = resolveCommandFocus(profile, focusText, traces[i], &exitCode);
         if (!focus)
             return exitCode;
         ProfileCategories p;

@@ -41,7 +41,7 @@ int runExport(const QStringList& args)
     if (!request.profile)
         return exitCode;
     const std::optional<ResolvedFocus> focus
-        = resolveCommandFocus(*request.profile, focusText, positional.first(), &exitCode);
+        = resolveCommandFocus(request.profile, focusText, positional.first(), &exitCode);
     if (!focus)
         return exitCode;
     request.focus = focus->range;

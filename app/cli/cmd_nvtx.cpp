@@ -97,7 +97,7 @@ int runNvtx(const QStringList& args)
     const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
     if (!profile)
         return exitCode;
-    const std::optional<ResolvedFocus> focus = resolveCommandFocus(*profile, focusText, positional.first(), &exitCode);
+    const std::optional<ResolvedFocus> focus = resolveCommandFocus(profile, focusText, positional.first(), &exitCode);
     if (!focus)
         return exitCode;
     const std::shared_ptr<const NvtxTree> tree = *computeNvtxTree({ profile, options, focus->range });

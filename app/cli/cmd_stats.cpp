@@ -67,7 +67,7 @@ int runStats(const QStringList& args)
     const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
     if (!profile)
         return exitCode;
-    const std::optional<ResolvedFocus> focus = resolveCommandFocus(*profile, focusText, positional.first(), &exitCode);
+    const std::optional<ResolvedFocus> focus = resolveCommandFocus(profile, focusText, positional.first(), &exitCode);
     if (!focus)
         return exitCode;
     setFocus(*plan, focus->range);

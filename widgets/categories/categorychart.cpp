@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "categorychart.h"
 
+#include "core/compare/compareexport.h"
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 #include "widgets/common/legendentries.h"
@@ -14,28 +15,6 @@ namespace {
 QColor argb(std::uint32_t c)
 {
     return QColor::fromRgba(c);
-}
-
-/// The length of the prefix all @p labels share, cut back to a word boundary (after '_', ' ', '-' or '.'); 0 for
-/// fewer than two labels or a prefix shorter than 6 characters.
-qsizetype sharedPrefixLength(const QStringList& labels)
-{
-    if (labels.size() < 2)
-        return 0;
-    qsizetype n = labels.first().size();
-    for (const QString& l : labels) {
-        n = std::min(n, l.size());
-        for (qsizetype i = 0; i < n; ++i)
-            if (l[i] != labels.first()[i]) {
-                n = i;
-                break;
-            }
-    }
-    const QString prefix = labels.first().left(n);
-    qsizetype cut = n;
-    while (cut > 0 && !QStringLiteral("_ -.").contains(prefix[cut - 1]))
-        --cut;
-    return cut >= 6 ? cut : 0;
 }
 
 QString number(double v)
@@ -222,20 +201,17 @@ void CategoryChart::rebuild()
         stack[r]->moveAbove(stack[r - 1]);
     keepLegendInk(*legend);
 
-    // Horizontal labels are shortened to a third of the chart: first the prefix all bars share, then the middle.
-    // The full names are in the tooltip and the table.
+    // Horizontal labels are shortened to a third of the chart: what all bars share is dropped first (as Compare's
+    // headers do), then the middle. The full names are in the tooltip and the table.
     const QFontMetrics metrics(barAxis->tickLabelFont());
-    const qsizetype shared = m_horizontal ? sharedPrefixLength(table.bars) : 0;
+    const int room = width() / 3;
+    const QStringList labels = m_horizontal
+        ? compactProfileLabels(table.bars, std::max(8, room / std::max(1, metrics.averageCharWidth())))
+        : table.bars;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (std::size_t b = 0; b < bars; ++b) {
-        QString label = table.bars[qsizetype(b)];
-        if (m_horizontal && metrics.horizontalAdvance(label) > width() / 3) {
-            if (shared > 0)
-                label = QStringLiteral("…") + label.mid(shared);
-            label = metrics.elidedText(label, Qt::ElideMiddle, width() / 3);
-        }
-        ticker->addTick(double(b + 1), label);
-    }
+    for (std::size_t b = 0; b < bars; ++b)
+        ticker->addTick(double(b + 1),
+            metrics.elidedText(labels[qsizetype(b)], Qt::ElideMiddle, m_horizontal ? room : QWIDGETSIZE_MAX));
     barAxis->setTicker(ticker);
     barAxis->setTickLabelRotation(0);
     barAxis->grid()->setVisible(false);
