@@ -20,11 +20,14 @@ int main(int argc, char** argv)
                 qputenv("QT_QPA_PLATFORM", "offscreen");
             QApplication app(argc, argv);
             QCoreApplication::setApplicationName(QStringLiteral("nsys-workbench"));
+            QCoreApplication::setOrganizationName(QStringLiteral("nsys-workbench"));
             QCoreApplication::setApplicationVersion(QStringLiteral(NSW_VERSION));
             return nsw::cli::run(args); // without the options Qt took
         }
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("nsys-workbench"));
+        // The window's organisation too: the CLI reads the nsys path set in its Preferences.
+        QCoreApplication::setOrganizationName(QStringLiteral("nsys-workbench"));
         QCoreApplication::setApplicationVersion(QStringLiteral(NSW_VERSION));
         return nsw::cli::run(args);
     }
@@ -49,7 +52,8 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("Workbench for Nsight Systems SQLite exports"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("traces"), QStringLiteral("Exports (.sqlite) or trace folders to open"),
+    parser.addPositionalArgument(QStringLiteral("traces"),
+        QStringLiteral("Exports (.sqlite), reports (.nsys-rep, exported with nsys) or trace folders to open"),
         QStringLiteral("[TRACE...]"));
     QCommandLineOption reset(QStringLiteral("reset-layout"), QStringLiteral("Start with the default pane layout"));
     parser.addOption(reset);

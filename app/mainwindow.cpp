@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "core/nsys/reportexport.h"
 #include "core/nvlink/nvf1reader.h"
 #include "core/profile/capturespan.h"
 #include "core/session/loadjob.h"
@@ -21,6 +22,8 @@
 #include "widgets/shell/helpdialogs.h"
 #include "widgets/shell/loaderrorbanners.h"
 #include "widgets/shell/loadprogressstrip.h"
+#include "widgets/shell/nsyssettingsdialog.h"
+#include "widgets/shell/profiledialog.h"
 #include "widgets/shell/startpage.h"
 #include "widgets/statistics/statisticspane.h"
 #include "widgets/timeline/timelinepane.h"
@@ -67,11 +70,7 @@ constexpr int kMaxRecent = 12;
 /// Exports inside a trace folder, in a stable order.
 QStringList exportsIn(const QString& folder)
 {
-    QStringList files;
-    const QFileInfoList entries = QDir(folder).entryInfoList({ QStringLiteral("*.sqlite") }, QDir::Files, QDir::Name);
-    for (const QFileInfo& f : entries)
-        files.append(f.absoluteFilePath());
-    return files;
+    return profilesInFolder(folder);
 }
 } // namespace
 
@@ -95,6 +94,7 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
     setCentralWidget(m_startPage);
 
     statusBar()->addPermanentWidget(m_statusProfile);
+    m_profileSelector->setObjectName(QStringLiteral("profileSelector"));
     m_profileSelector->setMinimumContentsLength(28);
     m_profileSelector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_profileSelector->setToolTip(tr("The profile the panes show"));
@@ -349,6 +349,14 @@ void MainWindow::createActions()
     m_clearFocus->setShortcut(Qt::Key_Escape);
     m_clearFocus->setEnabled(false);
 
+    QMenu* profileMenu = menuBar()->addMenu(tr("&Profile"));
+    QAction* profileApp = profileMenu->addAction(tr("Profile &Application…"), this, &MainWindow::openProfileDialog);
+    profileApp->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    profileMenu->addAction(tr("Nsight Systems &Settings…"), this, [this]() {
+        NsysSettingsDialog dialog(this);
+        dialog.exec();
+    });
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Guide"), this, [this]() { showMarkdownDialog(this, tr("Guide"), guideMarkdown()); });
     help->addAction(tr("&Keyboard shortcuts"), this, [this]() {
@@ -422,8 +430,9 @@ void MainWindow::clearFocus()
 
 void MainWindow::openInteractively()
 {
-    openFiles(
-        askOpenFileNames(this, tr("Open Nsight Systems exports"), tr("nsys SQLite exports (*.sqlite);;All files (*)")));
+    openFiles(askOpenFileNames(this, tr("Open Nsight Systems exports"),
+        tr("nsys exports and reports (*.sqlite *.nsys-rep *.qdrep *.qdstrm);;nsys SQLite exports (*.sqlite);;nsys "
+           "reports (*.nsys-rep *.qdrep *.qdstrm);;All files (*)")));
 }
 
 void MainWindow::showLoadError(const QString& path, const QString& reason)
@@ -447,7 +456,7 @@ void MainWindow::openFiles(const QStringList& paths)
             }
             const QStringList exports = exportsIn(path);
             if (exports.isEmpty())
-                showLoadError(path, tr("the folder holds no .sqlite export"));
+                showLoadError(path, tr("the folder holds no export (.sqlite) or report (.nsys-rep)"));
             for (const QString& e : exports)
                 startLoad(e);
             continue;
@@ -461,6 +470,18 @@ void MainWindow::openFiles(const QStringList& paths)
         }
         startLoad(path);
     }
+}
+
+void MainWindow::openProfileDialog()
+{
+    if (!m_profileDialog) {
+        m_profileDialog = new ProfileDialog(this);
+        connect(m_profileDialog, &ProfileDialog::reportReady, this,
+            [this](const QString& report) { openFiles({ report }); });
+    }
+    m_profileDialog->show();
+    m_profileDialog->raise();
+    m_profileDialog->activateWindow();
 }
 
 void MainWindow::startLoad(const QString& path)

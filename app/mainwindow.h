@@ -26,6 +26,7 @@ class LoadErrorBanners;
 class LoadJob;
 class LoadProgressStrip;
 class Pane;
+class ProfileDialog;
 class ProfileSession;
 class StartPage;
 class Workbench;
@@ -97,6 +98,8 @@ private:
     void updateFocusBanner();
     void clearFocus();
     void openInteractively();
+    /// Profile → Profile Application…: one dialog, kept while the window lives (a run goes on when it is hidden).
+    void openProfileDialog();
     void showLoadError(const QString& path, const QString& reason);
     void cancelLoads();
     void setStartMode(bool on);
@@ -124,6 +127,7 @@ private:
     QComboBox* m_profileSelector;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    ProfileDialog* m_profileDialog = nullptr;
     QLabel* m_statusProfile;
     std::vector<QDockWidget*> m_docks;
     std::vector<Pane*> m_panes;

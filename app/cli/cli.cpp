@@ -37,6 +37,9 @@ const std::vector<Command>& commands()
             QStringLiteral(
                 "iterations from an NVTX marker (ProfilerStep#N...) or GPU idle gaps: duration, busy, outliers"),
             runIterations },
+        { QStringLiteral("profile"),
+            QStringLiteral("run an application under nsys profile, then print its kernel summary (--png: top kernels)"),
+            runProfile, asksForPng },
     };
     return all;
 }

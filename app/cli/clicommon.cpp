@@ -149,7 +149,8 @@ QString checkOutputPath(const QString& file)
 
 QString checkOutputArguments(const QStringList& args)
 {
-    for (qsizetype i = 1; i < args.size(); ++i) {
+    // After "--" come the arguments of the program `profile` runs, not the workbench's own.
+    for (qsizetype i = 1; i < args.size() && args[i] != QLatin1String("--"); ++i) {
         const auto option = optionAt(args, i);
         if (!option || !isOutputOption(option->first))
             continue;
@@ -184,9 +185,12 @@ QString writeOutputWith(const QString& file, const std::function<bool(QIODevice&
 
 bool asksForPng(const QStringList& args)
 {
-    for (const QString& a : args)
+    for (const QString& a : args) {
+        if (a == QLatin1String("--"))
+            break;
         if (a == QLatin1String("--png") || a.startsWith(QLatin1String("--png=")))
             return true;
+    }
     return false;
 }
 

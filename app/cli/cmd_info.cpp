@@ -2,6 +2,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
 #include "app/cli/commands.h"
+#include "core/nsys/reportexport.h"
 #include "core/profile/capturespan.h"
 #include "core/profile/exportcheck.h"
 #include "core/profile/metadatareader.h"
@@ -283,9 +284,14 @@ int runInfo(const QStringList& args)
     const QString fmt = parser.value(format);
     if (!checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("json") }))
         return ExitUsage;
-    const QString path = positional.first();
     if (parser.isSet(load))
-        return runLoad(path, fmt == QLatin1String("json"), parser.value(output));
+        return runLoad(positional.first(), fmt == QLatin1String("json"), parser.value(output));
+    const Result<QString> file = sqliteFileFor(positional.first());
+    if (!file) {
+        printError(file.errorMessage());
+        return ExitInput;
+    }
+    const QString& path = *file;
 
     if (const QString e = checkFileBeforeOpen(path); !e.isEmpty()) {
         printError(e);

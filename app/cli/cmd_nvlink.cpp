@@ -2,6 +2,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
 #include "app/cli/commands.h"
+#include "core/nsys/reportexport.h"
 #include "core/nvlink/ccljson.h"
 #include "core/nvlink/gpumetricsreader.h"
 #include "core/nvlink/linkpeaks.h"
@@ -55,7 +56,7 @@ void warn(const QString& message)
 
 bool isExportFile(const QString& path)
 {
-    return path.endsWith(QLatin1String(".sqlite"), Qt::CaseInsensitive);
+    return isProfileFileName(path);
 }
 
 /// Resolves TRACE_DIR | FILE.bin | EXPORT.sqlite into files; prints the problem and returns an exit code != 0 on
@@ -124,8 +125,15 @@ struct ExportData
 };
 
 /// Opens the export read-only and reads its metadata; prints the error on failure.
-bool openExport(const QString& path, ExportData& out, int* exitCode)
+bool openExport(const QString& givenPath, ExportData& out, int* exitCode)
 {
+    const Result<QString> file = sqliteFileFor(givenPath);
+    if (!file) {
+        printError(file.errorMessage());
+        *exitCode = ExitInput;
+        return false;
+    }
+    const QString& path = *file;
     QString error = checkFileBeforeOpen(path);
     if (error.isEmpty()) {
         out.db = SqliteDb::open(path, &error);
@@ -259,7 +267,7 @@ int runNvlink(const QStringList& args)
     parser.addPositionalArgument(QStringLiteral("input"),
         QStringLiteral("A trace folder (an export and NVF1 .bin recordings), an NVF1 recording, or an export with "
                        "nsys GPU metrics."),
-        QStringLiteral("TRACE_DIR|FILE.bin|EXPORT.sqlite"));
+        QStringLiteral("TRACE_DIR|FILE.bin|EXPORT.sqlite|REPORT.nsys-rep"));
     const QCommandLineOption sqlite(QStringLiteral("sqlite"),
         QStringLiteral("The export the kernels come from (default: the only .sqlite next to the recording)."),
         QStringLiteral("file"));

@@ -15,5 +15,6 @@ int runCompare(const QStringList& args);
 int runAnalyze(const QStringList& args);
 int runExport(const QStringList& args);
 int runIterations(const QStringList& args);
+int runProfile(const QStringList& args);
 
 } // namespace nsw::cli

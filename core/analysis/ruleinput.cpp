@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/analysis/ruleinput.h"
 
+#include "core/nsys/reportexport.h"
+
 #include <QFileInfo>
 #include <unordered_map>
 
@@ -78,8 +80,13 @@ bool sqlLike(const QString& pattern, const QString& text)
     return likeAt(pattern, 0, text, 0);
 }
 
-Result<std::unique_ptr<RuleInput>> RuleInput::open(const QString& path)
+Result<std::unique_ptr<RuleInput>> RuleInput::open(const QString& givenPath)
 {
+    // A report is read through its SQLite export (nsys analyze exports it too).
+    const Result<QString> file = sqliteFileFor(givenPath);
+    if (!file)
+        return file.failureAs<std::unique_ptr<RuleInput>>();
+    const QString& path = *file;
     if (!QFileInfo::exists(path))
         return Result<std::unique_ptr<RuleInput>>::failure(
             ErrorKind::Input, QStringLiteral("Database file %1 does not exist.").arg(path));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tracefolder.h"
 
+#include "core/nsys/reportexport.h"
 #include "core/nvlink/nvf1reader.h"
 
 #include <QDir>
@@ -15,9 +16,7 @@ TraceFolder scanTraceFolder(const QString& folder)
     TraceFolder t;
     t.folder = QFileInfo(folder).absoluteFilePath();
     const QDir dir(folder);
-    const QFileInfoList exports = dir.entryInfoList({ QStringLiteral("*.sqlite") }, QDir::Files, QDir::Name);
-    for (const QFileInfo& f : exports)
-        t.exports.append(f.absoluteFilePath());
+    t.exports = profilesInFolder(folder);
     const QFileInfoList bins = dir.entryInfoList({ QStringLiteral("*.bin") }, QDir::Files, QDir::Name);
     for (const QFileInfo& f : bins) {
         const QString problem = checkNvf1Header(f.absoluteFilePath());
@@ -52,7 +51,7 @@ QString defaultExport(const TraceFolder& folder)
         return folder.exports.first();
     QStringList profiles;
     for (const QString& e : folder.exports)
-        if (QFileInfo(e).fileName().endsWith(QLatin1String("_profile.sqlite")))
+        if (QFileInfo(e).completeBaseName().endsWith(QLatin1String("_profile")))
             profiles.append(e);
     return profiles.size() == 1 ? profiles.first() : QString();
 }

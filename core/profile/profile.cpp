@@ -26,7 +26,7 @@ bool NvtxTable::hasEndThread(std::size_t row) const
 
 QString Profile::displayName() const
 {
-    return QFileInfo(meta.filePath).fileName();
+    return QFileInfo(meta.reportPath.isEmpty() ? meta.filePath : meta.reportPath).fileName();
 }
 
 TimeNs Profile::captureDurationNs() const

@@ -194,7 +194,8 @@ struct OsrtTable
 
 struct ProfileMetadata
 {
-    QString filePath;
+    QString filePath; ///< the SQLite file read (for a report: its export in the cache)
+    QString reportPath; ///< the .nsys-rep / .qdrep / .qdstrm it was exported from, else empty
     qint64 fileSize = 0;
     QString nsysVersion; ///< EXPORT_PRODUCT_VERSION, empty for pre-2022 exports
     QString schemaVersion; ///< EXPORT_SCHEMA_VERSION

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profileloader.h"
 
+#include "core/nsys/reportexport.h"
 #include "core/profile/chunkplan.h"
 #include "core/profile/correlationjoin.h"
 #include "core/profile/exportcheck.h"
@@ -22,6 +23,7 @@
 #endif
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -30,6 +32,7 @@
 #include <QHash>
 #include <QThread>
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <map>
@@ -196,6 +199,8 @@ public:
         , m_cancel(cancel ? cancel : &m_neverCancel)
     { }
 
+    /// The .nsys-rep the file was exported from (kept in the profile's metadata).
+    void setReportPath(const QString& reportPath) { m_reportPath = reportPath; }
     LoadResult run();
 
 private:
@@ -244,6 +249,7 @@ private:
     }
 
     QString m_path;
+    QString m_reportPath;
     LoadOptions m_options;
     ProgressCallback m_progress;
     const CancelFlag* m_cancel;
@@ -698,6 +704,7 @@ bool LoadRun::open()
     const Status metadata = readMetadata(*m_db, *m_profile);
     if (!metadata)
         return failWith(metadata.errorMessage());
+    m_profile->meta.reportPath = m_reportPath;
     return true;
 }
 
@@ -754,9 +761,64 @@ LoadResult LoadRun::run()
 
 } // namespace
 
+namespace {
+/// A .nsys-rep (or .qdrep/.qdstrm) is loaded through its SQLite export, made by nsys into the export cache: the
+/// export takes the first half of the progress when nsys has to run, and the profile remembers the report.
+LoadResult loadReport(
+    const QString& path, const LoadOptions& options, const ProgressCallback& progress, const CancelFlag* cancel)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const ProgressFn exportProgress = [&](const Progress& p) {
+        if (progress)
+            progress({ p.detail.isEmpty() ? p.stage : p.stage + QLatin1Char(' ') + p.detail,
+                std::max(0.0, p.fraction) * 0.5 });
+    };
+    // The loader's callers cancel through a plain flag; nsys runs under a token that follows it.
+    const CancelToken token;
+    std::atomic<bool> exportEnded { false };
+    std::thread follower;
+    if (cancel)
+        follower = std::thread([&] {
+            while (!exportEnded.load() && !cancel->load())
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            if (cancel->load())
+                token.cancel();
+        });
+    const Result<ExportedReport> exported = exportReportToSqlite(path, JobContext(token, exportProgress));
+    exportEnded.store(true);
+    if (follower.joinable())
+        follower.join();
+    if (!exported) {
+        LoadResult failed;
+        failed.error = exported.errorMessage();
+        failed.cancelled = exported.isCancelled();
+        return failed;
+    }
+    const qint64 exportMilliseconds = timer.elapsed();
+    const ProgressCallback loadProgress
+        = exported->reused || !progress ? progress : ProgressCallback([&](const LoadProgress& p) {
+              progress({ p.stage, 0.5 + p.fraction * 0.5 });
+          });
+    LoadRun run(exported->sqlitePath, options, loadProgress, cancel);
+    run.setReportPath(QFileInfo(path).absoluteFilePath());
+    LoadResult result = run.run();
+    if (!result.profile)
+        return result;
+    result.timings.insert(result.timings.begin(),
+        { exported->reused ? QStringLiteral("Export (cached)")
+                           : QStringLiteral("Export with ") + exported->nsysDescription,
+            exportMilliseconds, -1 });
+    result.totalMilliseconds += exportMilliseconds;
+    return result;
+}
+} // namespace
+
 LoadResult ProfileLoader::load(
     const QString& path, const LoadOptions& options, const ProgressCallback& progress, const CancelFlag* cancel)
 {
+    if (reportKindOf(path) != ReportKind::NotAReport)
+        return loadReport(path, options, progress, cancel);
     return LoadRun(path, options, progress, cancel).run();
 }
 

@@ -12,7 +12,7 @@ import sys
 
 CORE = {
     'util': 0, 'jobs': 0,
-    'sqlite': 1,
+    'sqlite': 1, 'nsys': 1,
     'profile': 2,
     'stats': 3,
     'nvtx': 4, 'categories': 4, 'nvlink': 4,
@@ -22,7 +22,7 @@ CORE = {
     'session': 8,
 }
 WIDGETS = {
-    'common': 0, 'shell': 0,
+    'common': 0, 'shell': 1,
     'kernels': 1, 'statistics': 1, 'nvtx': 1, 'categories': 1, 'nvlink': 1,
     'compare': 2,
     'timeline': 1,

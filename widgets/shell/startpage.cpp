@@ -15,13 +15,14 @@ StartPage::StartPage(QWidget* parent)
     , m_error(new QLabel(this))
 {
     auto* title = new QLabel(tr("<h2>nsys-workbench</h2>"
-                                "<p>Open an Nsight Systems SQLite export (<tt>nsys export --type sqlite</tt>), "
-                                "or a trace folder with an export and NVLink recordings.<br>"
-                                "You can also drop files on this window.</p>"),
+                                "<p>Open an Nsight Systems report (<tt>.nsys-rep</tt>, exported with your nsys) or "
+                                "SQLite export (<tt>nsys export --type sqlite</tt>), or a trace folder with an export "
+                                "and NVLink recordings.<br>You can also drop files on this window, or profile an "
+                                "application (Profile menu).</p>"),
         this);
     title->setTextFormat(Qt::RichText);
     title->setWordWrap(true);
-    auto* open = new QPushButton(tr("Open export…"), this);
+    auto* open = new QPushButton(tr("Open report or export…"), this);
     m_error->setObjectName(QStringLiteral("startPageErrors"));
     m_error->setWordWrap(true);
     m_error->setTextFormat(Qt::RichText);

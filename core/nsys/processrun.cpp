@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "processrun.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QRegularExpression>
+#include <signal.h>
+#include <unistd.h>
+
+namespace nsw {
+
+namespace {
+constexpr qsizetype kTailBytes = 64 * 1024;
+constexpr int kPollMilliseconds = 50;
+
+void signalGroup(const QProcess& process, int signal)
+{
+    const qint64 pid = process.processId();
+    if (pid > 0)
+        ::kill(-pid_t(pid), signal);
+}
+} // namespace
+
+QString ProcessOutcome::endDescription(int timeoutSeconds) const
+{
+    if (!started)
+        return startError;
+    if (cancelled)
+        return QStringLiteral("cancelled");
+    if (timedOut)
+        return QStringLiteral("timed out after %1 s").arg(timeoutSeconds);
+    if (crashed)
+        return QStringLiteral("crashed");
+    return QStringLiteral("exit code %1").arg(exitCode);
+}
+
+double lastPercentIn(const QString& chunk)
+{
+    static const QRegularExpression percent(QStringLiteral("(\\d{1,3})%"));
+    double last = -1;
+    for (auto it = percent.globalMatch(chunk); it.hasNext();) {
+        const int value = it.next().captured(1).toInt();
+        if (value <= 100)
+            last = value / 100.0;
+    }
+    return last;
+}
+
+ProcessOutcome runProcess(const ProcessRequest& request, const JobContext& context,
+    const std::function<void(const QString& chunk)>& onOutput, const CancelToken* interrupt)
+{
+    ProcessOutcome outcome;
+    QProcess process;
+    process.setProgram(request.program);
+    process.setArguments(request.arguments);
+    process.setProcessEnvironment(request.environment);
+    if (!request.workingDirectory.isEmpty())
+        process.setWorkingDirectory(request.workingDirectory);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.setStandardInputFile(QProcess::nullDevice());
+    // A group of its own, so that a cancel reaches the helpers it starts (nsys's agent keeps running otherwise).
+    process.setChildProcessModifier([] { ::setpgid(0, 0); });
+    process.start();
+    if (!process.waitForStarted(10'000)) {
+        outcome.startError = QStringLiteral("%1 could not be started: %2").arg(request.program, process.errorString());
+        return outcome;
+    }
+    outcome.started = true;
+
+    QString tail;
+    const auto drain = [&] {
+        const QByteArray bytes = process.readAll();
+        if (bytes.isEmpty())
+            return;
+        const QString chunk = QString::fromLocal8Bit(bytes);
+        tail += chunk;
+        if (tail.size() > kTailBytes)
+            tail = tail.right(kTailBytes);
+        if (onOutput)
+            onOutput(chunk);
+    };
+    QElapsedTimer clock;
+    clock.start();
+    bool interrupted = false;
+    while (!process.waitForFinished(kPollMilliseconds)) {
+        drain();
+        if (process.state() == QProcess::NotRunning)
+            break;
+        if (context.isCancelled()) {
+            outcome.cancelled = true;
+            break;
+        }
+        if (request.timeoutSeconds > 0 && clock.elapsed() > qint64(request.timeoutSeconds) * 1000) {
+            outcome.timedOut = true;
+            break;
+        }
+        if (interrupt && !interrupted && interrupt->isCancelled()) {
+            interrupted = true;
+            signalGroup(process, SIGINT);
+        }
+    }
+    if (outcome.cancelled || outcome.timedOut) {
+        signalGroup(process, SIGKILL);
+        process.kill();
+        process.waitForFinished(5'000);
+    }
+    drain();
+    outcome.outputTail = tail;
+    outcome.crashed = process.exitStatus() == QProcess::CrashExit && !outcome.cancelled && !outcome.timedOut;
+    outcome.exitCode = process.exitCode();
+    return outcome;
+}
+
+} // namespace nsw

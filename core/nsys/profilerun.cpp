@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "profilerun.h"
+
+#include "core/nsys/nsystool.h"
+#include "core/nsys/processrun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+#include <QStandardPaths>
+
+namespace nsw {
+
+namespace {
+using Outcome = Result<ProfileOutcome>;
+
+QString seconds(double s)
+{
+    return QString::number(s, 'g', 10);
+}
+
+/// The program as the system would find it, looking in the request's own PATH when it sets one.
+QString resolveProgram(const ProfileRequest& request)
+{
+    if (request.program.contains(QLatin1Char('/'))) {
+        const QFileInfo file(QDir(request.workingDirectory).filePath(request.program));
+        return file.isFile() && file.isExecutable() ? file.absoluteFilePath() : QString();
+    }
+    QStringList paths;
+    for (const QString& pair : request.environment)
+        if (pair.startsWith(QLatin1String("PATH=")))
+            paths = pair.mid(5).split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    return QStandardPaths::findExecutable(request.program, paths);
+}
+} // namespace
+
+QStringList ProfileRequest::knownTrace()
+{
+    return { QStringLiteral("cuda"), QStringLiteral("nvtx"), QStringLiteral("osrt"), QStringLiteral("cublas"),
+        QStringLiteral("cudnn"), QStringLiteral("nccl"), QStringLiteral("cusparse"), QStringLiteral("mpi"),
+        QStringLiteral("ucx"), QStringLiteral("opengl"), QStringLiteral("vulkan"), QStringLiteral("oshmem"),
+        QStringLiteral("openacc"), QStringLiteral("openmp"), QStringLiteral("nvvideo"), QStringLiteral("none") };
+}
+
+QString ProfileRequest::reportPath() const
+{
+    return QDir(outputFolder).filePath(outputName + QStringLiteral(".nsys-rep"));
+}
+
+QStringList nsysProfileArguments(const ProfileRequest& request)
+{
+    QStringList args { QStringLiteral("profile"), QStringLiteral("--trace=") + request.trace.join(QLatin1Char(',')) };
+    if (!request.sampleCpu)
+        args << QStringLiteral("--sample=none") << QStringLiteral("--cpuctxsw=none");
+    if (request.delaySeconds > 0)
+        args << QStringLiteral("--delay=") + seconds(request.delaySeconds);
+    if (request.durationSeconds > 0)
+        args << QStringLiteral("--duration=") + seconds(request.durationSeconds);
+    args << QStringLiteral("--output=") + QDir(request.outputFolder).filePath(request.outputName);
+    args << request.program << request.arguments;
+    return args;
+}
+
+Status validateProfileRequest(const ProfileRequest& request)
+{
+    const auto usage = [](const QString& message) { return Status::failure(ErrorKind::Usage, message); };
+    if (request.program.trimmed().isEmpty())
+        return usage(QStringLiteral("no application to profile was given"));
+    if (!request.workingDirectory.isEmpty() && !QFileInfo(request.workingDirectory).isDir())
+        return usage(QStringLiteral("%1: the working folder does not exist").arg(request.workingDirectory));
+    if (resolveProgram(request).isEmpty())
+        return usage(request.program.contains(QLatin1Char('/'))
+                ? QStringLiteral("%1: no such executable file").arg(request.program)
+                : QStringLiteral("%1: no such program on PATH").arg(request.program));
+    for (const QString& pair : request.environment)
+        if (pair.indexOf(QLatin1Char('=')) < 1)
+            return usage(QStringLiteral("environment entry '%1' is not NAME=VALUE").arg(pair));
+    if (request.trace.isEmpty())
+        return usage(QStringLiteral("nothing to trace: choose at least one of %1")
+                         .arg(ProfileRequest::knownTrace().join(QStringLiteral(", "))));
+    for (const QString& t : request.trace)
+        if (!ProfileRequest::knownTrace().contains(t))
+            return usage(QStringLiteral("unknown trace '%1' (known: %2)")
+                             .arg(t, ProfileRequest::knownTrace().join(QStringLiteral(", "))));
+    if (request.delaySeconds < 0 || request.durationSeconds < 0)
+        return usage(QStringLiteral("delay and duration are seconds, 0 or more"));
+    const QFileInfo folder(request.outputFolder);
+    if (!folder.isDir())
+        return usage(QStringLiteral("%1: the output folder does not exist").arg(request.outputFolder));
+    if (!folder.isWritable())
+        return usage(QStringLiteral("%1: the output folder is not writable").arg(request.outputFolder));
+    if (request.outputName.isEmpty() || request.outputName.contains(QLatin1Char('/'))
+        || request.outputName.startsWith(QLatin1Char('.')))
+        return usage(
+            QStringLiteral("'%1' is not a report name (a plain file name without a folder)").arg(request.outputName));
+    for (const QString& existing :
+        { request.reportPath(), QDir(request.outputFolder).filePath(request.outputName + QStringLiteral(".qdstrm")) })
+        if (QFileInfo::exists(existing))
+            return usage(QStringLiteral("%1 exists already; choose another name").arg(existing));
+    return success();
+}
+
+Outcome profileApplication(const ProfileRequest& request, const JobContext& context,
+    const std::function<void(const QString& text)>& onLog, const CancelToken& stop)
+{
+    if (Status valid = validateProfileRequest(request); !valid)
+        return valid.failureAs<ProfileOutcome>();
+    Result<NsysTool> tool = findNsys();
+    if (!tool)
+        return Outcome::failure(ErrorKind::Input, QStringLiteral("profiling needs nsys: ") + tool.errorMessage());
+    const auto log = [&](const QString& text) {
+        if (onLog)
+            onLog(text);
+    };
+
+    ProcessRequest run;
+    run.program = tool->path;
+    run.arguments = nsysProfileArguments(request);
+    run.workingDirectory = request.workingDirectory;
+    for (const QString& pair : request.environment) {
+        const qsizetype eq = pair.indexOf(QLatin1Char('='));
+        run.environment.insert(pair.left(eq), pair.mid(eq + 1));
+    }
+    log(QStringLiteral("$ %1 %2\n").arg(tool->path, run.arguments.join(QLatin1Char(' '))));
+    context.report(QStringLiteral("Profiling %1").arg(QFileInfo(request.program).fileName()));
+    const ProcessOutcome profiled = runProcess(run, context, log, &stop);
+    if (profiled.cancelled)
+        return Outcome::cancelled(QStringLiteral("profiling %1 cancelled").arg(request.program));
+    if (!profiled.started)
+        return Outcome::failure(ErrorKind::Input, profiled.startError);
+
+    ProfileOutcome outcome { request.reportPath(), profiled.exitCode };
+    const QString stream = QDir(request.outputFolder).filePath(request.outputName + QStringLiteral(".qdstrm"));
+    if (!QFileInfo::exists(outcome.reportPath) && QFileInfo::exists(stream)) {
+        if (tool->importerPath.isEmpty())
+            return Outcome::failure(ErrorKind::Input,
+                QStringLiteral("%1: nsys left its raw capture and no QdstrmImporter was found next to it to import "
+                               "it")
+                    .arg(stream));
+        ProcessRequest import;
+        import.program = tool->importerPath;
+        import.arguments = { QStringLiteral("-i"), stream, QStringLiteral("-o"), outcome.reportPath };
+        import.timeoutSeconds = nsysTimeoutSeconds();
+        log(QStringLiteral("$ %1 %2\n").arg(import.program, import.arguments.join(QLatin1Char(' '))));
+        context.report(QStringLiteral("Importing the capture"));
+        const ProcessOutcome imported = runProcess(import, context, log);
+        if (imported.cancelled)
+            return Outcome::cancelled(QStringLiteral("importing %1 cancelled").arg(stream));
+        if (!imported.succeeded() || !QFileInfo::exists(outcome.reportPath))
+            return Outcome::failure(ErrorKind::Input,
+                QStringLiteral("%1: QdstrmImporter failed (%2)")
+                    .arg(stream, imported.endDescription(import.timeoutSeconds)));
+        QFile::remove(stream); // as nsys does once its own import succeeded
+    }
+    if (!QFileInfo::exists(outcome.reportPath))
+        return Outcome::failure(ErrorKind::Input,
+            QStringLiteral("nsys profile of %1 wrote no report (%2); its output ends: %3")
+                .arg(request.program, profiled.endDescription(run.timeoutSeconds),
+                    profiled.outputTail.right(400).trimmed()));
+    return outcome;
+}
+
+} // namespace nsw

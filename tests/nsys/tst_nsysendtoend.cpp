@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// End to end with the real nsys and no GPU: a small C program with NVTX ranges is built and profiled with
+// `nsys-workbench profile -t nvtx,osrt`; its .nsys-rep is opened through the CLI and the window, and what they show
+// is checked against what the program did, against plain SQL on nsys's export, and against `nsys stats`.
+// Prints SKIP with the reason when nsys, its NVTX headers or a C compiler are missing.
+#include "app/mainwindow.h"
+#include "core/models/reporttablemodel.h"
+#include "core/nsys/nsystool.h"
+#include "core/session/workbench.h"
+#include "core/stats/reporttable.h"
+#include "tests/support/sqlitefixture.h"
+#include "widgets/statistics/statisticspane.h"
+
+#include <QComboBox>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace nsw;
+using namespace nsw::test;
+
+namespace {
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run run(const QString& program, const QStringList& args, const QProcessEnvironment& env, int timeoutMs = 240'000)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    Run r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString nvtxIncludeFolder(const QString& nsysPath)
+{
+    QStringList roots;
+    QDir real = QFileInfo(QFileInfo(nsysPath).canonicalFilePath()).dir();
+    real.cdUp();
+    roots << real.path() << QStringLiteral("/usr/lib/x86_64-linux-gnu/nsight-systems")
+          << QStringLiteral("/usr/lib/aarch64-linux-gnu/nsight-systems");
+    for (const QString& root : roots)
+        for (QDirIterator it(root, { QStringLiteral("nvToolsExt.h") }, QDir::Files, QDirIterator::Subdirectories);
+             it.hasNext();) {
+            const QString header = it.next();
+            if (header.endsWith(QLatin1String("/nvtx3/nvToolsExt.h")))
+                return QFileInfo(header).dir().absolutePath().chopped(QStringLiteral("/nvtx3").size());
+        }
+    return {};
+}
+
+/// Rows of a CSV (nsys stats and ours: no quoted commas in these reports' fields we read).
+QList<QStringList> csvRows(const QString& text)
+{
+    QList<QStringList> rows;
+    for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+        rows << line.split(QLatin1Char(','));
+    return rows;
+}
+} // namespace
+
+class TestNsysEndToEnd : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_nsys;
+    QString m_report;
+    QString m_export;
+    QProcessEnvironment m_env = QProcessEnvironment::systemEnvironment();
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        const Result<NsysTool> tool = findNsys();
+        if (!tool)
+            QSKIP(qPrintable(QStringLiteral("SKIP: no nsys: %1").arg(tool.errorMessage())));
+        m_nsys = tool->path;
+        const QString include = nvtxIncludeFolder(m_nsys);
+        if (include.isEmpty())
+            QSKIP("SKIP: NVTX headers (nvtx3/nvToolsExt.h, in nsight-systems-target) not found next to nsys");
+        const QString cc = QStandardPaths::findExecutable(QStringLiteral("cc"));
+        if (cc.isEmpty())
+            QSKIP("SKIP: no C compiler (cc) to build the NVTX program");
+        const QString program = m_dir.filePath(QStringLiteral("nvtxprogram"));
+        const Run built = run(cc,
+            { QStringLiteral("-O1"), QStringLiteral("-I") + include, QStringLiteral(NSW_NVTX_PROGRAM),
+                QStringLiteral("-o"), program, QStringLiteral("-ldl") },
+            m_env);
+        QVERIFY2(built.exitCode == 0, qPrintable(built.err));
+        m_env.insert(QStringLiteral("NSYS_WORKBENCH_CACHE_DIR"), m_dir.filePath(QStringLiteral("cache")));
+        m_env.insert(QStringLiteral("NSYS_WORKBENCH_NSYS"), m_nsys);
+        qputenv("NSYS_WORKBENCH_CACHE_DIR", m_dir.filePath(QStringLiteral("cache")).toLocal8Bit());
+
+        const Run profiled = run(QStringLiteral(NSW_APP_PATH),
+            { QStringLiteral("profile"), QStringLiteral("-t"), QStringLiteral("nvtx,osrt"), QStringLiteral("-o"),
+                m_dir.filePath(QStringLiteral("e2e")), QStringLiteral("--"), program },
+            m_env);
+        QVERIFY2(profiled.exitCode == 0, qPrintable(profiled.err + profiled.out));
+        m_report = m_dir.filePath(QStringLiteral("e2e.nsys-rep"));
+        QVERIFY(QFileInfo(m_report).isFile());
+        QVERIFY2(profiled.out.contains(QStringLiteral("No CUDA kernels were traced.")), qPrintable(profiled.out));
+        QVERIFY2(profiled.out.contains(QStringLiteral("NVTX Range Summary")), qPrintable(profiled.out));
+        // The export profile made is in the cache, named after the report; nothing but the report beside it.
+        QDirIterator exports(m_dir.filePath(QStringLiteral("cache")), { QStringLiteral("e2e.sqlite") }, QDir::Files,
+            QDirIterator::Subdirectories);
+        QVERIFY(exports.hasNext());
+        m_export = exports.next();
+        QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("e2e.sqlite"))));
+        QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("e2e.qdstrm"))));
+    }
+
+    void exportHoldsWhatTheProgramDid()
+    {
+        // Plain SQL on nsys's own export: 3 push/pop "step" ranges of at least 20 ms, one start/end "whole".
+        const QList<QStringList> ranges = queryRows(m_export,
+            QStringLiteral("SELECT COALESCE(e.text, s.value), COUNT(*), MIN(e.end - e.start) FROM NVTX_EVENTS e "
+                           "LEFT JOIN StringIds s ON s.id = e.textId WHERE e.eventType IN (59, 60) "
+                           "GROUP BY 1 ORDER BY 1"));
+        QCOMPARE(ranges.size(), 2);
+        QCOMPARE(ranges[0].mid(0, 2), (QStringList { QStringLiteral("step"), QStringLiteral("3") }));
+        QVERIFY(ranges[0][2].toLongLong() >= 20'000'000);
+        QCOMPARE(ranges[1].mid(0, 2), (QStringList { QStringLiteral("whole"), QStringLiteral("1") }));
+        QVERIFY(ranges[1][2].toLongLong() >= 10'000'000);
+        // usleep's sleeps are OS runtime calls nsys records (it keeps calls longer than its threshold).
+        const QList<QStringList> sleeps = queryRows(m_export,
+            QStringLiteral("SELECT COUNT(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
+                           "WHERE s.value LIKE '%sleep%' AND o.end - o.start >= 10000000"));
+        QVERIFY2(sleeps.value(0).value(0).toInt() >= 4, qPrintable(sleeps.value(0).value(0)));
+    }
+
+    void cliReportsMatchNsysStats_data()
+    {
+        QTest::addColumn<QString>("ours");
+        QTest::addColumn<QString>("nsys2022");
+        QTest::newRow("NVTX range summary") << QStringLiteral("nvtx_sum") << QStringLiteral("nvtxsum");
+        QTest::newRow("OS runtime summary") << QStringLiteral("osrt_sum") << QStringLiteral("osrtsum");
+    }
+    void cliReportsMatchNsysStats()
+    {
+        QFETCH(QString, ours);
+        QFETCH(QString, nsys2022);
+        const Run workbench = run(QStringLiteral(NSW_APP_PATH),
+            { QStringLiteral("stats"), QStringLiteral("-r"), ours, QStringLiteral("-f"), QStringLiteral("csv"),
+                m_report },
+            m_env);
+        QVERIFY2(workbench.exitCode == 0, qPrintable(workbench.err));
+        // nsys stats writes nothing next to a copy of the export: run it on a copy, never on the cache.
+        const QString copy = m_dir.filePath(QStringLiteral("copy-%1.sqlite").arg(ours));
+        QVERIFY(QFile::copy(m_export, copy));
+        const Run reference = run(m_nsys,
+            { QStringLiteral("stats"), QStringLiteral("-q"), QStringLiteral("-r"), nsys2022, QStringLiteral("-f"),
+                QStringLiteral("csv"), copy },
+            m_env);
+        QVERIFY2(reference.exitCode == 0, qPrintable(reference.err));
+        const QList<QStringList> a = csvRows(workbench.out);
+        const QList<QStringList> b = csvRows(reference.out);
+        QVERIFY2(!a.isEmpty() && a.size() == b.size(),
+            qPrintable(QStringLiteral("ours:\n%1\nnsys:\n%2").arg(workbench.out, reference.out)));
+        // Same header, rows and numbers; newer nsys (as the workbench) name a range without domain ":step", 2022.4
+        // "step".
+        QCOMPARE(a[0], b[0]);
+        for (int r = 1; r < a.size(); ++r) {
+            QStringList row = a[r];
+            if (ours == QLatin1String("nvtx_sum") && row.last().startsWith(QLatin1Char(':')))
+                row.last().remove(0, 1);
+            QCOMPARE(row, b[r]);
+        }
+    }
+
+    void damagedReportsGiveNsysWords_data()
+    {
+        QTest::addColumn<int>("keepBytes");
+        QTest::addColumn<QByteArray>("content");
+        QTest::newRow("truncated report") << 1000 << QByteArray();
+        QTest::newRow("not a report at all") << 0 << QByteArray("hello, not a report\n");
+    }
+    void damagedReportsGiveNsysWords()
+    {
+        QFETCH(int, keepBytes);
+        QFETCH(QByteArray, content);
+        const QString damaged = m_dir.filePath(QStringLiteral("damaged-%1.nsys-rep").arg(keepBytes));
+        QFile source(m_report);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QFile out(damaged);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(keepBytes > 0 ? source.read(keepBytes) : content);
+        out.close();
+        const Run r = run(QStringLiteral(NSW_APP_PATH), { QStringLiteral("info"), damaged }, m_env);
+        QCOMPARE(r.exitCode, 2);
+        // One line naming the report, the nsys used, and nsys's own message.
+        QVERIFY2(r.err.contains(damaged + QStringLiteral(": nsys ")) && r.err.contains(QStringLiteral("export failed"))
+                && r.err.contains(QStringLiteral("error")),
+            qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(damaged.chopped(9) + QStringLiteral(".sqlite")));
+    }
+
+    void windowOpensTheReport()
+    {
+        MainWindow w(true);
+        w.show();
+        QSignalSpy ended(&w, &MainWindow::loadEnded);
+        w.openFiles({ m_report });
+        QVERIFY(ended.wait(60000));
+        QVERIFY2(ended.first().at(1).toBool(), qPrintable(ended.first().at(2).toString()));
+        QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
+        auto* stats = qobject_cast<StatisticsPane*>(w.pane(QStringLiteral("statistics")));
+        QVERIFY(stats);
+        QVERIFY(stats->isVisible());
+        stats->reportSelector()->setCurrentIndex(stats->reportSelector()->findData(QStringLiteral("nvtx_sum")));
+        QTRY_VERIFY(stats->model()->report().name == QLatin1String("nvtx_sum") && stats->model()->rowCount() == 2);
+        const ReportTable& table = stats->model()->report();
+        const int range = table.columnIndex(QStringLiteral("Range"));
+        const int instances = table.columnIndex(QStringLiteral("Instances"));
+        QStringList seen;
+        for (int r = 0; r < stats->model()->rowCount(); ++r) {
+            QString name = stats->model()->index(r, range).data().toString();
+            if (name.startsWith(QLatin1Char(':')))
+                name.remove(0, 1);
+            seen << name + QLatin1Char('=') + stats->model()->index(r, instances).data().toString();
+        }
+        seen.sort();
+        QCOMPARE(seen, (QStringList { QStringLiteral("step=3"), QStringLiteral("whole=1") }));
+        // The window names the profile by its report.
+        QVERIFY2(w.findChild<QComboBox*>(QStringLiteral("profileSelector"))
+                     ->currentText()
+                     .contains(QStringLiteral("e2e.nsys-rep")),
+            qPrintable(w.findChild<QComboBox*>(QStringLiteral("profileSelector"))->currentText()));
+    }
+};
+
+QTEST_MAIN(TestNsysEndToEnd)
+#include "tst_nsysendtoend.moc"

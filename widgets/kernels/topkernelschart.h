@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/reports/topkernels.h"
+
+#include <qcustomplot.h>
+
+namespace nsw {
+
+/// The kernels that took the most GPU time, as horizontal bars with their share of all kernel time (kernalyse's
+/// chart; `nsys-workbench profile --png`).
+class TopKernelsChart : public QCustomPlot
+{
+public:
+    explicit TopKernelsChart(QWidget* parent = nullptr);
+    void setKernels(const std::vector<TopKernel>& kernels, const QString& title);
+
+private:
+    QCPTextElement* m_title;
+    QCPBars* m_bars;
+};
+
+} // namespace nsw

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/jobs/background.h"
+
+#include <QDialog>
+
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace nsw {
+
+/// Profile → Nsight Systems Settings…: which nsys opens reports and profiles (found automatically unless set here),
+/// how long an export may take, and the export cache (its folder, size limit, and a button that empties it).
+class NsysSettingsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit NsysSettingsDialog(QWidget* parent = nullptr);
+    /// What the dialog found for the current path ("nsys 2022.4.2.1 (/usr/bin/nsys)" or why none), once detected.
+    QString detectedText() const;
+
+Q_SIGNALS:
+    void detected();
+
+private:
+    void detect();
+    void save();
+    void updateCacheSize();
+
+    QLineEdit* m_path;
+    QLabel* m_found;
+    QSpinBox* m_timeout;
+    QSpinBox* m_cacheLimit;
+    QLabel* m_cacheSize;
+    JobSlot m_detect;
+};
+
+} // namespace nsw
