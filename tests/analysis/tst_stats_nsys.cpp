@@ -18,13 +18,13 @@
 #include "sqlitefixture.h"
 #include "testutils.h"
 
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <limits>
 #include <map>
 
 using namespace nsw;
