@@ -96,6 +96,8 @@ private:
     void updateNoticeBar();
     void updateFocusBanner();
     void clearFocus();
+    /// View → Focus on Range…: typed start and end for the current profile.
+    void openFocusRangeDialog();
     void openInteractively();
     void showLoadError(const QString& path, const QString& reason);
     void cancelLoads();
@@ -120,6 +122,7 @@ private:
     LoadErrorBanners* m_errors;
     FocusBanner* m_focusBanner;
     QAction* m_clearFocus = nullptr;
+    QAction* m_focusOnRange = nullptr;
     QToolBar* m_noticeBar = nullptr;
     QComboBox* m_profileSelector;
     QMenu* m_recentMenu = nullptr;
