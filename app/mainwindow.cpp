@@ -19,6 +19,7 @@
 #include "widgets/nvlink/nvlinkpane.h"
 #include "widgets/nvtx/nvtxpane.h"
 #include "widgets/shell/focusbanner.h"
+#include "widgets/shell/focusrangedialog.h"
 #include "widgets/shell/helpdialogs.h"
 #include "widgets/shell/loaderrorbanners.h"
 #include "widgets/shell/loadprogressstrip.h"
@@ -179,18 +180,22 @@ void MainWindow::createPanes()
     auto* categories = new CategoriesPane(m_workbench, this);
     addPane(categories, PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_5));
     addPane(new StatisticsPane(m_workbench, this), PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_2));
-    addPane(new NvtxPane(m_workbench, this), PaneGroup::Navigator, QKeySequence(Qt::CTRL | Qt::Key_3));
+    auto* nvtx = new NvtxPane(m_workbench, this);
+    addPane(nvtx, PaneGroup::Navigator, QKeySequence(Qt::CTRL | Qt::Key_3));
     addPane(new NvlinkPane(m_workbench, this), PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_6));
     addPane(new ComparePane(m_workbench, categories->controller(), this), PaneGroup::Charts,
         QKeySequence(Qt::CTRL | Qt::Key_7));
     // Read-only for now: its focusRequested(FocusRange) is connected once the window has a focus range.
     auto* iterations = new IterationsPane(m_workbench, this);
     addPane(iterations, PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_8));
-    // Activating an iteration focuses every pane of the current profile on it.
-    connect(iterations, &IterationsPane::focusRequested, this, [this](const FocusRange& range) {
+    // Activating an iteration, or "Focus on this range" in the NVTX tree, focuses every pane of the current profile
+    // on it.
+    const auto focusCurrent = [this](const FocusRange& range) {
         if (ProfileSession* session = m_workbench->current())
             session->setFocus(range);
-    });
+    };
+    connect(iterations, &IterationsPane::focusRequested, this, focusCurrent);
+    connect(nvtx, &NvtxPane::focusRequested, this, focusCurrent);
     // Across the whole top, as in Nsight Systems: the other panes read as details of what it shows.
     addPane(new TimelinePane(m_workbench, this), PaneGroup::Top, QKeySequence(Qt::CTRL | Qt::Key_4));
 }
@@ -345,6 +350,8 @@ void MainWindow::createActions()
         m_viewMenu->addAction(tr("Category Rule &Editor…"), categories, &CategoriesPane::openEditor);
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
     m_viewMenu->addSeparator();
+    m_focusOnRange = m_viewMenu->addAction(tr("Focus on Ran&ge…"), this, &MainWindow::openFocusRangeDialog);
+    m_focusOnRange->setEnabled(m_workbench->current() != nullptr);
     m_clearFocus = m_viewMenu->addAction(tr("Clear &Focus"), this, &MainWindow::clearFocus);
     m_clearFocus->setShortcut(Qt::Key_Escape);
     m_clearFocus->setEnabled(false);
@@ -419,7 +426,23 @@ void MainWindow::updateFocusBanner()
     m_focusBanner->setFocusRange(
         session ? session->focus() : FocusRange {}, session ? session->profile()->captureDurationNs() : 0);
     m_clearFocus->setEnabled(m_focusBanner->hasContent());
+    m_focusOnRange->setEnabled(session != nullptr);
     updateNoticeBar();
+}
+
+void MainWindow::openFocusRangeDialog()
+{
+    QPointer<ProfileSession> session = m_workbench->current();
+    if (!session)
+        return;
+    // Times count from the capture start the timeline's ruler counts from.
+    auto* dialog = new FocusRangeDialog(captureSpanOf(*session->profile()), session->focus(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [session, dialog]() {
+        if (session)
+            session->setFocus(dialog->range());
+    });
+    dialog->open();
 }
 
 void MainWindow::clearFocus()

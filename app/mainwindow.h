@@ -97,6 +97,8 @@ private:
     void updateNoticeBar();
     void updateFocusBanner();
     void clearFocus();
+    /// View → Focus on Range…: typed start and end for the current profile.
+    void openFocusRangeDialog();
     void openInteractively();
     /// Profile → Profile Application…: one dialog, kept while the window lives (a run goes on when it is hidden).
     void openProfileDialog();
@@ -123,6 +125,7 @@ private:
     LoadErrorBanners* m_errors;
     FocusBanner* m_focusBanner;
     QAction* m_clearFocus = nullptr;
+    QAction* m_focusOnRange = nullptr;
     QToolBar* m_noticeBar = nullptr;
     QComboBox* m_profileSelector;
     QMenu* m_recentMenu = nullptr;

@@ -6,6 +6,8 @@
 #include "core/iterations/iterations.h"
 #include "core/util/timeformat.h"
 
+#include <QFileInfo>
+
 namespace nsw::cli {
 
 FocusOptions::FocusOptions(const QString& semantics)
@@ -69,6 +71,22 @@ bool checkFocusText(const CommandFocusText& focus)
         return true;
     printError(error);
     return false;
+}
+
+std::optional<TraceEntry> parseTraceEntry(const QString& text)
+{
+    static const QString suffix = QStringLiteral("#iter=");
+    const qsizetype at = text.lastIndexOf(suffix);
+    if (at < 0 || QFileInfo::exists(text))
+        return TraceEntry { text, text, QString() };
+    const QString iteration = text.mid(at + suffix.size());
+    if (!parseIteration(iteration)) {
+        printError(QStringLiteral("'%1': #iter= takes an iteration index (0, 1, ... as `iterations` lists them) or "
+                                  "'median', not '%2'")
+                       .arg(text, iteration));
+        return std::nullopt;
+    }
+    return TraceEntry { text, text.left(at), iteration };
 }
 
 void addFocusLoad(const CommandFocusText& text, LoadOptions& load)

@@ -47,6 +47,18 @@ Result<ResolvedFocus> resolveCommandFocus(const ProfilePtr& profile, const Comma
 std::optional<ResolvedFocus> resolveCommandFocus(
     const ProfilePtr& profile, const CommandFocusText& text, const QString& path, int* exitCode);
 
+/// One input of `compare`: a trace, optionally as "TRACE#iter=N|median" (that profile focused on one iteration, as
+/// --iteration takes it).
+struct TraceEntry
+{
+    QString label; ///< as typed: names the entry in the output
+    QString path; ///< the file to load
+    QString iteration; ///< "" without the suffix
+};
+/// Splits the "#iter=" suffix off @p text (a file that exists under the whole name keeps it). Prints the error and
+/// returns nothing for a bad iteration.
+std::optional<TraceEntry> parseTraceEntry(const QString& text);
+
 /// "focus: ProfilerStep#12 (instance 3 of 40), 412 ms (3.2 % of the capture); <semantics>"; empty when inactive.
 QString focusLine(const ResolvedFocus& focus, const QString& semantics);
 /// The same facts for JSON outputs: label, start_ns, end_ns (events' clock), duration_ns, capture_share_pct,

@@ -20,7 +20,9 @@ namespace {
 /// One trace's part of the work, done on its own thread.
 struct Side
 {
-    QString path;
+    QString path; ///< as typed (with its #iter= suffix): the entry's label
+    QString file;
+    CommandFocusText focusText; ///< the command's focus, or the entry's own iteration
     std::shared_ptr<const ProfileKeys> keys;
     std::int64_t iterations = 0;
     QString error;
@@ -32,14 +34,14 @@ struct Side
     ResolvedFocus focus;
 };
 
-void computeSide(
-    Side& side, const CompareKeyOptions& keyOptions, const QString& marker, const CommandFocusText& focusText)
+void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString& marker)
 {
     QElapsedTimer timer;
     timer.start();
+    const CommandFocusText& focusText = side.focusText;
     LoadOptions load = compareLoadOptions(keyOptions, !marker.isEmpty());
     addFocusLoad(focusText, load);
-    LoadResult loaded = ProfileLoader::load(side.path, load);
+    LoadResult loaded = ProfileLoader::load(side.file, load);
     side.loadMs = timer.restart();
     if (!loaded.profile) {
         side.error = loaded.error;
@@ -71,8 +73,11 @@ bool parseNumber(const QString& text, double* out)
 int runCompare(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("base"), QStringLiteral("The baseline export."), QStringLiteral("BASE"));
+    parser.addPositionalArgument(QStringLiteral("base"),
+        QStringLiteral(
+            "The baseline export. TRACE#iter=N or TRACE#iter=median (any entry) is that trace focused on one "
+            "iteration, as `iterations` lists them: a.sqlite#iter=5 a.sqlite#iter=median."),
+        QStringLiteral("BASE"));
     parser.addPositionalArgument(
         QStringLiteral("others"), QStringLiteral("Exports compared with it."), QStringLiteral("OTHER..."));
     const QCommandLineOption by(QStringLiteral("by"),
@@ -220,6 +225,20 @@ int runCompare(const QStringList& args)
     const CommandFocusText focusText = focusOptions.textOf(parser);
     if (!checkFocusText(focusText))
         return ExitUsage;
+    std::vector<TraceEntry> entries;
+    bool anyIteration = false;
+    for (const QString& trace : traces) {
+        const std::optional<TraceEntry> entry = parseTraceEntry(trace);
+        if (!entry)
+            return ExitUsage;
+        anyIteration |= !entry->iteration.isEmpty();
+        entries.push_back(*entry);
+    }
+    if (anyIteration && !focusText.isEmpty()) {
+        printError(QStringLiteral("TRACE#iter= entries focus on their own iteration: they cannot be combined with "
+                                  "--range, --nvtx or --iteration"));
+        return ExitUsage;
+    }
 
     // The traces are independent: each loads (only the tables its key needs) and reduces to keys on its own thread.
     QElapsedTimer total;
@@ -228,9 +247,11 @@ int runCompare(const QStringList& args)
     {
         std::vector<std::thread> threads;
         for (std::size_t i = 0; i < sides.size(); ++i) {
-            sides[i].path = traces[qsizetype(i)];
-            threads.emplace_back(
-                computeSide, std::ref(sides[i]), std::cref(keyOptions), std::cref(markerName), std::cref(focusText));
+            sides[i].path = entries[i].label;
+            sides[i].file = entries[i].path;
+            sides[i].focusText
+                = entries[i].iteration.isEmpty() ? focusText : CommandFocusText { {}, entries[i].iteration };
+            threads.emplace_back(computeSide, std::ref(sides[i]), std::cref(keyOptions), std::cref(markerName));
         }
         for (std::thread& t : threads)
             t.join();

@@ -68,16 +68,38 @@ ProfileKeys kernelKeys(const Profile& profile, const std::vector<KernelNameTotal
     return out;
 }
 
-ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup)
+ProfileKeys kernelKeys(
+    const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup, const FocusRange& focus)
 {
     const auto& groups = index.groups();
-    const auto& durations = index.sortedDurations();
-    std::vector<KernelNameTotal> totals(groups.size());
+    // The durations that count, ascending within each group: the index's own, or those of the kernels overlapping
+    // the focus (a filtered sorted run stays sorted).
+    std::vector<qint64> kept;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> span(groups.size());
+    if (focus.isActive()) {
+        const KernelTable& k = index.profile()->kernels;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            const auto begin = std::uint32_t(kept.size());
+            for (std::uint32_t p = groups[g].begin; p < groups[g].end; ++p) {
+                const std::uint32_t row = index.order()[p];
+                if (focus.overlaps(k.start[row], k.end[row]))
+                    kept.push_back(index.sortedDurations()[p]);
+            }
+            span[g] = { begin, std::uint32_t(kept.size()) };
+        }
+    } else {
+        for (std::size_t g = 0; g < groups.size(); ++g)
+            span[g] = { groups[g].begin, groups[g].end };
+    }
+    const std::vector<qint64>& durations = focus.isActive() ? kept : index.sortedDurations();
+    std::vector<KernelNameTotal> totals;
     for (std::size_t g = 0; g < groups.size(); ++g) {
-        totals[g].name = groups[g].name;
-        totals[g].count = qint64(groups[g].end - groups[g].begin);
-        for (std::uint32_t i = groups[g].begin; i < groups[g].end; ++i)
-            totals[g].total += durations[i];
+        if (span[g].second == span[g].first)
+            continue;
+        KernelNameTotal t { groups[g].name, 0, qint64(span[g].second - span[g].first) };
+        for (std::uint32_t i = span[g].first; i < span[g].second; ++i)
+            t.total += durations[i];
+        totals.push_back(t);
     }
     ProfileKeys out = kernelKeys(*index.profile(), totals, normalizeNames);
     // Keys are created in group order: find each group's key again by its name.
@@ -87,6 +109,8 @@ ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vecto
     std::vector<std::int32_t> keyOfEachGroup(groups.size(), -1);
     std::vector<std::vector<std::size_t>> groupsOfKey(out.keys.size());
     for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (span[g].second == span[g].first)
+            continue;
         QString name
             = groups[g].name == kNoString ? QStringLiteral("(unnamed)") : index.profile()->strings.at(groups[g].name);
         if (normalizeNames && groups[g].name != kNoString)
@@ -99,13 +123,13 @@ ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vecto
     for (std::size_t k = 0; k < out.keys.size(); ++k) {
         const std::vector<std::size_t>& of = groupsOfKey[k];
         if (of.size() == 1) {
-            const auto& g = groups[of.front()];
-            if (g.end > g.begin)
-                out.values[k].median = summarizeSorted(durations.data() + g.begin, g.end - g.begin).median;
+            const auto& [begin, end] = span[of.front()];
+            if (end > begin)
+                out.values[k].median = summarizeSorted(durations.data() + begin, end - begin).median;
         } else if (!of.empty()) {
             std::vector<qint64> merged;
             for (const std::size_t g : of)
-                merged.insert(merged.end(), durations.begin() + groups[g].begin, durations.begin() + groups[g].end);
+                merged.insert(merged.end(), durations.begin() + span[g].first, durations.begin() + span[g].second);
             if (!merged.empty())
                 out.values[k].median = summarizeWithoutPercentiles(merged).median;
         }

@@ -54,8 +54,11 @@ struct ProfileKeys
 };
 
 /// Per kernel name of @p index (its name mode), merged by normalizeKernelName() when @p normalizeNames. Kernels
-/// without a name get the key "(unnamed)". @p keyOfGroup, when given, receives the key of each index group.
-ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup = nullptr);
+/// without a name get the key "(unnamed)". @p keyOfGroup, when given, receives the key of each index group (-1 for a
+/// group without a kernel in the focus). With an active @p focus only the kernels that overlap it count (whole
+/// durations; medians of those executions); captureNs stays the capture's.
+ProfileKeys kernelKeys(const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup = nullptr,
+    const FocusRange& focus = {});
 /// The same from kernelTotalsByName() (no index to build).
 ProfileKeys kernelKeys(const Profile& profile, const std::vector<KernelNameTotal>& totals, bool normalizeNames);
 

@@ -87,6 +87,18 @@ Result<RelativeRange> parseRelativeRange(const QString& text)
     return r;
 }
 
+FocusRange focusFromRelative(const RelativeRange& range, const CaptureSpan& capture)
+{
+    const TimeNs origin = capture.source == CaptureSpanSource::None ? 0 : capture.start;
+    // An open end is the capture's own end.
+    const TimeNs captureEnd = capture.source == CaptureSpanSource::None ? origin : capture.end;
+    FocusRange focus;
+    focus.start = range.start == kNoTime ? std::min(origin, captureEnd) : origin + range.start;
+    focus.end = range.end == kNoTime ? std::max(captureEnd, focus.start) : origin + range.end;
+    focus.label = range.label;
+    return focus;
+}
+
 Result<NvtxFocusName> parseNvtxFocus(const QString& text)
 {
     NvtxFocusName n;
@@ -167,13 +179,8 @@ Result<ResolvedFocus> resolveFocus(const Profile& profile, const FocusText& text
         if (!r)
             return r.failureAs<ResolvedFocus>();
         const CaptureSpan span = focusCaptureSpan(profile);
-        const TimeNs origin = span.source == CaptureSpanSource::None ? 0 : span.start;
         focus.captureNs = span.durationNs();
-        // An open end is the capture's own end.
-        const TimeNs captureEnd = span.source == CaptureSpanSource::None ? origin : span.end;
-        focus.range.start = r->start == kNoTime ? std::min(origin, captureEnd) : origin + r->start;
-        focus.range.end = r->end == kNoTime ? std::max(captureEnd, focus.range.start) : origin + r->end;
-        focus.range.label = r->label;
+        focus.range = focusFromRelative(*r, span);
         return focus;
     }
     if (text.nvtx.isEmpty())

@@ -32,6 +32,10 @@ std::optional<TimeNs> parseFocusTime(const QString& text);
 /// "START:END" (either side may be empty); ErrorKind::Usage naming the text when malformed or END < START.
 Result<RelativeRange> parseRelativeRange(const QString& text);
 
+/// @p range on the events' clock: relative times from the start of @p capture, an open start or end at the capture's
+/// (the capture span's start as origin; 0 without a span).
+FocusRange focusFromRelative(const RelativeRange& range, const CaptureSpan& capture);
+
 /// nsys's `nvtx=range[@domain]` plus "/INDEX" (1-based, by start time; default 1).
 struct NvtxFocusName
 {

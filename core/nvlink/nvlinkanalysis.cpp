@@ -45,7 +45,24 @@ std::vector<const ThroughputSeries*> selectSeries(
     return out;
 }
 
-std::vector<IntervalRef> topIntervals(const std::vector<const ThroughputSeries*>& series, std::size_t top)
+IntervalWindow intervalsOverlapping(const ThroughputSeries& series, TimeNs shift, const FocusRange& focus)
+{
+    const std::size_t n = series.intervalCount();
+    if (!focus.isActive() || n == 0)
+        return { 0, n };
+    // For start <= end, overlaps() is start < focus.end && end >= focus.start.
+    const TimeNs* t = series.time.begin();
+    const TimeNs* firstEnd
+        = std::lower_bound(t + 1, t + n + 1, focus.start, [shift](TimeNs time, TimeNs s) { return time + shift < s; });
+    const TimeNs* pastStart
+        = std::lower_bound(t, t + n, focus.end, [shift](TimeNs time, TimeNs e) { return time + shift < e; });
+    const auto first = std::size_t(firstEnd - (t + 1));
+    const auto last = std::size_t(pastStart - t);
+    return { first, std::max(first, last) };
+}
+
+std::vector<IntervalRef> topIntervals(
+    const std::vector<const ThroughputSeries*>& series, std::size_t top, const std::vector<IntervalWindow>* windows)
 {
     if (top == 0)
         return {};
@@ -55,9 +72,9 @@ std::vector<IntervalRef> topIntervals(const std::vector<const ThroughputSeries*>
     std::priority_queue<Candidate, std::vector<Candidate>, decltype(worseFirst)> heap(worseFirst);
     for (std::size_t s = 0; s < series.size(); ++s) {
         const ThroughputSeries& ts = *series[s];
-        const std::size_t n = ts.intervalCount();
+        const IntervalWindow window = windows ? (*windows)[s] : IntervalWindow { 0, ts.intervalCount() };
         const bool counted = ts.unit == ThroughputUnit::GBps;
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t i = window.first; i < window.last; ++i) {
             const TimeNs d = ts.duration(i);
             if (d <= 0)
                 continue;

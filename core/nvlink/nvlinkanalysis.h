@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/nvlink/throughputseries.h"
+#include "core/profile/focusrange.h"
 
 #include <optional>
 #include <vector>
@@ -27,9 +28,23 @@ struct IntervalRef
     bool operator==(const IntervalRef&) const = default;
 };
 
+/// Intervals [first, last) of one series.
+struct IntervalWindow
+{
+    std::size_t first = 0;
+    std::size_t last = 0;
+};
+
+/// The intervals of @p series whose span [time[i], time[i + 1]] moved by @p shift (onto the session timeline)
+/// overlaps @p focus by FocusRange::overlaps, nsys's range filter; every interval when the focus is inactive. Sample
+/// times are non-decreasing, so they are one contiguous window.
+IntervalWindow intervalsOverlapping(const ThroughputSeries& series, TimeNs shift, const FocusRange& focus);
+
 /// The @p top intervals with the highest value (duration > 0 only), highest first. Equal values keep series order,
-/// then time order: a stable sort of the ccl-bench tools' interval list, so the same interval wins.
-std::vector<IntervalRef> topIntervals(const std::vector<const ThroughputSeries*>& series, std::size_t top);
+/// then time order: a stable sort of the ccl-bench tools' interval list, so the same interval wins. @p windows,
+/// when given, limits each series to its window (one per series).
+std::vector<IntervalRef> topIntervals(const std::vector<const ThroughputSeries*>& series, std::size_t top,
+    const std::vector<IntervalWindow>* windows = nullptr);
 
 /// Interval counts and weighted mean as analyze_nvlink_throughput.py's avg_throughput computes them: the sum of
 /// GB/s × µs over every interval of every selected series divided by the summed durations. With several series

@@ -3,11 +3,21 @@
 
 namespace nsw {
 
-std::vector<NvlinkPeak> findPeaks(
-    const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment, std::size_t top)
+std::vector<IntervalWindow> focusWindows(
+    const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment, const FocusRange& focus)
+{
+    std::vector<IntervalWindow> windows;
+    for (const ThroughputSeries* s : series)
+        windows.push_back(intervalsOverlapping(*s, alignment.shiftOf(*s), focus));
+    return windows;
+}
+
+std::vector<NvlinkPeak> findPeaks(const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment,
+    std::size_t top, const FocusRange& focus)
 {
     std::vector<NvlinkPeak> peaks;
-    for (const IntervalRef& ref : topIntervals(series, top)) {
+    const std::vector<IntervalWindow> windows = focusWindows(series, alignment, focus);
+    for (const IntervalRef& ref : topIntervals(series, top, focus.isActive() ? &windows : nullptr)) {
         const ThroughputSeries& s = *series[ref.series];
         NvlinkPeak p;
         p.rank = int(peaks.size()) + 1;
@@ -40,7 +50,8 @@ void fillPeakUnits(std::vector<NvlinkPeak>& peaks, const LinkPeakEntry* model)
     }
 }
 
-void attachKernels(std::vector<NvlinkPeak>& peaks, const KernelOverlapIndex& index, bool ncclOnly)
+void attachKernels(
+    std::vector<NvlinkPeak>& peaks, const KernelOverlapIndex& index, bool ncclOnly, const FocusRange& focus)
 {
     const KernelSpans& spans = index.spans();
     for (NvlinkPeak& p : peaks) {
@@ -48,7 +59,7 @@ void attachKernels(std::vector<NvlinkPeak>& peaks, const KernelOverlapIndex& ind
         p.ncclKernels = 0;
         const TimeNs length = p.end - p.start;
         index.forEachOverlapping(p.start, p.end, [&](std::uint32_t k) {
-            if (ncclOnly && !spans.nccl[k])
+            if ((ncclOnly && !spans.nccl[k]) || !focus.overlaps(spans.start[k], spans.end[k]))
                 return;
             PeakKernel pk;
             pk.span = k;

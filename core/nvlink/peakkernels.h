@@ -36,15 +36,22 @@ struct NvlinkPeak
     int ncclKernels = 0;
 };
 
-/// The @p top peaks of @p series (see topIntervals) placed on the session timeline by @p alignment.
-std::vector<NvlinkPeak> findPeaks(
-    const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment, std::size_t top);
+/// The windows of intervalsOverlapping() of each series placed on the session timeline by @p alignment.
+std::vector<IntervalWindow> focusWindows(
+    const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment, const FocusRange& focus);
+
+/// The @p top peaks of @p series (see topIntervals) placed on the session timeline by @p alignment; with an active
+/// @p focus, among the intervals that overlap it.
+std::vector<NvlinkPeak> findPeaks(const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment,
+    std::size_t top, const FocusRange& focus = {});
 
 /// GB/s and % of peak of each peak from the link-peak table entry of the GPU (null: only the measured unit).
 /// Per-link series compare with one link, sums over links with the GPU (links × per-link bandwidth).
 void fillPeakUnits(std::vector<NvlinkPeak>& peaks, const LinkPeakEntry* gpuModel);
 
-/// Fills each peak's kernels (exact ns overlap). @p ncclOnly keeps NCCL kernels only.
-void attachKernels(std::vector<NvlinkPeak>& peaks, const KernelOverlapIndex& kernels, bool ncclOnly);
+/// Fills each peak's kernels (exact ns overlap). @p ncclOnly keeps NCCL kernels only; an active @p focus keeps the
+/// kernels that overlap it (FocusRange::overlaps).
+void attachKernels(
+    std::vector<NvlinkPeak>& peaks, const KernelOverlapIndex& kernels, bool ncclOnly, const FocusRange& focus = {});
 
 } // namespace nsw

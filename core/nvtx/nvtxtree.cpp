@@ -336,6 +336,9 @@ void Builder::sweepThread(ThreadIndex thread)
             NvtxNode& nd = m_tree.nodes[std::size_t(node)];
             ++nd.instances;
             nd.cpuTime += end - start;
+            if (nd.firstRow < 0 || start < n.start[std::size_t(nd.firstRow)]
+                || (start == n.start[std::size_t(nd.firstRow)] && row < nd.firstRow))
+                nd.firstRow = row;
             if (n.end[row] == kNoTime) {
                 ++nd.unterminated;
                 ++m_tree.unterminated;
@@ -535,6 +538,23 @@ Result<std::shared_ptr<const NvtxTree>> computeNvtxTree(const NvtxTreeRequest& r
     if (job.isCancelled())
         return Result<std::shared_ptr<const NvtxTree>>::cancelled();
     return std::shared_ptr<const NvtxTree>(std::move(tree));
+}
+
+FocusRange nvtxFirstInstanceFocus(const NvtxTree& tree, std::int32_t node)
+{
+    if (node < 0 || std::size_t(node) >= tree.nodes.size() || !tree.profile)
+        return {};
+    const NvtxNode& n = tree.nodes[std::size_t(node)];
+    if (n.kind != NvtxNode::Kind::Range || n.firstRow < 0)
+        return {};
+    const NvtxTable& nvtx = tree.profile->nvtx;
+    const auto row = std::size_t(n.firstRow);
+    FocusRange focus;
+    focus.start = nvtx.start[row];
+    focus.end = nvtx.end[row] == kNoTime ? std::max(nvtx.maxTimestamp, focus.start) : nvtx.end[row];
+    const QString path = tree.path(node);
+    focus.label = n.instances > 1 ? QStringLiteral("%1 (first of %2 instances)").arg(path).arg(n.instances) : path;
+    return focus;
 }
 
 std::vector<char> nvtxKernelRows(const NvtxTree& tree, std::int32_t node)

@@ -62,6 +62,8 @@ struct NvtxNode
     TimeNs memOpTime = 0;
     qint64 unterminated = 0; ///< instances without an end (ended at NvtxTable::maxTimestamp)
     qint64 crossThread = 0; ///< start/end instances that ended on another thread
+    /// Range: the NVTX row of its earliest instance (by start, then row), e.g. to focus on it; -1 otherwise.
+    std::int64_t firstRow = -1;
 };
 
 /// Kernel time inside ranges against all kernel time.
@@ -120,6 +122,10 @@ struct NvtxTreeRequest
 
 /// buildNvtxTree() as a job: a cancelled job gives a cancelled result, never an incomplete tree.
 Result<std::shared_ptr<const NvtxTree>> computeNvtxTree(const NvtxTreeRequest& request, const JobContext& job = {});
+
+/// The time span of @p node's first instance (NvtxNode::firstRow; unterminated: to NvtxTable::maxTimestamp) as a focus
+/// labelled with its path ("step > forward", "… (first of 12 instances)"); inactive for nodes that are not ranges.
+FocusRange nvtxFirstInstanceFocus(const NvtxTree& tree, std::int32_t node);
 
 /// Kernel rows (mask by Profile::kernels row) attributed to @p node or below it; for a kernel leaf, its kernels.
 std::vector<char> nvtxKernelRows(const NvtxTree& tree, std::int32_t node);

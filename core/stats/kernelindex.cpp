@@ -196,7 +196,7 @@ std::vector<KernelGroupStats> summarizeKernels(const KernelIndex& index, const K
     const auto& order = index.order();
     const auto& laneInfo = index.lanes();
     const bool checkLanes = !filter.lanes.empty();
-    const bool checkRows = bool(filter.rows);
+    const bool checkRows = filter.restrictsRows();
     std::vector<qint64> picked;
     std::map<std::int32_t, std::vector<qint64>> perDevice;
     for (std::size_t g = 0; g < index.groups().size(); ++g) {
@@ -228,6 +228,19 @@ std::vector<KernelGroupStats> summarizeKernels(const KernelIndex& index, const K
         }
     }
     return result;
+}
+
+std::shared_ptr<const std::vector<char>> kernelRowsOverlapping(
+    const KernelTable& kernels, const FocusRange& focus, const CancelToken& cancel)
+{
+    auto rows = std::make_shared<std::vector<char>>(kernels.size(), 0);
+    CancelPoll<65536> stop(cancel);
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        if (stop())
+            return nullptr;
+        (*rows)[i] = focus.overlaps(kernels.start[i], kernels.end[i]) ? 1 : 0;
+    }
+    return rows;
 }
 
 std::vector<std::uint32_t> kernelInstances(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/cancel.h"
 #include "core/profile/focusrange.h"
 #include "core/profile/loadtypes.h"
 #include "core/profile/profile.h"
@@ -85,14 +86,21 @@ struct KernelFilter
     std::vector<char> lanes; ///< by lane index
     std::vector<char> names; ///< by StringRef of the index's name mode (e.g. a category's kernels)
     std::shared_ptr<const std::vector<char>> rows; ///< by kernel row (e.g. kernels under an NVTX range)
+    /// By kernel row: the kernels that overlap the profile's focus range (kernelRowsOverlapping), on top of rows.
+    std::shared_ptr<const std::vector<char>> focusRows;
 
     bool allowsLane(std::uint32_t lane) const { return lanes.empty() || (lane < lanes.size() && lanes[lane]); }
     bool allowsName(StringRef name) const
     {
         return names.empty() || (name >= 0 && std::size_t(name) < names.size() && names[std::size_t(name)]);
     }
-    bool allowsRow(std::uint32_t row) const { return !rows || (row < rows->size() && (*rows)[row]); }
-    bool isEmpty() const { return lanes.empty() && names.empty() && !rows; }
+    bool allowsRow(std::uint32_t row) const
+    {
+        return (!rows || (row < rows->size() && (*rows)[row]))
+            && (!focusRows || (row < focusRows->size() && (*focusRows)[row]));
+    }
+    bool restrictsRows() const { return rows || focusRows; }
+    bool isEmpty() const { return lanes.empty() && names.empty() && !restrictsRows(); }
 };
 
 struct KernelGroupStats
@@ -120,6 +128,11 @@ struct KernelNameTotal
 /// active @p focus only the kernels that overlap it (durations not clipped).
 std::vector<KernelNameTotal> kernelTotalsByName(
     const Profile& profile, KernelNameMode mode, const FocusRange& focus = {});
+
+/// Mask by kernel row of the kernels that overlap @p focus (FocusRange::overlaps: nsys's range filter, durations
+/// not clipped); null when @p cancel is set before the end.
+std::shared_ptr<const std::vector<char>> kernelRowsOverlapping(
+    const KernelTable& kernels, const FocusRange& focus, const CancelToken& cancel);
 
 /// Kernel rows of one group that pass the filter (and belong to @p device unless it is -1), ascending duration.
 std::vector<std::uint32_t> kernelInstances(

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <map>
 #include <nlohmann/json.hpp>
 
 using namespace nsw;
@@ -34,6 +35,10 @@ private Q_SLOTS:
     void textTable();
     void iterationFocusesOtherCommands_data();
     void iterationFocusesOtherCommands();
+    void compareEntriesOfIterations_data();
+    void compareEntriesOfIterations();
+    void compareEntryErrors_data();
+    void compareEntryErrors();
 
 private:
     QString run(const QStringList& args, const QString& name);
@@ -130,6 +135,73 @@ void TestCmdIterations::iterationFocusesOtherCommands()
     for (qsizetype i = 1; i < lines.size(); ++i)
         sum += lines[i].split(QLatin1Char(',')).value(column).toLongLong();
     QCOMPARE(sum, instances);
+}
+
+void TestCmdIterations::compareEntriesOfIterations_data()
+{
+    // Per kernel name: {instances, total ns} in each entry, hand-worked from iterationfixtures.h with nsys's overlap
+    // predicate. Iteration 1 [2000, 3000): K3 gemm_c [1900, 2100], K5 nccl_allreduce [2900, 4600]. Iteration 2
+    // [3000, 4500): K4 zero [3000, 3000], K5 (spans it), K6 gemm_a [4000, 4200]. The median iteration is iteration 0
+    // [1000, 2000): K9 fill_kernel [500, 1000] (ends at its start: in), K1 gemm_a, K2 gemm_b, K3 gemm_c (200 ns each).
+    using Cells = std::map<std::string, std::vector<std::pair<qint64, qint64>>>;
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("second");
+    QTest::addColumn<Cells>("expected");
+    QTest::newRow("iteration 2 against the median one")
+        << u"#iter=2"_s << u"#iter=median"_s
+        << Cells { { "zero", { { 1, 0 }, { 0, 0 } } }, { "nccl_allreduce", { { 1, 1700 }, { 0, 0 } } },
+               { "gemm_a", { { 1, 200 }, { 1, 200 } } }, { "fill_kernel", { { 0, 0 }, { 1, 500 } } },
+               { "gemm_b", { { 0, 0 }, { 1, 200 } } }, { "gemm_c", { { 0, 0 }, { 1, 200 } } } };
+    QTest::newRow("iteration 1 against the whole trace")
+        << u"#iter=1"_s << QString()
+        << Cells { { "gemm_c", { { 1, 200 }, { 1, 200 } } }, { "nccl_allreduce", { { 1, 1700 }, { 1, 1700 } } },
+               { "fill_kernel", { { 0, 0 }, { 1, 500 } } }, { "gemm_a", { { 0, 0 }, { 2, 400 } } },
+               { "gemm_b", { { 0, 0 }, { 1, 200 } } }, { "zero", { { 0, 0 }, { 1, 0 } } },
+               { "tail", { { 0, 0 }, { 1, 100 } } }, { "after", { { 0, 0 }, { 1, 100 } } } };
+}
+
+void TestCmdIterations::compareEntriesOfIterations()
+{
+    using Cells = std::map<std::string, std::vector<std::pair<qint64, qint64>>>;
+    QFETCH(QString, first);
+    QFETCH(QString, second);
+    QFETCH(Cells, expected);
+    const QString out = m_dir.filePath(u"compare-iterations.json"_s);
+    QCOMPARE(cli::run({ u"compare"_s, m_marker + first, m_marker + second, u"--format"_s, u"json"_s, u"-o"_s, out }),
+        int(cli::ExitOk));
+    const auto j = nlohmann::json::parse(readAll(out).toStdString());
+    QCOMPARE(QString::fromStdString(j["profiles"][0].get<std::string>()), m_marker + first);
+    QCOMPARE(QString::fromStdString(j["profiles"][1].get<std::string>()), m_marker + second);
+    Cells cells;
+    for (const auto& row : j["rows"])
+        for (const auto& v : row["values"])
+            cells[row["key"].get<std::string>()].emplace_back(
+                v["instances"].get<qint64>(), v["total_ns"].get<qint64>());
+    QCOMPARE(cells, expected);
+    // Each focused entry says which iteration it holds.
+    QCOMPARE(j["focus"].size(), std::size_t(second.isEmpty() ? 1 : 2));
+    QCOMPARE(QString::fromStdString(j["focus"][0]["profile"].get<std::string>()), m_marker + first);
+    QVERIFY(QString::fromStdString(j["focus"][0]["label"].get<std::string>()).startsWith(u"iteration "_s));
+}
+
+void TestCmdIterations::compareEntryErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::newRow("not an iteration") << QStringList { u"#iter=first"_s, u"#iter=1"_s } << int(cli::ExitUsage);
+    QTest::newRow("no such iteration") << QStringList { u"#iter=9"_s, u"#iter=1"_s } << int(cli::ExitUsage);
+    QTest::newRow("with a focus option") << QStringList { u"#iter=1"_s, u"#iter=2"_s, u"--range"_s, u"0:1us"_s }
+                                         << int(cli::ExitUsage);
+}
+
+void TestCmdIterations::compareEntryErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QStringList command { u"compare"_s };
+    for (const QString& a : args)
+        command.append(a.startsWith(u"#"_s) ? m_marker + a : a);
+    QCOMPARE(cli::run(command), exitCode);
 }
 
 void TestCmdIterations::jsonMarker()

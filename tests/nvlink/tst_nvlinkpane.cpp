@@ -155,6 +155,66 @@ private Q_SLOTS:
         QCOMPARE(QImage(png).size(), QSize(900, 500));
     }
 
+    void focusRestrictsPeaksKernelsAndThePlot()
+    {
+        QTemporaryDir dir;
+        const QString bin = dir.filePath(QStringLiteral("nvlink_trace_gpu0.bin"));
+        QFile f(bin);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(scenarioRecording());
+        f.close();
+
+        Workbench wb;
+        NvlinkPane pane(&wb);
+        pane.resize(1200, 800);
+        pane.show();
+        ProfileSession* session = makeSession(scenarioProfile());
+        wb.addSession(session);
+        pane.setTopPeaks(3);
+        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [](const QStringList&) {});
+        QTRY_COMPARE(pane.peakModel()->rowCount(), 3);
+        QCOMPARE(pane.peakModel()->peakAt(0)->start, TimeNs(12000000)); // the whole recording's top peak
+        QVERIFY(!pane.messageText().contains(QStringLiteral("Focus")));
+
+        // Focus [14.0, 14.4) ms: intervals 3 ([13, 14] ms, ending at the focus start: in, by nsys's predicate) and
+        // 4 ([14, 15] ms) overlap it. Their non-zero values: link 0 RX interval 4 (500 KiB = 0.512 GB/s), link 1 RX
+        // intervals 3 and 4 (10 KiB each; the earlier one first).
+        QSignalSpy shown(&pane, &NvlinkPane::peaksShown);
+        session->setFocus(FocusRange { 14000000, 14400000, QStringLiteral("the focus") });
+        QTRY_VERIFY(shown.count() > 0);
+        const NvlinkPeakModel& peaks = *pane.peakModel();
+        QCOMPARE(peaks.rowCount(), 3);
+        QCOMPARE(peaks.peakAt(0)->link, 0);
+        QCOMPARE(peaks.peakAt(0)->direction, LinkDirection::Rx);
+        QCOMPARE(peaks.peakAt(0)->start, TimeNs(14000000));
+        QCOMPARE(peaks.peakAt(1)->link, 1);
+        QCOMPARE(peaks.peakAt(1)->start, TimeNs(13000000));
+        QCOMPARE(peaks.peakAt(2)->link, 1);
+        QCOMPARE(peaks.peakAt(2)->start, TimeNs(14000000));
+        // Peak 1's interval also holds ncclKernel_SendRecv (from 14.5 ms: after the focus) and peak 2's
+        // ncclDevKernel_AllReduce and elementwise_kernel (ending before 14 ms): only persistentKernel overlaps the
+        // focus.
+        QCOMPARE(kernelNames(*pane.kernelModel()), qsl({ "persistentKernel" }));
+        pane.selectPeak(2);
+        QCOMPARE(kernelNames(*pane.kernelModel()), qsl({ "persistentKernel" }));
+        // The plot shows the focus range, and the pane says why.
+        const QCPRange range = pane.plot()->throughputRect()->axis(QCPAxis::atBottom)->range();
+        QCOMPARE(range.lower, 0.014);
+        QCOMPARE(range.upper, 0.0144);
+        QVERIFY2(pane.messageText().startsWith(QStringLiteral("Focus the focus: peaks among the intervals that overlap "
+                                                              "it")),
+            qPrintable(pane.messageText()));
+
+        // Cleared: the whole recording again.
+        shown.clear();
+        session->clearFocus();
+        QTRY_VERIFY(shown.count() > 0);
+        QCOMPARE(pane.peakModel()->peakAt(0)->start, TimeNs(12000000));
+        pane.selectPeak(3); // link 0 RX interval 4 again, now with both of its kernels
+        QCOMPARE(kernelNames(*pane.kernelModel()), qsl({ "persistentKernel", "ncclKernel_SendRecv" }));
+        QVERIFY(!pane.messageText().contains(QStringLiteral("Focus")));
+    }
+
     void gpuMetricsSource()
     {
         // nsys GPU metrics of GPU 0: TX at 5 %, 40 %, 10 % of peak over [12, 15) ms of the capture.

@@ -14,6 +14,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -69,6 +70,8 @@ private Q_SLOTS:
     void filterAndExports();
     void noProfile();
     void nvtxOnlyTreeSortsByCpuTime();
+    void focusOnThisRange_data();
+    void focusOnThisRange();
 
 private:
     std::unique_ptr<Workbench> m_workbench;
@@ -271,6 +274,73 @@ void TestNvtxPane::nvtxOnlyTreeSortsByCpuTime()
     workbench.setCurrent(gpu);
     QTRY_VERIFY(pane.model()->tree() && pane.model()->tree()->profile == withKernels.profile);
     QCOMPARE(pane.view()->header()->sortIndicatorSection(), int(NvtxTreeModel::GpuColumn));
+}
+
+void TestNvtxPane::focusOnThisRange_data()
+{
+    QTest::addColumn<int>("grouping");
+    QTest::addColumn<bool>("normalize");
+    QTest::addColumn<QStringList>("path");
+    QTest::addColumn<TimeNs>("start");
+    QTest::addColumn<TimeNs>("end");
+    QTest::addColumn<QString>("label"); // empty: the action is disabled
+    const int byThread = int(NvtxGrouping::ByThread), merged = int(NvtxGrouping::Merged);
+    const QStringList t1 = { u"trainer (100)"_s, u"main (101)"_s };
+    QTest::newRow("a range with one instance: R2")
+        << byThread << false << (t1 + QStringList { u"step_1"_s, u"forward"_s }) << TimeNs(1100) << TimeNs(1500)
+        << u"step_1 > forward"_s;
+    QTest::newRow("unterminated R10: to the last timestamp")
+        << byThread << false << (t1 + QStringList { u"tail  (1 unterminated)"_s }) << TimeNs(7000) << TimeNs(8000)
+        << u"tail"_s;
+    // step_# aggregates R1 and R13 (both [1000, 2000], R1 first by row) and R6 [3000, 4000].
+    QTest::newRow("aggregated path: its first instance")
+        << merged << true << QStringList { u"step_#"_s } << TimeNs(1000) << TimeNs(2000)
+        << u"step_# (first of 3 instances)"_s;
+    // step_# > forward aggregates R2 [1100, 1500] and R7 [3100, 3500].
+    QTest::newRow("nested aggregated path")
+        << merged << true << QStringList { u"step_#"_s, u"forward"_s } << TimeNs(1100) << TimeNs(1500)
+        << u"step_# > forward (first of 2 instances)"_s;
+    QTest::newRow("a kernel leaf has no range")
+        << byThread << false << (t1 + QStringList { u"step_1"_s, u"forward"_s, u"layer_1"_s, u"gemm"_s }) << TimeNs(0)
+        << TimeNs(0) << QString();
+    QTest::newRow("a thread is no range") << byThread << false << t1 << TimeNs(0) << TimeNs(0) << QString();
+}
+
+void TestNvtxPane::focusOnThisRange()
+{
+    QFETCH(int, grouping);
+    QFETCH(bool, normalize);
+    QFETCH(QStringList, path);
+    QFETCH(TimeNs, start);
+    QFETCH(TimeNs, end);
+    QFETCH(QString, label);
+    NvtxPane pane(m_workbench.get());
+    QTRY_VERIFY(pane.model()->tree());
+    pane.groupingSelector()->setCurrentIndex(pane.groupingSelector()->findData(grouping));
+    pane.normalizeBox()->setChecked(normalize);
+    QTRY_VERIFY(pane.model()->tree() && pane.model()->tree()->options.grouping == NvtxGrouping(grouping)
+        && pane.model()->tree()->options.normalizeNames == normalize);
+    const QModelIndex index = findIndex(*pane.proxy(), path);
+    QVERIFY(index.isValid());
+    std::unique_ptr<QMenu> menu(pane.contextMenuFor(index));
+    QVERIFY(menu);
+    QAction* focus = nullptr;
+    for (QAction* a : menu->actions())
+        if (a->text() == u"&Focus on this range"_s)
+            focus = a;
+    QVERIFY(focus);
+    QCOMPARE(focus->isEnabled(), !label.isEmpty());
+    if (!label.isEmpty()) {
+        QSignalSpy requested(&pane, &NvtxPane::focusRequested);
+        focus->trigger();
+        QCOMPARE(requested.count(), 1);
+        const auto range = requested.first().at(0).value<FocusRange>();
+        QCOMPARE(range.start, start);
+        QCOMPARE(range.end, end);
+        QCOMPARE(range.label, label);
+    }
+    pane.normalizeBox()->setChecked(false);
+    pane.groupingSelector()->setCurrentIndex(0);
 }
 
 QTEST_MAIN(TestNvtxPane)

@@ -47,11 +47,18 @@ std::shared_ptr<CompareCache> cacheOf(ProfileSession* session)
     return cache;
 }
 
+/// The part of a cache key that names a session's focus ("" for the whole capture).
+QString focusKey(const FocusRange& focus)
+{
+    return focus.isActive() ? QStringLiteral("/focus/%1:%2").arg(focus.start).arg(focus.end) : QString();
+}
+
 struct Input
 {
     QPointer<ProfileSession> session;
     QString label;
     ProfilePtr profile;
+    FocusRange focus; ///< the session's: its keys count what overlaps it
     std::shared_ptr<const CompareEntry> entry;
     std::shared_ptr<const KernelIndex> index;
     std::shared_ptr<CategorySessionData> categories;
@@ -70,13 +77,18 @@ struct Output
 std::shared_ptr<const CompareEntry> computeEntry(const Input& in, const CompareController::Settings& settings,
     const RuleList& rules, TimeMode mode, std::shared_ptr<CategorySessionData>* builtCategories)
 {
+    // Under a focus, keys count what overlaps it as `compare --range` does (kernels with whole durations, category
+    // occupancy clipped, NVTX ranges that overlap) and "per second" divides by the range's length.
+    const TimeNs seconds = in.focus.isActive() ? in.focus.durationNs() : in.profile->captureDurationNs();
     auto entry = std::make_shared<CompareEntry>();
     switch (settings.by) {
-    case CompareBy::Kernel:
+    case CompareBy::Kernel: {
         entry->index = in.index ? in.index : std::make_shared<const KernelIndex>(in.profile, settings.kernelNames);
-        entry->keys = std::make_shared<const ProfileKeys>(
-            kernelKeys(*entry->index, settings.normalizeNames, &entry->keyOfGroup));
+        ProfileKeys keys = kernelKeys(*entry->index, settings.normalizeNames, &entry->keyOfGroup, in.focus);
+        keys.captureNs = seconds;
+        entry->keys = std::make_shared<const ProfileKeys>(std::move(keys));
         break;
+    }
     case CompareBy::Category: {
         std::shared_ptr<CategorySessionData> data = in.categories;
         if (!data) {
@@ -88,19 +100,20 @@ std::shared_ptr<const CompareEntry> computeEntry(const Input& in, const CompareC
         }
         CategoryOptions o;
         o.mode = mode;
-        entry->timeline = data->timeline;
+        entry->timeline = in.focus.isActive() ? data->timeline->focused(in.focus) : data->timeline;
         entry->breakdown = std::make_shared<const CategoryBreakdown>(
-            categorize(*data->timeline, rules, evaluateRules(rules, *data->matches, nullptr), o));
-        entry->keys
-            = std::make_shared<const ProfileKeys>(categoryKeys(*entry->breakdown, in.profile->captureDurationNs()));
+            categorize(*entry->timeline, rules, evaluateRules(rules, *data->matches, nullptr), o));
+        entry->keys = std::make_shared<const ProfileKeys>(categoryKeys(*entry->breakdown, seconds));
         break;
     }
     case CompareBy::Nvtx: {
         NvtxTreeOptions o;
         o.grouping = NvtxGrouping::Merged;
         o.normalizeNames = settings.normalizeNames;
-        entry->tree = std::make_shared<const NvtxTree>(buildNvtxTree(in.profile, o));
-        entry->keys = std::make_shared<const ProfileKeys>(nvtxKeys(*entry->tree, &entry->keyOfNode));
+        entry->tree = std::make_shared<const NvtxTree>(buildNvtxTree(in.profile, o, {}, in.focus));
+        ProfileKeys keys = nvtxKeys(*entry->tree, &entry->keyOfNode);
+        keys.captureNs = seconds;
+        entry->keys = std::make_shared<const ProfileKeys>(std::move(keys));
         break;
     }
     }
@@ -124,6 +137,11 @@ CompareController::CompareController(Workbench* workbench, CategoryController* c
     connect(workbench, &Workbench::sessionAboutToBeRemoved, this, &CompareController::onSessionRemoved);
     for (ProfileSession* s : workbench->sessions())
         connect(s, &ProfileSession::displayNameChanged, this, &CompareController::recompute);
+    // Each entry follows the focus of its profile.
+    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
+        if (isIncluded(s))
+            recompute();
+    });
     if (categories) {
         const auto categoriesChanged = [this]() {
             if (m_settings.by == CompareBy::Category)
@@ -277,7 +295,7 @@ std::shared_ptr<const CompareEntry> CompareController::entry(const ProfileSessio
     if (!session)
         return nullptr;
     const auto cache = session->attachment<CompareCache>(attachmentKey());
-    return cache ? cache->find(specKey()) : nullptr;
+    return cache ? cache->find(specKey() + focusKey(session->focus())) : nullptr;
 }
 
 void CompareController::recompute()
@@ -295,6 +313,7 @@ void CompareController::recompute()
     }
     const QString spec = specKey();
     std::vector<Input> inputs;
+    std::vector<QString> specs; ///< per input: spec and its session's focus
     CompareOptions options;
     for (std::size_t i = 0; i < sessions.size(); ++i) {
         ProfileSession* s = sessions[i];
@@ -304,14 +323,16 @@ void CompareController::recompute()
         in.session = s;
         in.label = s->displayName();
         in.profile = s->profile();
+        in.focus = s->focus();
+        specs.push_back(spec + focusKey(in.focus));
         const auto cache = cacheOf(s);
-        in.entry = cache->find(spec);
+        in.entry = cache->find(specs.back());
         if (m_settings.by == CompareBy::Kernel && m_settings.kernelNames == KernelNameMode::Demangled)
             in.index = s->kernelIndex(KernelNameMode::Demangled); // built with the load
         if (m_settings.by == CompareBy::Category)
             in.categories = s->attachment<CategorySessionData>(CategoryController::attachmentKey());
         if (m_settings.normalization == CompareNormalization::PerIteration) {
-            const auto it = cache->iterations.find(m_settings.marker);
+            const auto it = cache->iterations.find(m_settings.marker + focusKey(in.focus));
             in.iterations = it == cache->iterations.end() ? -1 : it->second;
         }
         inputs.push_back(std::move(in));
@@ -337,7 +358,8 @@ void CompareController::recompute()
                 }
                 std::int64_t iterations = in.iterations;
                 if (settings.normalization == CompareNormalization::PerIteration && iterations < 0)
-                    iterations = settings.marker.isEmpty() ? 0 : countIterations(*in.profile, settings.marker);
+                    iterations
+                        = settings.marker.isEmpty() ? 0 : countIterations(*in.profile, settings.marker, in.focus);
                 out->entries.push_back(entry);
                 out->builtCategories.push_back(built);
                 out->iterations.push_back(iterations);
@@ -346,7 +368,7 @@ void CompareController::recompute()
             out->comparison = compareProfiles(profiles, options);
             return out;
         },
-        [this, request, inputs, spec, settings](std::shared_ptr<Output> out) {
+        [this, request, inputs, specs, settings](std::shared_ptr<Output> out) {
             // Whatever was computed stays useful, even for a request that has been overtaken.
             m_computed += out->computed;
             for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -354,9 +376,9 @@ void CompareController::recompute()
                 if (!s)
                     continue;
                 const auto cache = cacheOf(s);
-                cache->put(spec, out->entries[i]);
+                cache->put(specs[i], out->entries[i]);
                 if (settings.normalization == CompareNormalization::PerIteration)
-                    cache->iterations[settings.marker] = out->iterations[i];
+                    cache->iterations[settings.marker + focusKey(inputs[i].focus)] = out->iterations[i];
                 if (out->builtCategories[i] && !s->attachment<CategorySessionData>(CategoryController::attachmentKey()))
                     s->setAttachment(CategoryController::attachmentKey(), out->builtCategories[i]);
             }

@@ -8,6 +8,7 @@
 #include "core/models/sortfilterproxy.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
+#include "core/util/timeformat.h"
 #include "widgets/categories/categorycontroller.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/plotexport.h"
@@ -112,6 +113,24 @@ QString modeDescription(const Comparison& c, const QString& marker)
         return ComparePane::tr("per instance (average and median per execution; Δ % of the average)");
     }
     return {};
+}
+
+/// Which entries are focused: "Focus: a.sqlite on iteration 5 (412 ms); the others show the whole capture…", or ""
+/// when none is.
+QString focusDescription(const std::vector<ProfileSession*>& profiles)
+{
+    QStringList focused;
+    for (const ProfileSession* p : profiles)
+        if (p->focus().isActive())
+            focused.append(ComparePane::tr("%1 on %2 (%3)")
+                               .arg(p->displayName(), p->focus().label, formatDuration(p->focus().durationNs())));
+    if (focused.isEmpty())
+        return {};
+    return ComparePane::tr("Focus: %1%2. Keys count what overlaps the focus (kernels with whole durations, category "
+                           "occupancy clipped, NVTX ranges that overlap); per second is per second of the focus.")
+        .arg(focused.join(QStringLiteral("; ")),
+            std::size_t(focused.size()) < profiles.size() ? ComparePane::tr("; the others show the whole capture")
+                                                          : QString());
 }
 
 /// "why: 30 fewer calls, 4 slower": what changed in the regressions and improvements, most frequent first.
@@ -532,6 +551,8 @@ void ComparePane::showResults()
     }
     if (c.error.isEmpty() && c.profileCount() >= 2) {
         lines.append(tr("Mode: %1").arg(modeDescription(c, s.marker)));
+        if (const QString focus = focusDescription(m_controller->profiles()); !focus.isEmpty())
+            lines.append(focus);
         int counts[5] = {};
         for (const CompareRow& r : c.rows)
             ++counts[int(r.summary)];

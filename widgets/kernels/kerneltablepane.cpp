@@ -34,6 +34,14 @@ QToolButton* makeMenuButton(const QString& text, QMenu* menu, QWidget* parent)
     return button;
 }
 
+/// The focus mask of a session's kernels, kept with the session so that switching profiles does not recompute it.
+struct CachedFocusRows
+{
+    FocusRange focus;
+    std::shared_ptr<const std::vector<char>> rows;
+};
+const QString kFocusRowsAttachment = QStringLiteral("kernels-focus-rows");
+
 bool isChecked(const QMenu* menu, const QVariant& key)
 {
     const QList<QAction*> actions = menu->actions();
@@ -61,6 +69,7 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     , m_summaryView(new QTableView(this))
     , m_instances(new KernelInstanceModel(this))
     , m_instanceView(new QTableView(this))
+    , m_focusJob(this)
 {
     m_devicesButton = makeMenuButton(tr("Devices"), m_devicesMenu, this);
     m_processesButton = makeMenuButton(tr("Processes"), m_processesMenu, this);
@@ -156,6 +165,12 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
             selectKernelByName(name);
     });
     connect(workbench, &Workbench::kernelInstanceSelected, this, &KernelTablePane::selectKernelInstance);
+    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
+        if (s == m_session) {
+            updateFocusRows();
+            recompute();
+        }
+    });
     onCurrentSessionChanged(workbench->current());
 }
 
@@ -171,7 +186,35 @@ void KernelTablePane::onCurrentSessionChanged(ProfileSession* session)
     m_session = session;
     m_externalSelection = {};
     m_selectionBanner->hide();
+    updateFocusRows();
     useIndexOfCurrentMode();
+}
+
+void KernelTablePane::updateFocusRows()
+{
+    m_focusJob.cancel();
+    m_focus = m_session ? m_session->focus() : FocusRange {};
+    m_focusRows.reset();
+    if (!m_focus.isActive())
+        return;
+    if (const auto cached = m_session->attachment<CachedFocusRows>(kFocusRowsAttachment);
+        cached && cached->focus == m_focus) {
+        m_focusRows = cached->rows;
+        return;
+    }
+    const ProfilePtr profile = m_session->profile();
+    QPointer<ProfileSession> session = m_session;
+    m_focusJob.run<std::shared_ptr<const std::vector<char>>>(
+        [profile, focus = m_focus](
+            const JobContext& job) { return kernelRowsOverlapping(profile->kernels, focus, job.cancelToken()); },
+        [this, session, focus = m_focus](std::shared_ptr<const std::vector<char>> rows) {
+            if (!rows || !session || session != m_session)
+                return;
+            session->setAttachment(
+                kFocusRowsAttachment, std::make_shared<CachedFocusRows>(CachedFocusRows { focus, rows }));
+            m_focusRows = std::move(rows);
+            recompute();
+        });
 }
 
 void KernelTablePane::useIndexOfCurrentMode()
@@ -258,6 +301,7 @@ KernelFilter KernelTablePane::currentFilter() const
         filter.lanes = std::move(allowed);
     if (m_externalSelection.session == m_session)
         filter.rows = m_externalSelection.filter.rows;
+    filter.focusRows = m_focusRows;
     return filter;
 }
 
@@ -271,6 +315,13 @@ void KernelTablePane::recompute()
         m_instancesLabel->clear();
         return;
     }
+    if (m_focusJob.isBusy()) {
+        m_model->clear();
+        m_instances->clear();
+        m_summaryLabel->setText(tr("Finding the kernels in the focus (%1)…").arg(m_focus.label));
+        m_instancesLabel->clear();
+        return;
+    }
     const bool split = m_splitByDevice->isChecked();
     m_model->setResults(m_index, summarizeKernels(*m_index, currentFilter(), split));
     qint64 instances = 0;
@@ -280,6 +331,14 @@ void KernelTablePane::recompute()
     if (p.kernels.size() == 0) {
         m_summaryLabel->setText(p.meta.warnings.isEmpty() ? tr("No CUDA kernels in this profile.")
                                                           : p.meta.warnings.join(QStringLiteral("; ")));
+    } else if (m_focus.isActive()) {
+        m_summaryLabel->setText(tr("Focus %1: %2 kernel executions overlap it, %3 names, %4 summed kernel time (whole "
+                                   "durations; of %5 executions in the profile)")
+                                    .arg(m_focus.label)
+                                    .arg(instances)
+                                    .arg(m_model->rowCount())
+                                    .arg(formatDuration(m_model->totalTime()))
+                                    .arg(p.kernels.size()));
     } else {
         m_summaryLabel->setText(tr("%1 kernel executions, %2 names, %3 summed kernel time (of %4 in the profile)")
                                     .arg(instances)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/background.h"
 #include "core/session/background.h"
 #include "core/session/workbench.h"
 #include "core/stats/kernelindex.h"
@@ -41,6 +42,8 @@ public:
     QTableView* instanceView() const { return m_instanceView; }
     FilterBar* filterBar() const { return m_filterBar; }
     SortFilterProxy* summaryProxy() const { return m_proxy; }
+    /// The line under the summary: counts and totals of what the table shows (and the focus, when one is set).
+    QLabel* summaryLabel() const { return m_summaryLabel; }
     void setNameMode(KernelNameMode mode);
     void setSplitByDevice(bool split);
     void setDeviceAllowed(int device, bool allowed);
@@ -52,6 +55,8 @@ private:
     void onCurrentSessionChanged(ProfileSession* session);
     /// Shows the session's index for the chosen name mode, building it off the GUI thread when needed.
     void useIndexOfCurrentMode();
+    /// The mask of the kernels overlapping the session's focus, computed off the GUI thread (kept with the session).
+    void updateFocusRows();
     void rebuildLaneMenus();
     void recompute();
     void showInstancesOfCurrentRow();
@@ -80,6 +85,9 @@ private:
     QTableView* m_instanceView;
     KernelSelection m_externalSelection;
     RequestCounter m_indexRequests;
+    JobSlot m_focusJob; ///< the focus mask being computed; a newer focus cancels it
+    std::shared_ptr<const std::vector<char>> m_focusRows; ///< null: no focus
+    FocusRange m_focus; ///< the focus m_focusRows stands for
 };
 
 } // namespace nsw

@@ -55,6 +55,8 @@ struct NvlinkPane::Computed
     std::size_t top = 0;
     bool ncclOnly = false;
     std::optional<LinkPeakEntry> model;
+    FocusRange focus; ///< the session's focus: peaks and their kernels overlap it
+    std::vector<IntervalWindow> windows; ///< per series, the intervals that overlap the focus
 };
 
 namespace {
@@ -232,6 +234,10 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     });
     connect(m_peakView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &NvlinkPane::showKernelsOfCurrentPeak);
+    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
+        if (s == m_session)
+            recompute();
+    });
     connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& current) {
             if (!current.isValid() || !m_session)
@@ -550,6 +556,7 @@ void NvlinkPane::recompute()
     if (const LinkPeakEntry* e = gpuModel())
         c->model = *e;
     c->sourceKey = m_source->currentData().toString();
+    c->focus = m_session->focus();
     for (const ThroughputSeries* s : series) {
         const auto it = m_maxIndexes.find(s);
         c->indexes.push_back(it == m_maxIndexes.end() ? nullptr : it->second);
@@ -566,8 +573,9 @@ void NvlinkPane::recompute()
             if (!c->kernels)
                 c->kernels = std::make_shared<KernelOverlapIndex>(kernelSpansFromProfile(profile, c->gpu));
             c->ncclBusy = c->kernels->spans().ncclBusy();
-            c->peaks = findPeaks(c->series, c->alignment, c->top);
-            attachKernels(c->peaks, *c->kernels, c->ncclOnly);
+            c->windows = focusWindows(c->series, c->alignment, c->focus);
+            c->peaks = findPeaks(c->series, c->alignment, c->top, c->focus);
+            attachKernels(c->peaks, *c->kernels, c->ncclOnly, c->focus);
             fillPeakUnits(c->peaks, c->model ? &*c->model : nullptr);
             return c;
         },
@@ -584,6 +592,7 @@ void NvlinkPane::recompute()
 void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
 {
     const bool newSource = !m_computed || m_computed->sourceKey != c->sourceKey;
+    const bool newFocus = !m_computed || !(m_computed->focus == c->focus);
     m_computed = c;
     const bool wantPercent = m_unit->currentIndex() == 1;
     const LinkPeakEntry* model = c->model ? &*c->model : nullptr;
@@ -618,12 +627,21 @@ void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
         marks.push_back({ p.rank, p.start, p.end, std::isnan(shown) ? p.value : shown });
     }
     m_plot->setPeaks(std::move(marks));
-    if (newSource)
-        m_plot->showRange();
+    // The plot shows the focus range (zoomed in), or all of the data once the focus is cleared.
+    if (newSource || newFocus)
+        m_plot->showRange(c->focus.isActive() ? c->focus.start : 0, c->focus.isActive() ? c->focus.end : 0);
     m_plot->refresh();
 
     m_peakModel->setPeaks(c->peaks);
     QStringList notes;
+    if (c->focus.isActive()) {
+        const bool anyInterval = std::any_of(
+            c->windows.begin(), c->windows.end(), [](const IntervalWindow& w) { return w.last > w.first; });
+        notes << (anyInterval ? tr("Focus %1: peaks among the intervals that overlap it, with the kernels that overlap "
+                                   "it; the plot shows the focus range.")
+                                    .arg(c->focus.label)
+                              : tr("Focus %1: no interval of this recording overlaps it.").arg(c->focus.label));
+    }
     Source src;
     if (currentSource(src) && !src.gpuMetrics) {
         const Nvf1Recording& r = *attachment()->recordings[std::size_t(src.index)].recording;
@@ -675,7 +693,13 @@ void NvlinkPane::showKernelsOfCurrentPeak()
                                    formatSeconds(p->start, 6))
                                .arg(p->kernels.size())
                                .arg(p->ncclKernels));
-    m_plot->highlightPeak(p->rank, true);
+    // Under a focus every peak overlaps the range on screen: keep the plot on the focus.
+    m_plot->highlightPeak(p->rank, !m_computed->focus.isActive());
+}
+
+QString NvlinkPane::messageText() const
+{
+    return m_message->text();
 }
 
 void NvlinkPane::selectPeak(int rank)
@@ -717,7 +741,8 @@ QByteArray NvlinkPane::peakKernelsJson() const
         o.gbpsPerPercent = c.model->gpuGbps() / 100.0;
     OrderedJson j;
     j["peak_kernels"] = c.kernels->spans().deviceHasKernels
-        ? cclPeakKernels(c.series, topIntervals(c.series, c.top), *c.kernels, c.alignment, o)
+        ? cclPeakKernels(c.series, topIntervals(c.series, c.top, c.focus.isActive() ? &c.windows : nullptr), *c.kernels,
+            c.alignment, o)
         : cclPeakError(QStringLiteral("No kernels found for GPU %1").arg(c.gpu));
     return QByteArray::fromStdString(pythonJsonDumps(j) + "\n");
 }

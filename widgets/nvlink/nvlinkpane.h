@@ -51,6 +51,8 @@ public:
     QTableView* peakView() const { return m_peakView; }
     QTableView* kernelView() const { return m_kernelView; }
     QComboBox* sourceSelector() const { return m_source; }
+    /// The notes above the plot (recording, units, focus) as a person reads them.
+    QString messageText() const;
     void setSummedLinks(bool summed);
     void setTopPeaks(int top);
     void setClockOffsetMs(double ms);

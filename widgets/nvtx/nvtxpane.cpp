@@ -173,6 +173,14 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
         updateCoverage();
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &NvtxPane::onCurrentNodeChanged);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        QMenu* menu = contextMenuFor(m_view->indexAt(pos));
+        if (!menu)
+            return;
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_view->viewport()->mapToGlobal(pos));
+    });
     connect(workbench, &Workbench::currentChanged, this, &NvtxPane::onCurrentSessionChanged);
     connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
         if (s == m_session)
@@ -345,6 +353,27 @@ void NvtxPane::onCurrentNodeChanged()
     selection.filter.rows = std::make_shared<const std::vector<char>>(nvtxKernelRows(*m_tree, node));
     m_selectionSession = m_session;
     workbench()->showKernels(selection);
+}
+
+QMenu* NvtxPane::contextMenuFor(const QModelIndex& index)
+{
+    if (!m_tree || !index.isValid())
+        return nullptr;
+    const std::int32_t node = m_model->nodeOf(m_proxy->mapToSource(index));
+    const FocusRange focus = nvtxFirstInstanceFocus(*m_tree, node);
+    auto* menu = new QMenu(this);
+    QAction* action
+        = menu->addAction(tr("&Focus on this range"), this, [this, focus]() { Q_EMIT focusRequested(focus); });
+    action->setEnabled(focus.isActive());
+    if (focus.isActive()) {
+        const qint64 instances = m_tree->nodes[std::size_t(node)].instances;
+        action->setToolTip(instances > 1
+                ? tr("Every pane shows the first of its %1 instances (%2)")
+                      .arg(instances)
+                      .arg(formatDuration(focus.durationNs()))
+                : tr("Every pane shows this range (%1)").arg(formatDuration(focus.durationNs())));
+    }
+    return menu;
 }
 
 void NvtxPane::selectNode(std::int32_t node)

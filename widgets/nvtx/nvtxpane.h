@@ -12,6 +12,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QMenu;
 class QSpinBox;
 class QTableView;
 class QToolButton;
@@ -53,10 +54,14 @@ public:
     /// Selects the node (through the proxy) as a click would.
     void selectNode(std::int32_t node);
     QString exportMarkdown(const QString& fileName) const;
+    /// The context menu of a row of the view (a proxy index): "Focus on this range" for ranges. The caller owns it.
+    QMenu* contextMenuFor(const QModelIndex& index);
 
 Q_SIGNALS:
     /// A tree was built and shown (tests wait on it).
     void treeShown();
+    /// "Focus on this range": the first instance of the chosen aggregated range (or the one instance it has).
+    void focusRequested(const nsw::FocusRange& range);
 
 private:
     void onCurrentSessionChanged(ProfileSession* session);

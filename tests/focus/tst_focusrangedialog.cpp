@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// View → Focus on Range…: what a person types, what the panes are then focused on, and what is refused (hand-worked:
+// a capture that starts at 5 s on the events' clock and lasts 2 s).
+#include "widgets/shell/focusrangedialog.h"
+
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace nsw;
+using namespace Qt::StringLiterals;
+
+namespace {
+constexpr TimeNs kOrigin = 5'000'000'000;
+const CaptureSpan kCapture { kOrigin, kOrigin + 2'000'000'000, CaptureSpanSource::AnalysisDetails };
+} // namespace
+
+class TestFocusRangeDialog : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void typedRanges_data()
+    {
+        QTest::addColumn<QString>("start");
+        QTest::addColumn<QString>("end");
+        QTest::addColumn<TimeNs>("focusStart"); // on the events' clock
+        QTest::addColumn<TimeNs>("focusEnd");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("seconds") << u"1.2s"_s << u"1.5s"_s << kOrigin + 1'200'000'000 << kOrigin + 1'500'000'000
+                                 << u"1.2 s–1.5 s"_s;
+        QTest::newRow("mixed units") << u"350ms"_s << u"1200000us"_s << kOrigin + 350'000'000 << kOrigin + 1'200'000'000
+                                     << u"350 ms–1200000 µs"_s;
+        QTest::newRow("bare numbers are nanoseconds")
+            << u"1500"_s << u"2500"_s << kOrigin + 1500 << kOrigin + 2500 << u"1500 ns–2500 ns"_s;
+        QTest::newRow("empty start: the capture start")
+            << QString() << u"300 ms"_s << kOrigin << kOrigin + 300'000'000 << u"start–300 ms"_s;
+        QTest::newRow("empty end: the capture end")
+            << u"1.9s"_s << QString() << kOrigin + 1'900'000'000 << kOrigin + 2'000'000'000 << u"1.9 s–end"_s;
+        QTest::newRow("zero length") << u"1s"_s << u"1000ms"_s << kOrigin + 1'000'000'000 << kOrigin + 1'000'000'000
+                                     << u"1 s–1000 ms"_s;
+    }
+
+    void typedRanges()
+    {
+        QFETCH(QString, start);
+        QFETCH(QString, end);
+        QFETCH(TimeNs, focusStart);
+        QFETCH(TimeNs, focusEnd);
+        QFETCH(QString, label);
+        FocusRangeDialog dialog(kCapture, FocusRange {});
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QTest::keyClicks(dialog.startEdit(), start);
+        QTest::keyClicks(dialog.endEdit(), end);
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        QTest::mouseClick(dialog.buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        QCOMPARE(accepted.count(), 1);
+        QVERIFY(!dialog.isVisible());
+        QCOMPARE(dialog.range().start, focusStart);
+        QCOMPARE(dialog.range().end, focusEnd);
+        QCOMPARE(dialog.range().label, label);
+    }
+
+    void refusedInput_data()
+    {
+        QTest::addColumn<QString>("start");
+        QTest::addColumn<QString>("end");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("unknown unit") << u"1.2 sec"_s << u"2s"_s << u"Start: '1.2 sec' is not a time."_s;
+        QTest::newRow("not a number") << u"1s"_s << u"soon"_s << u"End: 'soon' is not a time."_s;
+        QTest::newRow("fraction of a nanosecond without unit")
+            << u"1.5"_s << QString() << u"Start: '1.5' is not a time."_s;
+        QTest::newRow("end before start") << u"1.5s"_s << u"1.2s"_s << u"The end is before the start."_s;
+        QTest::newRow("negative") << u"-1s"_s << u"1s"_s << u"they cannot be negative"_s;
+        QTest::newRow("after the capture") << u"2s"_s << u"3s"_s << u"The start is after the end of the capture"_s;
+    }
+
+    void refusedInput()
+    {
+        QFETCH(QString, start);
+        QFETCH(QString, end);
+        QFETCH(QString, error);
+        FocusRangeDialog dialog(kCapture, FocusRange {});
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(!dialog.isErrorShown());
+        QTest::keyClicks(dialog.startEdit(), start);
+        QTest::keyClicks(dialog.endEdit(), end);
+        QSignalSpy accepted(&dialog, &QDialog::accepted);
+        QTest::mouseClick(dialog.buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        QCOMPARE(accepted.count(), 0);
+        QVERIFY(dialog.isVisible());
+        QVERIFY(dialog.isErrorShown());
+        auto* label = dialog.findChild<QLabel*>(u"focusRangeError"_s);
+        QVERIFY(label && label->isVisible() && label->height() > 0);
+        QVERIFY2(label->text().contains(error), qPrintable(label->text()));
+        // Typing again takes the complaint away.
+        QTest::keyClick(dialog.startEdit(), Qt::Key_Backspace);
+        QVERIFY(!dialog.isErrorShown());
+    }
+
+    void currentFocusFillsTheFields()
+    {
+        const FocusRange current { kOrigin + 1'234'567'891, kOrigin + 1'500'000'000, u"iteration 3"_s };
+        FocusRangeDialog dialog(kCapture, current);
+        QCOMPARE(dialog.startEdit()->text(), u"1234.567891ms"_s);
+        QCOMPARE(dialog.endEdit()->text(), u"1500ms"_s);
+        dialog.accept(); // unchanged: the same range, now labelled as typed
+        QCOMPARE(dialog.range().start, current.start);
+        QCOMPARE(dialog.range().end, current.end);
+        QCOMPARE(dialog.range().label, u"1234.567891 ms–1500 ms"_s);
+    }
+};
+
+QTEST_MAIN(TestFocusRangeDialog)
+#include "tst_focusrangedialog.moc"
