@@ -6,6 +6,7 @@
 #include "core/models/nvlinkpeakmodel.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/nvlink/ccljson.h"
+#include "core/profile/capturespan.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "core/util/numberformat.h"
@@ -95,6 +96,9 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     , m_alignment(new QLabel(this))
     , m_model(new QComboBox(this))
     , m_message(new QLabel(this))
+    , m_placementBanner(new QWidget(this))
+    , m_placementWarning(new QLabel(m_placementBanner))
+    , m_alignButton(new QToolButton(m_placementBanner))
     , m_plot(new NvlinkPlot(this))
     , m_peakModel(new NvlinkPeakModel(this))
     , m_peakProxy(new SortFilterProxy(this))
@@ -122,7 +126,8 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     m_top->setPrefix(tr("Top "));
     m_top->setToolTip(tr("Number of peak intervals to mark and list"));
     m_ncclOnly->setToolTip(tr("List only NCCL kernels (name contains \"nccl\") for each peak"));
-    m_offset->setRange(-3600000.0, 3600000.0);
+    // As far as a recording may lie from the session start and still be aligned (ClockAlignment: 100 days).
+    m_offset->setRange(-8.64e9, 8.64e9);
     m_offset->setDecimals(3);
     m_offset->setSuffix(tr(" ms"));
     m_offset->setSingleStep(0.1);
@@ -131,6 +136,18 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     m_model->setToolTip(tr("GPU model whose link bandwidth gives \"% of peak\""));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* bannerLayout = new QHBoxLayout(m_placementBanner);
+    bannerLayout->setContentsMargins(6, 2, 6, 2);
+    m_placementWarning->setWordWrap(true);
+    m_placementWarning->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_placementWarning->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_alignButton->setText(tr("Align recording start to capture start"));
+    m_alignButton->setToolTip(tr("Sets the NVML clock offset so that the recording's first sample falls on the "
+                                 "capture's first instant"));
+    bannerLayout->addWidget(m_placementWarning, 1);
+    bannerLayout->addWidget(m_alignButton);
+    m_placementBanner->setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400;"));
+    m_placementBanner->hide();
 
     auto* attach = new QToolButton(this);
     attach->setText(tr("Attach…"));
@@ -199,6 +216,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(row1);
     layout->addLayout(row2);
+    layout->addWidget(m_placementBanner);
     layout->addWidget(m_message);
     layout->addWidget(vertical, 1);
 
@@ -230,6 +248,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
         next->clockOffsetNs = TimeNs(std::llround(ms * 1e6));
         m_session->setAttachment(nvlinkAttachmentKey(), next);
     });
+    connect(m_alignButton, &QToolButton::clicked, this, &NvlinkPane::alignRecordingStart);
     connect(m_peakView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &NvlinkPane::showKernelsOfCurrentPeak);
     connect(m_kernelView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -348,8 +367,10 @@ void NvlinkPane::refreshSources()
             for (const int g : gpus)
                 m_source->addItem(tr("GPU %1 — nsys GPU metrics (% of peak)").arg(g), sourceKeyOf(true, g, QString()));
         }
+    }
+    {
         QSignalBlocker blockOffset(m_offset);
-        m_offset->setValue(double(a->clockOffsetNs) / 1e6);
+        m_offset->setValue(a ? double(a->clockOffsetNs) / 1e6 : 0.0);
     }
     const int keep = m_source->findData(previous);
     m_source->setCurrentIndex(keep >= 0 ? keep : (m_source->count() > 0 ? 0 : -1));
@@ -497,8 +518,30 @@ const LinkPeakEntry* NvlinkPane::gpuModel() const
     return nullptr;
 }
 
+std::optional<RecordingPlacement> NvlinkPane::placement() const
+{
+    Source src;
+    if (!m_session || !currentSource(src) || src.gpuMetrics)
+        return std::nullopt;
+    const Nvf1Recording& r = *attachment()->recordings[std::size_t(src.index)].recording;
+    return placeRecording(alignment(), r.firstUs, r.lastUs, captureSpanOf(*m_session->profile()));
+}
+
+void NvlinkPane::alignRecordingStart()
+{
+    if (const auto p = placement(); p && p->captureKnown())
+        m_offset->setValue(double(p->alignOffsetNs) / 1e6);
+}
+
 void NvlinkPane::updateAlignmentLabel()
 {
+    const auto where = placement();
+    m_placementBanner->setVisible(where && where->mismatched());
+    if (where && where->mismatched())
+        m_placementWarning->setText(
+            tr("⚠ This recording does not belong to the capture as its clock stands: %1. Every peak would list "
+               "kernels of another time, or none. Is it from another session?")
+                .arg(where->problem()));
     Source src;
     if (!currentSource(src)) {
         m_alignment->clear();
@@ -525,10 +568,7 @@ void NvlinkPane::recompute()
     const quint64 request = m_requests.next();
     if (!m_session || series.empty()) {
         m_computed.reset();
-        m_plot->setSeries({}, tr("GB/s"));
-        m_plot->setPeaks({});
-        m_plot->setNcclBusy({});
-        m_plot->refresh();
+        m_plot->clearData();
         m_peakModel->setPeaks({});
         m_kernelModel->clear();
         m_kernelLabel->clear();
@@ -618,7 +658,8 @@ void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
         marks.push_back({ p.rank, p.start, p.end, std::isnan(shown) ? p.value : shown });
     }
     m_plot->setPeaks(std::move(marks));
-    if (newSource)
+    // A new recording, or one moved away from the view (aligned to the capture): show it whole.
+    if (newSource || !m_plot->rangeShowsData())
         m_plot->showRange();
     m_plot->refresh();
 
@@ -669,12 +710,11 @@ void NvlinkPane::showKernelsOfCurrentPeak()
     const QString where = p->link == kAllLinks ? tr("all links") : tr("link %1").arg(p->link);
     const QString value = std::isnan(p->gbps) ? QStringLiteral("%1 %").arg(p->percentOfPeak, 0, 'f', 1)
                                               : QStringLiteral("%1 GB/s").arg(p->gbps, 0, 'f', 3);
-    m_kernelLabel->setText(tr("Peak #%1 (%2 %3, %4, %5 at %6): %7 kernels, %8 NCCL")
-                               .arg(p->rank)
-                               .arg(where, directionLabel(p->direction), value, formatDuration(p->end - p->start),
-                                   formatSeconds(p->start, 6))
-                               .arg(p->kernels.size())
-                               .arg(p->ncclKernels));
+    m_kernelLabel->setText(
+        tr("Peak #%1 (%2 %3, %4, %5 at %6): %7 kernels, %8 NCCL")
+            .arg(p->rank)
+            .arg(where, p->directionText(), value, formatDuration(p->end - p->start), formatSeconds(p->start, 6),
+                withThousandsSeparators(qint64(p->kernels.size())), withThousandsSeparators(qint64(p->ncclKernels))));
     m_plot->highlightPeak(p->rank, true);
 }
 
