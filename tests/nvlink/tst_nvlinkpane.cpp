@@ -328,7 +328,7 @@ private Q_SLOTS:
         QCPAxis* x = plot.throughputRect()->axis(QCPAxis::atBottom);
         QCPAxis* y = plot.throughputRect()->axis(QCPAxis::atLeft);
         for (int i = 0; i < plot.peakGraph()->dataCount(); ++i) {
-            const QCPGraphData* d = plot.peakGraph()->data()->at(i);
+            const auto d = plot.peakGraph()->data()->at(i);
             const QPointF at(x->coordToPixel(d->key), y->coordToPixel(d->value));
             QVERIFY(!QRectF(legend).contains(at));
             marks.emplace_back(at.x() - 4, at.y() - 4, 8, 8);
@@ -351,6 +351,37 @@ private Q_SLOTS:
             labels.begin(), labels.end(), [](const QCPItemText* t) { return t->text() == QLatin1String("#1"); });
         QVERIFY(first != labels.end() && (*first)->visible());
         QVERIFY(shown >= 7); // the three stacked marks leave room for at most one label to go
+    }
+
+    void timeTicks_data()
+    {
+        QTest::addColumn<double>("from"); // seconds since the capture start
+        QTest::addColumn<double>("to");
+        QTest::addColumn<QStringList>("labels");
+        QTest::addColumn<QString>("axis");
+        QTest::newRow("capture, steps of 0.25 s")
+            << 0.0 << 1.4 << qsl({ "0.00", "0.25", "0.50", "0.75", "1.00", "1.25" })
+            << qs("Time since capture start (s)");
+        // QCustomPlot's step for 1.4 s is 0.25 s; the origin is the last tick at or before the range's start.
+        QTest::newRow("15 days away") << 1309077.2 << 1309078.6
+                                      << qsl({ "+0.25", "+0.50", "+0.75", "+1.00", "+1.25", "+1.50" })
+                                      << qs("Seconds after 1309077.00 s (time since capture start)");
+        QTest::newRow("a millisecond at 60 s")
+            << 60.0001 << 60.0011 << qsl({ "+0.0002", "+0.0004", "+0.0006", "+0.0008", "+0.0010" })
+            << qs("Seconds after 60.0000 s (time since capture start)");
+    }
+    void timeTicks()
+    {
+        QFETCH(double, from);
+        QFETCH(double, to);
+        QFETCH(QStringList, labels);
+        QFETCH(QString, axis);
+        NvlinkPlot plot;
+        plot.resize(1000, 400);
+        plot.show();
+        plot.showRange(TimeNs(std::llround(from * 1e9)), TimeNs(std::llround(to * 1e9)));
+        QCOMPARE(timeTickLabels(plot), labels);
+        QCOMPARE(plot.ncclRect()->axis(QCPAxis::atBottom)->label(), axis);
     }
 
     void switchingToAProfileWithoutNvlinkClearsThePlot()

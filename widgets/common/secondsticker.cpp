@@ -11,10 +11,16 @@ SecondsTicker::Origin SecondsTicker::originFor(const QCPRange& range)
     const double step = getTickStep(range);
     if (!(step > 0) || !std::isfinite(step))
         return o;
-    o.decimals = std::max(0, int(std::ceil(-std::log10(step) - 1e-9)));
+    // As many decimals as the step needs exactly: 0.25 takes two, 0.2 one.
+    while (o.decimals < 9) {
+        const double scaled = step * std::pow(10.0, o.decimals);
+        if (std::fabs(scaled - std::round(scaled)) <= 1e-6 * scaled)
+            break;
+        ++o.decimals;
+    }
     o.relative = std::max(std::fabs(range.lower), std::fabs(range.upper)) / step >= 1e5;
     if (o.relative)
-        o.seconds = std::floor(range.lower / step) * step;
+        o.seconds = std::floor(range.lower / step + 1e-6) * step; // a tick a rounding error below lower is lower
     return o;
 }
 

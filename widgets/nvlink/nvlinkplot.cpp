@@ -136,7 +136,13 @@ void NvlinkPlot::setSeries(std::vector<NvlinkPlotSeries> series, const QString& 
     }
     if (!any)
         m_dataFrom = m_dataTo = 0;
-    legend->setVisible(!m_series.empty() && m_series.size() <= 12);
+    // A hidden legend would still take its row's height: it leaves the layout instead.
+    const bool showLegend = !m_series.empty() && m_series.size() <= 12;
+    legend->setVisible(showLegend);
+    if (showLegend && !m_legendRow->hasElement(0, 0))
+        m_legendRow->addElement(0, 0, legend);
+    else if (!showLegend && m_legendRow->hasElement(0, 0))
+        m_legendRow->take(legend);
     keepLegendInk(*legend);
     fitLegend();
     m_reduceTimer.start();
