@@ -75,6 +75,11 @@ QToolButton* menuButton(const QString& text, QMenu* menu, QWidget* parent)
     return b;
 }
 
+QString capitalized(const QString& text)
+{
+    return text.isEmpty() ? text : text.front().toUpper() + text.mid(1);
+}
+
 QString sourceKeyOf(bool gpuMetrics, int index, const QString& path)
 {
     return QStringLiteral("%1:%2:%3").arg(gpuMetrics ? 1 : 0).arg(index).arg(path);
@@ -539,9 +544,8 @@ void NvlinkPane::updateAlignmentLabel()
     m_placementBanner->setVisible(where && where->mismatched());
     if (where && where->mismatched())
         m_placementWarning->setText(
-            tr("⚠ This recording does not belong to the capture as its clock stands: %1. Every peak would list "
-               "kernels of another time, or none. Is it from another session?")
-                .arg(where->problem()));
+            tr("⚠ %1. Every peak would list the kernels of another time, or none: is it from another session?")
+                .arg(capitalized(where->problem())));
     Source src;
     if (!currentSource(src)) {
         m_alignment->clear();
