@@ -8,7 +8,9 @@
 #include "core/nvlink/linkpeaks.h"
 #include "core/nvlink/nvf1reader.h"
 #include "core/nvlink/peakkernels.h"
+#include "core/nvlink/recordingplacement.h"
 #include "core/nvlink/tracefolder.h"
+#include "core/profile/capturespan.h"
 #include "core/profile/exportcheck.h"
 #include "core/profile/metadatareader.h"
 #include "core/sqlite/sqlitedb.h"
@@ -37,6 +39,7 @@ struct Options
     bool json = false;
     QString png;
     TimeNs offsetNs = 0;
+    bool alignStart = false;
     QString output;
 };
 
@@ -150,6 +153,16 @@ bool openExport(const QString& givenPath, ExportData& out, int* exitCode)
         return false;
     }
     return true;
+}
+
+/// Where the recording lies against the export's capture. The metadata window costs nothing; the events' span (a
+/// scan of the event tables) is read only when the export has no such window or the recording seems to miss it.
+RecordingPlacement placeAgainstCapture(const ExportData& e, const ClockAlignment& alignment, const Nvf1Recording& r)
+{
+    RecordingPlacement p = placeRecording(alignment, r.firstUs, r.lastUs, captureSpanOf(e.meta.meta, EventSpan {}));
+    if (!p.captureKnown() || p.mismatched())
+        p = placeRecording(alignment, r.firstUs, r.lastUs, captureSpanOf(e.meta.meta, readEventSpan(*e.db)));
+    return p;
 }
 
 QString textMaxThroughput(const OrderedJson& j)
@@ -296,9 +309,13 @@ int runNvlink(const QStringList& args)
     const QCommandLineOption offset(QStringLiteral("offset-us"),
         QStringLiteral("Correction added to the NVML timestamps before matching kernels (µs, default 0)."),
         QStringLiteral("us"), QStringLiteral("0"));
+    const QCommandLineOption alignStart(QStringLiteral("align-start"),
+        QStringLiteral("Put the recording's first sample at the capture start (then add --offset-us): for a "
+                       "recording whose clock does not match the export's."));
     const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
-    parser.addOptions({ sqlite, metric, gpu, link, direction, top, ncclOnly, aggregate, json, png, offset, output });
+    parser.addOptions(
+        { sqlite, metric, gpu, link, direction, top, ncclOnly, aggregate, json, png, offset, alignStart, output });
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral("NVLink throughput of an NVML recording (NVF1) or nsys GPU metrics, and the kernels running "
@@ -362,11 +379,13 @@ int runNvlink(const QStringList& args)
     o.json = parser.isSet(json);
     o.png = parser.value(png);
     const double offsetUs = parser.value(offset).toDouble(&ok);
-    if (!ok || std::abs(offsetUs) > 1e12) {
+    // As far as a recording may lie from its export's session start (ClockAlignment: 100 days).
+    if (!ok || std::abs(offsetUs) > 8.64e12) {
         printError(QStringLiteral("--offset-us must be a number of µs, not '%1'").arg(parser.value(offset)));
         return ExitUsage;
     }
     o.offsetNs = TimeNs(std::llround(offsetUs * 1000.0));
+    o.alignStart = parser.isSet(alignStart);
     o.output = parser.value(output);
     if (!o.png.isEmpty() && !checkPngAvailable())
         return ExitUsage;
@@ -395,7 +414,7 @@ int runNvlink(const QStringList& args)
     const bool wantPeaks = o.metric == QLatin1String("peak_kernels") || o.metric == QLatin1String("all");
     const bool wantThroughput = o.metric != QLatin1String("peak_kernels");
     ExportData exportData;
-    const bool needExport = wantPeaks || !o.png.isEmpty() || !recording;
+    const bool needExport = wantPeaks || !o.png.isEmpty() || !recording || o.alignStart;
     if (needExport && !in.exportPath.isEmpty() && !openExport(in.exportPath, exportData, &exitCode))
         return exitCode;
     if (!recording) {
@@ -444,6 +463,26 @@ int runNvlink(const QStringList& args)
                     : QStringLiteral("the session start time is more than 100 days away from the recording")));
             return ExitNoData;
         }
+        if (recording) {
+            RecordingPlacement placement = placeAgainstCapture(exportData, alignment, *recording);
+            if (o.alignStart && placement.captureKnown()) {
+                alignment.offsetNs = placement.alignOffsetNs + o.offsetNs;
+                placement = placeAgainstCapture(exportData, alignment, *recording);
+            } else if (o.alignStart) {
+                warn(QStringLiteral("%1: no capture span (no metadata, no events): --align-start does nothing")
+                         .arg(in.exportPath));
+            }
+            if (placement.mismatched())
+                warn(
+                    QStringLiteral("%1: %2 (export %3). Is it from another session?%4")
+                        .arg(in.recordingPath, placement.problem(), QFileInfo(in.exportPath).fileName(),
+                            o.alignStart ? QString()
+                                         : QStringLiteral(" --align-start puts its first sample at the capture "
+                                                          "start (the same as --offset-us %1).")
+                                               .arg(double(placement.alignOffsetNs + o.offsetNs) / 1000.0, 0, 'f', 0)));
+        }
+    } else if (o.alignStart) {
+        warn(QStringLiteral("--align-start needs the export (%1)").arg(in.exportProblem));
     }
 
     OrderedJson result;

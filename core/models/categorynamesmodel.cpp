@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "categorynamesmodel.h"
 
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 
 namespace nsw {
@@ -58,7 +59,7 @@ QVariant CategoryNamesModel::data(const QModelIndex& index, int role) const
             return tr("none matches");
         return r.catchAll ? tr("%1 (catch-all)").arg(r.rule + 1) : QString::number(r.rule + 1);
     case InstancesColumn:
-        return raw ? QVariant(qint64(r.instances)) : QVariant(QString::number(r.instances));
+        return raw ? QVariant(qint64(r.instances)) : QVariant(withThousandsSeparators(qint64(r.instances)));
     case TimeColumn:
         return raw ? QVariant(qint64(r.time)) : QVariant(formatDuration(r.time));
     case ColumnCount:

@@ -2,9 +2,8 @@
 #include "categorytablemodel.h"
 
 #include "core/models/modelroles.h"
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
-
-#include <numeric>
 
 namespace nsw {
 
@@ -26,7 +25,7 @@ int CategoryTableModel::rowCount(const QModelIndex& parent) const
 
 int CategoryTableModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : 2 + 2 * int(m_table.bars.size());
+    return parent.isValid() ? 0 : 1 + kColumnsPerBar * int(m_table.bars.size());
 }
 
 QVariant CategoryTableModel::data(const QModelIndex& index, int role) const
@@ -35,7 +34,6 @@ QVariant CategoryTableModel::data(const QModelIndex& index, int role) const
         return {};
     const std::size_t row = std::size_t(index.row());
     const int column = index.column();
-    const int last = columnCount() - 1;
     if (role == ColorRole)
         return m_table.colors[row];
     if (role == IdentityRole)
@@ -49,24 +47,27 @@ QVariant CategoryTableModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::TextAlignmentRole)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    if (column == last) {
-        const std::int64_t n
-            = std::accumulate(m_table.instances[row].begin(), m_table.instances[row].end(), std::int64_t(0));
+    const std::size_t bar = std::size_t(column - 1) / kColumnsPerBar;
+    const int part = (column - 1) % kColumnsPerBar;
+    if (part == InstancesPart) {
+        const std::int64_t n = m_table.instances[row][bar];
         if (role == SortRole || role == RawValueRole)
             return qint64(n);
         if (role == Qt::DisplayRole)
-            return int(row) == m_table.cpuRow ? QString() : QString::number(n);
+            return int(row) == m_table.cpuRow ? QString() : withThousandsSeparators(qint64(n));
         return {};
     }
-    const std::size_t bar = std::size_t(column - 1) / 2;
-    const bool share = (column - 1) % 2 == 1;
+    const bool share = part == SharePart;
     const TimeNs t = m_table.time[row][bar];
     if (role == SortRole || role == RawValueRole)
         return share ? QVariant(m_table.share(row, bar)) : QVariant(qint64(t));
     if (role == Qt::DisplayRole)
         return share ? QString::number(m_table.share(row, bar), 'f', 1) : formatDuration(t);
     if (role == Qt::ToolTipRole && !share)
-        return tr("%1: %2 ns, %3 instances").arg(m_table.bars[qsizetype(bar)]).arg(t).arg(m_table.instances[row][bar]);
+        return tr("%1: %2 ns, %3 instances")
+            .arg(m_table.bars[qsizetype(bar)])
+            .arg(t)
+            .arg(withThousandsSeparators(qint64(m_table.instances[row][bar])));
     return {};
 }
 
@@ -79,11 +80,16 @@ QVariant CategoryTableModel::headerData(int section, Qt::Orientation orientation
     const bool raw = role == RawValueRole;
     if (section == 0)
         return tr("Category");
-    if (section == columnCount() - 1)
-        return tr("Instances");
-    const qsizetype bar = (section - 1) / 2;
+    const qsizetype bar = (section - 1) / kColumnsPerBar;
+    const int part = (section - 1) % kColumnsPerBar;
     const QString name = m_table.bars.value(bar);
-    if ((section - 1) % 2 == 1)
+    if (part == InstancesPart) {
+        if (role == Qt::ToolTipRole)
+            return tr("Kernel executions of the category in %1 (memory operations included)").arg(name);
+        // One bar: the column keeps its plain name; several: each bar's own count, never their sum.
+        return m_table.bars.size() == 1 ? tr("Instances") : QString(name + tr(" instances"));
+    }
+    if (part == SharePart)
         return QString(name + QStringLiteral(" (%)"));
     if (role == Qt::ToolTipRole)
         return tr("%1, %2").arg(name, timeModeDescription(m_table.mode));

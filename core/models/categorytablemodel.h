@@ -8,14 +8,22 @@
 
 namespace nsw {
 
-/// The categories pane's table: one row per category (and the CPU segment), per bar its time and share, then the
-/// instances over all bars.
+/// The categories pane's table: one row per category (and the CPU segment), per bar its time, share and instances
+/// (each bar's own: profiles and GPUs are never added up).
 class CategoryTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
     /// 0xAARRGGBB of the row's category (the widgets paint it).
     static constexpr int ColorRole = FirstCustomRole;
+    /// Columns of a bar, after the category column: time, share, instances.
+    static constexpr int kColumnsPerBar = 3;
+    enum BarPart
+    {
+        TimePart,
+        SharePart,
+        InstancesPart
+    };
 
     explicit CategoryTableModel(QObject* parent = nullptr);
     void setTable(CategoryTable table);

@@ -2,6 +2,7 @@
 #include "iterationtablemodel.h"
 
 #include "core/models/modelroles.h"
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 
 namespace nsw {
@@ -90,6 +91,8 @@ QVariant IterationTableModel::data(const QModelIndex& index, int role) const
         return formatDuration(it.gpuBusy);
     case IdleColumn:
         return formatDuration(it.idle());
+    case KernelsColumn:
+        return withThousandsSeparators(rawValue(it, column).toLongLong());
     default:
         return rawValue(it, column);
     }

@@ -2,6 +2,7 @@
 #include "kernelsummarymodel.h"
 
 #include "core/models/modelroles.h"
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 
 namespace nsw {
@@ -96,7 +97,7 @@ QVariant KernelSummaryModel::data(const QModelIndex& index, int role) const
         case TotalColumn:
             return formatDuration(s.total);
         case InstancesColumn:
-            return QString::number(s.count);
+            return withThousandsSeparators(s.count);
         case AvgColumn:
             return formatDuration(qint64(s.mean + 0.5));
         case MedColumn:

@@ -2,6 +2,7 @@
 #include "nvlinkpeakmodel.h"
 
 #include "core/models/modelroles.h"
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 
 #include <cmath>
@@ -57,7 +58,7 @@ QVariant NvlinkPeakModel::rawValue(const NvlinkPeak& p, int column) const
     case LinkColumn:
         return p.link;
     case DirectionColumn:
-        return directionLabel(p.direction);
+        return p.directionText();
     case GbpsColumn:
         return number(p.gbps);
     case PercentColumn:
@@ -86,6 +87,17 @@ QVariant NvlinkPeakModel::data(const QModelIndex& index, int role) const
         return QVariant::fromValue((column == DirectionColumn ? Qt::AlignCenter : Qt::AlignRight) | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == PercentColumn && std::isnan(p.percentOfPeak))
         return tr("Unknown GPU model: set its link bandwidth in Link peaks…");
+    if (role == Qt::ToolTipRole && column == DirectionColumn && !p.merged.empty()) {
+        const QString unit = p.unit == ThroughputUnit::GBps ? QStringLiteral("GB/s") : QStringLiteral("%");
+        QStringList values {
+            QStringLiteral("%1 %2 %3").arg(directionLabel(p.direction)).arg(p.value, 0, 'f', 3).arg(unit)
+        };
+        for (const PeakDirection& d : p.merged)
+            values << QStringLiteral("%1 %2 %3").arg(directionLabel(d.direction)).arg(d.value, 0, 'f', 3).arg(unit);
+        return tr("Both directions of this interval rank among the peaks; it is listed once with the values of the "
+                  "highest: %1")
+            .arg(values.join(QStringLiteral(", ")));
+    }
     if (role != Qt::DisplayRole)
         return {};
     switch (column) {
@@ -101,6 +113,10 @@ QVariant NvlinkPeakModel::data(const QModelIndex& index, int role) const
         return fixed(p.percentOfPeak, 1);
     case BytesColumn:
         return p.bytes >= 0 ? formatBytes(p.bytes) : QStringLiteral("—");
+    case KernelsColumn:
+        return withThousandsSeparators(qint64(p.kernels.size()));
+    case NcclColumn:
+        return withThousandsSeparators(qint64(p.ncclKernels));
     default:
         return rawValue(p, column);
     }

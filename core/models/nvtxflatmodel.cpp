@@ -2,6 +2,7 @@
 #include "nvtxflatmodel.h"
 
 #include "core/models/modelroles.h"
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 
 namespace nsw {
@@ -47,7 +48,7 @@ QVariant NvtxFlatModel::data(const QModelIndex& index, int role) const
     case RangeColumn:
         return m_tree->label(r.node);
     case InstancesColumn:
-        return raw ? QVariant(n.instances) : QVariant(QString::number(n.instances));
+        return raw ? QVariant(n.instances) : QVariant(withThousandsSeparators(qint64(n.instances)));
     case CpuColumn:
         return raw ? QVariant(qint64(n.cpuTime)) : QVariant(formatDuration(n.cpuTime));
     case GpuColumn:
@@ -55,9 +56,9 @@ QVariant NvtxFlatModel::data(const QModelIndex& index, int role) const
     case ProjectedColumn:
         return raw ? QVariant(qint64(n.projectedSpan)) : QVariant(formatDuration(n.projectedSpan));
     case KernelsColumn:
-        return raw ? QVariant(n.kernels) : QVariant(QString::number(n.kernels));
+        return raw ? QVariant(n.kernels) : QVariant(withThousandsSeparators(qint64(n.kernels)));
     case MemOpsColumn:
-        return raw ? QVariant(n.memOps) : QVariant(QString::number(n.memOps));
+        return raw ? QVariant(n.memOps) : QVariant(withThousandsSeparators(qint64(n.memOps)));
     case GpuPercentColumn: {
         const double pct = nvtxGpuPercent(*m_tree, r.node);
         return raw ? QVariant(pct) : QVariant(QString::number(pct, 'f', 1));

@@ -2,6 +2,7 @@
 #include "nvtxtreemodel.h"
 
 #include "core/nvtx/nvtxexport.h"
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 
 namespace nsw {
@@ -140,7 +141,7 @@ QVariant NvtxTreeModel::data(const QModelIndex& index, int role) const
             return text;
         }
         case InstancesColumn:
-            return QString::number(nd.instances);
+            return withThousandsSeparators(qint64(nd.instances));
         case CpuColumn:
             return isKernel ? QString() : formatDuration(nd.cpuTime);
         case GpuColumn:
@@ -148,7 +149,7 @@ QVariant NvtxTreeModel::data(const QModelIndex& index, int role) const
         case ProjectedColumn:
             return isKernel ? QString() : formatDuration(nd.projectedSpan);
         case KernelsColumn:
-            return QString::number(nd.kernels);
+            return withThousandsSeparators(qint64(nd.kernels));
         case GpuPercentColumn:
             return QString::number(nvtxGpuPercent(*m_tree, n), 'f', 1);
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ruletablemodel.h"
 
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 
 #include <QMimeData>
@@ -108,7 +109,7 @@ QVariant RuleTableModel::data(const QModelIndex& index, int role) const
     case InstancesColumn:
         if (row >= m_instances.size() || role == Qt::ToolTipRole)
             return {};
-        return raw ? QVariant(qint64(m_instances[row])) : QVariant(QString::number(m_instances[row]));
+        return raw ? QVariant(qint64(m_instances[row])) : QVariant(withThousandsSeparators(qint64(m_instances[row])));
     case TimeColumn:
         if (row >= m_time.size() || role == Qt::ToolTipRole)
             return {};

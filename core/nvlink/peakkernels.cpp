@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "peakkernels.h"
 
+#include <map>
+
 namespace nsw {
 
 std::vector<IntervalWindow> focusWindows(
@@ -12,24 +14,55 @@ std::vector<IntervalWindow> focusWindows(
     return windows;
 }
 
+QString NvlinkPeak::directionText() const
+{
+    bool tx = direction == LinkDirection::Tx, rx = direction == LinkDirection::Rx;
+    for (const PeakDirection& d : merged) {
+        tx = tx || d.direction == LinkDirection::Tx;
+        rx = rx || d.direction == LinkDirection::Rx;
+    }
+    return tx && rx ? QStringLiteral("TX+RX") : directionLabel(direction);
+}
+
 std::vector<NvlinkPeak> findPeaks(const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment,
     std::size_t top, const FocusRange& focus)
 {
     std::vector<NvlinkPeak> peaks;
+    if (top == 0)
+        return peaks;
     const std::vector<IntervalWindow> windows = focusWindows(series, alignment, focus);
-    for (const IntervalRef& ref : topIntervals(series, top, focus.isActive() ? &windows : nullptr)) {
+    // A peak absorbs at most the other series of its link, so this many ranked intervals always reach the first
+    // interval beyond the top peaks.
+    std::map<int, std::size_t> seriesPerLink;
+    std::size_t perLink = 1;
+    for (const ThroughputSeries* s : series)
+        perLink = std::max(perLink, ++seriesPerLink[s->link]);
+    for (const IntervalRef& ref : topIntervals(series, top * perLink + 1, focus.isActive() ? &windows : nullptr)) {
         const ThroughputSeries& s = *series[ref.series];
+        const TimeNs shift = alignment.shiftOf(s);
+        const TimeNs start = s.time[ref.index] + shift, end = s.time[ref.index + 1] + shift;
+        const qint64 bytes = s.unit == ThroughputUnit::GBps ? s.bytes[ref.index] : -1;
+        const auto same = std::find_if(peaks.begin(), peaks.end(), [&](const NvlinkPeak& p) {
+            return p.link == s.link && p.unit == s.unit && p.start == start && p.end == end;
+        });
+        if (same != peaks.end()) {
+            // An idle direction adds nothing to the peak (and never makes a second one of its interval).
+            if (s.value(ref.index) > 0)
+                same->merged.push_back({ s.direction, ref, s.value(ref.index), bytes });
+            continue;
+        }
+        if (peaks.size() == top)
+            break;
         NvlinkPeak p;
         p.rank = int(peaks.size()) + 1;
         p.ref = ref;
         p.link = s.link;
         p.direction = s.direction;
         p.unit = s.unit;
-        const TimeNs shift = alignment.shiftOf(s);
-        p.start = s.time[ref.index] + shift;
-        p.end = s.time[ref.index + 1] + shift;
+        p.start = start;
+        p.end = end;
         p.value = s.value(ref.index);
-        p.bytes = s.unit == ThroughputUnit::GBps ? s.bytes[ref.index] : -1;
+        p.bytes = bytes;
         peaks.push_back(std::move(p));
     }
     return peaks;

@@ -18,6 +18,15 @@ struct PeakKernel
     bool nccl = false;
 };
 
+/// Another direction of a peak's link over the same interval (NvlinkPeak::merged).
+struct PeakDirection
+{
+    LinkDirection direction = LinkDirection::Rx;
+    IntervalRef ref;
+    double value = 0; ///< in the peak's unit
+    qint64 bytes = -1;
+};
+
 /// One of the top-N intervals, on the session timeline, with the kernels that overlap it.
 struct NvlinkPeak
 {
@@ -34,14 +43,22 @@ struct NvlinkPeak
     double percentOfPeak = std::numeric_limits<double>::quiet_NaN();
     std::vector<PeakKernel> kernels; ///< longest overlap first, then by start
     int ncclKernels = 0;
+    /// The link's other direction over the same interval, when it ranks above the next peak too: the interval is
+    /// listed once ("TX+RX"), with the values of its highest direction.
+    std::vector<PeakDirection> merged;
+
+    /// "TX", "RX" or "TX+RX".
+    QString directionText() const;
 };
 
 /// The windows of intervalsOverlapping() of each series placed on the session timeline by @p alignment.
 std::vector<IntervalWindow> focusWindows(
     const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment, const FocusRange& focus);
 
-/// The @p top peaks of @p series (see topIntervals) placed on the session timeline by @p alignment; with an active
-/// @p focus, among the intervals that overlap it.
+/// The @p top peaks of @p series placed on the session timeline by @p alignment: the intervals ranked as topIntervals
+/// does (under @p focus, among the intervals that overlap it), except that one link's TX and RX over the same
+/// interval count once (a collective sends and receives at once; two slots for one interval would push a distinct
+/// peak out of the list).
 std::vector<NvlinkPeak> findPeaks(const std::vector<const ThroughputSeries*>& series, const ClockAlignment& alignment,
     std::size_t top, const FocusRange& focus = {});
 

@@ -62,13 +62,17 @@ private Q_SLOTS:
         model.setTable(
             makeCategoryTable({ { QStringLiteral("a.sqlite"), QStringLiteral("a.sqlite"), f.timeline, f.breakdown } }));
         // Exclusive per GPU: GPU 0 gemm 10, comm 0 (inside gemm); GPU 1 gemm 6, misc 1; CPU 20-10 and 20-7.
+        // Instances per bar, never summed over the bars: gemm_a on GPU 0 and gemm_b on GPU 1 are one each.
         QCOMPARE(test::printModel(model),
-            QStringList({ QStringLiteral("gemm | 10 ns | 50.0 | 6 ns | 30.0 | 2"),
-                QStringLiteral("comm | 0 ns | 0.0 | 0 ns | 0.0 | 1"),
-                QStringLiteral("misc | 0 ns | 0.0 | 1 ns | 5.0 | 1"),
-                QStringLiteral("CPU (non-GPU) | 10 ns | 50.0 | 13 ns | 65.0 | ") }));
+            QStringList({ QStringLiteral("gemm | 10 ns | 50.0 | 1 | 6 ns | 30.0 | 1"),
+                QStringLiteral("comm | 0 ns | 0.0 | 1 | 0 ns | 0.0 | 0"),
+                QStringLiteral("misc | 0 ns | 0.0 | 0 | 1 ns | 5.0 | 1"),
+                QStringLiteral("CPU (non-GPU) | 10 ns | 50.0 |  | 13 ns | 65.0 | ") }));
         QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("GPU 0 [exclusive]"));
         QCOMPARE(model.headerData(1, Qt::Horizontal, RawValueRole).toString(), QStringLiteral("GPU 0 (ns)"));
+        QCOMPARE(model.headerData(3, Qt::Horizontal).toString(), QStringLiteral("GPU 0 instances"));
+        QCOMPARE(model.headerData(6, Qt::Horizontal).toString(), QStringLiteral("GPU 1 instances"));
+        QCOMPARE(model.index(0, 6).data(SortRole).toLongLong(), 1);
         QCOMPARE(model.index(0, 1).data(SortRole).toLongLong(), 10);
         QCOMPARE(model.index(0, 0).data(CategoryTableModel::ColorRole).toUInt(), categoryColor(QStringLiteral("gemm")));
         QCOMPARE(model.index(3, 0).data(IdentityRole).toInt(), -1);

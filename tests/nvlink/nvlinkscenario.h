@@ -26,7 +26,12 @@ namespace nsw::test {
 constexpr std::int64_t kScenarioT0 = 1700000000000000; // 2023-11-14T22:13:20Z
 constexpr qint64 kScenarioSessionStartUtcNs = (kScenarioT0 - 10000) * 1000 + 123;
 
-inline QByteArray scenarioRecording()
+/// A recording of another NVML session (15 days later): the scenario's recording shifted by this much starts at
+/// 1,309,077.770 s of the capture (shift + 10 ms), and overlaps none of it.
+constexpr std::int64_t kAnotherSessionShiftUs = 1309077760000;
+
+/// The scenario's recording; @p shiftUs moves every NVML timestamp (a recording of another session).
+inline QByteArray scenarioRecording(std::int64_t shiftUs = 0)
 {
     Nvf1Builder b;
     const std::uint64_t l0tx[] = { 0, 100, 100, 1100, 1100, 1100 };
@@ -34,7 +39,7 @@ inline QByteArray scenarioRecording()
     const std::uint64_t l1tx[] = { 0, 0, 0, 2000, 2000, 2000 };
     const std::uint64_t l1rx[] = { 0, 10, 20, 30, 40, 50 };
     for (int p = 0; p < 6; ++p)
-        b.poll(kScenarioT0 + p * 1000, { { l0tx[p], l0rx[p] }, { l1tx[p], l1rx[p] } });
+        b.poll(kScenarioT0 + shiftUs + p * 1000, { { l0tx[p], l0rx[p] }, { l1tx[p], l1rx[p] } });
     return b.bytes;
 }
 

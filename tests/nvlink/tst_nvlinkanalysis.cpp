@@ -2,6 +2,7 @@
 #include "core/nvlink/nvlinkattachment.h"
 #include "core/nvlink/peakkernels.h"
 #include "core/nvlink/plotreduction.h"
+#include "core/nvlink/recordingplacement.h"
 #include "core/nvlink/tracefolder.h"
 #include "nvlinkscenario.h"
 
@@ -223,6 +224,107 @@ private Q_SLOTS:
         QCOMPARE(peaks[0].percentOfPeak, 100.0 * 2.048 / 25.0);
         fillPeakUnits(peaks, nullptr);
         QVERIFY(std::isnan(peaks[0].percentOfPeak));
+    }
+
+    /// One link's TX and RX over the same interval are one peak when both rank above the next distinct interval.
+    void peaksCountAnIntervalOnce_data()
+    {
+        QTest::addColumn<QList<qint64>>("txKib"); // per interval, 1 ms each
+        QTest::addColumn<QList<qint64>>("rxKib");
+        QTest::addColumn<int>("top");
+        QTest::addColumn<QStringList>("expected"); // "start ms direction(s) KiB" per peak
+        QTest::newRow("TX and RX of one interval, then the next") << QList<qint64> { 0, 900, 0,
+            500 } << QList<qint64> { 0, 800, 0, 0 } << 2 << qsl({ "1 TX+RX 900", "3 TX 500" });
+        QTest::newRow("RX first: the higher direction gives the values") << QList<qint64> { 0, 700, 0,
+            500 } << QList<qint64> { 0, 800, 0, 0 } << 2 << qsl({ "1 TX+RX 800", "3 TX 500" });
+        // The RX of interval 1 ranks below interval 2, the first interval beyond the top 2: not part of peak 1.
+        QTest::newRow("the other direction below the next peak") << QList<qint64> { 0, 900, 300,
+            500 } << QList<qint64> { 0, 100, 0, 0 } << 2 << qsl({ "1 TX 900", "3 TX 500" });
+        // More peaks asked for than intervals carry traffic: an idle direction never joins a peak, nor makes one of
+        // an interval already listed.
+        QTest::newRow("idle directions") << QList<qint64> { 0, 900, 0, 0 } << QList<qint64> { 0, 0, 0, 0 } << 3
+                                         << qsl({ "1 TX 900", "0 TX 0", "2 TX 0" });
+        QTest::newRow("top 1") << QList<qint64> { 0, 900, 0, 500 } << QList<qint64> { 0, 800, 0, 0 } << 1
+                               << qsl({ "1 TX+RX 900" });
+        QTest::newRow("distinct intervals only") << QList<qint64> { 100, 200, 300, 400 } << QList<qint64> { 0, 0, 0, 0 }
+                                                 << 3 << qsl({ "3 TX 400", "2 TX 300", "1 TX 200" });
+    }
+    void peaksCountAnIntervalOnce()
+    {
+        QFETCH(QList<qint64>, txKib);
+        QFETCH(QList<qint64>, rxKib);
+        QFETCH(int, top);
+        QFETCH(QStringList, expected);
+        ThroughputSeries tx, rx;
+        tx.link = rx.link = 0;
+        rx.direction = LinkDirection::Rx;
+        std::vector<TimeNs> times;
+        for (qsizetype i = 0; i <= txKib.size(); ++i)
+            times.push_back(TimeNs(i) * 1000000);
+        tx.time = rx.time = SampleTimes(times);
+        for (qsizetype i = 0; i < txKib.size(); ++i) {
+            tx.bytes.push_back(txKib[i] * 1024);
+            rx.bytes.push_back(rxKib[i] * 1024);
+        }
+        const std::vector<NvlinkPeak> peaks = findPeaks({ &tx, &rx }, ClockAlignment {}, std::size_t(top));
+        QStringList got;
+        for (const NvlinkPeak& p : peaks)
+            got << QStringLiteral("%1 %2 %3").arg(p.start / 1000000).arg(p.directionText()).arg(p.bytes / 1024);
+        QCOMPARE(got, expected);
+        for (std::size_t i = 0; i < peaks.size(); ++i)
+            QCOMPARE(peaks[i].rank, int(i) + 1);
+    }
+
+    /// Capture 0..100 ms; the recording's span on the session timeline decides.
+    void recordingPlacement_data()
+    {
+        QTest::addColumn<qint64>("startUs"); // recording span, session µs (anchor 0, no offset)
+        QTest::addColumn<qint64>("endUs");
+        QTest::addColumn<double>("share");
+        QTest::addColumn<bool>("mismatched");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("inside") << qint64(10000) << qint64(15000) << 1.0 << false << QString();
+        QTest::newRow("covers the capture, much longer")
+            << qint64(-10000000) << qint64(10000000) << 1.0 << false << QString();
+        QTest::newRow("another session") << qint64(1309077770000) << qint64(1309079190000) << 0.0 << true
+                                         << qs("the recording does not overlap the capture: it starts at 1309077.770 s "
+                                               "of the capture, which runs from 0.000 s to 0.100 s (100 ms long)");
+        // 5 ms of a 100 ms recording over a 100 ms capture.
+        QTest::newRow("5 % overlap") << qint64(95000) << qint64(195000) << 0.05 << true
+                                     << qs("only 5.0 % of the recording overlaps the capture: it starts at 0.095 s of "
+                                           "the capture, which runs from 0.000 s to 0.100 s (100 ms long)");
+        QTest::newRow("10 % overlap is enough") << qint64(90000) << qint64(190000) << 0.1 << false << QString();
+        QTest::newRow("one poll inside") << qint64(50000) << qint64(50000) << 1.0 << false << QString();
+        QTest::newRow("one poll after") << qint64(150000) << qint64(150000) << 0.0 << true
+                                        << qs("the recording does not overlap the capture: it starts at 0.150 s of the "
+                                              "capture, which runs from 0.000 s to 0.100 s (100 ms long)");
+    }
+    void recordingPlacement()
+    {
+        QFETCH(qint64, startUs);
+        QFETCH(qint64, endUs);
+        QFETCH(double, share);
+        QFETCH(bool, mismatched);
+        QFETCH(QString, problem);
+        const CaptureSpan capture { 0, 100000000, CaptureSpanSource::AnalysisDetails };
+        ClockAlignment a;
+        a.anchorUs = 0;
+        a.fromExport = true;
+        const RecordingPlacement p = placeRecording(a, startUs, endUs, capture);
+        QCOMPARE(p.start, startUs * 1000);
+        QCOMPARE(p.overlapShare, share);
+        QCOMPARE(p.mismatched(), mismatched);
+        QCOMPARE(p.problem(), problem);
+        // The offset that aligns puts the first sample at the capture start, whatever the offset already set.
+        QCOMPARE(p.alignOffsetNs, -startUs * 1000);
+        a.offsetNs = 7000;
+        const RecordingPlacement shifted = placeRecording(a, startUs, endUs, capture);
+        QCOMPARE(shifted.start, startUs * 1000 + 7000);
+        QCOMPARE(shifted.alignOffsetNs, -startUs * 1000);
+        a.offsetNs = shifted.alignOffsetNs;
+        QCOMPARE(placeRecording(a, startUs, endUs, capture).start, TimeNs(0));
+        // Without a capture span nothing can be said.
+        QVERIFY(!placeRecording(a, startUs, endUs, CaptureSpan {}).mismatched());
     }
 
     void overlapIndexMatchesAScan()

@@ -104,6 +104,58 @@ private Q_SLOTS:
         QVERIFY(r.out.contains(QLatin1String("Capture time:  0.012000 s")));
     }
 
+    void recordingOfAnotherSessionIsReported_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<bool>("warned");
+        QTest::addColumn<int>("kernelsAtPeak");
+        QTest::addColumn<QString>("captureTime");
+        // The shifted recording starts at 1,309,077.770 s; the capture (the kernels) spans 0 to 0.100 s.
+        QTest::newRow("as recorded: warned, no kernels")
+            << qsl({ "--metric", "peak_kernels" }) << true << 0 << qs("1309077.772000 s");
+        // --align-start: the first poll at 0, the top interval (link 1 TX, interval 2) at [2, 3) ms, under
+        // persistentKernel alone.
+        QTest::newRow("--align-start") << qsl({ "--metric", "peak_kernels", "--align-start" }) << false << 1
+                                       << qs("0.002000 s");
+        QTest::newRow("--align-start plus 10 ms")
+            << qsl({ "--metric", "peak_kernels", "--align-start", "--offset-us", "10000" }) << false << 4
+            << qs("0.012000 s");
+        QTest::newRow("the same offset by hand")
+            << qsl({ "--metric", "peak_kernels", "--offset-us", "-1309077770000" }) << false << 1 << qs("0.002000 s");
+    }
+    void recordingOfAnotherSessionIsReported()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(bool, warned);
+        QFETCH(int, kernelsAtPeak);
+        QFETCH(QString, captureTime);
+        const QString trace = m_dir.filePath(QStringLiteral("another-session"));
+        QVERIFY(QDir().mkpath(trace));
+        if (!QFileInfo::exists(trace + QStringLiteral("/vllm_profile.sqlite"))) {
+            QCOMPARE(writeScenarioExport(trace + QStringLiteral("/vllm_profile.sqlite")), QString());
+            write(trace + QStringLiteral("/nvlink_trace.bin"), scenarioRecording(kAnotherSessionShiftUs));
+        }
+        const Run r = run(QStringList { trace } + args);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("Capture time:  ") + captureTime), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("Kernels during interval: %1 ").arg(kernelsAtPeak)), qPrintable(r.out));
+        if (warned) {
+            QVERIFY2(r.err.contains(QLatin1String("nvlink_trace.bin: the recording does not overlap the capture: it "
+                                                  "starts at 1309077.770 s of the capture, which runs from 0.000 s to "
+                                                  "0.100 s (100 ms long) (export vllm_profile.sqlite)")),
+                qPrintable(r.err));
+            QVERIFY2(r.err.contains(QLatin1String("--align-start puts its first sample at the capture start (the same "
+                                                  "as --offset-us -1309077770000)")),
+                qPrintable(r.err));
+        } else {
+            QCOMPARE(r.err, QString());
+        }
+        // A metric without the export says nothing about it, as before.
+        const Run throughput = run({ trace, QStringLiteral("--metric"), QStringLiteral("max_throughput") });
+        QCOMPARE(throughput.exitCode, 0);
+        QCOMPARE(throughput.err, QString());
+    }
+
     void brokenLinkPeakTableIsReported()
     {
         const QString config = m_dir.filePath(QStringLiteral("broken-config"));

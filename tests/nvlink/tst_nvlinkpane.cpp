@@ -13,11 +13,15 @@
 #include "widgets/nvlink/nvlinkplot.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
+#include <array>
 
 using namespace nsw;
 using namespace nsw::test;
@@ -31,6 +35,59 @@ ProfileSession* makeSession(const ProfilePtr& profile)
     loaded.kernelIndex = std::make_shared<KernelIndex>(profile, KernelNameMode::Demangled);
     loaded.result.profile = profile;
     return new ProfileSession(loaded);
+}
+
+/// 4 links, 41 polls 1 ms apart from kScenarioT0 (session 10..50 ms). KiB per interval: link 0 TX and RX 5000 and
+/// 4900 in the last interval (the top-right corner, where the legend used to sit; one interval in both directions);
+/// links 1, 2 and 3 TX 3000, 2990, 2980 in interval 20 (three marks on top of each other); link 2 RX 1000, 990, ...,
+/// 950 in intervals 5 to 10 (neighbours 1 ms apart). The top 10 are these ten distinct intervals.
+QByteArray crowdedRecording()
+{
+    std::vector<std::array<std::uint64_t, 8>> delta(40, std::array<std::uint64_t, 8> {}); // l0tx, l0rx, l1tx, ...
+    delta[39][0] = 5000;
+    delta[39][1] = 4900;
+    delta[20][2] = 3000;
+    delta[20][4] = 2990;
+    delta[20][6] = 2980;
+    for (int i = 5; i <= 10; ++i)
+        delta[std::size_t(i)][5] = std::uint64_t(1000 - (i - 5) * 10);
+    Nvf1Builder b;
+    std::array<std::uint64_t, 8> counter {};
+    for (int p = 0; p <= 40; ++p) {
+        if (p > 0)
+            for (std::size_t k = 0; k < 8; ++k)
+                counter[k] += delta[std::size_t(p - 1)][k];
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> values;
+        for (std::size_t link = 0; link < 4; ++link)
+            values.emplace_back(counter[2 * link], counter[2 * link + 1]);
+        b.poll(kScenarioT0 + p * 1000, values);
+    }
+    return b.bytes;
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+        return {};
+    return path;
+}
+
+/// The tick labels under the plot, as drawn (after a replot).
+QStringList timeTickLabels(NvlinkPlot& plot)
+{
+    plot.refresh();
+    plot.replot();
+    return plot.ncclRect()->axis(QCPAxis::atBottom)->tickVectorLabels();
+}
+
+/// Where a label's text is drawn: its box less the padding that separates it from its mark.
+QRectF textBox(const QCPItemText* t)
+{
+    return QRectF(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition())
+        .normalized()
+        .marginsRemoved(QMarginsF(t->padding()));
 }
 
 QStringList kernelNames(const NvlinkKernelModel& m)
@@ -84,9 +141,15 @@ private Q_SLOTS:
 
         QSignalSpy shown(&pane, &NvlinkPane::peaksShown);
         QStringList errors { QStringLiteral("not called") };
-        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [&](const QStringList& e) { errors = e; });
+        QStringList warnings { QStringLiteral("not called") };
+        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [&](const QStringList& e, const QStringList& w) {
+            errors = e;
+            warnings = w;
+        });
         QTRY_COMPARE(pane.peakModel()->rowCount(), 3);
         QCOMPARE(errors, QStringList());
+        QCOMPARE(warnings, QStringList()); // the recording lies inside the capture
+        QVERIFY(pane.placementBanner()->isHidden());
         QCOMPARE(pane.sourceSelector()->count(), 1);
         QVERIFY(pane.sourceSelector()->currentText().startsWith(qs("nvlink_trace_gpu0.bin — GPU 0")));
 
@@ -171,7 +234,7 @@ private Q_SLOTS:
         ProfileSession* session = makeSession(scenarioProfile());
         wb.addSession(session);
         pane.setTopPeaks(3);
-        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [](const QStringList&) {});
+        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [](const QStringList&, const QStringList&) {});
         QTRY_COMPARE(pane.peakModel()->rowCount(), 3);
         QCOMPARE(pane.peakModel()->peakAt(0)->start, TimeNs(12000000)); // the whole recording's top peak
         QVERIFY(!pane.messageText().contains(QStringLiteral("Focus")));
@@ -213,6 +276,209 @@ private Q_SLOTS:
         pane.selectPeak(3); // link 0 RX interval 4 again, now with both of its kernels
         QCOMPARE(kernelNames(*pane.kernelModel()), qsl({ "persistentKernel", "ncclKernel_SendRecv" }));
         QVERIFY(!pane.messageText().contains(QStringLiteral("Focus")));
+    }
+
+    void recordingOfAnotherSession()
+    {
+        QTemporaryDir dir;
+        const QString bin = writeFile(dir, qs("nvlink_trace_gpu0.bin"), scenarioRecording(kAnotherSessionShiftUs));
+        Workbench wb;
+        NvlinkPane pane(&wb);
+        pane.resize(1200, 800);
+        pane.show();
+        ProfileSession* session = makeSession(scenarioProfile());
+        wb.addSession(session);
+        QStringList errors, warnings;
+        bool called = false;
+        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [&](const QStringList& e, const QStringList& w) {
+            errors = e;
+            warnings = w;
+            called = true;
+        });
+        QTRY_VERIFY(called);
+        QTRY_VERIFY(pane.peakModel()->rowCount() > 0);
+
+        // Said where it is attached: the recording starts 1,309,077.770 s into a capture of 0 to 100 ms.
+        QCOMPARE(errors, QStringList());
+        QCOMPARE(warnings.size(), 1);
+        QVERIFY2(warnings[0].startsWith(bin
+                     + qs(": the recording does not overlap the capture: it starts at "
+                          "1309077.770 s of the capture, which runs from 0.000 s to 0.100 s")),
+            qPrintable(warnings[0]));
+        // ... and in the pane, with the offer to align.
+        QVERIFY(pane.placementBanner()->isVisible());
+        QVERIFY(pane.placementWarning()->isVisible());
+        QVERIFY2(
+            pane.placementWarning()->text().contains(qs("does not overlap the capture: it starts at 1309077.770 s")),
+            qPrintable(pane.placementWarning()->text()));
+        QVERIFY(pane.alignButton()->isVisible());
+        QCOMPARE(pane.alignButton()->text(), qs("Align recording start to capture start"));
+        QVERIFY(pane.placementBanner()->geometry().intersects(pane.rect()));
+        for (int r = 0; r < pane.peakModel()->rowCount(); ++r)
+            QVERIFY(pane.peakModel()->peakAt(r)->kernels.empty());
+
+        // Ticks are offsets from the origin the axis names, never "1.30908·10⁶" under every tick.
+        QStringList ticks = timeTickLabels(*pane.plot());
+        QVERIFY(ticks.size() >= 3);
+        for (const QString& t : std::as_const(ticks))
+            QVERIFY2(t.startsWith(QLatin1Char('+')) && t.size() <= 7 && !t.contains(QChar(0xB7)), qPrintable(t));
+        QCOMPARE(QSet<QString>(ticks.begin(), ticks.end()).size(), ticks.size());
+        const QString axis = pane.plot()->ncclRect()->axis(QCPAxis::atBottom)->label();
+        QVERIFY2(axis.startsWith(qs("Seconds after 1309077.77")), qPrintable(axis));
+
+        // Align: the first poll at the capture start, the top interval (link 1 TX, interval 2) at [2, 3) ms.
+        QTest::mouseClick(pane.alignButton(), Qt::LeftButton);
+        QTRY_COMPARE(session->attachment<const NvlinkAttachment>(nvlinkAttachmentKey())->clockOffsetNs,
+            -TimeNs(1309077770000000));
+        QTRY_COMPARE(pane.peakModel()->peakAt(0)->start, TimeNs(2000000));
+        QVERIFY(pane.placementBanner()->isHidden());
+        QVERIFY2(pane.alignmentLabel()->text().startsWith(qs("Recording starts at 0.000000 s of the capture")),
+            qPrintable(pane.alignmentLabel()->text()));
+        QCOMPARE(kernelNames(*pane.kernelModel()), qsl({ "persistentKernel" }));
+        QCOMPARE(pane.clockOffsetBox()->value(), -1309077770.0);
+        // The view follows the data back to the capture; absolute ticks again.
+        ticks = timeTickLabels(*pane.plot());
+        QVERIFY(ticks.size() >= 3);
+        for (const QString& t : std::as_const(ticks))
+            QVERIFY2(!t.startsWith(QLatin1Char('+')) && t.toDouble() >= 0 && t.toDouble() <= 0.006, qPrintable(t));
+        QCOMPARE(pane.plot()->ncclRect()->axis(QCPAxis::atBottom)->label(), qs("Time since capture start (s)"));
+    }
+
+    void legendAndLabelsLeaveThePeaksVisible()
+    {
+        QTemporaryDir dir;
+        const QString bin = writeFile(dir, qs("nvlink_trace_gpu0.bin"), crowdedRecording());
+        Workbench wb;
+        NvlinkPane pane(&wb);
+        pane.resize(1000, 700);
+        pane.show();
+        ProfileSession* session = makeSession(scenarioProfile());
+        wb.addSession(session);
+        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [](const QStringList&, const QStringList&) {});
+        QTRY_COMPARE(pane.peakModel()->rowCount(), 10);
+
+        // One interval, both directions: one peak "TX+RX" with the higher value; ten distinct intervals.
+        const NvlinkPeakModel& peaks = *pane.peakModel();
+        QCOMPARE(peaks.peakAt(0)->link, 0);
+        QCOMPARE(peaks.peakAt(0)->start, TimeNs(49000000));
+        QCOMPARE(peaks.peakAt(0)->gbps, 5000.0 * 1024 / 1e6);
+        QCOMPARE(peaks.index(0, NvlinkPeakModel::DirectionColumn).data().toString(), qs("TX+RX"));
+        QSet<QPair<int, qint64>> intervals;
+        for (int r = 0; r < 10; ++r)
+            intervals.insert({ peaks.peakAt(r)->link, qint64(peaks.peakAt(r)->start) });
+        QCOMPARE(intervals.size(), 10);
+        QCOMPARE(peaks.peakAt(9)->gbps, 950.0 * 1024 / 1e6); // the tenth: link 2 RX 950 KiB in interval 10
+        QVERIFY(pane.kernelLabel()->text().contains(qs("link 0 TX+RX")));
+
+        NvlinkPlot& plot = *pane.plot();
+        plot.refresh();
+        plot.replot();
+        const QRect area = plot.throughputRect()->rect();
+        // The legend sits above the plot, whole: it covers no data.
+        QVERIFY(plot.legend->visible());
+        const QRect legend = plot.legend->outerRect();
+        QVERIFY2(!legend.intersects(area), qPrintable(QStringLiteral("%1 %2").arg(legend.bottom()).arg(area.top())));
+        QVERIFY(plot.rect().contains(legend));
+        for (int i = 0; i < plot.legend->itemCount(); ++i)
+            QVERIFY(plot.rect().contains(plot.legend->item(i)->outerRect()));
+        // Labels: #1 shown, none outside the plot, none on another label or on another peak's mark.
+        const auto& labels = plot.peakLabels();
+        QCOMPARE(int(labels.size()), 10);
+        std::vector<QRectF> marks;
+        QCPAxis* x = plot.throughputRect()->axis(QCPAxis::atBottom);
+        QCPAxis* y = plot.throughputRect()->axis(QCPAxis::atLeft);
+        for (int i = 0; i < plot.peakGraph()->dataCount(); ++i) {
+            const auto d = plot.peakGraph()->data()->at(i);
+            const QPointF at(x->coordToPixel(d->key), y->coordToPixel(d->value));
+            QVERIFY(!QRectF(legend).contains(at));
+            marks.emplace_back(at.x() - 4, at.y() - 4, 8, 8);
+        }
+        int shown = 0;
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            if (!labels[i]->visible())
+                continue;
+            ++shown;
+            const QRectF box = textBox(labels[i]);
+            QVERIFY2(QRectF(area).contains(box), qPrintable(labels[i]->text()));
+            for (std::size_t j = 0; j < labels.size(); ++j) {
+                if (j != i && labels[j]->visible())
+                    QVERIFY2(!box.intersects(textBox(labels[j])), qPrintable(labels[i]->text() + labels[j]->text()));
+                if (j != i)
+                    QVERIFY2(!box.intersects(marks[j]), qPrintable(labels[i]->text()));
+            }
+        }
+        const auto first = std::find_if(
+            labels.begin(), labels.end(), [](const QCPItemText* t) { return t->text() == QLatin1String("#1"); });
+        QVERIFY(first != labels.end() && (*first)->visible());
+        QVERIFY(shown >= 7); // the three stacked marks leave room for at most one label to go
+    }
+
+    void timeTicks_data()
+    {
+        QTest::addColumn<double>("from"); // seconds since the capture start
+        QTest::addColumn<double>("to");
+        QTest::addColumn<QStringList>("labels");
+        QTest::addColumn<QString>("axis");
+        QTest::newRow("capture, steps of 0.25 s")
+            << 0.0 << 1.4 << qsl({ "0.00", "0.25", "0.50", "0.75", "1.00", "1.25" })
+            << qs("Time since capture start (s)");
+        // QCustomPlot's step for 1.4 s is 0.25 s; the origin is the last tick at or before the range's start.
+        QTest::newRow("15 days away") << 1309077.2 << 1309078.6
+                                      << qsl({ "+0.25", "+0.50", "+0.75", "+1.00", "+1.25", "+1.50" })
+                                      << qs("Seconds after 1309077.00 s (time since capture start)");
+        QTest::newRow("a millisecond at 60 s")
+            << 60.0001 << 60.0011 << qsl({ "+0.0002", "+0.0004", "+0.0006", "+0.0008", "+0.0010" })
+            << qs("Seconds after 60.0000 s (time since capture start)");
+    }
+    void timeTicks()
+    {
+        QFETCH(double, from);
+        QFETCH(double, to);
+        QFETCH(QStringList, labels);
+        QFETCH(QString, axis);
+        NvlinkPlot plot;
+        plot.resize(1000, 400);
+        plot.show();
+        plot.showRange(TimeNs(std::llround(from * 1e9)), TimeNs(std::llround(to * 1e9)));
+        QCOMPARE(timeTickLabels(plot), labels);
+        QCOMPARE(plot.ncclRect()->axis(QCPAxis::atBottom)->label(), axis);
+    }
+
+    void switchingToAProfileWithoutNvlinkClearsThePlot()
+    {
+        QTemporaryDir dir;
+        const QString bin = writeFile(dir, qs("nvlink_trace_gpu0.bin"), scenarioRecording());
+        Workbench wb;
+        NvlinkPane pane(&wb);
+        pane.resize(1000, 700);
+        pane.show();
+        ProfileSession* withRecording = makeSession(scenarioProfile());
+        wb.addSession(withRecording);
+        attachNvlinkRecordings(withRecording, { { bin, 0 } }, nullptr, [](const QStringList&, const QStringList&) {});
+        QTRY_VERIFY(pane.peakModel()->rowCount() > 0);
+        pane.selectPeak(1);
+        NvlinkPlot& plot = *pane.plot();
+        QVERIFY(plot.highlightItem()->visible());
+        QCOMPARE(plot.throughputRect()->axis(QCPAxis::atBottom)->range().lower, 0.010); // the recording's span
+
+        wb.addSession(makeSession(scenarioProfile(qs("no-nvlink.sqlite")))); // becomes current
+        QTRY_COMPARE(pane.peakModel()->rowCount(), 0);
+        QVERIFY(!plot.highlightItem()->visible());
+        QCOMPARE(plot.plottedPoints(), 0);
+        const QCPRange range = plot.throughputRect()->axis(QCPAxis::atBottom)->range();
+        QCOMPARE(range.lower, 0.0);
+        QCOMPARE(range.upper, 1.0);
+        QCOMPARE(plot.throughputRect()->axis(QCPAxis::atLeft)->range().upper, 1.0);
+        QCOMPARE(timeTickLabels(plot).first(), qs("0.0"));
+        QVERIFY(!plot.legend->visible());
+        QVERIFY(pane.messageLabel()->text().startsWith(qs("No NVLink data for this profile.")));
+        QVERIFY(pane.alignmentLabel()->text().isEmpty());
+        QVERIFY(pane.placementBanner()->isHidden());
+
+        // Back to the first: its peaks again.
+        wb.setCurrent(withRecording);
+        QTRY_VERIFY(pane.peakModel()->rowCount() > 0);
+        QCOMPARE(plot.throughputRect()->axis(QCPAxis::atBottom)->range().lower, 0.010);
     }
 
     void gpuMetricsSource()
@@ -258,7 +524,7 @@ private Q_SLOTS:
         wb.addSession(session);
         QStringList errors;
         bool called = false;
-        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [&](const QStringList& e) {
+        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [&](const QStringList& e, const QStringList&) {
             errors = e;
             called = true;
         });

@@ -5,22 +5,28 @@
 #include "core/session/workbench.h"
 #include "profilebuilder.h"
 #include "widgets/categories/categoriespane.h"
+#include "widgets/categories/categorychart.h"
 #include "widgets/categories/categorycontroller.h"
 #include "widgets/categories/ruleeditor.h"
 #include "widgets/common/plotexport.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 
 using namespace nsw;
@@ -259,6 +265,159 @@ private Q_SLOTS:
         const QImage exported(withBox);
         QVERIFY(!exported.isNull());
         QCOMPARE(exported, QImage(withoutBox));
+    }
+
+    /// Per-GPU bars: each bar's own instances (GPU 0: gemm 3, comm 1, memops 1; GPU 1: gemm 1, comm 2, misc 1), never
+    /// their sum under one "Instances" header.
+    void instancesPerBar()
+    {
+        CategoriesPane pane(m_workbench);
+        pane.resize(1200, 700);
+        pane.show();
+        CategoryController* c = pane.controller();
+        QVERIFY(c->select(QStringLiteral("e"), QStringLiteral("m")));
+        c->setPerDevice(true);
+        c->setTimeMode(TimeMode::Sum);
+        QTRY_COMPARE(pane.chart()->table().bars.size(), 2);
+        QTRY_COMPARE(chartTime(pane, QStringLiteral("gemm"), 1), TimeNs(10));
+        QTableView* view = pane.tableView();
+        const QAbstractItemModel* m = view->model();
+        QCOMPARE(m->columnCount(), 7);
+        const QStringList bars = pane.chart()->table().bars;
+        QCOMPARE(m->headerData(3, Qt::Horizontal).toString(), bars[0] + QStringLiteral(" instances"));
+        QCOMPARE(m->headerData(6, Qt::Horizontal).toString(), bars[1] + QStringLiteral(" instances"));
+        const auto cell = [&](const QString& category, int column) {
+            for (int r = 0; r < m->rowCount(); ++r)
+                if (m->index(r, 0).data().toString() == category)
+                    return m->index(r, column).data().toString();
+            return QStringLiteral("?");
+        };
+        const struct
+        {
+            const char* category;
+            const char* gpu0;
+            const char* gpu1;
+        } expected[] = { { "gemm", "3", "1" }, { "comm", "1", "2" }, { "memops", "1", "0" }, { "misc", "0", "1" } };
+        for (const auto& e : expected) {
+            QCOMPARE(cell(QLatin1String(e.category), 3), QLatin1String(e.gpu0));
+            QCOMPARE(cell(QLatin1String(e.category), 6), QLatin1String(e.gpu1));
+        }
+        // Shown: the instance columns have room for their header's text.
+        for (const int column : { 3, 6 }) {
+            QVERIFY(!view->isColumnHidden(column));
+            const QString header = m->headerData(column, Qt::Horizontal).toString();
+            QVERIFY(view->columnWidth(column) >= view->horizontalHeader()->fontMetrics().horizontalAdvance(header));
+        }
+        // One bar: the plain "Instances" column of that bar.
+        c->setPerDevice(false);
+        QTRY_COMPARE(pane.chart()->table().bars.size(), 1);
+        QCOMPARE(m->columnCount(), 4);
+        QCOMPARE(m->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Instances"));
+        QTRY_COMPARE(cell(QStringLiteral("gemm"), 3), QStringLiteral("4"));
+    }
+
+    /// A profile without kernels or memory operations: a sentence, not bars labelled "0.00 ns".
+    void emptyChartSaysWhy()
+    {
+        test::ProfileBuilder b;
+        const ThreadIndex t = b.thread(b.process(7, QStringLiteral("idle")), 7);
+        b.nvtxRange(t, 0, 100, QStringLiteral("step"));
+        LoadedProfile loaded;
+        loaded.profile = b.build(QStringLiteral("no-kernels.sqlite"));
+        ProfileSession* withKernels = m_workbench->current();
+        m_workbench->addSession(new ProfileSession(loaded)); // current
+        CategoriesPane pane(m_workbench);
+        pane.resize(900, 600);
+        pane.show();
+        QVERIFY(pane.controller()->select(QStringLiteral("e"), QStringLiteral("m")));
+        pane.controller()->setPerDevice(false);
+        pane.controller()->setWallSource(CategoryController::WallSource::None); // no CPU segment either
+        CategoryChart* chart = pane.chart();
+        const auto visibleTexts = [&]() {
+            chart->replot();
+            QStringList texts;
+            for (int i = 0; i < chart->itemCount(); ++i)
+                if (const auto* text = qobject_cast<QCPItemText*>(chart->item(i)); text && text->visible())
+                    texts << text->text();
+            return texts;
+        };
+        // Beside a profile with kernels, its bar is labelled as empty rather than "0.00 ns".
+        QTRY_COMPARE(chart->table().bars.size(), 2);
+        QTRY_VERIFY(visibleTexts().contains(QStringLiteral("no kernel or memory time")));
+        QVERIFY(chart->placeholderText().isEmpty());
+        // Alone: a sentence instead of the bars.
+        m_workbench->removeSession(withKernels);
+        QTRY_VERIFY2(
+            chart->placeholderText().startsWith(QStringLiteral("No kernel or memory time in no-kernels.sqlite")),
+            qPrintable(chart->placeholderText()));
+        chart->replot();
+        bool placeholderInPlot = false;
+        for (int i = 0; i < chart->itemCount(); ++i) {
+            const auto* text = qobject_cast<QCPItemText*>(chart->item(i));
+            if (!text || !text->visible())
+                continue;
+            QVERIFY2(!text->text().contains(QStringLiteral(" ns")), qPrintable(text->text()));
+            if (text->text() == chart->placeholderText())
+                placeholderInPlot = chart->axisRect()->rect().contains(text->position->pixelPosition().toPoint());
+        }
+        QVERIFY(placeholderInPlot);
+    }
+
+    /// Import must not replace saved rules silently: an engine that another saved file defines is named in the
+    /// question, "No" leaves everything as it was, "Yes" makes the import take effect and keeps the old file.
+    void importAsksBeforeReplacingSavedRules()
+    {
+        const QString userDir = RuleLibrary::userRulesDir();
+        CategoriesPane pane(m_workbench);
+        CategoryController* c = pane.controller();
+        QCOMPARE(c->importFile(m_dir.filePath(QStringLiteral("e.json")), true), QString());
+        const QString saved = QDir(userDir).filePath(QStringLiteral("e.json"));
+        QFile savedFile(saved);
+        QVERIFY(savedFile.open(QIODevice::ReadOnly));
+        const QByteArray savedBytes = savedFile.readAll();
+        savedFile.close();
+        const QString other = m_dir.filePath(QStringLiteral("gputrc2graph_e.json"));
+        QFile f(other);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\n  \"e\": {\n    \"m\": {\n      \"sgemm\": \"sgemm-only\"\n    }\n  }\n}\n");
+        f.close();
+
+        RuleEditorDialog* editor = pane.openEditor();
+        for (const bool yes : { false, true }) {
+            QString question;
+            QTimer answer;
+            answer.setInterval(10);
+            connect(&answer, &QTimer::timeout, this, [&]() {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                    question = box->text();
+                    box->button(yes ? QMessageBox::Yes : QMessageBox::No)->click();
+                }
+            });
+            answer.start();
+            QCOMPARE(editor->importRulesFrom(other), yes);
+            answer.stop();
+            QCOMPARE(question,
+                QStringLiteral("Importing gputrc2graph_e.json replaces your saved rules of engine \"e\" in e.json "
+                               "(kept as e.json.bak). Replace?"));
+            if (!yes) {
+                QVERIFY(!QFileInfo::exists(QDir(userDir).filePath(QStringLiteral("gputrc2graph_e.json"))));
+                QVERIFY(savedFile.open(QIODevice::ReadOnly));
+                QCOMPARE(savedFile.readAll(), savedBytes);
+                savedFile.close();
+            }
+        }
+        // The import is what counts now, whatever the order of the file names; the saved file is kept aside.
+        QCOMPARE(c->engine(), QStringLiteral("e"));
+        QCOMPARE(c->rules().rules.size(), std::size_t(1));
+        QCOMPARE(c->rules().rules[0].category, QStringLiteral("sgemm-only"));
+        QVERIFY(!QFileInfo::exists(saved));
+        QFile backup(saved + QStringLiteral(".bak"));
+        QVERIFY(backup.open(QIODevice::ReadOnly));
+        QCOMPARE(backup.readAll(), savedBytes);
+        editor->close();
+        // Later tests find the rules they expect.
+        QFile::remove(QDir(userDir).filePath(QStringLiteral("gputrc2graph_e.json")));
+        QCOMPARE(c->importFile(m_dir.filePath(QStringLiteral("e.json")), true), QString());
     }
 
     void wallTimeWarningAndExports()

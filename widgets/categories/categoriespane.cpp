@@ -277,6 +277,13 @@ void CategoriesPane::showResults()
     QString subtitle = m_controller->engine() + QStringLiteral(" / ") + m_controller->model();
     if (m_controller->isModified())
         subtitle += tr(" (edited)");
+    const ProfileSession* current = workbench()->current();
+    m_chart->setEmptyText(!current ? tr("Open a profile to see its kernel categories.")
+            : (m_controller->isBusy() || !m_controller->isActive()) && m_controller->results().empty()
+            ? tr("Computing categories…")
+            : tr("No kernel or memory time in %1.\nIt has no CUDA kernels or memory operations, or the focus range "
+                 "holds none.")
+                  .arg(current->displayName()));
     m_chart->setTable(table, subtitle);
     m_tableModel->setTable(table);
     m_tableView->resizeColumnsToContents();

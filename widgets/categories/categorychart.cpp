@@ -156,6 +156,7 @@ void CategoryChart::rebuild()
     clearPlottables();
     clearItems();
     m_highlight = nullptr;
+    m_placeholder = nullptr;
     m_segmentLabels.clear();
     const std::size_t bars = std::size_t(table.bars.size());
     const TimeNs maxTotal = bars ? *std::max_element(table.barTotal.begin(), table.barTotal.end()) : 0;
@@ -231,6 +232,26 @@ void CategoryChart::rebuild()
     // Room beyond the longest bar for its total: above it, or to its right (a wider label).
     timeAxis->setRange(0, top > 0 ? top * (m_horizontal ? 1.22 : 1.12) : 1);
 
+    // Nothing to stack: say why instead of drawing bars of "0.00 ns".
+    m_placeholder = nullptr;
+    if (maxTotal <= 0) {
+        m_placeholder = new QCPItemText(this);
+        m_placeholder->setClipToAxisRect(false);
+        m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
+        m_placeholder->position->setCoords(0.5, 0.5);
+        m_placeholder->setPositionAlignment(Qt::AlignCenter);
+        m_placeholder->setTextAlignment(Qt::AlignCenter);
+        m_placeholder->setColor(QColor(90, 90, 90));
+        m_placeholder->setText(bars == 0
+                ? m_emptyText
+                : tr("No kernel or memory time in %1.\nThe export has no CUDA kernels or memory operations%2, or "
+                     "the focus range holds none.")
+                      .arg(bars == 1 ? table.bars.front() : tr("any of the %1 bars").arg(bars),
+                          table.cpuRow >= 0 ? tr(" (the CPU segment is empty too)") : QString()));
+        replot();
+        return;
+    }
+
     // Value labels on the segments (shown where they fit, see showLabelsThatFit); the total (and any warning) at the
     // end of each bar.
     for (std::size_t bar = 0; bar < bars; ++bar) {
@@ -252,7 +273,8 @@ void CategoryChart::rebuild()
         total->position->setCoords(at(double(bar + 1), scaled(base)));
         total->setPositionAlignment(
             m_horizontal ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignHCenter | Qt::AlignBottom);
-        QString text = number(scaled(base)) + QLatin1Char(' ') + m_unit;
+        // A bar with nothing in it says so (a profile without kernels beside others), rather than "0.00 ms".
+        QString text = base > 0 ? number(scaled(base)) + QLatin1Char(' ') + m_unit : tr("no kernel or memory time");
         if (!table.barWarnings.value(qsizetype(bar)).isEmpty()) {
             text = QStringLiteral("⚠ ") + text;
             total->setColor(QColor(170, 80, 0));

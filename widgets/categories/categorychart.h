@@ -33,6 +33,10 @@ public:
     void highlight(Hit hit);
     /// "gemm: 12.3 ms (45.6 % of run_a.sqlite), 1,234 instances".
     QString describe(Hit hit) const;
+    /// What the chart says when the table has no bars at all (set before setTable; the pane knows why).
+    void setEmptyText(const QString& text) { m_emptyText = text; }
+    /// The text shown instead of bars when there is no time to stack ("" when bars are drawn).
+    QString placeholderText() const { return m_placeholder ? m_placeholder->text() : QString(); }
     /// Bars lie horizontally (labels on the left axis).
     bool isHorizontal() const { return m_horizontal; }
     /// The axis along which the bars are laid out (their labels), and the time axis.
@@ -59,6 +63,8 @@ private:
     QCPTextElement* m_subtitle;
     QString m_rulesName;
     QCPItemRect* m_highlight = nullptr;
+    QCPItemText* m_placeholder = nullptr;
+    QString m_emptyText = tr("No kernel or memory time to show.");
     struct SegmentLabel
     {
         QCPItemText* item;

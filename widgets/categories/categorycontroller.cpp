@@ -14,6 +14,7 @@
 #include <QSaveFile>
 #include <QSettings>
 #include <QSignalBlocker>
+#include <map>
 
 namespace nsw {
 
@@ -238,21 +239,52 @@ QString CategoryController::createModel(const QString& engineName, const QString
     return {};
 }
 
-QString CategoryController::importFile(const QString& path, bool overwrite, bool* exists)
+QString CategoryController::importFile(const QString& path, bool overwrite, ImportConflicts* conflicts)
 {
     RuleError error;
-    if (!RuleDocument::load(path, &error))
+    const auto imported = RuleDocument::load(path, &error);
+    if (!imported)
         return error.message();
     const QString target = QDir(RuleLibrary::userRulesDir()).filePath(QFileInfo(path).fileName());
-    if (exists)
-        *exists = QFileInfo::exists(target);
-    if (QFileInfo::exists(target) && !overwrite)
-        return tr("%1 exists").arg(target);
+    // Saved rules the import would replace: the file itself, and engines another of the user's files defines (the
+    // later file name would win, silently, either way).
+    ImportConflicts found;
+    found.fileExists = QFileInfo::exists(target);
+    for (const RuleSource& source : m_library.sources()) {
+        if (source.kind != RuleSource::User || QFileInfo(source.path) == QFileInfo(target))
+            continue;
+        for (const RuleEngine& e : imported->engines)
+            if (source.document.engine(e.name))
+                found.savedEngines.append({ e.name, source.path });
+    }
+    if (conflicts)
+        *conflicts = found;
+    if (!found.isEmpty() && !overwrite)
+        return tr("%1 would replace saved rules").arg(path);
     QFile in(path);
     if (!in.open(QIODevice::ReadOnly))
         return QStringLiteral("%1: %2").arg(path, in.errorString());
     const QByteArray bytes = in.readAll();
     QDir().mkpath(RuleLibrary::userRulesDir());
+    // The replaced engines leave the other files (each kept whole as FILE.bak first), so that the import is what
+    // takes effect whatever the file names' order.
+    std::map<QString, QStringList> enginesByFile;
+    for (const auto& [engine, file] : std::as_const(found.savedEngines))
+        enginesByFile[file].append(engine);
+    for (const auto& [file, engines] : enginesByFile) {
+        const QString backup = file + QStringLiteral(".bak");
+        QFile::remove(backup);
+        if (!QFile::copy(file, backup))
+            return tr("%1: cannot keep a copy as %2").arg(file, backup);
+        auto doc = RuleDocument::load(file, &error);
+        if (!doc)
+            return error.message();
+        std::erase_if(doc->engines, [&](const RuleEngine& e) { return engines.contains(e.name); });
+        const QString e = doc->engines.empty() ? (QFile::remove(file) ? QString() : tr("%1: cannot remove").arg(file))
+                                               : doc->save(file);
+        if (!e.isEmpty())
+            return e;
+    }
     QSaveFile out(target);
     if (!out.open(QIODevice::WriteOnly))
         return QStringLiteral("%1: %2").arg(target, out.errorString());
@@ -260,9 +292,8 @@ QString CategoryController::importFile(const QString& path, bool overwrite, bool
     if (!out.commit())
         return QStringLiteral("%1: %2").arg(target, out.errorString());
     reloadLibrary();
-    const auto doc = RuleDocument::parse(bytes, target, nullptr);
-    if (doc && !doc->engines.empty() && !doc->engines.front().models.empty())
-        select(doc->engines.front().name, doc->engines.front().models.front().model);
+    if (!imported->engines.empty() && !imported->engines.front().models.empty())
+        select(imported->engines.front().name, imported->engines.front().models.front().model);
     return {};
 }
 

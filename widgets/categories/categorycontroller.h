@@ -85,9 +85,17 @@ public:
     void revert();
     /// Creates @p engine/@p model as a copy of the working rules, saves it to the user's folder and selects it.
     QString createModel(const QString& engine, const QString& model);
-    /// Copies a gputrc2graph rule file into the user's folder (validated first). Returns an error; when the file
-    /// exists and @p overwrite is false, sets @p exists and returns an error.
-    QString importFile(const QString& path, bool overwrite, bool* exists = nullptr);
+    /// What an import would replace of the user's saved rules.
+    struct ImportConflicts
+    {
+        bool fileExists = false; ///< a file of that name is in the user's folder
+        QList<QPair<QString, QString>> savedEngines; ///< (engine, file): defined in another of the user's files
+        bool isEmpty() const { return !fileExists && savedEngines.isEmpty(); }
+    };
+    /// Copies a gputrc2graph rule file into the user's folder (validated first). Returns an error. When it would
+    /// replace saved rules (@p conflicts says which) and @p overwrite is false, nothing is written and an error
+    /// returned; with @p overwrite, the engines it redefines leave the user's other files (kept as FILE.bak).
+    QString importFile(const QString& path, bool overwrite, ImportConflicts* conflicts = nullptr);
     /// Writes the current engine, with the working rules, as a gputrc2graph rule file.
     QString exportTo(const QString& path) const;
 

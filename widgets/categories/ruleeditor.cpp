@@ -698,19 +698,30 @@ void RuleEditorDialog::importRules()
         return;
     const QString file
         = askOpenFileName(this, tr("Import gputrc2graph rules"), tr("Rule files (*.json);;All files (*)"));
-    if (file.isEmpty())
-        return;
-    bool exists = false;
-    QString error = m_controller->importFile(file, false, &exists);
-    if (exists
-        && QMessageBox::question(this, tr("Import rules"),
-               tr("Your rules folder already has %1. Replace it?").arg(QFileInfo(file).fileName()))
-            == QMessageBox::Yes)
+    if (!file.isEmpty())
+        importRulesFrom(file);
+}
+
+bool RuleEditorDialog::importRulesFrom(const QString& file)
+{
+    CategoryController::ImportConflicts conflicts;
+    QString error = m_controller->importFile(file, false, &conflicts);
+    if (!conflicts.isEmpty()) {
+        QStringList replaced;
+        if (conflicts.fileExists)
+            replaced << tr("your saved file %1").arg(QFileInfo(file).fileName());
+        for (const auto& [engine, savedIn] : std::as_const(conflicts.savedEngines))
+            replaced << tr("your saved rules of engine \"%1\" in %2 (kept as %2.bak)")
+                            .arg(engine, QFileInfo(savedIn).fileName());
+        if (QMessageBox::question(this, tr("Import rules"),
+                tr("Importing %1 replaces %2. Replace?").arg(QFileInfo(file).fileName(), replaced.join(tr(" and "))))
+            != QMessageBox::Yes)
+            return false;
         error = m_controller->importFile(file, true);
-    else if (exists)
-        return;
+    }
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Import rules"), error);
+    return error.isEmpty();
 }
 
 void RuleEditorDialog::exportRules()

@@ -57,6 +57,9 @@ public:
     /// Inserts a rule for the browser's name @p nameRow before the first catch-all rule.
     bool makeRuleFromName(int nameRow, const QString& category);
     QString save();
+    /// Imports a gputrc2graph rule file (Import… after its file dialog): asks before it replaces saved rules (a file of
+    /// that name, or an engine another saved file defines). Returns false when cancelled or failed.
+    bool importRulesFrom(const QString& file);
     QString statusText() const;
     /// Applies what is typed in the fields now; the typing timer calls it kTypingDelayMs after the last key.
     void applyTypedFields();

@@ -5,6 +5,7 @@
 #include "core/models/kernelsummarymodel.h"
 #include "core/models/modelroles.h"
 #include "core/models/sortfilterproxy.h"
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/tableviews.h"
@@ -15,6 +16,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QSplitter>
 #include <QTableView>
@@ -62,6 +64,7 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     , m_streamsMenu(new QMenu(this))
     , m_selectionBanner(new QWidget(this))
     , m_selectionLabel(new QLabel(m_selectionBanner))
+    , m_notice(new QLabel(this))
     , m_summaryLabel(new QLabel(this))
     , m_instancesLabel(new QLabel(this))
     , m_model(new KernelSummaryModel(this))
@@ -110,8 +113,11 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     m_instanceView->setModel(m_instances);
     setupTableView(m_instanceView);
     // Labels carry kernel names hundreds of characters long: they must not dictate the window's width.
-    for (QLabel* label : { m_summaryLabel, m_instancesLabel, m_selectionLabel })
+    for (QLabel* label : { m_summaryLabel, m_instancesLabel, m_selectionLabel, m_notice })
         label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_notice->setWordWrap(true);
+    m_notice->setStyleSheet(QStringLiteral("background: #e7f1ff; color: #0b3d91; padding: 2px 6px;"));
+    m_notice->hide();
 
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
@@ -135,10 +141,15 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(m_selectionBanner);
+    layout->addWidget(m_notice);
     layout->addWidget(splitter, 1);
 
-    connect(m_filterBar, &FilterBar::filterChanged, this,
-        [this](const QString& text, bool regex) { m_filterBar->setError(m_proxy->setFilter(text, regex)); });
+    connect(m_filterBar, &FilterBar::filterChanged, this, [this](const QString& text, bool regex) {
+        m_filterBar->setError(m_proxy->setFilter(text, regex));
+        updateSummaryLine();
+    });
+    // A filter the user sets again makes the note on what a linked selection cleared obsolete.
+    connect(m_filterBar->lineEdit(), &QLineEdit::textEdited, m_notice, &QWidget::hide);
     connect(m_nameMode, &QComboBox::currentIndexChanged, this, [this]() {
         m_externalSelection = {};
         m_selectionBanner->hide();
@@ -149,7 +160,10 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
         recompute();
     });
     for (QMenu* menu : { m_devicesMenu, m_processesMenu, m_streamsMenu })
-        connect(menu, &QMenu::triggered, this, &KernelTablePane::recompute);
+        connect(menu, &QMenu::triggered, this, [this]() {
+            m_notice->hide();
+            recompute();
+        });
     connect(clear, &QToolButton::clicked, this, [this]() { this->workbench()->clearKernelSelection(m_session); });
     connect(m_summaryView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &KernelTablePane::showInstancesOfCurrentRow);
@@ -161,8 +175,8 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     connect(workbench, &Workbench::currentChanged, this, &KernelTablePane::onCurrentSessionChanged);
     connect(workbench, &Workbench::kernelSelectionChanged, this, &KernelTablePane::onKernelSelection);
     connect(workbench, &Workbench::kernelNameSelected, this, [this](ProfileSession* s, const QString& name) {
-        if (s == m_session)
-            selectKernelByName(name);
+        if (s == m_session && !selectKernelByName(name))
+            revealHiddenKernel(name, std::nullopt);
     });
     connect(workbench, &Workbench::kernelInstanceSelected, this, &KernelTablePane::selectKernelInstance);
     connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
@@ -186,6 +200,7 @@ void KernelTablePane::onCurrentSessionChanged(ProfileSession* session)
     m_session = session;
     m_externalSelection = {};
     m_selectionBanner->hide();
+    m_notice->hide();
     updateFocusRows();
     useIndexOfCurrentMode();
 }
@@ -324,31 +339,101 @@ void KernelTablePane::recompute()
     }
     const bool split = m_splitByDevice->isChecked();
     m_model->setResults(m_index, summarizeKernels(*m_index, currentFilter(), split));
-    qint64 instances = 0;
-    for (int r = 0; r < m_model->rowCount(); ++r)
-        instances += m_model->statsAt(r)->stats.count;
+    updateSummaryLine();
+    if (!selectedName.isEmpty())
+        selectKernelByName(selectedName);
+    showInstancesOfCurrentRow();
+}
+
+void KernelTablePane::updateSummaryLine()
+{
+    if (!m_index)
+        return;
     const Profile& p = *m_index->profile();
     if (p.kernels.size() == 0) {
         m_summaryLabel->setText(p.meta.warnings.isEmpty() ? tr("No CUDA kernels in this profile.")
                                                           : p.meta.warnings.join(QStringLiteral("; ")));
-    } else if (m_focus.isActive()) {
-        m_summaryLabel->setText(tr("Focus %1: %2 kernel executions overlap it, %3 names, %4 summed kernel time (whole "
-                                   "durations; of %5 executions in the profile)")
-                                    .arg(m_focus.label)
-                                    .arg(instances)
-                                    .arg(m_model->rowCount())
-                                    .arg(formatDuration(m_model->totalTime()))
-                                    .arg(p.kernels.size()));
-    } else {
-        m_summaryLabel->setText(tr("%1 kernel executions, %2 names, %3 summed kernel time (of %4 in the profile)")
-                                    .arg(instances)
-                                    .arg(m_model->rowCount())
-                                    .arg(formatDuration(m_model->totalTime()))
-                                    .arg(p.kernels.size()));
+        return;
     }
-    if (!selectedName.isEmpty())
-        selectKernelByName(selectedName);
-    showInstancesOfCurrentRow();
+    // The totals of the rows the table shows: the name filter works on the view, the other filters on the model.
+    qint64 instances = 0, time = 0;
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        if (const KernelGroupStats* g = m_model->statsAt(m_proxy->mapToSource(m_proxy->index(r, 0)).row())) {
+            instances += g->stats.count;
+            time += g->stats.total;
+        }
+    const bool filtered = m_proxy->rowCount() != m_model->rowCount() || !currentFilter().isEmpty();
+    const int names = m_proxy->rowCount();
+    const QString namesText = names == 1 ? tr("1 name") : tr("%1 names").arg(withThousandsSeparators(qint64(names)));
+    QString text;
+    if (m_focus.isActive())
+        text = tr("Focus %1: %2 kernel executions overlap it, %3, %4 summed kernel time (whole durations; of %5 "
+                  "executions in the profile)")
+                   .arg(m_focus.label, withThousandsSeparators(instances), namesText, formatDuration(time),
+                       withThousandsSeparators(qint64(p.kernels.size())));
+    else
+        text = (filtered ? tr("Shown: %1 kernel executions, %2, %3 summed kernel time (the profile has %4 executions)")
+                         : tr("%1 kernel executions, %2, %3 summed kernel time (of %4 in the profile)"))
+                   .arg(withThousandsSeparators(instances), namesText, formatDuration(time),
+                       withThousandsSeparators(qint64(p.kernels.size())));
+    m_summaryLabel->setText(text);
+}
+
+bool KernelTablePane::revealHiddenKernel(const QString& name, std::optional<quint32> kernelRow)
+{
+    if (!m_index || !m_session)
+        return false;
+    // Widen one filter at a time, each only when it hides the kernel (the execution, when one is given), so that
+    // what still applies stays.
+    QStringList cleared;
+    if (m_externalSelection.session == m_session && m_externalSelection.filter.rows) {
+        const std::vector<char>& rows = *m_externalSelection.filter.rows;
+        const bool hidden = kernelRow ? (*kernelRow >= rows.size() || !rows[*kernelRow]) : !selectKernelByName(name);
+        if (hidden) {
+            cleared << tr("the selection “%1”").arg(m_externalSelection.label);
+            workbench()->clearKernelSelection(m_session); // the other panes drop it too; recomputes here
+        }
+    }
+    const KernelFilter filter = currentFilter();
+    if (!filter.lanes.empty() && (kernelRow || !selectKernelByName(name))) {
+        const auto& lanes = m_index->lanes();
+        bool widened = false;
+        for (std::uint32_t l = 0; l < lanes.size(); ++l) {
+            if (filter.allowsLane(l) || (kernelRow && l != m_index->laneOf(*kernelRow)))
+                continue;
+            const QVariant keys[] = { lanes[l].device, lanes[l].process, int(l) };
+            QMenu* const menus[] = { m_devicesMenu, m_processesMenu, m_streamsMenu };
+            for (int m = 0; m < 3; ++m)
+                for (QAction* a : menus[m]->actions())
+                    if (a->isCheckable() && a->data() == keys[m] && !a->isChecked()) {
+                        a->setChecked(true);
+                        widened = true;
+                    }
+        }
+        if (widened) {
+            cleared << tr("the device, process or stream filter");
+            recompute();
+        }
+    }
+    if (!selectKernelByName(name) && !m_filterBar->text().isEmpty()) {
+        cleared << tr("the name filter “%1”").arg(m_filterBar->text());
+        m_filterBar->lineEdit()->clear();
+        m_filterBar->setError(m_proxy->setFilter(QString(), m_filterBar->isRegex()));
+        updateSummaryLine();
+    }
+    const bool shown = selectKernelByName(name);
+    const QString shortName = name.size() > 80 ? name.left(77) + QStringLiteral("…") : name;
+    if (!cleared.isEmpty() || !shown) {
+        m_notice->setText(shown
+                ? tr("%1, selected in another pane, was hidden by %2: cleared to show it.")
+                      .arg(shortName, cleared.join(tr(" and ")))
+                : tr("%1, selected in another pane, is not in this table (%2).")
+                      .arg(shortName,
+                          cleared.isEmpty() ? tr("no kernel of that name with the current name mode")
+                                            : tr("even after clearing %1").arg(cleared.join(tr(" and ")))));
+        m_notice->show();
+    }
+    return shown;
 }
 
 bool KernelTablePane::selectKernelByName(const QString& name)
@@ -371,15 +456,24 @@ void KernelTablePane::selectKernelInstance(ProfileSession* session, quint32 kern
     const QModelIndex current = m_instanceView->currentIndex();
     if (current.isValid() && m_instances->kernelRowAt(current.row()) == kernelRow)
         return; // announced by this table itself
-    if (!selectKernelByName(m_index->profile()->strings.at(m_index->nameOf(kernelRow))))
+    const QString& name = m_index->profile()->strings.at(m_index->nameOf(kernelRow));
+    if (selectKernelByName(name) && selectListedInstance(kernelRow))
         return;
+    // Its name or the execution itself is filtered out: never do nothing.
+    if (revealHiddenKernel(name, kernelRow))
+        selectListedInstance(kernelRow);
+}
+
+bool KernelTablePane::selectListedInstance(quint32 kernelRow)
+{
     for (int r = 0; r < m_instances->rowCount(); ++r)
         if (m_instances->kernelRowAt(r) == kernelRow) {
             const QModelIndex i = m_instances->index(r, KernelInstanceModel::StartColumn);
             m_instanceView->setCurrentIndex(i);
             m_instanceView->scrollTo(i);
-            return;
+            return true;
         }
+    return false;
 }
 
 void KernelTablePane::showInstancesOfCurrentRow()
@@ -396,7 +490,8 @@ void KernelTablePane::showInstancesOfCurrentRow()
     m_instanceView->sortByColumn(KernelInstanceModel::StartColumn, Qt::AscendingOrder);
     m_instanceView->resizeColumnsToContents(); // measures the visible rows only
     m_instancesLabel->setText(
-        tr("%1 executions of %2").arg(m_instances->rowCount()).arg(m_model->nameAt(current.row())));
+        tr("%1 executions of %2")
+            .arg(withThousandsSeparators(qint64(m_instances->rowCount())), m_model->nameAt(current.row())));
 }
 
 void KernelTablePane::onKernelSelection(const KernelSelection& selection)
@@ -405,6 +500,8 @@ void KernelTablePane::onKernelSelection(const KernelSelection& selection)
         return;
     m_externalSelection = selection;
     const bool active = bool(selection.filter.rows);
+    if (active)
+        m_notice->hide();
     m_selectionBanner->setVisible(active);
     m_selectionLabel->setText(tr("Showing only: %1").arg(selection.label));
     recompute();

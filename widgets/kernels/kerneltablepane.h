@@ -9,6 +9,7 @@
 
 #include <QPointer>
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -42,12 +43,14 @@ public:
     QTableView* instanceView() const { return m_instanceView; }
     FilterBar* filterBar() const { return m_filterBar; }
     SortFilterProxy* summaryProxy() const { return m_proxy; }
-    /// The line under the summary: counts and totals of what the table shows (and the focus, when one is set).
-    QLabel* summaryLabel() const { return m_summaryLabel; }
     void setNameMode(KernelNameMode mode);
     void setSplitByDevice(bool split);
     void setDeviceAllowed(int device, bool allowed);
     bool selectKernelByName(const QString& name);
+    /// The summary line under the table (totals of the rows it shows, and the focus when one is set) and the note on
+    /// filters a linked selection cleared.
+    QLabel* summaryLabel() const { return m_summaryLabel; }
+    QLabel* notice() const { return m_notice; }
     /// Selects one execution (a Profile::kernels row) and its kernel, e.g. picked in the NVLink pane.
     void selectKernelInstance(ProfileSession* session, quint32 kernelRow);
 
@@ -61,6 +64,13 @@ private:
     void recompute();
     void showInstancesOfCurrentRow();
     void onKernelSelection(const KernelSelection& selection);
+    void updateSummaryLine();
+    /// Selects an execution listed under the current kernel; false when it is not listed.
+    bool selectListedInstance(quint32 kernelRow);
+    /// A kernel selected in another pane that the filters hide: clears the filters that hide it (the external
+    /// selection, the lane menus, the name filter, in that order, each only when needed), selects it and says so in
+    /// the notice. Never silent: the notice also says when the kernel is not in the table at all.
+    bool revealHiddenKernel(const QString& name, std::optional<quint32> kernelRow);
     KernelFilter currentFilter() const;
 
     QPointer<ProfileSession> m_session;
@@ -76,6 +86,7 @@ private:
     QMenu* m_streamsMenu;
     QWidget* m_selectionBanner;
     QLabel* m_selectionLabel;
+    QLabel* m_notice;
     QLabel* m_summaryLabel;
     QLabel* m_instancesLabel;
     KernelSummaryModel* m_model;

@@ -2,6 +2,7 @@
 #include "nvlinkattach.h"
 
 #include "core/nvlink/nvlinkattachment.h"
+#include "core/nvlink/recordingplacement.h"
 #include "core/session/background.h"
 #include "core/session/profilesession.h"
 #include "widgets/common/filedialogs.h"
@@ -99,7 +100,7 @@ private:
 } // namespace
 
 void attachNvlinkRecordings(ProfileSession* session, std::vector<RecordingChoice> recordings, QWidget* parent,
-    std::function<void(const QStringList& errors)> done)
+    std::function<void(const QStringList& errors, const QStringList& warnings)> done)
 {
     if (!session || recordings.empty())
         return;
@@ -118,10 +119,21 @@ void attachNvlinkRecordings(ProfileSession* session, std::vector<RecordingChoice
             return out;
         },
         [session, parentGuard, done](ReadOutcome out) {
+            QStringList warnings;
             if (!out.entries.empty()) {
                 const auto current = session->attachment<NvlinkAttachment>(nvlinkAttachmentKey());
                 auto next = std::make_shared<NvlinkAttachment>(current ? *current : NvlinkAttachment());
+                const ProfilePtr profile = session->profile();
+                const CaptureSpan capture = captureSpanOf(*profile);
                 for (NvlinkRecordingEntry& e : out.entries) {
+                    const Nvf1Recording& r = *e.recording;
+                    const RecordingPlacement placement
+                        = placeRecording(alignClocks(profile->meta.sessionStartUtcNs, r.firstUs, next->clockOffsetNs),
+                            r.firstUs, r.lastUs, capture);
+                    if (placement.mismatched())
+                        warnings.append(QObject::tr("%1: %2. Is it from another session? The NVLink pane can align its "
+                                                    "start with the capture start.")
+                                            .arg(r.path, placement.problem()));
                     auto& list = next->recordings;
                     list.erase(
                         std::remove_if(list.begin(), list.end(),
@@ -132,9 +144,10 @@ void attachNvlinkRecordings(ProfileSession* session, std::vector<RecordingChoice
                 session->setAttachment(nvlinkAttachmentKey(), next);
             }
             if (done)
-                done(out.errors);
-            else if (!out.errors.isEmpty())
-                QMessageBox::warning(parentGuard, QObject::tr("NVLink recording"), out.errors.join(QLatin1Char('\n')));
+                done(out.errors, warnings);
+            else if (!out.errors.isEmpty() || !warnings.isEmpty())
+                QMessageBox::warning(
+                    parentGuard, QObject::tr("NVLink recording"), (out.errors + warnings).join(QStringLiteral("\n\n")));
         });
 }
 

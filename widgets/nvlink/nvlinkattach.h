@@ -13,10 +13,10 @@ namespace nsw {
 class ProfileSession;
 
 /// Reads NVF1 recordings off the GUI thread and adds them to @p session's "nvlink" attachment (a recording already
-/// attached is replaced). @p done gets the errors (each naming its file); without it they are shown in a message
-/// box over @p parent.
+/// attached is replaced). @p done gets the errors and the warnings (a recording that does not overlap the capture),
+/// each naming its file; without it they are shown in a message box over @p parent.
 void attachNvlinkRecordings(ProfileSession* session, std::vector<RecordingChoice> recordings, QWidget* parent,
-    std::function<void(const QStringList& errors)> done = {});
+    std::function<void(const QStringList& errors, const QStringList& warnings)> done = {});
 
 /// Asks for .bin files and their GPUs, then attaches them.
 void attachNvlinkRecordingInteractively(ProfileSession* session, QWidget* parent);

@@ -6,6 +6,7 @@
 #include "core/models/nvlinkpeakmodel.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/nvlink/ccljson.h"
+#include "core/profile/capturespan.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "core/util/numberformat.h"
@@ -76,6 +77,11 @@ QToolButton* menuButton(const QString& text, QMenu* menu, QWidget* parent)
     return b;
 }
 
+QString capitalized(const QString& text)
+{
+    return text.isEmpty() ? text : text.front().toUpper() + text.mid(1);
+}
+
 QString sourceKeyOf(bool gpuMetrics, int index, const QString& path)
 {
     return QStringLiteral("%1:%2:%3").arg(gpuMetrics ? 1 : 0).arg(index).arg(path);
@@ -97,6 +103,9 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     , m_alignment(new QLabel(this))
     , m_model(new QComboBox(this))
     , m_message(new QLabel(this))
+    , m_placementBanner(new QWidget(this))
+    , m_placementWarning(new QLabel(m_placementBanner))
+    , m_alignButton(new QToolButton(m_placementBanner))
     , m_plot(new NvlinkPlot(this))
     , m_peakModel(new NvlinkPeakModel(this))
     , m_peakProxy(new SortFilterProxy(this))
@@ -124,7 +133,8 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     m_top->setPrefix(tr("Top "));
     m_top->setToolTip(tr("Number of peak intervals to mark and list"));
     m_ncclOnly->setToolTip(tr("List only NCCL kernels (name contains \"nccl\") for each peak"));
-    m_offset->setRange(-3600000.0, 3600000.0);
+    // As far as a recording may lie from the session start and still be aligned (ClockAlignment: 100 days).
+    m_offset->setRange(-8.64e9, 8.64e9);
     m_offset->setDecimals(3);
     m_offset->setSuffix(tr(" ms"));
     m_offset->setSingleStep(0.1);
@@ -133,6 +143,18 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     m_model->setToolTip(tr("GPU model whose link bandwidth gives \"% of peak\""));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* bannerLayout = new QHBoxLayout(m_placementBanner);
+    bannerLayout->setContentsMargins(6, 2, 6, 2);
+    m_placementWarning->setWordWrap(true);
+    m_placementWarning->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_placementWarning->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_alignButton->setText(tr("Align recording start to capture start"));
+    m_alignButton->setToolTip(tr("Sets the NVML clock offset so that the recording's first sample falls on the "
+                                 "capture's first instant"));
+    bannerLayout->addWidget(m_placementWarning, 1);
+    bannerLayout->addWidget(m_alignButton);
+    m_placementBanner->setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400;"));
+    m_placementBanner->hide();
 
     auto* attach = new QToolButton(this);
     attach->setText(tr("Attach…"));
@@ -201,6 +223,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(row1);
     layout->addLayout(row2);
+    layout->addWidget(m_placementBanner);
     layout->addWidget(m_message);
     layout->addWidget(vertical, 1);
 
@@ -232,6 +255,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
         next->clockOffsetNs = TimeNs(std::llround(ms * 1e6));
         m_session->setAttachment(nvlinkAttachmentKey(), next);
     });
+    connect(m_alignButton, &QToolButton::clicked, this, &NvlinkPane::alignRecordingStart);
     connect(m_peakView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &NvlinkPane::showKernelsOfCurrentPeak);
     connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
@@ -354,8 +378,10 @@ void NvlinkPane::refreshSources()
             for (const int g : gpus)
                 m_source->addItem(tr("GPU %1 — nsys GPU metrics (% of peak)").arg(g), sourceKeyOf(true, g, QString()));
         }
+    }
+    {
         QSignalBlocker blockOffset(m_offset);
-        m_offset->setValue(double(a->clockOffsetNs) / 1e6);
+        m_offset->setValue(a ? double(a->clockOffsetNs) / 1e6 : 0.0);
     }
     const int keep = m_source->findData(previous);
     m_source->setCurrentIndex(keep >= 0 ? keep : (m_source->count() > 0 ? 0 : -1));
@@ -503,8 +529,29 @@ const LinkPeakEntry* NvlinkPane::gpuModel() const
     return nullptr;
 }
 
+std::optional<RecordingPlacement> NvlinkPane::placement() const
+{
+    Source src;
+    if (!m_session || !currentSource(src) || src.gpuMetrics)
+        return std::nullopt;
+    const Nvf1Recording& r = *attachment()->recordings[std::size_t(src.index)].recording;
+    return placeRecording(alignment(), r.firstUs, r.lastUs, captureSpanOf(*m_session->profile()));
+}
+
+void NvlinkPane::alignRecordingStart()
+{
+    if (const auto p = placement(); p && p->captureKnown())
+        m_offset->setValue(double(p->alignOffsetNs) / 1e6);
+}
+
 void NvlinkPane::updateAlignmentLabel()
 {
+    const auto where = placement();
+    m_placementBanner->setVisible(where && where->mismatched());
+    if (where && where->mismatched())
+        m_placementWarning->setText(
+            tr("⚠ %1. Every peak would list the kernels of another time, or none: is it from another session?")
+                .arg(capitalized(where->problem())));
     Source src;
     if (!currentSource(src)) {
         m_alignment->clear();
@@ -531,10 +578,7 @@ void NvlinkPane::recompute()
     const quint64 request = m_requests.next();
     if (!m_session || series.empty()) {
         m_computed.reset();
-        m_plot->setSeries({}, tr("GB/s"));
-        m_plot->setPeaks({});
-        m_plot->setNcclBusy({});
-        m_plot->refresh();
+        m_plot->clearData();
         m_peakModel->setPeaks({});
         m_kernelModel->clear();
         m_kernelLabel->clear();
@@ -627,8 +671,9 @@ void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
         marks.push_back({ p.rank, p.start, p.end, std::isnan(shown) ? p.value : shown });
     }
     m_plot->setPeaks(std::move(marks));
-    // The plot shows the focus range (zoomed in), or all of the data once the focus is cleared.
-    if (newSource || newFocus)
+    // The plot shows the focus range (zoomed in), or all of the data once the focus is cleared; a new recording,
+    // or one moved away from the view (aligned to the capture), is shown whole.
+    if (newSource || newFocus || (!c->focus.isActive() && !m_plot->rangeShowsData()))
         m_plot->showRange(c->focus.isActive() ? c->focus.start : 0, c->focus.isActive() ? c->focus.end : 0);
     m_plot->refresh();
 
@@ -687,12 +732,11 @@ void NvlinkPane::showKernelsOfCurrentPeak()
     const QString where = p->link == kAllLinks ? tr("all links") : tr("link %1").arg(p->link);
     const QString value = std::isnan(p->gbps) ? QStringLiteral("%1 %").arg(p->percentOfPeak, 0, 'f', 1)
                                               : QStringLiteral("%1 GB/s").arg(p->gbps, 0, 'f', 3);
-    m_kernelLabel->setText(tr("Peak #%1 (%2 %3, %4, %5 at %6): %7 kernels, %8 NCCL")
-                               .arg(p->rank)
-                               .arg(where, directionLabel(p->direction), value, formatDuration(p->end - p->start),
-                                   formatSeconds(p->start, 6))
-                               .arg(p->kernels.size())
-                               .arg(p->ncclKernels));
+    m_kernelLabel->setText(
+        tr("Peak #%1 (%2 %3, %4, %5 at %6): %7 kernels, %8 NCCL")
+            .arg(p->rank)
+            .arg(where, p->directionText(), value, formatDuration(p->end - p->start), formatSeconds(p->start, 6),
+                withThousandsSeparators(qint64(p->kernels.size())), withThousandsSeparators(qint64(p->ncclKernels))));
     // Under a focus every peak overlaps the range on screen: keep the plot on the focus.
     m_plot->highlightPeak(p->rank, !m_computed->focus.isActive());
 }

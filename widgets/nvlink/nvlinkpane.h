@@ -4,12 +4,14 @@
 #include "core/nvlink/nvlinkattachment.h"
 #include "core/nvlink/peakkernels.h"
 #include "core/nvlink/plotreduction.h"
+#include "core/nvlink/recordingplacement.h"
 #include "core/session/background.h"
 #include "widgets/common/pane.h"
 
 #include <QPointer>
 #include <map>
 #include <memory>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -53,6 +55,14 @@ public:
     QComboBox* sourceSelector() const { return m_source; }
     /// The notes above the plot (recording, units, focus) as a person reads them.
     QString messageText() const;
+    QDoubleSpinBox* clockOffsetBox() const { return m_offset; }
+    QLabel* alignmentLabel() const { return m_alignment; }
+    QLabel* messageLabel() const { return m_message; }
+    /// The warning shown when the recording does not overlap the capture, and its "Align…" button.
+    QWidget* placementBanner() const { return m_placementBanner; }
+    QLabel* placementWarning() const { return m_placementWarning; }
+    QToolButton* alignButton() const { return m_alignButton; }
+    QLabel* kernelLabel() const { return m_kernelLabel; }
     void setSummedLinks(bool summed);
     void setTopPeaks(int top);
     void setClockOffsetMs(double ms);
@@ -83,6 +93,9 @@ private:
     void showComputed(const std::shared_ptr<Computed>& c);
     void showKernelsOfCurrentPeak();
     void updateAlignmentLabel();
+    /// Where the current NVF1 recording lies against the capture (none for GPU metrics).
+    std::optional<RecordingPlacement> placement() const;
+    void alignRecordingStart();
     void editLinkPeaks();
     void exportJson();
     void exportKernelsCsv();
@@ -110,6 +123,9 @@ private:
     QLabel* m_alignment;
     QComboBox* m_model;
     QLabel* m_message;
+    QWidget* m_placementBanner;
+    QLabel* m_placementWarning;
+    QToolButton* m_alignButton;
     NvlinkPlot* m_plot;
     NvlinkPeakModel* m_peakModel;
     SortFilterProxy* m_peakProxy;

@@ -5,6 +5,7 @@
 #include "widgets/common/plotexport.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace nsw {
 
@@ -19,7 +20,16 @@ NvlinkPlot::NvlinkPlot(QWidget* parent)
 {
     setMinimumHeight(220);
     plotLayout()->addElement(1, 0, m_ncclRect);
-    plotLayout()->setRowStretchFactors({ 1.0, 0.14 });
+    // The legend in a row of its own above the plot, wrapped into as many columns as fit (fitLegend): inside the
+    // axis rect it hid the data under it, the highest peak included. An unbounded spacer beside it keeps the row
+    // from capping the plot's width at the legend's.
+    m_legendRow = new QCPLayoutGrid;
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, m_legendRow);
+    m_legendRow->addElement(0, 1, new QCPLayoutElement(this));
+    m_legendRow->setColumnStretchFactor(0, 0.001);
+    m_legendRow->setMargins(QMargins(6, 2, 6, 0));
+    plotLayout()->setRowStretchFactors({ 0.001, 1.0, 0.14 });
     plotLayout()->setRowSpacing(0);
     auto* margins = new QCPMarginGroup(this);
     m_throughputRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
@@ -34,7 +44,9 @@ NvlinkPlot::NvlinkPlot(QWidget* parent)
     y->setRange(0, 1);
     QCPAxis* nx = m_ncclRect->axis(QCPAxis::atBottom);
     QCPAxis* ny = m_ncclRect->axis(QCPAxis::atLeft);
-    nx->setLabel(tr("Time since capture start (s)"));
+    nx->setLabel(timeAxisLabel(SecondsTicker::Origin {}));
+    x->setTicker(m_ticker);
+    nx->setTicker(m_ticker);
     ny->setRange(0, 1);
     ny->setTicks(false);
     ny->setTickLabels(false);
@@ -73,8 +85,13 @@ NvlinkPlot::NvlinkPlot(QWidget* parent)
 
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
-    legend->setBrush(QColor(255, 255, 255, 210));
-    m_throughputRect->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setSelectableParts(QCPLegend::spNone);
+    m_throughputRect->insetLayout()->take(legend);
+    m_throughputRect->insetLayout()->simplify();
+    m_legendRow->addElement(0, 0, legend);
+    connect(this, &QCustomPlot::afterLayout, this, &NvlinkPlot::placePeakLabels);
 
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     for (QCPAxisRect* r : { m_throughputRect, m_ncclRect }) {
@@ -119,8 +136,15 @@ void NvlinkPlot::setSeries(std::vector<NvlinkPlotSeries> series, const QString& 
     }
     if (!any)
         m_dataFrom = m_dataTo = 0;
-    legend->setVisible(!m_series.empty() && m_series.size() <= 12);
+    // A hidden legend would still take its row's height: it leaves the layout instead.
+    const bool showLegend = !m_series.empty() && m_series.size() <= 12;
+    legend->setVisible(showLegend);
+    if (showLegend && !m_legendRow->hasElement(0, 0))
+        m_legendRow->addElement(0, 0, legend);
+    else if (!showLegend && m_legendRow->hasElement(0, 0))
+        m_legendRow->take(legend);
     keepLegendInk(*legend);
+    fitLegend();
     m_reduceTimer.start();
 }
 
@@ -151,7 +175,7 @@ void NvlinkPlot::setPeaks(std::vector<NvlinkPlotPeak> peaks)
         label->position->setAxes(m_throughputRect->axis(QCPAxis::atBottom), m_throughputRect->axis(QCPAxis::atLeft));
         label->position->setCoords(mid, p.y);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setPadding(QMargins(0, 0, 0, 6));
+        label->setPadding(QMargins(0, 0, 0, 6)); // placePeakLabels moves it where it collides with nothing
         label->setText(QStringLiteral("#%1").arg(p.rank));
         label->setFont(QFont(font().family(), 8, QFont::Bold));
         m_peakLabels.push_back(label);
@@ -200,6 +224,12 @@ void NvlinkPlot::showRange(TimeNs from, TimeNs to)
     m_reduceTimer.start();
 }
 
+bool NvlinkPlot::rangeShowsData() const
+{
+    const QCPRange range = m_throughputRect->axis(QCPAxis::atBottom)->range();
+    return range.upper > plotSeconds(m_dataFrom) && range.lower < plotSeconds(m_dataTo);
+}
+
 void NvlinkPlot::onRangeChanged(const QCPRange& range)
 {
     if (m_syncing)
@@ -217,7 +247,121 @@ void NvlinkPlot::onRangeChanged(const QCPRange& range)
 void NvlinkPlot::resizeEvent(QResizeEvent* event)
 {
     QCustomPlot::resizeEvent(event);
+    fitLegend();
     m_reduceTimer.start();
+}
+
+void NvlinkPlot::clearData()
+{
+    setSeries({}, tr("GB/s"));
+    setPeaks({});
+    setNcclBusy({});
+    m_highlight->setVisible(false);
+    showRange();
+    refresh();
+}
+
+QString NvlinkPlot::timeAxisLabel(const SecondsTicker::Origin& origin)
+{
+    return origin.relative ? tr("Seconds after %1 (time since capture start)").arg(SecondsTicker::originText(origin))
+                           : tr("Time since capture start (s)");
+}
+
+void NvlinkPlot::fitLegend()
+{
+    // Columns first, as many as the widest entry allows across the plot (so that no entry is squeezed or cut).
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i))
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+    const int room = width() - m_legendRow->margins().left() - m_legendRow->margins().right() - 12;
+    const int columns = widest > 0 ? std::max(1, room / (widest + legend->columnSpacing())) : 1;
+    if (legend->wrap() != columns || legend->fillOrder() != QCPLayoutGrid::foColumnsFirst) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+}
+
+std::vector<QRectF> NvlinkPlot::markRects() const
+{
+    std::vector<QRectF> marks;
+    const QCPAxis* x = m_throughputRect->axis(QCPAxis::atBottom);
+    const QCPAxis* y = m_throughputRect->axis(QCPAxis::atLeft);
+    const double r = m_peakGraph->scatterStyle().size() / 2 + 1;
+    for (const NvlinkPlotPeak& p : m_peaks) {
+        const QPointF at(x->coordToPixel((plotSeconds(p.start) + plotSeconds(p.end)) / 2), y->coordToPixel(p.y));
+        marks.emplace_back(at.x() - r, at.y() - r, 2 * r, 2 * r);
+    }
+    return marks;
+}
+
+void NvlinkPlot::placePeakLabels()
+{
+    // Highest rank first: each label goes above its mark, else beside it, else higher up; one that would still cover
+    // another label or mark is left out (the mark stays, and the peak list names it).
+    const QRect area = m_throughputRect->rect();
+    const std::vector<QRectF> marks = markRects();
+    std::vector<std::size_t> order(m_peaks.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(
+        order.begin(), order.end(), [this](std::size_t a, std::size_t b) { return m_peaks[a].rank < m_peaks[b].rank; });
+    std::vector<QRectF> taken;
+    for (const std::size_t i : order) {
+        QCPItemText* label = m_peakLabels[i];
+        const QRectF mark = marks[i];
+        if (!QRectF(area).contains(mark.center())) {
+            label->setVisible(false);
+            continue;
+        }
+        // The text's rectangle as QCustomPlot measures it.
+        const QRect measured = QFontMetrics(label->font())
+                                   .boundingRect(0, 0, 0, 0, Qt::TextDontClip | label->textAlignment(), label->text());
+        const QSizeF text(measured.width(), measured.height());
+        const double gap = 3;
+        struct Place
+        {
+            Qt::Alignment alignment;
+            QMargins padding;
+            QRectF box;
+        };
+        const QPointF c = mark.center();
+        const double h = text.height(), w = text.width(), half = mark.height() / 2;
+        const Place places[] = {
+            { Qt::AlignHCenter | Qt::AlignBottom, QMargins(0, 0, 0, int(half + gap)),
+                QRectF(c.x() - w / 2, c.y() - half - gap - h, w, h) },
+            { Qt::AlignLeft | Qt::AlignVCenter, QMargins(int(half + gap), 0, 0, 0),
+                QRectF(c.x() + half + gap, c.y() - h / 2, w, h) },
+            { Qt::AlignRight | Qt::AlignVCenter, QMargins(0, 0, int(half + gap), 0),
+                QRectF(c.x() - half - gap - w, c.y() - h / 2, w, h) },
+            { Qt::AlignHCenter | Qt::AlignBottom, QMargins(0, 0, 0, int(half + gap + h)),
+                QRectF(c.x() - w / 2, c.y() - half - gap - 2 * h, w, h) },
+        };
+        const Place* chosen = nullptr;
+        for (const Place& place : places) {
+            if (!QRectF(area).contains(place.box))
+                continue;
+            // Against other labels with the padding, as QCustomPlot reports a label's box; against marks the text
+            // alone. A pixel more all round for QCustomPlot's rounding of positions.
+            const QRectF box = place.box.marginsAdded(QMarginsF(place.padding)).adjusted(-1, -1, 1, 1);
+            const QRectF ink = place.box.adjusted(-1, -1, 1, 1);
+            const auto hits = [&](const QRectF& r) { return r.intersects(ink); };
+            if (std::any_of(taken.begin(), taken.end(), [&](const QRectF& r) { return r.intersects(box); }))
+                continue;
+            bool coversMark = false;
+            for (std::size_t m = 0; m < marks.size(); ++m)
+                coversMark = coversMark || (m != i && hits(marks[m]));
+            if (coversMark)
+                continue;
+            chosen = &place;
+            taken.push_back(box);
+            break;
+        }
+        label->setVisible(chosen != nullptr);
+        if (chosen) {
+            label->setPositionAlignment(chosen->alignment);
+            label->setPadding(chosen->padding);
+        }
+    }
 }
 
 void NvlinkPlot::refresh()
@@ -230,6 +374,7 @@ void NvlinkPlot::refresh()
 void NvlinkPlot::reduce()
 {
     const QCPRange range = m_throughputRect->axis(QCPAxis::atBottom)->range();
+    m_ncclRect->axis(QCPAxis::atBottom)->setLabel(timeAxisLabel(m_ticker->originFor(range)));
     const TimeNs from = TimeNs(range.lower * 1e9), to = TimeNs(range.upper * 1e9);
     const int buckets = std::max(100, m_throughputRect->width());
     double yMax = 0;

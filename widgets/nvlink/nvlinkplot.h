@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/nvlink/plotreduction.h"
+#include "widgets/common/secondsticker.h"
 
 #include <QColor>
 #include <QTimer>
@@ -48,13 +49,24 @@ public:
     void showRange(TimeNs from = 0, TimeNs to = 0);
     /// Reduces again for the current range and size, then replots (normally done on range changes).
     void refresh();
+    /// Nothing shown: no series, peaks, band or highlight, the axes back to their empty ranges (a profile without
+    /// NVLink data must not keep the previous one's).
+    void clearData();
 
+    /// The visible range overlaps the data.
+    bool rangeShowsData() const;
     TimeNs dataFrom() const { return m_dataFrom; }
     TimeNs dataTo() const { return m_dataTo; }
     /// Points currently handed to QCustomPlot (all graphs), for tests.
     int plottedPoints() const;
     QCPAxisRect* throughputRect() const { return m_throughputRect; }
+    QCPAxisRect* ncclRect() const { return m_ncclRect; }
     QCPGraph* peakGraph() const { return m_peakGraph; }
+    QCPItemRect* highlightItem() const { return m_highlight; }
+    /// The "#rank" labels, in the order of peakGraph()'s points (by time).
+    const std::vector<QCPItemText*>& peakLabels() const { return m_peakLabels; }
+    /// The x axis' title for @p origin: the origin of the tick labels when they are offsets.
+    static QString timeAxisLabel(const SecondsTicker::Origin& origin);
 
 Q_SIGNALS:
     void peakClicked(int rank);
@@ -65,9 +77,15 @@ protected:
 private:
     void reduce();
     void onRangeChanged(const QCPRange& range);
+    void fitLegend();
+    /// Pixel squares of the peak marks, in m_peaks order (after layout).
+    std::vector<QRectF> markRects() const;
+    void placePeakLabels();
 
     QCPAxisRect* m_throughputRect;
     QCPAxisRect* m_ncclRect;
+    QCPLayoutGrid* m_legendRow;
+    QSharedPointer<SecondsTicker> m_ticker = QSharedPointer<SecondsTicker>::create();
     QCPGraph* m_ncclGraph;
     QCPGraph* m_peakGraph;
     QCPItemRect* m_highlight;

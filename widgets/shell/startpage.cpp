@@ -15,14 +15,13 @@ StartPage::StartPage(QWidget* parent)
     , m_error(new QLabel(this))
 {
     auto* title = new QLabel(tr("<h2>nsys-workbench</h2>"
-                                "<p>Open an Nsight Systems report (<tt>.nsys-rep</tt>, exported with your nsys) or "
-                                "SQLite export (<tt>nsys export --type sqlite</tt>), or a trace folder with an export "
-                                "and NVLink recordings.<br>You can also drop files on this window, or profile an "
-                                "application (Profile menu).</p>"),
+                                "<p>Open an nsys report (<tt>.nsys-rep</tt>) or SQLite export, or a trace folder "
+                                "with an export and NVLink recordings.<br>"
+                                "Drop files here, or profile an application (Profile menu).</p>"),
         this);
     title->setTextFormat(Qt::RichText);
     title->setWordWrap(true);
-    auto* open = new QPushButton(tr("Open report or export…"), this);
+    auto* open = new QPushButton(tr("Open…"), this);
     m_error->setObjectName(QStringLiteral("startPageErrors"));
     m_error->setWordWrap(true);
     m_error->setTextFormat(Qt::RichText);

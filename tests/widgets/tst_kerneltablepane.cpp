@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Kernels pane's summary line and the linked selection under its filters, by what the pane shows.
+#include "core/models/modelroles.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/session/workbench.h"
+#include "profilebuilder.h"
+#include "testutils.h"
+#include "widgets/common/filterbar.h"
+#include "widgets/kernels/kerneltablepane.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QtTest>
+
+using namespace nsw;
+using namespace nsw::test;
+
+namespace {
+
+QString qs(const char* utf8)
+{
+    return QString::fromUtf8(utf8);
+}
+
+const QString kNccl = QStringLiteral("ncclDevKernel_AllReduce");
+
+/// gemm_a: 1,200 executions of 10 ns on device 0 (12.0 µs); ncclDevKernel_AllReduce: 500 ns and 500 ns on device 0,
+/// 1,000 ns on device 1 (2.00 µs); elementwise: 100 ns on device 0. 1,204 executions in all.
+struct Fixture
+{
+    ProfilePtr profile;
+    std::vector<std::size_t> gemmRows;
+    std::size_t ncclOnDevice0 = 0;
+    std::size_t ncclOnDevice1 = 0;
+
+    Fixture()
+    {
+        ProfileBuilder b;
+        const ProcessIndex p = b.process(100, QStringLiteral("python"));
+        for (int i = 0; i < 1200; ++i)
+            gemmRows.push_back(b.kernelWithoutApi(p, i * 100, i * 100 + 10, QStringLiteral("gemm_a"), 0, 7, 1 + i));
+        ncclOnDevice0 = b.kernelWithoutApi(p, 200000, 200500, kNccl, 0, 13, 5000);
+        b.kernelWithoutApi(p, 201000, 201500, kNccl, 0, 13, 5001);
+        ncclOnDevice1 = b.kernelWithoutApi(p, 202000, 203000, kNccl, 1, 13, 5002);
+        b.kernelWithoutApi(p, 300000, 300100, QStringLiteral("elementwise"), 0, 7, 5003);
+        profile = b.build(QStringLiteral("kernels.sqlite"));
+    }
+
+    ProfileSession* session() const
+    {
+        LoadedProfile loaded;
+        loaded.profile = profile;
+        loaded.kernelIndex = std::make_shared<KernelIndex>(profile, KernelNameMode::Demangled);
+        loaded.result.profile = profile;
+        return new ProfileSession(loaded);
+    }
+};
+
+QString currentName(const KernelTablePane& pane)
+{
+    return pane.summaryView()->currentIndex().data(KernelNameRole).toString();
+}
+
+} // namespace
+
+class TestKernelTablePane : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void summaryLineCountsWhatTheFilterShows_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<int>("hiddenDevice");
+        QTest::addColumn<QString>("summary");
+        QTest::newRow("no filter") << QString() << -1
+                                   << qs("1,204 kernel executions, 3 names, 14.1 µs summed kernel time (of 1,204 in "
+                                         "the profile)");
+        QTest::newRow("name filter gemm")
+            << qs("gemm") << -1
+            << qs("Shown: 1,200 kernel executions, 1 name, 12.0 µs summed kernel time (the profile has 1,204 "
+                  "executions)");
+        QTest::newRow("name filter nccl")
+            << qs("nccl") << -1
+            << qs("Shown: 3 kernel executions, 1 name, 2.00 µs summed kernel time (the profile has 1,204 executions)");
+        QTest::newRow("device 1 hidden")
+            << QString() << 1
+            << qs("Shown: 1,203 kernel executions, 3 names, 13.1 µs summed kernel time (the profile has 1,204 "
+                  "executions)");
+        QTest::newRow("name filter nccl, device 1 hidden")
+            << qs("nccl") << 1
+            << qs("Shown: 2 kernel executions, 1 name, 1.00 µs summed kernel time (the profile has 1,204 executions)");
+    }
+    void summaryLineCountsWhatTheFilterShows()
+    {
+        QFETCH(QString, filter);
+        QFETCH(int, hiddenDevice);
+        QFETCH(QString, summary);
+        const Fixture f;
+        Workbench wb;
+        KernelTablePane pane(&wb);
+        pane.resize(900, 600);
+        pane.show();
+        wb.addSession(f.session());
+        if (hiddenDevice >= 0)
+            pane.setDeviceAllowed(hiddenDevice, false);
+        pane.filterBar()->lineEdit()->setText(filter);
+        QTRY_COMPARE(pane.summaryLabel()->text(), summary);
+        QVERIFY(pane.summaryLabel()->isVisible());
+        QCOMPARE(pane.summaryView()->model()->rowCount(), summary.contains(qs(" 1 name")) ? 1 : 3);
+    }
+
+    void linkedSelectionUnderAFilter_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<bool>("byName"); ///< selectKernelName (compare) rather than one execution (NVLink, timeline)
+        QTest::addColumn<QString>("notice"); ///< empty: none shown
+        QTest::newRow("no filter") << qs("none") << false << QString();
+        QTest::newRow("category selection, execution")
+            << qs("category") << false
+            << qs("ncclDevKernel_AllReduce, selected in another pane, was hidden by the selection “category gemm”: "
+                  "cleared to show it.");
+        QTest::newRow("category selection, name")
+            << qs("category") << true
+            << qs("ncclDevKernel_AllReduce, selected in another pane, was hidden by the selection “category gemm”: "
+                  "cleared to show it.");
+        QTest::newRow("name filter, execution")
+            << qs("name") << false
+            << qs("ncclDevKernel_AllReduce, selected in another pane, was hidden by the name filter “gemm”: cleared "
+                  "to show it.");
+        QTest::newRow("device filter, execution on that device")
+            << qs("device") << false
+            << qs("ncclDevKernel_AllReduce, selected in another pane, was hidden by the device, process or stream "
+                  "filter: cleared to show it.");
+        QTest::newRow("category and name filter, execution")
+            << qs("category+name") << false
+            << qs("ncclDevKernel_AllReduce, selected in another pane, was hidden by the selection “category gemm” "
+                  "and the name filter “gemm”: cleared to show it.");
+    }
+    void linkedSelectionUnderAFilter()
+    {
+        QFETCH(QString, filter);
+        QFETCH(bool, byName);
+        QFETCH(QString, notice);
+        const Fixture f;
+        Workbench wb;
+        KernelTablePane pane(&wb);
+        pane.resize(900, 600);
+        pane.show();
+        ProfileSession* session = f.session();
+        wb.addSession(session);
+        if (filter.contains(qs("name"))) {
+            // Applied first: typing is debounced, and the category selection alone also leaves one row.
+            pane.filterBar()->lineEdit()->setText(qs("gemm"));
+            QTRY_COMPARE(pane.summaryView()->model()->rowCount(), 1);
+        }
+        if (filter.contains(qs("category"))) {
+            auto rows = std::make_shared<std::vector<char>>(f.profile->kernels.size(), 0);
+            for (const std::size_t r : f.gemmRows)
+                (*rows)[r] = 1;
+            KernelSelection selection;
+            selection.session = session;
+            selection.label = qs("category gemm");
+            selection.filter.rows = rows;
+            wb.showKernels(selection);
+            QCOMPARE(pane.summaryView()->model()->rowCount(), 1);
+        }
+        if (filter == QLatin1String("device"))
+            pane.setDeviceAllowed(1, false); // the name stays listed (device 0), this execution does not
+
+        const quint32 picked = quint32(filter == QLatin1String("device") ? f.ncclOnDevice1 : f.ncclOnDevice0);
+        if (byName)
+            wb.selectKernelName(session, kNccl);
+        else
+            wb.selectKernelInstance(session, picked);
+
+        // Never nothing: the kernel is selected, its execution too, and the notice says what was cleared.
+        QCOMPARE(currentName(pane), kNccl);
+        if (!byName)
+            QCOMPARE(pane.instanceView()->currentIndex().data(IdentityRole).toUInt(), picked);
+        QCOMPARE(pane.notice()->isVisible(), !notice.isEmpty());
+        if (!notice.isEmpty())
+            QCOMPARE(pane.notice()->text(), notice);
+        QVERIFY(pane.filterBar()->text().isEmpty() || !filter.contains(qs("name")));
+        // The table lists all three names again (the summary line says so).
+        QTRY_COMPARE(pane.summaryView()->model()->rowCount(), 3);
+        QVERIFY2(pane.summaryLabel()->text().startsWith(qs("1,204 kernel executions, 3 names")),
+            qPrintable(pane.summaryLabel()->text()));
+
+        // Typing a filter again retires the note.
+        if (!notice.isEmpty()) {
+            QTest::keyClicks(pane.filterBar()->lineEdit(), qs("e"));
+            QVERIFY(pane.notice()->isHidden());
+        }
+    }
+};
+
+QTEST_MAIN(TestKernelTablePane)
+#include "tst_kerneltablepane.moc"
