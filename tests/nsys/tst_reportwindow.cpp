@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -165,6 +166,23 @@ private Q_SLOTS:
         QVERIFY2(status->text().contains(QStringLiteral("no-such-program-xyz: no such program on PATH")),
             qPrintable(status->text()));
         QVERIFY(nsys.calls(QStringLiteral("profile")).isEmpty());
+    }
+
+    void reportNameFollowsTheApplicationUntilTyped()
+    {
+        ProfileDialog dialog;
+        dialog.show();
+        auto* program = dialog.findChild<QLineEdit*>(QStringLiteral("program"));
+        auto* name = dialog.findChild<QLineEdit*>(QStringLiteral("outputName"));
+        QVERIFY(program && name && name->isVisible());
+        program->clear();
+        QTest::keyClicks(program, QStringLiteral("/opt/bin/train"));
+        QVERIFY2(name->text().startsWith(QStringLiteral("train-")), qPrintable(name->text()));
+        name->clear();
+        QTest::keyClicks(name, QStringLiteral("mine"));
+        QTest::keyClicks(program, QStringLiteral("2"));
+        QCOMPARE(name->text(), QStringLiteral("mine"));
+        dialog.hide();
     }
 
     void settingsDialogShowsTheNsysInUse()

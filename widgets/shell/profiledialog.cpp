@@ -165,8 +165,19 @@ ProfileDialog::ProfileDialog(QWidget* parent)
     for (const auto& [name, box] : m_trace)
         box->setChecked(trace.contains(name));
     m_outputFolder->setText(settings.value(QStringLiteral("outputFolder"), lastDialogFolder()).toString());
-    const QString base
-        = m_program->text().isEmpty() ? QStringLiteral("report") : QFileInfo(m_program->text()).fileName();
+    suggestName();
+    // The report is named after the application until the user names it.
+    connect(m_outputName, &QLineEdit::textEdited, this, [this] { m_nameEdited = true; });
+    connect(m_program, &QLineEdit::textChanged, this, [this] {
+        if (!m_nameEdited)
+            suggestName();
+    });
+}
+
+void ProfileDialog::suggestName()
+{
+    const QString program = m_program->text().trimmed();
+    const QString base = program.isEmpty() ? QStringLiteral("report") : QFileInfo(program).fileName();
     m_outputName->setText(base + QDateTime::currentDateTime().toString(QStringLiteral("-yyyyMMdd-HHmmss")));
 }
 
@@ -213,6 +224,7 @@ void ProfileDialog::setRequest(const ProfileRequest& r)
     m_duration->setValue(r.durationSeconds);
     m_outputFolder->setText(r.outputFolder);
     m_outputName->setText(r.outputName);
+    m_nameEdited = !r.outputName.isEmpty();
 }
 
 bool ProfileDialog::isRunning() const
@@ -311,8 +323,8 @@ void ProfileDialog::finish(const Result<ProfileOutcome>& outcome)
         text.prepend(tr("The application exited with code %1. ").arg(outcome->applicationExitCode));
     m_status->setText(text);
     // A fresh name for the next run.
-    m_outputName->setText(QFileInfo(m_program->text()).fileName()
-        + QDateTime::currentDateTime().toString(QStringLiteral("-yyyyMMdd-HHmmss")));
+    m_nameEdited = false;
+    suggestName();
     Q_EMIT reportReady(outcome->reportPath);
 }
 

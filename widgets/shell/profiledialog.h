@@ -53,6 +53,8 @@ private:
     void drainLog();
     void setRunning(bool running);
     void remember() const;
+    /// "<application>-<date>-<time>" as the report's name.
+    void suggestName();
 
     QLineEdit* m_program;
     QLineEdit* m_arguments;
@@ -72,6 +74,7 @@ private:
     std::shared_ptr<LogBuffer> m_buffer;
     CancelToken m_stopToken;
     bool m_stopRequested = false;
+    bool m_nameEdited = false;
     JobSlot m_job;
 };
 
