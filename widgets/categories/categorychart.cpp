@@ -17,6 +17,26 @@ QColor argb(std::uint32_t c)
     return QColor::fromRgba(c);
 }
 
+/// @p text with line breaks where a line would be wider than @p width pixels (words are never split).
+QString wrapped(const QString& text, const QFontMetrics& metrics, int width)
+{
+    QStringList lines;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+                lines << line;
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString number(double v)
 {
     return QString::number(v, 'f', v >= 100 ? 0 : (v >= 10 ? 1 : 2));
@@ -242,12 +262,13 @@ void CategoryChart::rebuild()
         m_placeholder->setPositionAlignment(Qt::AlignCenter);
         m_placeholder->setTextAlignment(Qt::AlignCenter);
         m_placeholder->setColor(QColor(90, 90, 90));
-        m_placeholder->setText(bars == 0
-                ? m_emptyText
-                : tr("No kernel or memory time in %1.\nThe export has no CUDA kernels or memory operations%2, or "
-                     "the focus range holds none.")
-                      .arg(bars == 1 ? table.bars.front() : tr("any of the %1 bars").arg(bars),
-                          table.cpuRow >= 0 ? tr(" (the CPU segment is empty too)") : QString()));
+        m_placeholderText = bars == 0
+            ? m_emptyText
+            : tr("No kernel or memory time in %1.\nThe export has no CUDA kernels or memory operations%2, or "
+                 "the focus range holds none.")
+                  .arg(bars == 1 ? table.bars.front() : tr("any of the %1 bars").arg(bars),
+                      table.cpuRow >= 0 ? tr(" (the CPU segment is empty too)") : QString());
+        m_placeholder->setText(m_placeholderText); // wrapped to the plot's width once laid out
         replot();
         return;
     }
@@ -287,6 +308,11 @@ void CategoryChart::rebuild()
 
 void CategoryChart::showLabelsThatFit()
 {
+    if (m_placeholder) {
+        const QString text = wrapped(m_placeholderText, QFontMetrics(m_placeholder->font()), axisRect()->width() - 8);
+        if (text != m_placeholder->text())
+            m_placeholder->setText(text);
+    }
     // Pixels along the time axis per unit, known only once laid out.
     const double perUnit = std::abs(timeAxis()->coordToPixel(1) - timeAxis()->coordToPixel(0));
     for (const auto& [label, length] : m_segmentLabels) {

@@ -36,7 +36,8 @@ public:
     /// What the chart says when the table has no bars at all (set before setTable; the pane knows why).
     void setEmptyText(const QString& text) { m_emptyText = text; }
     /// The text shown instead of bars when there is no time to stack ("" when bars are drawn).
-    QString placeholderText() const { return m_placeholder ? m_placeholder->text() : QString(); }
+    /// Why the chart is empty (unwrapped), or empty when it shows bars.
+    QString placeholderText() const { return m_placeholder ? m_placeholderText : QString(); }
     /// Bars lie horizontally (labels on the left axis).
     bool isHorizontal() const { return m_horizontal; }
     /// The axis along which the bars are laid out (their labels), and the time axis.
@@ -64,6 +65,7 @@ private:
     QString m_rulesName;
     QCPItemRect* m_highlight = nullptr;
     QCPItemText* m_placeholder = nullptr;
+    QString m_placeholderText;
     QString m_emptyText = tr("No kernel or memory time to show.");
     struct SegmentLabel
     {
