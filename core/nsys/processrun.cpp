@@ -5,6 +5,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace nsw {
@@ -58,8 +59,13 @@ ProcessOutcome runProcess(const ProcessRequest& request, const JobContext& conte
         process.setWorkingDirectory(request.workingDirectory);
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.setStandardInputFile(QProcess::nullDevice());
-    // A group of its own, so that a cancel reaches the helpers it starts (nsys's agent keeps running otherwise).
-    process.setChildProcessModifier([] { ::setpgid(0, 0); });
+    // A group of its own, so that a cancel reaches the helpers it starts (nsys's agent keeps running otherwise); and
+    // killed with the workbench, which otherwise leaves it running in that group (the forking thread waits here for
+    // as long as the program runs, so the signal is not sent early).
+    process.setChildProcessModifier([] {
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    });
     process.start();
     if (!process.waitForStarted(10'000)) {
         outcome.startError = QStringLiteral("%1 could not be started: %2").arg(request.program, process.errorString());
