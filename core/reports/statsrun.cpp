@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "statsrun.h"
 
+#include "core/stats/reports.h"
+
 namespace nsw {
 
 Result<StatsPlan> planReports(const QStringList& namesWithArguments)
@@ -42,6 +44,8 @@ Result<std::vector<ReportTable>> computeReports(const StatsPlan& plan, const Pro
         job.report(r.spec->name, double(i) / double(plan.reports.size()));
         tables.push_back(r.spec->compute(profile, r.arguments, r.focus));
         ReportTable& t = tables.back();
+        if (r.legacyMemcpyNames && t.skipped.endsWith(QLatin1String("does not contain ENUM_CUDA_MEMCPY_OPER table.")))
+            t = legacyMemOpReport(r.spec->name, profile, r.focus);
         if (r.focus.isActive() && t.skipped.isEmpty() && t.rows.empty())
             t.skipped = QStringLiteral("%1: no rows overlap the focus (%2).").arg(r.spec->name, r.focus.label);
     }

@@ -18,6 +18,9 @@ struct ReportRequest
     QStringList arguments;
     /// Only the rows that overlap it (nsys's range filter, durations not clipped); inactive = the whole capture.
     FocusRange focus;
+    /// The memory reports of exports older than the ENUM tables, with nsys 2022.4's names instead of skipped (the
+    /// window's Statistics pane; the CLI stays exact to current nsys).
+    bool legacyMemcpyNames = false;
 };
 
 /// Reports asked for by name ("cuda_gpu_kern_sum:base", old names too), validated, with the tables and kernel

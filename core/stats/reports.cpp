@@ -125,13 +125,13 @@ std::vector<SummaryGroup> memOpGroups(const Profile& p, bool bySize, const Focus
 }
 
 /// The checks nsys's memory reports make; an empty string when the report applies.
-QString memOpSkipReason(const Profile& p)
+QString memOpSkipReason(const Profile& p, bool requireEnum = true)
 {
     const bool memcpy = profileHasTable(p, "CUPTI_ACTIVITY_KIND_MEMCPY");
     if (!memcpy && !profileHasTable(p, "CUPTI_ACTIVITY_KIND_MEMSET"))
         return QStringLiteral("%1 does not contain GPU memory data.").arg(reportFileName(p));
     // Exports before 2022.4 have no ENUM tables; current nsys refuses them rather than guess the labels.
-    if (memcpy && !profileHasTable(p, "ENUM_CUDA_MEMCPY_OPER"))
+    if (requireEnum && memcpy && !profileHasTable(p, "ENUM_CUDA_MEMCPY_OPER"))
         return QStringLiteral("%1 does not contain ENUM_CUDA_MEMCPY_OPER table.").arg(reportFileName(p));
     if (p.memops.size() == 0)
         return noDataMessage();
@@ -140,23 +140,31 @@ QString memOpSkipReason(const Profile& p)
 
 } // namespace
 
-ReportTable cudaGpuMemTimeSum(const Profile& p, const FocusRange& focus)
+namespace {
+ReportTable memTimeSum(const Profile& p, const FocusRange& focus, bool requireEnum)
 {
     const QString name = reportnames::cudaGpuMemTimeSum.idString();
     const QString title = reportnames::cudaGpuMemTimeSum.titleString();
-    if (const QString reason = memOpSkipReason(p); !reason.isEmpty())
+    if (const QString reason = memOpSkipReason(p, requireEnum); !reason.isEmpty())
         return skippedReport(name, title, reason);
     SummaryLayout layout;
     layout.countHeader = QStringLiteral("Count");
     layout.nameHeader = QStringLiteral("Operation");
     return buildSummaryReport(name, title, layout, memOpGroups(p, false, focus));
 }
+} // namespace
 
-ReportTable cudaGpuMemSizeSum(const Profile& p, const FocusRange& focus)
+ReportTable cudaGpuMemTimeSum(const Profile& p, const FocusRange& focus)
+{
+    return memTimeSum(p, focus, true);
+}
+
+namespace {
+ReportTable memSizeSum(const Profile& p, const FocusRange& focus, bool requireEnum)
 {
     const QString name = reportnames::cudaGpuMemSizeSum.idString();
     const QString title = reportnames::cudaGpuMemSizeSum.titleString();
-    if (const QString reason = memOpSkipReason(p); !reason.isEmpty())
+    if (const QString reason = memOpSkipReason(p, requireEnum); !reason.isEmpty())
         return skippedReport(name, title, reason);
     // Statistics over bytes, unrounded; nsys prints them converted to MB (10^6 bytes) with 3 decimals.
     ReportTable t;
@@ -180,6 +188,42 @@ ReportTable cudaGpuMemSizeSum(const Profile& p, const FocusRange& focus)
     for (const Row& r : rows)
         t.rows.push_back({ mb(double(r.s.total)), r.s.count, mb(r.s.mean), mb(r.s.median), mb(double(r.s.min)),
             mb(double(r.s.max)), mb(r.s.stddev), r.name });
+    return t;
+}
+} // namespace
+
+ReportTable cudaGpuMemSizeSum(const Profile& p, const FocusRange& focus)
+{
+    return memSizeSum(p, focus, true);
+}
+
+ReportTable legacyMemOpReport(const QString& reportName, const Profile& p, const FocusRange& focus)
+{
+    const bool time = reportName == reportnames::cudaGpuMemTimeSum.idString();
+    ReportTable t = time ? memTimeSum(p, focus, false) : memSizeSum(p, focus, false);
+    if (!t.skipped.isEmpty())
+        return t;
+    // nsys 2022.4's names for the copy kinds (its own list; the ENUM table came later).
+    static const std::pair<const char*, const char*> kLegacy[] = { { "Host-to-Device", "HtoD" },
+        { "Device-to-Host", "DtoH" }, { "Host-to-Array", "HtoA" }, { "Array-to-Host", "AtoH" },
+        { "Array-to-Array", "AtoA" }, { "Array-to-Device", "AtoD" }, { "Device-to-Array", "DtoA" },
+        { "Device-to-Device", "DtoD" }, { "Host-to-Host", "HtoH" }, { "Peer-to-Peer", "PtoP" } };
+    const int nameColumn = t.columnIndex(QStringLiteral("Operation"));
+    for (std::vector<ReportValue>& row : t.rows) {
+        auto* text = std::get_if<QString>(&row[std::size_t(nameColumn)]);
+        if (!text)
+            continue;
+        for (const auto& [label, shortName] : kLegacy) {
+            const QString unified = QStringLiteral("[CUDA memcpy Unified %1]").arg(QLatin1String(label));
+            if (*text == unified)
+                *text = QStringLiteral("[CUDA Unified Memory memcpy %1]").arg(QLatin1String(shortName));
+            else if (*text == QStringLiteral("[CUDA memcpy %1]").arg(QLatin1String(label)))
+                *text = QStringLiteral("[CUDA memcpy %1]").arg(QLatin1String(shortName));
+        }
+    }
+    t.note
+        = QStringLiteral("This export predates the ENUM tables (nsys 2022.4): current nsys stats refuses this report; "
+                         "shown with the copy-kind names nsys 2022.4 printed.");
     return t;
 }
 

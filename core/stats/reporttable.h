@@ -34,6 +34,7 @@ struct ReportTable
     std::vector<ReportColumn> columns;
     std::vector<std::vector<ReportValue>> rows;
     QString skipped; ///< when not empty the report does not apply to this file; the message says why
+    QString note; ///< how to read the rows when they are not exactly nsys's (shown beside the table, never in CSV)
 
     int columnIndex(const QString& header) const;
 };

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/profile/profileloader.h"
 #include "core/reports/statsrun.h"
 #include "core/stats/reporttable.h"
+#include "oracleexports.h"
 #include "profilebuilder.h"
+#include "sqlitefixture.h"
 
 #include <QTest>
 
@@ -83,6 +86,46 @@ private Q_SLOTS:
         const Result<std::vector<ReportTable>> tables = computeReports(*plan, *p, job);
         QVERIFY(tables.isCancelled());
         QCOMPARE(reported, 1);
+    }
+
+    /// An export older than the ENUM tables: `stats` refuses the memory reports as nsys does; the window's plan shows
+    /// them with nsys 2022.4's names, each row's count and total equal to plain SQL's.
+    void memoryReportsOfPreEnumExportsInTheWindow()
+    {
+        const QString path = nsw::test::generatedExport(QStringLiteral("2021"));
+        QVERIFY(!path.isEmpty());
+        const LoadResult loaded = ProfileLoader::load(path);
+        QVERIFY2(loaded.profile, qPrintable(loaded.error));
+        Result<StatsPlan> plan = planReports({ QStringLiteral("cuda_gpu_mem_time_sum") });
+        QVERIFY(plan.ok());
+        QVERIFY(computeReports(*plan, *loaded.profile)
+                    ->front()
+                    .skipped.endsWith(QStringLiteral("does not contain ENUM_CUDA_MEMCPY_OPER table.")));
+        plan->reports.front().legacyMemcpyNames = true;
+        const ReportTable t = computeReports(*plan, *loaded.profile)->front();
+        QVERIFY2(t.skipped.isEmpty(), qPrintable(t.skipped));
+        QVERIFY(t.note.contains(QStringLiteral("nsys 2022.4")));
+        std::map<QString, std::pair<qint64, qint64>> expected; // name -> count, total ns
+        const QStringList legacy
+            = QStringLiteral(",HtoD,DtoH,HtoA,AtoH,AtoA,AtoD,DtoA,DtoD,HtoH,PtoP").split(QLatin1Char(','));
+        for (const QStringList& row : nsw::test::queryRows(path,
+                 QStringLiteral("SELECT copyKind, COUNT(*), SUM(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY "
+                                "GROUP BY copyKind")))
+            expected[QStringLiteral("[CUDA memcpy %1]").arg(legacy.value(row[0].toInt()))]
+                = { row[1].toLongLong(), row[2].toLongLong() };
+        for (const QStringList& row : nsw::test::queryRows(
+                 path, QStringLiteral("SELECT COUNT(*), SUM(end - start) FROM CUPTI_ACTIVITY_KIND_MEMSET")))
+            if (row[0].toLongLong() > 0)
+                expected[QStringLiteral("[CUDA memset]")] = { row[0].toLongLong(), row[1].toLongLong() };
+        QVERIFY(!expected.empty());
+        const int name = t.columnIndex(QStringLiteral("Operation"));
+        const int count = t.columnIndex(QStringLiteral("Count"));
+        const int total = t.columnIndex(QStringLiteral("Total Time (ns)"));
+        std::map<QString, std::pair<qint64, qint64>> shown;
+        for (const std::vector<ReportValue>& row : t.rows)
+            shown[std::get<QString>(row[std::size_t(name)])]
+                = { std::get<qint64>(row[std::size_t(count)]), std::get<qint64>(row[std::size_t(total)]) };
+        QCOMPARE(shown, expected);
     }
 };
 

@@ -85,9 +85,13 @@ QString StatisticsPane::exportBaseName() const
 }
 
 namespace {
-StatsPlan focusedPlan(StatsPlan plan, const FocusRange& focus)
+/// The window's plan: the profile's focus, and memory reports of pre-ENUM exports shown (with a note) rather than
+/// refused as `stats` refuses them.
+StatsPlan windowPlan(StatsPlan plan, const FocusRange& focus)
 {
     setFocus(plan, focus);
+    for (ReportRequest& r : plan.reports)
+        r.legacyMemcpyNames = true;
     return plan;
 }
 } // namespace
@@ -109,16 +113,16 @@ void StatisticsPane::compute()
     m_message->show();
     const ProfilePtr profile = m_session->profile();
     m_job.run<Result<std::vector<ReportTable>>>(
-        [plan = focusedPlan(*plan, m_session->focus()), profile](
+        [plan = windowPlan(*plan, m_session->focus()), profile](
             const JobContext& job) { return computeReports(plan, *profile, job); },
         [this](Result<std::vector<ReportTable>> tables) {
             if (!tables)
                 return;
             ReportTable table = std::move(tables.value().front());
-            const QString skipped = table.skipped;
+            const QString message = table.skipped.isEmpty() ? table.note : table.skipped;
             m_model->setReport(std::move(table));
-            m_message->setText(skipped);
-            m_message->setVisible(!skipped.isEmpty());
+            m_message->setText(message);
+            m_message->setVisible(!message.isEmpty());
             m_view->sortByColumn(-1, Qt::AscendingOrder); // keep nsys's row order until the user sorts
             m_view->horizontalHeader()->resizeSections(QHeaderView::ResizeToContents);
             Q_EMIT reportShown();
