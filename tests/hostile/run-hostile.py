@@ -15,6 +15,7 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 
 INT64_MIN1 = -(2**63) + 1
@@ -128,6 +129,25 @@ def make_corpus(base, work):
     corpus["symlink-to-fifo"] = link
     corpus["device"] = "/dev/zero"
     corpus["missing"] = os.path.join(work, "does-not-exist.sqlite")
+    # Reports: exported with nsys when it is installed (its error must come through, naming the file), otherwise a
+    # clear "no nsys" message; never a hang, and nothing written next to them.
+    def add_report(name, file_name, content):
+        path = os.path.join(work, file_name)
+        with open(path, "wb") as f:
+            f.write(content)
+        corpus[name] = path
+    add_report("report-garbage", "garbage.nsys-rep",
+               b"NVIDIA Tegra Profiler Report 1.\n" + bytes(rng.getrandbits(8) for _ in range(4000)))
+    add_report("report-not-a-report", "text.nsys-rep", b"hello, not a report\n")
+    add_report("report-empty", "empty.nsys-rep", b"")
+    add_report("report-qdrep-garbage", "old.qdrep", bytes(rng.getrandbits(8) for _ in range(3000)))
+    add_report("stream-garbage", "capture.qdstrm", b"U3w[END]NVIDIA Nsight Systems St" + b"\0" * 2000)
+    report_dir = os.path.join(work, "folder.nsys-rep")
+    os.makedirs(report_dir)
+    corpus["report-directory"] = report_dir
+    report_fifo = os.path.join(work, "fifo.nsys-rep")
+    os.mkfifo(report_fifo)
+    corpus["report-fifo"] = report_fifo
     odd = os.path.join(work.encode(), b"caf\xe9-latin1.sqlite")
     shutil.copyfile(base, odd)
     corpus["non-utf8-name"] = odd
@@ -231,7 +251,8 @@ def main():
     base = os.path.join(a.work, "base.sqlite")
     subprocess.run([a.tracegen, "--out", base, "--schema", "2026.2", "--gpus", "2", "--kernels", "600", "--layers",
                     "2", "--seed", "13"], check=True, stdout=subprocess.DEVNULL)
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
+    # Exports of reports go to a cache of the run's own, outside the inputs' folder.
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", NSYS_WORKBENCH_CACHE_DIR=tempfile.mkdtemp(prefix="nsw-cache-"),
                ASAN_OPTIONS="abort_on_error=1:detect_leaks=0:" + os.environ.get("ASAN_OPTIONS", ""),
                UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1")
     corpus = {"valid": base}
