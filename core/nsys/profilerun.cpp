@@ -3,6 +3,7 @@
 
 #include "core/nsys/nsystool.h"
 #include "core/nsys/processrun.h"
+#include "core/nsys/reportexport.h"
 
 #include <QDir>
 #include <QFile>
@@ -133,24 +134,8 @@ Outcome profileApplication(const ProfileRequest& request, const JobContext& cont
     ProfileOutcome outcome { request.reportPath(), profiled.exitCode };
     const QString stream = QDir(request.outputFolder).filePath(request.outputName + QStringLiteral(".qdstrm"));
     if (!QFileInfo::exists(outcome.reportPath) && QFileInfo::exists(stream)) {
-        if (tool->importerPath.isEmpty())
-            return Outcome::failure(ErrorKind::Input,
-                QStringLiteral("%1: nsys left its raw capture and no QdstrmImporter was found next to it to import "
-                               "it")
-                    .arg(stream));
-        ProcessRequest import;
-        import.program = tool->importerPath;
-        import.arguments = { QStringLiteral("-i"), stream, QStringLiteral("-o"), outcome.reportPath };
-        import.timeoutSeconds = nsysTimeoutSeconds();
-        log(QStringLiteral("$ %1 %2\n").arg(import.program, import.arguments.join(QLatin1Char(' '))));
-        context.report(QStringLiteral("Importing the capture"));
-        const ProcessOutcome imported = runProcess(import, context, log);
-        if (imported.cancelled)
-            return Outcome::cancelled(QStringLiteral("importing %1 cancelled").arg(stream));
-        if (!imported.succeeded() || !QFileInfo::exists(outcome.reportPath))
-            return Outcome::failure(ErrorKind::Input,
-                QStringLiteral("%1: QdstrmImporter failed (%2)")
-                    .arg(stream, imported.endDescription(import.timeoutSeconds)));
+        if (Status s = importCapture(*tool, stream, outcome.reportPath, context, log); !s)
+            return s.failureAs<ProfileOutcome>();
         QFile::remove(stream); // as nsys does once its own import succeeded
     }
     if (!QFileInfo::exists(outcome.reportPath))

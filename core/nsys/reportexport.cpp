@@ -38,10 +38,12 @@ QString messageOf(const QString& output)
 
 /// Runs one step (QdstrmImporter or nsys export); its "NN%" output becomes @p stage's progress.
 Status runStep(const QString& reportPath, const QString& what, const ProcessRequest& request, const JobContext& context,
-    const QString& stage)
+    const QString& stage, const std::function<void(const QString&)>& onOutput = {})
 {
     context.report(stage, 0);
     const ProcessOutcome run = runProcess(request, context, [&](const QString& chunk) {
+        if (onOutput)
+            onOutput(chunk);
         const double fraction = lastPercentIn(chunk);
         if (fraction >= 0)
             context.report(stage, fraction, QStringLiteral("%1 %").arg(qRound(fraction * 100)));
@@ -119,6 +121,23 @@ QStringList profilesInFolder(const QString& folder)
     return profiles;
 }
 
+Status importCapture(const NsysTool& tool, const QString& stream, const QString& output, const JobContext& context,
+    const std::function<void(const QString&)>& onOutput)
+{
+    if (tool.importerPath.isEmpty())
+        return Status::failure(ErrorKind::Input,
+            QStringLiteral("%1: is a raw nsys capture (.qdstrm); importing it needs QdstrmImporter, which is not next "
+                           "to %2. Install Nsight Systems' host package")
+                .arg(stream, describe(tool)));
+    const ProcessRequest import { tool.importerPath,
+        { QStringLiteral("-i"), stream, QStringLiteral("-o"), output, QStringLiteral("-f") },
+        QFileInfo(output).absolutePath(), QProcessEnvironment::systemEnvironment(), nsysTimeoutSeconds() };
+    if (onOutput)
+        onOutput(QStringLiteral("$ %1 %2\n").arg(import.program, import.arguments.join(QLatin1Char(' '))));
+    return runStep(
+        stream, QStringLiteral("QdstrmImporter"), import, context, QStringLiteral("Importing the capture"), onOutput);
+}
+
 Exported exportReportToSqlite(const QString& reportPath, const JobContext& context)
 {
     const QFileInfo report(reportPath);
@@ -147,18 +166,8 @@ Exported exportReportToSqlite(const QString& reportPath, const JobContext& conte
     QString source = report.absoluteFilePath();
     const bool stream = reportKindOf(reportPath) == ReportKind::Stream;
     if (stream) {
-        if (tool->importerPath.isEmpty())
-            return Exported::failure(ErrorKind::Input,
-                QStringLiteral("%1: is a raw nsys capture (.qdstrm); importing it needs QdstrmImporter, which is not "
-                               "next to %2. Install Nsight Systems' host package")
-                    .arg(reportPath, nsys));
         const QString imported = work.filePath(report.completeBaseName() + QStringLiteral(".nsys-rep"));
-        ProcessRequest import { tool->importerPath,
-            { QStringLiteral("-i"), source, QStringLiteral("-o"), imported, QStringLiteral("-f") }, work.path(),
-            QProcessEnvironment::systemEnvironment(), timeout };
-        if (Status s = runStep(reportPath, QStringLiteral("QdstrmImporter"), import, context.slice(0, 0.5),
-                QStringLiteral("Importing the capture"));
-            !s)
+        if (Status s = importCapture(*tool, source, imported, context.slice(0, 0.5)); !s)
             return s.failureAs<ExportedReport>();
         source = imported;
     }

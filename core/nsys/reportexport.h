@@ -3,8 +3,10 @@
 
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
+#include "core/nsys/nsystool.h"
 
 #include <QString>
+#include <functional>
 
 namespace nsw {
 
@@ -37,6 +39,11 @@ struct ExportedReport
 /// QdstrmImporter first for a .qdstrm, reports nsys's progress, stops nsys when @p context is cancelled and after
 /// nsysTimeoutSeconds(). Errors name the report and carry nsys's own message. Nothing is written next to the report.
 Result<ExportedReport> exportReportToSqlite(const QString& reportPath, const JobContext& context);
+
+/// Runs @p tool's QdstrmImporter on the raw capture @p stream, writing the report @p output (its progress as "Importing
+/// the capture NN %", its output and command line to @p onOutput). Errors name the capture.
+Status importCapture(const NsysTool& tool, const QString& stream, const QString& output, const JobContext& context,
+    const std::function<void(const QString&)>& onOutput = {});
 
 /// The SQLite file to read for @p path: @p path itself, or, for a report, its export (made now or from the cache).
 /// For the commands that read SQLite directly (info, analyze, nvlink) rather than through ProfileLoader.
