@@ -271,7 +271,8 @@ QString CategoryController::importFile(const QString& path, bool overwrite, Impo
     std::map<QString, QStringList> enginesByFile;
     for (const auto& [engine, file] : std::as_const(found.savedEngines))
         enginesByFile[file].append(engine);
-    for (const auto& [file, engines] : enginesByFile) {
+    for (const auto& [file, replacedEngines] : enginesByFile) {
+        const QStringList& engines = replacedEngines; // clang 14 cannot capture a structured binding
         const QString backup = file + QStringLiteral(".bak");
         QFile::remove(backup);
         if (!QFile::copy(file, backup))
