@@ -4,6 +4,7 @@
 #include "app/cli/clifocus.h"
 #include "app/cli/clirules.h"
 #include "app/cli/commands.h"
+#include "core/compare/compareentry.h"
 #include "core/compare/compareexport.h"
 #include "core/models/comparetablemodel.h"
 #include "core/profile/profileloader.h"
@@ -56,7 +57,16 @@ void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString&
         return;
     }
     side.focus = *focus;
-    side.keys = std::make_shared<const ProfileKeys>(computeProfileKeys(loaded.profile, keyOptions, side.focus.range));
+    CompareEntryRequest request;
+    request.profile = loaded.profile;
+    request.options = keyOptions;
+    request.focus = side.focus.range;
+    Result<CompareEntry> entry = computeCompareEntry(request);
+    if (!entry) {
+        side.error = side.path + QStringLiteral(": ") + entry.errorMessage();
+        return;
+    }
+    side.keys = entry->keys;
     if (!marker.isEmpty())
         side.iterations = countIterations(*loaded.profile, marker, side.focus.range);
     side.keysMs = timer.elapsed();

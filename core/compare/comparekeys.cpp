@@ -210,45 +210,6 @@ LoadOptions compareLoadOptions(const CompareKeyOptions& options, bool iterationM
     return load;
 }
 
-namespace {
-ProfileKeys computeWholeOrFocusedKeys(
-    const ProfilePtr& profile, const CompareKeyOptions& options, const FocusRange& focus)
-{
-    switch (options.by) {
-    case CompareBy::Kernel:
-        // Medians need the per-name executions of the whole profile (KernelIndex); a focused comparison gives totals
-        // and averages only (its medians show as "–").
-        if (options.medians && !focus.isActive())
-            return kernelKeys(KernelIndex(profile, options.kernelNames), options.normalizeNames);
-        return kernelKeys(*profile, kernelTotalsByName(*profile, options.kernelNames, focus), options.normalizeNames);
-    case CompareBy::Category: {
-        const auto timeline = CategoryTimeline::build(profile);
-        RuleMatchCache cache(NameSet { timeline->demangledNames(), timeline->shortNames() });
-        CategoryOptions o;
-        o.mode = options.timeMode;
-        const RuleEvaluation evaluation = evaluateRules(options.rules, cache, nullptr);
-        const auto used = focus.isActive() ? timeline->focused(focus) : timeline;
-        return categoryKeys(categorize(*used, options.rules, evaluation, o), profile->captureDurationNs());
-    }
-    case CompareBy::Nvtx: {
-        NvtxTreeOptions o;
-        o.grouping = NvtxGrouping::Merged;
-        o.normalizeNames = options.normalizeNames;
-        return nvtxKeys(buildNvtxTree(profile, o, {}, focus));
-    }
-    }
-    return {};
-}
-} // namespace
-
-ProfileKeys computeProfileKeys(const ProfilePtr& profile, const CompareKeyOptions& options, const FocusRange& focus)
-{
-    ProfileKeys keys = computeWholeOrFocusedKeys(profile, options, focus);
-    if (focus.isActive())
-        keys.captureNs = focus.durationNs();
-    return keys;
-}
-
 std::int64_t countIterations(const Profile& profile, const QString& marker, const FocusRange& focus)
 {
     const NvtxTable& nvtx = profile.nvtx;

@@ -89,13 +89,6 @@ struct CompareKeyOptions
 /// Only the tables and kernel columns the keys need (plus the NVTX table when an iteration marker is counted).
 LoadOptions compareLoadOptions(const CompareKeyOptions& options, bool iterationMarker);
 
-/// A profile's keys from scratch: builds the kernel index, category timeline or NVTX tree (Merged) it needs. The
-/// workbench reuses what its sessions already hold and calls kernelKeys / categoryKeys / nvtxKeys itself. With an
-/// active @p focus the keys count what overlaps it, as the stats, categories and nvtx pipelines do (kernel times
-/// not clipped, category occupancy modes clipped, NVTX ranges that overlap), and captureNs is the range's length.
-ProfileKeys computeProfileKeys(
-    const ProfilePtr& profile, const CompareKeyOptions& options, const FocusRange& focus = {});
-
 /// Instances of the iteration marker: NVTX ranges (any domain, any thread) named @p marker, or whose
 /// normalizeNvtxName() equals the marker's ("ProfilerStep#12" matches "ProfilerStep#1"). Needs the NVTX table.
 /// With an active @p focus, only the instances that overlap it.

@@ -74,22 +74,23 @@ struct Output
     int computed = 0;
 };
 
+/// The session's entry for @p settings, built on the session's kernel index and category data when it holds them
+/// (category data built here lands in @p builtCategories, to attach to the session).
+/// Null when @p job is cancelled.
 std::shared_ptr<const CompareEntry> computeEntry(const Input& in, const CompareController::Settings& settings,
-    const RuleList& rules, TimeMode mode, std::shared_ptr<CategorySessionData>* builtCategories)
+    const RuleList& rules, TimeMode mode, std::shared_ptr<CategorySessionData>* builtCategories, const JobContext& job)
 {
-    // Under a focus, keys count what overlaps it as `compare --range` does (kernels with whole durations, category
-    // occupancy clipped, NVTX ranges that overlap) and "per second" divides by the range's length.
-    const TimeNs seconds = in.focus.isActive() ? in.focus.durationNs() : in.profile->captureDurationNs();
-    auto entry = std::make_shared<CompareEntry>();
-    switch (settings.by) {
-    case CompareBy::Kernel: {
-        entry->index = in.index ? in.index : std::make_shared<const KernelIndex>(in.profile, settings.kernelNames);
-        ProfileKeys keys = kernelKeys(*entry->index, settings.normalizeNames, &entry->keyOfGroup, in.focus);
-        keys.captureNs = seconds;
-        entry->keys = std::make_shared<const ProfileKeys>(std::move(keys));
-        break;
-    }
-    case CompareBy::Category: {
+    CompareEntryRequest request;
+    request.profile = in.profile;
+    request.options.by = settings.by;
+    request.options.kernelNames = settings.kernelNames;
+    request.options.normalizeNames = settings.normalizeNames;
+    request.options.rules = rules;
+    request.options.timeMode = mode;
+    request.focus = in.focus;
+    request.forLinking = true;
+    request.index = in.index;
+    if (settings.by == CompareBy::Category) {
         std::shared_ptr<CategorySessionData> data = in.categories;
         if (!data) {
             data = std::make_shared<CategorySessionData>();
@@ -98,26 +99,13 @@ std::shared_ptr<const CompareEntry> computeEntry(const Input& in, const CompareC
                 NameSet { data->timeline->demangledNames(), data->timeline->shortNames() });
             *builtCategories = data;
         }
-        CategoryOptions o;
-        o.mode = mode;
-        entry->timeline = in.focus.isActive() ? data->timeline->focused(in.focus) : data->timeline;
-        entry->breakdown = std::make_shared<const CategoryBreakdown>(
-            categorize(*entry->timeline, rules, evaluateRules(rules, *data->matches, nullptr), o));
-        entry->keys = std::make_shared<const ProfileKeys>(categoryKeys(*entry->breakdown, seconds));
-        break;
+        request.categoryTimeline = data->timeline;
+        request.categoryMatches = data->matches;
     }
-    case CompareBy::Nvtx: {
-        NvtxTreeOptions o;
-        o.grouping = NvtxGrouping::Merged;
-        o.normalizeNames = settings.normalizeNames;
-        entry->tree = std::make_shared<const NvtxTree>(buildNvtxTree(in.profile, o, {}, in.focus));
-        ProfileKeys keys = nvtxKeys(*entry->tree, &entry->keyOfNode);
-        keys.captureNs = seconds;
-        entry->keys = std::make_shared<const ProfileKeys>(std::move(keys));
-        break;
-    }
-    }
-    return entry;
+    Result<CompareEntry> entry = computeCompareEntry(request, job);
+    if (!entry)
+        return nullptr;
+    return std::make_shared<const CompareEntry>(std::move(*entry));
 }
 
 int keyIndex(const CompareEntry& entry, const QString& key)
@@ -304,8 +292,8 @@ void CompareController::recompute()
         return;
     const std::vector<ProfileSession*> sessions = profiles();
     updateAutomaticBaseline();
-    const quint64 request = m_requests.next();
     if (sessions.empty()) {
+        m_job.cancel();
         m_computing = false;
         m_comparison = {};
         Q_EMIT resultsChanged();
@@ -344,16 +332,17 @@ void CompareController::recompute()
     const Settings settings = m_settings;
     const RuleList rules = m_settings.by == CompareBy::Category ? categoryRules() : RuleList {};
     const TimeMode mode = categoryTimeMode();
-    runInBackground<std::shared_ptr<Output>>(
-        this,
-        [inputs, settings, rules, mode, options]() {
+    m_job.run<std::shared_ptr<Output>>(
+        [inputs, settings, rules, mode, options](const JobContext& job) {
             auto out = std::make_shared<Output>();
             std::vector<CompareProfile> profiles;
             for (const Input& in : inputs) {
                 std::shared_ptr<CategorySessionData> built;
                 std::shared_ptr<const CompareEntry> entry = in.entry;
                 if (!entry) {
-                    entry = computeEntry(in, settings, rules, mode, &built);
+                    entry = computeEntry(in, settings, rules, mode, &built, job);
+                    if (!entry)
+                        return out; // superseded: never delivered
                     ++out->computed;
                 }
                 std::int64_t iterations = in.iterations;
@@ -368,8 +357,7 @@ void CompareController::recompute()
             out->comparison = compareProfiles(profiles, options);
             return out;
         },
-        [this, request, inputs, specs, settings](std::shared_ptr<Output> out) {
-            // Whatever was computed stays useful, even for a request that has been overtaken.
+        [this, inputs, specs, settings](std::shared_ptr<Output> out) {
             m_computed += out->computed;
             for (std::size_t i = 0; i < inputs.size(); ++i) {
                 ProfileSession* s = inputs[i].session;
@@ -382,8 +370,6 @@ void CompareController::recompute()
                 if (out->builtCategories[i] && !s->attachment<CategorySessionData>(CategoryController::attachmentKey()))
                     s->setAttachment(CategoryController::attachmentKey(), out->builtCategories[i]);
             }
-            if (!m_requests.isLatest(request))
-                return;
             m_computing = false;
             m_comparison = std::move(out->comparison);
             Q_EMIT resultsChanged();

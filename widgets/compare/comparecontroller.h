@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/categories/categorybreakdown.h"
+#include "core/compare/compareentry.h"
 #include "core/compare/comparison.h"
-#include "core/session/background.h"
+#include "core/jobs/background.h"
 
 #include <QObject>
 #include <QPointer>
@@ -15,20 +15,6 @@ namespace nsw {
 class CategoryController;
 class ProfileSession;
 class Workbench;
-
-/// One session's keys for one key choice, with what linked selection needs to turn a key back into kernel rows.
-/// Cached per session (attachment "compare"), so that adding a profile to a comparison, or switching the key back,
-/// never recomputes the profiles already done.
-struct CompareEntry
-{
-    std::shared_ptr<const ProfileKeys> keys;
-    std::shared_ptr<const KernelIndex> index; ///< kernel keys
-    std::vector<std::int32_t> keyOfGroup; ///< kernel keys: key of each index group
-    std::shared_ptr<const CategoryTimeline> timeline; ///< category keys
-    std::shared_ptr<const CategoryBreakdown> breakdown; ///< category keys
-    std::shared_ptr<const NvtxTree> tree; ///< NVTX keys (Merged grouping)
-    std::vector<std::int32_t> keyOfNode; ///< NVTX keys
-};
 
 /// The comparison pane's state: which open profiles are compared, the baseline, the key and its options, and the
 /// result, recomputed off the GUI thread (latest request wins) whenever one of them changes. Category keys use the
@@ -105,7 +91,7 @@ private:
     bool m_baselinePicked = false; ///< chosen by the user, not the automatic first-opened profile
     Settings m_settings;
     Comparison m_comparison;
-    RequestCounter m_requests;
+    JobSlot m_job { this };
     bool m_active = false;
     bool m_computing = false;
     int m_computed = 0;

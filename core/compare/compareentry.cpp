@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "compareentry.h"
+
+#include "core/categories/categoryrun.h"
+
+namespace nsw {
+
+namespace {
+/// The keys as an entry holds them, with the span "per second" divides by: the focus's length, or the capture's.
+std::shared_ptr<const ProfileKeys> finished(ProfileKeys keys, const CompareEntryRequest& request)
+{
+    keys.captureNs = request.focus.isActive() ? request.focus.durationNs() : request.profile->captureDurationNs();
+    return std::make_shared<const ProfileKeys>(std::move(keys));
+}
+
+/// Kernel keys from the index (linking, medians) or, cheaper, from the per-name totals. A focused comparison without
+/// linking gives totals and averages only (its medians show as "–").
+Result<CompareEntry> kernelEntry(const CompareEntryRequest& request, const JobContext& job)
+{
+    const CompareKeyOptions& options = request.options;
+    CompareEntry entry;
+    if (!request.forLinking && !(options.medians && !request.focus.isActive())) {
+        entry.keys = finished(
+            kernelKeys(*request.profile, kernelTotalsByName(*request.profile, options.kernelNames, request.focus),
+                options.normalizeNames),
+            request);
+        return entry;
+    }
+    entry.index
+        = request.index ? request.index : std::make_shared<const KernelIndex>(request.profile, options.kernelNames);
+    if (job.isCancelled())
+        return Result<CompareEntry>::cancelled();
+    entry.keys = finished(kernelKeys(*entry.index, options.normalizeNames,
+                              request.forLinking ? &entry.keyOfGroup : nullptr, request.focus),
+        request);
+    return entry;
+}
+
+Result<CompareEntry> categoryEntry(const CompareEntryRequest& request, const JobContext& job)
+{
+    CategoryRequest categories;
+    const auto whole = request.categoryTimeline ? request.categoryTimeline : CategoryTimeline::build(request.profile);
+    categories.timeline = request.focus.isActive() ? whole->focused(request.focus) : whole;
+    categories.matches = request.categoryMatches;
+    categories.rules = request.options.rules;
+    categories.options.mode = request.options.timeMode;
+    categories.focus = request.focus;
+    Result<CategoryResult> result = computeCategories(categories, job);
+    if (!result)
+        return result.failureAs<CompareEntry>();
+    CompareEntry entry;
+    entry.timeline = categories.timeline;
+    entry.breakdown = std::make_shared<const CategoryBreakdown>(std::move(result->breakdown));
+    entry.keys = finished(categoryKeys(*entry.breakdown, 0), request);
+    return entry;
+}
+
+Result<CompareEntry> nvtxEntry(const CompareEntryRequest& request, const JobContext& job)
+{
+    NvtxTreeRequest tree { request.profile, {}, request.focus };
+    tree.options.grouping = NvtxGrouping::Merged;
+    tree.options.normalizeNames = request.options.normalizeNames;
+    Result<std::shared_ptr<const NvtxTree>> built = computeNvtxTree(tree, job);
+    if (!built)
+        return built.failureAs<CompareEntry>();
+    CompareEntry entry;
+    entry.tree = *built;
+    entry.keys = finished(nvtxKeys(*entry.tree, request.forLinking ? &entry.keyOfNode : nullptr), request);
+    return entry;
+}
+} // namespace
+
+Result<CompareEntry> computeCompareEntry(const CompareEntryRequest& request, const JobContext& job)
+{
+    switch (request.options.by) {
+    case CompareBy::Kernel:
+        return kernelEntry(request, job);
+    case CompareBy::Category:
+        return categoryEntry(request, job);
+    case CompareBy::Nvtx:
+        break;
+    }
+    return nvtxEntry(request, job);
+}
+
+} // namespace nsw
