@@ -32,6 +32,7 @@ struct AnalysisContext
     const QString& deviceLabel(int key) const;
     /// The kernel's demangled name (its short name when the demangled one is missing).
     const QString& kernelName(std::size_t row) const;
+    StringRef kernelNameRef(std::size_t row) const;
     bool apiInFocus(std::size_t row) const;
 };
 
