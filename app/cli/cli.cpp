@@ -40,6 +40,11 @@ const std::vector<Command>& commands()
         { QStringLiteral("profile"),
             QStringLiteral("run an application under nsys profile, then print its kernel summary (--png: top kernels)"),
             runProfile, asksForPng },
+        { QStringLiteral("report"),
+            QStringLiteral("findings and diagnostics (idle gaps, overlap, NCCL, launches, sync) to md/json/html/csv"),
+            runReport },
+        { QStringLiteral("findings"), QStringLiteral("the findings of `report` on stdout (text or json)"),
+            runFindings },
     };
     return all;
 }

@@ -16,5 +16,7 @@ int runAnalyze(const QStringList& args);
 int runExport(const QStringList& args);
 int runIterations(const QStringList& args);
 int runProfile(const QStringList& args);
+int runReport(const QStringList& args);
+int runFindings(const QStringList& args);
 
 } // namespace nsw::cli

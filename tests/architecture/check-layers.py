@@ -17,7 +17,7 @@ CORE = {
     'stats': 3,
     'nvtx': 4, 'categories': 4, 'nvlink': 4,
     'reports': 5, 'analysis': 5, 'timeline': 5, 'iterations': 5, 'focus': 5,
-    'compare': 6,
+    'compare': 6, 'diagnostics': 6,
     'models': 7,
     'session': 8,
 }

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/cli/cli.h"
+#include "app/cli/clicommon.h"
+#include "app/cli/clidiagnostics.h"
+#include "app/cli/commands.h"
+#include "core/diagnostics/diagnosticsexport.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace nsw::cli {
+
+namespace {
+
+/// Refuses an output folder that is a file, a device or an input; creates it when missing.
+QString prepareOutputFolder(const QString& dir)
+{
+    const QFileInfo info(dir);
+    if (info.exists() && !info.isDir())
+        return QStringLiteral("%1: not a directory; refusing to write the report into it").arg(dir);
+    if (!info.exists() && !QDir().mkpath(dir))
+        return QStringLiteral("%1: cannot create the directory").arg(dir);
+    const QString tables = QDir(dir).filePath(QStringLiteral("tables"));
+    const QFileInfo tablesInfo(tables);
+    if (tablesInfo.exists() && !tablesInfo.isDir())
+        return QStringLiteral("%1: not a directory; refusing to write the tables into it").arg(tables);
+    if (!tablesInfo.exists() && !QDir().mkpath(tables))
+        return QStringLiteral("%1: cannot create the directory").arg(tables);
+    return {};
+}
+
+} // namespace
+
+int runReport(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(
+        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export (or report)."), QStringLiteral("TRACE"));
+    const QCommandLineOption out(QStringLiteral("out"),
+        QStringLiteral("The folder to write into (created when missing): report.md, report.json, report.html and "
+                       "tables/*.csv."),
+        QStringLiteral("dir"));
+    parser.addOption(out);
+    const DiagnosticsOptions options;
+    options.addTo(parser);
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args,
+            QStringLiteral("Diagnoses a profile and writes a report: findings (severity, the numbers that triggered "
+                           "them, evidence, recommendation; sorted by severity then time lost; checks whose data is "
+                           "missing say so instead of firing) and the analyses behind them: GPU idle gaps per device "
+                           "and stream with their cause, the gap histogram, compute/NCCL overlap, NCCL per "
+                           "collective and stream, launch cost, synchronisation per process and thread, memory "
+                           "transfers by direction and memory kind, per-process tables, the GPU time breakdown, "
+                           "NVTX coverage and phases, iteration outliers. report.html is one self-contained page "
+                           "(tables only, no charts yet). report.json holds the findings and every table under "
+                           "\"metrics\", raw values (ns relative to the capture start, bytes, percent)."),
+            &exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1) {
+        printError(QStringLiteral("report takes exactly one TRACE (see report --help)"));
+        return ExitUsage;
+    }
+    const QString dir = parser.value(out);
+    if (dir.isEmpty()) {
+        printError(QStringLiteral("report needs --out DIR (see report --help)"));
+        return ExitUsage;
+    }
+    if (const QString e = checkOutputPath(dir); !e.isEmpty() && !QFileInfo(dir).isDir()) {
+        printError(e);
+        return ExitUsage;
+    }
+    const QFileInfo dirInfo(dir);
+    if (dirInfo.exists() && !dirInfo.isDir()) {
+        printError(QStringLiteral("%1: not a directory; refusing to write the report into it").arg(dir));
+        return ExitUsage;
+    }
+
+    const std::optional<DiagnosticsResult> result
+        = runCommandDiagnostics(parser, options, positional.first(), &exitCode);
+    if (!result)
+        return exitCode;
+
+    if (const QString e = prepareOutputFolder(dir); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    const QDir folder(dir);
+    std::vector<std::pair<QString, QString>> files {
+        { folder.filePath(QStringLiteral("report.md")), diagnosticsMarkdown(*result) },
+        { folder.filePath(QStringLiteral("report.json")),
+            QString::fromStdString(diagnosticsJson(*result).dump(2)) + QLatin1Char('\n') },
+        { folder.filePath(QStringLiteral("report.html")), diagnosticsHtml(*result) },
+    };
+    for (const DiagnosticsTable& t : diagnosticsTables(*result))
+        files.emplace_back(folder.filePath(QStringLiteral("tables/%1.csv").arg(t.id)), diagnosticsTableCsv(t));
+    for (const auto& [file, text] : files) {
+        if (const QString e = checkOutputPath(file); !e.isEmpty()) {
+            printError(e);
+            return ExitUsage;
+        }
+    }
+    for (const auto& [file, text] : files) {
+        if (const QString e = writeOutput(text, file); !e.isEmpty()) {
+            printError(e);
+            return ExitInput;
+        }
+    }
+    writeStdout(QStringLiteral("%1 finding(s), %2 check(s) not run for missing data; report in %3\n")
+                    .arg(result->findings.size())
+                    .arg(result->skipped.size())
+                    .arg(QDir::toNativeSeparators(dir)));
+    return ExitOk;
+}
+
+int runFindings(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(
+        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export (or report)."), QStringLiteral("TRACE"));
+    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("text (default) or json (the same as report.json)."), QStringLiteral("format"),
+        QStringLiteral("text"));
+    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    parser.addOptions({ format, output });
+    const DiagnosticsOptions options;
+    options.addTo(parser);
+    int exitCode = ExitOk;
+    if (!parseArguments(parser, args,
+            QStringLiteral("The findings of `report` on stdout: each with its severity, numbers, evidence and "
+                           "recommendation, then the checks not run for missing data."),
+            &exitCode))
+        return exitCode;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1) {
+        printError(QStringLiteral("findings takes exactly one TRACE (see findings --help)"));
+        return ExitUsage;
+    }
+    const QString fmt = parser.value(format);
+    if (!checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("json") }))
+        return ExitUsage;
+    const std::optional<DiagnosticsResult> result
+        = runCommandDiagnostics(parser, options, positional.first(), &exitCode);
+    if (!result)
+        return exitCode;
+    const QString text = fmt == QLatin1String("json")
+        ? QString::fromStdString(diagnosticsJson(*result).dump(2)) + QLatin1Char('\n')
+        : findingsText(*result);
+    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+} // namespace nsw::cli

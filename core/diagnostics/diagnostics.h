@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/diagnostics/diagnosticstypes.h"
+#include "core/diagnostics/idlegaps.h"
+#include "core/diagnostics/launchcost.h"
+#include "core/diagnostics/memorytransfers.h"
+#include "core/diagnostics/ncclbreakdown.h"
+#include "core/diagnostics/overlap.h"
+#include "core/diagnostics/perprocess.h"
+#include "core/diagnostics/syncanalysis.h"
+#include "core/diagnostics/temporalbreakdown.h"
+#include "core/diagnostics/thresholds.h"
+#include "core/iterations/iterations.h"
+#include "core/jobs/jobcontext.h"
+#include "core/jobs/result.h"
+#include "core/nvtx/nvtxphases.h"
+#include "core/nvtx/nvtxtree.h"
+
+#include <memory>
+#include <optional>
+
+namespace nsw {
+
+/// What the `report` and `findings` commands and the Findings pane ask for. The profile needs every part loaded
+/// (kernels with names and placement, memory operations, CUDA API calls, NVTX); a part it lacks only makes the
+/// checks that need it say so (SkippedCheck).
+struct DiagnosticsRequest
+{
+    ProfilePtr profile;
+    FocusRange focus; ///< inactive: the whole capture
+    Thresholds thresholds;
+    /// Phases for the NVTX time-per-phase table (nsys-llm-explainer's --phase-map); empty: no phase table.
+    NvtxPhaseMap phaseMap;
+    /// Read the memcpy memory kinds (pageable/pinned) from the export (profile->meta.filePath): the loaded profile
+    /// does not hold them. Off: the by-kind table and the pageable check are skipped, and say so.
+    bool readMemoryKinds = true;
+    /// Detect iterations for the outlier check (as `nsys-workbench iterations`); empty marker: automatic.
+    bool detectIterations = true;
+    QString iterationMarker;
+};
+
+/// Everything section 2 computes plus the findings. Plain values: copyable, shareable across threads.
+struct DiagnosticsResult
+{
+    ProfilePtr profile;
+    FocusRange focus;
+    TimeNs windowStart = 0; ///< the window occupancy measures use (focus, else capture span)
+    TimeNs windowEnd = 0;
+    TimeNs captureStart = 0; ///< the capture span's start: outputs show times relative to it
+    std::vector<DiagnosticsDevice> devices;
+    Thresholds thresholds;
+
+    IdleGapResult idleGaps;
+    OverlapResult overlap;
+    NcclBreakdown nccl;
+    LaunchCostResult launchCost;
+    SyncResult sync;
+    MemoryResult memory;
+    PerProcessResult perProcess;
+    std::vector<DeviceTimeBreakdown> temporal;
+    /// NVTX coverage (kernel time inside ranges / all kernel time); nullopt without NVTX ranges.
+    std::optional<NvtxCoverage> nvtxCoverage;
+    std::vector<NvtxPhaseRow> phases; ///< empty without a phase map
+    /// Detected iterations; null when not asked, or none found (iterationsMissing says why).
+    std::shared_ptr<const IterationTable> iterations;
+    QString iterationsMissing;
+
+    std::vector<Finding> findings; ///< sorted: severity (critical first), then time lost, then id
+    std::vector<SkippedCheck> skipped;
+
+    const QString& deviceLabel(int key) const;
+};
+
+/// Runs every analysis of section 2 on the profile, then the findings. Cancelled when @p job is; progress in
+/// stages ("Idle gaps", "Overlap"...).
+Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, const JobContext& job = {});
+
+/// The findings of an analysed profile with the given thresholds (runDiagnostics calls it; the pane may call it
+/// again when only thresholds change). Fills result.findings and result.skipped, sorted.
+void computeFindings(DiagnosticsResult& result, const Thresholds& thresholds);
+
+/// Every table of the result, in a stable order, with nsys-llm-explainer's names where it has one: kernels,
+/// nvtx_ranges, gpu_idle_gaps, kernels_by_pid, sync_by_pid, nvtx_by_pid; then ours: gpu_idle_by_device,
+/// gpu_stream_gaps, gap_histogram, overlap_by_gpu, nccl_shared_streams, nccl_by_collective, nccl_by_stream,
+/// launch_cost, launch_rate_by_pid, sync_by_thread, memory_by_direction, memory_by_kind, processes,
+/// gpu_time_breakdown, nvtx_phases (with a phase map), iterations (when detected), findings.
+std::vector<DiagnosticsTable> diagnosticsTables(const DiagnosticsResult& result);
+
+} // namespace nsw

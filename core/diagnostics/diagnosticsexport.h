@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/diagnostics/diagnostics.h"
+
+#include <QByteArray>
+#include <QString>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace nsw {
+
+/// report.json: {tool, trace, focus, window, thresholds, devices, findings, skipped, metrics: {<table id>: [rows as
+/// objects keyed by the table's columns]}}; stable keys, raw values (ns, bytes, percent).
+nlohmann::ordered_json diagnosticsJson(const DiagnosticsResult& result);
+
+/// One table as CSV (RFC 4180, `\n` line ends, raw values).
+QString diagnosticsTableCsv(const DiagnosticsTable& table);
+
+/// The findings as plain text (the `findings` command): one block per finding, then what was not checked.
+QString findingsText(const DiagnosticsResult& result);
+
+/// report.md: summary, findings with evidence and recommendation, then the main tables.
+QString diagnosticsMarkdown(const DiagnosticsResult& result);
+
+/// report.html: one self-contained page (inline CSS; @p pngs, by chart id, embedded as data: URIs when given).
+QString diagnosticsHtml(const DiagnosticsResult& result, const std::map<QString, QByteArray>& pngs = {});
+
+} // namespace nsw

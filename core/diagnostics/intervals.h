@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/profile/profile.h"
+
+#include <utility>
+#include <vector>
+
+namespace nsw {
+
+using TimeInterval = std::pair<TimeNs, TimeNs>;
+
+/// Sorted, disjoint, non-empty [start, end) intervals with a running sum, for "is anything in [a, b)" and "how
+/// much of [a, b) is covered" in O(log n).
+class IntervalUnion
+{
+public:
+    IntervalUnion() = default;
+    /// Sorts and merges @p intervals (touching ones merge; empty ones are dropped).
+    explicit IntervalUnion(std::vector<TimeInterval> intervals);
+
+    const std::vector<TimeInterval>& intervals() const { return m_intervals; }
+    TimeNs length() const { return m_prefix.empty() ? 0 : m_prefix.back(); }
+    /// True when some interval overlaps [start, end) by more than a point.
+    bool overlaps(TimeNs start, TimeNs end) const;
+    /// The covered time inside [start, end).
+    TimeNs coveredWithin(TimeNs start, TimeNs end) const;
+    /// The length of this union's intersection with @p other.
+    TimeNs intersectionLength(const IntervalUnion& other) const;
+
+private:
+    std::vector<TimeInterval> m_intervals;
+    std::vector<TimeNs> m_prefix; ///< m_prefix[i] = length of intervals 0..i
+};
+
+/// The union of two unions.
+IntervalUnion unite(const IntervalUnion& a, const IntervalUnion& b);
+
+} // namespace nsw

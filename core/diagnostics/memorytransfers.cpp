@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/diagnostics/memorytransfers.h"
+
+#include "core/sqlite/sqlitedb.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <unordered_map>
+
+namespace nsw {
+
+namespace {
+
+const QString kMemcpyTable = QStringLiteral("CUPTI_ACTIVITY_KIND_MEMCPY");
+
+QString directionOf(const Profile& p, int copyKind)
+{
+    if (copyKind == MemOpTable::kMemset)
+        return QStringLiteral("memset");
+    const auto it = p.memcpyKindLabels.find(copyKind);
+    return it != p.memcpyKindLabels.end() ? it->second : QStringLiteral("kind %1").arg(copyKind);
+}
+
+void sortByTime(std::vector<MemoryTransferRow>& rows)
+{
+    std::stable_sort(rows.begin(), rows.end(), [](const MemoryTransferRow& a, const MemoryTransferRow& b) {
+        return a.totalNs != b.totalNs ? a.totalNs > b.totalNs
+                                      : std::tie(a.direction, a.memoryKind) < std::tie(b.direction, b.memoryKind);
+    });
+}
+
+} // namespace
+
+QString memoryKindName(int kind)
+{
+    static const std::array<const char*, 8> names { "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static",
+        "Managed Static", "Unknown" };
+    return kind >= 0 && kind < int(names.size()) ? QString::fromLatin1(names[std::size_t(kind)])
+                                                 : QStringLiteral("Unknown");
+}
+
+Result<MemcpyKindRows> readMemcpyKinds(const QString& sqlitePath, const JobContext& job)
+{
+    QString error;
+    const std::unique_ptr<SqliteDb> db = SqliteDb::open(sqlitePath, &error);
+    if (!db)
+        return Result<MemcpyKindRows>::failure(ErrorKind::Input, error);
+    if (!db->hasTable(kMemcpyTable))
+        return Result<MemcpyKindRows>::failure(
+            ErrorKind::NoData, QStringLiteral("%1: no %2 table").arg(sqlitePath, kMemcpyTable));
+    for (const char* column : { "start", "end", "srcKind", "dstKind" })
+        if (!db->hasColumn(kMemcpyTable, QLatin1String(column)))
+            return Result<MemcpyKindRows>::failure(ErrorKind::NoData,
+                QStringLiteral("%1: %2 has no %3 column").arg(sqlitePath, kMemcpyTable, QLatin1String(column)));
+    auto column = [&](const char* name) {
+        return db->hasColumn(kMemcpyTable, QLatin1String(name)) ? quoteIdentifier(QLatin1String(name))
+                                                                : QStringLiteral("NULL");
+    };
+    Statement st(*db,
+        QStringLiteral("SELECT start, end, %1, %2, srcKind, dstKind, %3, %4 FROM %5")
+            .arg(column("bytes"), column("copyKind"), column("globalPid"), column("correlationId"), kMemcpyTable));
+    if (!st.isValid())
+        return Result<MemcpyKindRows>::failure(
+            ErrorKind::Input, QStringLiteral("%1: %2: %3").arg(sqlitePath, kMemcpyTable, st.error()));
+    MemcpyKindRows rows;
+    CancelPoll<> poll(job.cancelToken());
+    auto small = [&](int col) { return st.isNull(col) ? std::int16_t(-1) : std::int16_t(st.int64(col)); };
+    for (;;) {
+        const Statement::Step step = st.step();
+        if (step == Statement::Step::Done)
+            break;
+        if (step == Statement::Step::Error)
+            return Result<MemcpyKindRows>::failure(
+                ErrorKind::Input, QStringLiteral("%1: %2: %3").arg(sqlitePath, kMemcpyTable, st.error()));
+        if (poll())
+            return Result<MemcpyKindRows>::cancelled();
+        if (st.isNull(0) || st.isNull(1))
+            continue;
+        rows.start.push_back(st.int64(0));
+        rows.end.push_back(st.int64(1));
+        rows.bytes.push_back(st.isNull(2) ? 0 : st.int64(2));
+        rows.copyKind.push_back(small(3));
+        rows.srcKind.push_back(small(4));
+        rows.dstKind.push_back(small(5));
+        rows.pid.push_back(st.isNull(6) ? 0 : pidOf(st.int64(6)));
+        rows.correlation.push_back(st.isNull(7) ? 0u : std::uint32_t(st.int64(7)));
+    }
+    return rows;
+}
+
+MemoryResult computeMemoryTransfers(
+    const AnalysisContext& c, const MemcpyKindRows* kinds, const QString& kindsMissing, const JobContext& job)
+{
+    MemoryResult result;
+    if (!c.profile)
+        return result;
+    const Profile& p = *c.profile;
+    std::map<QString, MemoryTransferRow> byDirection;
+    std::unordered_map<quint64, std::int32_t> apiOf; // (pid << 32 | correlation) -> launching call
+    for (std::size_t i = 0; i < p.memops.size(); ++i) {
+        const ProcessIndex process = i < p.memops.process.size() ? p.memops.process[i] : kNoIndex;
+        if (kinds && process >= 0 && i < p.memops.correlation.size())
+            apiOf.emplace(
+                (quint64(std::uint32_t(p.processes[std::size_t(process)].pid)) << 32) | p.memops.correlation[i],
+                i < p.memops.api.size() ? p.memops.api[i] : -1);
+        if (!c.memOpInFocus[i])
+            continue;
+        const std::uint8_t kind = i < p.memops.copyKind.size() ? p.memops.copyKind[i] : 0;
+        MemoryTransferRow& r = byDirection[directionOf(p, kind)];
+        ++r.count;
+        r.bytes += i < p.memops.bytes.size() ? p.memops.bytes[i] : 0;
+        r.totalNs += p.memops.duration(i);
+        if (kind != MemOpTable::kMemset)
+            ++result.copies;
+    }
+    for (auto& [direction, r] : byDirection) {
+        r.direction = direction;
+        result.byDirection.push_back(r);
+    }
+    sortByTime(result.byDirection);
+
+    std::map<StringRef, TimeNs> syncApis;
+    for (std::size_t i = 0; i < p.cudaApi.size(); ++i) {
+        if ((c.apiKind[i] & (ApiSync | ApiMemory)) != (ApiSync | ApiMemory) || !c.apiInFocus(i))
+            continue;
+        ++result.syncCopyCalls;
+        result.syncCopyApiNs += p.cudaApi.end[i] - p.cudaApi.start[i];
+        syncApis[p.cudaApi.name[i]] += p.cudaApi.end[i] - p.cudaApi.start[i];
+    }
+    std::vector<std::pair<TimeNs, QString>> apis;
+    for (const auto& [ref, ns] : syncApis)
+        apis.emplace_back(-ns, p.strings.at(ref));
+    std::sort(apis.begin(), apis.end());
+    for (const auto& a : apis)
+        result.syncCopyApis << a.second;
+
+    if (!kinds) {
+        result.kindsMissing = kindsMissing.isEmpty() ? QStringLiteral("memory kinds not read") : kindsMissing;
+        return result;
+    }
+    result.kindsKnown = true;
+    std::map<std::pair<QString, QString>, MemoryTransferRow> byKind;
+    CancelPoll<> poll(job.cancelToken());
+    for (std::size_t i = 0; i < kinds->size() && !poll(); ++i) {
+        if (!c.focus.overlaps(kinds->start[i], kinds->end[i]))
+            continue;
+        const QString direction = directionOf(p, kinds->copyKind[i]);
+        const QString kind
+            = memoryKindName(kinds->srcKind[i]) + QStringLiteral(" -> ") + memoryKindName(kinds->dstKind[i]);
+        MemoryTransferRow& r = byKind[{ direction, kind }];
+        const TimeNs d = kinds->end[i] - kinds->start[i];
+        ++r.count;
+        r.bytes += kinds->bytes[i];
+        r.totalNs += d;
+        if (kinds->srcKind[i] != 0 && kinds->dstKind[i] != 0)
+            continue;
+        ++result.pageableCopies;
+        result.pageableBytes += kinds->bytes[i];
+        result.pageableNs += d;
+        const auto api = apiOf.find((quint64(std::uint32_t(kinds->pid[i])) << 32) | kinds->correlation[i]);
+        if (api != apiOf.end() && api->second >= 0 && !(c.apiKind[std::size_t(api->second)] & ApiSync))
+            ++result.pageableAsyncCopies;
+    }
+    for (auto& [key, r] : byKind) {
+        r.direction = key.first;
+        r.memoryKind = key.second;
+        result.byKind.push_back(r);
+    }
+    sortByTime(result.byKind);
+    return result;
+}
+
+} // namespace nsw

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/diagnostics/analysiscontext.h"
+
+namespace nsw {
+
+/// Compute/communication overlap of one GPU over the window: the union of its NCCL kernels (N) against the union
+/// of its other kernels (C). Memory operations are neither.
+struct DeviceOverlap
+{
+    int device = -1;
+    TimeNs spanNs = 0; ///< the window
+    TimeNs computeOnlyNs = 0; ///< C \ N
+    TimeNs ncclOnlyNs = 0; ///< N \ C
+    TimeNs overlappedNs = 0; ///< C ∩ N
+    TimeNs idleNs = 0; ///< span - (C ∪ N): no kernel at all
+    TimeNs ncclNs() const { return ncclOnlyNs + overlappedNs; }
+    /// Share of the NCCL time hidden behind compute, 0 without NCCL.
+    double overlapPercent() const { return ncclNs() > 0 ? 100.0 * double(overlappedNs) / double(ncclNs()) : 0.0; }
+};
+
+/// A stream on which both NCCL and compute kernels run: the two serialize, so communication cannot overlap.
+struct SharedStream
+{
+    int device = -1;
+    std::int64_t stream = 0;
+    qint64 ncclKernels = 0;
+    qint64 computeKernels = 0;
+    TimeNs ncclNs = 0;
+};
+
+struct OverlapResult
+{
+    std::vector<DeviceOverlap> devices;
+    std::vector<SharedStream> sharedStreams;
+    bool hasNccl = false;
+};
+
+/// Kernels that overlap the focus, clipped to the window.
+OverlapResult computeOverlap(const AnalysisContext& context, const JobContext& job = {});
+
+} // namespace nsw

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/diagnostics/analysiscontext.h"
+
+namespace nsw {
+
+/// What one process did, as nsys-llm-explainer's per-PID tables.
+struct ProcessBreakdownRow
+{
+    int pid = 0;
+    QString process; ///< Profile::processLabel
+    qint64 kernels = 0;
+    TimeNs kernelNs = 0;
+    qint64 memOps = 0;
+    TimeNs memOpNs = 0;
+    qint64 apiCalls = 0;
+    TimeNs apiNs = 0;
+    qint64 syncCalls = 0;
+    TimeNs syncNs = 0;
+    qint64 nvtxRanges = 0;
+    TimeNs nvtxNs = 0;
+};
+
+/// A name aggregated per process (pid = 0 and process empty when aggregated over all processes).
+struct NamedDurations
+{
+    int pid = 0;
+    QString name;
+    QString domain; ///< NVTX rows: the domain, empty for the default one
+    qint64 count = 0;
+    TimeNs totalNs = 0;
+    TimeNs minNs = 0;
+    TimeNs maxNs = 0;
+    void add(TimeNs duration);
+};
+
+struct PerProcessResult
+{
+    std::vector<ProcessBreakdownRow> processes; ///< by pid
+    std::vector<NamedDurations> kernelsByPid; ///< by pid, then total descending
+    std::vector<NamedDurations> syncByPid; ///< sync-like API calls by pid and name
+    std::vector<NamedDurations> nvtxByPid; ///< terminated NVTX ranges by pid, domain and name
+    std::vector<NamedDurations> nvtxRanges; ///< the same over all processes, by total descending
+    std::vector<NamedDurations> kernels; ///< kernels by name over all processes, by total descending
+};
+
+/// Events that overlap the focus, whole durations.
+PerProcessResult computePerProcess(const AnalysisContext& context, const JobContext& job = {});
+
+} // namespace nsw
