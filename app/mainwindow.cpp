@@ -13,6 +13,7 @@
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/compare/comparepane.h"
+#include "widgets/diagnostics/findingspane.h"
 #include "widgets/iterations/iterationspane.h"
 #include "widgets/kernels/kerneltablepane.h"
 #include "widgets/nvlink/nvlinkattach.h"
@@ -194,6 +195,9 @@ void MainWindow::createPanes()
         if (ProfileSession* session = m_workbench->current())
             session->setFocus(range);
     };
+    auto* findings = new FindingsPane(m_workbench, this);
+    addPane(findings, PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_9));
+    connect(findings, &FindingsPane::focusRequested, this, focusCurrent);
     connect(iterations, &IterationsPane::focusRequested, this, focusCurrent);
     connect(nvtx, &NvtxPane::focusRequested, this, focusCurrent);
     // Across the whole top, as in Nsight Systems: the other panes read as details of what it shows.

@@ -27,6 +27,7 @@ WIDGETS = {
     'compare': 2,
     'timeline': 1,
     'iterations': 1,
+    'diagnostics': 1,
 }
 LAYERS = {'core': (0, CORE), 'widgets': (1, WIDGETS), 'app': (2, None)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

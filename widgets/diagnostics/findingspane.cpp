@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "findingspane.h"
+
+#include "core/focus/focusresolve.h"
+#include "core/models/diagnosticstablemodel.h"
+#include "core/models/modelroles.h"
+#include "core/models/sortfilterproxy.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
+#include "core/util/timeformat.h"
+#include "widgets/common/tableviews.h"
+#include "widgets/diagnostics/thresholdsdialog.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QIdentityProxyModel>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace nsw {
+
+namespace {
+/// Colours the severity column: critical red, warning amber (the model lives in core, without colours).
+class SeverityColours : public QIdentityProxyModel
+{
+public:
+    using QIdentityProxyModel::QIdentityProxyModel;
+    QVariant data(const QModelIndex& index, int role) const override
+    {
+        if (role == Qt::ForegroundRole && index.column() == FindingsModel::SeverityColumn) {
+            const int severity = index.data(SortRole).toInt();
+            if (severity == int(Severity::Critical))
+                return QColor(176, 0, 32);
+            if (severity == int(Severity::Warning))
+                return QColor(160, 90, 0);
+        }
+        return QIdentityProxyModel::data(index, role);
+    }
+};
+
+QString metricText(const FindingMetric& m)
+{
+    const QString value = m.unit == QLatin1String("ns") ? formatDuration(qint64(m.value))
+        : m.unit == QLatin1String("%")                  ? QStringLiteral("%1 %").arg(m.value, 0, 'f', 1)
+                                                        : QStringLiteral("%1 %2").arg(m.value, 0, 'g', 6).arg(m.unit);
+    return QStringLiteral("%1: %2").arg(m.name.toHtmlEscaped(), value.toHtmlEscaped());
+}
+
+/// The finding as the detail panel shows it: what, the numbers, what to do, where the evidence is.
+QString findingHtml(const Finding& f, const DiagnosticsResult& result)
+{
+    QString html
+        = QStringLiteral("<h3>%1</h3><p><b>%2</b>%3</p><p>%4</p>")
+              .arg(f.title.toHtmlEscaped(), severityName(f.severity),
+                  f.timeLostNs > 0 ? QStringLiteral(" · time lost %1").arg(formatDuration(f.timeLostNs)) : QString(),
+                  f.detail.toHtmlEscaped());
+    if (!f.metrics.empty()) {
+        html += QStringLiteral("<ul>");
+        for (const FindingMetric& m : f.metrics)
+            html += QStringLiteral("<li>%1</li>").arg(metricText(m));
+        html += QStringLiteral("</ul>");
+    }
+    if (!f.recommendation.isEmpty())
+        html += QStringLiteral("<p><b>Recommendation:</b> %1</p>").arg(f.recommendation.toHtmlEscaped());
+    QStringList evidence;
+    const Evidence& e = f.evidence;
+    if (e.hasTimeRange())
+        evidence << QStringLiteral("time %1 – %2 after the capture start")
+                        .arg(formatSeconds(e.start - result.captureStart), formatSeconds(e.end - result.captureStart));
+    if (!e.kernelNames.isEmpty())
+        evidence << QStringLiteral("kernels: %1").arg(e.kernelNames.mid(0, 5).join(QStringLiteral(", ")))
+                + (e.kernelNames.size() > 5 ? QStringLiteral(" and %1 more").arg(e.kernelNames.size() - 5) : QString());
+    if (!e.nvtxRange.isEmpty())
+        evidence << QStringLiteral("NVTX range %1").arg(e.nvtxRange);
+    if (!e.apiNames.isEmpty())
+        evidence << QStringLiteral("CUDA API: %1").arg(e.apiNames.join(QStringLiteral(", ")));
+    QStringList devices;
+    for (const int d : e.devices)
+        devices << result.deviceLabel(d);
+    if (!devices.isEmpty())
+        evidence << devices.join(QStringLiteral(", "));
+    if (!evidence.isEmpty()) {
+        html += QStringLiteral("<p><b>Evidence:</b></p><ul>");
+        for (const QString& line : evidence)
+            html += QStringLiteral("<li>%1</li>").arg(line.toHtmlEscaped());
+        html += QStringLiteral("</ul>");
+    }
+    if (!f.thresholds.isEmpty())
+        html += QStringLiteral("<p><small>Decided by %1</small></p>")
+                    .arg(f.thresholds.join(QStringLiteral(", ")).toHtmlEscaped());
+    return html;
+}
+
+QString skippedHtml(const DiagnosticsResult& result)
+{
+    if (result.skipped.empty())
+        return {};
+    QString html = QStringLiteral("<p><b>Not checked</b> (the profile lacks what they need):</p><ul>");
+    for (const SkippedCheck& s : result.skipped)
+        html += QStringLiteral("<li>%1: %2</li>").arg(s.check.toHtmlEscaped(), s.reason.toHtmlEscaped());
+    return html + QStringLiteral("</ul>");
+}
+
+QTableView* newTableView(QAbstractItemModel* model, QWidget* parent)
+{
+    auto* proxy = new SortFilterProxy(parent);
+    proxy->setSourceModel(model);
+    auto* view = new QTableView(parent);
+    view->setModel(proxy);
+    setupTableView(view);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    return view;
+}
+} // namespace
+
+FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
+    : Pane(workbench, parent)
+    , m_message(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_findings(new FindingsModel(this))
+    , m_findingsProxy(new SortFilterProxy(this))
+    , m_findingsView(new QTableView(this))
+    , m_detail(new QTextBrowser(this))
+    , m_showKernels(new QPushButton(tr("Show kernels"), this))
+    , m_focusRange(new QPushButton(tr("Focus on range"), this))
+    , m_job(this)
+{
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* thresholds = new QPushButton(tr("Thresholds…"), this);
+    thresholds->setToolTip(tr("The values the findings are decided by (as `report --threshold name=value`)."));
+    auto* exportMenu = new QMenu(this);
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export"));
+    exportButton->setMenu(exportMenu);
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    exportMenu->addAction(tr("Table as CSV…"), this, [this]() {
+        if (QAbstractItemView* view = exportableView())
+            exportViewCsvInteractively(view, exportBaseName(), this);
+    });
+
+    auto* colours = new SeverityColours(this);
+    colours->setSourceModel(m_findings);
+    m_findingsProxy->setSourceModel(colours);
+    m_findingsView->setModel(m_findingsProxy);
+    setupTableView(m_findingsView);
+    m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_findingsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::TitleColumn, QHeaderView::Stretch);
+    m_findingsView->setSortingEnabled(false); // the result's order: severity, then time lost
+    m_detail->setOpenLinks(false);
+    m_showKernels->setToolTip(tr("Filter the Kernels pane to the kernels this finding names."));
+    m_focusRange->setToolTip(tr("Focus every pane on the finding's time range or NVTX range."));
+
+    auto* evidenceBar = new QHBoxLayout;
+    evidenceBar->addWidget(m_showKernels);
+    evidenceBar->addWidget(m_focusRange);
+    evidenceBar->addStretch(1);
+    auto* detailBox = new QWidget(this);
+    auto* detailLayout = new QVBoxLayout(detailBox);
+    detailLayout->setContentsMargins(0, 0, 0, 0);
+    detailLayout->addWidget(m_detail, 1);
+    detailLayout->addLayout(evidenceBar);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_findingsView);
+    split->addWidget(detailBox);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    m_tabs->addTab(split, tr("Findings"));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_message, 1);
+    bar->addWidget(thresholds);
+    bar->addWidget(exportButton);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(m_tabs, 1);
+
+    connect(thresholds, &QPushButton::clicked, this, &FindingsPane::editThresholds);
+    connect(m_showKernels, &QPushButton::clicked, this, &FindingsPane::showEvidenceKernels);
+    connect(m_focusRange, &QPushButton::clicked, this, &FindingsPane::focusOnEvidence);
+    connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](
+            const QModelIndex& current) { showFinding(current.isValid() ? current.data(IdentityRole).toInt() : -1); });
+    connect(workbench, &Workbench::currentChanged, this, &FindingsPane::onCurrentSessionChanged);
+    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* session) {
+        if (session == m_session)
+            onCurrentSessionChanged(session);
+    });
+    connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
+        if (s == m_session)
+            onCurrentSessionChanged(nullptr);
+    });
+    onCurrentSessionChanged(workbench->current());
+}
+
+QAbstractItemView* FindingsPane::exportableView() const
+{
+    return qobject_cast<QAbstractItemView*>(m_tabs->currentWidget())
+        ? qobject_cast<QAbstractItemView*>(m_tabs->currentWidget())
+        : m_findingsView;
+}
+
+QString FindingsPane::exportBaseName() const
+{
+    const QString table
+        = m_tabs->currentIndex() > 0 ? m_tabs->currentWidget()->objectName() : QStringLiteral("findings");
+    return table + QLatin1Char('-') + (m_session ? m_session->profile()->displayName() : QString());
+}
+
+void FindingsPane::setThresholds(const Thresholds& thresholds)
+{
+    m_thresholds = thresholds;
+    if (!m_result)
+        return;
+    // Only the findings depend on the thresholds: no need to run the analyses again.
+    auto result = std::make_shared<DiagnosticsResult>(*m_result);
+    computeFindings(*result, m_thresholds);
+    showResult(result, {});
+    Q_EMIT resultShown();
+}
+
+void FindingsPane::onCurrentSessionChanged(ProfileSession* session)
+{
+    m_session = session;
+    // Only a shown pane computes: hidden behind another tab, it waits until it is brought to the front.
+    m_stale = !isVisible();
+    if (!m_stale) {
+        recompute();
+        return;
+    }
+    m_job.cancel();
+    showResult(nullptr, {});
+}
+
+void FindingsPane::showEvent(QShowEvent* event)
+{
+    Pane::showEvent(event);
+    if (m_stale) {
+        m_stale = false;
+        recompute();
+    }
+}
+
+void FindingsPane::recompute()
+{
+    m_job.cancel();
+    if (!m_session) {
+        showResult(nullptr, tr("Open a profile to see its diagnostics."));
+        Q_EMIT resultShown();
+        return;
+    }
+    showResult(nullptr, tr("Analysing…"));
+    DiagnosticsRequest request;
+    request.profile = m_session->profile();
+    request.focus = m_session->focus();
+    request.thresholds = m_thresholds;
+    m_job.run<Result<DiagnosticsResult>>([request](const JobContext& job) { return runDiagnostics(request, job); },
+        [this](Result<DiagnosticsResult> result) {
+            if (!result) {
+                showResult(nullptr, result.errorMessage());
+            } else {
+                const QStringList warnings = result.warnings();
+                showResult(
+                    std::make_shared<const DiagnosticsResult>(std::move(*result)), warnings.join(QLatin1Char('\n')));
+            }
+            Q_EMIT resultShown();
+        },
+        [this](const Progress& p) {
+            m_message->setText(p.fraction >= 0 ? tr("Analysing: %1 (%2 %)").arg(p.stage).arg(int(p.fraction * 100))
+                                               : tr("Analysing: %1").arg(p.stage));
+        });
+}
+
+void FindingsPane::showResult(std::shared_ptr<const DiagnosticsResult> result, const QString& message)
+{
+    m_result = std::move(result);
+    m_findings->setFindings(m_result ? m_result->findings : std::vector<Finding> {});
+    if (m_result)
+        showTables(*m_result);
+    QString text = message;
+    if (m_result) {
+        int critical = 0, warnings = 0;
+        for (const Finding& f : m_result->findings) {
+            critical += f.severity == Severity::Critical;
+            warnings += f.severity == Severity::Warning;
+        }
+        text = tr("%n finding(s): %1 critical, %2 warning(s)", nullptr, int(m_result->findings.size()))
+                   .arg(critical)
+                   .arg(warnings)
+            + (m_result->skipped.empty()
+                    ? QString()
+                    : tr("; %n check(s) not run for missing data", nullptr, int(m_result->skipped.size())))
+            + (m_result->focus.isActive() ? tr(" — in the focus range") : QString())
+            + (message.isEmpty() ? QString() : QLatin1Char('\n') + message);
+    }
+    m_message->setText(text);
+    if (m_result && !m_result->findings.empty()) {
+        m_findingsView->selectionModel()->setCurrentIndex(
+            m_findingsProxy->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    } else {
+        showFinding(-1);
+    }
+}
+
+void FindingsPane::showTables(const DiagnosticsResult& result)
+{
+    for (const DiagnosticsTable& table : diagnosticsTables(result)) {
+        if (table.id == QLatin1String("findings"))
+            continue;
+        auto shared = std::make_shared<const DiagnosticsTable>(table);
+        const auto it = m_tableModels.find(table.id);
+        if (it != m_tableModels.end()) {
+            it->second->setTable(shared);
+            continue;
+        }
+        auto* model = new DiagnosticsTableModel(this);
+        model->setTable(shared);
+        QTableView* view = newTableView(model, m_tabs);
+        view->setObjectName(table.id);
+        m_tabs->addTab(view, table.title);
+        m_tabs->setTabToolTip(m_tabs->count() - 1, tr("%1 (tables/%2.csv of the report)").arg(table.title, table.id));
+        m_tableModels.emplace(table.id, model);
+    }
+}
+
+const Finding* FindingsPane::currentFinding() const
+{
+    const QModelIndex current = m_findingsView->selectionModel()->currentIndex();
+    if (!current.isValid())
+        return nullptr;
+    const int row = current.data(IdentityRole).toInt();
+    const auto& findings = m_findings->findings();
+    return row >= 0 && std::size_t(row) < findings.size() ? &findings[std::size_t(row)] : nullptr;
+}
+
+void FindingsPane::showFinding(int index)
+{
+    const auto& findings = m_findings->findings();
+    const Finding* f = index >= 0 && std::size_t(index) < findings.size() ? &findings[std::size_t(index)] : nullptr;
+    QString html;
+    if (f && m_result)
+        html = findingHtml(*f, *m_result);
+    else if (m_result && m_result->findings.empty())
+        html = tr("<p>No finding: nothing crossed its threshold.</p>");
+    if (m_result)
+        html += skippedHtml(*m_result);
+    m_detail->setHtml(html);
+    m_showKernels->setEnabled(f && !f->evidence.kernelNames.isEmpty());
+    m_focusRange->setEnabled(f && (f->evidence.hasTimeRange() || !f->evidence.nvtxRange.isEmpty()));
+}
+
+bool FindingsPane::selectFinding(const QString& id)
+{
+    for (int row = 0; row < m_findingsProxy->rowCount(); ++row) {
+        const QModelIndex index = m_findingsProxy->index(row, 0);
+        const int finding = index.data(IdentityRole).toInt();
+        if (m_findings->findings()[std::size_t(finding)].id == id) {
+            m_findingsView->selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            return true;
+        }
+    }
+    return false;
+}
+
+void FindingsPane::showEvidenceKernels()
+{
+    const Finding* f = currentFinding();
+    if (!f || !m_session || f->evidence.kernelNames.isEmpty())
+        return;
+    const Profile& profile = *m_session->profile();
+    const KernelTable& kernels = profile.kernels;
+    // Names are looked up once each, not per kernel: a profile has few names and millions of kernels.
+    std::vector<char> wanted(profile.strings.size(), 0);
+    for (const QString& name : f->evidence.kernelNames)
+        if (const StringRef ref = profile.strings.find(name); ref != kNoString)
+            wanted[std::size_t(ref)] = 1;
+    auto rows = std::make_shared<std::vector<char>>(kernels.size(), 0);
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+        const StringRef name = kernels.demangledName[i];
+        (*rows)[i] = name >= 0 && std::size_t(name) < wanted.size() && wanted[std::size_t(name)];
+    }
+    KernelSelection selection;
+    selection.session = m_session;
+    selection.label = tr("finding: %1").arg(f->title);
+    selection.filter.rows = std::move(rows);
+    workbench()->showKernels(selection);
+}
+
+void FindingsPane::focusOnEvidence()
+{
+    const Finding* f = currentFinding();
+    if (!f || !m_session)
+        return;
+    if (f->evidence.hasTimeRange()) {
+        FocusRange range { f->evidence.start, f->evidence.end, f->title };
+        Q_EMIT focusRequested(range);
+        return;
+    }
+    const Result<ResolvedFocus> resolved = resolveFocus(*m_session->profile(), FocusText { {}, f->evidence.nvtxRange });
+    if (resolved)
+        Q_EMIT focusRequested(resolved->range);
+    else
+        m_message->setText(resolved.errorMessage());
+}
+
+void FindingsPane::editThresholds()
+{
+    ThresholdsDialog dialog(m_thresholds, this);
+    if (dialog.exec() == QDialog::Accepted)
+        setThresholds(dialog.thresholds());
+}
+
+} // namespace nsw

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/diagnostics/diagnostics.h"
+#include "core/jobs/background.h"
+#include "widgets/common/pane.h"
+
+#include <QPointer>
+#include <map>
+#include <memory>
+
+class QLabel;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+
+namespace nsw {
+
+class DiagnosticsTableModel;
+class FindingsModel;
+class ProfileSession;
+class SortFilterProxy;
+
+/// The diagnostics of the current profile (issue 15): findings sorted by severity and time lost, each with its
+/// numbers, recommendation and evidence (its kernels shown in the Kernels pane, its time range or NVTX range made the
+/// focus), and every analysis table as a sortable sub-tab. Computed off the GUI thread when shown; follows the
+/// profile's focus.
+class FindingsPane : public Pane
+{
+    Q_OBJECT
+public:
+    explicit FindingsPane(Workbench* workbench, QWidget* parent = nullptr);
+
+    QString paneId() const override { return QStringLiteral("findings"); }
+    QString title() const override { return tr("F&indings"); }
+    QAbstractItemView* exportableView() const override;
+    QString exportBaseName() const override;
+
+    const Thresholds& thresholds() const { return m_thresholds; }
+    void setThresholds(const Thresholds& thresholds);
+    /// The last result, or null (none yet, computing, failed).
+    const std::shared_ptr<const DiagnosticsResult>& result() const { return m_result; }
+    bool isComputing() const { return m_job.isBusy(); }
+    void recompute();
+
+    // For tests.
+    QLabel* message() const { return m_message; }
+    QTableView* findingsView() const { return m_findingsView; }
+    QTextBrowser* detail() const { return m_detail; }
+    QTabWidget* tabs() const { return m_tabs; }
+    QPushButton* showKernelsButton() const { return m_showKernels; }
+    QPushButton* focusRangeButton() const { return m_focusRange; }
+    /// Selects the finding with @p id (e.g. "gpu_idle"); false when there is none.
+    bool selectFinding(const QString& id);
+
+Q_SIGNALS:
+    /// A result (or a message) is shown; tests wait on it.
+    void resultShown();
+    /// The user asked to focus every pane on a finding's time range.
+    void focusRequested(const nsw::FocusRange& range);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    void onCurrentSessionChanged(ProfileSession* session);
+    void showResult(std::shared_ptr<const DiagnosticsResult> result, const QString& message);
+    void showTables(const DiagnosticsResult& result);
+    void showFinding(int index);
+    const Finding* currentFinding() const;
+    void showEvidenceKernels();
+    void focusOnEvidence();
+    void editThresholds();
+
+    QPointer<ProfileSession> m_session;
+    Thresholds m_thresholds;
+    QLabel* m_message;
+    QTabWidget* m_tabs;
+    FindingsModel* m_findings;
+    SortFilterProxy* m_findingsProxy;
+    QTableView* m_findingsView;
+    QTextBrowser* m_detail;
+    QPushButton* m_showKernels;
+    QPushButton* m_focusRange;
+    std::map<QString, DiagnosticsTableModel*> m_tableModels; ///< by table id; their views are tabs
+    std::shared_ptr<const DiagnosticsResult> m_result;
+    JobSlot m_job;
+    bool m_stale = false; ///< the profile or its focus changed while hidden: computed when next shown
+};
+
+} // namespace nsw
