@@ -338,6 +338,7 @@ void MainWindow::createActions()
     csv->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     QAction* png = exportMenu->addAction(tr("Chart as &PNG…"), this, &MainWindow::exportPng);
     png->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    exportMenu->addAction(tr("Diagnostics &Report…"), this, &MainWindow::exportReport);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -687,6 +688,26 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
         break;
     }
     return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::exportReport()
+{
+    for (Pane* p : m_panes) {
+        auto* findings = qobject_cast<FindingsPane*>(p);
+        if (!findings)
+            continue;
+        QDockWidget* dock = dockOf(findings);
+        dock->show();
+        dock->raise();
+        if (!m_workbench->current())
+            statusBar()->showMessage(tr("Open a profile first: the report is of the current profile"), 10000);
+        else if (!findings->result())
+            statusBar()->showMessage(
+                tr("The Findings pane is still analysing the profile: export the report once it lists the findings"),
+                10000);
+        else
+            findings->exportReportInteractively();
+    }
 }
 
 QCustomPlot* MainWindow::plotToExport() const

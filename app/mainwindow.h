@@ -114,6 +114,7 @@ private:
     void refreshProfileSelector();
     void updateStatus();
     void exportCsv();
+    void exportReport();
     void exportPng();
     Pane* activePane() const;
     void saveLayout();

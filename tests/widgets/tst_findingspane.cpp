@@ -14,12 +14,19 @@
 #include "widgets/diagnostics/findingspane.h"
 #include "widgets/diagnostics/thresholdsdialog.h"
 
+#include <QDir>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -66,6 +73,8 @@ private Q_SLOTS:
     void tablesAreTabs();
     void thresholdsChangeTheFindings();
     void followsTheFocus();
+    void writesTheReportFolder();
+    void refusesAFileAsReportFolder();
     void noProfileSaysSo();
 
 private:
@@ -216,6 +225,40 @@ void TestFindingsPane::followsTheFocus()
     QVERIFY(m_pane->result()->focus.isActive());
     QCOMPARE(rowOf(*m_pane->findingsView(), QStringLiteral("gpu_idle"), *m_pane), -1);
     QVERIFY2(m_pane->message()->text().contains(QStringLiteral("focus")), qPrintable(m_pane->message()->text()));
+}
+
+void TestFindingsPane::writesTheReportFolder()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("report"));
+    const Status written = m_pane->writeReport(out);
+    QVERIFY2(written, qPrintable(written.errorMessage()));
+    for (const QString& name :
+        { QStringLiteral("report.md"), QStringLiteral("report.html"), QStringLiteral("tables/kernels.csv"),
+            QStringLiteral("tables/gpu_idle_gaps.csv"), QStringLiteral("tables/sync_by_pid.csv") })
+        QVERIFY2(QFileInfo(QDir(out).filePath(name)).size() > 0, qPrintable(name));
+    QFile json(QDir(out).filePath(QStringLiteral("report.json")));
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QJsonObject report = QJsonDocument::fromJson(json.readAll()).object();
+    // The same findings as the pane lists, in the same order.
+    const QJsonArray findings = report.value(QStringLiteral("findings")).toArray();
+    QCOMPARE(findings.size(), m_pane->findingsView()->model()->rowCount());
+    QCOMPARE(findings.first().toObject().value(QStringLiteral("id")).toString(), m_pane->result()->findings.front().id);
+}
+
+void TestFindingsPane::refusesAFileAsReportFolder()
+{
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("not-a-folder"));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("keep");
+    f.close();
+    const Status written = m_pane->writeReport(file);
+    QVERIFY(!written);
+    QVERIFY2(written.errorMessage().contains(QStringLiteral("not-a-folder")), qPrintable(written.errorMessage()));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), QByteArray("keep"));
 }
 
 void TestFindingsPane::noProfileSaysSo()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "findingspane.h"
 
+#include "core/diagnostics/reportfiles.h"
 #include "core/focus/focusresolve.h"
 #include "core/models/diagnosticstablemodel.h"
 #include "core/models/modelroles.h"
@@ -8,9 +9,11 @@
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "core/util/timeformat.h"
+#include "widgets/common/filedialogs.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/diagnostics/thresholdsdialog.h"
 
+#include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QIdentityProxyModel>
@@ -145,6 +148,8 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
         if (QAbstractItemView* view = exportableView())
             exportViewCsvInteractively(view, exportBaseName(), this);
     });
+    m_exportReport = exportMenu->addAction(tr("Report Folder…"), this, &FindingsPane::exportReportInteractively);
+    m_exportReport->setToolTip(tr("report.md, report.json, report.html and tables/*.csv, as `nsys-workbench report`"));
 
     auto* colours = new SeverityColours(this);
     colours->setSourceModel(m_findings);
@@ -354,6 +359,7 @@ void FindingsPane::showFinding(int index)
     if (m_result)
         html += skippedHtml(*m_result);
     m_detail->setHtml(html);
+    m_exportReport->setEnabled(m_result != nullptr);
     m_showKernels->setEnabled(f && !f->evidence.kernelNames.isEmpty());
     m_focusRange->setEnabled(f && (f->evidence.hasTimeRange() || !f->evidence.nvtxRange.isEmpty()));
 }
@@ -411,6 +417,25 @@ void FindingsPane::focusOnEvidence()
         Q_EMIT focusRequested(resolved->range);
     else
         m_message->setText(resolved.errorMessage());
+}
+
+void FindingsPane::exportReportInteractively()
+{
+    if (!m_result)
+        return;
+    const QString dir = askExistingDirectory(this, tr("Write the Report Into"));
+    if (dir.isEmpty())
+        return;
+    const Status written = writeReport(dir);
+    m_message->setText(
+        written ? tr("Report written to %1").arg(QDir::toNativeSeparators(dir)) : written.errorMessage());
+}
+
+Status FindingsPane::writeReport(const QString& dir) const
+{
+    if (!m_result)
+        return Status::failure(ErrorKind::NoData, tr("no diagnostics to write yet"));
+    return writeReportFolder(*m_result, dir);
 }
 
 void FindingsPane::editThresholds()

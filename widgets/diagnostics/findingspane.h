@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 
+class QAction;
 class QLabel;
 class QPushButton;
 class QTabWidget;
@@ -43,6 +44,10 @@ public:
     const std::shared_ptr<const DiagnosticsResult>& result() const { return m_result; }
     bool isComputing() const { return m_job.isBusy(); }
     void recompute();
+    /// The report folder of the last result (as `report --out DIR`).
+    Status writeReport(const QString& dir) const;
+    /// Asks for a folder and writes the report into it (the pane's Export menu, File → Export → Report).
+    void exportReportInteractively();
 
     // For tests.
     QLabel* message() const { return m_message; }
@@ -83,6 +88,7 @@ private:
     QTextBrowser* m_detail;
     QPushButton* m_showKernels;
     QPushButton* m_focusRange;
+    QAction* m_exportReport = nullptr;
     std::map<QString, DiagnosticsTableModel*> m_tableModels; ///< by table id; their views are tabs
     std::shared_ptr<const DiagnosticsResult> m_result;
     JobSlot m_job;
