@@ -34,7 +34,7 @@ public:
     explicit FindingsPane(Workbench* workbench, QWidget* parent = nullptr);
 
     QString paneId() const override { return QStringLiteral("findings"); }
-    QString title() const override { return tr("F&indings"); }
+    QString title() const override { return tr("Fin&dings"); }
     QAbstractItemView* exportableView() const override;
     QString exportBaseName() const override;
 
