@@ -8,6 +8,7 @@
 #include "core/models/sortfilterproxy.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/tableviews.h"
@@ -52,6 +53,7 @@ QString metricText(const FindingMetric& m)
 {
     const QString value = m.unit == QLatin1String("ns") ? formatDuration(qint64(m.value))
         : m.unit == QLatin1String("%")                  ? QStringLiteral("%1 %").arg(m.value, 0, 'f', 1)
+        : m.unit == QLatin1String("count")              ? withThousandsSeparators(qint64(m.value))
                                                         : QStringLiteral("%1 %2").arg(m.value, 0, 'g', 6).arg(m.unit);
     return QStringLiteral("%1: %2").arg(m.name.toHtmlEscaped(), value.toHtmlEscaped());
 }
