@@ -53,6 +53,7 @@ private Q_SLOTS:
     void csvHeaders();
     void jsonKeys();
     void htmlSelfContained();
+    void noCharts();
     void thresholdOverrideReported();
     void refusals_data();
     void refusals();
@@ -155,6 +156,21 @@ void TestCmdReport::htmlSelfContained()
     QVERIFY(!html.contains(u"src=\"http"_s));
     QVERIFY(!html.contains(u"<link"_s));
     QVERIFY(!html.contains(u"<script"_s));
+    QCOMPARE(html.count(u"src=\"data:image/png;base64,iVBOR"_s), 2); // both charts, embedded
+    QVERIFY(
+        readAll(QDir(m_out).filePath(u"report.md"_s)).contains("![gpu_time_breakdown](charts/gpu_time_breakdown.png)"));
+}
+
+void TestCmdReport::noCharts()
+{
+    const QString out = m_dir.filePath(u"nocharts"_s);
+    const Run r = run({ u"report"_s, m_trace, u"--out"_s, out, u"--no-charts"_s });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(QDir(out).filePath(u"charts"_s)));
+    QVERIFY(!readAll(QDir(out).filePath(u"report.html"_s)).contains("data:image/png"));
+    // The same findings and tables as with the charts.
+    QCOMPARE(
+        readAll(QDir(out).filePath(u"tables/findings.csv"_s)), readAll(QDir(m_out).filePath(u"tables/findings.csv"_s)));
 }
 
 void TestCmdReport::thresholdOverrideReported()
