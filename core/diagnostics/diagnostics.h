@@ -84,7 +84,9 @@ void computeFindings(DiagnosticsResult& result, const Thresholds& thresholds);
 /// nvtx_ranges, gpu_idle_gaps, kernels_by_pid, sync_by_pid, nvtx_by_pid; then ours: gpu_idle_by_device,
 /// gpu_stream_gaps, gap_histogram, overlap_by_gpu, nccl_shared_streams, nccl_by_collective, nccl_by_stream,
 /// launch_cost, launch_rate_by_pid, sync_by_thread, memory_by_direction, memory_by_kind, processes,
-/// gpu_time_breakdown, nvtx_phases (with a phase map), iterations (when detected), findings.
+/// gpu_time_breakdown, nvtx_phases (with a phase map), iterations (when detected), findings. Raw values: durations
+/// in ns, start_ns/end_ns columns relative to captureStart (add it back for the events' clock), percentages 0..100,
+/// an empty cell (std::monostate) where a value does not apply.
 std::vector<DiagnosticsTable> diagnosticsTables(const DiagnosticsResult& result);
 
 } // namespace nsw

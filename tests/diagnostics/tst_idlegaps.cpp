@@ -140,6 +140,13 @@ void TestIdleGaps::deviceTotals()
     QCOMPARE(d->causeNs[int(GapCause::CpuBound)], 410 * S);
     QCOMPARE(d->causeNs[int(GapCause::HostWait)], 500 * S);
     QCOMPARE(d->causeNs[int(GapCause::MemoryTransfer)], 100 * S);
+    // Long gaps (default 5 ms = 500 S): only the 5 ms host wait.
+    QCOMPARE(d->longGaps, qint64(1));
+    QCOMPARE(d->longGapNs, 500 * S);
+    QCOMPARE(d->longCauseNs[int(GapCause::HostWait)], 500 * S);
+    const DeviceIdle* longer = deviceOf(computeIdleGaps(c, 0, 2000, {}, 220 * S), 0);
+    QCOMPARE(longer->longGaps, qint64(3));
+    QCOMPARE(longer->longGapNs, (220 + 410 + 500) * S);
     const DeviceIdle* d1 = deviceOf(r, 1);
     QVERIFY(d1);
     QCOMPARE(d1->busyNs, 400 * S);
