@@ -99,6 +99,16 @@ private:
         return r.profile->strings.at(ref);
     }
 
+    /// The NCCL kernel names with the most time (launchCost.kernels is sorted by kernel time), at most five.
+    QStringList topNcclKernels() const
+    {
+        QStringList names;
+        for (const LaunchCostRow& k : r.launchCost.kernels)
+            if (names.size() < 5 && k.name.contains(QLatin1String("nccl"), Qt::CaseInsensitive))
+                names << k.name;
+        return names;
+    }
+
     static QString causeAdvice(GapCause cause)
     {
         switch (cause) {
@@ -261,8 +271,7 @@ private:
             f.recommendation = QStringLiteral("Run communication on its own stream and overlap it with compute "
                                               "(bucketed gradient all-reduce, async tensor-parallel collectives).");
             f.evidence.devices = { d.device };
-            for (const NcclCollectiveRow& c : r.nccl.collectives)
-                f.evidence.kernelNames << collectiveName(c.collective);
+            f.evidence.kernelNames = topNcclKernels();
             f.timeLostNs = d.ncclOnlyNs;
             f.thresholds = { thText("nccl_overlap_pct"), thText("nccl_min_share_pct") };
             r.findings.push_back(f);
@@ -291,6 +300,7 @@ private:
             { QStringLiteral("nccl_ns"), double(ncclNs), QStringLiteral("ns") } };
         f.recommendation = QStringLiteral("Kernels on one stream serialise: give NCCL its own stream so that "
                                           "communication can overlap compute.");
+        f.evidence.kernelNames = topNcclKernels();
         f.timeLostNs = ncclNs;
         r.findings.push_back(f);
     }

@@ -177,11 +177,11 @@ void TestCmdReport::thresholdOverrideReported()
 {
     const QString out = m_dir.filePath(u"override"_s);
     const Run r = run({ u"report"_s, m_trace, u"--out"_s, out, u"--threshold"_s, u"gpu_idle_pct=0"_s,
-        u"--nvtx-coverage-warn-threshold"_s, u"100"_s });
+        u"--nvtx-coverage-warn-threshold"_s, u"101"_s });
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const nlohmann::json j = nlohmann::json::parse(readAll(QDir(out).filePath(u"report.json"_s)).toStdString());
     QCOMPARE(j["thresholds"]["gpu_idle_pct"].get<double>(), 0.0);
-    QCOMPARE(j["thresholds"]["nvtx_coverage_pct"].get<double>(), 100.0);
+    QCOMPARE(j["thresholds"]["nvtx_coverage_pct"].get<double>(), 101.0);
     int idle = 0;
     bool coverage = false;
     for (const auto& f : j["findings"]) {
@@ -189,7 +189,7 @@ void TestCmdReport::thresholdOverrideReported()
         coverage = coverage || f["id"] == "nvtx_coverage";
     }
     QCOMPARE(idle, int(j["metrics"]["gpu_idle_by_device"].size())); // every GPU is idle at least 0 %
-    QVERIFY(coverage); // coverage below 100 %
+    QVERIFY(coverage); // the demo covers 100 %, below 101 %
 }
 
 void TestCmdReport::refusals_data()

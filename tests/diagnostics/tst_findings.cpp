@@ -157,6 +157,8 @@ void TestFindings::numbersAndEvidence()
     const Finding* nccl = find(r, QStringLiteral("nccl_not_overlapped"));
     QVERIFY(nccl);
     QCOMPARE(nccl->timeLostNs, 1 * ms);
+    QCOMPARE(nccl->evidence.kernelNames, QStringList { QStringLiteral("ncclDevKernel_AllReduce_Sum_f32") });
+    QCOMPARE(find(r, QStringLiteral("nccl_shared_stream"))->evidence.kernelNames, nccl->evidence.kernelNames);
 }
 
 void TestFindings::missingDataNeverFires()
