@@ -77,7 +77,9 @@ struct DiagnosticsResult
 Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, const JobContext& job = {});
 
 /// The findings of an analysed profile with the given thresholds (runDiagnostics calls it; the pane may call it
-/// again when only thresholds change). Fills result.findings and result.skipped, sorted.
+/// again when only thresholds change). Fills result.findings and result.skipped, sorted. Three thresholds shape the
+/// analyses themselves and take effect fully only through runDiagnostics: listed_gap_us (which gaps are listed),
+/// short_kernel_us (launch cost) and long_gap_ms (long-gap totals; otherwise counted among the listed gaps).
 void computeFindings(DiagnosticsResult& result, const Thresholds& thresholds);
 
 /// Every table of the result, in a stable order, with nsys-llm-explainer's names where it has one: kernels,
