@@ -42,7 +42,7 @@ const std::vector<Command>& commands()
             runProfile, asksForPng },
         { QStringLiteral("report"),
             QStringLiteral("findings and diagnostics (idle gaps, overlap, NCCL, launches, sync) to md/json/html/csv"),
-            runReport },
+            runReport, [](const QStringList& args) { return !args.contains(QStringLiteral("--no-charts")); } },
         { QStringLiteral("findings"), QStringLiteral("the findings of `report` on stdout (text or json)"),
             runFindings },
     };

@@ -3,10 +3,12 @@
 #include "app/cli/clicommon.h"
 #include "app/cli/clidiagnostics.h"
 #include "app/cli/commands.h"
+#include "app/cli/reportcharts.h"
 #include "core/diagnostics/diagnosticsexport.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <map>
 
 namespace nsw::cli {
 
@@ -40,7 +42,9 @@ int runReport(const QStringList& args)
         QStringLiteral("The folder to write into (created when missing): report.md, report.json, report.html and "
                        "tables/*.csv."),
         QStringLiteral("dir"));
-    parser.addOption(out);
+    const QCommandLineOption noCharts(QStringLiteral("no-charts"),
+        QStringLiteral("Leave the charts out (no rendering): report.html then holds the tables only."));
+    parser.addOptions({ out, noCharts });
     const DiagnosticsOptions options;
     options.addTo(parser);
     int exitCode = ExitOk;
@@ -52,7 +56,8 @@ int runReport(const QStringList& args)
                            "collective and stream, launch cost, synchronisation per process and thread, memory "
                            "transfers by direction and memory kind, per-process tables, the GPU time breakdown, "
                            "NVTX coverage and phases, iteration outliers. report.html is one self-contained page "
-                           "(tables only, no charts yet). report.json holds the findings and every table under "
+                           "with the charts embedded as PNG (also written to charts/*.png). report.json holds the "
+                           "findings and every table under "
                            "\"metrics\", raw values (ns relative to the capture start, bytes, percent)."),
             &exitCode))
         return exitCode;
@@ -86,22 +91,43 @@ int runReport(const QStringList& args)
         return ExitInput;
     }
     const QDir folder(dir);
-    std::vector<std::pair<QString, QString>> files {
-        { folder.filePath(QStringLiteral("report.md")), diagnosticsMarkdown(*result) },
+    std::map<QString, QByteArray> charts;
+    if (!parser.isSet(noCharts)) {
+        charts = renderReportCharts(*result);
+        if (charts.empty() && !result->temporal.empty())
+            printError(QStringLiteral("warning: charts need the widgets (run through nsys-workbench); report.html "
+                                      "holds the tables only"));
+    }
+    QString markdown = diagnosticsMarkdown(*result);
+    if (!charts.empty()) {
+        markdown += QStringLiteral("## Charts\n\n");
+        for (const auto& [id, png] : charts)
+            markdown += QStringLiteral("![%1](charts/%1.png)\n\n").arg(id);
+    }
+    std::vector<std::pair<QString, QByteArray>> files {
+        { folder.filePath(QStringLiteral("report.md")), markdown.toUtf8() },
         { folder.filePath(QStringLiteral("report.json")),
-            QString::fromStdString(diagnosticsJson(*result).dump(2)) + QLatin1Char('\n') },
-        { folder.filePath(QStringLiteral("report.html")), diagnosticsHtml(*result) },
+            QByteArray::fromStdString(diagnosticsJson(*result).dump(2)) + '\n' },
+        { folder.filePath(QStringLiteral("report.html")), diagnosticsHtml(*result, charts).toUtf8() },
     };
     for (const DiagnosticsTable& t : diagnosticsTables(*result))
-        files.emplace_back(folder.filePath(QStringLiteral("tables/%1.csv").arg(t.id)), diagnosticsTableCsv(t));
-    for (const auto& [file, text] : files) {
+        files.emplace_back(folder.filePath(QStringLiteral("tables/%1.csv").arg(t.id)), diagnosticsTableCsv(t).toUtf8());
+    for (const auto& [id, png] : charts)
+        files.emplace_back(folder.filePath(QStringLiteral("charts/%1.png").arg(id)), png);
+    for (const auto& [file, bytes] : files) {
         if (const QString e = checkOutputPath(file); !e.isEmpty()) {
             printError(e);
             return ExitUsage;
         }
     }
-    for (const auto& [file, text] : files) {
-        if (const QString e = writeOutput(text, file); !e.isEmpty()) {
+    if (!charts.empty() && !QDir().mkpath(folder.filePath(QStringLiteral("charts")))) {
+        printError(QStringLiteral("%1: cannot create the directory").arg(folder.filePath(QStringLiteral("charts"))));
+        return ExitInput;
+    }
+    for (const auto& [file, bytes] : files) {
+        const QByteArray& data = bytes;
+        if (const QString e = writeOutputWith(file, [&](QIODevice& d) { return d.write(data) == data.size(); });
+            !e.isEmpty()) {
             printError(e);
             return ExitInput;
         }

@@ -52,7 +52,8 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
     const Thresholds& t = request.thresholds;
 
     job.report(QStringLiteral("Idle gaps"), 0.1);
-    r.idleGaps = computeIdleGaps(context, TimeNs(t.value(QStringLiteral("listed_gap_us")) * 1e3), 2000, job);
+    r.idleGaps = computeIdleGaps(context, TimeNs(t.value(QStringLiteral("listed_gap_us")) * 1e3), 2000, job,
+        TimeNs(t.value(QStringLiteral("long_gap_ms")) * 1e6));
     job.report(QStringLiteral("Overlap"), 0.3);
     r.overlap = computeOverlap(context, job);
     r.temporal = computeTemporalBreakdown(context, job);

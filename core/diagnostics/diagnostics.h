@@ -77,14 +77,18 @@ struct DiagnosticsResult
 Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, const JobContext& job = {});
 
 /// The findings of an analysed profile with the given thresholds (runDiagnostics calls it; the pane may call it
-/// again when only thresholds change). Fills result.findings and result.skipped, sorted.
+/// again when only thresholds change). Fills result.findings and result.skipped, sorted. Three thresholds shape the
+/// analyses themselves and take effect fully only through runDiagnostics: listed_gap_us (which gaps are listed),
+/// short_kernel_us (launch cost) and long_gap_ms (long-gap totals; otherwise counted among the listed gaps).
 void computeFindings(DiagnosticsResult& result, const Thresholds& thresholds);
 
 /// Every table of the result, in a stable order, with nsys-llm-explainer's names where it has one: kernels,
 /// nvtx_ranges, gpu_idle_gaps, kernels_by_pid, sync_by_pid, nvtx_by_pid; then ours: gpu_idle_by_device,
 /// gpu_stream_gaps, gap_histogram, overlap_by_gpu, nccl_shared_streams, nccl_by_collective, nccl_by_stream,
 /// launch_cost, launch_rate_by_pid, sync_by_thread, memory_by_direction, memory_by_kind, processes,
-/// gpu_time_breakdown, nvtx_phases (with a phase map), iterations (when detected), findings.
+/// gpu_time_breakdown, nvtx_phases (with a phase map), iterations (when detected), findings. Raw values: durations
+/// in ns, start_ns/end_ns columns relative to captureStart (add it back for the events' clock), percentages 0..100,
+/// an empty cell (std::monostate) where a value does not apply.
 std::vector<DiagnosticsTable> diagnosticsTables(const DiagnosticsResult& result);
 
 } // namespace nsw

@@ -59,7 +59,7 @@ QString evidenceText(const DiagnosticsResult& r, const Evidence& e)
 {
     QStringList parts;
     if (e.hasTimeRange())
-        parts << QStringLiteral("time %1 s to %2 s").arg(relative(r, e.start), relative(r, e.end));
+        parts << QStringLiteral("time %1 to %2").arg(relative(r, e.start), relative(r, e.end));
     if (!e.devices.empty()) {
         QStringList d;
         for (int key : e.devices)
@@ -84,7 +84,7 @@ QString evidenceText(const DiagnosticsResult& r, const Evidence& e)
 QString header(const DiagnosticsResult& r)
 {
     QString window
-        = QStringLiteral("%1 s to %2 s (%3)")
+        = QStringLiteral("%1 to %2 (%3)")
               .arg(relative(r, r.windowStart), relative(r, r.windowEnd), formatDuration(r.windowEnd - r.windowStart));
     if (r.focus.isActive())
         window += QStringLiteral(", focus: ") + r.focus.label;

@@ -99,6 +99,16 @@ private:
         return r.profile->strings.at(ref);
     }
 
+    /// The NCCL kernel names with the most time (launchCost.kernels is sorted by kernel time), at most five.
+    QStringList topNcclKernels() const
+    {
+        QStringList names;
+        for (const LaunchCostRow& k : r.launchCost.kernels)
+            if (names.size() < 5 && k.name.contains(QLatin1String("nccl"), Qt::CaseInsensitive))
+                names << k.name;
+        return names;
+    }
+
     static QString causeAdvice(GapCause cause)
     {
         switch (cause) {
@@ -166,15 +176,23 @@ private:
                 r.findings.push_back(f);
             }
 
+            // The totals come from the analysis (every gap), computed with the same threshold unless the pane
+            // changed it since: then from the listed gaps.
             qint64 count = 0;
             TimeNs total = 0;
             TimeNs byCause[kGapCauseCount] = {};
-            for (const IdleGap& g : r.idleGaps.deviceGaps) {
-                if (g.device != d.device || g.duration() < longGap)
-                    continue;
-                ++count;
-                total += g.duration();
-                byCause[int(g.cause)] += g.duration();
+            if (r.idleGaps.longMinNs == longGap) {
+                count = d.longGaps;
+                total = d.longGapNs;
+                std::copy(std::begin(d.longCauseNs), std::end(d.longCauseNs), std::begin(byCause));
+            } else {
+                for (const IdleGap& g : r.idleGaps.deviceGaps) {
+                    if (g.device != d.device || g.duration() < longGap)
+                        continue;
+                    ++count;
+                    total += g.duration();
+                    byCause[int(g.cause)] += g.duration();
+                }
             }
             if (count == 0)
                 continue;
@@ -217,8 +235,8 @@ private:
             }
             f.timeLostNs = total;
             f.thresholds = { thText("long_gap_ms") };
-            if (r.idleGaps.listedMinNs > longGap)
-                f.detail += QStringLiteral(" Only gaps of listed_gap_us and more were looked at.");
+            if (r.idleGaps.longMinNs != longGap && (r.idleGaps.listedMinNs > longGap || r.idleGaps.truncated))
+                f.detail += QStringLiteral(" Counted among the listed gaps only (run the analysis again for all).");
             r.findings.push_back(f);
         }
     }
@@ -253,8 +271,7 @@ private:
             f.recommendation = QStringLiteral("Run communication on its own stream and overlap it with compute "
                                               "(bucketed gradient all-reduce, async tensor-parallel collectives).");
             f.evidence.devices = { d.device };
-            for (const NcclCollectiveRow& c : r.nccl.collectives)
-                f.evidence.kernelNames << collectiveName(c.collective);
+            f.evidence.kernelNames = topNcclKernels();
             f.timeLostNs = d.ncclOnlyNs;
             f.thresholds = { thText("nccl_overlap_pct"), thText("nccl_min_share_pct") };
             r.findings.push_back(f);
@@ -283,6 +300,7 @@ private:
             { QStringLiteral("nccl_ns"), double(ncclNs), QStringLiteral("ns") } };
         f.recommendation = QStringLiteral("Kernels on one stream serialise: give NCCL its own stream so that "
                                           "communication can overlap compute.");
+        f.evidence.kernelNames = topNcclKernels();
         f.timeLostNs = ncclNs;
         r.findings.push_back(f);
     }
@@ -468,8 +486,8 @@ private:
         }
         const IterationTable& it = *r.iterations;
         std::vector<const Iteration*> outliers;
-        for (const Iteration& i : it.iterations)
-            if (i.outlier)
+        for (const Iteration& i : it.iterations) // outliers are flagged over the whole run, reported in the focus
+            if (i.outlier && r.focus.overlaps(i.start, i.end))
                 outliers.push_back(&i);
         if (outliers.empty() || double(outliers.size()) < th("iteration_outliers_min"))
             return;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <tuple>
 
 namespace nsw {
 
@@ -142,10 +143,11 @@ std::vector<GapBucket> gapBuckets()
 }
 
 IdleGapResult computeIdleGaps(
-    const AnalysisContext& c, TimeNs listedMinNs, std::size_t maxListed, const JobContext& job)
+    const AnalysisContext& c, TimeNs listedMinNs, std::size_t maxListed, const JobContext& job, TimeNs longMinNs)
 {
     IdleGapResult result;
     result.listedMinNs = listedMinNs;
+    result.longMinNs = longMinNs;
     if (!c.profile)
         return result;
     const Profile& p = *c.profile;
@@ -223,6 +225,11 @@ IdleGapResult computeIdleGaps(
                     ++b.count;
                     b.totalNs += g.duration();
                 }
+            if (g.duration() >= longMinNs) {
+                ++d.longGaps;
+                d.longGapNs += g.duration();
+                d.longCauseNs[int(g.cause)] += g.duration();
+            }
             if (g.duration() >= listedMinNs)
                 result.deviceGaps.push_back(g);
         });

@@ -52,12 +52,17 @@ struct DeviceIdle
     TimeNs causeNs[kGapCauseCount] = {}; ///< gap time by GapCause
     qint64 causeCount[kGapCauseCount] = {};
     std::vector<GapBucket> histogram;
+    /// Gaps of IdleGapResult::longMinNs and longer, every one (not only the listed ones), and their time by cause.
+    qint64 longGaps = 0;
+    TimeNs longGapNs = 0;
+    TimeNs longCauseNs[kGapCauseCount] = {};
     double idlePercent() const { return spanNs > 0 ? 100.0 * double(idleNs) / double(spanNs) : 0.0; }
 };
 
 struct IdleGapResult
 {
     TimeNs listedMinNs = 0; ///< gaps at least this long are listed (the totals count every gap)
+    TimeNs longMinNs = 0; ///< gaps at least this long count in DeviceIdle::longGaps
     std::vector<DeviceIdle> devices;
     std::vector<IdleGap> deviceGaps; ///< listed whole-device gaps, longest first
     std::vector<IdleGap> streamGaps; ///< listed per-stream gaps, longest first
@@ -68,9 +73,10 @@ struct IdleGapResult
 
 /// Idle gaps per device (no kernel or memory operation on any stream of the device) and per stream, between the
 /// device's (stream's) operations that overlap the focus, clipped to it. Gaps of @p listedMinNs and longer are
-/// listed (at most @p maxListed of each kind, longest first); all gaps count in the totals and the histogram.
+/// listed (at most @p maxListed of each kind, longest first); all gaps count in the totals and the histogram, those
+/// of @p longMinNs and longer also in the long-gap totals.
 IdleGapResult computeIdleGaps(const AnalysisContext& context, TimeNs listedMinNs = 100'000,
-    std::size_t maxListed = 2000, const JobContext& job = {});
+    std::size_t maxListed = 2000, const JobContext& job = {}, TimeNs longMinNs = 5'000'000);
 
 /// The histogram's buckets, empty.
 std::vector<GapBucket> gapBuckets();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace nsw {

@@ -170,6 +170,7 @@ def commands(trace, base):
         "analyze": ["analyze", trace, "--format", "json"],
         "export": ["export", "--format", "perfetto", trace],
         "iterations": ["iterations", trace, "--format", "json"],
+        "findings": ["findings", trace, "--format", "json"],
     }
 
 

@@ -56,6 +56,8 @@ for t in "${traces[@]}"; do
     run "$b.compare.self" compare "$t" "$t"
     run "$b.iterations" iterations "$t"
     run "$b.iterations.json" iterations "$t" --format json
+    run "$b.findings" findings "$t"
+    run "$b.findings.json" findings "$t" --format json
     run "$b.compare.self.cat" compare "$t" "$t" --by category --rule-set vllm --model llama --format csv
 done
 

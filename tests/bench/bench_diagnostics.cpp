@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Times `report`'s pipeline (load every part, then runDiagnostics: every analysis of issue 15 §2 and the findings)
+// on a (large) export against the floor of an in-process SQLite scan of the columns it reads, in the same run.
+// Target (issue 15): within 1.5x of the scan. Also prints the analyses alone on the loaded profile.
+//   bench_diagnostics [EXPORT] [--iterations N]
+#include "core/diagnostics/diagnostics.h"
+#include "core/profile/profileloader.h"
+#include "core/sqlite/sqlitedb.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <algorithm>
+#include <cstdio>
+#include <sqlite3.h>
+
+using namespace nsw;
+
+namespace {
+
+constexpr double kTarget = 1.5;
+
+const std::vector<std::pair<const char*, const char*>>& scannedColumns()
+{
+    static const std::vector<std::pair<const char*, const char*>> columns {
+        { "StringIds", "id, length(value)" },
+        { "CUPTI_ACTIVITY_KIND_KERNEL",
+            "start, end, globalPid, deviceId, streamId, correlationId, demangledName, shortName" },
+        { "CUPTI_ACTIVITY_KIND_RUNTIME", "start, end, globalTid, correlationId, nameId" },
+        { "CUPTI_ACTIVITY_KIND_MEMCPY",
+            "start, end, bytes, copyKind, srcKind, dstKind, globalPid, deviceId, streamId, correlationId" },
+        { "CUPTI_ACTIVITY_KIND_MEMSET", "start, end, bytes, globalPid, deviceId, streamId, correlationId" },
+        { "NVTX_EVENTS", "start, end, globalTid, textId, eventType, domainId" },
+    };
+    return columns;
+}
+
+double scanFloorMs(const QString& path, qint64* rows)
+{
+    QElapsedTimer t;
+    t.start();
+    QString error;
+    const auto db = SqliteDb::open(path, &error);
+    qint64 sum = 0;
+    *rows = 0;
+    for (const auto& [table, cols] : scannedColumns()) {
+        if (!db || !db->hasTable(QString::fromLatin1(table)))
+            continue;
+        const QByteArray sql = QByteArray("SELECT ") + cols + " FROM " + table;
+        sqlite3_stmt* st = nullptr;
+        if (sqlite3_prepare_v2(db->handle(), sql.constData(), -1, &st, nullptr) != SQLITE_OK)
+            continue;
+        const int n = sqlite3_column_count(st);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            for (int c = 0; c < n; ++c)
+                sum += sqlite3_column_int64(st, c);
+            ++*rows;
+        }
+        sqlite3_finalize(st);
+    }
+    if (sum == 42)
+        std::printf(" ");
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QString path = QStringLiteral("/tmp/nsw-bench/big.sqlite");
+    int iterations = 3;
+    const QStringList args = app.arguments().mid(1);
+    for (int i = 0; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--iterations") && i + 1 < args.size())
+            iterations = std::max(1, args[++i].toInt());
+        else
+            path = args[i];
+    }
+    std::vector<double> total, analyses, floor;
+    qint64 rows = 0;
+    std::size_t findings = 0, kernels = 0;
+    for (int i = 0; i < iterations; ++i) {
+        floor.push_back(scanFloorMs(path, &rows));
+        QElapsedTimer t;
+        t.start();
+        const LoadResult load = ProfileLoader::load(path, LoadOptions {});
+        if (!load.profile) {
+            std::fprintf(stderr, "%s\n", qPrintable(load.error));
+            return 2;
+        }
+        const qint64 loaded = t.nsecsElapsed();
+        DiagnosticsRequest request;
+        request.profile = load.profile;
+        const Result<DiagnosticsResult> r = runDiagnostics(request);
+        if (!r) {
+            std::fprintf(stderr, "%s\n", qPrintable(r.errorMessage()));
+            return 2;
+        }
+        total.push_back(double(t.nsecsElapsed()) / 1e6);
+        analyses.push_back(double(t.nsecsElapsed() - loaded) / 1e6);
+        findings = r->findings.size();
+        kernels = load.profile->kernels.size();
+    }
+    const double ratio = median(total) / median(floor);
+    std::printf(
+        "%s: %zu kernels, %lld rows scanned by the floor, %zu findings\n", qPrintable(path), kernels, rows, findings);
+    std::printf("sqlite scan floor %.1f ms; load + diagnostics %.1f ms (diagnostics alone %.1f ms)\n", median(floor),
+        median(total), median(analyses));
+    std::printf(
+        "report pipeline %.2f x scan (target %.1f x: %s)\n", ratio, kTarget, ratio <= kTarget ? "met" : "MISSED");
+    return 0;
+}

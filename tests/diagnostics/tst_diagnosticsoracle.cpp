@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The diagnostics' counts and sums against plain SQL on every export of oracleExports() (generated ones for every
+// schema version, the demo, ../shared/traces when present).
+#include "core/diagnostics/diagnostics.h"
+#include "core/profile/profileloader.h"
+#include "oracleexports.h"
+#include "sqlitefixture.h"
+
+#include <QTest>
+#include <map>
+
+using namespace nsw;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+bool hasTable(const QString& file, const QString& table)
+{
+    return !test::queryRows(file, u"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '%1'"_s.arg(table))
+                .isEmpty();
+}
+
+struct CountTotal
+{
+    qint64 count = 0;
+    qint64 total = 0;
+    bool operator==(const CountTotal&) const = default;
+};
+
+CountTotal countTotal(const QString& file, const QString& sql)
+{
+    const QStringList row = test::queryRows(file, sql).value(0);
+    return { row.value(0).toLongLong(), row.value(1).toLongLong() };
+}
+
+/// The device a row ran on, as DiagnosticsDevice::key: the nsys GPU id through TARGET_INFO_CUDA_DEVICE, else the
+/// CUDA ordinal.
+QString deviceKeySql(const QString& file)
+{
+    if (!hasTable(file, u"TARGET_INFO_CUDA_DEVICE"_s))
+        return u"deviceId"_s;
+    return u"coalesce((SELECT d.gpuId FROM TARGET_INFO_CUDA_DEVICE d WHERE d.cudaId = o.deviceId AND d.pid = "
+           "((o.globalPid >> 24) & 16777215) AND d.gpuId IN (SELECT id FROM TARGET_INFO_GPU)), o.deviceId)"_s;
+}
+
+/// Kernels, memcpys and memsets as one relation (start, end, deviceId, streamId, globalPid).
+QString gpuOpsSql(const QString& file)
+{
+    QStringList parts;
+    for (const QString& t :
+        { u"CUPTI_ACTIVITY_KIND_KERNEL"_s, u"CUPTI_ACTIVITY_KIND_MEMCPY"_s, u"CUPTI_ACTIVITY_KIND_MEMSET"_s })
+        if (hasTable(file, t))
+            parts << u"SELECT start, end, deviceId, streamId, globalPid FROM %1"_s.arg(t);
+    return parts.join(u" UNION ALL "_s);
+}
+
+/// Gaps of a series: rows whose start is after the latest end of the rows before them in start order.
+CountTotal gapsBySql(const QString& file, const QString& partition)
+{
+    const QString sql = u"WITH o AS (%1), k AS (SELECT start, end, streamId, %2 AS dev FROM o o), "
+                        "w AS (SELECT start, max(end) OVER (PARTITION BY %3 ORDER BY start, end ROWS BETWEEN "
+                        "UNBOUNDED PRECEDING AND 1 PRECEDING) AS prevEnd FROM k) "
+                        "SELECT count(*), coalesce(sum(start - prevEnd), 0) FROM w WHERE start > prevEnd"_s.arg(
+                            gpuOpsSql(file), deviceKeySql(file), partition);
+    return countTotal(file, sql);
+}
+
+const QString kSyncNames
+    = u"(n LIKE 'cudaDeviceSynchronize%' OR n LIKE 'cudaStreamSynchronize%' OR n LIKE "
+      "'cudaEventSynchronize%' OR n LIKE 'cudaThreadSynchronize%' OR n LIKE 'cudaStreamWaitEvent%' "
+      "OR n LIKE 'cuCtxSynchronize%' OR n LIKE 'cuStreamSynchronize%' OR n LIKE "
+      "'cuEventSynchronize%' OR n LIKE 'cuStreamWaitEvent%' OR n LIKE 'cuStreamWaitValue%' OR "
+      "((n LIKE 'cudaMemcpy%' OR n LIKE 'cuMemcpy%' OR n LIKE 'cudaMemset%' OR n LIKE "
+      "'cuMemset%') AND n NOT LIKE '%async%'))"_s;
+
+DiagnosticsResult diagnose(const QString& file, const FocusRange& focus = {})
+{
+    LoadResult load = ProfileLoader::load(file, LoadOptions {});
+    if (!load.profile)
+        qFatal("%s", qPrintable(load.error));
+    DiagnosticsRequest request;
+    request.profile = load.profile;
+    request.focus = focus;
+    request.detectIterations = false;
+    Result<DiagnosticsResult> r = runDiagnostics(request);
+    if (!r)
+        qFatal("%s", qPrintable(r.errorMessage()));
+    return std::move(*r);
+}
+
+} // namespace
+
+class TestDiagnosticsOracle : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void againstSql_data();
+    void againstSql();
+    void focusedKernels_data();
+    void focusedKernels();
+};
+
+void TestDiagnosticsOracle::againstSql_data()
+{
+    QTest::addColumn<QString>("file");
+    for (const test::OracleExport& e : test::oracleExports())
+        QTest::newRow(qPrintable(e.label)) << e.path;
+}
+
+void TestDiagnosticsOracle::againstSql()
+{
+    QFETCH(QString, file);
+    const DiagnosticsResult r = diagnose(file);
+    const bool kernels = hasTable(file, u"CUPTI_ACTIVITY_KIND_KERNEL"_s);
+
+    if (kernels) {
+        // Kernels by demangled name.
+        std::map<QString, CountTotal> sql;
+        for (const QStringList& row : test::queryRows(file,
+                 u"SELECT s.value, count(*), sum(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+                 "ON s.id = k.demangledName GROUP BY k.demangledName"_s))
+            sql[row[0]] = { row[1].toLongLong(), row[2].toLongLong() };
+        std::map<QString, CountTotal> ours;
+        for (const NamedDurations& k : r.perProcess.kernels)
+            ours[k.name] = { k.count, k.totalNs };
+        QCOMPARE(ours, sql);
+
+        // NCCL kernels (SQLite's LIKE is case-insensitive for ASCII).
+        const CountTotal nccl = countTotal(file,
+            u"SELECT count(*), coalesce(sum(k.end - k.start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+            "ON s.id = k.demangledName WHERE s.value LIKE '%nccl%'"_s);
+        QCOMPARE((CountTotal { r.nccl.total.count, r.nccl.total.totalNs }), nccl);
+    }
+
+    if (kernels && hasTable(file, u"CUPTI_ACTIVITY_KIND_RUNTIME"_s)) {
+        // Launch and queue time: each kernel's launching call in its own process (correlation id); when several
+        // calls share the id (old exports record cudaLaunchKernel and its _v7000 inner call), the first by rowid.
+        const QStringList row = test::queryRows(file,
+            u"WITH f AS (SELECT correlationId AS c, globalTid >> 24 AS p, min(rowid) AS id FROM "
+            "CUPTI_ACTIVITY_KIND_RUNTIME GROUP BY 1, 2) "
+            "SELECT count(*), coalesce(sum(r.end - r.start), 0), coalesce(sum(max(k.start - r.end, 0)), 0) FROM "
+            "CUPTI_ACTIVITY_KIND_KERNEL k JOIN f ON f.c = k.correlationId AND f.p = (k.globalPid >> 24) "
+            "JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.rowid = f.id"_s)
+                                    .value(0);
+        qint64 launches = 0, api = 0, queue = 0;
+        for (const LaunchCostRow& k : r.launchCost.kernels) {
+            launches += k.launches;
+            api += k.apiNs;
+            queue += k.queueNs;
+        }
+        QCOMPARE(launches, row[0].toLongLong());
+        QCOMPARE(api, row[1].toLongLong());
+        QCOMPARE(queue, row[2].toLongLong());
+    }
+
+    if (hasTable(file, u"CUPTI_ACTIVITY_KIND_RUNTIME"_s)) {
+        const CountTotal sync = countTotal(file,
+            u"SELECT count(*), coalesce(sum(d), 0) FROM (SELECT s.value AS n, r.end - r.start AS d FROM "
+            "CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId) WHERE %1"_s.arg(kSyncNames));
+        QCOMPARE((CountTotal { r.sync.calls, r.sync.totalNs }), sync);
+        const CountTotal api
+            = countTotal(file, u"SELECT count(*), sum(end - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME"_s);
+        QCOMPARE(r.sync.apiNs, api.total);
+    }
+
+    if (hasTable(file, u"CUPTI_ACTIVITY_KIND_MEMCPY"_s)) {
+        const QStringList row = test::queryRows(file,
+            u"SELECT count(*), coalesce(sum(bytes), 0), coalesce(sum(end - start), 0) FROM "
+            "CUPTI_ACTIVITY_KIND_MEMCPY"_s)
+                                    .value(0);
+        qint64 count = 0, bytes = 0, time = 0;
+        for (const MemoryTransferRow& m : r.memory.byDirection) {
+            if (m.direction == QLatin1String("memset"))
+                continue;
+            count += m.count;
+            bytes += m.bytes;
+            time += m.totalNs;
+        }
+        QCOMPARE(count, row[0].toLongLong());
+        QCOMPARE(bytes, row[1].toLongLong());
+        QCOMPARE(time, row[2].toLongLong());
+        if (r.memory.kindsKnown) {
+            const QList<QStringList> groups = test::queryRows(file,
+                u"SELECT count(*), sum(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY copyKind, srcKind, dstKind "
+                "ORDER BY 1, 2"_s);
+            QList<QStringList> ours;
+            for (const MemoryTransferRow& m : r.memory.byKind)
+                ours << QStringList { QString::number(m.count), QString::number(m.bytes) };
+            std::sort(ours.begin(), ours.end(), [](const QStringList& a, const QStringList& b) {
+                return std::pair(a[0].toLongLong(), a[1].toLongLong())
+                    < std::pair(b[0].toLongLong(), b[1].toLongLong());
+            });
+            QCOMPARE(ours, groups);
+            const CountTotal pageable = countTotal(file,
+                u"SELECT count(*), coalesce(sum(bytes), 0) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE srcKind = 0 OR "
+                "dstKind = 0"_s);
+            QCOMPARE((CountTotal { r.memory.pageableCopies, r.memory.pageableBytes }), pageable);
+        }
+    }
+
+    if (!gpuOpsSql(file).isEmpty()) {
+        qint64 gaps = 0, gapNs = 0;
+        for (const DeviceIdle& d : r.idleGaps.devices) {
+            gaps += d.gaps;
+            gapNs += d.gapNs;
+        }
+        QCOMPARE((CountTotal { gaps, gapNs }), gapsBySql(file, u"dev"_s));
+        QCOMPARE(
+            (CountTotal { r.idleGaps.streamGapCount, r.idleGaps.streamGapNs }), gapsBySql(file, u"dev, streamId"_s));
+    }
+}
+
+void TestDiagnosticsOracle::focusedKernels_data()
+{
+    againstSql_data();
+}
+
+void TestDiagnosticsOracle::focusedKernels()
+{
+    QFETCH(QString, file);
+    if (!hasTable(file, u"CUPTI_ACTIVITY_KIND_KERNEL"_s))
+        QSKIP("no kernels");
+    const QStringList span
+        = test::queryRows(file, u"SELECT min(start), max(end) FROM CUPTI_ACTIVITY_KIND_KERNEL"_s).value(0);
+    const TimeNs a = span[0].toLongLong(), b = span[1].toLongLong();
+    const FocusRange focus { a + (b - a) / 3, a + 2 * (b - a) / 3, u"middle"_s };
+    const DiagnosticsResult r = diagnose(file, focus);
+    const CountTotal sql = countTotal(file,
+        u"SELECT count(*), coalesce(sum(end - start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE (start >= %1 AND start "
+        "< %2) OR (end >= %1 AND end < %2) OR (start < %1 AND end >= %2)"_s.arg(focus.start)
+            .arg(focus.end));
+    QCOMPARE((CountTotal { r.launchCost.totalKernels, r.launchCost.totalKernelNs }), sql);
+    for (const DeviceTimeBreakdown& d : r.temporal)
+        QCOMPARE(d.computeNs + d.communicationNs + d.memoryNs + d.idleNs, focus.durationNs());
+}
+
+QTEST_GUILESS_MAIN(TestDiagnosticsOracle)
+#include "tst_diagnosticsoracle.moc"
