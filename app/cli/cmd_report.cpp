@@ -3,8 +3,9 @@
 #include "app/cli/clicommon.h"
 #include "app/cli/clidiagnostics.h"
 #include "app/cli/commands.h"
-#include "app/cli/reportcharts.h"
 #include "core/diagnostics/diagnosticsexport.h"
+#include "core/diagnostics/reportfiles.h"
+#include "widgets/diagnostics/reportcharts.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -98,22 +99,9 @@ int runReport(const QStringList& args)
             printError(QStringLiteral("warning: charts need the widgets (run through nsys-workbench); report.html "
                                       "holds the tables only"));
     }
-    QString markdown = diagnosticsMarkdown(*result);
-    if (!charts.empty()) {
-        markdown += QStringLiteral("## Charts\n\n");
-        for (const auto& [id, png] : charts)
-            markdown += QStringLiteral("![%1](charts/%1.png)\n\n").arg(id);
-    }
-    std::vector<std::pair<QString, QByteArray>> files {
-        { folder.filePath(QStringLiteral("report.md")), markdown.toUtf8() },
-        { folder.filePath(QStringLiteral("report.json")),
-            QByteArray::fromStdString(diagnosticsJson(*result).dump(2)) + '\n' },
-        { folder.filePath(QStringLiteral("report.html")), diagnosticsHtml(*result, charts).toUtf8() },
-    };
-    for (const DiagnosticsTable& t : diagnosticsTables(*result))
-        files.emplace_back(folder.filePath(QStringLiteral("tables/%1.csv").arg(t.id)), diagnosticsTableCsv(t).toUtf8());
-    for (const auto& [id, png] : charts)
-        files.emplace_back(folder.filePath(QStringLiteral("charts/%1.png").arg(id)), png);
+    std::vector<std::pair<QString, QByteArray>> files;
+    for (ReportFile& f : reportFiles(*result, charts))
+        files.emplace_back(folder.filePath(f.relativePath), std::move(f.bytes));
     for (const auto& [file, bytes] : files) {
         if (const QString e = checkOutputPath(file); !e.isEmpty()) {
             printError(e);

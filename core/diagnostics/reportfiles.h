@@ -14,16 +14,17 @@ namespace nsw {
 struct ReportFile
 {
     QString relativePath;
-    QString text;
+    QByteArray bytes;
 };
 
-/// Everything `report --out DIR` and the window's Export → Report write: report.md, report.json, report.html (with
-/// @p pngs embedded, by chart id) and tables/<id>.csv for every table.
-std::vector<ReportFile> reportFiles(const DiagnosticsResult& result, const std::map<QString, QByteArray>& pngs = {});
+/// Everything `report --out DIR` and the window's Export → Report write: report.md, report.json, report.html, and
+/// tables/<id>.csv for every table; with @p charts (PNG bytes by chart id) also charts/<id>.png, embedded in the
+/// HTML and linked from the Markdown.
+std::vector<ReportFile> reportFiles(const DiagnosticsResult& result, const std::map<QString, QByteArray>& charts = {});
 
-/// Writes reportFiles() into @p dir (created with its tables/ folder when missing), each file atomically. A Status
-/// error names the file that could not be written.
+/// Writes reportFiles() into @p dir (created with its tables/ and charts/ folders when missing), each file
+/// atomically. A Status error names the folder or file that could not be written.
 Status writeReportFolder(
-    const DiagnosticsResult& result, const QString& dir, const std::map<QString, QByteArray>& pngs = {});
+    const DiagnosticsResult& result, const QString& dir, const std::map<QString, QByteArray>& charts = {});
 
 } // namespace nsw

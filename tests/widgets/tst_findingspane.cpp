@@ -233,9 +233,9 @@ void TestFindingsPane::writesTheReportFolder()
     const QString out = dir.filePath(QStringLiteral("report"));
     const Status written = m_pane->writeReport(out);
     QVERIFY2(written, qPrintable(written.errorMessage()));
-    for (const QString& name :
-        { QStringLiteral("report.md"), QStringLiteral("report.html"), QStringLiteral("tables/kernels.csv"),
-            QStringLiteral("tables/gpu_idle_gaps.csv"), QStringLiteral("tables/sync_by_pid.csv") })
+    for (const QString& name : { QStringLiteral("report.md"), QStringLiteral("report.html"),
+             QStringLiteral("tables/kernels.csv"), QStringLiteral("tables/gpu_idle_gaps.csv"),
+             QStringLiteral("tables/sync_by_pid.csv"), QStringLiteral("charts/gpu_time_breakdown.png") })
         QVERIFY2(QFileInfo(QDir(out).filePath(name)).size() > 0, qPrintable(name));
     QFile json(QDir(out).filePath(QStringLiteral("report.json")));
     QVERIFY(json.open(QIODevice::ReadOnly));

@@ -12,6 +12,7 @@
 #include "core/util/timeformat.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/tableviews.h"
+#include "widgets/diagnostics/reportcharts.h"
 #include "widgets/diagnostics/thresholdsdialog.h"
 
 #include <QDir>
@@ -437,7 +438,7 @@ Status FindingsPane::writeReport(const QString& dir) const
 {
     if (!m_result)
         return Status::failure(ErrorKind::NoData, tr("no diagnostics to write yet"));
-    return writeReportFolder(*m_result, dir);
+    return writeReportFolder(*m_result, dir, renderReportCharts(*m_result));
 }
 
 void FindingsPane::editThresholds()

@@ -7,11 +7,11 @@
 #include <QString>
 #include <map>
 
-namespace nsw::cli {
+namespace nsw {
 
 /// The report's charts as PNG bytes by id: "gpu_time_breakdown" (per GPU, stacked compute / communication / memory /
 /// idle share of the window) and "gap_histogram" (idle gaps per length bucket, all GPUs). Charts without data are
 /// left out. Needs a QApplication (the offscreen platform is enough); empty without one.
 std::map<QString, QByteArray> renderReportCharts(const DiagnosticsResult& result);
 
-} // namespace nsw::cli
+} // namespace nsw

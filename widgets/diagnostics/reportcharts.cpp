@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "app/cli/reportcharts.h"
+#include "reportcharts.h"
 
 #include <QApplication>
 #include <QBuffer>
 #include <QSharedPointer>
 #include <qcustomplot.h>
 
-namespace nsw::cli {
+namespace nsw {
 
 namespace {
 
@@ -118,4 +118,4 @@ std::map<QString, QByteArray> renderReportCharts(const DiagnosticsResult& result
     return charts;
 }
 
-} // namespace nsw::cli
+} // namespace nsw
