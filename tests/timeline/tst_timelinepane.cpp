@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/categories/categorytable.h"
+#include "core/models/nvtxtreemodel.h"
+#include "core/nvtx/nvtxtree.h"
 #include "core/session/workbench.h"
 #include "core/session/workbenchload.h"
 #include "core/util/numberformat.h"
 #include "generator.h"
 #include "oracleexports.h"
 #include "widgets/categories/categorycontroller.h"
+#include "widgets/nvtx/nvtxpane.h"
 #include "widgets/timeline/timelinefindbar.h"
 #include "widgets/timeline/timelinepane.h"
 #include "widgets/timeline/timelineview.h"
@@ -129,6 +132,7 @@ private Q_SLOTS:
     void findRefusesAnInvalidRegex();
     void colorsByCategoryAsTheCategoriesPane();
     void nvtxRangeAndTimeRangeFromOtherPanesAreRevealed();
+    void rangePickedInTheNvtxPaneIsRevealed();
 
 private:
     struct Open
@@ -577,6 +581,25 @@ void TestTimelinePane::nvtxRangeAndTimeRangeFromOtherPanesAreRevealed()
     const TimelineViewport::State before = view->viewport().state();
     o.workbench->selectTimeRange(nullptr, a - 1'000'000'000, b);
     QCOMPARE(view->viewport().state(), before);
+}
+
+void TestTimelinePane::rangePickedInTheNvtxPaneIsRevealed()
+{
+    Open o = open(test::demoExport());
+    NvtxPane nvtx(o.workbench.get());
+    QTRY_VERIFY_WITH_TIMEOUT(nvtx.model()->tree(), 30000);
+    const NvtxTree& tree = *nvtx.model()->tree();
+    std::int32_t node = -1;
+    for (std::size_t n = 0; n < tree.nodes.size() && node < 0; ++n)
+        if (tree.nodes[n].kind == NvtxNode::Kind::Range && tree.nodes[n].firstRow >= 0 && tree.nodes[n].instances > 1)
+            node = std::int32_t(n);
+    QVERIFY(node >= 0);
+    nvtx.selectNode(node);
+    const EventRef first { EventTable::Nvtx, std::uint32_t(tree.nodes[std::size_t(node)].firstRow) };
+    QCOMPARE(o.pane->view()->selectedEvent(), first);
+    QVERIFY(isInView(*o.pane->view(), first));
+    QCOMPARE(eventName(o.pane->view()->index()->profile(), first),
+        tree.names[std::size_t(tree.nodes[std::size_t(node)].name)]);
 }
 
 QTEST_MAIN(TestTimelinePane)

@@ -67,8 +67,16 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
     , m_job(this)
 {
     QToolButton* fit = toolButton(tr("Fit all"), tr("Show the whole profile (F)"), this);
-    QToolButton* zoomIn = toolButton(tr("Zoom in"), tr("Zoom in at the centre (W, or the wheel at the cursor)"), this);
-    QToolButton* zoomOut = toolButton(tr("Zoom out"), tr("Zoom out (S)"), this);
+    // Symbols rather than words: at 1366 px the bar also holds the range shown and the search box.
+    QToolButton* zoomIn
+        = toolButton(QStringLiteral("+"), tr("Zoom in at the centre (W, or the wheel at the cursor)"), this);
+    QToolButton* zoomOut = toolButton(QStringLiteral("−"), tr("Zoom out (S)"), this);
+    for (QToolButton* b : { zoomIn, zoomOut }) {
+        QFont f = b->font();
+        f.setBold(true);
+        b->setFont(f);
+        b->setMinimumWidth(26);
+    }
     const QString hintText
         = tr("wheel: zoom · drag: pan · drag on the ruler or Shift+drag: select · W/S/A/D · click a group to fold it");
     m_hint = new QLabel(hintText, this);
@@ -176,8 +184,7 @@ void TimelinePane::resizeEvent(QResizeEvent* event)
     Pane::resizeEvent(event);
     // The hint is the first thing to go when the bar runs out of room (a narrow dock, 1366 px).
     const int hintWidth = m_hint->sizeHint().width() + m_bar->spacing();
-    const int others
-        = m_bar->sizeHint().width() - (m_hint->isHidden() ? 0 : hintWidth) + m_range->sizeHint().width();
+    const int others = m_bar->sizeHint().width() - (m_hint->isHidden() ? 0 : hintWidth) + m_range->sizeHint().width();
     m_hint->setHidden(others + hintWidth > contentsRect().width() - 8);
 }
 
