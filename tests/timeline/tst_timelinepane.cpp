@@ -437,6 +437,10 @@ void TestTimelinePane::findCountsAndRevealsEachOccurrence()
     QVERIFY(expected.count > 1000);
     const QString total = withThousandsSeparators(expected.count);
     QVERIFY(find->edit()->isVisible() && find->countLabel()->isVisible());
+    // Nothing typed: Enter and the arrows do nothing.
+    QVERIFY(!find->nextButton()->isEnabled() && !find->previousButton()->isEnabled());
+    QTest::keyClick(find->edit(), Qt::Key_Return);
+    QVERIFY(!view->selectedEvent().valid());
 
     QSignalSpy finished(find, &TimelineFindBar::searchFinished);
     QTest::keyClicks(find->edit(), u"MoE"_s);
@@ -491,6 +495,7 @@ void TestTimelinePane::findRefusesAnInvalidRegex()
     QTest::keyClicks(find->edit(), u"nccl(Dev"_s);
     QVERIFY(finished.wait(20000));
     QCOMPARE(find->countLabel()->text(), u"invalid"_s);
+    QVERIFY(!find->nextButton()->isEnabled());
     QVERIFY(find->countLabel()->toolTip().contains(u"invalid regular expression"_s));
     QTest::keyClick(find->edit(), Qt::Key_Return);
     QVERIFY(!o.pane->view()->selectedEvent().valid());
@@ -535,6 +540,10 @@ void TestTimelinePane::colorsByCategoryAsTheCategoriesPane()
     };
     QCOMPARE(view->colors().colorOf(profile, kernel).rgb(), chartColor(row));
     QCOMPARE(pixelAtKernel(), chartColor(row));
+    // The tooltip names the category.
+    const QString category = b.categories[b.categoryOfName[result->timeline->nameOfKernel(row)]];
+    const QString tip = view->toolTipAt(view->eventRect(kernel).center().toPoint());
+    QVERIFY2(tip.contains(u"category %1"_s.arg(category).toHtmlEscaped()), qPrintable(tip));
     // Every kernel name has its category's colour; memory operations keep their copy kind's.
     for (std::uint32_t r = 0; r < profile.kernels.size(); r += 97)
         QCOMPARE(view->colors().colorOf(profile, { EventTable::Kernel, r }).rgb(), chartColor(r));
@@ -545,6 +554,7 @@ void TestTimelinePane::colorsByCategoryAsTheCategoriesPane()
     // Back to names.
     o.pane->colorByBox()->setCurrentIndex(0);
     QCOMPARE(pixelAtKernel(), EventColors::colorForName(eventName(profile, kernel)).rgb());
+    QVERIFY(!view->toolTipAt(view->eventRect(kernel).center().toPoint()).contains(u"category "_s));
 }
 
 void TestTimelinePane::nvtxRangeAndTimeRangeFromOtherPanesAreRevealed()

@@ -154,6 +154,8 @@ void TimelineFindBar::startSearch()
 void TimelineFindBar::step(int direction)
 {
     if (!m_matches) {
+        if (!isSearching())
+            return; // nothing typed
         // Typing has not paused yet, or the search still runs: go once the matches are known.
         m_pendingStep = direction;
         if (m_typing->isActive())
@@ -179,9 +181,10 @@ void TimelineFindBar::step(int direction)
 
 void TimelineFindBar::updateCount()
 {
-    const bool enabled = m_matches && m_matches->count() > 0;
-    m_next->setEnabled(enabled || !m_matches);
-    m_previous->setEnabled(enabled || !m_matches);
+    // Enabled while the matches are still coming, so that Next can be asked for before they are known.
+    const bool enabled = !m_edit->text().isEmpty() && (!m_matches || m_matches->count() > 0);
+    m_next->setEnabled(enabled);
+    m_previous->setEnabled(enabled);
     m_count->setStyleSheet({});
     if (m_edit->text().isEmpty()) {
         m_count->clear();

@@ -212,6 +212,7 @@ void TimelinePane::applyColoring()
     }
     if (!result || !result->timeline) {
         m_view->colors().setProvider({});
+        m_view->setEventNote({});
         m_view->update();
         return;
     }
@@ -236,6 +237,16 @@ void TimelinePane::applyColoring()
             return QColor();
         const std::uint32_t name = timeline->nameOfKernel(e.row);
         return name < colors->size() ? (*colors)[name] : QColor();
+    });
+    auto categoryOfName = std::make_shared<std::vector<QString>>(b.categoryOfName.size());
+    for (std::size_t n = 0; n < b.categoryOfName.size(); ++n)
+        if (const int c = b.categoryOfName[n]; c >= 0 && c < b.categories.size())
+            (*categoryOfName)[n] = tr("category %1").arg(b.categories[c]);
+    m_view->setEventNote([timeline, categoryOfName, profile](const Profile& p, EventRef e) {
+        if (&p != profile || e.table != EventTable::Kernel || e.row >= p.kernels.size())
+            return QString();
+        const std::uint32_t name = timeline->nameOfKernel(e.row);
+        return name < categoryOfName->size() ? (*categoryOfName)[name] : QString();
     });
     m_view->update();
 }

@@ -205,6 +205,8 @@ QString TimelineView::spanToolTip(const Hit& hit) const
         lines << d.where.toHtmlEscaped();
         for (const QString& detail : d.details)
             lines << detail.toHtmlEscaped();
+        if (const QString note = m_eventNote ? m_eventNote(profile, event) : QString(); !note.isEmpty())
+            lines << note.toHtmlEscaped();
     }
     lines.insert(1,
         QStringLiteral("start %1 · duration %2")

@@ -9,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 namespace nsw {
@@ -87,6 +88,9 @@ public:
     /// The lane position of @p event, searched in the rows that can hold it.
     Hit locate(EventRef event) const;
     EventColors& colors() { return m_colors; }
+    /// A line the tooltip adds for an event ("category gemm"), empty for none; null: no line.
+    using EventNote = std::function<QString(const Profile&, EventRef)>;
+    void setEventNote(EventNote note) { m_eventNote = std::move(note); }
     /// The time range dragged on the ruler (or with Shift anywhere), drawn as a band; empty when there is none.
     std::pair<TimeNs, TimeNs> selectedRange() const;
     /// Shows @p start..@p end as the selected range (both kNoTime: none).
@@ -134,6 +138,7 @@ private:
     TimelineLayout m_layout;
     std::vector<char> m_collapsed; ///< per row
     EventColors m_colors;
+    EventNote m_eventNote;
     EventRef m_selected;
     std::vector<EventRef> m_related;
     std::vector<Hit> m_relatedHits; ///< where m_related are, located once per selection
