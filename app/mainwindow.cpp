@@ -201,7 +201,9 @@ void MainWindow::createPanes()
     connect(iterations, &IterationsPane::focusRequested, this, focusCurrent);
     connect(nvtx, &NvtxPane::focusRequested, this, focusCurrent);
     // Across the whole top, as in Nsight Systems: the other panes read as details of what it shows.
-    addPane(new TimelinePane(m_workbench, this), PaneGroup::Top, QKeySequence(Qt::CTRL | Qt::Key_4));
+    auto* timeline = new TimelinePane(m_workbench, this);
+    timeline->setCategoryController(categories->controller());
+    addPane(timeline, PaneGroup::Top, QKeySequence(Qt::CTRL | Qt::Key_4));
 }
 
 void MainWindow::sizeDefaultGeometry()

@@ -54,6 +54,16 @@ void Workbench::selectKernelInstance(ProfileSession* session, std::uint32_t kern
     Q_EMIT kernelInstanceSelected(session, kernelRow);
 }
 
+void Workbench::selectNvtxEvent(ProfileSession* session, std::uint32_t nvtxRow)
+{
+    Q_EMIT nvtxEventSelected(session, nvtxRow);
+}
+
+void Workbench::selectTimeRange(ProfileSession* session, TimeNs start, TimeNs end)
+{
+    Q_EMIT timeRangeSelected(session, start, end);
+}
+
 void Workbench::showKernels(const KernelSelection& selection)
 {
     Q_EMIT kernelSelectionChanged(selection);

@@ -43,6 +43,12 @@ public:
     void selectKernelName(ProfileSession* session, const QString& name);
     /// Linked selection: one kernel execution (a row of Profile::kernels), e.g. picked in the instance list.
     void selectKernelInstance(ProfileSession* session, std::uint32_t kernelRow);
+    /// Linked selection: one NVTX event (a row of Profile::nvtx), e.g. the first instance of a range picked in the
+    /// NVTX tree; the timeline reveals it.
+    void selectNvtxEvent(ProfileSession* session, std::uint32_t nvtxRow);
+    /// Linked selection: a stretch of a profile's time (an NVLink peak...), on the events' clock; the timeline shows
+    /// it with context and marks it.
+    void selectTimeRange(ProfileSession* session, TimeNs start, TimeNs end);
     /// Filter the kernel table to a set of kernels; an empty filter clears it.
     void showKernels(const KernelSelection& selection);
     void clearKernelSelection(ProfileSession* session);
@@ -54,6 +60,8 @@ Q_SIGNALS:
     void kernelNameSelected(nsw::ProfileSession* session, const QString& name);
     void kernelInstanceSelected(nsw::ProfileSession* session, quint32 kernelRow);
     void kernelSelectionChanged(const nsw::KernelSelection& selection);
+    void nvtxEventSelected(nsw::ProfileSession* session, quint32 nvtxRow);
+    void timeRangeSelected(nsw::ProfileSession* session, qint64 start, qint64 end);
     /// The focus range of @p session changed (ProfileSession::setFocus): panes showing it recompute.
     void focusChanged(nsw::ProfileSession* session);
 

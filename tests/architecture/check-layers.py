@@ -25,7 +25,7 @@ WIDGETS = {
     'common': 0, 'shell': 1,
     'kernels': 1, 'statistics': 1, 'nvtx': 1, 'categories': 1, 'nvlink': 1,
     'compare': 2,
-    'timeline': 1,
+    'timeline': 2,  # colours kernels by the categories controller's results
     'iterations': 1,
     'diagnostics': 1,
 }

@@ -5,11 +5,14 @@
 // thread), the index build on the loaded profile (best of two), its own bytes per event, hit-testing, and the paint
 // time of the whole pane offscreen (1920 px wide) over VIEWS (30) views from "fit all" down to a 10 µs window at
 // random places (CPU time of the GUI thread: the machine may be shared; wall time is printed too), after one warm-up
-// paint (font and style caches). NSW_BENCH_VERBOSE=1 prints each view. The last
+// paint (font and style caches), the search box's search (off the GUI thread in the pane) and a step to the next
+// occurrence, and the correlated partner of a launch call. NSW_BENCH_VERBOSE=1 prints each view. The last
 // line is
 //   timeline paint p50 X ms p99 Y ms; index Z bytes/event; build W x scan
 #include "core/session/workbench.h"
 #include "core/session/workbenchload.h"
+#include "core/timeline/correlation.h"
+#include "core/timeline/eventsearch.h"
 #include "core/timeline/timelinebuild.h"
 #include "widgets/timeline/timelinepane.h"
 #include "widgets/timeline/timelineview.h"
@@ -200,6 +203,28 @@ int main(int argc, char** argv)
         int(paints.size()), view->width(), view->height(), *std::min_element(paints.begin(), paints.end()),
         *std::max_element(paints.begin(), paints.end()), percentile(walls, 0.5), percentile(walls, 0.99), hitUs,
         worstHit);
+    // Find: the whole search (as the pane runs it in the background), then Next from the middle as the GUI does it.
+    for (const auto& [text, regex] : { std::pair { "moe", false }, std::pair { "^nccl.*allreduce", true },
+             std::pair { "cudaLaunchKernel", false }, std::pair { "no such name", false } }) {
+        QElapsedTimer t;
+        t.start();
+        const EventMatches matches = findEvents(loaded.profile, { QString::fromUtf8(text), regex });
+        const double searchMs = seconds(t) * 1000;
+        t.restart();
+        const EventRef next = matches.firstFrom(index->start() + (index->end() - index->start()) / 2);
+        const std::int64_t ordinal = matches.ordinalOf(next);
+        const bool revealed = next.valid() && view->revealEvent(next);
+        std::printf("find \"%s\"%s: %zu matches in %.1f ms; next (#%lld) found and revealed in %.2f ms%s\n", text,
+            regex ? " (regex)" : "", matches.count(), searchMs, static_cast<long long>(ordinal + 1), seconds(t) * 1000,
+            next.valid() && !revealed ? " (NOT REVEALED)" : "");
+    }
+    if (loaded.profile->cudaApi.size()) {
+        const EventRef call { EventTable::CudaApi, std::uint32_t(loaded.profile->cudaApi.size() / 2) };
+        QElapsedTimer t;
+        t.start();
+        const std::size_t partners = correlatedEvents(*loaded.profile, call).size();
+        std::printf("correlated partners of a CUDA API call: %zu in %.2f ms\n", partners, seconds(t) * 1000);
+    }
     std::printf("timeline paint p50 %.2f ms p99 %.2f ms; index %.2f bytes/event; build %.2f x scan\n",
         percentile(paints, 0.5), percentile(paints, 0.99), bytesPerEvent, build / scanSeconds);
     return 0;

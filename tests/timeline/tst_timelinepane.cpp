@@ -1,14 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/categories/categorytable.h"
+#include "core/models/nvtxtreemodel.h"
+#include "core/nvtx/nvtxtree.h"
 #include "core/session/workbench.h"
 #include "core/session/workbenchload.h"
+#include "core/util/numberformat.h"
 #include "generator.h"
 #include "oracleexports.h"
+#include "widgets/categories/categorycontroller.h"
+#include "widgets/nvtx/nvtxpane.h"
+#include "widgets/timeline/timelinefindbar.h"
 #include "widgets/timeline/timelinepane.h"
 #include "widgets/timeline/timelineview.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QHelpEvent>
+#include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -54,6 +68,47 @@ QPoint pointOf(const TimelineView& view, int row, std::uint32_t pos)
     return { TimelineView::kLabelWidth + int(view.viewport().xOf(mid)), y };
 }
 
+/// Count, first and last start of the kernels (demangled or short name), CUDA API calls and NVTX ranges and marks
+/// whose name contains @p text (any case), straight from the export with SQLite's LIKE.
+struct SqlMatches
+{
+    qint64 count = 0;
+    qint64 first = 0;
+    qint64 last = 0;
+};
+
+SqlMatches sqlMatches(const QString& path, const QString& text)
+{
+    SqlMatches m;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"oracle"_s);
+        db.setDatabaseName(path);
+        if (!db.open())
+            qFatal("cannot open %s", qPrintable(path));
+        QSqlQuery q(db);
+        const QString like = u"'%"_s + text + u"%'"_s;
+        q.exec(u"SELECT count(*), min(start), max(start) FROM ("
+               "SELECT k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds d ON d.id = k.demangledName "
+               "  JOIN StringIds s ON s.id = k.shortName WHERE d.value LIKE %1 OR s.value LIKE %1 "
+               "UNION ALL SELECT r.start FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId "
+               "  WHERE s.value LIKE %1 "
+               "UNION ALL SELECT n.start FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+               "  WHERE coalesce(s.value, n.text) LIKE %1 AND n.eventType IN (34, 59, 60, 70, 71))"_s.arg(like));
+        q.next();
+        m = { q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toLongLong() };
+    }
+    QSqlDatabase::removeDatabase(u"oracle"_s);
+    return m;
+}
+
+bool isInView(const TimelineView& view, EventRef e)
+{
+    const Profile& p = view.index()->profile();
+    const TimelineView::Hit hit = view.locate(e);
+    return hit.valid() && !view.rowRect(hit.row).isEmpty() && view.viewport().start() <= double(eventStart(p, e))
+        && double(eventEnd(p, e)) <= view.viewport().end();
+}
+
 } // namespace
 
 class TestTimelinePane : public QObject
@@ -61,6 +116,7 @@ class TestTimelinePane : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void showsEveryGpuAndThread_data();
     void showsEveryGpuAndThread();
     void zoomsAtTheCursorAndFitsAll();
@@ -71,6 +127,12 @@ private Q_SLOTS:
     void collapsingAGroupHidesItsRows();
     void draggingOnTheRulerFocusesTheProfile_data();
     void draggingOnTheRulerFocusesTheProfile();
+    void backAndForwardRestoreTheExactView();
+    void findCountsAndRevealsEachOccurrence();
+    void findRefusesAnInvalidRegex();
+    void colorsByCategoryAsTheCategoriesPane();
+    void nvtxRangeAndTimeRangeFromOtherPanesAreRevealed();
+    void rangePickedInTheNvtxPaneIsRevealed();
 
 private:
     struct Open
@@ -159,6 +221,10 @@ TestTimelinePane::Open TestTimelinePane::open(const QString& path)
     o.pane = std::make_unique<TimelinePane>(o.workbench.get());
     o.pane->resize(1400, 700);
     o.pane->show();
+    // Pane-wide shortcuts (F3, Alt+Left) need an active window.
+    o.pane->activateWindow();
+    if (!QTest::qWaitForWindowActive(o.pane.get()))
+        qFatal("the pane's window did not become active");
     QSignalSpy shown(o.pane.get(), &TimelinePane::indexShown);
     if (!o.pane->view()->index() && !shown.wait(30000))
         qFatal("timeline of %s not built", qPrintable(path));
@@ -306,6 +372,244 @@ void TestTimelinePane::collapsingAGroupHidesItsRows()
     QVERIFY(view->rowRect(1).isEmpty());
     QTest::mouseClick(view, Qt::LeftButton, {}, QPoint(20, TimelineView::kRulerHeight + 5));
     QCOMPARE(view->contentHeight(), height);
+}
+
+void TestTimelinePane::backAndForwardRestoreTheExactView()
+{
+    Open o = open(test::demoExport());
+    TimelineView* view = o.pane->view();
+    QAction* back = o.pane->backAction();
+    QAction* forward = o.pane->forwardAction();
+    QVERIFY(!back->isEnabled() && !forward->isEnabled());
+    const TimelineViewport::State fitted = view->viewport().state();
+
+    // A burst of wheel notches is one step back.
+    const QPoint at(TimelineView::kLabelWidth + 300, TimelineView::kRulerHeight + 40);
+    for (int i = 0; i < 6; ++i) {
+        QWheelEvent wheel(
+            at, view->mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view, &wheel);
+    }
+    const TimelineViewport::State wheeled = view->viewport().state();
+    QVERIFY(wheeled.nsPerPixel < fitted.nsPerPixel / 3);
+    QVERIFY(back->isEnabled());
+
+    // A revealed kernel is a step of its own.
+    const std::uint32_t row = std::uint32_t(view->index()->profile().kernels.size() / 3);
+    QVERIFY(view->revealEvent({ EventTable::Kernel, row }));
+    const TimelineViewport::State revealed = view->viewport().state();
+    QVERIFY(!(revealed == wheeled));
+
+    // Alt+Left from the view, the Back button, then forward again: each view exactly as it was.
+    QTest::keyClick(view, Qt::Key_Left, Qt::AltModifier);
+    QCOMPARE(view->viewport().state(), wheeled);
+    QVERIFY(forward->isEnabled());
+    const QList<QToolButton*> buttons = o.pane->findChildren<QToolButton*>();
+    const auto backButton
+        = std::find_if(buttons.begin(), buttons.end(), [&](QToolButton* b) { return b->defaultAction() == back; });
+    QVERIFY(backButton != buttons.end() && (*backButton)->isVisible());
+    QTest::mouseClick(*backButton, Qt::LeftButton);
+    QCOMPARE(view->viewport().state(), fitted);
+    QVERIFY(!back->isEnabled());
+    QCOMPARE(view->viewport().start(), double(view->index()->start()));
+    QCOMPARE(view->viewport().end(), double(view->index()->end()));
+    forward->trigger();
+    QCOMPARE(view->viewport().state(), wheeled);
+    QTest::keyClick(view, Qt::Key_Right, Qt::AltModifier);
+    QCOMPARE(view->viewport().state(), revealed);
+    QVERIFY(!forward->isEnabled());
+
+    // A new step after going back drops what was forward.
+    QTest::keyClick(view, Qt::Key_Left, Qt::AltModifier);
+    QTest::keyClick(view, Qt::Key_F);
+    QVERIFY(!forward->isEnabled());
+    QCOMPARE(view->viewport().state(), fitted);
+    view->grab();
+}
+
+void TestTimelinePane::findCountsAndRevealsEachOccurrence()
+{
+    Open o = open(test::demoExport());
+    TimelineView* view = o.pane->view();
+    TimelineFindBar* find = o.pane->findBar();
+    const Profile& profile = view->index()->profile();
+    const SqlMatches expected = sqlMatches(test::demoExport(), u"moe"_s);
+    QVERIFY(expected.count > 1000);
+    const QString total = withThousandsSeparators(expected.count);
+    QVERIFY(find->edit()->isVisible() && find->countLabel()->isVisible());
+    // Nothing typed: Enter and the arrows do nothing.
+    QVERIFY(!find->nextButton()->isEnabled() && !find->previousButton()->isEnabled());
+    QTest::keyClick(find->edit(), Qt::Key_Return);
+    QVERIFY(!view->selectedEvent().valid());
+
+    QSignalSpy finished(find, &TimelineFindBar::searchFinished);
+    QTest::keyClicks(find->edit(), u"MoE"_s);
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(find->countLabel()->text(), u"%1 found"_s.arg(total));
+
+    // Enter from the fitted view: the earliest occurrence, revealed, selected, and selected in the Kernels pane.
+    QSignalSpy kernelSelected(o.workbench.get(), &Workbench::kernelInstanceSelected);
+    QTest::keyClick(find->edit(), Qt::Key_Return);
+    EventRef e = view->selectedEvent();
+    QVERIFY(e.valid());
+    QCOMPARE(eventStart(profile, e), expected.first);
+    QVERIFY(eventName(profile, e).contains(u"moe"_s, Qt::CaseInsensitive));
+    QVERIFY(isInView(*view, e));
+    QCOMPARE(find->countLabel()->text(), u"1 of %1"_s.arg(total));
+    QCOMPARE(kernelSelected.size(), e.table == EventTable::Kernel ? 1 : 0);
+
+    // F3 and the ▼ button step forward in time, each occurrence in view.
+    TimeNs previousStart = eventStart(profile, e);
+    for (int i = 2; i <= 4; ++i) {
+        if (i % 2)
+            QTest::keyClick(find->edit(), Qt::Key_F3);
+        else
+            QTest::mouseClick(find->nextButton(), Qt::LeftButton);
+        e = view->selectedEvent();
+        QVERIFY(eventName(profile, e).contains(u"moe"_s, Qt::CaseInsensitive));
+        QVERIFY(eventStart(profile, e) >= previousStart);
+        previousStart = eventStart(profile, e);
+        QVERIFY(isInView(*view, e));
+        QCOMPARE(find->countLabel()->text(), u"%1 of %2"_s.arg(i).arg(total));
+    }
+    // Shift+Enter goes back; before the first comes the last.
+    QTest::keyClick(find->edit(), Qt::Key_Return, Qt::ShiftModifier);
+    QCOMPARE(find->countLabel()->text(), u"3 of %1"_s.arg(total));
+    for (int i = 0; i < 3; ++i)
+        QTest::keyClick(find->edit(), Qt::Key_F3, Qt::ShiftModifier);
+    QCOMPARE(find->countLabel()->text(), u"%1 of %1"_s.arg(total));
+    QCOMPARE(eventStart(profile, view->selectedEvent()), expected.last);
+    QVERIFY(isInView(*view, view->selectedEvent()));
+    // Clicking elsewhere leaves the count without a position.
+    view->selectEvent({});
+    QCOMPARE(find->countLabel()->text(), u"%1 found"_s.arg(total));
+    view->grab();
+}
+
+void TestTimelinePane::findRefusesAnInvalidRegex()
+{
+    Open o = open(test::demoExport());
+    TimelineFindBar* find = o.pane->findBar();
+    find->regexButton()->click();
+    QSignalSpy finished(find, &TimelineFindBar::searchFinished);
+    QTest::keyClicks(find->edit(), u"nccl(Dev"_s);
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(find->countLabel()->text(), u"invalid"_s);
+    QVERIFY(!find->nextButton()->isEnabled());
+    QVERIFY(find->countLabel()->toolTip().contains(u"invalid regular expression"_s));
+    QTest::keyClick(find->edit(), Qt::Key_Return);
+    QVERIFY(!o.pane->view()->selectedEvent().valid());
+    // Fixed, it finds the all-reduce kernels: 1,444 in the demo (sqlite3: demangled or short name LIKE the prefix).
+    find->edit()->clear();
+    QTest::keyClicks(find->edit(), u"^ncclDevKernel_AllReduce"_s);
+    QVERIFY(finished.wait(20000));
+    QCOMPARE(find->countLabel()->text(), u"1,444 found"_s);
+    QVERIFY(find->countLabel()->toolTip().isEmpty());
+}
+
+void TestTimelinePane::colorsByCategoryAsTheCategoriesPane()
+{
+    Open o = open(test::demoExport());
+    TimelineView* view = o.pane->view();
+    CategoryController categories(o.workbench.get());
+    o.pane->setCategoryController(&categories);
+    QVERIFY(!o.pane->colorsByCategory());
+    const Profile& profile = view->index()->profile();
+    // A kernel wide enough to be drawn alone (about 20 px), not selected.
+    std::uint32_t row = 0;
+    for (std::uint32_t r = 0; r < profile.kernels.size(); ++r)
+        if (profile.kernels.duration(r) > profile.kernels.duration(row))
+            row = r;
+    const EventRef kernel { EventTable::Kernel, row };
+    const double d = double(profile.kernels.duration(row));
+    view->showRange(double(profile.kernels.start[row]) - 25 * d, double(profile.kernels.end[row]) + 25 * d);
+    const auto pixelAtKernel = [&]() {
+        const QRectF r = view->eventRect(kernel);
+        return view->grab().toImage().pixel(r.center().toPoint());
+    };
+    QCOMPARE(pixelAtKernel(), EventColors::colorForName(eventName(profile, kernel)).rgb());
+
+    o.pane->colorByBox()->setCurrentIndex(1);
+    QTRY_VERIFY_WITH_TIMEOUT(categories.result(o.session) && !categories.isBusy(), 30000);
+    const CategoryController::SessionResult* result = categories.result(o.session);
+    const CategoryBreakdown& b = result->breakdown;
+    const CategoryTable table = categories.table();
+    const auto chartColor = [&](std::uint32_t kernelRow) {
+        const QString category = b.categories[b.categoryOfName[result->timeline->nameOfKernel(kernelRow)]];
+        return QColor::fromRgba(table.colors[std::size_t(table.categories.indexOf(category))]).rgb();
+    };
+    QCOMPARE(view->colors().colorOf(profile, kernel).rgb(), chartColor(row));
+    QCOMPARE(pixelAtKernel(), chartColor(row));
+    // The tooltip names the category.
+    const QString category = b.categories[b.categoryOfName[result->timeline->nameOfKernel(row)]];
+    const QString tip = view->toolTipAt(view->eventRect(kernel).center().toPoint());
+    QVERIFY2(tip.contains(u"category %1"_s.arg(category).toHtmlEscaped()), qPrintable(tip));
+    // Every kernel name has its category's colour; memory operations keep their copy kind's.
+    for (std::uint32_t r = 0; r < profile.kernels.size(); r += 97)
+        QCOMPARE(view->colors().colorOf(profile, { EventTable::Kernel, r }).rgb(), chartColor(r));
+    if (profile.memops.size())
+        QCOMPARE(view->colors().colorOf(profile, { EventTable::MemOp, 0 }).rgb(),
+            EventColors::memOpColor(profile.memops.copyKind[0]).rgb());
+
+    // Back to names.
+    o.pane->colorByBox()->setCurrentIndex(0);
+    QCOMPARE(pixelAtKernel(), EventColors::colorForName(eventName(profile, kernel)).rgb());
+    QVERIFY(!view->toolTipAt(view->eventRect(kernel).center().toPoint()).contains(u"category "_s));
+}
+
+void TestTimelinePane::nvtxRangeAndTimeRangeFromOtherPanesAreRevealed()
+{
+    Open o = open(test::demoExport());
+    TimelineView* view = o.pane->view();
+    const Profile& p = view->index()->profile();
+    // A terminated NVTX range in the middle of the capture, a hundredth of it or less.
+    std::uint32_t row = 0;
+    const TimeNs capture = view->index()->end() - view->index()->start();
+    for (std::uint32_t r = std::uint32_t(p.nvtx.size() / 2); r < p.nvtx.size(); ++r)
+        if (NvtxTable::isRange(p.nvtx.eventType[r]) && p.nvtx.end[r] != kNoTime
+            && p.nvtx.end[r] - p.nvtx.start[r] < capture / 100 && p.nvtx.end[r] - p.nvtx.start[r] > 10'000) {
+            row = r;
+            break;
+        }
+    const EventRef range { EventTable::Nvtx, row };
+    o.workbench->selectNvtxEvent(o.session, row);
+    QCOMPARE(view->selectedEvent(), range);
+    QVERIFY(isInView(*view, range));
+    // Wide enough to see inside: 60 % of the width, context on both sides.
+    const double shown = view->viewport().end() - view->viewport().start();
+    QVERIFY(std::abs(double(p.nvtx.end[row] - p.nvtx.start[row]) / shown - 0.6) < 0.01);
+    QVERIFY(o.pane->backAction()->isEnabled());
+
+    // A time range, as an NVLink peak selects it: shown with context and marked as the selected range.
+    const TimeNs a = p.kernels.start[p.kernels.size() / 3], b = a + 2'000'000;
+    o.workbench->selectTimeRange(o.session, a, b);
+    QVERIFY(view->viewport().start() < double(a) && double(b) < view->viewport().end());
+    QVERIFY(std::abs(double(b - a) / (view->viewport().end() - view->viewport().start()) - 0.6) < 0.01);
+    QCOMPARE(view->selectedRange(), std::make_pair(a, b));
+    QVERIFY(o.pane->focusButton()->isEnabled());
+    // Another profile's selection is not this pane's business.
+    const TimelineViewport::State before = view->viewport().state();
+    o.workbench->selectTimeRange(nullptr, a - 1'000'000'000, b);
+    QCOMPARE(view->viewport().state(), before);
+}
+
+void TestTimelinePane::rangePickedInTheNvtxPaneIsRevealed()
+{
+    Open o = open(test::demoExport());
+    NvtxPane nvtx(o.workbench.get());
+    QTRY_VERIFY_WITH_TIMEOUT(nvtx.model()->tree(), 30000);
+    const NvtxTree& tree = *nvtx.model()->tree();
+    std::int32_t node = -1;
+    for (std::size_t n = 0; n < tree.nodes.size() && node < 0; ++n)
+        if (tree.nodes[n].kind == NvtxNode::Kind::Range && tree.nodes[n].firstRow >= 0 && tree.nodes[n].instances > 1)
+            node = std::int32_t(n);
+    QVERIFY(node >= 0);
+    nvtx.selectNode(node);
+    const EventRef first { EventTable::Nvtx, std::uint32_t(tree.nodes[std::size_t(node)].firstRow) };
+    QCOMPARE(o.pane->view()->selectedEvent(), first);
+    QVERIFY(isInView(*o.pane->view(), first));
+    QCOMPARE(eventName(o.pane->view()->index()->profile(), first),
+        tree.names[std::size_t(tree.nodes[std::size_t(node)].name)]);
 }
 
 QTEST_MAIN(TestTimelinePane)

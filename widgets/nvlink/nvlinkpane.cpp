@@ -31,6 +31,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSaveFile>
+#include <QScopedValueRollback>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
@@ -283,6 +284,11 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
         this->workbench()->showKernels(selection);
     });
     connect(m_plot, &NvlinkPlot::peakClicked, this, &NvlinkPane::selectPeak);
+    connect(m_peakView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
+        const NvlinkPeak* p = m_peakModel->peakAt(m_peakProxy->mapToSource(i).row());
+        if (p && m_session && !m_listingPeaks)
+            this->workbench()->selectTimeRange(m_session, p->start, p->end);
+    });
     connect(workbench, &Workbench::currentChanged, this, &NvlinkPane::onCurrentSessionChanged);
     onCurrentSessionChanged(workbench->current());
 }
@@ -711,9 +717,11 @@ void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
     if (!c->kernels->spans().deviceHasKernels)
         notes << tr("No kernels ran on device %1 in this export: is the recording of another GPU?").arg(c->gpu);
     m_message->setText(notes.join(QLatin1Char(' ')));
-    if (m_peakProxy->rowCount() > 0)
+    if (m_peakProxy->rowCount() > 0) {
+        // The first peak is listed, not picked: the timeline stays where the user left it.
+        const QScopedValueRollback listing(m_listingPeaks, true);
         m_peakView->setCurrentIndex(m_peakProxy->index(0, 0));
-    else
+    } else
         showKernelsOfCurrentPeak();
     Q_EMIT peaksShown();
 }

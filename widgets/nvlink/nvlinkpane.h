@@ -140,6 +140,7 @@ private:
     std::map<int, std::shared_ptr<const KernelOverlapIndex>> m_kernelIndexes;
     std::map<const ThroughputSeries*, std::shared_ptr<const SeriesMaxIndex>> m_maxIndexes;
     bool m_readingGpuMetrics = false;
+    bool m_listingPeaks = false; ///< the peak table's current row is set by a recompute, not by the user
 };
 
 } // namespace nsw

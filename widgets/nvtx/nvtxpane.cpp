@@ -353,6 +353,9 @@ void NvtxPane::onCurrentNodeChanged()
     selection.filter.rows = std::make_shared<const std::vector<char>>(nvtxKernelRows(*m_tree, node));
     m_selectionSession = m_session;
     workbench()->showKernels(selection);
+    // The timeline shows the range's first instance.
+    if (const NvtxNode& n = m_tree->nodes[std::size_t(node)]; n.kind == NvtxNode::Kind::Range && n.firstRow >= 0)
+        workbench()->selectNvtxEvent(m_session, std::uint32_t(n.firstRow));
 }
 
 QMenu* NvtxPane::contextMenuFor(const QModelIndex& index)

@@ -57,6 +57,9 @@ QString shortcutsMarkdown(const QList<QMenu*>& menus)
         QObject::tr("| Timeline: zoom in / out | W / S, or the wheel |"),
         QObject::tr("| Timeline: pan left / right | A / D, or drag |"),
         QObject::tr("| Timeline: fit everything | F |"),
+        QObject::tr("| Timeline: back / forward through previous views | Alt+Left / Alt+Right, or the mouse's side "
+                    "buttons |"),
+        QObject::tr("| Timeline: find by name | Ctrl+F, then Enter / Shift+Enter (or F3 / Shift+F3) |"),
     };
     return QObject::tr("## Keyboard shortcuts\n\n") + (rows + viewKeys).join(QLatin1Char('\n')) + QLatin1Char('\n');
 }

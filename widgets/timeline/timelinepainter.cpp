@@ -45,6 +45,7 @@ void TimelinePainter::paint()
         for (std::uint32_t l = 0; l < row.laneCount; ++l)
             paintLane(row.firstLane + l, top + TimelineLayout::laneTop(item, l));
     }
+    paintCorrelation();
     paintSelection();
     m_p.restore();
     paintLabels();
@@ -120,6 +121,35 @@ void TimelinePainter::paintSelection()
             }
         }
     }
+}
+
+void TimelinePainter::paintCorrelation()
+{
+    m_p.save();
+    m_p.setRenderHint(QPainter::Antialiasing);
+    m_p.setBrush(Qt::NoBrush);
+    for (const QRectF& r : m_f.related) {
+        m_p.setPen(QPen(Qt::black, 2));
+        m_p.drawRect(r.adjusted(-1, -1, 1, 1));
+        m_p.setPen(QPen(QColor(255, 140, 0), 1.5));
+        m_p.drawRect(r.adjusted(-3, -3, 3, 3));
+    }
+    const QColor arrowColor(220, 90, 0);
+    for (const QLineF& line : m_f.arrows) {
+        if (line.length() < 1)
+            continue;
+        m_p.setPen(QPen(arrowColor, 1.5));
+        m_p.drawLine(line);
+        // The head: two 8 px strokes 25 degrees either side of the line, at its end.
+        const QLineF back(line.p2(), line.p1());
+        for (const double turn : { 25.0, -25.0 }) {
+            QLineF stroke = back;
+            stroke.setLength(8);
+            stroke.setAngle(back.angle() + turn);
+            m_p.drawLine(stroke);
+        }
+    }
+    m_p.restore();
 }
 
 void TimelinePainter::paintRowBackgrounds()

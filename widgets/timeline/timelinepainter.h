@@ -6,8 +6,10 @@
 #include "widgets/timeline/timelinelayout.h"
 #include "widgets/timeline/timelineviewport.h"
 
+#include <QLineF>
 #include <QPainter>
 #include <QRect>
+#include <QRectF>
 #include <vector>
 
 namespace nsw {
@@ -24,6 +26,8 @@ struct TimelineFrame
     QRect labels; ///< the row label column, below the ruler
     QRect ruler; ///< above the time area
     QRect area; ///< where lanes are drawn
+    std::vector<QRectF> related; ///< boxes of the selected event's correlated partners
+    std::vector<QLineF> arrows; ///< from launching API call to GPU operation
 };
 
 /// Paints a frame: ruler, labels, the merged spans of every visible lane, the selection.
@@ -40,6 +44,7 @@ private:
     void paintLane(std::uint32_t lane, int top);
     void paintSpan(std::uint32_t lane, const TimelineSpan& span, int top);
     void paintSelection();
+    void paintCorrelation();
     QRect spanRect(TimeNs start, TimeNs end, int top) const;
 
     QPainter& m_p;

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timelinepane.h"
 
+#include "core/categories/categorytable.h"
 #include "core/profile/capturespan.h"
 #include "core/session/workbench.h"
 #include "core/timeline/timelinebuild.h"
 #include "core/util/timeformat.h"
+#include "widgets/categories/categorycontroller.h"
+#include "widgets/timeline/timelinefindbar.h"
 #include "widgets/timeline/timelineview.h"
 
+#include <QAction>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollBar>
+#include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -18,6 +24,19 @@ namespace nsw {
 namespace {
 
 const QString kAttachment = QStringLiteral("timeline");
+/// Share of the width a revealed range (an NVTX range, an NVLink peak) takes: context on both sides.
+constexpr double kRangeShare = 0.6;
+
+/// A pane-wide action (its shortcut works wherever the focus is inside the pane) shown as an icon button.
+QAction* paneAction(QStyle::StandardPixmap icon, const QString& text, const QKeySequence& key, QWidget* pane)
+{
+    auto* a = new QAction(pane->style()->standardIcon(icon), text, pane);
+    a->setShortcut(key);
+    a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    a->setToolTip(QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
+    pane->addAction(a);
+    return a;
+}
 
 QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent)
 {
@@ -39,20 +58,49 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
           tr("Show only what overlaps the selected range in every pane (drag on the ruler, or Shift+drag, to select)"),
           this))
     , m_zoomToSelection(toolButton(tr("Zoom to selection"), tr("Show the selected range across the whole width"), this))
+    , m_find(new TimelineFindBar(m_view, this))
+    , m_colorBy(new QComboBox(this))
+    , m_back(
+          paneAction(QStyle::SP_ArrowBack, tr("Back to the previous view"), QKeySequence(Qt::ALT | Qt::Key_Left), this))
+    , m_forward(paneAction(
+          QStyle::SP_ArrowForward, tr("Forward to the next view"), QKeySequence(Qt::ALT | Qt::Key_Right), this))
     , m_job(this)
 {
     QToolButton* fit = toolButton(tr("Fit all"), tr("Show the whole profile (F)"), this);
-    QToolButton* zoomIn = toolButton(tr("Zoom in"), tr("Zoom in at the centre (W, or the wheel at the cursor)"), this);
-    QToolButton* zoomOut = toolButton(tr("Zoom out"), tr("Zoom out (S)"), this);
-    auto* hint = new QLabel(
-        tr("wheel: zoom · drag: pan · drag on the ruler or Shift+drag: select · W/S/A/D · click a group to fold it"),
-        this);
+    // Symbols rather than words: at 1366 px the bar also holds the range shown and the search box.
+    QToolButton* zoomIn
+        = toolButton(QStringLiteral("+"), tr("Zoom in at the centre (W, or the wheel at the cursor)"), this);
+    QToolButton* zoomOut = toolButton(QStringLiteral("−"), tr("Zoom out (S)"), this);
+    for (QToolButton* b : { zoomIn, zoomOut }) {
+        QFont f = b->font();
+        f.setBold(true);
+        b->setFont(f);
+        b->setMinimumWidth(26);
+    }
+    const QString hintText
+        = tr("wheel: zoom · drag: pan · drag on the ruler or Shift+drag: select · W/S/A/D · click a group to fold it");
+    m_hint = new QLabel(hintText, this);
     m_focus->setEnabled(false);
     m_zoomToSelection->setEnabled(false);
-    hint->setEnabled(false);
+    m_colorBy->addItem(tr("Colour: name"));
+    m_colorBy->addItem(tr("Colour: category"));
+    m_colorBy->setToolTip(tr("Colour kernels by name, or by the category the Categories pane's rules give them "
+                             "(its engine and model, with its colours)"));
+    m_colorBy->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_hint->setEnabled(false);
     m_range->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_range->setToolTip(hintText); // the hint itself goes when the bar is too narrow for it
+    // Long range texts are cut rather than widen the dock past a small screen.
+    m_range->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
-    auto* bar = new QHBoxLayout;
+    auto* bar = m_bar = new QHBoxLayout;
+    for (QAction* a : { m_back, m_forward }) {
+        a->setEnabled(false);
+        auto* b = new QToolButton(this);
+        b->setDefaultAction(a);
+        b->setAutoRaise(true);
+        bar->addWidget(b);
+    }
     bar->addWidget(fit);
     bar->addWidget(zoomIn);
     bar->addWidget(zoomOut);
@@ -60,7 +108,9 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
     bar->addWidget(m_focus);
     bar->addSpacing(12);
     bar->addWidget(m_range, 1);
-    bar->addWidget(hint);
+    bar->addWidget(m_hint);
+    bar->addWidget(m_find);
+    bar->addWidget(m_colorBy);
     auto* body = new QHBoxLayout;
     body->setSpacing(0);
     body->addWidget(m_view, 1);
@@ -74,6 +124,12 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
     connect(zoomIn, &QToolButton::clicked, m_view, [this]() { m_view->zoomBy(1.5); });
     connect(zoomOut, &QToolButton::clicked, m_view, [this]() { m_view->zoomBy(1 / 1.5); });
     connect(m_view, &TimelineView::viewChanged, this, &TimelinePane::updateRangeLabel);
+    connect(m_back, &QAction::triggered, m_view, &TimelineView::goBack);
+    connect(m_forward, &QAction::triggered, m_view, &TimelineView::goForward);
+    connect(m_view, &TimelineView::historyChanged, this, [this]() {
+        m_back->setEnabled(m_view->history().canGoBack());
+        m_forward->setEnabled(m_view->history().canGoForward());
+    });
     connect(m_view, &TimelineView::verticalRangeChanged, this, [this](int content, int page) {
         m_scroll->setRange(0, std::max(0, content - page));
         m_scroll->setPageStep(std::max(1, page));
@@ -82,8 +138,10 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
     connect(m_view, &TimelineView::verticalOffsetChanged, m_scroll, &QScrollBar::setValue);
     connect(m_scroll, &QScrollBar::valueChanged, m_view, &TimelineView::setVerticalOffset);
     connect(m_view, &TimelineView::eventClicked, this, &TimelinePane::onEventClicked);
+    connect(m_find, &TimelineFindBar::found, this, &TimelinePane::onEventClicked);
     connect(m_view, &TimelineView::rangeSelected, this, &TimelinePane::onRangeSelected);
     connect(m_focus, &QToolButton::clicked, this, &TimelinePane::focusOnSelection);
+    connect(m_colorBy, &QComboBox::currentIndexChanged, this, &TimelinePane::applyColoring);
     connect(m_zoomToSelection, &QToolButton::clicked, this, [this]() {
         if (const auto [start, end] = m_view->selectedRange(); end > start)
             m_view->showRange(double(start), double(end));
@@ -98,7 +156,99 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
         if (s == m_session && m_view->index() && m_view->selectedEvent() != kernel)
             m_view->revealEvent(kernel);
     });
+    // An NVTX range picked in the tree: its first instance, wide enough to see inside it.
+    connect(workbench, &Workbench::nvtxEventSelected, this, [this](ProfileSession* s, quint32 row) {
+        if (s == m_session && m_view->index())
+            m_view->revealEvent({ EventTable::Nvtx, row }, kRangeShare);
+    });
+    connect(workbench, &Workbench::timeRangeSelected, this, &TimelinePane::revealRange);
     onCurrentSessionChanged(workbench->current());
+}
+
+void TimelinePane::revealRange(ProfileSession* session, TimeNs start, TimeNs end)
+{
+    if (session != m_session || !m_view->index() || end < start)
+        return;
+    const double span = std::max(double(end - start), 1000.0);
+    const double context = span * (1 / kRangeShare - 1) / 2;
+    m_view->showRange(double(start) - context, double(end) + context);
+    // Marked as the selected range (ready for "Focus on selection"), unless that band shows the focus.
+    if (!m_session->focus().isActive()) {
+        m_view->setSelectedRange(start, end);
+        onRangeSelected(start, end);
+    }
+}
+
+void TimelinePane::resizeEvent(QResizeEvent* event)
+{
+    Pane::resizeEvent(event);
+    // The hint is the first thing to go when the bar runs out of room (a narrow dock, 1366 px).
+    const int hintWidth = m_hint->sizeHint().width() + m_bar->spacing();
+    const int others = m_bar->sizeHint().width() - (m_hint->isHidden() ? 0 : hintWidth) + m_range->sizeHint().width();
+    m_hint->setHidden(others + hintWidth > contentsRect().width() - 8);
+}
+
+void TimelinePane::setCategoryController(CategoryController* controller)
+{
+    if (m_categories)
+        disconnect(m_categories, nullptr, this, nullptr);
+    m_categories = controller;
+    if (controller)
+        connect(controller, &CategoryController::resultsChanged, this, &TimelinePane::applyColoring);
+    applyColoring();
+}
+
+bool TimelinePane::colorsByCategory() const
+{
+    return m_colorBy->currentIndex() == 1;
+}
+
+void TimelinePane::applyColoring()
+{
+    const CategoryController::SessionResult* result = nullptr;
+    if (colorsByCategory() && m_categories && m_session) {
+        m_categories->activate(); // categorises the open profiles, in the background, once
+        result = m_categories->result(m_session);
+    }
+    if (!result || !result->timeline) {
+        m_view->colors().setProvider({});
+        m_view->setEventNote({});
+        m_view->update();
+        return;
+    }
+    // The chart's colours (unique among the categories it shows), else the category's own.
+    const CategoryTable table = m_categories->table();
+    QHash<QString, QColor> shown;
+    for (std::size_t c = 0; c < table.rowCount(); ++c)
+        shown.insert(table.categories[qsizetype(c)], QColor::fromRgba(table.colors[c]));
+    const CategoryBreakdown& b = result->breakdown;
+    auto colors = std::make_shared<std::vector<QColor>>(b.categoryOfName.size());
+    for (std::size_t n = 0; n < b.categoryOfName.size(); ++n) {
+        const int c = b.categoryOfName[n];
+        if (c < 0 || c >= b.categories.size())
+            continue;
+        const QString& category = b.categories[c];
+        (*colors)[n] = shown.value(category, QColor::fromRgba(categoryColor(category)));
+    }
+    std::shared_ptr<const CategoryTimeline> timeline = result->timeline;
+    const Profile* profile = timeline->profile().get();
+    m_view->colors().setProvider([timeline, colors, profile](const Profile& p, EventRef e) {
+        if (&p != profile || e.table != EventTable::Kernel || e.row >= p.kernels.size())
+            return QColor();
+        const std::uint32_t name = timeline->nameOfKernel(e.row);
+        return name < colors->size() ? (*colors)[name] : QColor();
+    });
+    auto categoryOfName = std::make_shared<std::vector<QString>>(b.categoryOfName.size());
+    for (std::size_t n = 0; n < b.categoryOfName.size(); ++n)
+        if (const int c = b.categoryOfName[n]; c >= 0 && c < b.categories.size())
+            (*categoryOfName)[n] = tr("category %1").arg(b.categories[c]);
+    m_view->setEventNote([timeline, categoryOfName, profile](const Profile& p, EventRef e) {
+        if (&p != profile || e.table != EventTable::Kernel || e.row >= p.kernels.size())
+            return QString();
+        const std::uint32_t name = timeline->nameOfKernel(e.row);
+        return name < categoryOfName->size() ? (*categoryOfName)[name] : QString();
+    });
+    m_view->update();
 }
 
 void TimelinePane::onRangeSelected(TimeNs start, TimeNs end)
@@ -135,6 +285,7 @@ void TimelinePane::onCurrentSessionChanged(ProfileSession* session)
     if (session)
         connect(session, &ProfileSession::focusChanged, this, &TimelinePane::showSessionFocus);
     showSessionFocus();
+    applyColoring();
     m_job.cancel();
     if (!session) {
         m_view->setMessage({});
@@ -167,6 +318,7 @@ void TimelinePane::onCurrentSessionChanged(ProfileSession* session)
 void TimelinePane::showIndex(TimelineIndexPtr index)
 {
     m_view->setMessage({});
+    m_find->setProfile(index ? index->profilePtr() : nullptr);
     m_view->setIndex(std::move(index));
     updateRangeLabel();
     Q_EMIT indexShown();

@@ -7,13 +7,18 @@
 
 #include <QPointer>
 
+class QAction;
+class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QScrollBar;
 class QToolButton;
 
 namespace nsw {
 
+class CategoryController;
 class ProfileSession;
+class TimelineFindBar;
 class TimelineView;
 
 /// Every GPU stream and thread of the current profile on one zoomable time axis. The index is built off the GUI
@@ -29,7 +34,14 @@ public:
     QString title() const override { return tr("&Timeline"); }
 
     TimelineView* view() const { return m_view; }
+    TimelineFindBar* findBar() const { return m_find; }
     QToolButton* focusButton() const { return m_focus; }
+    QComboBox* colorByBox() const { return m_colorBy; }
+    /// Colour by category uses @p controller's rules and colours (the Categories pane's), kept in sync.
+    void setCategoryController(CategoryController* controller);
+    bool colorsByCategory() const;
+    QAction* backAction() const { return m_back; }
+    QAction* forwardAction() const { return m_forward; }
     /// Tall enough for a GPU with a few streams and a thread or two before scrolling.
     QSize sizeHint() const override { return { 1200, 380 }; }
     /// True while the index of the current profile is being built (tests wait on indexShown()).
@@ -38,6 +50,9 @@ public:
 Q_SIGNALS:
     /// The current profile's timeline is shown (tests wait on it).
     void indexShown();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void onCurrentSessionChanged(ProfileSession* session);
@@ -48,13 +63,24 @@ private:
     /// Focuses every pane of the current profile on the selected range.
     void focusOnSelection();
     void showSessionFocus();
+    /// Shows @p start..@p end of @p session (another pane's selection) with context, marked as the selected range.
+    void revealRange(ProfileSession* session, TimeNs start, TimeNs end);
+    /// Colours by name, or by the category controller's results for the current profile.
+    void applyColoring();
 
     QPointer<ProfileSession> m_session;
     TimelineView* m_view;
     QScrollBar* m_scroll;
     QLabel* m_range;
+    QLabel* m_hint;
+    QHBoxLayout* m_bar;
     QToolButton* m_focus;
     QToolButton* m_zoomToSelection;
+    TimelineFindBar* m_find;
+    QComboBox* m_colorBy;
+    QPointer<CategoryController> m_categories;
+    QAction* m_back;
+    QAction* m_forward;
     JobSlot m_job;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timelineview.h"
 
+#include "core/timeline/correlation.h"
 #include "core/util/timeformat.h"
 #include "widgets/timeline/timelinepainter.h"
 
@@ -28,6 +29,38 @@ TimelineView::TimelineView(QWidget* parent)
     setMouseTracking(true);
     setMinimumHeight(kRulerHeight + 3 * TimelineLayout::kGroupHeight);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_clock.start();
+}
+
+template <typename F> void TimelineView::moveView(ViewHistory::Step step, F&& move)
+{
+    const TimelineViewEntry before = currentView();
+    move();
+    if (currentView() != before) {
+        m_history.moved(step, before, m_clock.elapsed());
+        Q_EMIT historyChanged();
+    }
+    viewMoved();
+}
+
+void TimelineView::goBack()
+{
+    if (m_history.canGoBack())
+        showHistoryEntry(m_history.back(currentView()));
+}
+
+void TimelineView::goForward()
+{
+    if (m_history.canGoForward())
+        showHistoryEntry(m_history.forward(currentView()));
+}
+
+void TimelineView::showHistoryEntry(const TimelineViewEntry& entry)
+{
+    m_viewport.restore(entry.viewport);
+    setVerticalOffset(entry.scrollY);
+    Q_EMIT historyChanged();
+    viewMoved();
 }
 
 void TimelineView::setIndex(TimelineIndexPtr index)
@@ -35,8 +68,13 @@ void TimelineView::setIndex(TimelineIndexPtr index)
     m_index = std::move(index);
     m_collapsed.assign(m_index ? m_index->rows().size() : 0, 0);
     m_selected = {};
+    m_related.clear();
+    m_relatedHits.clear();
+    Q_EMIT selectedEventChanged(m_selected);
     m_scrollY = 0;
     m_colors.clear();
+    m_history.clear();
+    Q_EMIT historyChanged();
     if (m_index)
         m_viewport.setLimits(m_index->start(), m_index->end());
     m_viewport.setWidth(timeAreaWidth());
@@ -53,26 +91,22 @@ void TimelineView::setMessage(const QString& message)
 
 void TimelineView::showRange(double start, double end)
 {
-    m_viewport.showRange(start, end);
-    viewMoved();
+    moveView(ViewHistory::Step::Jump, [&]() { m_viewport.showRange(start, end); });
 }
 
 void TimelineView::fitAll()
 {
-    m_viewport.fitAll();
-    viewMoved();
+    moveView(ViewHistory::Step::Jump, [&]() { m_viewport.fitAll(); });
 }
 
-void TimelineView::zoomBy(double factor)
+void TimelineView::zoomBy(double factor, ViewHistory::Step step)
 {
-    m_viewport.zoomAt(m_viewport.width() / 2.0, factor);
-    viewMoved();
+    moveView(step, [&]() { m_viewport.zoomAt(m_viewport.width() / 2.0, factor); });
 }
 
-void TimelineView::panBy(double fractionOfWidth)
+void TimelineView::panBy(double fractionOfWidth, ViewHistory::Step step)
 {
-    m_viewport.panPixels(fractionOfWidth * m_viewport.width());
-    viewMoved();
+    moveView(step, [&]() { m_viewport.panPixels(fractionOfWidth * m_viewport.width()); });
 }
 
 void TimelineView::viewMoved()
@@ -171,6 +205,8 @@ QString TimelineView::spanToolTip(const Hit& hit) const
         lines << d.where.toHtmlEscaped();
         for (const QString& detail : d.details)
             lines << detail.toHtmlEscaped();
+        if (const QString note = m_eventNote ? m_eventNote(profile, event) : QString(); !note.isEmpty())
+            lines << note.toHtmlEscaped();
     }
     lines.insert(1,
         QStringLiteral("start %1 · duration %2")
@@ -183,7 +219,12 @@ void TimelineView::selectEvent(EventRef event)
     if (m_selected == event)
         return;
     m_selected = event;
+    m_related = m_index && event.valid() ? correlatedEvents(m_index->profile(), event) : std::vector<EventRef> {};
+    m_relatedHits.clear();
+    for (const EventRef& related : m_related)
+        m_relatedHits.push_back(locate(related));
     update();
+    Q_EMIT selectedEventChanged(event);
 }
 
 TimelineView::Hit TimelineView::locate(EventRef event) const
@@ -205,7 +246,52 @@ TimelineView::Hit TimelineView::locate(EventRef event) const
     return hit;
 }
 
-bool TimelineView::revealEvent(EventRef event)
+QRectF TimelineView::hitRect(const Hit& hit) const
+{
+    const TimelineLayout::Item* item = hit.valid() ? m_layout.itemOfRow(hit.row) : nullptr;
+    if (!item)
+        return {};
+    const TimelineRow& row = m_index->rows()[std::size_t(hit.row)];
+    const double top = kRulerHeight - m_scrollY + TimelineLayout::laneTop(*item, hit.lane - row.firstLane) + 1;
+    // Far outside the view at a deep zoom, x runs to 1e12: keep it just beyond the edges, where it is drawn clipped.
+    const auto x = [&](TimeNs t) {
+        return std::clamp(kLabelWidth + m_viewport.xOf(double(t)), kLabelWidth - 20.0, width() + 20.0);
+    };
+    const double x0 = x(m_index->startAt(hit.lane, std::uint32_t(hit.pos)));
+    const double x1 = x(m_index->endAt(hit.lane, std::uint32_t(hit.pos)));
+    return QRectF(x0, top, std::max(1.0, x1 - x0), TimelineLayout::kLaneHeight - 2);
+}
+
+QRectF TimelineView::eventRect(EventRef event) const
+{
+    return hitRect(locate(event));
+}
+
+std::vector<QLineF> TimelineView::correlationArrows() const
+{
+    std::vector<QLineF> arrows;
+    if (m_related.empty())
+        return arrows;
+    const QRectF selected = eventRect(m_selected);
+    if (selected.isEmpty())
+        return arrows;
+    const bool fromSelected = m_selected.table == EventTable::CudaApi;
+    const double left = kLabelWidth, right = width();
+    for (const Hit& hit : m_relatedHits) {
+        const QRectF other = hitRect(hit);
+        if (other.isEmpty())
+            continue;
+        const QRectF& call = fromSelected ? selected : other;
+        const QRectF& op = fromSelected ? other : selected;
+        // GPU rows are above the threads: the arrow usually leaves the call's top for the operation's bottom.
+        const bool up = op.center().y() < call.center().y();
+        arrows.emplace_back(QPointF(std::clamp(call.left(), left, right), up ? call.top() : call.bottom()),
+            QPointF(std::clamp(op.left(), left, right), up ? op.bottom() : op.top()));
+    }
+    return arrows;
+}
+
+bool TimelineView::revealEvent(EventRef event, double share)
 {
     const Hit hit = locate(event);
     if (!hit.valid())
@@ -215,17 +301,21 @@ bool TimelineView::revealEvent(EventRef event)
     relayout();
     const double start = double(m_index->startAt(hit.lane, std::uint32_t(hit.pos)));
     const double end = double(m_index->endAt(hit.lane, std::uint32_t(hit.pos)));
-    const bool visible
-        = start >= m_viewport.start() && end <= m_viewport.end() && (end - start) / m_viewport.nsPerPixel() >= 3;
-    if (!visible) {
-        const double span = std::max(end - start, 1000.0);
-        m_viewport.showRange(start - 4.5 * span, end + 4.5 * span);
-    }
-    if (const TimelineLayout::Item* item = m_layout.itemOfRow(hit.row))
-        if (item->y < m_scrollY || item->y + item->height > m_scrollY + rowsViewportHeight())
-            setVerticalOffset(item->y - rowsViewportHeight() / 3);
-    m_selected = event;
-    viewMoved();
+    selectEvent(event);
+    moveView(ViewHistory::Step::Jump, [&]() {
+        // Seen well enough: inside the view and not much narrower than it would be once revealed.
+        const double minPixels = std::max(3.0, share * m_viewport.width() / 6);
+        const bool visible = start >= m_viewport.start() && end <= m_viewport.end()
+            && (end - start) / m_viewport.nsPerPixel() >= minPixels;
+        if (!visible) {
+            const double span = std::max(end - start, 1000.0);
+            const double context = span * (1 / std::clamp(share, 0.01, 1.0) - 1) / 2;
+            m_viewport.showRange(start - context, end + context);
+        }
+        if (const TimelineLayout::Item* item = m_layout.itemOfRow(hit.row))
+            if (item->y < m_scrollY || item->y + item->height > m_scrollY + rowsViewportHeight())
+                setVerticalOffset(item->y - rowsViewportHeight() / 3);
+    });
     return true;
 }
 
@@ -255,9 +345,13 @@ void TimelineView::paintEvent(QPaintEvent*)
                                  : tr("Open a profile to see its timeline."));
         return;
     }
+    std::vector<QRectF> related;
+    for (const Hit& hit : m_relatedHits)
+        if (const QRectF r = hitRect(hit); !r.isEmpty())
+            related.push_back(r);
     const TimelineFrame frame { *m_index, m_viewport, m_layout, m_collapsed, m_selected, m_scrollY,
         QRect(0, kRulerHeight, kLabelWidth, rowsViewportHeight()), QRect(kLabelWidth, 0, timeAreaWidth(), kRulerHeight),
-        QRect(kLabelWidth, kRulerHeight, timeAreaWidth(), rowsViewportHeight()) };
+        QRect(kLabelWidth, kRulerHeight, timeAreaWidth(), rowsViewportHeight()), related, correlationArrows() };
     TimelinePainter(p, frame, m_colors).paint();
     if (const auto [start, end] = selectedRange(); end > start) {
         const double x0 = std::max(0.0, m_viewport.xOf(double(start))) + kLabelWidth;
@@ -290,17 +384,22 @@ void TimelineView::wheelEvent(QWheelEvent* e)
         setVerticalOffset(m_scrollY - delta.y() / 2);
     } else if (e->modifiers() & Qt::ShiftModifier || std::abs(delta.x()) > std::abs(delta.y())) {
         const int d = delta.x() != 0 ? delta.x() : delta.y();
-        m_viewport.panPixels(-d / 2.0);
-        viewMoved();
+        moveView(ViewHistory::Step::Wheel, [&]() { m_viewport.panPixels(-d / 2.0); });
     } else {
-        m_viewport.zoomAt(e->position().x() - kLabelWidth, std::pow(1.25, delta.y() / 120.0));
-        viewMoved();
+        moveView(ViewHistory::Step::Wheel,
+            [&]() { m_viewport.zoomAt(e->position().x() - kLabelWidth, std::pow(1.25, delta.y() / 120.0)); });
     }
     e->accept();
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* e)
 {
+    // The mouse's own back and forward buttons, as in a browser.
+    if (e->button() == Qt::BackButton || e->button() == Qt::ForwardButton) {
+        e->button() == Qt::BackButton ? goBack() : goForward();
+        return;
+    }
+    m_history.endBurst();
     m_pressPos = m_lastDragPos = e->pos();
     m_dragging = false;
     // Dragging on the ruler, or with Shift, selects a time range instead of panning.
@@ -324,9 +423,10 @@ void TimelineView::mouseMoveEvent(QMouseEvent* e)
     }
     const QPoint d = e->pos() - m_lastDragPos;
     m_lastDragPos = e->pos();
-    m_viewport.panPixels(-d.x());
-    setVerticalOffset(m_scrollY - d.y());
-    viewMoved();
+    moveView(ViewHistory::Step::Drag, [&]() {
+        m_viewport.panPixels(-d.x());
+        setVerticalOffset(m_scrollY - d.y());
+    });
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e)
@@ -340,6 +440,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
     }
     m_dragging = false;
     m_selecting = false;
+    m_history.endBurst();
 }
 
 std::pair<TimeNs, TimeNs> TimelineView::selectedRange() const
@@ -374,6 +475,10 @@ void TimelineView::clickAt(const QPoint& pos)
 
 void TimelineView::keyPressEvent(QKeyEvent* e)
 {
+    if (e->modifiers() & Qt::AltModifier && (e->key() == Qt::Key_Left || e->key() == Qt::Key_Right)) {
+        e->key() == Qt::Key_Left ? goBack() : goForward();
+        return;
+    }
     switch (e->key()) {
     case Qt::Key_W:
     case Qt::Key_Plus:

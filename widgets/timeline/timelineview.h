@@ -5,14 +5,18 @@
 #include "widgets/timeline/eventcolors.h"
 #include "widgets/timeline/timelinelayout.h"
 #include "widgets/timeline/timelineviewport.h"
+#include "widgets/timeline/viewhistory.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 namespace nsw {
 
 /// The painted timeline: row labels on the left, a ruler on top, the lanes of every visible row. Wheel zooms at the
-/// cursor, dragging pans, W/S zoom and A/D pan, F fits all; hovering shows the event under the cursor, a click
+/// cursor, dragging pans, W/S zoom and A/D pan, F fits all, Alt+Left/Alt+Right go back and forward through previous
+/// views; hovering shows the event under the cursor, a click
 /// selects it, a click on a group's label collapses or expands it.
 class TimelineView : public QWidget
 {
@@ -43,8 +47,14 @@ public:
     /// Shows [start, end] of the profile's own clock (not the capture clock).
     void showRange(double start, double end);
     void fitAll();
-    void zoomBy(double factor);
-    void panBy(double fractionOfWidth);
+    void zoomBy(double factor, ViewHistory::Step step = ViewHistory::Step::Keys);
+    void panBy(double fractionOfWidth, ViewHistory::Step step = ViewHistory::Step::Keys);
+
+    /// The view shown now, as Back and Forward record it.
+    TimelineViewEntry currentView() const { return { m_viewport.state(), m_scrollY }; }
+    const ViewHistory& history() const { return m_history; }
+    void goBack();
+    void goForward();
 
     int verticalOffset() const { return m_scrollY; }
     void setVerticalOffset(int y);
@@ -60,14 +70,27 @@ public:
     Hit hitAt(const QPoint& pos) const;
     QString toolTipAt(const QPoint& pos) const;
     EventRef selectedEvent() const { return m_selected; }
+    /// The other end of the selected event's CUDA launch (its API call, or the GPU operations a selected API call
+    /// launched), highlighted with it.
+    const std::vector<EventRef>& relatedEvents() const { return m_related; }
+    /// Where @p event is drawn (widget coordinates, possibly outside the visible area); empty when it is under a
+    /// collapsed group or not in the index.
+    QRectF eventRect(EventRef event) const;
+    /// The arrows from the selected event's launching API call to the GPU operations it launched, from the call's
+    /// start to the operation's start (on the edges that face each other); none when an end is hidden.
+    std::vector<QLineF> correlationArrows() const;
     /// Selects @p event (invalid: none) without moving the view.
     void selectEvent(EventRef event);
     /// Selects @p event and brings it into view with context: its groups expanded, scrolled to, zoomed so that it
-    /// is a tenth of the width when it was not visible. False when the index does not hold it.
-    bool revealEvent(EventRef event);
+    /// is @p share of the width when it was not visible (or narrower than a sixth of that). False when the index
+    /// does not hold it.
+    bool revealEvent(EventRef event, double share = 0.1);
     /// The lane position of @p event, searched in the rows that can hold it.
     Hit locate(EventRef event) const;
     EventColors& colors() { return m_colors; }
+    /// A line the tooltip adds for an event ("category gemm"), empty for none; null: no line.
+    using EventNote = std::function<QString(const Profile&, EventRef)>;
+    void setEventNote(EventNote note) { m_eventNote = std::move(note); }
     /// The time range dragged on the ruler (or with Shift anywhere), drawn as a band; empty when there is none.
     std::pair<TimeNs, TimeNs> selectedRange() const;
     /// Shows @p start..@p end as the selected range (both kNoTime: none).
@@ -79,6 +102,10 @@ Q_SIGNALS:
     void verticalRangeChanged(int contentHeight, int pageHeight);
     void verticalOffsetChanged(int offset);
     void viewChanged();
+    /// Back or Forward became possible or impossible.
+    void historyChanged();
+    /// The selected event changed (a click, a reveal, another index).
+    void selectedEventChanged(nsw::EventRef event);
     /// A drag on the ruler (or with Shift) selected @p start..@p end on the events' clock.
     void rangeSelected(qint64 start, qint64 end);
 
@@ -96,15 +123,25 @@ private:
     int timeAreaWidth() const { return std::max(1, width() - kLabelWidth); }
     void relayout();
     void viewMoved();
+    /// Runs @p move (which changes the viewport or the scroll position) and records the view before it in the
+    /// history when it changed anything.
+    template <typename F> void moveView(ViewHistory::Step step, F&& move);
+    void showHistoryEntry(const TimelineViewEntry& entry);
     void clickAt(const QPoint& pos);
     QString spanToolTip(const Hit& hit) const;
+    QRectF hitRect(const Hit& hit) const;
 
     TimelineIndexPtr m_index;
     TimelineViewport m_viewport;
+    ViewHistory m_history;
+    QElapsedTimer m_clock; ///< times history steps, to merge bursts
     TimelineLayout m_layout;
     std::vector<char> m_collapsed; ///< per row
     EventColors m_colors;
+    EventNote m_eventNote;
     EventRef m_selected;
+    std::vector<EventRef> m_related;
+    std::vector<Hit> m_relatedHits; ///< where m_related are, located once per selection
     QString m_message;
     int m_scrollY = 0;
     QPoint m_pressPos;

@@ -25,6 +25,17 @@ void TimelineViewport::showRange(double start, double end)
     clamp();
 }
 
+void TimelineViewport::restore(const State& state)
+{
+    if (state.width != m_width) {
+        showRange(state.start, state.start + state.nsPerPixel * state.width);
+        return;
+    }
+    m_start = state.start;
+    m_nsPerPixel = state.nsPerPixel;
+    clamp();
+}
+
 void TimelineViewport::zoomAt(double x, double factor)
 {
     const double t = timeAt(x);

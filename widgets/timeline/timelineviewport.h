@@ -10,6 +10,15 @@ namespace nsw {
 class TimelineViewport
 {
 public:
+    /// Exactly what is shown (Back and Forward restore it to the bit).
+    struct State
+    {
+        double start = 0;
+        double nsPerPixel = 1;
+        int width = 1000;
+        bool operator==(const State&) const = default;
+    };
+
     /// Smallest zoom: 10 ns across 1000 px.
     static constexpr double kMinNsPerPixel = 0.01;
 
@@ -24,6 +33,10 @@ public:
     void zoomAt(double x, double factor);
     /// Moves the view by @p pixels (positive: later times come into view).
     void panPixels(double pixels);
+
+    State state() const { return { m_start, m_nsPerPixel, m_width }; }
+    /// Shows @p state; at another width, the same start and end.
+    void restore(const State& state);
 
     double start() const { return m_start; }
     double end() const { return m_start + m_nsPerPixel * m_width; }
