@@ -6,14 +6,20 @@
 #include <QString>
 #include <nlohmann/json.hpp>
 
+class QIODevice;
+
 namespace nsw {
 
 /// `nsys stats --format csv`: header row then one line per row, `\n` line ends, a field quoted only when it holds
 /// a comma (as nsys does); reals as Python prints them.
 QString reportToCsv(const ReportTable& report);
+/// reportToCsv() written line by line to @p out (a trace report's millions of rows never in one string).
+bool writeReportCsv(const ReportTable& report, QIODevice& out);
 /// Human-readable aligned columns with thousands separators, cells clipped at 100 characters (nsys's "column"
 /// format).
 QString reportToText(const ReportTable& report);
+/// reportToText() written line by line to @p out (two passes over the rows: widths, then lines).
+bool writeReportText(const ReportTable& report, QIODevice& out);
 /// {"report": name, "title": ..., "columns": [...], "rows": [{header: value...}...]}; reals as JSON numbers.
 nlohmann::ordered_json reportToJson(const ReportTable& report);
 
