@@ -94,13 +94,12 @@ int runStats(const QStringList& args)
         };
         if (fmt == QLatin1String("json")) {
             nlohmann::ordered_json json = nlohmann::ordered_json::array();
-            for (const ReportTable* table : produced) {
-                json.push_back(reportToJson(*table));
+            for (std::size_t i = 0; i < produced.size(); ++i) {
+                json.push_back(reportJsonShell(*produced[i], i));
                 if (focus->range.isActive())
                     json.back()["focus"] = focusJson(*focus, overlapSemantics());
             }
-            return put(
-                QString::fromStdString((plan->reports.size() == 1 ? json[0] : json).dump(2)) + QLatin1Char('\n'));
+            return writeJsonDocument(plan->reports.size() == 1 ? json[0] : json, produced, out);
         }
         if (fmt == QLatin1String("table") && focus->range.isActive()
             && !put(focusLine(*focus, overlapSemantics()) + QLatin1Char('\n')))

@@ -144,7 +144,46 @@ bool writeReportText(const ReportTable& report, QIODevice& out)
     return emitText(report, writeTo(out));
 }
 
+namespace {
+
+nlohmann::ordered_json rowJson(const ReportTable& report, const std::vector<ReportValue>& row)
+{
+    nlohmann::ordered_json r;
+    for (std::size_t c = 0; c < report.columns.size(); ++c) {
+        const std::string key = report.columns[c].header.toStdString();
+        const ReportValue& v = row[c];
+        if (const auto* i = std::get_if<qint64>(&v))
+            r[key] = *i;
+        else if (const auto* d = std::get_if<double>(&v))
+            r[key] = report.columns[c].decimals >= 0 ? sqliteRound(*d, report.columns[c].decimals) : *d;
+        else if (const auto* s = std::get_if<QString>(&v))
+            r[key] = s->toStdString();
+        else
+            r[key] = nullptr;
+    }
+    return r;
+}
+
+/// A string no report holds: "rows" of report @p index until writeJsonDocument() streams them in its place.
+std::string rowsPlaceholder(std::size_t index)
+{
+    return "\x01rows " + std::to_string(index) + "\x01";
+}
+
+} // namespace
+
 nlohmann::ordered_json reportToJson(const ReportTable& report)
+{
+    nlohmann::ordered_json j = reportJsonShell(report, 0);
+    auto rows = nlohmann::ordered_json::array();
+    std::vector<ReportValue> buffer;
+    for (std::size_t i = 0; i < report.rowCount(); ++i)
+        rows.push_back(rowJson(report, report.rowAt(i, buffer)));
+    j["rows"] = rows;
+    return j;
+}
+
+nlohmann::ordered_json reportJsonShell(const ReportTable& report, std::size_t index)
 {
     nlohmann::ordered_json j;
     j["report"] = report.name.toStdString();
@@ -155,27 +194,55 @@ nlohmann::ordered_json reportToJson(const ReportTable& report)
     for (const ReportColumn& c : report.columns)
         columns.push_back(c.header.toStdString());
     j["columns"] = columns;
-    auto rows = nlohmann::ordered_json::array();
-    std::vector<ReportValue> buffer;
-    for (std::size_t i = 0; i < report.rowCount(); ++i) {
-        const std::vector<ReportValue>& row = report.rowAt(i, buffer);
-        nlohmann::ordered_json r;
-        for (std::size_t c = 0; c < report.columns.size(); ++c) {
-            const std::string key = report.columns[c].header.toStdString();
-            const ReportValue& v = row[c];
-            if (const auto* i = std::get_if<qint64>(&v))
-                r[key] = *i;
-            else if (const auto* d = std::get_if<double>(&v))
-                r[key] = report.columns[c].decimals >= 0 ? sqliteRound(*d, report.columns[c].decimals) : *d;
-            else if (const auto* s = std::get_if<QString>(&v))
-                r[key] = s->toStdString();
-            else
-                r[key] = nullptr;
-        }
-        rows.push_back(std::move(r));
-    }
-    j["rows"] = rows;
+    j["rows"] = rowsPlaceholder(index);
     return j;
+}
+
+bool writeJsonDocument(
+    const nlohmann::ordered_json& document, const std::vector<const ReportTable*>& reports, QIODevice& out)
+{
+    auto put = [&out](const std::string& text) {
+        return out.write(text.data(), qint64(text.size())) == qint64(text.size());
+    };
+    const std::string text = document.dump(2);
+    std::size_t from = 0;
+    std::vector<ReportValue> buffer;
+    for (std::size_t r = 0; r < reports.size(); ++r) {
+        // dump() escapes the placeholder's control characters: look for it as printed.
+        const std::string printed = nlohmann::ordered_json(rowsPlaceholder(r)).dump();
+        const std::size_t at = text.find(printed, from);
+        if (at == std::string::npos)
+            continue;
+        if (!put(text.substr(from, at - from)))
+            return false;
+        from = at + printed.size();
+        const ReportTable& report = *reports[r];
+        if (report.rowCount() == 0) {
+            if (!put("[]"))
+                return false;
+            continue;
+        }
+        // As dump(2) prints an array at the placeholder's depth: one element per line, indented two more.
+        const std::size_t lineStart = text.rfind('\n', at) + 1;
+        const std::string indent(text.find_first_not_of(' ', lineStart) - lineStart, ' ');
+        const std::string elementIndent = indent + "  ";
+        if (!put("["))
+            return false;
+        for (std::size_t i = 0; i < report.rowCount(); ++i) {
+            std::string element = rowJson(report, report.rowAt(i, buffer)).dump(2);
+            std::string indented = (i ? ",\n" : "\n") + elementIndent;
+            for (const char c : element) {
+                indented += c;
+                if (c == '\n')
+                    indented += elementIndent;
+            }
+            if (!put(indented))
+                return false;
+        }
+        if (!put("\n" + indent + "]"))
+            return false;
+    }
+    return put(text.substr(from) + "\n");
 }
 
 } // namespace nsw

@@ -22,6 +22,12 @@ QString reportToText(const ReportTable& report);
 bool writeReportText(const ReportTable& report, QIODevice& out);
 /// {"report": name, "title": ..., "columns": [...], "rows": [{header: value...}...]}; reals as JSON numbers.
 nlohmann::ordered_json reportToJson(const ReportTable& report);
+/// reportToJson() with "rows" holding a placeholder for report @p index of a document writeJsonDocument() writes.
+nlohmann::ordered_json reportJsonShell(const ReportTable& report, std::size_t index);
+/// document.dump(2) and a line end, written to @p out with each placeholder of reportJsonShell(reports[i], i)
+/// replaced by that report's rows, one row at a time: the same bytes as the document with reportToJson()'s.
+bool writeJsonDocument(
+    const nlohmann::ordered_json& document, const std::vector<const ReportTable*>& reports, QIODevice& out);
 
 /// Text of one cell as the CSV prints it.
 QString reportCellText(const ReportValue& value, const ReportColumn& column);

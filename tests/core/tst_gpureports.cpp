@@ -5,6 +5,7 @@
 #include "core/stats/reports.h"
 #include "profilebuilder.h"
 
+#include <QBuffer>
 #include <QTest>
 
 using namespace nsw;
@@ -118,6 +119,34 @@ private Q_SLOTS:
         const ReportTable table = cudaGpuTrace(*p);
         QVERIFY(table.rows.empty()); // made on demand
         QCOMPARE(lines(reportToCsv(table)), expected);
+    }
+
+    void jsonIsStreamedAsDumped()
+    {
+        // writeJsonDocument() streams the rows; the bytes must be those of the whole document dumped at once, for one
+        // report and for several (deeper indentation), rows or none.
+        const ProfilePtr p = mixedProfile();
+        const ReportTable trace = cudaGpuTrace(*p);
+        const ReportTable sum = cudaGpuSum(*p, KernelNameMode::Demangled);
+        ReportTable empty = sum;
+        empty.rows.clear();
+        const std::vector<const ReportTable*> reports { &trace, &sum, &empty };
+        nlohmann::ordered_json whole = nlohmann::ordered_json::array();
+        nlohmann::ordered_json shells = nlohmann::ordered_json::array();
+        for (std::size_t i = 0; i < reports.size(); ++i) {
+            whole.push_back(reportToJson(*reports[i]));
+            shells.push_back(reportJsonShell(*reports[i], i));
+            whole.back()["focus"] = "after the rows";
+            shells.back()["focus"] = "after the rows";
+        }
+        QBuffer several;
+        several.open(QIODevice::WriteOnly);
+        QVERIFY(writeJsonDocument(shells, reports, several));
+        QCOMPARE(several.data(), QByteArray::fromStdString(whole.dump(2) + "\n"));
+        QBuffer one;
+        one.open(QIODevice::WriteOnly);
+        QVERIFY(writeJsonDocument(reportJsonShell(trace, 0), { &trace }, one));
+        QCOMPARE(one.data(), QByteArray::fromStdString(reportToJson(trace).dump(2) + "\n"));
     }
 
     void traceDeviceWithoutGpuTable()
