@@ -26,23 +26,53 @@ QString kernExecSkipReason(const Profile& p)
     return {};
 }
 
-/// Kernel rows with a launching call, both overlapping @p focus, in kernel row order.
-std::vector<std::uint32_t> launchedKernels(const Profile& p, const FocusRange& focus)
+/// A kernel and one API call with its correlation id in its process.
+struct LaunchPair
+{
+    std::uint32_t kernel;
+    std::uint32_t call;
+};
+
+/// Every (kernel, call) pair of nsys's join (k.correlationId == r.correlationId, same process) with both overlapping
+/// @p focus, in its order: kernel rows, then the calls of each in table order. A kernel matches every call with
+/// its correlation id: exports where a launch is also recorded by another API layer (e.g. an eventClass 67 row
+/// beside the runtime's) give two rows, as nsys does.
+std::vector<LaunchPair> launchPairs(const Profile& p, const FocusRange& focus)
 {
     const KernelTable& k = p.kernels;
     const CudaApiTable& a = p.cudaApi;
-    std::vector<std::uint32_t> rows;
-    if (k.api.size() != k.size())
-        return rows;
-    for (std::size_t i = 0; i < k.size(); ++i) {
-        const std::int32_t call = k.api[i];
-        if (call < 0 || !focus.overlaps(k.start[i], k.end[i]))
-            continue;
-        if (!focus.overlaps(a.start[std::size_t(call)], a.end[std::size_t(call)]))
-            continue;
-        rows.push_back(std::uint32_t(i));
+    std::vector<LaunchPair> pairs;
+    if (k.process.size() != k.size() || k.correlation.size() != k.size())
+        return pairs;
+    auto keyOf = [](ProcessIndex process, std::uint32_t correlation) {
+        return (std::uint64_t(std::uint32_t(process)) << 32) | correlation;
+    };
+    // First call row per key, and the next row of the same key after each row (-1 ends the chain).
+    std::unordered_map<std::uint64_t, std::int32_t> first;
+    std::vector<std::int32_t> next(a.size(), -1);
+    std::unordered_map<std::uint64_t, std::int32_t> last;
+    first.reserve(a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const std::uint64_t key = keyOf(p.processOfThread(a.thread[i]), a.correlation[i]);
+        const auto [it, inserted] = last.try_emplace(key, std::int32_t(i));
+        if (inserted)
+            first.emplace(key, std::int32_t(i));
+        else {
+            next[std::size_t(it->second)] = std::int32_t(i);
+            it->second = std::int32_t(i);
+        }
     }
-    return rows;
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        if (!focus.overlaps(k.start[i], k.end[i]))
+            continue;
+        const auto it = first.find(keyOf(k.process[i], k.correlation[i]));
+        if (it == first.end())
+            continue;
+        for (std::int32_t c = it->second; c >= 0; c = next[std::size_t(c)])
+            if (focus.overlaps(a.start[std::size_t(c)], a.end[std::size_t(c)]))
+                pairs.push_back({ std::uint32_t(i), std::uint32_t(c) });
+    }
+    return pairs;
 }
 
 /// What one launch measures (kernexecsum.py's runkern columns).
@@ -54,14 +84,13 @@ struct Launch
     TimeNs totalDuration;
 };
 
-Launch launchOf(const Profile& p, std::size_t kernel)
+Launch launchOf(const Profile& p, LaunchPair l)
 {
     const KernelTable& k = p.kernels;
     const CudaApiTable& a = p.cudaApi;
-    const auto call = std::size_t(k.api[kernel]);
-    const TimeNs queue = k.start[kernel] - a.end[call];
-    return { a.end[call] - a.start[call], queue >= 0 ? queue : -1, k.end[kernel] - k.start[kernel],
-        std::max(a.end[call], k.end[kernel]) - a.start[call] };
+    const TimeNs queue = k.start[l.kernel] - a.end[l.call];
+    return { a.end[l.call] - a.start[l.call], queue >= 0 ? queue : -1, k.end[l.kernel] - k.start[l.kernel],
+        std::max(a.end[l.call], k.end[l.kernel]) - a.start[l.call] };
 }
 
 ReportValue textOrNull(const Profile& p, StringRef ref)
@@ -151,7 +180,7 @@ ReportTable cudaKernExecSum(const Profile& p, KernelNameMode mode, const FocusRa
     const QString title = reportnames::cudaKernExecSum.titleString();
     if (const QString reason = kernExecSkipReason(p); !reason.isEmpty())
         return skippedReport(name, title, reason);
-    const std::vector<std::uint32_t> launched = launchedKernels(p, focus);
+    const std::vector<LaunchPair> launched = launchPairs(p, focus);
     if (launched.empty())
         return skippedReport(name, title, noDataMessage());
 
@@ -170,17 +199,17 @@ ReportTable cudaKernExecSum(const Profile& p, KernelNameMode mode, const FocusRa
     };
     std::unordered_map<GroupKey, std::size_t, GroupKeyHash> index;
     std::vector<LaunchGroup> groups;
-    for (const std::uint32_t i : launched) {
-        const auto call = std::size_t(k.api[i]);
-        const ThreadIndex t = a.thread[call];
+    for (const LaunchPair& pair : launched) {
+        const std::size_t i = pair.kernel;
+        const ThreadIndex t = a.thread[pair.call];
         const qint64 globalTid = t >= 0 ? p.threads[std::size_t(t)].globalTid : 0;
-        const GroupKey key { pidOf(globalTid), tidOf(globalTid), k.device[i], idOf(apiIds, a.name[call], true),
+        const GroupKey key { pidOf(globalTid), tidOf(globalTid), k.device[i], idOf(apiIds, a.name[pair.call], true),
             idOf(kernelIds, kernelNameOf(k, i, mode), false) };
         const auto [it, inserted] = index.try_emplace(key, groups.size());
         if (inserted)
             groups.push_back({ key, {}, {}, {}, {} });
         LaunchGroup& g = groups[it->second];
-        const Launch l = launchOf(p, i);
+        const Launch l = launchOf(p, pair);
         g.total.push_back(l.totalDuration);
         g.api.push_back(l.apiDuration);
         if (l.queueDuration >= 0)
@@ -252,15 +281,13 @@ ReportTable cudaKernExecTrace(const Profile& p, KernelNameMode mode, const Focus
     const QString title = reportnames::cudaKernExecTrace.titleString();
     if (const QString reason = kernExecSkipReason(p); !reason.isEmpty())
         return skippedReport(name, title, reason);
-    auto order = std::make_shared<std::vector<std::uint32_t>>(launchedKernels(p, focus));
+    auto order = std::make_shared<std::vector<LaunchPair>>(launchPairs(p, focus));
     if (order->empty())
         return skippedReport(name, title, noDataMessage());
-    const KernelTable& k = p.kernels;
     const CudaApiTable& a = p.cudaApi;
-    // ORDER BY the call's start; equal starts keep the join's order, the kernel table's.
-    std::stable_sort(order->begin(), order->end(), [&](std::uint32_t x, std::uint32_t y) {
-        return a.start[std::size_t(k.api[x])] < a.start[std::size_t(k.api[y])];
-    });
+    // ORDER BY the call's start; equal starts keep the join's order.
+    std::stable_sort(order->begin(), order->end(),
+        [&a](const LaunchPair& x, const LaunchPair& y) { return a.start[x.call] < a.start[y.call]; });
 
     ReportTable t;
     t.name = name;
@@ -279,9 +306,10 @@ ReportTable cudaKernExecTrace(const Profile& p, KernelNameMode mode, const Focus
         const Profile& pr = *profile;
         const KernelTable& kt = pr.kernels;
         const CudaApiTable& at = pr.cudaApi;
-        const std::size_t i = (*order)[row];
-        const auto call = std::size_t(kt.api[i]);
-        const Launch l = launchOf(pr, i);
+        const LaunchPair pair = (*order)[row];
+        const std::size_t i = pair.kernel;
+        const std::size_t call = pair.call;
+        const Launch l = launchOf(pr, pair);
         const ThreadIndex thread = at.thread[call];
         const qint64 globalTid = thread >= 0 ? pr.threads[std::size_t(thread)].globalTid : 0;
         cells.clear();

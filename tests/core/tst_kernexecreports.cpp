@@ -152,6 +152,28 @@ private Q_SLOTS:
         QCOMPARE(t.rowCount(), std::size_t(0));
     }
 
+    void kernelMatchesEveryCallWithItsCorrelationId()
+    {
+        // nsys joins on (correlation id, process): a launch recorded twice (as some exports hold it, by two API
+        // layers) gives two rows, in call table order at equal starts and by call start otherwise.
+        ProfileBuilder b;
+        const ThreadIndex t = b.thread(b.process(7), 7);
+        b.kernel(t, 10, 20, 50, 60, QStringLiteral("k")); // call 1: correlation 1
+        b.apiCall(t, 5, 30, QStringLiteral("cudaLaunchKernel"), 1); // same correlation, earlier start
+        const ProfilePtr p = b.build();
+        const QStringList expected = {
+            QStringLiteral("5,25,30,20,50,10,55,7,7,0,cudaLaunchKernel,   1    1    1, 128    1    1,k"),
+            QStringLiteral("10,10,20,30,50,10,50,7,7,0,cudaLaunchKernel,   1    1    1, 128    1    1,k"),
+        };
+        QCOMPARE(lines(reportToCsv(cudaKernExecTrace(*p, KernelNameMode::Demangled))).mid(1), expected);
+        // One group (both names clean to "cudaLaunchKernel"): T 55 and 50; queues 20 and 30, QCount 2.
+        const ReportTable s = cudaKernExecSum(*p, KernelNameMode::Demangled);
+        QCOMPARE(s.rows.size(), std::size_t(1));
+        QCOMPARE(std::get<qint64>(s.rows[0][3]), qint64(2));
+        QCOMPARE(std::get<qint64>(s.rows[0][4]), qint64(2));
+        QCOMPARE(std::get<double>(s.rows[0][5]), 52.5);
+    }
+
     void kernelsWithoutCallsGiveNoData()
     {
         ProfileBuilder b;
