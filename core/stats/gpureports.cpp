@@ -205,8 +205,8 @@ ReportTable cudaGpuTrace(const Profile& p, const FocusRange& focus)
         cells.emplace_back(c.start[i]);
         cells.emplace_back(c.end[i] - c.start[i]);
         cells.emplace_back(qint64(c.correlation[i]));
-        auto kindName = [](const std::vector<std::uint8_t>& kinds, std::size_t i) -> ReportValue {
-            const QString n = i < kinds.size() ? memKindName(kinds[i]) : QString();
+        auto kindName = [](const std::vector<std::uint8_t>& kinds, std::size_t row) -> ReportValue {
+            const QString n = row < kinds.size() ? memKindName(kinds[row]) : QString();
             return n.isEmpty() ? ReportValue {} : ReportValue { n };
         };
         if (!memop) {
