@@ -74,44 +74,51 @@ int runStats(const QStringList& args)
 
     const QString outFile = parser.value(output);
     const bool toFile = !outFile.isEmpty() && outFile != QLatin1String("-");
-    QString text;
-    nlohmann::ordered_json json = nlohmann::ordered_json::array();
-    int produced = 0;
     const Result<std::vector<ReportTable>> tables = computeReports(*plan, *profile);
+    std::vector<const ReportTable*> produced;
     for (const ReportTable& table : tables.value()) {
-        if (!table.skipped.isEmpty()) {
+        if (!table.skipped.isEmpty())
             printError(QStringLiteral("SKIPPED: %1").arg(table.skipped));
-            continue;
-        }
-        ++produced;
-        if (fmt == QLatin1String("json")) {
-            json.push_back(reportToJson(table));
-            if (focus->range.isActive())
-                json.back()["focus"] = focusJson(*focus, overlapSemantics());
-            continue;
-        }
-        // As `nsys stats -q`: a CSV block is followed by a blank line on the console; files hold the blocks only.
-        if (fmt == QLatin1String("csv")) {
-            if (!text.isEmpty() && toFile)
-                text += QLatin1Char('\n');
-            text += reportToCsv(table);
-            if (!toFile)
-                text += QLatin1Char('\n');
-        } else {
-            text += QStringLiteral("\n ** %1 (%2):\n\n").arg(table.title, table.name) + reportToText(table)
-                + QLatin1Char('\n');
-        }
+        else
+            produced.push_back(&table);
     }
-    if (fmt == QLatin1String("json"))
-        text = QString::fromStdString((plan->reports.size() == 1 && !json.empty() ? json[0] : json).dump(2))
-            + QLatin1Char('\n');
-    if (produced == 0)
+    if (produced.empty())
         return ExitNoData;
     if (fmt == QLatin1String("csv"))
         printFocusLine(*focus, overlapSemantics());
-    else if (fmt == QLatin1String("table") && focus->range.isActive())
-        text.prepend(focusLine(*focus, overlapSemantics()) + QLatin1Char('\n'));
-    if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {
+    // Written table by table and line by line: a trace report's millions of rows never sit in one string.
+    const auto write = [&](QIODevice& out) {
+        auto put = [&out](const QString& text) {
+            const QByteArray utf8 = text.toUtf8();
+            return out.write(utf8) == utf8.size();
+        };
+        if (fmt == QLatin1String("json")) {
+            nlohmann::ordered_json json = nlohmann::ordered_json::array();
+            for (std::size_t i = 0; i < produced.size(); ++i) {
+                json.push_back(reportJsonShell(*produced[i], i));
+                if (focus->range.isActive())
+                    json.back()["focus"] = focusJson(*focus, overlapSemantics());
+            }
+            return writeJsonDocument(plan->reports.size() == 1 ? json[0] : json, produced, out);
+        }
+        if (fmt == QLatin1String("table") && focus->range.isActive()
+            && !put(focusLine(*focus, overlapSemantics()) + QLatin1Char('\n')))
+            return false;
+        for (std::size_t i = 0; i < produced.size(); ++i) {
+            const ReportTable& table = *produced[i];
+            // As `nsys stats -q`: a CSV block is followed by a blank line on the console; files hold the blocks only.
+            if (fmt == QLatin1String("csv")) {
+                if ((i > 0 && toFile && !put(QStringLiteral("\n"))) || !writeReportCsv(table, out)
+                    || (!toFile && !put(QStringLiteral("\n"))))
+                    return false;
+            } else if (!put(QStringLiteral("\n ** %1 (%2):\n\n").arg(table.title, table.name))
+                || !writeReportText(table, out) || !put(QStringLiteral("\n"))) {
+                return false;
+            }
+        }
+        return true;
+    };
+    if (const QString e = writeOutputWith(outFile, write); !e.isEmpty()) {
         printError(e);
         return ExitInput;
     }

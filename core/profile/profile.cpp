@@ -133,10 +133,12 @@ std::size_t Profile::memoryBytes() const
     std::size_t bytes = sizeof(Profile) + strings.memoryBytes();
     bytes += activityBytes(kernels) + vectorBytes(kernels.demangledName) + vectorBytes(kernels.shortName)
         + vectorBytes(kernels.mangledName) + vectorBytes(kernels.shape);
-    bytes += activityBytes(memops) + vectorBytes(memops.bytes) + vectorBytes(memops.copyKind);
+    bytes += activityBytes(memops) + vectorBytes(memops.bytes) + vectorBytes(memops.copyKind)
+        + vectorBytes(memops.srcKind) + vectorBytes(memops.dstKind);
     bytes += activityBytes(graphLaunches) + vectorBytes(graphLaunches.graphId) + vectorBytes(graphLaunches.graphExecId);
     bytes += vectorBytes(cudaApi.start) + vectorBytes(cudaApi.end) + vectorBytes(cudaApi.thread)
-        + vectorBytes(cudaApi.correlation) + vectorBytes(cudaApi.name) + vectorBytes(cudaApi.eventClass);
+        + vectorBytes(cudaApi.correlation) + vectorBytes(cudaApi.name) + vectorBytes(cudaApi.eventClass)
+        + vectorBytes(cudaApi.returnValue);
     bytes += vectorBytes(nvtx.start) + vectorBytes(nvtx.end) + vectorBytes(nvtx.thread) + vectorBytes(nvtx.name)
         + vectorBytes(nvtx.domain) + vectorBytes(nvtx.eventType) + vectorBytes(nvtx.endThread);
     bytes += vectorBytes(osrt.start) + vectorBytes(osrt.end) + vectorBytes(osrt.thread) + vectorBytes(osrt.name)

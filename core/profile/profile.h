@@ -55,6 +55,9 @@ struct ThreadInfo
     int tid = 0;
     ProcessIndex process = kNoIndex;
     QString name;
+    /// ThreadNames.priority of the row the name came from; kNoPriority when the name is not from ThreadNames.
+    static constexpr qint64 kNoPriority = std::numeric_limits<qint64>::min();
+    qint64 namePriority = kNoPriority;
 };
 
 struct GpuInfo
@@ -122,6 +125,11 @@ struct MemOpTable : GpuActivityColumns
     static constexpr std::uint8_t kMemset = 255;
     std::vector<std::int64_t> bytes;
     std::vector<std::uint8_t> copyKind; ///< ENUM_CUDA_MEMCPY_OPER id, or kMemset
+    static constexpr std::uint8_t kNoMemKind = 255;
+    /// ENUM_CUDA_MEM_KIND of the source (a memset's memKind) and destination (kNoMemKind for memsets); kNoMemKind
+    /// when NULL. May be empty (profiles built by hand): read as kNoMemKind.
+    std::vector<std::uint8_t> srcKind;
+    std::vector<std::uint8_t> dstKind;
 };
 
 /// CUPTI_ACTIVITY_KIND_GRAPH_TRACE: one row per graph launch when kernels inside graphs are not exported.
@@ -142,6 +150,8 @@ struct CudaApiTable
     std::vector<std::uint32_t> correlation;
     std::vector<StringRef> name;
     std::vector<std::uint8_t> eventClass;
+    /// returnValue (a CUresult / cudaError_t). May be empty (profiles built by hand): read as NULL.
+    std::vector<std::int32_t> returnValue;
     std::size_t size() const { return start.size(); }
 };
 

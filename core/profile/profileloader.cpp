@@ -562,6 +562,7 @@ void LoadRun::assemble()
         if (n.priority >= bestPriority[std::size_t(t)]) {
             bestPriority[std::size_t(t)] = n.priority;
             p.threads[std::size_t(t)].name = nameOf(n.nameId, {});
+            p.threads[std::size_t(t)].namePriority = n.priority;
         }
     }
 
@@ -623,6 +624,8 @@ void LoadRun::assemble()
         concatActivity(p.memops, parts);
         concatColumn<MemOpTable, std::int64_t>(p.memops, parts, &MemOpTable::bytes);
         concatColumn<MemOpTable, std::uint8_t>(p.memops, parts, &MemOpTable::copyKind);
+        concatColumn<MemOpTable, std::uint8_t>(p.memops, parts, &MemOpTable::srcKind);
+        concatColumn<MemOpTable, std::uint8_t>(p.memops, parts, &MemOpTable::dstKind);
     }
     {
         std::vector<GraphLaunchTable*> parts;
@@ -642,6 +645,7 @@ void LoadRun::assemble()
         concatColumn<CudaApiTable, std::uint32_t>(p.cudaApi, parts, &CudaApiTable::correlation);
         concatColumn<CudaApiTable, StringRef>(p.cudaApi, parts, &CudaApiTable::name);
         concatColumn<CudaApiTable, std::uint8_t>(p.cudaApi, parts, &CudaApiTable::eventClass);
+        concatColumn<CudaApiTable, std::int32_t>(p.cudaApi, parts, &CudaApiTable::returnValue);
     }
     {
         std::vector<NvtxTable*> parts;

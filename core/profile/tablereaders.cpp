@@ -118,6 +118,15 @@ bool requireColumns(
     return true;
 }
 
+/// ENUM_CUDA_MEM_KIND id (0..7 seen); NULL, a missing column or an id out of range -> kNoMemKind.
+std::uint8_t readMemKind(const Row& r, int column)
+{
+    if (column < 0 || !r.isInteger(column))
+        return MemOpTable::kNoMemKind;
+    const qint64 v = r.int64(column);
+    return v >= 0 && v < MemOpTable::kNoMemKind ? std::uint8_t(v) : MemOpTable::kNoMemKind;
+}
+
 struct ShapeHash
 {
     std::size_t operator()(const LaunchShape& s) const
@@ -237,6 +246,8 @@ bool readMemcpy(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
     const ActivitySelect a(s);
     const int bytes = s.add(QStringLiteral("bytes"));
     const int copyKind = s.add(QStringLiteral("copyKind"));
+    const int srcKind = s.add(QStringLiteral("srcKind"));
+    const int dstKind = s.add(QStringLiteral("dstKind"));
     reserveActivity(out, ctx.estimatedRows);
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         if (!a.append(st, ctx, out))
@@ -244,6 +255,8 @@ bool readMemcpy(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
         out.bytes.push_back(st.int64(bytes));
         // Kinds are 0..13; anything else is shown as its number through memcpyKindLabels.
         out.copyKind.push_back(std::uint8_t(std::clamp<qint64>(st.int64(copyKind), 0, 254)));
+        out.srcKind.push_back(readMemKind(st, srcKind));
+        out.dstKind.push_back(readMemKind(st, dstKind));
     });
 }
 
@@ -254,12 +267,15 @@ bool readMemset(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
         return false;
     const ActivitySelect a(s);
     const int bytes = s.add(QStringLiteral("bytes"));
+    const int memKind = s.add(QStringLiteral("memKind"));
     reserveActivity(out, ctx.estimatedRows);
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         if (!a.append(st, ctx, out))
             return;
         out.bytes.push_back(st.int64(bytes));
         out.copyKind.push_back(MemOpTable::kMemset);
+        out.srcKind.push_back(readMemKind(st, memKind));
+        out.dstKind.push_back(MemOpTable::kNoMemKind);
     });
 }
 
@@ -291,6 +307,7 @@ bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
     const int correlation = s.add(QStringLiteral("correlationId"));
     const int name = s.add(QStringLiteral("nameId"));
     const int eventClass = s.add(QStringLiteral("eventClass"));
+    const int returnValue = s.add(QStringLiteral("returnValue"));
     const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
     out.start.reserve(n);
     out.end.reserve(n);
@@ -298,6 +315,7 @@ bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
     out.correlation.reserve(n);
     out.name.reserve(n);
     out.eventClass.reserve(n);
+    out.returnValue.reserve(n);
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         TimeNs s0, e0;
         if (!readInterval(st, start, end, ctx, s0, e0))
@@ -308,6 +326,7 @@ bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
         out.correlation.push_back(readCorrelation(st, correlation, ctx));
         out.name.push_back(readStringId(ctx, st, name));
         out.eventClass.push_back(std::uint8_t(st.int64(eventClass)));
+        out.returnValue.push_back(std::int32_t(st.int64(returnValue)));
     });
 }
 

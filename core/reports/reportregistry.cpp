@@ -3,31 +3,52 @@
 
 #include "core/nvtx/nvtxreports.h"
 #include "core/profile/loadtypes.h"
+#include "core/stats/apitrace.h"
+#include "core/stats/gpureports.h"
+#include "core/stats/kernexecreports.h"
 #include "core/stats/reportnames.h"
 #include "core/stats/reports.h"
 
 namespace nsw {
 
+namespace {
+
+/// The kernel name nsys's ":base" / ":mangled" arguments select.
+KernelNameMode nameModeOf(const QStringList& args)
+{
+    if (args.contains(QLatin1String("base")))
+        return KernelNameMode::Short;
+    if (args.contains(QLatin1String("mangled")))
+        return KernelNameMode::Mangled;
+    return KernelNameMode::Demangled;
+}
+
+/// The kernel name columns nameModeOf(@p args) reads (a missing mangled name falls back to the demangled one).
+unsigned nameColumnsOf(const QStringList& args)
+{
+    if (args.contains(QLatin1String("base")))
+        return KernelShortName;
+    if (args.contains(QLatin1String("mangled")))
+        return KernelMangledName | KernelDemangledName;
+    return KernelDemangledName;
+}
+
+QStringList nameArguments()
+{
+    return { QStringLiteral("base"), QStringLiteral("mangled") };
+}
+
+} // namespace
+
 const std::vector<ReportSpec>& reportSpecs()
 {
     static const std::vector<ReportSpec> specs = {
         { reportnames::cudaGpuKernSum.idString(), { QStringLiteral("gpukernsum") },
-            reportnames::cudaGpuKernSum.titleString(), LoadKernels,
-            { QStringLiteral("base"), QStringLiteral("mangled") },
+            reportnames::cudaGpuKernSum.titleString(), LoadKernels, nameArguments(),
             [](const Profile& p, const QStringList& args, const FocusRange& f) {
-                const KernelNameMode mode = args.contains(QLatin1String("base")) ? KernelNameMode::Short
-                    : args.contains(QLatin1String("mangled"))                    ? KernelNameMode::Mangled
-                                                                                 : KernelNameMode::Demangled;
-                return cudaGpuKernSum(p, mode, f);
+                return cudaGpuKernSum(p, nameModeOf(args), f);
             },
-            KernelDemangledName | KernelShortName | KernelMangledName,
-            [](const QStringList& args) -> unsigned {
-                if (args.contains(QLatin1String("base")))
-                    return KernelShortName;
-                if (args.contains(QLatin1String("mangled")))
-                    return KernelMangledName | KernelDemangledName;
-                return KernelDemangledName;
-            } },
+            KernelDemangledName | KernelShortName | KernelMangledName, nameColumnsOf },
         { reportnames::cudaApiSum.idString(), { QStringLiteral("cudaapisum") }, reportnames::cudaApiSum.titleString(),
             LoadCudaApi, {},
             [](const Profile& p, const QStringList&, const FocusRange& f) { return cudaApiSum(p, f); } },
@@ -44,6 +65,37 @@ const std::vector<ReportSpec>& reportSpecs()
         { reportnames::nvtxGpuProjSum.idString(), {}, reportnames::nvtxGpuProjSum.titleString(),
             LoadNvtx | LoadCudaApi | LoadKernels | LoadMemOps, {},
             [](const Profile& p, const QStringList&, const FocusRange& f) { return nvtxGpuProjSum(p, f); } },
+        { reportnames::cudaKernExecSum.idString(), { QStringLiteral("kernexecsum") },
+            reportnames::cudaKernExecSum.titleString(), LoadKernels | LoadCudaApi, nameArguments(),
+            [](const Profile& p, const QStringList& args, const FocusRange& f) {
+                return cudaKernExecSum(p, nameModeOf(args), f);
+            },
+            KernelAllColumns,
+            [](const QStringList& args) -> unsigned { return nameColumnsOf(args) | KernelPlacement; } },
+        { reportnames::cudaKernExecTrace.idString(), { QStringLiteral("kernexectrace") },
+            reportnames::cudaKernExecTrace.titleString(), LoadKernels | LoadCudaApi, nameArguments(),
+            [](const Profile& p, const QStringList& args, const FocusRange& f) {
+                return cudaKernExecTrace(p, nameModeOf(args), f);
+            },
+            KernelAllColumns,
+            [](const QStringList& args) -> unsigned {
+                return nameColumnsOf(args) | KernelPlacement | KernelLaunchShape;
+            },
+            true },
+        { reportnames::cudaGpuSum.idString(), { QStringLiteral("gpusum") }, reportnames::cudaGpuSum.titleString(),
+            LoadKernels | LoadMemOps, nameArguments(),
+            [](const Profile& p, const QStringList& args, const FocusRange& f) {
+                return cudaGpuSum(p, nameModeOf(args), f);
+            },
+            KernelAllColumns, nameColumnsOf },
+        { reportnames::cudaGpuTrace.idString(), { QStringLiteral("gputrace") }, reportnames::cudaGpuTrace.titleString(),
+            LoadKernels | LoadMemOps, {},
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return cudaGpuTrace(p, f); },
+            KernelDemangledName | KernelPlacement | KernelLaunchShape, {}, true },
+        { reportnames::cudaApiTrace.idString(), { QStringLiteral("cudaapitrace") },
+            reportnames::cudaApiTrace.titleString(), LoadCudaApi, {},
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return cudaApiTrace(p, f); },
+            KernelAllColumns, {}, true },
     };
     return specs;
 }

@@ -24,6 +24,8 @@ struct ReportSpec
     unsigned kernelColumns = 0x1Fu; ///< KernelColumn flags it reads when it loads kernels (all by default)
     /// When set, the KernelColumn flags for the given ":arg" arguments (overrides kernelColumns).
     std::function<unsigned(const QStringList& arguments)> kernelColumnsFor = {};
+    /// One row per event (millions of them, made on demand): for `stats`, not for the window's Statistics pane.
+    bool trace = false;
 
     unsigned kernelColumnsOf(const QStringList& arguments) const
     {

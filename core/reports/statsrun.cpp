@@ -45,8 +45,8 @@ Result<std::vector<ReportTable>> computeReports(const StatsPlan& plan, const Pro
         tables.push_back(r.spec->compute(profile, r.arguments, r.focus));
         ReportTable& t = tables.back();
         if (r.legacyMemcpyNames && t.skipped.endsWith(QLatin1String("does not contain ENUM_CUDA_MEMCPY_OPER table.")))
-            t = legacyMemOpReport(r.spec->name, profile, r.focus);
-        if (r.focus.isActive() && t.skipped.isEmpty() && t.rows.empty())
+            t = legacyMemOpReport(r.spec->name, profile, r.focus, r.arguments);
+        if (r.focus.isActive() && t.skipped.isEmpty() && t.rowCount() == 0)
             t.skipped = QStringLiteral("%1: no rows overlap the focus (%2).").arg(r.spec->name, r.focus.label);
     }
     return tables;

@@ -4,6 +4,8 @@
 #include "core/util/csv.h"
 #include "core/util/numberformat.h"
 
+#include <QIODevice>
+
 namespace nsw {
 
 namespace {
@@ -32,38 +34,45 @@ QString reportCellText(const ReportValue& value, const ReportColumn& column)
     return cellText(value, column, false);
 }
 
-QString reportToCsv(const ReportTable& report)
+namespace {
+
+/// Writes a report line by line through @p sink (false stops: a write failed).
+template <typename Emit> bool emitCsv(const ReportTable& report, Emit sink)
 {
     QStringList header;
     for (const ReportColumn& c : report.columns)
         header.append(c.header);
-    QString out = csvLine(header, CsvQuoting::CommaOnly);
-    for (const auto& row : report.rows) {
-        QStringList fields;
+    if (!sink(csvLine(header, CsvQuoting::CommaOnly)))
+        return false;
+    std::vector<ReportValue> buffer;
+    QStringList fields;
+    for (std::size_t r = 0; r < report.rowCount(); ++r) {
+        const std::vector<ReportValue>& row = report.rowAt(r, buffer);
+        fields.clear();
         for (std::size_t c = 0; c < row.size(); ++c)
             fields.append(cellText(row[c], report.columns[c], false));
-        out += csvLine(fields, CsvQuoting::CommaOnly);
+        if (!sink(csvLine(fields, CsvQuoting::CommaOnly)))
+            return false;
     }
-    return out;
+    return true;
 }
 
-QString reportToText(const ReportTable& report)
+QString clipCell(const QString& s)
+{
+    return s.size() > kMaxColumnWidth ? s.left(kMaxColumnWidth - 1) + QChar(0x2026) : s;
+}
+
+template <typename Emit> bool emitText(const ReportTable& report, Emit sink)
 {
     const std::size_t n = report.columns.size();
-    std::vector<QStringList> cells;
     std::vector<qsizetype> width(n, 0);
-    auto clip
-        = [](const QString& s) { return s.size() > kMaxColumnWidth ? s.left(kMaxColumnWidth - 1) + QChar(0x2026) : s; };
     for (std::size_t c = 0; c < n; ++c)
         width[c] = report.columns[c].header.size();
-    for (const auto& row : report.rows) {
-        QStringList texts;
-        for (std::size_t c = 0; c < n; ++c) {
-            const QString t = clip(cellText(row[c], report.columns[c], true));
-            width[c] = std::max(width[c], t.size());
-            texts.append(t);
-        }
-        cells.push_back(texts);
+    std::vector<ReportValue> buffer;
+    for (std::size_t r = 0; r < report.rowCount(); ++r) {
+        const std::vector<ReportValue>& row = report.rowAt(r, buffer);
+        for (std::size_t c = 0; c < n; ++c)
+            width[c] = std::max(width[c], clipCell(cellText(row[c], report.columns[c], true)).size());
     }
     // One leading space, cells joined by two spaces; headers centred; numbers right, text left aligned.
     QStringList header, rule;
@@ -73,21 +82,108 @@ QString reportToText(const ReportTable& report)
         header.append(QString(pad / 2, QLatin1Char(' ')) + h + QString(pad - pad / 2, QLatin1Char(' ')));
         rule.append(QString(width[c], QLatin1Char('-')));
     }
-    QString out = QLatin1Char(' ') + header.join(QStringLiteral("  ")) + QLatin1Char('\n');
-    out += QLatin1Char(' ') + rule.join(QStringLiteral("  ")) + QLatin1Char('\n');
-    for (const QStringList& row : cells) {
-        QStringList aligned;
+    const QString headerLine = QLatin1Char(' ') + header.join(QStringLiteral("  ")) + QLatin1Char('\n');
+    const QString ruleLine = QLatin1Char(' ') + rule.join(QStringLiteral("  ")) + QLatin1Char('\n');
+    if (!sink(headerLine) || !sink(ruleLine))
+        return false;
+    QStringList aligned;
+    for (std::size_t r = 0; r < report.rowCount(); ++r) {
+        const std::vector<ReportValue>& row = report.rowAt(r, buffer);
+        aligned.clear();
         for (std::size_t c = 0; c < n; ++c) {
+            const QString t = clipCell(cellText(row[c], report.columns[c], true));
             const bool text = report.columns[c].type == ReportColumn::Type::Text;
-            aligned.append(
-                text ? row[qsizetype(c)].leftJustified(width[c]) : row[qsizetype(c)].rightJustified(width[c]));
+            aligned.append(text ? t.leftJustified(width[c]) : t.rightJustified(width[c]));
         }
-        out += QLatin1Char(' ') + aligned.join(QStringLiteral("  ")) + QLatin1Char('\n');
+        const QString line = QLatin1Char(' ') + aligned.join(QStringLiteral("  ")) + QLatin1Char('\n');
+        if (!sink(line))
+            return false;
     }
+    return true;
+}
+
+auto appendTo(QString& out)
+{
+    return [&out](const QString& line) {
+        out += line;
+        return true;
+    };
+}
+
+auto writeTo(QIODevice& out)
+{
+    return [&out](const QString& line) {
+        const QByteArray utf8 = line.toUtf8();
+        return out.write(utf8) == utf8.size();
+    };
+}
+
+} // namespace
+
+QString reportToCsv(const ReportTable& report)
+{
+    QString out;
+    emitCsv(report, appendTo(out));
     return out;
 }
 
+bool writeReportCsv(const ReportTable& report, QIODevice& out)
+{
+    return emitCsv(report, writeTo(out));
+}
+
+QString reportToText(const ReportTable& report)
+{
+    QString out;
+    emitText(report, appendTo(out));
+    return out;
+}
+
+bool writeReportText(const ReportTable& report, QIODevice& out)
+{
+    return emitText(report, writeTo(out));
+}
+
+namespace {
+
+nlohmann::ordered_json rowJson(const ReportTable& report, const std::vector<ReportValue>& row)
+{
+    nlohmann::ordered_json r;
+    for (std::size_t c = 0; c < report.columns.size(); ++c) {
+        const std::string key = report.columns[c].header.toStdString();
+        const ReportValue& v = row[c];
+        if (const auto* i = std::get_if<qint64>(&v))
+            r[key] = *i;
+        else if (const auto* d = std::get_if<double>(&v))
+            r[key] = report.columns[c].decimals >= 0 ? sqliteRound(*d, report.columns[c].decimals) : *d;
+        else if (const auto* s = std::get_if<QString>(&v))
+            r[key] = s->toStdString();
+        else
+            r[key] = nullptr;
+    }
+    return r;
+}
+
+/// A string no report holds: "rows" of report @p index until writeJsonDocument() streams them in its place.
+std::string rowsPlaceholder(std::size_t index)
+{
+    return "\x01rows " + std::to_string(index) + "\x01";
+}
+
+} // namespace
+
 nlohmann::ordered_json reportToJson(const ReportTable& report)
+{
+    nlohmann::ordered_json j = reportJsonShell(report, 0);
+    auto rows = nlohmann::ordered_json::array();
+    std::vector<ReportValue> buffer;
+    for (std::size_t i = 0; i < report.rowCount(); ++i)
+        rows.push_back(rowJson(report, report.rowAt(i, buffer)));
+    j["rows"] = rows;
+    return j;
+}
+
+nlohmann::ordered_json reportJsonShell(const ReportTable& report, std::size_t index)
 {
     nlohmann::ordered_json j;
     j["report"] = report.name.toStdString();
@@ -98,25 +194,55 @@ nlohmann::ordered_json reportToJson(const ReportTable& report)
     for (const ReportColumn& c : report.columns)
         columns.push_back(c.header.toStdString());
     j["columns"] = columns;
-    auto rows = nlohmann::ordered_json::array();
-    for (const auto& row : report.rows) {
-        nlohmann::ordered_json r;
-        for (std::size_t c = 0; c < report.columns.size(); ++c) {
-            const std::string key = report.columns[c].header.toStdString();
-            const ReportValue& v = row[c];
-            if (const auto* i = std::get_if<qint64>(&v))
-                r[key] = *i;
-            else if (const auto* d = std::get_if<double>(&v))
-                r[key] = report.columns[c].decimals >= 0 ? sqliteRound(*d, report.columns[c].decimals) : *d;
-            else if (const auto* s = std::get_if<QString>(&v))
-                r[key] = s->toStdString();
-            else
-                r[key] = nullptr;
-        }
-        rows.push_back(std::move(r));
-    }
-    j["rows"] = rows;
+    j["rows"] = rowsPlaceholder(index);
     return j;
+}
+
+bool writeJsonDocument(
+    const nlohmann::ordered_json& document, const std::vector<const ReportTable*>& reports, QIODevice& out)
+{
+    auto put = [&out](const std::string& text) {
+        return out.write(text.data(), qint64(text.size())) == qint64(text.size());
+    };
+    const std::string text = document.dump(2);
+    std::size_t from = 0;
+    std::vector<ReportValue> buffer;
+    for (std::size_t r = 0; r < reports.size(); ++r) {
+        // dump() escapes the placeholder's control characters: look for it as printed.
+        const std::string printed = nlohmann::ordered_json(rowsPlaceholder(r)).dump();
+        const std::size_t at = text.find(printed, from);
+        if (at == std::string::npos)
+            continue;
+        if (!put(text.substr(from, at - from)))
+            return false;
+        from = at + printed.size();
+        const ReportTable& report = *reports[r];
+        if (report.rowCount() == 0) {
+            if (!put("[]"))
+                return false;
+            continue;
+        }
+        // As dump(2) prints an array at the placeholder's depth: one element per line, indented two more.
+        const std::size_t lineStart = text.rfind('\n', at) + 1;
+        const std::string indent(text.find_first_not_of(' ', lineStart) - lineStart, ' ');
+        const std::string elementIndent = indent + "  ";
+        if (!put("["))
+            return false;
+        for (std::size_t i = 0; i < report.rowCount(); ++i) {
+            std::string element = rowJson(report, report.rowAt(i, buffer)).dump(2);
+            std::string indented = (i ? ",\n" : "\n") + elementIndent;
+            for (const char c : element) {
+                indented += c;
+                if (c == '\n')
+                    indented += elementIndent;
+            }
+            if (!put(indented))
+                return false;
+        }
+        if (!put("\n" + indent + "]"))
+            return false;
+    }
+    return put(text.substr(from) + "\n");
 }
 
 } // namespace nsw

@@ -22,6 +22,11 @@ inline constexpr ReportName cudaGpuMemSizeSum { "cuda_gpu_mem_size_sum", "CUDA G
 inline constexpr ReportName osrtSum { "osrt_sum", "OS Runtime Summary" };
 inline constexpr ReportName nvtxSum { "nvtx_sum", "NVTX Range Summary" };
 inline constexpr ReportName nvtxGpuProjSum { "nvtx_gpu_proj_sum", "NVTX GPU Projection Summary" };
+inline constexpr ReportName cudaKernExecSum { "cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary" };
+inline constexpr ReportName cudaKernExecTrace { "cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace" };
+inline constexpr ReportName cudaGpuSum { "cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)" };
+inline constexpr ReportName cudaGpuTrace { "cuda_gpu_trace", "CUDA GPU Trace" };
+inline constexpr ReportName cudaApiTrace { "cuda_api_trace", "CUDA API Trace" };
 } // namespace reportnames
 
 } // namespace nsw

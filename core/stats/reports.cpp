@@ -2,6 +2,7 @@
 #include "reports.h"
 
 #include "core/profile/loadtypes.h"
+#include "core/stats/gpureports.h"
 #include "core/stats/reportchecks.h"
 #include "core/stats/reportnames.h"
 #include "core/stats/summaryreport.h"
@@ -197,10 +198,23 @@ ReportTable cudaGpuMemSizeSum(const Profile& p, const FocusRange& focus)
     return memSizeSum(p, focus, true);
 }
 
-ReportTable legacyMemOpReport(const QString& reportName, const Profile& p, const FocusRange& focus)
+ReportTable legacyMemOpReport(
+    const QString& reportName, const Profile& p, const FocusRange& focus, const QStringList& arguments)
 {
-    const bool time = reportName == reportnames::cudaGpuMemTimeSum.idString();
-    ReportTable t = time ? memTimeSum(p, focus, false) : memSizeSum(p, focus, false);
+    ReportTable t;
+    if (reportName == reportnames::cudaGpuMemTimeSum.idString())
+        t = memTimeSum(p, focus, false);
+    else if (reportName == reportnames::cudaGpuMemSizeSum.idString())
+        t = memSizeSum(p, focus, false);
+    else if (reportName == reportnames::cudaGpuSum.idString())
+        t = cudaGpuSum(p,
+            arguments.contains(QLatin1String("base"))          ? KernelNameMode::Short
+                : arguments.contains(QLatin1String("mangled")) ? KernelNameMode::Mangled
+                                                               : KernelNameMode::Demangled,
+            focus, false);
+    else
+        return skippedReport(reportName, QString(),
+            QStringLiteral("%1 does not contain ENUM_CUDA_MEMCPY_OPER table.").arg(reportFileName(p)));
     if (!t.skipped.isEmpty())
         return t;
     // nsys 2022.4's names for the copy kinds (its own list; the ENUM table came later).

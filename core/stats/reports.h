@@ -19,8 +19,10 @@ ReportTable cudaGpuMemTimeSum(const Profile& profile, const FocusRange& focus = 
 ReportTable cudaGpuMemSizeSum(const Profile& profile, const FocusRange& focus = {});
 /// cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum (@p reportName) for an export without ENUM_CUDA_MEMCPY_OPER, which
 /// nsys stats now refuses: computed all the same, with nsys 2022.4's copy-kind names ("[CUDA memcpy HtoD]") and a
-/// note saying so. For the window's Statistics pane; `stats` stays exact to nsys.
-ReportTable legacyMemOpReport(const QString& reportName, const Profile& p, const FocusRange& focus = {});
+/// note saying so. For the window's Statistics pane; `stats` stays exact to nsys. cuda_gpu_sum (its ":base" /
+/// ":mangled" @p arguments) the same way; any other report comes back skipped.
+ReportTable legacyMemOpReport(
+    const QString& reportName, const Profile& p, const FocusRange& focus = {}, const QStringList& arguments = {});
 
 ReportTable osrtSum(const Profile& profile, const FocusRange& focus = {});
 

@@ -11,4 +11,17 @@ int ReportTable::columnIndex(const QString& header) const
     return -1;
 }
 
+std::size_t ReportTable::rowCount() const
+{
+    return lazyRow ? lazyRowCount : rows.size();
+}
+
+const std::vector<ReportValue>& ReportTable::rowAt(std::size_t i, std::vector<ReportValue>& buffer) const
+{
+    if (!lazyRow)
+        return rows[i];
+    lazyRow(i, buffer);
+    return buffer;
+}
+
 } // namespace nsw

@@ -3,6 +3,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <variant>
 #include <vector>
 
@@ -33,10 +34,19 @@ struct ReportTable
     QString title; ///< "CUDA GPU Kernel Summary"
     std::vector<ReportColumn> columns;
     std::vector<std::vector<ReportValue>> rows;
+    /// Trace reports (millions of rows) make their cells on demand instead of holding them in `rows`: row i of
+    /// lazyRowCount, written into the given vector. It reads the profile the report was computed from, which must
+    /// outlive the table.
+    std::size_t lazyRowCount = 0;
+    std::function<void(std::size_t, std::vector<ReportValue>&)> lazyRow;
     QString skipped; ///< when not empty the report does not apply to this file; the message says why
     QString note; ///< how to read the rows when they are not exactly nsys's (shown beside the table, never in CSV)
 
     int columnIndex(const QString& header) const;
+    /// rows.size(), or lazyRowCount for a lazy table.
+    std::size_t rowCount() const;
+    /// Row @p i's cells (from `rows` or made by lazyRow); @p buffer holds them for a lazy table.
+    const std::vector<ReportValue>& rowAt(std::size_t i, std::vector<ReportValue>& buffer) const;
 };
 
 } // namespace nsw

@@ -27,6 +27,7 @@ run() { # name, args...
 }
 
 reports=cuda_gpu_kern_sum,cuda_gpu_kern_sum:base,cuda_gpu_kern_sum:mangled,cuda_api_sum,cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum,osrt_sum,nvtx_sum,nvtx_gpu_proj_sum
+launchreports=cuda_kern_exec_sum,cuda_kern_exec_sum:base,cuda_gpu_sum,cuda_gpu_sum:mangled,cuda_kern_exec_trace,cuda_gpu_trace,cuda_api_trace
 for t in "${traces[@]}"; do
     b=$(basename "$t" .sqlite)
     run "$b.info" info "$t"
@@ -36,6 +37,10 @@ for t in "${traces[@]}"; do
     done
     for r in ${reports//,/ }; do
         run "$b.stats1.$r.csv" stats -r "$r" --format csv "$t"
+    done
+    # The launch and trace reports, recorded apart so that the combined recordings above stay comparable.
+    for f in csv table json; do
+        run "$b.stats.launch.$f" stats -r "$launchreports" --format "$f" "$t"
     done
     for f in markdown json csv; do
         run "$b.nvtx.$f" nvtx "$t" --format "$f"

@@ -35,9 +35,9 @@ StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
     for (const QString& name : shown)
         if (const ReportSpec* spec = findReport(name, nullptr))
             m_report->addItem(QStringLiteral("%1 (%2)").arg(spec->title, spec->name), spec->name);
-    // Reports added by other analyses (NVTX...) come after the CUDA ones.
+    // Reports added by other analyses (NVTX, kernel launches...) come after the CUDA ones; traces are `stats` only.
     for (const ReportSpec& spec : reportSpecs())
-        if (!shown.contains(spec.name))
+        if (!shown.contains(spec.name) && !spec.trace)
             m_report->addItem(QStringLiteral("%1 (%2)").arg(spec.title, spec.name), spec.name);
     m_message->setWordWrap(true);
     m_message->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "gpureports.h"
+
+#include "core/stats/reportchecks.h"
+#include "core/stats/reportnames.h"
+#include "core/stats/summaryreport.h"
+
+#include <QHash>
+#include <algorithm>
+#include <map>
+#include <memory>
+
+namespace nsw {
+
+namespace {
+
+bool hasGpuTables(const Profile& p)
+{
+    return profileHasTable(p, "CUPTI_ACTIVITY_KIND_KERNEL") || profileHasTable(p, "CUPTI_ACTIVITY_KIND_MEMCPY")
+        || profileHasTable(p, "CUPTI_ACTIVITY_KIND_MEMSET");
+}
+
+/// Exports before 2022.4 have no ENUM tables; current nsys refuses to name their copies (as the memory reports).
+bool lacksMemcpyEnum(const Profile& p)
+{
+    return profileHasTable(p, "CUPTI_ACTIVITY_KIND_MEMCPY") && !profileHasTable(p, "ENUM_CUDA_MEMCPY_OPER");
+}
+
+QString noEnumMessage(const Profile& p)
+{
+    return QStringLiteral("%1 does not contain ENUM_CUDA_MEMCPY_OPER table.").arg(reportFileName(p));
+}
+
+} // namespace
+
+QString memKindName(std::uint8_t kind)
+{
+    static const char* const kNames[]
+        = { "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static", "Managed Static", "Unknown" };
+    return kind < std::size(kNames) ? QLatin1String(kNames[kind]) : QString();
+}
+
+ReportTable cudaGpuSum(const Profile& p, KernelNameMode mode, const FocusRange& focus, bool requireEnum)
+{
+    const QString name = reportnames::cudaGpuSum.idString();
+    const QString title = reportnames::cudaGpuSum.titleString();
+    if (!hasGpuTables(p))
+        return skippedReport(name, title,
+            QStringLiteral("%1 does not contain GPU kernel/memory operations data.").arg(reportFileName(p)));
+    if (requireEnum && lacksMemcpyEnum(p))
+        return skippedReport(name, title, noEnumMessage(p));
+
+    // Durations per kernel name reference first (one pass over millions of rows), then merged by text.
+    const KernelTable& k = p.kernels;
+    std::vector<std::vector<qint64>> byRef(p.strings.size());
+    std::vector<qint64> unnamed;
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        if (!focus.overlaps(k.start[i], k.end[i]))
+            continue;
+        const StringRef ref = kernelNameOf(k, i, mode);
+        (ref >= 0 ? byRef[std::size_t(ref)] : unnamed).push_back(k.end[i] - k.start[i]);
+    }
+    struct Group
+    {
+        SummaryGroup summary;
+        bool memory = false;
+    };
+    // GROUP BY the name: NULL first, then texts in byte order. Category is the last row's: memory operations come
+    // after kernels in nsys's UNION ALL.
+    std::map<QByteArray, Group> byName;
+    Group nullGroup;
+    auto add = [&](Group& g, const QString& text, std::vector<qint64>&& values, bool memory) {
+        g.summary.name = text;
+        g.summary.values.insert(g.summary.values.end(), values.begin(), values.end());
+        g.memory = g.memory || memory;
+    };
+    if (!unnamed.empty())
+        add(nullGroup, QString(), std::move(unnamed), false);
+    for (std::size_t r = 0; r < byRef.size(); ++r) {
+        if (byRef[r].empty())
+            continue;
+        const QString& text = p.strings.at(StringRef(r));
+        add(byName[text.toUtf8()], text, std::move(byRef[r]), false);
+    }
+    const MemOpTable& m = p.memops;
+    std::map<std::uint8_t, std::vector<qint64>> byKind;
+    for (std::size_t i = 0; i < m.size(); ++i)
+        if (focus.overlaps(m.start[i], m.end[i]))
+            byKind[m.copyKind[i]].push_back(m.end[i] - m.start[i]);
+    for (auto& [kind, values] : byKind) {
+        const QString text = p.memOpName(kind);
+        add(byName[text.toUtf8()], text, std::move(values), true);
+    }
+
+    std::vector<SummaryGroup> groups;
+    auto take = [&groups](Group& g) {
+        if (g.summary.values.empty())
+            return;
+        g.summary.extra = QStringList { g.memory ? QStringLiteral("MEMORY_OPER") : QStringLiteral("CUDA_KERNEL") };
+        groups.push_back(std::move(g.summary));
+    };
+    take(nullGroup);
+    for (auto& [key, g] : byName)
+        take(g);
+    if (groups.empty())
+        return skippedReport(name, title, noDataMessage());
+    SummaryLayout layout;
+    layout.nameHeader = QStringLiteral("Operation");
+    layout.extraHeaders = { QStringLiteral("Category") };
+    return buildSummaryReport(name, title, layout, std::move(groups));
+}
+
+namespace {
+
+/// A row of the GPU trace: a kernel row, or a memory operation row with the top bit set.
+constexpr std::uint32_t kMemOpBit = 1u << 31;
+
+double megabytes(qint64 bytes)
+{
+    return double(bytes) / 1e6;
+}
+
+/// bytes * (1000000000 / duration) as SQLite computes it: integer division, NULL for a zero duration, a REAL when
+/// the product overflows 64 bits.
+ReportValue throughputMBps(qint64 bytes, TimeNs duration)
+{
+    if (duration == 0)
+        return std::monostate {};
+    const qint64 perSecond = qint64(1000000000) / duration;
+    qint64 product = 0;
+    if (__builtin_mul_overflow(bytes, perSecond, &product))
+        return double(bytes) * double(perSecond) / 1e6;
+    return double(product) / 1e6;
+}
+
+} // namespace
+
+ReportTable cudaGpuTrace(const Profile& p, const FocusRange& focus)
+{
+    const QString name = reportnames::cudaGpuTrace.idString();
+    const QString title = reportnames::cudaGpuTrace.titleString();
+    if (!hasGpuTables(p))
+        return skippedReport(name, title, QStringLiteral("%1 does not contain GPU trace data.").arg(reportFileName(p)));
+    if (lacksMemcpyEnum(p))
+        return skippedReport(name, title, noEnumMessage(p));
+
+    const KernelTable& k = p.kernels;
+    const MemOpTable& m = p.memops;
+    auto order = std::make_shared<std::vector<std::uint32_t>>();
+    for (std::size_t i = 0; i < k.size(); ++i)
+        if (focus.overlaps(k.start[i], k.end[i]))
+            order->push_back(std::uint32_t(i));
+    // nsys's UNION ALL reads the copies, then the memsets.
+    for (const bool memsets : { false, true })
+        for (std::size_t i = 0; i < m.size(); ++i)
+            if ((m.copyKind[i] == MemOpTable::kMemset) == memsets && focus.overlaps(m.start[i], m.end[i]))
+                order->push_back(std::uint32_t(i) | kMemOpBit);
+    if (order->empty())
+        return skippedReport(name, title, noDataMessage());
+    auto startOf = [&k, &m](std::uint32_t row) { return row & kMemOpBit ? m.start[row & ~kMemOpBit] : k.start[row]; };
+    std::stable_sort(
+        order->begin(), order->end(), [&](std::uint32_t x, std::uint32_t y) { return startOf(x) < startOf(y); });
+
+    // printf('%s (%d)', TARGET_INFO_GPU.name, deviceId): the name is empty when no GPU has that id.
+    auto devices = std::make_shared<std::map<int, QString>>();
+    auto deviceOf = [&p, &devices](int device) {
+        if (devices->count(device))
+            return;
+        QString gpuName;
+        if (profileHasTable(p, "TARGET_INFO_GPU"))
+            for (const GpuInfo& g : p.gpus)
+                if (g.id == device) {
+                    gpuName = g.name;
+                    break;
+                }
+        (*devices)[device] = QStringLiteral("%1 (%2)").arg(gpuName).arg(device);
+    };
+    for (const std::uint32_t row : *order)
+        deviceOf(row & kMemOpBit ? m.device[row & ~kMemOpBit] : k.device[row]);
+
+    ReportTable t;
+    t.name = name;
+    t.title = title;
+    using T = ReportColumn::Type;
+    t.columns = { { QStringLiteral("Start (ns)"), T::Integer }, { QStringLiteral("Duration (ns)"), T::Integer },
+        { QStringLiteral("CorrId"), T::Integer }, { QStringLiteral("GrdX"), T::Integer },
+        { QStringLiteral("GrdY"), T::Integer }, { QStringLiteral("GrdZ"), T::Integer },
+        { QStringLiteral("BlkX"), T::Integer }, { QStringLiteral("BlkY"), T::Integer },
+        { QStringLiteral("BlkZ"), T::Integer }, { QStringLiteral("Reg/Trd"), T::Integer },
+        { QStringLiteral("StcSMem (MB)"), T::Real, 3 }, { QStringLiteral("DymSMem (MB)"), T::Real, 3 },
+        { QStringLiteral("Bytes (MB)"), T::Real, 3 }, { QStringLiteral("Throughput (MBps)"), T::Real, 3 },
+        { QStringLiteral("SrcMemKd"), T::Text }, { QStringLiteral("DstMemKd"), T::Text },
+        { QStringLiteral("Device"), T::Text }, { QStringLiteral("Ctx"), T::Integer },
+        { QStringLiteral("Strm"), T::Integer }, { QStringLiteral("Name"), T::Text } };
+    t.lazyRowCount = order->size();
+    const Profile* profile = &p;
+    t.lazyRow = [profile, order, devices](std::size_t r, std::vector<ReportValue>& cells) {
+        const Profile& pr = *profile;
+        const std::uint32_t row = (*order)[r];
+        cells.clear();
+        const bool memop = row & kMemOpBit;
+        const GpuActivityColumns& c = memop ? static_cast<const GpuActivityColumns&>(pr.memops)
+                                            : static_cast<const GpuActivityColumns&>(pr.kernels);
+        const std::size_t i = row & ~kMemOpBit;
+        cells.emplace_back(c.start[i]);
+        cells.emplace_back(c.end[i] - c.start[i]);
+        cells.emplace_back(qint64(c.correlation[i]));
+        auto kindName = [](const std::vector<std::uint8_t>& kinds, std::size_t row) -> ReportValue {
+            const QString n = row < kinds.size() ? memKindName(kinds[row]) : QString();
+            return n.isEmpty() ? ReportValue {} : ReportValue { n };
+        };
+        if (!memop) {
+            const LaunchShape& s = pr.launchShapes[pr.kernels.shape[i]];
+            for (const std::uint32_t v : { s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2] })
+                cells.emplace_back(qint64(v));
+            cells.emplace_back(qint64(s.registersPerThread));
+            cells.emplace_back(megabytes(s.staticSharedMemory));
+            cells.emplace_back(megabytes(s.dynamicSharedMemory));
+            cells.emplace_back(std::monostate {}); // Bytes
+            cells.emplace_back(QString()); // Throughput: '' for kernels
+            cells.emplace_back(std::monostate {});
+            cells.emplace_back(std::monostate {});
+        } else {
+            const MemOpTable& mt = pr.memops;
+            cells.insert(cells.end(), 9, std::monostate {});
+            cells.emplace_back(megabytes(mt.bytes[i]));
+            cells.push_back(throughputMBps(mt.bytes[i], c.end[i] - c.start[i]));
+            cells.push_back(kindName(mt.srcKind, i));
+            cells.push_back(kindName(mt.dstKind, i));
+        }
+        cells.emplace_back(devices->at(c.device[i]));
+        cells.emplace_back(qint64(c.context[i]));
+        cells.emplace_back(qint64(c.stream[i]));
+        if (memop) {
+            cells.emplace_back(pr.memOpName(pr.memops.copyKind[i]));
+        } else {
+            const StringRef n = pr.kernels.demangledName[i];
+            cells.push_back(n == kNoString ? ReportValue {} : ReportValue { pr.strings.at(n) });
+        }
+    };
+    return t;
+}
+
+} // namespace nsw
