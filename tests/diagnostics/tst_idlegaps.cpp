@@ -144,7 +144,8 @@ void TestIdleGaps::deviceTotals()
     QCOMPARE(d->longGaps, qint64(1));
     QCOMPARE(d->longGapNs, 500 * S);
     QCOMPARE(d->longCauseNs[int(GapCause::HostWait)], 500 * S);
-    const DeviceIdle* longer = deviceOf(computeIdleGaps(c, 0, 2000, {}, 220 * S), 0);
+    const IdleGapResult longerResult = computeIdleGaps(c, 0, 2000, {}, 220 * S);
+    const DeviceIdle* longer = deviceOf(longerResult, 0);
     QCOMPARE(longer->longGaps, qint64(3));
     QCOMPARE(longer->longGapNs, (220 + 410 + 500) * S);
     const DeviceIdle* d1 = deviceOf(r, 1);
