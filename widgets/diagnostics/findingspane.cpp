@@ -212,9 +212,10 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
 
 QAbstractItemView* FindingsPane::exportableView() const
 {
-    return qobject_cast<QAbstractItemView*>(m_tabs->currentWidget())
-        ? qobject_cast<QAbstractItemView*>(m_tabs->currentWidget())
-        : m_findingsView;
+    // The current tab's table; on the Findings tab (a splitter), the findings list.
+    if (auto* view = qobject_cast<QAbstractItemView*>(m_tabs->currentWidget()))
+        return view;
+    return m_findingsView;
 }
 
 QString FindingsPane::exportBaseName() const
