@@ -2,6 +2,7 @@
 // Times `analyze` (all six rules, defaults) on a (large) export against the floor of an in-process SQLite scan of
 // the columns the rules read, in the same run. Target (issue 15): within 1.5x of the scan.
 //   bench_analyze [EXPORT] [--iterations N]
+#include "benchargs.h"
 #include "core/analysis/analysisrun.h"
 #include "core/sqlite/sqlitedb.h"
 
@@ -76,26 +77,14 @@ double analyzeMs(const QString& path, size_t* found)
     return double(t.nsecsElapsed()) / 1e6;
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    QString path = QStringLiteral("/tmp/nsw-bench/big.sqlite");
-    int iterations = 3;
-    const QStringList args = app.arguments().mid(1);
-    for (int i = 0; i < args.size(); ++i) {
-        if (args[i] == QLatin1String("--iterations") && i + 1 < args.size())
-            iterations = std::max(1, args[++i].toInt());
-        else
-            path = args[i];
-    }
+    const bench::BenchArgs parsed = bench::parseBenchArgs(app.arguments().mid(1));
+    const QString& path = parsed.path;
+    const int iterations = parsed.iterations;
     std::vector<double> ours, floor;
     qint64 rows = 0;
     size_t found = 0;
@@ -103,9 +92,9 @@ int main(int argc, char** argv)
         floor.push_back(scanFloorMs(path, &rows));
         ours.push_back(analyzeMs(path, &found));
     }
-    const double ratio = median(ours) / median(floor);
+    const double ratio = bench::median(ours) / bench::median(floor);
     std::printf("%s: %lld rows scanned by the floor, %zu rule rows found\n", qPrintable(path), rows, found);
-    std::printf("sqlite scan floor %.1f ms; analyze (6 rules) %.1f ms\n", median(floor), median(ours));
+    std::printf("sqlite scan floor %.1f ms; analyze (6 rules) %.1f ms\n", bench::median(floor), bench::median(ours));
     std::printf("analyze %.2f x scan (target %.1f x: %s)\n", ratio, kTarget, ratio <= kTarget ? "met" : "MISSED");
     return 0;
 }

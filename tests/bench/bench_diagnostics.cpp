@@ -3,6 +3,7 @@
 // on a (large) export against the floor of an in-process SQLite scan of the columns it reads, in the same run.
 // Target (issue 15): within 1.5x of the scan. Also prints the analyses alone on the loaded profile.
 //   bench_diagnostics [EXPORT] [--iterations N]
+#include "benchargs.h"
 #include "core/diagnostics/diagnostics.h"
 #include "core/profile/profileloader.h"
 #include "core/sqlite/sqlitedb.h"
@@ -62,26 +63,14 @@ double scanFloorMs(const QString& path, qint64* rows)
     return double(t.nsecsElapsed()) / 1e6;
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    QString path = QStringLiteral("/tmp/nsw-bench/big.sqlite");
-    int iterations = 3;
-    const QStringList args = app.arguments().mid(1);
-    for (int i = 0; i < args.size(); ++i) {
-        if (args[i] == QLatin1String("--iterations") && i + 1 < args.size())
-            iterations = std::max(1, args[++i].toInt());
-        else
-            path = args[i];
-    }
+    const bench::BenchArgs parsed = bench::parseBenchArgs(app.arguments().mid(1));
+    const QString& path = parsed.path;
+    const int iterations = parsed.iterations;
     std::vector<double> total, analyses, floor;
     qint64 rows = 0;
     std::size_t findings = 0, kernels = 0;
@@ -107,11 +96,11 @@ int main(int argc, char** argv)
         findings = r->findings.size();
         kernels = load.profile->kernels.size();
     }
-    const double ratio = median(total) / median(floor);
+    const double ratio = bench::median(total) / bench::median(floor);
     std::printf(
         "%s: %zu kernels, %lld rows scanned by the floor, %zu findings\n", qPrintable(path), kernels, rows, findings);
-    std::printf("sqlite scan floor %.1f ms; load + diagnostics %.1f ms (diagnostics alone %.1f ms)\n", median(floor),
-        median(total), median(analyses));
+    std::printf("sqlite scan floor %.1f ms; load + diagnostics %.1f ms (diagnostics alone %.1f ms)\n",
+        bench::median(floor), bench::median(total), bench::median(analyses));
     std::printf(
         "report pipeline %.2f x scan (target %.1f x: %s)\n", ratio, kTarget, ratio <= kTarget ? "met" : "MISSED");
     return 0;
