@@ -7,7 +7,7 @@
 #include "core/nvlink/gpumetricsreader.h"
 #include "core/nvlink/linkpeaks.h"
 #include "core/nvlink/nvf1reader.h"
-#include "core/nvlink/peakkernels.h"
+#include "core/nvlink/nvlinkpeaksrun.h"
 #include "core/nvlink/recordingplacement.h"
 #include "core/nvlink/tracefolder.h"
 #include "core/profile/capturespan.h"
@@ -23,8 +23,6 @@
 namespace nsw::cli {
 
 namespace {
-
-constexpr TimeNs kWindowMarginNs = 2000;
 
 struct Options
 {
@@ -49,13 +47,7 @@ struct Inputs
     QString recordingPath; ///< empty: GPU-metrics mode
     QString exportPath; ///< may be empty when no metric needs it
     QString exportProblem; ///< why there is no export (the tool's message)
-    QStringList notes;
 };
-
-void warn(const QString& message)
-{
-    printError(QStringLiteral("warning: ") + message);
-}
 
 bool isExportFile(const QString& path)
 {
@@ -75,7 +67,7 @@ int resolveInputs(const Options& o, Inputs& in)
     if (info.isDir()) {
         folder = scanTraceFolder(o.input);
         for (const QString& s : folder.skipped)
-            warn(s);
+            printWarning(s);
         if (folder.recordings.size() == 1) {
             in.recordingPath = folder.recordings.front().path;
         } else if (folder.recordings.size() > 1) {
@@ -272,9 +264,15 @@ QString textPeakKernels(const OrderedJson& j, const ClockAlignment& alignment)
     return t;
 }
 
-} // namespace
+bool usageError(int* exitCode)
+{
+    *exitCode = ExitUsage;
+    return false;
+}
 
-int runNvlink(const QStringList& args)
+/// The command line, checked. Returns false when the command stops here: --help (exit code 0) or a bad option
+/// (printed, exit code != 0).
+bool parseOptions(const QStringList& args, Options& o, int* exitCode)
 {
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("input"),
@@ -316,19 +314,17 @@ int runNvlink(const QStringList& args)
         QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
     parser.addOptions(
         { sqlite, metric, gpu, link, direction, top, ncclOnly, aggregate, json, png, offset, alignStart, output });
-    int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral("NVLink throughput of an NVML recording (NVF1) or nsys GPU metrics, and the kernels running "
                            "at its peaks. The metrics and their JSON are those of the CCL-Bench NVLink tools; records "
                            "whose NVML call failed and counter resets are not counted (those tools count them)."),
-            &exitCode))
-        return exitCode;
+            exitCode))
+        return false;
 
-    Options o;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
         printError(QStringLiteral("nvlink takes exactly one TRACE_DIR, FILE.bin or EXPORT.sqlite (see nvlink --help)"));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     o.input = positional.first();
     o.sqlite = parser.value(sqlite);
@@ -340,26 +336,27 @@ int runNvlink(const QStringList& args)
         printError(o.metric.isEmpty()
                 ? QStringLiteral("no --metric given (%1)").arg(metrics.join(QLatin1Char('|')))
                 : QStringLiteral("unknown --metric '%1' (%2)").arg(o.metric, metrics.join(QLatin1Char('|'))));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     bool ok = false;
     o.gpu = parser.value(gpu).toInt(&ok);
     if (!ok || o.gpu < 0) {
         printError(QStringLiteral("--gpu must be a GPU number, not '%1'").arg(parser.value(gpu)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     if (parser.isSet(link)) {
-        o.filter.link = parser.value(link).toInt(&ok);
-        if (!ok || o.filter.link < 0) {
+        const int l = parser.value(link).toInt(&ok);
+        if (!ok || l < 0) {
             printError(QStringLiteral("--link must be a link number, not '%1'").arg(parser.value(link)));
-            return ExitUsage;
+            return usageError(exitCode);
         }
+        o.filter.links = { l };
     }
     if (parser.isSet(direction)) {
         const QString d = parser.value(direction).toLower();
         if (d != QLatin1String("tx") && d != QLatin1String("rx")) {
             printError(QStringLiteral("--direction must be tx or rx, not '%1'").arg(parser.value(direction)));
-            return ExitUsage;
+            return usageError(exitCode);
         }
         o.filter.direction = d == QLatin1String("tx") ? LinkDirection::Tx : LinkDirection::Rx;
         o.directionFiltered = true;
@@ -367,13 +364,13 @@ int runNvlink(const QStringList& args)
     const int topValue = parser.value(top).toInt(&ok);
     if (!ok || topValue < 0) {
         printError(QStringLiteral("--top must be 0 or more, not '%1'").arg(parser.value(top)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     o.top = std::size_t(topValue);
     o.filter.aggregateLinks = parser.isSet(aggregate);
     if (o.filter.aggregateLinks && parser.isSet(link)) {
         printError(QStringLiteral("--link and --aggregate-links exclude each other"));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     o.ncclOnly = parser.isSet(ncclOnly);
     o.json = parser.isSet(json);
@@ -382,247 +379,255 @@ int runNvlink(const QStringList& args)
     // As far as a recording may lie from its export's session start (ClockAlignment: 100 days).
     if (!ok || std::abs(offsetUs) > 8.64e12) {
         printError(QStringLiteral("--offset-us must be a number of µs, not '%1'").arg(parser.value(offset)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     o.offsetNs = TimeNs(std::llround(offsetUs * 1000.0));
     o.alignStart = parser.isSet(alignStart);
     o.output = parser.value(output);
     if (!o.png.isEmpty() && !checkPngAvailable())
-        return ExitUsage;
+        return usageError(exitCode);
+    return true;
+}
 
-    Inputs in;
-    if (const int e = resolveInputs(o, in); e != ExitOk)
-        return e;
+bool wantsPeaks(const Options& o)
+{
+    return o.metric == QLatin1String("peak_kernels") || o.metric == QLatin1String("all");
+}
 
-    // The series: an NVF1 recording, else the export's GPU metrics.
-    std::shared_ptr<Nvf1Recording> recording;
-    std::shared_ptr<GpuMetricsNvlink> gpuMetrics;
-    std::vector<const ThroughputSeries*> series;
-    std::vector<ThroughputSeries> metricSeries;
+bool wantsThroughput(const Options& o)
+{
+    return o.metric != QLatin1String("peak_kernels");
+}
+
+/// The NVLink data: the recording when there is one, else the export's GPU metrics (which need the export open).
+int readSource(const Options& o, const Inputs& in, const ExportData& exportData, NvlinkSeriesSource& source)
+{
+    source.gpu = o.gpu;
     if (!in.recordingPath.isEmpty()) {
         Nvf1ReadResult r = readNvf1File(in.recordingPath, o.gpu);
         if (!r.recording) {
             printError(r.error);
             return ExitInput;
         }
-        recording = std::move(r.recording);
-        for (const QString& w : recording->warnings)
-            warn(QStringLiteral("%1: %2").arg(in.recordingPath, w));
-        series = selectSeries(recording->links, recording->totals, o.filter);
+        for (const QString& w : r.recording->warnings)
+            printWarning(QStringLiteral("%1: %2").arg(in.recordingPath, w));
+        source.recording = std::move(r.recording);
+        return ExitOk;
     }
+    const GpuMetricsResult g = readGpuMetricsNvlink(*exportData.db);
+    if (!g.error.isEmpty()) {
+        printError(g.error);
+        return ExitInput;
+    }
+    if (!g.data) {
+        printError(QStringLiteral("%1: no NVLink recording given and the export has no NVLink GPU metrics")
+                       .arg(in.exportPath));
+        return ExitNoData;
+    }
+    if (wantsThroughput(o)) {
+        printError(QStringLiteral("%1: nsys GPU metrics are percent of peak, not bytes: only --metric "
+                                  "peak_kernels applies")
+                       .arg(in.exportPath));
+        return ExitUsage;
+    }
+    if (!o.filter.links.empty())
+        printWarning(QStringLiteral("nsys GPU metrics cover all links together: --link is ignored"));
+    source.gpuMetrics = g.data;
+    return ExitOk;
+}
 
-    const bool wantPeaks = o.metric == QLatin1String("peak_kernels") || o.metric == QLatin1String("all");
-    const bool wantThroughput = o.metric != QLatin1String("peak_kernels");
+/// The NVML clock against the export's (GPU metrics share the kernels' clock: anchored at the session start, never
+/// offset), with the recording's placement checked and --align-start applied; prints the problems.
+int alignSource(const Options& o, const Inputs& in, const ExportData& exportData, const NvlinkSeriesSource& source,
+    ClockAlignment& alignment)
+{
+    if (!exportData.db) {
+        if (o.alignStart)
+            printWarning(QStringLiteral("--align-start needs the export (%1)").arg(in.exportProblem));
+        return ExitOk;
+    }
+    const Nvf1Recording* recording = source.recording.get();
+    const TimeNs sessionStart = exportData.meta.meta.sessionStartUtcNs;
+    const qint64 startUs = recording ? recording->firstUs : sessionStart != kNoTime ? floorDiv(sessionStart, 1000) : 0;
+    alignment = alignClocks(sessionStart, startUs, recording ? o.offsetNs : 0);
+    if (!recording)
+        return ExitOk;
+    if (!alignment.fromExport && wantsPeaks(o)) {
+        printError(QStringLiteral("%1: %2").arg(in.exportPath,
+            sessionStart == kNoTime
+                ? QStringLiteral("no TARGET_INFO_SESSION_START_TIME: the NVML clock cannot be matched to the kernels")
+                : QStringLiteral("the session start time is more than 100 days away from the recording")));
+        return ExitNoData;
+    }
+    RecordingPlacement placement = placeAgainstCapture(exportData, alignment, *recording);
+    if (o.alignStart && placement.captureKnown()) {
+        alignment.offsetNs = placement.alignOffsetNs + o.offsetNs;
+        placement = placeAgainstCapture(exportData, alignment, *recording);
+    } else if (o.alignStart) {
+        printWarning(QStringLiteral("%1: no capture span (no metadata, no events): --align-start does nothing")
+                         .arg(in.exportPath));
+    }
+    if (placement.mismatched())
+        printWarning(
+            QStringLiteral("%1: %2 (export %3). Is it from another session?%4")
+                .arg(in.recordingPath, placement.problem(), QFileInfo(in.exportPath).fileName(),
+                    o.alignStart ? QString()
+                                 : QStringLiteral(" --align-start puts its first sample at the capture start (the "
+                                                  "same as --offset-us %1).")
+                                       .arg(double(placement.alignOffsetNs + o.offsetNs) / 1000.0, 0, 'f', 0)));
+    return ExitOk;
+}
+
+/// The link-peak table's entry for the GPU's model (GB/s of the percent-of-peak GPU metrics).
+std::optional<LinkPeakEntry> gpuModelOf(
+    const Options& o, const ExportData& exportData, const NvlinkSeriesSource& source)
+{
+    QString problem;
+    const LinkPeakTable table = LinkPeakTable::load(&problem);
+    if (!problem.isEmpty())
+        printWarning(problem);
+    if (!exportData.db)
+        return std::nullopt;
+    QString name;
+    for (const GpuInfo& g : exportData.meta.gpus)
+        if ((g.cudaDevice == o.gpu || g.id == o.gpu) && name.isEmpty())
+            name = g.name;
+    if (name.isEmpty() && source.gpuMetrics && source.gpuMetrics->chips.count(o.gpu))
+        name = source.gpuMetrics->chips.at(o.gpu);
+    const LinkPeakEntry* entry = table.match(name);
+    return entry ? std::optional<LinkPeakEntry>(*entry) : std::nullopt;
+}
+
+OrderedJson throughputMetrics(const Options& o, const std::vector<const ThroughputSeries*>& series)
+{
+    OrderedJson result = OrderedJson::object();
+    const auto wants = [&o](const char* name) {
+        return o.metric == QLatin1String(name) || o.metric == QLatin1String("nvlink_all")
+            || o.metric == QLatin1String("all");
+    };
+    if (wants("max_throughput"))
+        result["max_throughput"] = cclMaxThroughput(series);
+    if (wants("avg_throughput"))
+        result["avg_throughput"] = cclAvgThroughput(series);
+    if (wants("total_communication"))
+        result["total_communication"] = cclTotalCommunication(series, o.directionFiltered);
+    return result;
+}
+
+QString textReport(const Options& o, const Inputs& in, const NvlinkSeriesSource& source, bool exportOpen,
+    const OrderedJson& result, const ClockAlignment& alignment)
+{
+    QString text;
+    if (const Nvf1Recording* r = source.recording.get())
+        text += QStringLiteral("Recording: %1 (GPU %2): %3 records, %4 polls, %5 links, %6\n")
+                    .arg(in.recordingPath)
+                    .arg(o.gpu)
+                    .arg(withThousandsSeparators(r->stats.records), withThousandsSeparators(r->stats.polls))
+                    .arg(r->linkCount())
+                    .arg(formatDuration((r->lastUs - r->firstUs) * 1000));
+    if (!in.exportPath.isEmpty() && exportOpen)
+        text += QStringLiteral("Export:    %1\n").arg(in.exportPath);
+    if (result.contains("max_throughput"))
+        text += textMaxThroughput(result["max_throughput"]);
+    if (result.contains("avg_throughput"))
+        text += textAvgThroughput(result["avg_throughput"]);
+    if (result.contains("total_communication"))
+        text += textTotal(result["total_communication"]);
+    if (result.contains("peak_kernels"))
+        text += textPeakKernels(result["peak_kernels"], alignment);
+    return text;
+}
+
+/// The whole recording with its peaks (an interval's TX and RX once, as the pane ranks them) and the NCCL band.
+QString savePng(const Options& o, const Inputs& in, const NvlinkPeaksRequest& request, const NvlinkPeaksResult* peaks)
+{
+    std::vector<NvlinkPlotSeries> plotted;
+    for (std::size_t i = 0; i < request.series.size(); ++i) {
+        const ThroughputSeries& s = *request.series[i];
+        NvlinkPlotSeries p;
+        p.series = &s;
+        p.index = peaks ? peaks->plotIndexes[i] : std::make_shared<SeriesMaxIndex>(s);
+        p.shift = request.alignment.shiftOf(s);
+        p.name = s.label();
+        p.style = s.direction == LinkDirection::Tx ? Qt::SolidLine : Qt::DashLine;
+        p.color = QColor::fromHsv((s.link == kAllLinks ? int(i) : s.link) * 47 % 360, 200, 190);
+        plotted.push_back(std::move(p));
+    }
+    std::vector<NvlinkPlotPeak> marks;
+    for (const NvlinkPeak& p : peaks ? peaks->peaks : findPeaks(request.series, request.alignment, request.top))
+        marks.push_back({ p.rank, p.start, p.end, p.value });
+    const bool percent = !request.series.empty() && request.series.front()->unit == ThroughputUnit::PercentOfPeak;
+    const QString title = QStringLiteral("NVLink %1 — GPU %2%3")
+                              .arg(QFileInfo(in.recordingPath.isEmpty() ? in.exportPath : in.recordingPath).fileName())
+                              .arg(o.gpu)
+                              .arg(o.filter.aggregateLinks ? QStringLiteral(", sum of links") : QString());
+    return saveNvlinkPlotPng(std::move(plotted), percent ? QStringLiteral("% of peak") : QStringLiteral("GB/s"),
+        std::move(marks), peaks ? peaks->ncclBusy : std::vector<std::pair<TimeNs, TimeNs>>(), title, o.png);
+}
+
+} // namespace
+
+int runNvlink(const QStringList& args)
+{
+    Options o;
+    int exitCode = ExitOk;
+    if (!parseOptions(args, o, &exitCode))
+        return exitCode;
+    Inputs in;
+    if (const int e = resolveInputs(o, in); e != ExitOk)
+        return e;
+
     ExportData exportData;
-    const bool needExport = wantPeaks || !o.png.isEmpty() || !recording || o.alignStart;
+    const bool needExport = wantsPeaks(o) || !o.png.isEmpty() || in.recordingPath.isEmpty() || o.alignStart;
     if (needExport && !in.exportPath.isEmpty() && !openExport(in.exportPath, exportData, &exitCode))
         return exitCode;
-    if (!recording) {
-        const GpuMetricsResult g = readGpuMetricsNvlink(*exportData.db);
-        if (!g.error.isEmpty()) {
-            printError(g.error);
+    NvlinkSeriesSource source;
+    if (const int e = readSource(o, in, exportData, source); e != ExitOk)
+        return e;
+    NvlinkPeaksRequest request;
+    request.keepAlive = source.recording;
+    request.series = selectSeries(source, o.filter);
+    if (const int e = alignSource(o, in, exportData, source, request.alignment); e != ExitOk)
+        return e;
+    request.gpu = o.gpu;
+    request.top = o.top;
+    request.ncclOnly = o.ncclOnly;
+    request.gpuModel = gpuModelOf(o, exportData, source);
+    request.kernels.exportDb = exportData.db.get();
+    request.forPlot = !o.png.isEmpty();
+
+    OrderedJson result = wantsThroughput(o) ? throughputMetrics(o, request.series) : OrderedJson::object();
+    std::optional<NvlinkPeaksResult> peaks;
+    const bool anyInterval = !topIntervals(request.series, 1).empty();
+    if (exportData.db && anyInterval && (wantsPeaks(o) || request.forPlot)) {
+        Result<NvlinkPeaksResult> computed = computeNvlinkPeaks(request);
+        if (!computed) {
+            printError(computed.errorMessage());
             return ExitInput;
         }
-        if (!g.data) {
-            printError(QStringLiteral("%1: no NVLink recording given and the export has no NVLink GPU metrics")
-                           .arg(in.exportPath));
-            return ExitNoData;
-        }
-        gpuMetrics = g.data;
-        if (wantThroughput) {
-            printError(QStringLiteral("%1: nsys GPU metrics are percent of peak, not bytes: only --metric "
-                                      "peak_kernels applies")
-                           .arg(in.exportPath));
-            return ExitUsage;
-        }
-        if (o.filter.link != kAllLinks)
-            warn(QStringLiteral("nsys GPU metrics cover all links together: --link is ignored"));
-        NvlinkFilter f = o.filter;
-        f.link = kAllLinks;
-        f.aggregateLinks = true;
-        std::vector<ThroughputSeries> none;
-        for (const ThroughputSeries& s : gpuMetrics->series)
-            if (s.gpu == o.gpu)
-                metricSeries.push_back(s);
-        series = selectSeries(none, metricSeries, f);
+        peaks = std::move(*computed);
     }
-
-    ClockAlignment alignment;
-    if (exportData.db) {
-        // GPU metrics share the kernels' clock: anchored at the session start, never offset.
-        const TimeNs sessionStart = exportData.meta.meta.sessionStartUtcNs;
-        const qint64 startUs = recording ? recording->firstUs
-            : sessionStart != kNoTime    ? floorDiv(sessionStart, 1000)
-                                         : 0;
-        alignment = alignClocks(sessionStart, startUs, recording ? o.offsetNs : 0);
-        if (recording && !alignment.fromExport && wantPeaks) {
-            printError(QStringLiteral("%1: %2").arg(in.exportPath,
-                exportData.meta.meta.sessionStartUtcNs == kNoTime
-                    ? QStringLiteral(
-                        "no TARGET_INFO_SESSION_START_TIME: the NVML clock cannot be matched to the kernels")
-                    : QStringLiteral("the session start time is more than 100 days away from the recording")));
-            return ExitNoData;
-        }
-        if (recording) {
-            RecordingPlacement placement = placeAgainstCapture(exportData, alignment, *recording);
-            if (o.alignStart && placement.captureKnown()) {
-                alignment.offsetNs = placement.alignOffsetNs + o.offsetNs;
-                placement = placeAgainstCapture(exportData, alignment, *recording);
-            } else if (o.alignStart) {
-                warn(QStringLiteral("%1: no capture span (no metadata, no events): --align-start does nothing")
-                         .arg(in.exportPath));
-            }
-            if (placement.mismatched())
-                warn(
-                    QStringLiteral("%1: %2 (export %3). Is it from another session?%4")
-                        .arg(in.recordingPath, placement.problem(), QFileInfo(in.exportPath).fileName(),
-                            o.alignStart ? QString()
-                                         : QStringLiteral(" --align-start puts its first sample at the capture "
-                                                          "start (the same as --offset-us %1).")
-                                               .arg(double(placement.alignOffsetNs + o.offsetNs) / 1000.0, 0, 'f', 0)));
-        }
-    } else if (o.alignStart) {
-        warn(QStringLiteral("--align-start needs the export (%1)").arg(in.exportProblem));
-    }
-
-    OrderedJson result;
-    if (wantThroughput) {
-        if (o.metric == QLatin1String("max_throughput") || o.metric == QLatin1String("nvlink_all")
-            || o.metric == QLatin1String("all"))
-            result["max_throughput"] = cclMaxThroughput(series);
-        if (o.metric == QLatin1String("avg_throughput") || o.metric == QLatin1String("nvlink_all")
-            || o.metric == QLatin1String("all"))
-            result["avg_throughput"] = cclAvgThroughput(series);
-        if (o.metric == QLatin1String("total_communication") || o.metric == QLatin1String("nvlink_all")
-            || o.metric == QLatin1String("all"))
-            result["total_communication"] = cclTotalCommunication(series, o.directionFiltered);
-    }
-
-    const std::vector<IntervalRef> peaks
-        = wantPeaks || !o.png.isEmpty() ? topIntervals(series, o.top) : std::vector<IntervalRef>();
-    std::shared_ptr<const KernelSpans> spans;
-    QString peakTableProblem;
-    const LinkPeakTable peakTable = LinkPeakTable::load(&peakTableProblem);
-    if (!peakTableProblem.isEmpty())
-        warn(peakTableProblem);
-    const LinkPeakEntry* model = nullptr;
-    if (exportData.db) {
-        QString name;
-        for (const GpuInfo& g : exportData.meta.gpus)
-            if ((g.cudaDevice == o.gpu || g.id == o.gpu) && name.isEmpty())
-                name = g.name;
-        if (name.isEmpty() && gpuMetrics && gpuMetrics->chips.count(o.gpu))
-            name = gpuMetrics->chips.at(o.gpu);
-        model = peakTable.match(name);
-    }
-    if (wantPeaks) {
-        if (peaks.empty() && topIntervals(series, 1).empty()) {
+    if (wantsPeaks(o)) {
+        if (!anyInterval) {
             result["peak_kernels"] = cclPeakError(QStringLiteral("No NVLink intervals found after filtering"));
-        } else if (in.exportPath.isEmpty()) {
+        } else if (!peaks) {
             result["peak_kernels"] = cclPeakError(in.exportProblem);
-            warn(in.exportProblem);
+            printWarning(in.exportProblem);
         } else {
-            std::vector<TimeWindow> windows;
-            for (const IntervalRef& p : peaks) {
-                const ThroughputSeries& s = *series[p.series];
-                const TimeNs shift = alignment.shiftOf(s);
-                windows.push_back(
-                    { s.time[p.index] + shift - kWindowMarginNs, s.time[p.index + 1] + shift + kWindowMarginNs });
-            }
-            QString error;
-            spans = kernelSpansFromExport(*exportData.db, o.gpu, windows, &error);
-            if (!spans) {
-                printError(error);
-                return ExitInput;
-            }
-            if (!spans->deviceHasKernels) {
-                result["peak_kernels"] = cclPeakError(QStringLiteral("No kernels found for GPU %1").arg(o.gpu));
-            } else {
-                CclPeakOptions po;
-                po.top = o.top;
-                po.ncclOnly = o.ncclOnly;
-                if (model)
-                    po.gbpsPerPercent = model->gpuGbps() / 100.0;
-                result["peak_kernels"] = cclPeakKernels(series, peaks, KernelOverlapIndex(spans), alignment, po);
-            }
+            result["peak_kernels"] = cclPeakKernelsOf(request, *peaks);
         }
         if (result["peak_kernels"].contains("error"))
-            warn(QString::fromStdString(result["peak_kernels"]["error"].get<std::string>()));
+            printWarning(QString::fromStdString(result["peak_kernels"]["error"].get<std::string>()));
     }
 
-    QString text;
-    if (o.json) {
-        text = QString::fromStdString(pythonJsonDumps(result)) + QLatin1Char('\n');
-    } else {
-        if (recording)
-            text += QStringLiteral("Recording: %1 (GPU %2): %3 records, %4 polls, %5 links, %6\n")
-                        .arg(in.recordingPath)
-                        .arg(o.gpu)
-                        .arg(withThousandsSeparators(recording->stats.records),
-                            withThousandsSeparators(recording->stats.polls))
-                        .arg(recording->linkCount())
-                        .arg(formatDuration((recording->lastUs - recording->firstUs) * 1000));
-        if (!in.exportPath.isEmpty() && exportData.db)
-            text += QStringLiteral("Export:    %1\n").arg(in.exportPath);
-        if (result.contains("max_throughput"))
-            text += textMaxThroughput(result["max_throughput"]);
-        if (result.contains("avg_throughput"))
-            text += textAvgThroughput(result["avg_throughput"]);
-        if (result.contains("total_communication"))
-            text += textTotal(result["total_communication"]);
-        if (result.contains("peak_kernels"))
-            text += textPeakKernels(result["peak_kernels"], alignment);
-    }
+    const QString text = o.json ? QString::fromStdString(pythonJsonDumps(result)) + QLatin1Char('\n')
+                                : textReport(o, in, source, bool(exportData.db), result, request.alignment);
     if (const QString e = writeOutput(text, o.output); !e.isEmpty()) {
         printError(e);
         return ExitInput;
     }
-
     if (!o.png.isEmpty()) {
-        // The whole recording with its NCCL band: all kernels of the device over the recording's span.
-        std::vector<NvlinkPlotSeries> plotted;
-        TimeNs from = 0, to = 0;
-        bool any = false;
-        for (std::size_t i = 0; i < series.size(); ++i) {
-            const ThroughputSeries& s = *series[i];
-            NvlinkPlotSeries p;
-            p.series = &s;
-            p.index = std::make_shared<SeriesMaxIndex>(s);
-            p.shift = alignment.shiftOf(s);
-            p.name = s.label();
-            p.style = s.direction == LinkDirection::Tx ? Qt::SolidLine : Qt::DashLine;
-            p.color = QColor::fromHsv((s.link == kAllLinks ? int(i) : s.link) * 47 % 360, 200, 190);
-            if (s.time.size() >= 2) {
-                from = any ? std::min(from, s.time.front() + p.shift) : s.time.front() + p.shift;
-                to = any ? std::max(to, s.time.back() + p.shift) : s.time.back() + p.shift;
-                any = true;
-            }
-            plotted.push_back(std::move(p));
-        }
-        std::vector<std::pair<TimeNs, TimeNs>> busy;
-        if (exportData.db && any) {
-            QString error;
-            if (const auto all = kernelSpansFromExport(*exportData.db, o.gpu, { { from, to } }, &error))
-                busy = all->ncclBusy();
-            else
-                warn(QStringLiteral("no NCCL band in the plot: %1").arg(error));
-        }
-        std::vector<NvlinkPlotPeak> marks;
-        int rank = 0;
-        for (const IntervalRef& p : peaks) {
-            const ThroughputSeries& s = *series[p.series];
-            const TimeNs shift = alignment.shiftOf(s);
-            marks.push_back({ ++rank, s.time[p.index] + shift, s.time[p.index + 1] + shift, s.value(p.index) });
-        }
-        const bool percent = !series.empty() && series.front()->unit == ThroughputUnit::PercentOfPeak;
-        const QString title = QStringLiteral("NVLink %1 — GPU %2%3")
-                                  .arg(QFileInfo(recording ? in.recordingPath : in.exportPath).fileName())
-                                  .arg(o.gpu)
-                                  .arg(o.filter.aggregateLinks ? QStringLiteral(", sum of links") : QString());
-        const QString e
-            = saveNvlinkPlotPng(std::move(plotted), percent ? QStringLiteral("% of peak") : QStringLiteral("GB/s"),
-                std::move(marks), std::move(busy), title, o.png);
-        if (!e.isEmpty()) {
+        if (const QString e = savePng(o, in, request, peaks ? &*peaks : nullptr); !e.isEmpty()) {
             printError(e);
             return ExitInput;
         }

@@ -36,7 +36,8 @@ std::vector<const ThroughputSeries*> selectSeries(
 {
     std::vector<const ThroughputSeries*> out;
     for (const ThroughputSeries& s : filter.aggregateLinks ? totals : links) {
-        if (!filter.aggregateLinks && filter.link != kAllLinks && s.link != filter.link)
+        if (!filter.aggregateLinks && !filter.links.empty()
+            && std::find(filter.links.begin(), filter.links.end(), s.link) == filter.links.end())
             continue;
         if (filter.direction && s.direction != *filter.direction)
             continue;

@@ -12,7 +12,7 @@ namespace nsw {
 /// Which series an analysis looks at (the CLI's --link, --direction and --aggregate-links).
 struct NvlinkFilter
 {
-    int link = kAllLinks; ///< kAllLinks: every link
+    std::vector<int> links; ///< per-link series of these links only; empty: every link
     std::optional<LinkDirection> direction;
     bool aggregateLinks = false; ///< the per-poll sums over links instead of the per-link series
 };

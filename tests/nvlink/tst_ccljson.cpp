@@ -130,7 +130,7 @@ private Q_SLOTS:
     {
         const Fixture f;
         NvlinkFilter none;
-        none.link = 9;
+        none.links = { 9 };
         QCOMPARE(QString::fromStdString(f.peakKernels(none, 1, false)),
             QStringLiteral("{\n  \"peak_kernels\": {\n    \"peak_interval\": null,\n    \"kernels\": [],\n"
                            "    \"error\": \"No NVLink intervals found after filtering\"\n  }\n}"));
@@ -162,13 +162,13 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(pythonJsonDumps(cclTotalCommunication(txSeries, true))),
             QStringLiteral("{\n  \"total_bytes\": 3174400,\n  \"total_gb\": 0.0031744\n}"));
         NvlinkFilter l0rx;
-        l0rx.link = 0;
+        l0rx.links = { 0 };
         l0rx.direction = LinkDirection::Rx;
         const OrderedJson max = cclMaxThroughput(selectSeries(f.recording->links, f.recording->totals, l0rx));
         QCOMPARE(max["max_throughput_gbps"].get<double>(), 0.512);
         QCOMPARE(max["timestamp_us"].get<qint64>(), qint64(1700000000004000));
         NvlinkFilter missing;
-        missing.link = 5;
+        missing.links = { 5 };
         const auto nothing = selectSeries(f.recording->links, f.recording->totals, missing);
         QCOMPARE(QString::fromStdString(pythonJsonDumps(cclMaxThroughput(nothing))),
             QStringLiteral(

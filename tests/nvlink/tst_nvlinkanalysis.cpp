@@ -50,7 +50,8 @@ private Q_SLOTS:
         QFETCH(QStringList, expected);
         const auto rec = scenario();
         NvlinkFilter f;
-        f.link = link;
+        if (link != kAllLinks)
+            f.links = { link };
         if (direction >= 0)
             f.direction = LinkDirection(direction);
         f.aggregateLinks = aggregate;
@@ -75,7 +76,7 @@ private Q_SLOTS:
         QCOMPARE(top[4], (IntervalRef { 1, 1 }));
         // Ties keep series order then time order: the five equal link 1 RX intervals, in time order.
         NvlinkFilter rx;
-        rx.link = 1;
+        rx.links = { 1 };
         rx.direction = LinkDirection::Rx;
         const auto l1rx = selectSeries(rec->links, rec->totals, rx);
         const std::vector<IntervalRef> ties = topIntervals(l1rx, 3);

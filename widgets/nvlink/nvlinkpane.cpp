@@ -5,7 +5,6 @@
 #include "core/models/nvlinkkernelmodel.h"
 #include "core/models/nvlinkpeakmodel.h"
 #include "core/models/sortfilterproxy.h"
-#include "core/nvlink/ccljson.h"
 #include "core/profile/capturespan.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
@@ -40,25 +39,15 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <optional>
+#include <set>
 
 namespace nsw {
 
 struct NvlinkPane::Computed
 {
-    std::shared_ptr<const void> keepAlive;
+    NvlinkPeaksRequest request;
+    NvlinkPeaksResult result;
     QString sourceKey;
-    std::vector<const ThroughputSeries*> series;
-    std::vector<std::shared_ptr<const SeriesMaxIndex>> indexes;
-    std::shared_ptr<const KernelOverlapIndex> kernels;
-    std::vector<std::pair<TimeNs, TimeNs>> ncclBusy;
-    std::vector<NvlinkPeak> peaks;
-    ClockAlignment alignment;
-    int gpu = 0;
-    std::size_t top = 0;
-    bool ncclOnly = false;
-    std::optional<LinkPeakEntry> model;
-    FocusRange focus; ///< the session's focus: peaks and their kernels overlap it
-    std::vector<IntervalWindow> windows; ///< per series, the intervals that overlap the focus
 };
 
 namespace {
@@ -272,11 +261,11 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
         });
     connect(showInTable, &QToolButton::clicked, this, [this]() {
         const NvlinkPeak* p = m_peakModel->peakAt(m_peakProxy->mapToSource(m_peakView->currentIndex()).row());
-        if (!p || !m_session || !m_computed || !m_computed->kernels)
+        if (!p || !m_session || !m_computed)
             return;
         auto rows = std::make_shared<std::vector<char>>(m_session->profile()->kernels.size(), 0);
         for (const PeakKernel& k : p->kernels)
-            (*rows)[m_computed->kernels->spans().row[k.span]] = 1;
+            (*rows)[m_computed->result.kernels->spans().row[k.span]] = 1;
         KernelSelection selection;
         selection.session = m_session;
         selection.label = tr("NVLink peak #%1").arg(p->rank);
@@ -333,8 +322,25 @@ void NvlinkPane::onCurrentSessionChanged(ProfileSession* session)
 
 void NvlinkPane::onAttachmentChanged(const QString& key)
 {
-    if (key == nvlinkAttachmentKey())
-        refreshSources();
+    if (key != nvlinkAttachmentKey())
+        return;
+    dropDetachedMaxIndexes();
+    refreshSources();
+}
+
+void NvlinkPane::dropDetachedMaxIndexes()
+{
+    std::set<const ThroughputSeries*> attached;
+    if (const auto a = attachment()) {
+        for (const NvlinkRecordingEntry& e : a->recordings)
+            for (const auto* list : { &e.recording->links, &e.recording->totals })
+                for (const ThroughputSeries& s : *list)
+                    attached.insert(&s);
+        if (a->gpuMetrics)
+            for (const ThroughputSeries& s : a->gpuMetrics->series)
+                attached.insert(&s);
+    }
+    std::erase_if(m_maxIndexes, [&attached](const auto& entry) { return !attached.count(entry.first); });
 }
 
 void NvlinkPane::readGpuMetricsIfNeeded()
@@ -484,34 +490,30 @@ void NvlinkPane::rebuildLinksMenu()
 
 std::vector<const ThroughputSeries*> NvlinkPane::selectedSeries(std::shared_ptr<const void>& keepAlive) const
 {
-    std::vector<const ThroughputSeries*> out;
     Source src;
-    if (!currentSource(src))
-        return out;
+    if (!currentSource(src) || (!m_tx->isChecked() && !m_rx->isChecked()))
+        return {};
     const auto a = attachment();
     keepAlive = a;
-    auto directionOn
-        = [this](LinkDirection d) { return d == LinkDirection::Tx ? m_tx->isChecked() : m_rx->isChecked(); };
+    NvlinkSeriesSource source;
+    NvlinkFilter filter;
+    if (m_tx->isChecked() != m_rx->isChecked())
+        filter.direction = m_tx->isChecked() ? LinkDirection::Tx : LinkDirection::Rx;
     if (src.gpuMetrics) {
-        for (const ThroughputSeries& s : a->gpuMetrics->series)
-            if (s.gpu == src.index && directionOn(s.direction))
-                out.push_back(&s);
-        return out;
+        source.gpuMetrics = a->gpuMetrics;
+        source.gpu = src.index;
+        return selectSeries(source, filter);
     }
-    const Nvf1Recording& r = *a->recordings[std::size_t(src.index)].recording;
-    const bool summed = m_view->currentIndex() == 1;
-    std::vector<int> enabled;
-    for (const QAction* act : m_linksMenu->actions())
-        if (act->isCheckable() && act->isChecked())
-            enabled.push_back(act->data().toInt());
-    for (const ThroughputSeries& s : summed ? r.totals : r.links) {
-        if (!directionOn(s.direction))
-            continue;
-        if (!summed && std::find(enabled.begin(), enabled.end(), s.link) == enabled.end())
-            continue;
-        out.push_back(&s);
+    source.recording = a->recordings[std::size_t(src.index)].recording;
+    filter.aggregateLinks = m_view->currentIndex() == 1;
+    if (!filter.aggregateLinks) {
+        for (const QAction* act : m_linksMenu->actions())
+            if (act->isCheckable() && act->isChecked())
+                filter.links.push_back(act->data().toInt());
+        if (filter.links.empty())
+            return {};
     }
-    return out;
+    return selectSeries(source, filter);
 }
 
 ClockAlignment NvlinkPane::alignment() const
@@ -581,8 +583,8 @@ void NvlinkPane::recompute()
 {
     std::shared_ptr<const void> keepAlive;
     const std::vector<const ThroughputSeries*> series = selectedSeries(keepAlive);
-    const quint64 request = m_requests.next();
     if (!m_session || series.empty()) {
+        m_job.cancel();
         m_computed.reset();
         m_plot->clearData();
         m_peakModel->setPeaks({});
@@ -596,45 +598,38 @@ void NvlinkPane::recompute()
                 : tr("Nothing selected: turn on TX or RX (and at least one link)."));
         return;
     }
-    auto c = std::make_shared<Computed>();
-    c->keepAlive = keepAlive;
-    c->series = series;
-    c->alignment = alignment();
-    c->gpu = currentGpu();
-    c->top = std::size_t(m_top->value());
-    c->ncclOnly = m_ncclOnly->isChecked();
+    NvlinkPeaksRequest request;
+    request.keepAlive = keepAlive;
+    request.series = series;
+    request.alignment = alignment();
+    request.gpu = currentGpu();
+    request.top = std::size_t(m_top->value());
+    request.ncclOnly = m_ncclOnly->isChecked();
     if (const LinkPeakEntry* e = gpuModel())
-        c->model = *e;
-    c->sourceKey = m_source->currentData().toString();
-    c->focus = m_session->focus();
+        request.gpuModel = *e;
+    request.focus = m_session->focus();
+    request.kernels.profile = m_session->profile();
+    if (const auto k = m_kernelIndexes.find(request.gpu); k != m_kernelIndexes.end())
+        request.kernels.index = k->second;
+    request.forPlot = true;
     for (const ThroughputSeries* s : series) {
         const auto it = m_maxIndexes.find(s);
-        c->indexes.push_back(it == m_maxIndexes.end() ? nullptr : it->second);
+        request.reusablePlotIndexes.push_back(it == m_maxIndexes.end() ? nullptr : it->second.index);
     }
-    const auto k = m_kernelIndexes.find(c->gpu);
-    c->kernels = k == m_kernelIndexes.end() ? nullptr : k->second;
-    const ProfilePtr profile = m_session->profile();
-    runInBackground<std::shared_ptr<Computed>>(
-        this,
-        [c, profile]() {
-            for (std::size_t i = 0; i < c->series.size(); ++i)
-                if (!c->indexes[i])
-                    c->indexes[i] = std::make_shared<SeriesMaxIndex>(*c->series[i]);
-            if (!c->kernels)
-                c->kernels = std::make_shared<KernelOverlapIndex>(kernelSpansFromProfile(profile, c->gpu));
-            c->ncclBusy = c->kernels->spans().ncclBusy();
-            c->windows = focusWindows(c->series, c->alignment, c->focus);
-            c->peaks = findPeaks(c->series, c->alignment, c->top, c->focus);
-            attachKernels(c->peaks, *c->kernels, c->ncclOnly, c->focus);
-            fillPeakUnits(c->peaks, c->model ? &*c->model : nullptr);
-            return c;
+    const QString sourceKey = m_source->currentData().toString();
+    m_job.run<std::shared_ptr<Computed>>(
+        [request, sourceKey](const JobContext& job) -> std::shared_ptr<Computed> {
+            Result<NvlinkPeaksResult> result = computeNvlinkPeaks(request, job);
+            if (!result)
+                return nullptr;
+            return std::make_shared<Computed>(Computed { request, std::move(*result), sourceKey });
         },
-        [this, request](std::shared_ptr<Computed> c) {
-            if (!m_requests.isLatest(request))
+        [this](std::shared_ptr<Computed> c) {
+            if (!c)
                 return;
-            for (std::size_t i = 0; i < c->series.size(); ++i)
-                m_maxIndexes[c->series[i]] = c->indexes[i];
-            m_kernelIndexes[c->gpu] = c->kernels;
+            for (std::size_t i = 0; i < c->request.series.size(); ++i)
+                m_maxIndexes[c->request.series[i]] = { c->request.keepAlive, c->result.plotIndexes[i] };
+            m_kernelIndexes[c->request.gpu] = c->result.kernels;
             showComputed(c);
         });
 }
@@ -642,19 +637,21 @@ void NvlinkPane::recompute()
 void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
 {
     const bool newSource = !m_computed || m_computed->sourceKey != c->sourceKey;
-    const bool newFocus = !m_computed || !(m_computed->focus == c->focus);
+    const bool newFocus = !m_computed || !(m_computed->request.focus == c->request.focus);
     m_computed = c;
+    const NvlinkPeaksRequest& request = c->request;
+    const NvlinkPeaksResult& result = c->result;
     const bool wantPercent = m_unit->currentIndex() == 1;
-    const LinkPeakEntry* model = c->model ? &*c->model : nullptr;
+    const LinkPeakEntry* model = request.gpuModel ? &*request.gpuModel : nullptr;
     bool unitFallback = false;
     std::vector<NvlinkPlotSeries> plotted;
-    for (std::size_t i = 0; i < c->series.size(); ++i) {
-        const ThroughputSeries& s = *c->series[i];
+    for (std::size_t i = 0; i < request.series.size(); ++i) {
+        const ThroughputSeries& s = *request.series[i];
         NvlinkPlotSeries p;
-        p.keepAlive = c->keepAlive;
+        p.keepAlive = request.keepAlive;
         p.series = &s;
-        p.index = c->indexes[i];
-        p.shift = c->alignment.shiftOf(s);
+        p.index = result.plotIndexes[i];
+        p.shift = request.alignment.shiftOf(s);
         const double capacity = !model ? 0.0 : s.link == kAllLinks ? model->gpuGbps() : model->gbpsPerLink;
         const bool native = (s.unit == ThroughputUnit::PercentOfPeak) == wantPercent;
         if (!native && capacity > 0)
@@ -667,31 +664,32 @@ void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
         p.style = s.direction == LinkDirection::Tx ? Qt::SolidLine : Qt::DashLine;
         plotted.push_back(std::move(p));
     }
-    const bool sourcePercent = !c->series.empty() && c->series.front()->unit == ThroughputUnit::PercentOfPeak;
+    const bool sourcePercent = !request.series.empty() && request.series.front()->unit == ThroughputUnit::PercentOfPeak;
     const bool showPercent = unitFallback ? sourcePercent : wantPercent;
     m_plot->setSeries(std::move(plotted), showPercent ? tr("% of peak") : tr("GB/s"));
-    m_plot->setNcclBusy(c->ncclBusy);
+    m_plot->setNcclBusy(result.ncclBusy);
     std::vector<NvlinkPlotPeak> marks;
-    for (const NvlinkPeak& p : c->peaks) {
+    for (const NvlinkPeak& p : result.peaks) {
         const double shown = showPercent ? p.percentOfPeak : p.gbps;
         marks.push_back({ p.rank, p.start, p.end, std::isnan(shown) ? p.value : shown });
     }
     m_plot->setPeaks(std::move(marks));
     // The plot shows the focus range (zoomed in), or all of the data once the focus is cleared; a new recording,
     // or one moved away from the view (aligned to the capture), is shown whole.
-    if (newSource || newFocus || (!c->focus.isActive() && !m_plot->rangeShowsData()))
-        m_plot->showRange(c->focus.isActive() ? c->focus.start : 0, c->focus.isActive() ? c->focus.end : 0);
+    if (newSource || newFocus || (!request.focus.isActive() && !m_plot->rangeShowsData()))
+        m_plot->showRange(
+            request.focus.isActive() ? request.focus.start : 0, request.focus.isActive() ? request.focus.end : 0);
     m_plot->refresh();
 
-    m_peakModel->setPeaks(c->peaks);
+    m_peakModel->setPeaks(result.peaks);
     QStringList notes;
-    if (c->focus.isActive()) {
-        const bool anyInterval = std::any_of(
-            c->windows.begin(), c->windows.end(), [](const IntervalWindow& w) { return w.last > w.first; });
+    if (request.focus.isActive()) {
+        const bool anyInterval = std::any_of(result.focusWindows.begin(), result.focusWindows.end(),
+            [](const IntervalWindow& w) { return w.last > w.first; });
         notes << (anyInterval ? tr("Focus %1: peaks among the intervals that overlap it, with the kernels that overlap "
                                    "it; the plot shows the focus range.")
-                                    .arg(c->focus.label)
-                              : tr("Focus %1: no interval of this recording overlaps it.").arg(c->focus.label));
+                                    .arg(request.focus.label)
+                              : tr("Focus %1: no interval of this recording overlaps it.").arg(request.focus.label));
     }
     Source src;
     if (currentSource(src) && !src.gpuMetrics) {
@@ -714,8 +712,8 @@ void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
         notes << tr("Unknown GPU model: shown in the measured unit.");
     if (!m_peakTableProblem.isEmpty())
         notes << tr("Link peaks: %1").arg(m_peakTableProblem);
-    if (!c->kernels->spans().deviceHasKernels)
-        notes << tr("No kernels ran on device %1 in this export: is the recording of another GPU?").arg(c->gpu);
+    if (!result.kernels->spans().deviceHasKernels)
+        notes << tr("No kernels ran on device %1 in this export: is the recording of another GPU?").arg(request.gpu);
     m_message->setText(notes.join(QLatin1Char(' ')));
     if (m_peakProxy->rowCount() > 0) {
         // The first peak is listed, not picked: the timeline stays where the user left it.
@@ -735,7 +733,7 @@ void NvlinkPane::showKernelsOfCurrentPeak()
         m_plot->highlightPeak(0, false);
         return;
     }
-    m_kernelModel->setKernels(m_computed->kernels->spansPtr(), p->kernels);
+    m_kernelModel->setKernels(m_computed->result.kernels->spansPtr(), p->kernels);
     m_kernelView->sortByColumn(-1, Qt::AscendingOrder);
     const QString where = p->link == kAllLinks ? tr("all links") : tr("link %1").arg(p->link);
     const QString value = std::isnan(p->gbps) ? QStringLiteral("%1 %").arg(p->percentOfPeak, 0, 'f', 1)
@@ -746,7 +744,7 @@ void NvlinkPane::showKernelsOfCurrentPeak()
             .arg(where, p->directionText(), value, formatDuration(p->end - p->start), formatSeconds(p->start, 6),
                 withThousandsSeparators(qint64(p->kernels.size())), withThousandsSeparators(qint64(p->ncclKernels))));
     // Under a focus every peak overlaps the range on screen: keep the plot on the focus.
-    m_plot->highlightPeak(p->rank, !m_computed->focus.isActive());
+    m_plot->highlightPeak(p->rank, !m_computed->request.focus.isActive());
 }
 
 QString NvlinkPane::messageText() const
@@ -785,17 +783,8 @@ QByteArray NvlinkPane::peakKernelsJson() const
 {
     if (!m_computed)
         return {};
-    const Computed& c = *m_computed;
-    CclPeakOptions o;
-    o.top = c.top;
-    o.ncclOnly = c.ncclOnly;
-    if (c.model)
-        o.gbpsPerPercent = c.model->gpuGbps() / 100.0;
     OrderedJson j;
-    j["peak_kernels"] = c.kernels->spans().deviceHasKernels
-        ? cclPeakKernels(c.series, topIntervals(c.series, c.top, c.focus.isActive() ? &c.windows : nullptr), *c.kernels,
-            c.alignment, o)
-        : cclPeakError(QStringLiteral("No kernels found for GPU %1").arg(c.gpu));
+    j["peak_kernels"] = cclPeakKernelsOf(m_computed->request, m_computed->result);
     return QByteArray::fromStdString(pythonJsonDumps(j) + "\n");
 }
 

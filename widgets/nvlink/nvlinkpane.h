@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/background.h"
 #include "core/nvlink/nvlinkattachment.h"
-#include "core/nvlink/peakkernels.h"
+#include "core/nvlink/nvlinkpeaksrun.h"
 #include "core/nvlink/plotreduction.h"
 #include "core/nvlink/recordingplacement.h"
 #include "core/session/background.h"
@@ -85,6 +86,7 @@ private:
 
     void onCurrentSessionChanged(ProfileSession* session);
     void onAttachmentChanged(const QString& key);
+    void dropDetachedMaxIndexes();
     void readGpuMetricsIfNeeded();
     void refreshSources();
     void onSourceChanged();
@@ -134,11 +136,18 @@ private:
     NvlinkKernelModel* m_kernelModel;
     SortFilterProxy* m_kernelProxy;
     QTableView* m_kernelView;
-    RequestCounter m_requests;
+    JobSlot m_job { this }; ///< the peaks being computed; a newer request cancels it
     std::shared_ptr<Computed> m_computed;
     /// Kernel overlap index per GPU of the current session (built off the GUI thread on first use).
     std::map<int, std::shared_ptr<const KernelOverlapIndex>> m_kernelIndexes;
-    std::map<const ThroughputSeries*, std::shared_ptr<const SeriesMaxIndex>> m_maxIndexes;
+    /// Plot index per series; each entry keeps its series' owner alive, so that no other series can take its
+    /// address while it is cached (entries of series no longer attached are dropped).
+    struct CachedMaxIndex
+    {
+        std::shared_ptr<const void> owner;
+        std::shared_ptr<const SeriesMaxIndex> index;
+    };
+    std::map<const ThroughputSeries*, CachedMaxIndex> m_maxIndexes;
     bool m_readingGpuMetrics = false;
     bool m_listingPeaks = false; ///< the peak table's current row is set by a recompute, not by the user
 };
