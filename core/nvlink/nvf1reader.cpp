@@ -301,10 +301,10 @@ public:
     { }
 
     std::shared_ptr<Nvf1Recording> parse(const QString& name, const Nvf1Header& header, int gpu, qint64 fileBytes,
-        qint64 tailBytes, const CancelFlag* cancel);
+        qint64 tailBytes, const CancelToken& cancel);
 
 private:
-    void chunk(qint64 from, qint64 to, ChunkResult& out, const CancelFlag* cancel);
+    void chunk(qint64 from, qint64 to, ChunkResult& out, const CancelToken& cancel);
     int samplesOf(int series) const
     {
         return int(std::min<qint64>(m_layout.polls,
@@ -320,7 +320,7 @@ private:
     ByteCounts m_pollBytes[2];
 };
 
-void RegularParser::chunk(qint64 from, qint64 to, ChunkResult& out, const CancelFlag* cancel)
+void RegularParser::chunk(qint64 from, qint64 to, ChunkResult& out, const CancelToken& cancel)
 {
     const int S = m_layout.seriesPerPoll;
     const std::size_t series = std::size_t(S);
@@ -381,7 +381,7 @@ void RegularParser::chunk(qint64 from, qint64 to, ChunkResult& out, const Cancel
     // The seed poll before the range (the other thread reads and checks it too) only sets prev.
     qint64 p = from > 0 ? from - 1 : from;
     while (p < to) {
-        if (m_abort.load(std::memory_order_relaxed) || (cancel && cancel->load(std::memory_order_relaxed)))
+        if (m_abort.load(std::memory_order_relaxed) || cancel.isCancelled())
             return fail();
         const qint64 n = std::min(perBlock, to - p);
         const qint64 firstRecord = p * S;
@@ -468,7 +468,7 @@ void RegularParser::chunk(qint64 from, qint64 to, ChunkResult& out, const Cancel
 }
 
 std::shared_ptr<Nvf1Recording> RegularParser::parse(const QString& name, const Nvf1Header& header, int gpu,
-    qint64 fileBytes, qint64 tailBytes, const CancelFlag* cancel)
+    qint64 fileBytes, qint64 tailBytes, const CancelToken& cancel)
 {
     const int S = m_layout.seriesPerPoll;
     const qint64 polls = m_layout.polls;
@@ -850,7 +850,7 @@ std::shared_ptr<Nvf1Recording> Nvf1Parser::finish(qint64 fileBytes, qint64 tailB
 
 /// Both paths over one source of records.
 Nvf1ReadResult parseRecords(const QString& name, int gpu, const Nvf1Header& header, qint64 fileBytes,
-    const RecordReader& read, const CancelFlag* cancel)
+    const RecordReader& read, const CancelToken& cancel)
 {
     Nvf1ReadResult result;
     const int stride = header.stride();
@@ -864,7 +864,7 @@ Nvf1ReadResult parseRecords(const QString& name, int gpu, const Nvf1Header& head
             return result;
         }
     }
-    if (cancel && cancel->load(std::memory_order_relaxed)) {
+    if (cancel.isCancelled()) {
         result.cancelled = true;
         return result;
     }
@@ -873,7 +873,7 @@ Nvf1ReadResult parseRecords(const QString& name, int gpu, const Nvf1Header& head
         std::max<qint64>(1, qint64((std::size_t(1) << 20) / std::size_t(stride))), std::max<qint64>(records, 1)));
     std::vector<unsigned char> buffer(perBlock * std::size_t(stride));
     for (qint64 done = 0; done < records;) {
-        if (cancel && cancel->load(std::memory_order_relaxed)) {
+        if (cancel.isCancelled()) {
             result.cancelled = true;
             return result;
         }
@@ -928,10 +928,10 @@ Nvf1ReadResult parseNvf1Bytes(const char* data, std::size_t size, const QString&
         std::memcpy(out, bytes + kNvf1HeaderBytes + std::size_t(first) * stride, count * stride);
         return true;
     };
-    return parseRecords(name, gpu, header, qint64(size), read, nullptr);
+    return parseRecords(name, gpu, header, qint64(size), read, CancelToken::never());
 }
 
-Nvf1ReadResult readNvf1File(const QString& path, int gpu, const CancelFlag* cancel)
+Nvf1ReadResult readNvf1File(const QString& path, int gpu, const CancelToken& cancel)
 {
     Nvf1ReadResult result;
     QFile file(path);

@@ -72,7 +72,7 @@ struct Nvf1ReadResult
 };
 
 /// Reads an NVF1 file in large blocks (no per-record allocation). @p gpu is stored in every series.
-Nvf1ReadResult readNvf1File(const QString& path, int gpu = -1, const CancelFlag* cancel = nullptr);
+Nvf1ReadResult readNvf1File(const QString& path, int gpu = -1, const CancelToken& cancel = CancelToken::never());
 /// The same parser over bytes in memory (tests, fuzzing); @p name is used in messages.
 Nvf1ReadResult parseNvf1Bytes(const char* data, std::size_t size, const QString& name, int gpu = -1);
 

@@ -31,7 +31,7 @@ std::vector<RowRange> arithmeticChunks(qint64 first, quint64 chunks, qint64 chun
 }
 
 Result<std::vector<RowRange>> keysetChunks(
-    const SqliteDb& db, const QString& table, qint64 first, qint64 chunkRows, const CancelFlag* cancel)
+    const SqliteDb& db, const QString& table, qint64 first, qint64 chunkRows, const CancelToken& cancel)
 {
     // The first rowid of the next chunk: chunkRows rows further, stepping through the rowid b-tree only.
     Statement next(db,
@@ -40,7 +40,7 @@ Result<std::vector<RowRange>> keysetChunks(
     std::vector<RowRange> ranges;
     std::optional<qint64> lower;
     for (qint64 from = first;;) {
-        if (cancel && cancel->load())
+        if (cancel.isCancelled())
             return Result<std::vector<RowRange>>::cancelled();
         next.reset();
         next.bindInt64(1, from);
@@ -64,7 +64,7 @@ Result<std::vector<RowRange>> keysetChunks(
 } // namespace
 
 Result<std::vector<RowRange>> planChunks(
-    const SqliteDb& db, const QString& table, qint64 chunkRows, const CancelFlag* cancel)
+    const SqliteDb& db, const QString& table, qint64 chunkRows, const CancelToken& cancel)
 {
     chunkRows = std::max<qint64>(1, chunkRows);
     const auto [first, last] = db.rowIdRange(table);

@@ -25,6 +25,6 @@ struct RowRange
 /// are split by arithmetic; a table whose rowids have gaps (one row at 2^62...) is split by walking its rowids
 /// (keyset), so the number of ranges follows the number of rows, never the span of the rowids.
 [[nodiscard]] Result<std::vector<RowRange>> planChunks(
-    const SqliteDb& db, const QString& table, qint64 chunkRows, const CancelFlag* cancel = nullptr);
+    const SqliteDb& db, const QString& table, qint64 chunkRows, const CancelToken& cancel = CancelToken::never());
 
 } // namespace nsw

@@ -57,12 +57,7 @@ struct ProcessLookup
     }
 };
 
-bool isSet(const CancelFlag* cancel)
-{
-    return cancel && cancel->load(std::memory_order_relaxed);
-}
-
-std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>& lookups, const CancelFlag* cancel)
+std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>& lookups, const CancelToken& cancel)
 {
     if (rows.process.size() != rows.size() || rows.correlation.size() != rows.size()) {
         rows.api.clear(); // placement columns were not loaded
@@ -71,7 +66,7 @@ std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>
     rows.api.assign(rows.size(), -1);
     std::size_t matched = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        if ((i & 0xFFFF) == 0 && isSet(cancel))
+        if ((i & 0xFFFF) == 0 && cancel.isCancelled())
             return matched;
         const ProcessIndex p = rows.process[i];
         if (p < 0 || std::size_t(p) >= lookups.size())
@@ -84,7 +79,7 @@ std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>
 
 } // namespace
 
-std::size_t joinCorrelations(Profile& profile, const CancelFlag* cancel)
+std::size_t joinCorrelations(Profile& profile, const CancelToken& cancel)
 {
     const CudaApiTable& api = profile.cudaApi;
     std::vector<ProcessLookup> lookups(profile.processes.size());
@@ -98,7 +93,7 @@ std::size_t joinCorrelations(Profile& profile, const CancelFlag* cancel)
         l.maxId = std::max(l.maxId, api.correlation[i]);
         ++l.count;
     }
-    if (isSet(cancel))
+    if (cancel.isCancelled())
         return 0;
     for (ProcessLookup& l : lookups)
         l.prepare();
@@ -107,7 +102,7 @@ std::size_t joinCorrelations(Profile& profile, const CancelFlag* cancel)
         if (p >= 0)
             lookups[std::size_t(p)].add(api.correlation[i], std::int32_t(i));
     }
-    if (isSet(cancel))
+    if (cancel.isCancelled())
         return 0;
     for (ProcessLookup& l : lookups)
         l.finish();

@@ -10,6 +10,6 @@ namespace nsw {
 /// in the same process (correlation ids are unique only within a process, schema doc §4.2).
 /// Returns the number of GPU rows that found their call. Stops early once @p cancel is set (the profile is then
 /// incomplete and must be dropped).
-std::size_t joinCorrelations(Profile& profile, const CancelFlag* cancel = nullptr);
+std::size_t joinCorrelations(Profile& profile, const CancelToken& cancel = CancelToken::never());
 
 } // namespace nsw

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/cancel.h"
 #include "core/profile/profile.h"
 
 #include <QString>
@@ -75,6 +76,5 @@ struct LoadResult
 
 /// Called from the thread that runs the load, never concurrently.
 using ProgressCallback = std::function<void(const LoadProgress&)>;
-using CancelFlag = std::atomic<bool>;
 
 } // namespace nsw

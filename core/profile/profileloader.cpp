@@ -192,11 +192,13 @@ void computeActivitySpan(Profile& p)
 class LoadRun
 {
 public:
-    LoadRun(const QString& path, const LoadOptions& options, const ProgressCallback& progress, const CancelFlag* cancel)
+    LoadRun(
+        const QString& path, const LoadOptions& options, const ProgressCallback& progress, const CancelToken& cancel)
         : m_path(path)
         , m_options(options)
         , m_progress(progress)
-        , m_cancel(cancel ? cancel : &m_neverCancel)
+        , m_cancel(cancel)
+        , m_stop(m_cancel.child())
     { }
 
     /// The .nsys-rep the file was exported from (kept in the profile's metadata).
@@ -215,7 +217,7 @@ private:
     }
     bool addTable(unsigned part, TableKind kind, const char* table, const QString& stage);
     bool addTables();
-    bool stopped() const { return m_cancel->load(); }
+    bool stopped() const { return m_cancel.isCancelled(); }
     /// Damage the load tolerated: in LoadResult::warnings (printed by the CLI) and in the profile's notes.
     void addWarning(const QString& warning)
     {
@@ -227,7 +229,26 @@ private:
     bool runScans();
     void recordTimings();
     std::vector<ScanTask*> tasksOf(TableKind kind) const;
+    /// The chunks of every table, by kind, in rowid order.
+    struct ChunkTasks
+    {
+        std::vector<ScanTask*> kernels, memcpys, memsets, graphs, api, nvtx, osrt;
+    };
+    ChunkTasks chunkTasks() const;
+    /// Joins the chunks into the profile: ids, strings and names, NVTX domains, launch shapes, then the columns.
     void assemble();
+    /// Returns, per NVTX chunk, its local thread indices → the profile's.
+    std::vector<std::vector<std::int32_t>> remapProcessesAndThreads(const ChunkTasks& tasks, Registry& registry);
+    std::int64_t maxStringId(const ChunkTasks& tasks, const std::vector<RawThreadName>& threadNames) const;
+    bool resolveStrings(const ChunkTasks& tasks, const std::vector<RawThreadName>& threadNames, StringResolver& strings,
+        std::vector<std::vector<StringRef>>& nvtxInline);
+    /// A raw name: a StringIds id, or an inline text of the chunk with @p inlineRefs.
+    QString nameOf(const StringResolver& strings, std::int32_t raw, const std::vector<StringRef>& inlineRefs) const;
+    void nameThreads(const std::vector<RawThreadName>& threadNames, Registry& registry, const StringResolver& strings);
+    void mergeNvtxDomains(const ChunkTasks& tasks, const std::vector<std::vector<std::int32_t>>& nvtxThreads,
+        const std::vector<std::vector<StringRef>>& nvtxInline, Registry& registry, const StringResolver& strings);
+    void mergeLaunchShapes(const ChunkTasks& tasks);
+    void stitchChunks(const ChunkTasks& tasks);
     bool open();
     void finish();
     bool failWith(const QString& error)
@@ -252,9 +273,8 @@ private:
     QString m_reportPath;
     LoadOptions m_options;
     ProgressCallback m_progress;
-    const CancelFlag* m_cancel;
-    CancelFlag m_neverCancel { false };
-    CancelFlag m_stop { false }; ///< set by the coordinating thread on cancel or on a failed scan
+    CancelToken m_cancel;
+    CancelToken m_stop; ///< cancelled with m_cancel, or alone by a failed scan: stops the other scans
     QElapsedTimer m_total;
     LoadResult m_result;
     std::unique_ptr<SqliteDb> m_db;
@@ -277,7 +297,7 @@ bool LoadRun::addTable(unsigned part, TableKind kind, const char* table, const Q
         task->kind = kind;
         task->ctx.table = name;
         task->ctx.stage = stage;
-        task->ctx.cancel = &m_stop;
+        task->ctx.cancel = m_stop;
         task->ctx.lowerRowId = range.lower;
         task->ctx.upperRowId = range.upper;
         task->ctx.estimatedRows = range.estimatedRows;
@@ -354,18 +374,18 @@ bool LoadRun::runScans()
         QString error;
         std::unique_ptr<SqliteDb> db = SqliteDb::open(m_path, &error);
         if (db)
-            db->setInterruptFlag(&m_stop); // a long statement stops at once on cancel or on another scan's error
+            db->setInterruptToken(&m_stop); // a long statement stops at once on cancel or on another scan's error
         if (!db) {
             std::lock_guard lock(mutex);
             openError = error;
-            m_stop = true;
+            m_stop.cancel();
         }
-        for (std::size_t i; db && !m_stop && (i = next.fetch_add(1)) < queue.size();) {
+        for (std::size_t i; db && !m_stop.isCancelled() && (i = next.fetch_add(1)) < queue.size();) {
             ScanTask& task = *queue[i];
             QElapsedTimer timer;
             timer.start();
             if (!runTask(*db, task, m_options))
-                m_stop = true;
+                m_stop.cancel();
             task.ctx.milliseconds = std::max<qint64>(timer.elapsed(), 1);
         }
         db.reset();
@@ -385,8 +405,6 @@ bool LoadRun::runScans()
         std::unique_lock lock(mutex);
         while (running > 0) {
             done.wait_for(lock, std::chrono::milliseconds(50));
-            if (m_cancel->load())
-                m_stop = true; // the scans stop at their next check
             double read = 0;
             const ScanTask* busiest = nullptr;
             for (const ScanTask* t : queue) {
@@ -404,7 +422,7 @@ bool LoadRun::runScans()
     }
     for (std::thread& t : threads)
         t.join();
-    if (m_cancel->load()) {
+    if (m_cancel.isCancelled()) {
         m_result.cancelled = true;
         m_result.error = QStringLiteral("%1: loading cancelled").arg(m_path);
         return false;
@@ -452,69 +470,64 @@ void LoadRun::recordTimings()
     m_result.timings.insert(m_result.timings.end(), perTable.begin(), perTable.end());
 }
 
-void LoadRun::assemble()
+LoadRun::ChunkTasks LoadRun::chunkTasks() const
 {
-    Profile& p = *m_profile;
-    Registry registry(p);
-    const std::vector<ScanTask*> kernelTasks = tasksOf(TableKind::Kernels);
-    const std::vector<ScanTask*> memcpyTasks = tasksOf(TableKind::Memcpy);
-    const std::vector<ScanTask*> memsetTasks = tasksOf(TableKind::Memset);
-    const std::vector<ScanTask*> graphTasks = tasksOf(TableKind::Graphs);
-    const std::vector<ScanTask*> apiTasks = tasksOf(TableKind::CudaApi);
-    const std::vector<ScanTask*> nvtxTasks = tasksOf(TableKind::Nvtx);
-    const std::vector<ScanTask*> osrtTasks = tasksOf(TableKind::Osrt);
+    return { tasksOf(TableKind::Kernels), tasksOf(TableKind::Memcpy), tasksOf(TableKind::Memset),
+        tasksOf(TableKind::Graphs), tasksOf(TableKind::CudaApi), tasksOf(TableKind::Nvtx), tasksOf(TableKind::Osrt) };
+}
 
+std::vector<std::vector<std::int32_t>> LoadRun::remapProcessesAndThreads(const ChunkTasks& tasks, Registry& registry)
+{
     // Local process and thread indices of each chunk -> the profile's.
-    for (ScanTask* t : kernelTasks)
+    for (ScanTask* t : tasks.kernels)
         remapIndices(t->kernels.table.process, registry.processRemap(t->ctx.processes));
-    for (ScanTask* t : memcpyTasks)
+    for (ScanTask* t : tasks.memcpys)
         remapIndices(t->memops.process, registry.processRemap(t->ctx.processes));
-    for (ScanTask* t : memsetTasks)
+    for (ScanTask* t : tasks.memsets)
         remapIndices(t->memops.process, registry.processRemap(t->ctx.processes));
-    for (ScanTask* t : graphTasks)
+    for (ScanTask* t : tasks.graphs)
         remapIndices(t->graphs.process, registry.processRemap(t->ctx.processes));
-    for (ScanTask* t : apiTasks)
+    for (ScanTask* t : tasks.api)
         remapIndices(t->api.thread, registry.threadRemap(t->ctx.threads));
-    for (ScanTask* t : osrtTasks)
+    for (ScanTask* t : tasks.osrt)
         remapIndices(t->osrt.thread, registry.threadRemap(t->ctx.threads));
     std::vector<std::vector<std::int32_t>> nvtxThreads;
-    for (ScanTask* t : nvtxTasks) {
+    for (ScanTask* t : tasks.nvtx) {
         nvtxThreads.push_back(registry.threadRemap(t->ctx.threads));
         remapIndices(t->nvtx.table.thread, nvtxThreads.back());
         for (auto& [row, thread] : t->nvtx.table.endThread)
             thread = nvtxThreads.back()[std::size_t(thread)];
     }
-    Result<std::vector<RawThreadName>> readNames = readThreadNames(*m_db);
-    if (!readNames) {
-        m_result.error = readNames.errorMessage();
-        return;
-    }
-    for (const QString& w : readNames.warnings())
-        addWarning(w);
-    const std::vector<RawThreadName>& threadNames = *readNames;
-    for (const RawThreadName& n : threadNames)
-        registry.thread(n.globalTid);
+    return nvtxThreads;
+}
 
-    // Strings: StringIds ids from every chunk, inline NVTX texts per chunk.
+std::int64_t LoadRun::maxStringId(const ChunkTasks& tasks, const std::vector<RawThreadName>& threadNames) const
+{
     std::int64_t maxId = -1;
     for (const auto& t : m_tasks)
         maxId = std::max(maxId, t->ctx.maxStringId);
     for (const RawThreadName& n : threadNames)
         maxId = std::max<std::int64_t>(maxId, n.nameId);
-    for (const ScanTask* t : nvtxTasks)
+    for (const ScanTask* t : tasks.nvtx)
         for (const NvtxScan::Domain& d : t->nvtx.domains)
             maxId = std::max<std::int64_t>(maxId, d.nameValue);
-    StringResolver strings(*m_db, p.strings, maxId);
-    for (ScanTask* t : kernelTasks) {
+    return maxId;
+}
+
+bool LoadRun::resolveStrings(const ChunkTasks& tasks, const std::vector<RawThreadName>& threadNames,
+    StringResolver& strings, std::vector<std::vector<StringRef>>& nvtxInline)
+{
+    // StringIds ids from every chunk, inline NVTX texts per chunk.
+    for (ScanTask* t : tasks.kernels) {
         strings.needColumn(t->kernels.table.demangledName);
         strings.needColumn(t->kernels.table.shortName);
         strings.needColumn(t->kernels.table.mangledName);
     }
-    for (ScanTask* t : apiTasks)
+    for (ScanTask* t : tasks.api)
         strings.needColumn(t->api.name);
-    for (ScanTask* t : osrtTasks)
+    for (ScanTask* t : tasks.osrt)
         strings.needColumn(t->osrt.name);
-    for (ScanTask* t : nvtxTasks) {
+    for (ScanTask* t : tasks.nvtx) {
         strings.needColumn(t->nvtx.table.name);
         for (const NvtxScan::Domain& d : t->nvtx.domains)
             strings.need(d.nameValue);
@@ -526,54 +539,67 @@ void LoadRun::assemble()
     QString error;
     if (stopped() || !strings.resolve(&error)) {
         m_result.error = error;
-        return;
+        return false;
     }
-    for (ScanTask* t : kernelTasks) {
+    for (ScanTask* t : tasks.kernels) {
         strings.remapColumn(t->kernels.table.demangledName);
         strings.remapColumn(t->kernels.table.shortName);
         strings.remapColumn(t->kernels.table.mangledName);
     }
-    for (ScanTask* t : apiTasks)
+    for (ScanTask* t : tasks.api)
         strings.remapColumn(t->api.name);
-    for (ScanTask* t : osrtTasks)
+    for (ScanTask* t : tasks.osrt)
         strings.remapColumn(t->osrt.name);
-    std::vector<std::vector<StringRef>> nvtxInline;
-    for (ScanTask* t : nvtxTasks) {
+    for (ScanTask* t : tasks.nvtx) {
         nvtxInline.push_back(strings.internTexts(t->ctx.inlineTexts.texts()));
         strings.remapColumn(t->nvtx.table.name, nvtxInline.back());
     }
     if (strings.missingIds() > 0)
         addWarning(
             QStringLiteral("%1 string ids are missing from StringIds (trimmed export?)").arg(strings.missingIds()));
-    auto nameOf = [&](std::int32_t raw, const std::vector<StringRef>& inlineRefs) -> QString {
-        if (raw >= 0)
-            return p.strings.at(strings.ref(raw));
-        const auto index = std::size_t(InlineTexts::decode(raw));
-        if (raw < kNoString && index < inlineRefs.size())
-            return p.strings.at(inlineRefs[index]);
-        return {};
-    };
+    return true;
+}
 
-    // Thread names: the highest-priority ThreadNames row, else an NVTX thread-name (39) row.
+QString LoadRun::nameOf(const StringResolver& strings, std::int32_t raw, const std::vector<StringRef>& inlineRefs) const
+{
+    if (raw >= 0)
+        return m_profile->strings.at(strings.ref(raw));
+    const auto index = std::size_t(InlineTexts::decode(raw));
+    if (raw < kNoString && index < inlineRefs.size())
+        return m_profile->strings.at(inlineRefs[index]);
+    return {};
+}
+
+void LoadRun::nameThreads(
+    const std::vector<RawThreadName>& threadNames, Registry& registry, const StringResolver& strings)
+{
+    // The highest-priority ThreadNames row (NVTX thread-name rows fill the rest, in mergeNvtxDomains).
+    Profile& p = *m_profile;
     std::vector<qint64> bestPriority(p.threads.size(), std::numeric_limits<qint64>::min());
     for (const RawThreadName& n : threadNames) {
         const ThreadIndex t = registry.thread(n.globalTid);
         bestPriority.resize(p.threads.size(), std::numeric_limits<qint64>::min());
         if (n.priority >= bestPriority[std::size_t(t)]) {
             bestPriority[std::size_t(t)] = n.priority;
-            p.threads[std::size_t(t)].name = nameOf(n.nameId, {});
+            p.threads[std::size_t(t)].name = nameOf(strings, n.nameId, {});
             p.threads[std::size_t(t)].namePriority = n.priority;
         }
     }
+}
 
-    // NVTX: domains merged over chunks by (process, domain id), a name from whichever chunk holds the create row.
+void LoadRun::mergeNvtxDomains(const ChunkTasks& tasks, const std::vector<std::vector<std::int32_t>>& nvtxThreads,
+    const std::vector<std::vector<StringRef>>& nvtxInline, Registry& registry, const StringResolver& strings)
+{
+    // Domains merged over chunks by (process, domain id), a name from whichever chunk holds the create row; threads
+    // without a ThreadNames row take their NVTX thread-name (39) row.
+    Profile& p = *m_profile;
     std::map<std::pair<ProcessIndex, qint64>, std::int32_t> domainIndex;
-    for (std::size_t c = 0; c < nvtxTasks.size(); ++c) {
-        NvtxScan& scan = nvtxTasks[c]->nvtx;
+    for (std::size_t c = 0; c < tasks.nvtx.size(); ++c) {
+        NvtxScan& scan = tasks.nvtx[c]->nvtx;
         for (const auto& [localThread, name] : scan.threadNames) {
             ThreadInfo& t = p.threads[std::size_t(nvtxThreads[c][std::size_t(localThread)])];
             if (t.name.isEmpty())
-                t.name = nameOf(name, nvtxInline[c]);
+                t.name = nameOf(strings, name, nvtxInline[c]);
         }
         std::vector<std::int32_t> domainRemap;
         for (const NvtxScan::Domain& d : scan.domains) {
@@ -582,17 +608,17 @@ void LoadRun::assemble()
             if (inserted)
                 p.nvtxDomains.push_back({ key.first, d.domainId, QString() });
             if (d.nameValue != kNoString && p.nvtxDomains[std::size_t(it->second)].name.isEmpty())
-                p.nvtxDomains[std::size_t(it->second)].name = nameOf(d.nameValue, nvtxInline[c]);
+                p.nvtxDomains[std::size_t(it->second)].name = nameOf(strings, d.nameValue, nvtxInline[c]);
             domainRemap.push_back(it->second);
         }
         remapIndices(scan.table.domain, domainRemap);
     }
+}
 
-    if (stopped())
-        return;
-    // Launch shapes: merged over chunks.
-    std::vector<LaunchShape>& shapes = p.launchShapes;
-    for (ScanTask* t : kernelTasks) {
+void LoadRun::mergeLaunchShapes(const ChunkTasks& tasks)
+{
+    std::vector<LaunchShape>& shapes = m_profile->launchShapes;
+    for (ScanTask* t : tasks.kernels) {
         std::vector<std::uint32_t> remap;
         for (const LaunchShape& s : t->kernels.shapes) {
             const auto it = std::find(shapes.begin(), shapes.end(), s);
@@ -603,13 +629,15 @@ void LoadRun::assemble()
         for (std::uint32_t& s : t->kernels.table.shape)
             s = remap[s];
     }
+}
 
-    if (stopped())
-        return;
-    // Stitch the chunks together, in rowid order.
+void LoadRun::stitchChunks(const ChunkTasks& tasks)
+{
+    // In rowid order.
+    Profile& p = *m_profile;
     {
         std::vector<KernelTable*> parts;
-        for (ScanTask* t : kernelTasks)
+        for (ScanTask* t : tasks.kernels)
             parts.push_back(&t->kernels.table);
         concatActivity(p.kernels, parts);
         concatColumn<KernelTable, StringRef>(p.kernels, parts, &KernelTable::demangledName);
@@ -617,9 +645,9 @@ void LoadRun::assemble()
         concatColumn<KernelTable, StringRef>(p.kernels, parts, &KernelTable::mangledName);
         concatColumn<KernelTable, std::uint32_t>(p.kernels, parts, &KernelTable::shape);
     }
-    for (const std::vector<ScanTask*>* tasks : { &memcpyTasks, &memsetTasks }) {
+    for (const std::vector<ScanTask*>* memops : { &tasks.memcpys, &tasks.memsets }) {
         std::vector<MemOpTable*> parts;
-        for (ScanTask* t : *tasks)
+        for (ScanTask* t : *memops)
             parts.push_back(&t->memops);
         concatActivity(p.memops, parts);
         concatColumn<MemOpTable, std::int64_t>(p.memops, parts, &MemOpTable::bytes);
@@ -629,7 +657,7 @@ void LoadRun::assemble()
     }
     {
         std::vector<GraphLaunchTable*> parts;
-        for (ScanTask* t : graphTasks)
+        for (ScanTask* t : tasks.graphs)
             parts.push_back(&t->graphs);
         concatActivity(p.graphLaunches, parts);
         concatColumn<GraphLaunchTable, qint64>(p.graphLaunches, parts, &GraphLaunchTable::graphId);
@@ -637,7 +665,7 @@ void LoadRun::assemble()
     }
     {
         std::vector<CudaApiTable*> parts;
-        for (ScanTask* t : apiTasks)
+        for (ScanTask* t : tasks.api)
             parts.push_back(&t->api);
         concatColumn<CudaApiTable, TimeNs>(p.cudaApi, parts, &CudaApiTable::start);
         concatColumn<CudaApiTable, TimeNs>(p.cudaApi, parts, &CudaApiTable::end);
@@ -650,7 +678,7 @@ void LoadRun::assemble()
     {
         std::vector<NvtxTable*> parts;
         std::uint32_t offset = 0;
-        for (ScanTask* t : nvtxTasks) {
+        for (ScanTask* t : tasks.nvtx) {
             NvtxTable& part = t->nvtx.table;
             for (auto& [row, thread] : part.endThread)
                 p.nvtx.endThread.emplace_back(row + offset, thread);
@@ -667,7 +695,7 @@ void LoadRun::assemble()
     }
     {
         std::vector<OsrtTable*> parts;
-        for (ScanTask* t : osrtTasks)
+        for (ScanTask* t : tasks.osrt)
             parts.push_back(&t->osrt);
         concatColumn<OsrtTable, std::uint8_t>(p.osrt, parts, &OsrtTable::eventClass);
         concatColumn<OsrtTable, TimeNs>(p.osrt, parts, &OsrtTable::start);
@@ -675,6 +703,36 @@ void LoadRun::assemble()
         concatColumn<OsrtTable, ThreadIndex>(p.osrt, parts, &OsrtTable::thread);
         concatColumn<OsrtTable, StringRef>(p.osrt, parts, &OsrtTable::name);
     }
+}
+
+void LoadRun::assemble()
+{
+    const ChunkTasks tasks = chunkTasks();
+    Registry registry(*m_profile);
+    const std::vector<std::vector<std::int32_t>> nvtxThreads = remapProcessesAndThreads(tasks, registry);
+    Result<std::vector<RawThreadName>> readNames = readThreadNames(*m_db);
+    if (!readNames) {
+        m_result.error = readNames.errorMessage();
+        return;
+    }
+    for (const QString& w : readNames.warnings())
+        addWarning(w);
+    const std::vector<RawThreadName>& threadNames = *readNames;
+    for (const RawThreadName& n : threadNames)
+        registry.thread(n.globalTid);
+
+    StringResolver strings(*m_db, m_profile->strings, maxStringId(tasks, threadNames));
+    std::vector<std::vector<StringRef>> nvtxInline;
+    if (!resolveStrings(tasks, threadNames, strings, nvtxInline))
+        return;
+    nameThreads(threadNames, registry, strings);
+    mergeNvtxDomains(tasks, nvtxThreads, nvtxInline, registry, strings);
+    if (stopped())
+        return;
+    mergeLaunchShapes(tasks);
+    if (stopped())
+        return;
+    stitchChunks(tasks);
     m_tasks.clear();
 }
 
@@ -700,7 +758,7 @@ bool LoadRun::open()
     m_db = SqliteDb::open(m_path, &error);
     if (!m_db)
         return failWith(error);
-    m_db->setInterruptFlag(m_cancel);
+    m_db->setInterruptToken(&m_cancel);
     m_result.sqliteAccess = QStringLiteral("%1; opened %2").arg(m_db->accessDescription(), m_db->openMode());
     if (const QString e = checkIsNsysExport(*m_db); !e.isEmpty())
         return failWith(e);
@@ -769,7 +827,7 @@ namespace {
 /// A .nsys-rep (or .qdrep/.qdstrm) is loaded through its SQLite export, made by nsys into the export cache: the
 /// export takes the first half of the progress when nsys has to run, and the profile remembers the report.
 LoadResult loadReport(
-    const QString& path, const LoadOptions& options, const ProgressCallback& progress, const CancelFlag* cancel)
+    const QString& path, const LoadOptions& options, const ProgressCallback& progress, const CancelToken& cancel)
 {
     QElapsedTimer timer;
     timer.start();
@@ -778,21 +836,7 @@ LoadResult loadReport(
             progress({ p.detail.isEmpty() ? p.stage : p.stage + QLatin1Char(' ') + p.detail,
                 std::max(0.0, p.fraction) * 0.5 });
     };
-    // The loader's callers cancel through a plain flag; nsys runs under a token that follows it.
-    const CancelToken token;
-    std::atomic<bool> exportEnded { false };
-    std::thread follower;
-    if (cancel)
-        follower = std::thread([&] {
-            while (!exportEnded.load() && !cancel->load())
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            if (cancel->load())
-                token.cancel();
-        });
-    const Result<ExportedReport> exported = exportReportToSqlite(path, JobContext(token, exportProgress));
-    exportEnded.store(true);
-    if (follower.joinable())
-        follower.join();
+    const Result<ExportedReport> exported = exportReportToSqlite(path, JobContext(cancel, exportProgress));
     if (!exported) {
         LoadResult failed;
         failed.error = exported.errorMessage();
@@ -819,7 +863,7 @@ LoadResult loadReport(
 } // namespace
 
 LoadResult ProfileLoader::load(
-    const QString& path, const LoadOptions& options, const ProgressCallback& progress, const CancelFlag* cancel)
+    const QString& path, const LoadOptions& options, const ProgressCallback& progress, const CancelToken& cancel)
 {
     if (reportKindOf(path) != ReportKind::NotAReport)
         return loadReport(path, options, progress, cancel);

@@ -12,7 +12,7 @@ class ProfileLoader
 {
 public:
     static LoadResult load(const QString& path, const LoadOptions& options = {}, const ProgressCallback& progress = {},
-        const CancelFlag* cancel = nullptr);
+        const CancelToken& cancel = CancelToken::never());
 };
 
 } // namespace nsw

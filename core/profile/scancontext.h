@@ -68,7 +68,7 @@ struct ScanContext
 {
     QString table;
     QString stage; ///< "Reading kernels"
-    const CancelFlag* cancel = nullptr;
+    CancelToken cancel;
     std::atomic<qint64> rowsRead { 0 };
     qint64 estimatedRows = 0;
     QString error;
@@ -88,7 +88,7 @@ struct ScanContext
 
     /// "rowid >= a AND rowid < b" for a chunk, empty for a whole table.
     QString rowRangeCondition() const;
-    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    bool cancelled() const { return cancel.isCancelled(); }
     /// Records a StringIds id read from a row; returns it as stored in a name column (kNoString when out of range).
     std::int32_t stringId(std::int64_t id);
 };

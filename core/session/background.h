@@ -35,15 +35,4 @@ void runInBackground(QObject* context, std::function<Result()> work, std::functi
     });
 }
 
-/// "Latest request wins": each start() invalidates results of earlier requests still running.
-class RequestCounter
-{
-public:
-    quint64 next() { return ++m_latest; }
-    bool isLatest(quint64 request) const { return request == m_latest; }
-
-private:
-    quint64 m_latest = 0;
-};
-
 } // namespace nsw

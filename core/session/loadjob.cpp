@@ -46,7 +46,7 @@ template <typename F> void postToJob(const QPointer<LoadJob>& guard, F call)
 /// What the load thread shares with the job: it outlives the job when the job is deleted mid-load.
 struct LoadJob::Shared
 {
-    CancelFlag cancel { false };
+    CancelToken cancel;
 };
 
 LoadJob::LoadJob(const QString& path, QObject* parent)
@@ -60,7 +60,7 @@ LoadJob::LoadJob(const QString& path, QObject* parent)
 LoadJob::~LoadJob()
 {
     // No join: closing the window must not wait for a load. The cancelled thread ends on its own.
-    m_shared->cancel = true;
+    m_shared->cancel.cancel();
 }
 
 void LoadJob::start()
@@ -89,8 +89,8 @@ void LoadJob::start()
             if (hook)
                 hook(path, shared->cancel);
         };
-        auto loaded = std::make_shared<LoadedProfile>(loadForWorkbench(path, onProgress, &shared->cancel));
-        if (shared->cancel && !loaded->result.cancelled) {
+        auto loaded = std::make_shared<LoadedProfile>(loadForWorkbench(path, onProgress, shared->cancel));
+        if (shared->cancel.isCancelled() && !loaded->result.cancelled) {
             loaded->profile.reset(); // cancelled after the last check: drop the profile here, not on the GUI thread
             loaded->result.cancelled = true;
         }
@@ -104,9 +104,9 @@ void LoadJob::start()
 void LoadJob::deliver(const std::shared_ptr<LoadedProfile>& loaded)
 {
     m_ended = true;
-    if (loaded->profile && !m_shared->cancel)
+    if (loaded->profile && !m_shared->cancel.isCancelled())
         Q_EMIT finished(loaded);
-    else if (loaded->result.cancelled || m_shared->cancel)
+    else if (loaded->result.cancelled || m_shared->cancel.isCancelled())
         Q_EMIT cancelled();
     else
         Q_EMIT failed(loaded->result.error);
@@ -114,12 +114,12 @@ void LoadJob::deliver(const std::shared_ptr<LoadedProfile>& loaded)
 
 void LoadJob::cancel()
 {
-    m_shared->cancel = true;
+    m_shared->cancel.cancel();
 }
 
 bool LoadJob::isCancelRequested() const
 {
-    return m_shared->cancel;
+    return m_shared->cancel.isCancelled();
 }
 
 bool LoadJob::waitForDetachedLoads(int timeoutMs)

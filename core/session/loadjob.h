@@ -35,7 +35,7 @@ public:
     static bool waitForDetachedLoads(int timeoutMs);
     /// Test hook: called on the load thread after each progress report, with the job's cancel flag. A test makes a
     /// load as slow as it needs by blocking here. Empty (the default) in the application.
-    using ProgressHook = std::function<void(const QString& path, const CancelFlag& cancel)>;
+    using ProgressHook = std::function<void(const QString& path, const CancelToken& cancel)>;
     static void setProgressHookForTesting(ProgressHook hook);
 
 Q_SIGNALS:

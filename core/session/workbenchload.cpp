@@ -7,14 +7,14 @@
 
 namespace nsw {
 
-LoadedProfile loadForWorkbench(const QString& path, const ProgressCallback& progress, const CancelFlag* cancel)
+LoadedProfile loadForWorkbench(const QString& path, const ProgressCallback& progress, const CancelToken& cancel)
 {
     LoadedProfile loaded;
     loaded.result = ProfileLoader::load(path, LoadOptions {}, progress, cancel);
     loaded.profile = loaded.result.profile;
     if (!loaded.profile)
         return loaded;
-    if (cancel && cancel->load()) {
+    if (cancel.isCancelled()) {
         loaded.profile.reset();
         loaded.result.profile.reset();
         loaded.result.cancelled = true;

@@ -20,7 +20,7 @@ struct LoadedProfile
 /// The one way the workbench loads a file; `nsys-workbench info --load` uses it too so that it measures exactly
 /// what the window does.
 LoadedProfile loadForWorkbench(
-    const QString& path, const ProgressCallback& progress = {}, const CancelFlag* cancel = nullptr);
+    const QString& path, const ProgressCallback& progress = {}, const CancelToken& cancel = CancelToken::never());
 
 } // namespace nsw
 

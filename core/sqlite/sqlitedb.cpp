@@ -66,9 +66,9 @@ QString sqliteUri(const QString& absolutePath, const QString& parameters)
     return QStringLiteral("file:") + QString::fromLatin1(encoded) + QLatin1Char('?') + parameters;
 }
 
-int progressHandler(void* flag)
+int progressHandler(void* token)
 {
-    return static_cast<const std::atomic<bool>*>(flag)->load(std::memory_order_relaxed) ? 1 : 0;
+    return static_cast<const CancelToken*>(token)->isCancelled() ? 1 : 0;
 }
 
 bool isBusy(int code)
@@ -172,12 +172,12 @@ SqliteDb::~SqliteDb()
         QSqlDatabase::removeDatabase(m_connectionName);
 }
 
-void SqliteDb::setInterruptFlag(const std::atomic<bool>* flag)
+void SqliteDb::setInterruptToken(const CancelToken* token)
 {
     if (!m_handle)
         return;
-    if (flag)
-        sqlite3_progress_handler(m_handle, 4096, progressHandler, const_cast<std::atomic<bool>*>(flag));
+    if (token)
+        sqlite3_progress_handler(m_handle, 4096, progressHandler, const_cast<CancelToken*>(token));
     else
         sqlite3_progress_handler(m_handle, 0, nullptr, nullptr);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/cancel.h"
+
 #include <QByteArray>
 #include <QSqlDatabase>
 #include <QString>
@@ -65,8 +67,9 @@ public:
     /// The driver's native handle for hot loops; null on the QtSql access path.
     sqlite3* handle() const { return m_handle; }
     const QSqlDatabase& database() const { return m_db; }
-    /// Long statements stop (SQLITE_INTERRUPT) once @p flag is set (native access only; QtSql stops between rows).
-    void setInterruptFlag(const std::atomic<bool>* flag);
+    /// Long statements stop (SQLITE_INTERRUPT) once @p token is cancelled (native access only; QtSql stops between
+    /// rows). The token must outlive the statements, or be reset with nullptr.
+    void setInterruptToken(const CancelToken* token);
 
     /// Real tables (views excluded: an export has none, and a view can make any query loop forever).
     QStringList tables() const;

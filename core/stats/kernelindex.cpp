@@ -8,22 +8,17 @@
 
 namespace nsw {
 
-namespace {
-bool isSet(const CancelFlag* cancel)
-{
-    return cancel && cancel->load(std::memory_order_relaxed);
-}
-} // namespace
+namespace { } // namespace
 
-KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const CancelFlag* cancel)
+KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const CancelToken& cancel)
     : m_profile(profile)
     , m_mode(mode)
 {
     const std::vector<std::uint32_t> laneOfRow = buildLanes(cancel);
-    if (isSet(cancel))
+    if (cancel.isCancelled())
         return;
     buildGroups(laneOfRow, cancel);
-    if (isSet(cancel))
+    if (cancel.isCancelled())
         return;
     m_groupOfName.assign(profile->strings.size(), -1);
     for (std::size_t g = 0; g < m_groups.size(); ++g)
@@ -32,7 +27,7 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const C
     m_complete = true;
 }
 
-std::vector<std::uint32_t> KernelIndex::buildLanes(const CancelFlag* cancel)
+std::vector<std::uint32_t> KernelIndex::buildLanes(const CancelToken& cancel)
 {
     const KernelTable& k = m_profile->kernels;
     const std::size_t n = k.size();
@@ -51,7 +46,7 @@ std::vector<std::uint32_t> KernelIndex::buildLanes(const CancelFlag* cancel)
     std::vector<std::uint32_t> laneOfRow(n);
     std::uint32_t last = std::uint32_t(-1);
     for (std::size_t i = 0; i < n; ++i) {
-        if ((i & 0xFFFF) == 0 && isSet(cancel))
+        if ((i & 0xFFFF) == 0 && cancel.isCancelled())
             return laneOfRow;
         if (last != std::uint32_t(-1) && sameLane(m_lanes[last], i)) {
             laneOfRow[i] = last;
@@ -79,7 +74,7 @@ std::vector<std::uint32_t> KernelIndex::buildLanes(const CancelFlag* cancel)
     return laneOfRow;
 }
 
-void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const CancelFlag* cancel)
+void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const CancelToken& cancel)
 {
     const KernelTable& k = m_profile->kernels;
     const std::size_t n = k.size();
@@ -108,7 +103,7 @@ void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const
         const std::uint32_t begin = offsets[b], end = offsets[b + 1];
         if (begin == end)
             continue;
-        if (isSet(cancel))
+        if (cancel.isCancelled())
             return;
         bucket.clear();
         for (std::uint32_t p = begin; p < end; ++p)

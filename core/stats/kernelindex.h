@@ -38,7 +38,7 @@ class KernelIndex
 public:
     /// Building stops early once @p cancel is set: the index is then incomplete (isComplete() false) and must be
     /// dropped.
-    KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const CancelFlag* cancel = nullptr);
+    KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const CancelToken& cancel = CancelToken::never());
 
     bool isComplete() const { return m_complete; }
     const ProfilePtr& profile() const { return m_profile; }
@@ -76,8 +76,8 @@ private:
     std::vector<std::int32_t> m_groupOfName; ///< by StringRef
     bool m_complete = false;
 
-    std::vector<std::uint32_t> buildLanes(const CancelFlag* cancel);
-    void buildGroups(const std::vector<std::uint32_t>& laneOfRow, const CancelFlag* cancel);
+    std::vector<std::uint32_t> buildLanes(const CancelToken& cancel);
+    void buildGroups(const std::vector<std::uint32_t>& laneOfRow, const CancelToken& cancel);
 };
 
 /// Which kernels count. Empty masks allow everything.

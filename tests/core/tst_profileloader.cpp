@@ -385,8 +385,9 @@ private Q_SLOTS:
 
     void cancelledLoadReportsCancel()
     {
-        CancelFlag cancel { true };
-        const LoadResult r = ProfileLoader::load(m_modern, {}, {}, &cancel);
+        CancelToken cancel;
+        cancel.cancel();
+        const LoadResult r = ProfileLoader::load(m_modern, {}, {}, cancel);
         QVERIFY(!r.profile);
         QVERIFY(r.cancelled);
         QVERIFY(r.error.contains(m_modern));
@@ -691,17 +692,17 @@ private Q_SLOTS:
     {
         // The flag is set from the progress callback when the stage begins: the load is then inside that stage.
         QFETCH(QString, stage);
-        CancelFlag cancel { false };
+        CancelToken cancel;
         QStringList seen;
         const LoadedProfile loaded = loadForWorkbench(
             demoExport(),
             [&](const LoadProgress& p) {
                 seen.append(p.stage);
                 if (p.stage.startsWith(stage))
-                    cancel = true;
+                    cancel.cancel();
             },
-            &cancel);
-        QVERIFY2(cancel.load(), qPrintable(seen.join(QLatin1Char(','))));
+            cancel);
+        QVERIFY2(cancel.isCancelled(), qPrintable(seen.join(QLatin1Char(','))));
         QVERIFY(!loaded.profile);
         QVERIFY(!loaded.kernelIndex);
         QVERIFY(loaded.result.cancelled);

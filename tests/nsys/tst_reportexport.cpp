@@ -179,7 +179,7 @@ private Q_SLOTS:
         nsys.setExportMode(QStringLiteral("hang"));
         const QString rep = report(QStringLiteral("hang.nsys-rep"));
         QVERIFY(writeReportLookalike(rep));
-        CancelFlag cancel { false };
+        CancelToken cancel;
         QElapsedTimer clock;
         bool sawNsysProgress = false;
         qint64 cancelledAt = -1;
@@ -187,13 +187,13 @@ private Q_SLOTS:
             rep, LoadOptions {},
             [&](const LoadProgress& p) {
                 // Cancel once nsys is running and has said how far it is.
-                if (p.stage.contains(QStringLiteral("20 %")) && !cancel.load()) {
+                if (p.stage.contains(QStringLiteral("20 %")) && !cancel.isCancelled()) {
                     sawNsysProgress = true;
                     clock.start();
-                    cancel.store(true);
+                    cancel.cancel();
                 }
             },
-            &cancel);
+            cancel);
         cancelledAt = clock.elapsed();
         QVERIFY(sawNsysProgress);
         QVERIFY(loaded.cancelled);

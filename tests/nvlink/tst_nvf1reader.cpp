@@ -406,8 +406,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("c.bin"));
         QVERIFY(b.write(path));
-        CancelFlag cancel { true };
-        const Nvf1ReadResult r = readNvf1File(path, 0, &cancel);
+        CancelToken cancel;
+        cancel.cancel();
+        const Nvf1ReadResult r = readNvf1File(path, 0, cancel);
         QVERIFY(r.cancelled);
         QVERIFY(!r.recording);
     }

@@ -51,13 +51,13 @@ public:
         m_open = true;
         m_changed.notify_all();
     }
-    void hold(const QString& path, const CancelFlag& cancel)
+    void hold(const QString& path, const CancelToken& cancel)
     {
         std::unique_lock lock(m_mutex);
         if (!m_paths.isEmpty() && !m_paths.contains(path))
             return;
-        // The cancel flag is not a condition variable: look at it every few milliseconds.
-        while (!m_open && (m_ignoreCancel || !cancel.load()))
+        // The cancel token is not a condition variable: look at it every few milliseconds.
+        while (!m_open && (m_ignoreCancel || !cancel.isCancelled()))
             m_changed.wait_for(lock, std::chrono::milliseconds(5));
     }
 
@@ -134,7 +134,7 @@ private Q_SLOTS:
         QVERIFY2(writeModernExport(m_modern, &error), qPrintable(error));
         QVERIFY2(writeOldExport(m_old, &error), qPrintable(error));
         LoadJob::setProgressHookForTesting(
-            [this](const QString& path, const CancelFlag& cancel) { m_gate.hold(path, cancel); });
+            [this](const QString& path, const CancelToken& cancel) { m_gate.hold(path, cancel); });
     }
 
     void cleanup()

@@ -382,15 +382,12 @@ void CategoryController::recompute()
         }
         inputs.push_back(std::move(in));
     }
-    const quint64 request = m_requests.next();
-    m_computing = true;
     const RuleList rules = m_rules;
     CategoryOptions options;
     options.mode = m_mode;
     options.perDevice = m_perDevice;
-    runInBackground<std::vector<SessionResult>>(
-        this,
-        [inputs, rules, options]() {
+    m_job.run<std::vector<SessionResult>>(
+        [inputs, rules, options](const JobContext& job) {
             std::vector<SessionResult> results;
             for (const Input& in : inputs) {
                 QElapsedTimer timer;
@@ -401,7 +398,9 @@ void CategoryController::recompute()
                 CategoryRequest request { r.timeline, in.data->matches, rules, options, true, in.focus };
                 request.options.wallNs = in.wallNs;
                 request.options.wallSource = in.wallSource;
-                Result<CategoryResult> result = computeCategories(request);
+                Result<CategoryResult> result = computeCategories(request, job);
+                if (!result)
+                    return std::vector<SessionResult>(); // cancelled: a newer request replaces it
                 r.evaluation = std::move(result->evaluation);
                 r.breakdown = std::move(result->breakdown);
                 r.microseconds = timer.nsecsElapsed() / 1000;
@@ -409,10 +408,7 @@ void CategoryController::recompute()
             }
             return results;
         },
-        [this, request](std::vector<SessionResult> results) {
-            if (!m_requests.isLatest(request))
-                return;
-            m_computing = false;
+        [this](std::vector<SessionResult> results) {
             std::erase_if(results, [](const SessionResult& r) { return !r.session; });
             m_results = std::move(results);
             Q_EMIT resultsChanged();

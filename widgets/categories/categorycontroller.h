@@ -4,6 +4,7 @@
 #include "core/categories/categorybreakdown.h"
 #include "core/categories/categorytable.h"
 #include "core/categories/rulelibrary.h"
+#include "core/jobs/background.h"
 #include "core/session/background.h"
 
 #include <QObject>
@@ -114,7 +115,7 @@ public:
     std::vector<ProfileCategories> profileCategories() const;
     CategoryTable table() const { return makeCategoryTable(profileCategories()); }
     /// True while timelines are built or results are computed.
-    bool isBusy() const { return m_pendingTimelines > 0 || m_computing; }
+    bool isBusy() const { return m_pendingTimelines > 0 || m_job.isBusy(); }
 
     /// Fills an engine and a model selector with the library's choices, the current ones selected, without
     /// emitting their change signals (the pane and the rule editor share it).
@@ -141,10 +142,9 @@ private:
     bool m_perDevice = false;
     WallSource m_wallSource = WallSource::None;
     std::vector<SessionResult> m_results;
-    RequestCounter m_requests;
     int m_pendingTimelines = 0;
     bool m_active = false;
-    bool m_computing = false;
+    JobSlot m_job { this }; ///< the breakdowns being computed; a newer request cancels it
 };
 
 } // namespace nsw

@@ -72,6 +72,7 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     , m_summaryView(new QTableView(this))
     , m_instances(new KernelInstanceModel(this))
     , m_instanceView(new QTableView(this))
+    , m_indexJob(this)
     , m_focusJob(this)
 {
     m_devicesButton = makeMenuButton(tr("Devices"), m_devicesMenu, this);
@@ -234,10 +235,10 @@ void KernelTablePane::updateFocusRows()
 
 void KernelTablePane::useIndexOfCurrentMode()
 {
-    const quint64 request = m_indexRequests.next();
     const auto mode = KernelNameMode(m_nameMode->currentData().toInt());
     m_index = m_session ? m_session->cachedKernelIndex(mode) : nullptr;
     if (m_index || !m_session) {
+        m_indexJob.cancel();
         rebuildLaneMenus();
         recompute();
         return;
@@ -248,12 +249,14 @@ void KernelTablePane::useIndexOfCurrentMode()
     m_summaryLabel->setText(tr("Indexing kernels by %1…").arg(m_nameMode->currentText().toLower()));
     const ProfilePtr profile = m_session->profile();
     QPointer<ProfileSession> session = m_session;
-    runInBackground<std::shared_ptr<const KernelIndex>>(
-        this, [profile, mode]() { return std::make_shared<const KernelIndex>(profile, mode); },
-        [this, request, session](std::shared_ptr<const KernelIndex> index) {
-            if (session)
-                session->setKernelIndex(index);
-            if (!m_indexRequests.isLatest(request) || session != m_session)
+    m_indexJob.run<std::shared_ptr<const KernelIndex>>(
+        [profile, mode](
+            const JobContext& job) { return std::make_shared<const KernelIndex>(profile, mode, job.cancelToken()); },
+        [this, session](std::shared_ptr<const KernelIndex> index) {
+            if (!index->isComplete() || !session)
+                return;
+            session->setKernelIndex(index);
+            if (session != m_session)
                 return;
             m_index = std::move(index);
             rebuildLaneMenus();

@@ -2,7 +2,6 @@
 #pragma once
 
 #include "core/jobs/background.h"
-#include "core/session/background.h"
 #include "core/session/workbench.h"
 #include "core/stats/kernelindex.h"
 #include "widgets/common/pane.h"
@@ -95,7 +94,7 @@ private:
     KernelInstanceModel* m_instances;
     QTableView* m_instanceView;
     KernelSelection m_externalSelection;
-    RequestCounter m_indexRequests;
+    JobSlot m_indexJob; ///< the kernel index of another name mode being built; a newer choice cancels it
     JobSlot m_focusJob; ///< the focus mask being computed; a newer focus cancels it
     std::shared_ptr<const std::vector<char>> m_focusRows; ///< null: no focus
     FocusRange m_focus; ///< the focus m_focusRows stands for
