@@ -12,6 +12,23 @@ Pane::Pane(Workbench* workbench, QWidget* parent)
     , m_workbench(workbench)
 { }
 
+bool Pane::refreshWhenShown()
+{
+    m_refreshPending = !isVisible();
+    if (!m_refreshPending)
+        refresh();
+    return !m_refreshPending;
+}
+
+void Pane::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_refreshPending) {
+        m_refreshPending = false;
+        refresh();
+    }
+}
+
 QString Pane::exportBaseName() const
 {
     QString base = paneId();

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QAbstractItemView;
+class QShowEvent;
 class QCustomPlot;
 
 namespace nsw {
@@ -31,8 +32,16 @@ public:
 protected:
     Workbench* workbench() const { return m_workbench; }
 
+    /// Runs refresh() now when the pane is on screen; a pane behind another tab or in a closed dock runs it when it
+    /// is next shown, so that only what the user looks at computes. Returns whether it ran now.
+    bool refreshWhenShown();
+    /// The computation refreshWhenShown() runs or defers.
+    virtual void refresh() { }
+    void showEvent(QShowEvent* event) override;
+
 private:
     Workbench* m_workbench;
+    bool m_refreshPending = false; ///< refresh() was deferred while the pane was hidden
 };
 
 } // namespace nsw

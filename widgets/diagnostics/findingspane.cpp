@@ -240,23 +240,10 @@ void FindingsPane::setThresholds(const Thresholds& thresholds)
 void FindingsPane::onCurrentSessionChanged(ProfileSession* session)
 {
     m_session = session;
-    // Only a shown pane computes: hidden behind another tab, it waits until it is brought to the front.
-    m_stale = !isVisible();
-    if (!m_stale) {
-        recompute();
+    if (refreshWhenShown())
         return;
-    }
     m_job.cancel();
     showResult(nullptr, {});
-}
-
-void FindingsPane::showEvent(QShowEvent* event)
-{
-    Pane::showEvent(event);
-    if (m_stale) {
-        m_stale = false;
-        recompute();
-    }
 }
 
 void FindingsPane::recompute()

@@ -66,7 +66,7 @@ Q_SIGNALS:
     void focusRequested(const nsw::FocusRange& range);
 
 protected:
-    void showEvent(QShowEvent* event) override;
+    void refresh() override { recompute(); }
 
 private:
     void onCurrentSessionChanged(ProfileSession* session);
@@ -92,7 +92,6 @@ private:
     std::map<QString, DiagnosticsTableModel*> m_tableModels; ///< by table id; their views are tabs
     std::shared_ptr<const DiagnosticsResult> m_result;
     JobSlot m_job;
-    bool m_stale = false; ///< the profile or its focus changed while hidden: computed when next shown
 };
 
 } // namespace nsw

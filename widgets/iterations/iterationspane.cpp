@@ -107,23 +107,10 @@ QString IterationsPane::exportBaseName() const
 void IterationsPane::onCurrentSessionChanged(ProfileSession* session)
 {
     m_session = session;
-    // Only a shown pane computes: hidden behind another tab, it waits until it is brought to the front.
-    m_stale = !isVisible();
-    if (!m_stale) {
-        recompute();
+    if (refreshWhenShown())
         return;
-    }
     m_job.cancel();
     showTable(nullptr, {}, false);
-}
-
-void IterationsPane::showEvent(QShowEvent* event)
-{
-    Pane::showEvent(event);
-    if (m_stale) {
-        m_stale = false;
-        recompute();
-    }
 }
 
 void IterationsPane::recompute()

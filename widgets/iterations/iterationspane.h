@@ -51,7 +51,7 @@ Q_SIGNALS:
     void iterationsShown();
 
 protected:
-    void showEvent(QShowEvent* event) override;
+    void refresh() override { recompute(); }
 
 private:
     void onCurrentSessionChanged(ProfileSession* session);
@@ -67,7 +67,6 @@ private:
     QTableView* m_view;
     IterationsChart* m_chart;
     JobSlot m_job;
-    bool m_stale = false; ///< the profile changed while hidden: computed when next shown
 };
 
 } // namespace nsw
