@@ -78,9 +78,34 @@ bool parseNumber(const QString& text, double* out)
     *out = text.toDouble(&ok);
     return ok && std::isfinite(*out) && *out >= 0;
 }
-} // namespace
 
-int runCompare(const QStringList& args)
+/// The command line, checked.
+struct CompareCommand
+{
+    QStringList traces;
+    std::vector<TraceEntry> entries;
+    CompareKeyOptions keyOptions;
+    CompareOptions options;
+    QString markerName;
+    QString ruleLabel; ///< "engine / model, mode" with --by category
+    CommandFocusText focusText;
+    QString format;
+    QString output;
+    QString png;
+    QSize pngSize;
+    std::optional<double> failAbovePercent;
+    bool timings = false;
+};
+
+bool usageError(int* exitCode)
+{
+    *exitCode = ExitUsage;
+    return false;
+}
+
+/// Parses and checks the command line. Returns false when the command stops here: --help (exit code 0) or a bad
+/// option (printed, exit code != 0).
+bool parseCommand(const QStringList& args, CompareCommand& c, int* exitCode)
 {
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("base"),
@@ -143,130 +168,139 @@ int runCompare(const QStringList& args)
         "busy/exclusive/g2g, NVTX ranges that overlap); --per second divides by the range's length, --per iteration "
         "counts the marker's instances that overlap it."));
     focusOptions.addTo(parser);
-    int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral("Compares profiles side by side against the first one (the baseline): per kernel category, "
                            "kernel name or NVTX path, total GPU time, instances, delta and status."),
-            &exitCode))
-        return exitCode;
+            exitCode))
+        return false;
 
-    const QStringList traces = parser.positionalArguments();
-    if (traces.size() < 2) {
+    c.traces = parser.positionalArguments();
+    if (c.traces.size() < 2) {
         printError(QStringLiteral("compare needs a BASE and at least one OTHER trace (see compare --help)"));
-        return ExitUsage;
+        return usageError(exitCode);
     }
-    CompareKeyOptions keyOptions;
+    CompareKeyOptions& keyOptions = c.keyOptions;
     if (const auto b = parseCompareBy(parser.value(by)))
         keyOptions.by = *b;
     else {
         printError(QStringLiteral("--by must be category, kernel or nvtx, not '%1'").arg(parser.value(by)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     if (parser.value(normalize) != QLatin1String("none") && parser.value(normalize) != QLatin1String("names")) {
         printError(QStringLiteral("--normalize must be none or names, not '%1'").arg(parser.value(normalize)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     keyOptions.normalizeNames = parser.value(normalize) == QLatin1String("names");
     if (parser.value(names) == QLatin1String("short"))
         keyOptions.kernelNames = KernelNameMode::Short;
     else if (parser.value(names) != QLatin1String("demangled")) {
         printError(QStringLiteral("--names must be demangled or short, not '%1'").arg(parser.value(names)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     const auto timeMode = parseTimeMode(parser.value(mode));
     if (!timeMode) {
         printError(QStringLiteral("--time-mode must be sum, busy, exclusive or g2g, not '%1'").arg(parser.value(mode)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     keyOptions.timeMode = *timeMode;
     if (keyOptions.by != CompareBy::Category && (ruleOptions.isSet(parser) || parser.isSet(mode))) {
         printError(QStringLiteral("--rules, --rule-set, --engine, --model and --time-mode need --by category"));
-        return ExitUsage;
+        return usageError(exitCode);
     }
-    CompareOptions options;
+    CompareOptions& options = c.options;
     const auto normalization = parseCompareNormalization(parser.value(per));
     if (!normalization) {
         printError(
             QStringLiteral("--per must be none, second, iteration or instance, not '%1'").arg(parser.value(per)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     options.normalization
         = parser.isSet(marker) && !parser.isSet(per) ? CompareNormalization::PerIteration : *normalization;
     keyOptions.medians = options.normalization == CompareNormalization::PerInstance;
-    const QString markerName = parser.value(marker);
+    c.markerName = parser.value(marker);
+    const QString& markerName = c.markerName;
     if (options.normalization == CompareNormalization::PerIteration && markerName.isEmpty()) {
         printError(QStringLiteral("--per iteration needs --marker NAME (the NVTX range of one iteration)"));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     if (options.normalization != CompareNormalization::PerIteration && !markerName.isEmpty()) {
         printError(QStringLiteral("--marker goes with --per iteration"));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     if (!parseNumber(parser.value(threshold), &options.thresholdPercent)) {
         printError(QStringLiteral("--threshold must be a percentage >= 0, not '%1'").arg(parser.value(threshold)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     if (!parseNumber(parser.value(noiseFloor), &options.noiseFloorNs)) {
         printError(QStringLiteral("--noise-floor must be a number of ns >= 0, not '%1'").arg(parser.value(noiseFloor)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
     double failPercent = 0;
     if (parser.isSet(failAbove) && !parseNumber(parser.value(failAbove), &failPercent)) {
         printError(QStringLiteral("--fail-above must be a percentage >= 0, not '%1'").arg(parser.value(failAbove)));
-        return ExitUsage;
+        return usageError(exitCode);
     }
-    const QString fmt = parser.value(format);
-    if (!checkFormat(fmt, { QStringLiteral("csv"), QStringLiteral("json"), QStringLiteral("table") }))
-        return ExitUsage;
+    if (parser.isSet(failAbove))
+        c.failAbovePercent = failPercent;
+    c.format = parser.value(format);
+    if (!checkFormat(c.format, { QStringLiteral("csv"), QStringLiteral("json"), QStringLiteral("table") }))
+        return usageError(exitCode);
     const std::optional<QSize> size = parsePngSize(parser.value(pngSize));
     if (!size)
-        return ExitUsage;
-    if (parser.isSet(png) && !checkPngAvailable())
-        return ExitUsage;
-    QString ruleLabel;
+        return usageError(exitCode);
+    c.pngSize = *size;
+    c.png = parser.value(png);
+    if (!c.png.isEmpty() && !checkPngAvailable())
+        return usageError(exitCode);
+    c.output = parser.value(output);
+    c.timings = parser.isSet(timings);
     if (keyOptions.by == CompareBy::Category) {
         LoadedRules loaded;
-        if (const int code = loadRules(parser, ruleOptions, &loaded); code != ExitOk)
-            return code;
+        if (const int code = loadRules(parser, ruleOptions, &loaded); code != ExitOk) {
+            *exitCode = code;
+            return false;
+        }
         keyOptions.rules = loaded.rules;
-        ruleLabel = QStringLiteral("%1 / %2, %3").arg(loaded.engine, loaded.model, timeModeName(*timeMode));
+        c.ruleLabel = QStringLiteral("%1 / %2, %3").arg(loaded.engine, loaded.model, timeModeName(*timeMode));
     }
 
-    const CommandFocusText focusText = focusOptions.textOf(parser);
-    if (!checkFocusText(focusText))
-        return ExitUsage;
-    std::vector<TraceEntry> entries;
+    c.focusText = focusOptions.textOf(parser);
+    if (!checkFocusText(c.focusText))
+        return usageError(exitCode);
     bool anyIteration = false;
-    for (const QString& trace : traces) {
+    for (const QString& trace : std::as_const(c.traces)) {
         const std::optional<TraceEntry> entry = parseTraceEntry(trace);
         if (!entry)
-            return ExitUsage;
+            return usageError(exitCode);
         anyIteration |= !entry->iteration.isEmpty();
-        entries.push_back(*entry);
+        c.entries.push_back(*entry);
     }
-    if (anyIteration && !focusText.isEmpty()) {
+    if (anyIteration && !c.focusText.isEmpty()) {
         printError(QStringLiteral("TRACE#iter= entries focus on their own iteration: they cannot be combined with "
                                   "--range, --nvtx or --iteration"));
-        return ExitUsage;
+        return usageError(exitCode);
     }
+    return true;
+}
 
-    // The traces are independent: each loads (only the tables its key needs) and reduces to keys on its own thread.
-    QElapsedTimer total;
-    total.start();
-    std::vector<Side> sides(std::size_t(traces.size()));
+/// Loads every trace and reduces it to keys, each on its own thread (the traces are independent; each loads only the
+/// tables its key needs). Prints the load warnings and the first error.
+int computeSides(const CompareCommand& c, std::vector<Side>& sides)
+{
+    sides.assign(c.entries.size(), Side());
     {
         std::vector<std::thread> threads;
         for (std::size_t i = 0; i < sides.size(); ++i) {
-            sides[i].path = entries[i].label;
-            sides[i].file = entries[i].path;
+            sides[i].path = c.entries[i].label;
+            sides[i].file = c.entries[i].path;
             sides[i].focusText
-                = entries[i].iteration.isEmpty() ? focusText : CommandFocusText { {}, entries[i].iteration };
-            threads.emplace_back(computeSide, std::ref(sides[i]), std::cref(keyOptions), std::cref(markerName));
+                = c.entries[i].iteration.isEmpty() ? c.focusText : CommandFocusText { {}, c.entries[i].iteration };
+            threads.emplace_back(computeSide, std::ref(sides[i]), std::cref(c.keyOptions), std::cref(c.markerName));
         }
         for (std::thread& t : threads)
             t.join();
     }
-    if (parser.isSet(timings))
+    if (c.timings)
         for (const Side& s : sides)
             printError(QStringLiteral("timing: %1: load %2 ms, keys %3 ms, %4 kernels")
                            .arg(s.path)
@@ -284,30 +318,24 @@ int runCompare(const QStringList& args)
     for (const Side& s : sides)
         anyKeys |= s.keys->size() > 0;
     if (!anyKeys) {
-        printError(keyOptions.by == CompareBy::Nvtx
-                ? QStringLiteral("no NVTX ranges in %1").arg(traces.join(QStringLiteral(", ")))
-                : QStringLiteral("no CUDA kernels in %1").arg(traces.join(QStringLiteral(", "))));
+        printError(c.keyOptions.by == CompareBy::Nvtx
+                ? QStringLiteral("no NVTX ranges in %1").arg(c.traces.join(QStringLiteral(", ")))
+                : QStringLiteral("no CUDA kernels in %1").arg(c.traces.join(QStringLiteral(", "))));
         return ExitNoData;
     }
-    std::vector<CompareProfile> profiles;
-    for (const Side& s : sides) {
-        if (options.normalization == CompareNormalization::PerIteration && s.iterations == 0) {
-            printError(QStringLiteral("%1: no NVTX range named '%2' (the iteration marker)").arg(s.path, markerName));
+    for (const Side& s : sides)
+        if (c.options.normalization == CompareNormalization::PerIteration && s.iterations == 0) {
+            printError(QStringLiteral("%1: no NVTX range named '%2' (the iteration marker)").arg(s.path, c.markerName));
             return ExitNoData;
         }
-        profiles.push_back({ s.path, s.keys, s.iterations });
-    }
-    const Comparison comparison = compareProfiles(profiles, options);
-    if (!comparison.error.isEmpty()) {
-        printError(comparison.error);
-        return ExitNoData;
-    }
-    for (const QString& w : comparison.warnings)
-        printError(QStringLiteral("warning: ") + w);
+    return ExitOk;
+}
 
-    const QString semantics = keyOptions.by == CompareBy::Kernel ? overlapSemantics()
-        : keyOptions.by == CompareBy::Nvtx                       ? nvtxSemantics()
-                                                                 : categorySemantics(*timeMode != TimeMode::Sum);
+QString formatComparison(const CompareCommand& c, const Comparison& comparison, const std::vector<Side>& sides)
+{
+    const QString semantics = c.keyOptions.by == CompareBy::Kernel ? overlapSemantics()
+        : c.keyOptions.by == CompareBy::Nvtx                       ? nvtxSemantics()
+                                             : categorySemantics(c.keyOptions.timeMode != TimeMode::Sum);
     QStringList focusLines;
     nlohmann::ordered_json focusObjects = nlohmann::ordered_json::array();
     for (const Side& s : sides) {
@@ -318,66 +346,100 @@ int runCompare(const QStringList& args)
         f["profile"] = s.path.toStdString();
         focusObjects.push_back(std::move(f));
     }
-    QString text;
-    if (fmt == QLatin1String("json")) {
+    if (c.format == QLatin1String("json")) {
         nlohmann::ordered_json j = compareJson(comparison);
         if (!focusObjects.empty())
             j["focus"] = std::move(focusObjects);
-        text = QString::fromStdString(j.dump(2)) + QLatin1Char('\n');
-    } else if (fmt == QLatin1String("csv")) {
+        addWarningsMember(j);
+        return QString::fromStdString(j.dump(2)) + QLatin1Char('\n');
+    }
+    if (c.format == QLatin1String("csv")) {
         for (const QString& line : std::as_const(focusLines))
             printError(line);
         CompareTableModel model;
         model.setComparison(comparison);
-        text = modelCsv(model, RawValueRole);
-    } else {
-        text = compareText(comparison);
-        if (!focusLines.isEmpty())
-            text.prepend(focusLines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+        return modelCsv(model, RawValueRole);
     }
-    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
+    QString text = compareText(comparison);
+    if (!focusLines.isEmpty())
+        text.prepend(focusLines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    return text;
+}
+
+/// The Compare pane's chart, rendered headless to --png.
+QString saveChart(const CompareCommand& c, const Comparison& comparison)
+{
+    CompareChart chart;
+    chart.resize(c.pngSize);
+    QString subtitle = QStringLiteral("baseline %1").arg(c.traces.first());
+    if (!c.ruleLabel.isEmpty())
+        subtitle += QStringLiteral(" · rules ") + c.ruleLabel;
+    if (c.options.normalization == CompareNormalization::PerSecond)
+        subtitle += QStringLiteral(" · per second of capture");
+    else if (c.options.normalization == CompareNormalization::PerIteration)
+        subtitle += QStringLiteral(" · per iteration of \"%1\"").arg(c.markerName);
+    chart.setComparison(comparison, subtitle);
+    PngExportOptions o;
+    o.width = c.pngSize.width();
+    o.height = c.pngSize.height();
+    return savePlotPng(chart, c.png, o);
+}
+
+/// --fail-above: prints every key that grew beyond the limit; ExitRegression when there is one.
+int checkRegressions(const CompareCommand& c, const Comparison& comparison)
+{
+    if (!c.failAbovePercent)
+        return ExitOk;
+    const std::vector<std::size_t> failing = rowsRegressingAbove(comparison, *c.failAbovePercent);
+    for (const std::size_t r : failing) {
+        const CompareRow& row = comparison.rows[r];
+        double worst = -std::numeric_limits<double>::infinity();
+        for (std::size_t p = 0; p < row.deltaPercent.size(); ++p)
+            if (p != comparison.baseline)
+                worst = std::max(worst, row.deltaPercent[p]);
+        printError(QStringLiteral("regression above %1 %: %2 (%3)")
+                       .arg(*c.failAbovePercent)
+                       .arg(row.key, formatComparePercent(worst)));
+    }
+    return failing.empty() ? ExitOk : ExitRegression;
+}
+
+} // namespace
+
+int runCompare(const QStringList& args)
+{
+    CompareCommand c;
+    int exitCode = ExitOk;
+    if (!parseCommand(args, c, &exitCode))
+        return exitCode;
+    QElapsedTimer total;
+    total.start();
+    std::vector<Side> sides;
+    if (const int e = computeSides(c, sides); e != ExitOk)
+        return e;
+    std::vector<CompareProfile> profiles;
+    for (const Side& s : sides)
+        profiles.push_back({ s.path, s.keys, s.iterations });
+    const Comparison comparison = compareProfiles(profiles, c.options);
+    if (!comparison.error.isEmpty()) {
+        printError(comparison.error);
+        return ExitNoData;
+    }
+    for (const QString& w : comparison.warnings)
+        printWarning(w);
+    if (const QString e = writeOutput(formatComparison(c, comparison, sides), c.output); !e.isEmpty()) {
         printError(e);
         return ExitInput;
     }
-    if (parser.isSet(png)) {
-        CompareChart chart;
-        const int w = size->width();
-        const int h = size->height();
-        chart.resize(w, h);
-        QString subtitle = QStringLiteral("baseline %1").arg(traces.first());
-        if (!ruleLabel.isEmpty())
-            subtitle += QStringLiteral(" · rules ") + ruleLabel;
-        if (options.normalization == CompareNormalization::PerSecond)
-            subtitle += QStringLiteral(" · per second of capture");
-        else if (options.normalization == CompareNormalization::PerIteration)
-            subtitle += QStringLiteral(" · per iteration of \"%1\"").arg(markerName);
-        chart.setComparison(comparison, subtitle);
-        PngExportOptions o;
-        o.width = w;
-        o.height = h;
-        if (const QString e = savePlotPng(chart, parser.value(png), o); !e.isEmpty()) {
+    if (!c.png.isEmpty()) {
+        if (const QString e = saveChart(c, comparison); !e.isEmpty()) {
             printError(e);
             return ExitInput;
         }
     }
-    if (parser.isSet(timings))
+    if (c.timings)
         printError(QStringLiteral("timing: total %1 ms").arg(total.elapsed()));
-    if (parser.isSet(failAbove)) {
-        const std::vector<std::size_t> failing = rowsRegressingAbove(comparison, failPercent);
-        for (const std::size_t r : failing) {
-            const CompareRow& row = comparison.rows[r];
-            double worst = -std::numeric_limits<double>::infinity();
-            for (std::size_t p = 0; p < row.deltaPercent.size(); ++p)
-                if (p != comparison.baseline)
-                    worst = std::max(worst, row.deltaPercent[p]);
-            printError(QStringLiteral("regression above %1 %: %2 (%3)")
-                           .arg(failPercent)
-                           .arg(row.key, formatComparePercent(worst)));
-        }
-        if (!failing.empty())
-            return ExitRegression;
-    }
-    return ExitOk;
+    return checkRegressions(c, comparison);
 }
 
 } // namespace nsw::cli
