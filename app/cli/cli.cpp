@@ -70,6 +70,7 @@ int run(const QStringList& args)
     for (const Command& c : commands()) {
         if (c.name != args.value(0))
             continue;
+        clearWarnings();
         noteInputs(args);
         if (const QString e = checkOutputArguments(args); !e.isEmpty()) {
             printError(e);

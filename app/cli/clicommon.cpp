@@ -61,6 +61,35 @@ void printError(const QString& message)
     std::fflush(stderr);
 }
 
+namespace {
+QStringList& printedWarnings()
+{
+    static QStringList warnings;
+    return warnings;
+}
+} // namespace
+
+void printWarning(const QString& message)
+{
+    printError(QStringLiteral("warning: ") + message);
+    printedWarnings().append(message);
+}
+
+void addWarningsMember(nlohmann::ordered_json& object)
+{
+    if (printedWarnings().isEmpty())
+        return;
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const QString& w : std::as_const(printedWarnings()))
+        list.push_back(w.toStdString());
+    object["warnings"] = std::move(list);
+}
+
+void clearWarnings()
+{
+    printedWarnings().clear();
+}
+
 void writeStdout(const QString& text)
 {
     const QByteArray utf8 = text.toUtf8();
@@ -265,7 +294,7 @@ ProfilePtr loadProfile(const QString& path, const LoadOptions& options, int* exi
 void printLoadWarnings(const QString& path, const QStringList& warnings)
 {
     for (const QString& w : warnings)
-        printError(QStringLiteral("warning: %1: %2").arg(path, w));
+        printWarning(QStringLiteral("%1: %2").arg(path, w));
 }
 
 } // namespace nsw::cli

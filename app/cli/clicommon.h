@@ -8,6 +8,7 @@
 #include <QSize>
 #include <QString>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace nsw::cli {
@@ -20,6 +21,13 @@ QStringList decodeArguments(int argc, char** argv);
 
 /// One line on stderr: "nsys-workbench: <message>".
 void printError(const QString& message);
+/// "nsys-workbench: warning: <message>" on stderr; the message is also kept for the JSON outputs' "warnings".
+void printWarning(const QString& message);
+/// Adds "warnings" (every printWarning() of this command, in order) to a JSON output object, when there was any:
+/// damage tolerated while reading (rows skipped, ids out of range, defaults used) travels with the numbers.
+void addWarningsMember(nlohmann::ordered_json& object);
+/// Forgets the warnings of an earlier command (the CLI runs one command per process; tests run several).
+void clearWarnings();
 void writeStdout(const QString& text);
 /// Writes @p text to @p file atomically, or to stdout when @p file is empty or "-". Returns an error or "".
 QString writeOutput(const QString& text, const QString& file);

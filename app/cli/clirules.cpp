@@ -46,7 +46,7 @@ int loadRules(const QCommandLineParser& parser, const RuleOptions& options, Load
                 return ExitInput;
             }
             for (const QString& w : std::as_const(doc->warnings))
-                printError(QStringLiteral("warning: ") + w);
+                printWarning(w);
             library.add({ RuleSource::External, file, std::move(*doc) });
             out->files.append(file);
         }

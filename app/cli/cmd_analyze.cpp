@@ -39,6 +39,7 @@ QString formatRules(const AnalysisResult& result, const QString& format, bool to
             json.push_back(ruleToJson(table));
             if (focus)
                 json.back()["focus"] = *focus;
+            addWarningsMember(json.back());
         } else if (format == QLatin1String("csv")) {
             const QString csv = ruleToCsv(table);
             if (csv.isEmpty())

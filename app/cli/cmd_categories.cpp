@@ -165,7 +165,7 @@ int runCategories(const QStringList& args)
         }
         p.breakdown = computeCategories(request)->breakdown;
         for (const QString& w : std::as_const(p.breakdown.warnings))
-            printError(QStringLiteral("warning: %1: %2").arg(p.profile, w));
+            printWarning(QStringLiteral("%1: %2").arg(p.profile, w));
         profiles.push_back(std::move(p));
     }
     if (!anyRows) {
@@ -184,6 +184,7 @@ int runCategories(const QStringList& args)
         nlohmann::ordered_json j = categoriesJson(profiles, engineName, modelName, ruleFiles);
         if (!focusObjects.empty())
             j["focus"] = std::move(focusObjects);
+        addWarningsMember(j);
         text = QString::fromStdString(j.dump(2)) + QLatin1Char('\n');
     } else {
         text = categoriesTable(profiles);

@@ -61,7 +61,7 @@ int runIterations(const QStringList& args)
         return exitCode;
     Result<IterationTable> table = computeIterations({ profile, parser.value(marker), defaultIterationRules() });
     for (const QString& w : table.warnings())
-        printError(QStringLiteral("warning: ") + w);
+        printWarning(w);
     if (!table) {
         printError(table.errorMessage());
         return table.error().kind == ErrorKind::NoData ? ExitNoData : ExitUsage;
@@ -81,7 +81,7 @@ int runIterations(const QStringList& args)
         text = QString::fromUtf8(buffer.data());
     }
     if (table->isGuess() && fmt != QLatin1String("text"))
-        printError(QStringLiteral("warning: %1: %2").arg(profile->meta.filePath, table->detection));
+        printWarning(QStringLiteral("%1: %2").arg(profile->meta.filePath, table->detection));
     if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
         printError(e);
         return ExitInput;

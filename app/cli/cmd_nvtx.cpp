@@ -114,13 +114,16 @@ int runNvtx(const QStringList& args)
 
     NvtxFlatModel model; // the CSV's rows, made only for that format
     const bool focused = focus->range.isActive();
-    const nlohmann::ordered_json focusObject = focusJson(*focus, nvtxSemantics());
+    nlohmann::ordered_json jsonContext = nlohmann::ordered_json::object();
+    if (focused)
+        jsonContext["focus"] = focusJson(*focus, nvtxSemantics());
+    addWarningsMember(jsonContext);
     const QByteArray focusHeader = (focusLine(*focus, nvtxSemantics()) + QStringLiteral("\n\n")).toUtf8();
     if (fmt == QLatin1String("csv"))
         printFocusLine(*focus, nvtxSemantics());
     const auto write = [&](QIODevice& out) {
         if (fmt == QLatin1String("json"))
-            return writeNvtxTreeJson(*tree, phasePtr, out, focused ? &focusObject : nullptr);
+            return writeNvtxTreeJson(*tree, phasePtr, out, &jsonContext);
         if (fmt == QLatin1String("markdown"))
             return (!focused || out.write(focusHeader) == focusHeader.size())
                 && writeNvtxTreeMarkdown(*tree, phasePtr, out);

@@ -158,9 +158,14 @@ int runFindings(const QStringList& args)
         = runCommandDiagnostics(parser, options, positional.first(), &exitCode);
     if (!result)
         return exitCode;
-    const QString text = fmt == QLatin1String("json")
-        ? QString::fromStdString(diagnosticsJson(*result).dump(2)) + QLatin1Char('\n')
-        : findingsText(*result);
+    QString text;
+    if (fmt == QLatin1String("json")) {
+        nlohmann::ordered_json j = diagnosticsJson(*result);
+        addWarningsMember(j);
+        text = QString::fromStdString(j.dump(2)) + QLatin1Char('\n');
+    } else {
+        text = findingsText(*result);
+    }
     if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
         printError(e);
         return ExitInput;

@@ -98,6 +98,7 @@ int runStats(const QStringList& args)
                 json.push_back(reportJsonShell(*produced[i], i));
                 if (focus->range.isActive())
                     json.back()["focus"] = focusJson(*focus, overlapSemantics());
+                addWarningsMember(json.back());
             }
             return writeJsonDocument(plan->reports.size() == 1 ? json[0] : json, produced, out);
         }

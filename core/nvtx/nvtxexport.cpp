@@ -196,15 +196,16 @@ QString nvtxKindName(NvtxNode::Kind kind)
     return {};
 }
 
-bool writeNvtxTreeJson(
-    const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases, QIODevice& out, const nlohmann::ordered_json* focus)
+bool writeNvtxTreeJson(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases, QIODevice& out,
+    const nlohmann::ordered_json* context)
 {
     nlohmann::ordered_json j;
     j["file"] = tree.profile ? tree.profile->meta.filePath.toStdString() : std::string();
     j["grouping"] = nvtxGroupingName(tree.options.grouping).toStdString();
     j["normalized"] = tree.options.normalizeNames;
-    if (focus)
-        j["focus"] = *focus;
+    if (context)
+        for (const auto& [key, value] : context->items())
+            j[key] = value;
     j["coverage"] = { { "attributed_ns", tree.coverage.attributedNs }, { "total_ns", tree.coverage.totalNs },
         { "pct", rounded(tree.coverage.percent(), 2) } };
     j["kernels"] = { { "attributed", tree.coverage.attributedKernels }, { "total", tree.coverage.totalKernels } };

@@ -32,9 +32,10 @@ QString nvtxKindName(NvtxNode::Kind kind);
 /// "marks", "unterminated", "cross_thread", ["phases": [...]], "tree": [{kind, name, path, instances, cpu_ns, gpu_ns,
 /// projected_ns, kernels, mem_ops, gpu_pct, children}...]} as nlohmann's dump(2) would, streamed: a tree of
 /// millions of distinct paths (PyTorch op_ids without --normalize) never exists as a JSON document in memory.
-/// Returns false when @p out fails. @p focus, when given, is written as "focus" after "normalized".
+/// Returns false when @p out fails. The members of @p context (an object: "focus", "warnings"), when given, are
+/// written after "normalized".
 bool writeNvtxTreeJson(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* phases, QIODevice& out,
-    const nlohmann::ordered_json* focus = nullptr);
+    const nlohmann::ordered_json* context = nullptr);
 
 /// The tree as an indented Markdown list (ranges in bold, kernels as code), with coverage and phases on top,
 /// streamed to @p out. Returns false when @p out fails.

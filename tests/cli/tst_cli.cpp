@@ -16,6 +16,14 @@
 
 using namespace nsw::test;
 
+QStringList qsl(std::initializer_list<const char*> items)
+{
+    QStringList out;
+    for (const char* item : items)
+        out << QString::fromUtf8(item);
+    return out;
+}
+
 struct Run
 {
     int exitCode = -1;
@@ -285,6 +293,58 @@ private Q_SLOTS:
         const Run load = run({ QStringLiteral("info"), QStringLiteral("--load"), path });
         QCOMPARE(load.exitCode, 0);
         QVERIFY2(load.out.contains(QStringLiteral("SQLite access:       native handle")), qPrintable(load.out));
+    }
+
+    void jsonOutputsCarryTheLoadWarnings_data()
+    {
+        QTest::addColumn<QStringList>("args"); // TRACE stands for the export
+        QTest::addColumn<QString>("member"); // where "warnings" sits: "" top level, "0" in the first array element
+        QTest::newRow("stats") << qsl({ "stats", "-r", "cuda_gpu_kern_sum", "--format", "json", "TRACE" }) << QString();
+        QTest::newRow("stats, two reports")
+            << qsl({ "stats", "-r", "cuda_gpu_kern_sum,cuda_api_sum", "--format", "json", "TRACE" })
+            << QStringLiteral("0");
+        QTest::newRow("nvtx") << qsl({ "nvtx", "--format", "json", "TRACE" }) << QString();
+        QTest::newRow("categories") << qsl({ "categories", "--rule-set", "vllm", "--model", "llama", "--format", "json",
+            "TRACE" }) << QString();
+        QTest::newRow("compare") << qsl({ "compare", "--format", "json", "TRACE", "TRACE" }) << QString();
+        QTest::newRow("findings") << qsl({ "findings", "--format", "json", "TRACE" }) << QString();
+    }
+    void jsonOutputsCarryTheLoadWarnings()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, member);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("damaged.sqlite"));
+        QVERIFY(QFile::copy(m_modern, path));
+        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(QFile::encodeName(path).constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start - 5 WHERE rowid = 1;", nullptr,
+                     nullptr, nullptr),
+            SQLITE_OK);
+        sqlite3_close(db);
+        const auto warningsOf = [&member](const QString& json) {
+            const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8());
+            const QJsonObject o = member.isEmpty() ? doc.object() : doc.array().at(member.toInt()).toObject();
+            return o.value(QStringLiteral("warnings"));
+        };
+        for (const QString& trace : { m_modern, path }) {
+            QStringList withTrace = args;
+            withTrace.replaceInStrings(QStringLiteral("TRACE"), trace);
+            const Run r = run(withTrace);
+            QCOMPARE(r.exitCode, 0);
+            const QJsonValue warnings = warningsOf(r.out);
+            if (trace == m_modern) {
+                QVERIFY2(warnings.isUndefined(), qPrintable(r.out.left(400)));
+                continue;
+            }
+            const QString expected = QStringLiteral("%1: CUPTI_ACTIVITY_KIND_KERNEL: 1 rows skipped").arg(path);
+            QVERIFY2(warnings.isArray() && !warnings.toArray().isEmpty(), qPrintable(r.out.left(400)));
+            QVERIFY2(warnings.toArray().at(0).toString().startsWith(expected),
+                qPrintable(warnings.toArray().at(0).toString()));
+            // The same words as on stderr.
+            QVERIFY(r.err.contains(QStringLiteral("nsys-workbench: warning: ") + expected));
+        }
     }
 
     void nonUtf8FileNamesWork()
