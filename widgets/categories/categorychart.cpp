@@ -122,8 +122,9 @@ void CategoryChart::fitLegend()
 {
     // The legend keeps every entry whole: a squeezed entry loses its descenders and underscores, a clipped one its
     // end. Beside the plot it wraps into more columns when the plot is short; when it would take more than a third
-    // of the width it moves into a row below the plot, wrapped into as many columns as fit. Sized from the entries'
-    // own size hints.
+    // of the width it moves into a row below the plot, wrapped into as many columns as fit; when even that would
+    // take more than half the height (a short docked pane), it is left out: the table under the chart shows each
+    // category's colour. Sized from the entries' own size hints.
     int items = 0;
     QSize entry(1, 1);
     for (int i = 0; i < legend->itemCount(); ++i)
@@ -133,20 +134,28 @@ void CategoryChart::fitLegend()
         }
     const int rowHeight = entry.height() + legend->rowSpacing();
     const int columnWidth = entry.width() + legend->columnSpacing();
-    const bool below = columnWidth > width() / 3;
-    if (below != m_legendBelow) {
-        (m_legendBelow ? m_below : m_side)->take(legend);
-        (below ? m_below : m_side)->addElement(0, 0, legend);
-        m_legendBelow = below;
+    const int belowColumns = std::max(1, (width() - 16) / std::max(1, columnWidth));
+    const int belowRows = (items + belowColumns - 1) / belowColumns;
+    const int belowHeight = belowRows * rowHeight + legend->margins().top() + legend->margins().bottom()
+        + m_below->margins().top() + m_below->margins().bottom();
+    const LegendPlace place = columnWidth <= width() / 3 ? LegendPlace::Side
+        : belowHeight <= height() / 2                    ? LegendPlace::Below
+                                                         : LegendPlace::Hidden;
+    if (place != m_legendPlace) {
+        if (m_legendPlace != LegendPlace::Hidden)
+            (m_legendPlace == LegendPlace::Below ? m_below : m_side)->take(legend);
+        if (place != LegendPlace::Hidden)
+            (place == LegendPlace::Below ? m_below : m_side)->addElement(0, 0, legend);
+        legend->setVisible(place != LegendPlace::Hidden);
+        m_legendPlace = place;
     }
     int wrap = 0;
     QCPLayoutGrid::FillOrder order = QCPLayoutGrid::foRowsFirst;
-    if (below) {
+    m_legendWidth = 0;
+    if (place == LegendPlace::Below) {
         order = QCPLayoutGrid::foColumnsFirst;
-        const int columns = std::max(1, (width() - 16) / std::max(1, columnWidth));
-        wrap = items > columns ? columns : 0;
-        m_legendWidth = 0;
-    } else {
+        wrap = items > belowColumns ? belowColumns : 0;
+    } else if (place == LegendPlace::Side) {
         const int room = axisRect()->outerRect().height() > 0 ? axisRect()->outerRect().height() : height() / 2;
         const int rows = std::max(1, (room - legend->margins().top() - legend->margins().bottom()) / rowHeight);
         wrap = items > rows ? rows : 0;

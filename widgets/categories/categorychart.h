@@ -76,7 +76,13 @@ private:
     bool m_horizontal = false;
     QCPLayoutGrid* m_side = nullptr; ///< the legend's column beside the plot
     QCPLayoutGrid* m_below = nullptr; ///< the legend's row below the plot (narrow charts)
-    bool m_legendBelow = false;
+    enum class LegendPlace
+    {
+        Side,
+        Below,
+        Hidden,
+    };
+    LegendPlace m_legendPlace = LegendPlace::Side;
     int m_legendWidth = 0; ///< pixels the legend takes beside the plot
     double m_unitNs = 1e6;
     QString m_unit;

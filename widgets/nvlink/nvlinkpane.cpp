@@ -14,6 +14,7 @@
 #include "nvlinkattach.h"
 #include "nvlinkplot.h"
 #include "widgets/common/filedialogs.h"
+#include "widgets/common/flowlayout.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 
@@ -128,8 +129,9 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     m_offset->setDecimals(3);
     m_offset->setSuffix(tr(" ms"));
     m_offset->setSingleStep(0.1);
-    m_offset->setToolTip(tr("Added to the NVML timestamps of the recording to line them up with the kernels "
-                            "(NVML samples the counters slightly after the traffic)"));
+    m_offsetToolTip = tr("Added to the NVML timestamps of the recording to line them up with the kernels (NVML "
+                         "samples the counters slightly after the traffic)");
+    m_offset->setToolTip(m_offsetToolTip);
     m_model->setToolTip(tr("GPU model whose link bandwidth gives \"% of peak\""));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -158,25 +160,24 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     showInTable->setText(tr("Show in kernel table"));
     showInTable->setToolTip(tr("Filter the kernel table to the kernels of this peak"));
 
-    auto* row1 = new QHBoxLayout;
-    row1->addWidget(new QLabel(tr("Source:"), this));
-    row1->addWidget(m_source, 1);
-    row1->addWidget(m_view);
-    row1->addWidget(m_tx);
-    row1->addWidget(m_rx);
-    row1->addWidget(m_linksButton);
-    row1->addWidget(m_unit);
-    row1->addWidget(m_top);
-    row1->addWidget(m_ncclOnly);
-    row1->addWidget(attach);
-    row1->addWidget(exportButton);
-    auto* row2 = new QHBoxLayout;
-    row2->addWidget(new QLabel(tr("NVML clock offset:"), this));
-    row2->addWidget(m_offset);
-    row2->addWidget(m_alignment, 1);
-    row2->addWidget(new QLabel(tr("GPU model:"), this));
-    row2->addWidget(m_model);
-    row2->addWidget(peaksButton);
+    // The controls wrap onto more rows in a narrow dock instead of being squeezed; a label stays with its field.
+    auto* controls = new FlowLayout;
+    const auto labelled = [this](const QString& label, QWidget* field) {
+        auto* pair = new QWidget(this);
+        auto* pairLayout = new QHBoxLayout(pair);
+        pairLayout->setContentsMargins(0, 0, 0, 0);
+        pairLayout->addWidget(new QLabel(label, pair));
+        pairLayout->addWidget(field);
+        return pair;
+    };
+    controls->addWidget(labelled(tr("Source:"), m_source));
+    for (QWidget* w : std::initializer_list<QWidget*> { m_view, m_tx, m_rx, m_linksButton, m_unit, m_top, m_ncclOnly })
+        controls->addWidget(w);
+    controls->addWidget(labelled(tr("NVML clock offset:"), m_offset));
+    controls->addWidget(labelled(tr("GPU model:"), m_model));
+    for (QWidget* w : std::initializer_list<QWidget*> { peaksButton, attach, exportButton })
+        controls->addWidget(w);
+    m_alignment->setWordWrap(true);
 
     m_peakProxy->setSourceModel(m_peakModel);
     m_peakView->setModel(m_peakProxy);
@@ -211,8 +212,8 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(row1);
-    layout->addLayout(row2);
+    layout->addLayout(controls);
+    layout->addWidget(m_alignment);
     layout->addWidget(m_placementBanner);
     layout->addWidget(m_message);
     layout->addWidget(vertical, 1);
@@ -565,10 +566,14 @@ void NvlinkPane::updateAlignmentLabel()
         m_alignment->clear();
         return;
     }
+    m_alignment->setVisible(!src.gpuMetrics);
     if (src.gpuMetrics) {
-        m_alignment->setText(tr("GPU metrics are sampled on the export's own clock: no alignment needed."));
+        // Said where it applies (the disabled offset field) rather than in a line of its own in a crowded pane.
+        m_alignment->clear();
+        m_offset->setToolTip(tr("GPU metrics are sampled on the export's own clock: no alignment needed."));
         return;
     }
+    m_offset->setToolTip(m_offsetToolTip);
     const ClockAlignment a = alignment();
     const Nvf1Recording& r = *attachment()->recordings[std::size_t(src.index)].recording;
     const TimeNs startsAt = a.sessionNs(r.firstUs);
@@ -682,6 +687,7 @@ void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
     m_plot->refresh();
 
     m_peakModel->setPeaks(result.peaks);
+    m_message->setToolTip(QString());
     QStringList notes;
     if (request.focus.isActive()) {
         const bool anyInterval = std::any_of(result.focusWindows.begin(), result.focusWindows.end(),
@@ -702,9 +708,10 @@ void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
         for (const QString& w : r.warnings)
             notes << tr("Warning: %1.").arg(w);
     } else if (const auto a = attachment(); a && a->gpuMetrics) {
-        notes << tr("nsys GPU metrics: %1 (%2 samples), percent of the GPU's NVLink bandwidth summed over links.")
-                     .arg(a->gpuMetrics->metrics.join(QStringLiteral(", ")))
+        // The metric names are long ("NVLink RX Requests User Data [Throughput %]" ×4): in the tooltip.
+        notes << tr("nsys GPU metrics (%1 samples): percent of the GPU's NVLink bandwidth, summed over links.")
                      .arg(a->gpuMetrics->rows);
+        m_message->setToolTip(a->gpuMetrics->metrics.join(QLatin1Char('\n')));
         if (!model)
             notes << tr("Set the GPU model to convert percent to GB/s (an assumption: nsys reports % of peak).");
     }

@@ -122,6 +122,7 @@ private:
     QSpinBox* m_top;
     QCheckBox* m_ncclOnly;
     QDoubleSpinBox* m_offset;
+    QString m_offsetToolTip;
     QLabel* m_alignment;
     QComboBox* m_model;
     QLabel* m_message;

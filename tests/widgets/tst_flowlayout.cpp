@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// FlowLayout as a person sees it: controls keep their own width, wrap onto more rows when the pane is narrow, never
+// overlap and never leave the pane; the NVLink pane's controls in a narrow dock.
+#include "core/session/workbench.h"
+#include "widgets/common/flowlayout.h"
+#include "widgets/nvlink/nvlinkpane.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTest>
+#include <QVBoxLayout>
+
+using namespace nsw;
+
+namespace {
+
+/// Every visible descendant control of @p root: inside it, not squeezed below its size hint, not overlapping another.
+void checkControls(QWidget& root, const QList<QWidget*>& controls)
+{
+    for (qsizetype i = 0; i < controls.size(); ++i) {
+        QWidget* c = controls[i];
+        QVERIFY2(c->isVisible(), qPrintable(c->objectName()));
+        const QRect r(c->mapTo(&root, QPoint(0, 0)), c->size());
+        QVERIFY2(root.rect().contains(r),
+            qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 outside %6x%7")
+                           .arg(QLatin1String(c->metaObject()->className()))
+                           .arg(r.x())
+                           .arg(r.y())
+                           .arg(r.width())
+                           .arg(r.height())
+                           .arg(root.width())
+                           .arg(root.height())));
+        QVERIFY2(c->width() >= c->minimumSizeHint().width(), c->metaObject()->className());
+        for (qsizetype j = 0; j < i; ++j) {
+            const QRect other(controls[j]->mapTo(&root, QPoint(0, 0)), controls[j]->size());
+            QVERIFY(!r.intersects(other));
+        }
+    }
+}
+
+} // namespace
+
+class TestFlowLayout : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void wrapsWhenNarrow_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("rows");
+        // Eight buttons of one fixed width W and spacing 6: n fit a row when n W + (n - 1) 6 <= width.
+        QTest::newRow("wide: one row") << 2000 << 1;
+        QTest::newRow("half: two rows") << 4 * 100 + 3 * 6 << 2;
+        QTest::newRow("narrow: eight rows") << 150 << 8;
+    }
+    void wrapsWhenNarrow()
+    {
+        QFETCH(int, width);
+        QFETCH(int, rows);
+        QWidget pane;
+        auto* outer = new QVBoxLayout(&pane);
+        outer->setContentsMargins(0, 0, 0, 0);
+        auto* flow = new FlowLayout;
+        flow->setSpacing(6);
+        QList<QWidget*> buttons;
+        for (int i = 0; i < 8; ++i) {
+            auto* b = new QPushButton(QStringLiteral("Button %1").arg(i), &pane);
+            b->setFixedSize(100, 24);
+            flow->addWidget(b);
+            buttons << b;
+        }
+        outer->addLayout(flow);
+        outer->addStretch(1);
+        pane.resize(width, 400);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QSet<int> tops;
+        for (QWidget* b : std::as_const(buttons))
+            tops.insert(b->y());
+        QCOMPARE(int(tops.size()), rows);
+        QCOMPARE(flow->heightForWidth(width), rows * 24 + (rows - 1) * 6);
+        checkControls(pane, buttons);
+        // Left to right, then down: the first button of each row starts at the left edge.
+        QCOMPARE(buttons.first()->pos(), QPoint(0, 0));
+    }
+
+    void nvlinkControlsInANarrowDock()
+    {
+        Workbench wb;
+        NvlinkPane pane(&wb);
+        pane.resize(360, 700);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QList<QWidget*> controls;
+        for (QWidget* w : pane.findChildren<QWidget*>()) {
+            if (!w->isVisible() || w->parentWidget() != &pane)
+                continue;
+            if (qobject_cast<QComboBox*>(w) || qobject_cast<QCheckBox*>(w) || qobject_cast<QAbstractButton*>(w))
+                controls << w;
+        }
+        QVERIFY(controls.size() >= 8);
+        checkControls(pane, controls);
+        QVERIFY(pane.sourceSelector()->width() >= pane.sourceSelector()->minimumSizeHint().width());
+    }
+};
+
+QTEST_MAIN(TestFlowLayout)
+#include "tst_flowlayout.moc"
