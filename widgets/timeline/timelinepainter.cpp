@@ -24,6 +24,16 @@ QColor densityShade(const QColor& base, double eventsPerPixel)
     return base.darker(darker);
 }
 
+/// NVLink rows in NVIDIA green, the other metrics in a few hues told apart by name.
+QColor counterColor(const CounterTrack& c)
+{
+    if (c.label.startsWith(QLatin1String("NVLink")))
+        return QColor(96, 160, 0);
+    static const QColor palette[] = { QColor(45, 110, 200), QColor(200, 95, 30), QColor(130, 70, 180),
+        QColor(20, 140, 140), QColor(190, 50, 90), QColor(110, 110, 40) };
+    return palette[qHash(c.label) % (sizeof(palette) / sizeof(palette[0]))];
+}
+
 } // namespace
 
 TimelinePainter::TimelinePainter(QPainter& painter, const TimelineFrame& frame, EventColors& colors)
@@ -41,7 +51,9 @@ void TimelinePainter::paint()
     for (const TimelineLayout::Item& item : m_f.layout.items()) {
         if (top + item.y + item.height < m_f.area.top() || top + item.y > m_f.area.bottom())
             continue;
-        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        const TimelineRow& row = m_f.rows[std::size_t(item.row)];
+        if (row.kind == TrackKind::Counter && m_f.counters)
+            paintCounter(row.counter, top + item.y, item.height);
         for (std::uint32_t l = 0; l < row.laneCount; ++l)
             paintLane(row.firstLane + l, top + TimelineLayout::laneTop(item, l));
     }
@@ -93,6 +105,49 @@ void TimelinePainter::paintSpan(std::uint32_t lane, const TimelineSpan& span, in
     m_p.drawText(visible, Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 
+void TimelinePainter::paintCounter(std::uint32_t track, int top, int height)
+{
+    const CounterTrack& c = m_f.counters->tracks()[track];
+    const TimelineViewport& vp = m_f.viewport;
+    const std::vector<CounterColumn> columns
+        = m_f.counters->columns(track, vp.start(), vp.nsPerPixel(), m_f.area.width());
+    const int baseline = top + height - 3, usable = height - 7, left = m_f.area.left();
+    const QColor color = counterColor(c);
+    m_p.setPen(QColor(205, 208, 214));
+    m_p.drawLine(m_f.area.left(), baseline, m_f.area.right(), baseline);
+    // Each run of columns with samples is one polygon: up to the column's maximum, across it, down at the end.
+    QPolygon area, outline;
+    auto flush = [&]() {
+        if (outline.isEmpty())
+            return;
+        area << outline << QPoint(outline.back().x(), baseline) << QPoint(outline.front().x(), baseline);
+        m_p.setPen(Qt::NoPen);
+        m_p.setBrush(QColor(color.red(), color.green(), color.blue(), 110));
+        m_p.drawPolygon(area);
+        m_p.setPen(color);
+        m_p.setBrush(Qt::NoBrush);
+        m_p.drawPolyline(outline);
+        area.clear();
+        outline.clear();
+    };
+    for (std::size_t x = 0; x < columns.size(); ++x) {
+        if (!columns[x].hasData) {
+            flush();
+            continue;
+        }
+        const double share = std::clamp(columns[x].max / c.fullScale, 0.0, 1.0);
+        // A non-zero value is at least a pixel high, so that a small peak is still seen.
+        const int h = columns[x].max > 0 ? std::max(1, int(std::lround(share * usable))) : 0;
+        const int y = baseline - h, x0 = left + int(x);
+        if (!outline.isEmpty() && outline.back().y() == y) {
+            outline.back().setX(x0 + 1);
+            continue;
+        }
+        outline << QPoint(x0, y) << QPoint(x0 + 1, y);
+    }
+    flush();
+}
+
 void TimelinePainter::paintSelection()
 {
     if (!m_f.selected.valid())
@@ -103,7 +158,7 @@ void TimelinePainter::paintSelection()
     for (const TimelineLayout::Item& item : m_f.layout.items()) {
         if (top + item.y + item.height < m_f.area.top() || top + item.y > m_f.area.bottom())
             continue;
-        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        const TimelineRow& row = m_f.rows[std::size_t(item.row)];
         for (std::uint32_t l = 0; l < row.laneCount; ++l) {
             const std::uint32_t lane = row.firstLane + l;
             const std::uint32_t n = m_f.index.lanes()[lane].count;
@@ -159,7 +214,7 @@ void TimelinePainter::paintRowBackgrounds()
     m_p.fillRect(m_f.area.united(m_f.labels), even);
     int topLevel = 0;
     for (const TimelineLayout::Item& item : m_f.layout.items()) {
-        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        const TimelineRow& row = m_f.rows[std::size_t(item.row)];
         if (row.parent < 0)
             ++topLevel;
         const QRect r(m_f.labels.left(), top + item.y, m_f.labels.width() + m_f.area.width(), item.height);
@@ -180,7 +235,7 @@ void TimelinePainter::paintLabels()
     bold.setBold(true);
     const QFont normal = m_p.font();
     for (const TimelineLayout::Item& item : m_f.layout.items()) {
-        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        const TimelineRow& row = m_f.rows[std::size_t(item.row)];
         const int y = top + item.y;
         if (y + item.height < m_f.labels.top() || y > m_f.labels.bottom())
             continue;
@@ -197,10 +252,24 @@ void TimelinePainter::paintLabels()
         } else {
             m_p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
                 m_p.fontMetrics().elidedText(row.label, Qt::ElideRight, text.width()));
+            if (row.kind == TrackKind::Counter && m_f.counters)
+                paintCounterScale(m_f.counters->tracks()[row.counter], text.translated(0, item.height - 22));
         }
     }
     m_p.setPen(QColor(190, 194, 200));
     m_p.drawLine(m_f.labels.topRight(), m_f.labels.bottomRight());
+    m_p.restore();
+}
+
+void TimelinePainter::paintCounterScale(const CounterTrack& track, const QRect& line)
+{
+    m_p.save();
+    QFont small = m_p.font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    m_p.setFont(small);
+    m_p.setPen(QColor(110, 110, 110));
+    m_p.drawText(line.adjusted(0, 0, 0, -2), Qt::AlignBottom | Qt::AlignRight,
+        QStringLiteral("0 – %1").arg(formatCounterValue(track.fullScale, track.unit)));
     m_p.restore();
 }
 
