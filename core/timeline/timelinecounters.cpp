@@ -62,13 +62,13 @@ void raiseColumns(std::vector<CounterColumn>& out, int first, int last, double v
         out[std::size_t(c)].max = std::max(out[std::size_t(c)].max, value);
 }
 
+/// "GPU 0 metrics · GH100": the chip the metrics name (short, as the label column is narrow), else the GPU's model.
 QString gpuGroupLabel(const Profile& profile, int gpu, const GpuMetricCounters& metrics)
 {
-    QString model = nvlinkGpuModel(profile, gpu, nullptr);
-    if (const auto it = metrics.chips.find(gpu); model.isEmpty() && it != metrics.chips.end())
-        model = it->second;
+    const auto chip = metrics.chips.find(gpu);
+    const QString model = chip != metrics.chips.end() ? chip->second : nvlinkGpuModel(profile, gpu, nullptr);
     return model.isEmpty() ? QStringLiteral("GPU %1 metrics").arg(gpu)
-                           : QStringLiteral("GPU %1 metrics (%2)").arg(gpu).arg(model);
+                           : QStringLiteral("GPU %1 metrics · %2").arg(gpu).arg(model);
 }
 
 /// The largest value of a whole series (the full scale of a row that is not a percentage), at least 1e-9.

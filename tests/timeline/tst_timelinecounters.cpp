@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/nvlink/nvlinkattachment.h"
 #include "core/timeline/timelinecounters.h"
 
 #include <QtTest>
@@ -204,6 +205,42 @@ private Q_SLOTS:
         QCOMPARE(t.rows[9].parent, 8);
         QCOMPARE(t.rows[9].counter, 1u);
         QCOMPARE(withCounterRows(events, nullptr).order, (std::vector<int> { 0, 1, 2, 3, 4, 5 }));
+    }
+
+    void nvlinkRecordingIsPlacedByItsClock()
+    {
+        // The session started at UTC 1 700 000 000.000 000 s; the recording's first poll is 5 ms later (NVML µs) and
+        // the user shifts it by a further 200 ns. Between its two polls, 1 MB moved in 1 ms: 1 GB/s.
+        Profile profile;
+        profile.meta.sessionStartUtcNs = 1700000000LL * 1000000000LL;
+        auto recording = std::make_shared<Nvf1Recording>();
+        recording->path = QStringLiteral("/tmp/rank0.nvf1");
+        recording->firstUs = recording->originUs = 1700000000LL * 1000000LL + 5000;
+        ThroughputSeries tx;
+        tx.direction = LinkDirection::Tx;
+        tx.unit = ThroughputUnit::GBps;
+        tx.originUs = recording->originUs;
+        tx.time = SampleTimes(std::vector<TimeNs> { 0, 1000000 });
+        tx.bytes = IntervalBytes { 1000000 };
+        recording->totals.push_back(tx);
+        auto nvlink = std::make_shared<NvlinkAttachment>();
+        nvlink->recordings.push_back({ recording, 1 });
+        nvlink->clockOffsetNs = 200;
+
+        const TimelineCountersPtr c = buildTimelineCounters(profile, nullptr, nvlink);
+        QVERIFY(c);
+        QCOMPARE(c->groups().size(), std::size_t(1));
+        QCOMPARE(c->groups()[0].label, QStringLiteral("NVLink GPU 1 · rank0.nvf1"));
+        QCOMPARE(c->tracks()[0].label, QStringLiteral("NVLink TX"));
+        QCOMPARE(c->tracks()[0].unit, QStringLiteral("GB/s"));
+        QCOMPARE(c->tracks()[0].shift, TimeNs(5000200));
+        QVERIFY(!c->sampleAt(0, 5000199).valid);
+        const CounterSample s = c->sampleAt(0, 5000200);
+        QVERIFY(s.valid);
+        QCOMPARE(s.end, TimeNs(6000200));
+        QCOMPARE(s.value, 1.0);
+        QCOMPARE(c->tracks()[0].fullScale, 1.0); // not a percentage: scaled to its maximum
+        QVERIFY(!buildTimelineCounters(profile, nullptr, std::make_shared<NvlinkAttachment>()));
     }
 
     void seriesWithoutIntervalsAddNoRow()

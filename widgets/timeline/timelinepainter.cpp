@@ -24,14 +24,19 @@ QColor densityShade(const QColor& base, double eventsPerPixel)
     return base.darker(darker);
 }
 
-/// NVLink rows in NVIDIA green, the other metrics in a few hues told apart by name.
-QColor counterColor(const CounterTrack& c)
+/// NVLink rows in NVIDIA green, the other metrics of a group in hues that differ from their neighbours'.
+QColor counterColor(const TimelineCounters& counters, std::uint32_t track)
 {
+    const CounterTrack& c = counters.tracks()[track];
     if (c.label.startsWith(QLatin1String("NVLink")))
         return QColor(96, 160, 0);
     static const QColor palette[] = { QColor(45, 110, 200), QColor(200, 95, 30), QColor(130, 70, 180),
-        QColor(20, 140, 140), QColor(190, 50, 90), QColor(110, 110, 40) };
-    return palette[qHash(c.label) % (sizeof(palette) / sizeof(palette[0]))];
+        QColor(20, 140, 140), QColor(190, 50, 90), QColor(150, 120, 20) };
+    std::size_t ordinal = 0;
+    for (std::uint32_t k = 0; k < track; ++k)
+        ordinal
+            += counters.tracks()[k].group == c.group && !counters.tracks()[k].label.startsWith(QLatin1String("NVLink"));
+    return palette[ordinal % (sizeof(palette) / sizeof(palette[0]))];
 }
 
 } // namespace
@@ -112,7 +117,7 @@ void TimelinePainter::paintCounter(std::uint32_t track, int top, int height)
     const std::vector<CounterColumn> columns
         = m_f.counters->columns(track, vp.start(), vp.nsPerPixel(), m_f.area.width());
     const int baseline = top + height - 3, usable = height - 7, left = m_f.area.left();
-    const QColor color = counterColor(c);
+    const QColor color = counterColor(*m_f.counters, track);
     m_p.setPen(QColor(205, 208, 214));
     m_p.drawLine(m_f.area.left(), baseline, m_f.area.right(), baseline);
     // Each run of columns with samples is one polygon: up to the column's maximum, across it, down at the end.

@@ -219,6 +219,12 @@ TimelineView::Hit TimelineView::hitAt(const QPoint& pos) const
 
 QString TimelineView::toolTipAt(const QPoint& pos) const
 {
+    // A counter's label is often elided: its tooltip gives the whole name and where the values come from.
+    if (m_counters && pos.x() < kLabelWidth && pos.y() >= kRulerHeight)
+        if (const TimelineLayout::Item* item = m_layout.itemAt(pos.y() - kRulerHeight + m_scrollY))
+            if (const TimelineRow& row = m_rows.rows[std::size_t(item->row)]; row.kind == TrackKind::Counter)
+                return QStringLiteral("<p><b>%1</b><br>%2</p>")
+                    .arg(row.label.toHtmlEscaped(), m_counters->tracks()[row.counter].source.toHtmlEscaped());
     const Hit hit = hitAt(pos);
     if (hit.row >= 0 && m_rows.rows[std::size_t(hit.row)].kind == TrackKind::Counter)
         return counterToolTip(hit.row, pos.x() - kLabelWidth);
