@@ -27,6 +27,33 @@ struct Accumulator
     bool sorted = true;
 };
 
+/// The GPU of a TARGET_INFO_GPU_METRICS type: the "[N]" of its name, else typeId & 0xFF.
+int gpuOfType(qint64 typeId, const QString& typeName)
+{
+    static const QRegularExpression gpuInName(QStringLiteral("\\[(\\d+)\\]"));
+    const QRegularExpressionMatch g = gpuInName.match(typeName);
+    return g.hasMatch() ? g.captured(1).toInt() : int(typeId & 0xFF);
+}
+
+QString chipOfType(const QString& typeName)
+{
+    static const QRegularExpression chipInName(QStringLiteral("\\(([^)]+)\\)"));
+    const QRegularExpressionMatch chip = chipInName.match(typeName);
+    return chip.hasMatch() ? chip.captured(1).trimmed() : QString();
+}
+
+QString missingGpuMetricsColumn(const SqliteDb& db)
+{
+    const QString info = QStringLiteral("TARGET_INFO_GPU_METRICS"), metrics = QStringLiteral("GPU_METRICS");
+    for (const char* c : { "typeId", "typeName", "metricId", "metricName" })
+        if (!db.hasColumn(info, QLatin1String(c)))
+            return QStringLiteral("%1: %2 has no column %3").arg(db.path(), info, QLatin1String(c));
+    for (const char* c : { "timestamp", "typeId", "metricId", "value" })
+        if (!db.hasColumn(metrics, QLatin1String(c)))
+            return QStringLiteral("%1: %2 has no column %3").arg(db.path(), metrics, QLatin1String(c));
+    return {};
+}
+
 /// The accumulated samples as a series of interval values (sorted by time, samples of one time summed).
 ThroughputSeries percentSeries(Accumulator& a)
 {
@@ -90,16 +117,10 @@ GpuMetricsResult readGpuMetricsNvlink(const QString& path)
 GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
 {
     GpuMetricsResult result;
-    const QString info = QStringLiteral("TARGET_INFO_GPU_METRICS"), metricsTable = QStringLiteral("GPU_METRICS");
-    if (!db.hasTable(info) || !db.hasTable(metricsTable))
+    if (!db.hasTable(QStringLiteral("TARGET_INFO_GPU_METRICS")) || !db.hasTable(QStringLiteral("GPU_METRICS")))
         return result;
-    for (const char* c : { "typeId", "typeName", "metricId", "metricName" })
-        if (!db.hasColumn(info, QLatin1String(c)))
-            return { nullptr, QStringLiteral("%1: %2 has no column %3").arg(db.path(), info, QLatin1String(c)) };
-    for (const char* c : { "timestamp", "typeId", "metricId", "value" })
-        if (!db.hasColumn(metricsTable, QLatin1String(c)))
-            return { nullptr,
-                QStringLiteral("%1: %2 has no column %3").arg(db.path(), metricsTable, QLatin1String(c)) };
+    if (const QString missing = missingGpuMetricsColumn(db); !missing.isEmpty())
+        return { nullptr, missing };
 
     auto data = std::make_shared<GpuMetricsNvlink>();
     data->path = db.path();
@@ -107,8 +128,6 @@ GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
     std::map<std::pair<qint64, qint64>, int> targets; // (typeId, metricId) -> accumulator
     std::map<std::pair<int, int>, int> accOf; // (gpu, direction) -> accumulator
     std::vector<qint64> metricIds;
-    static const QRegularExpression gpuInName(QStringLiteral("\\[(\\d+)\\]"));
-    static const QRegularExpression chipInName(QStringLiteral("\\(([^)]+)\\)"));
     {
         Statement st(db, QStringLiteral("SELECT typeId, typeName, metricId, metricName FROM TARGET_INFO_GPU_METRICS"));
         if (!st.isValid())
@@ -120,11 +139,9 @@ GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
                 continue;
             const qint64 typeId = st.int64(0);
             const QString typeName = st.text(1);
-            const QRegularExpressionMatch g = gpuInName.match(typeName);
-            const int gpu = g.hasMatch() ? g.captured(1).toInt() : int(typeId & 0xFF);
-            const QRegularExpressionMatch chip = chipInName.match(typeName);
-            if (chip.hasMatch())
-                data->chips[gpu] = chip.captured(1).trimmed();
+            const int gpu = gpuOfType(typeId, typeName);
+            if (const QString chip = chipOfType(typeName); !chip.isEmpty())
+                data->chips[gpu] = chip;
             auto it = accOf.find({ gpu, dir });
             if (it == accOf.end()) {
                 Accumulator a;
@@ -194,33 +211,6 @@ GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
 }
 
 namespace {
-
-/// The GPU of a TARGET_INFO_GPU_METRICS type: the "[N]" of its name, else typeId & 0xFF.
-int gpuOfType(qint64 typeId, const QString& typeName)
-{
-    static const QRegularExpression gpuInName(QStringLiteral("\\[(\\d+)\\]"));
-    const QRegularExpressionMatch g = gpuInName.match(typeName);
-    return g.hasMatch() ? g.captured(1).toInt() : int(typeId & 0xFF);
-}
-
-QString chipOfType(const QString& typeName)
-{
-    static const QRegularExpression chipInName(QStringLiteral("\\(([^)]+)\\)"));
-    const QRegularExpressionMatch chip = chipInName.match(typeName);
-    return chip.hasMatch() ? chip.captured(1).trimmed() : QString();
-}
-
-QString missingGpuMetricsColumn(const SqliteDb& db)
-{
-    const QString info = QStringLiteral("TARGET_INFO_GPU_METRICS"), metrics = QStringLiteral("GPU_METRICS");
-    for (const char* c : { "typeId", "typeName", "metricId", "metricName" })
-        if (!db.hasColumn(info, QLatin1String(c)))
-            return QStringLiteral("%1: %2 has no column %3").arg(db.path(), info, QLatin1String(c));
-    for (const char* c : { "timestamp", "typeId", "metricId", "value" })
-        if (!db.hasColumn(metrics, QLatin1String(c)))
-            return QStringLiteral("%1: %2 has no column %3").arg(db.path(), metrics, QLatin1String(c));
-    return {};
-}
 
 /// A counter being read: its samples and where it is listed (NVLink TX, RX, then the metrics in table order).
 struct CounterSlot

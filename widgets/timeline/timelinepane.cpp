@@ -418,20 +418,29 @@ void TimelinePane::updateCounters()
         return;
     }
     const ProfilePtr profile = m_session->profile();
-    const std::shared_ptr<const GpuMetricCounters> metrics = cache ? cache->metrics : nullptr;
+    // Without a cache (an index built elsewhere) the GPU metrics have not been read yet.
+    const bool readMetrics = !cache && profile->meta.tables.contains(QStringLiteral("GPU_METRICS"));
+    std::shared_ptr<const GpuMetricCounters> cached = cache ? cache->metrics : nullptr;
     QPointer<ProfileSession> guard(m_session);
-    m_countersJob.run<TimelineCountersPtr>(
-        [profile, metrics, nvlink](
-            const JobContext& job) { return buildTimelineCounters(*profile, metrics, nvlink, job); },
-        [this, guard, metrics, nvlink](TimelineCountersPtr counters) {
-            if (!guard || guard != m_session)
-                return;
+    m_countersJob.run<std::shared_ptr<TimelineCountersCache>>(
+        [profile, cached, nvlink, readMetrics](const JobContext& job) {
             auto next = std::make_shared<TimelineCountersCache>();
-            next->metrics = metrics;
+            next->metrics = cached;
             next->nvlink = nvlink;
-            next->counters = counters;
+            if (readMetrics) {
+                const GpuMetricCountersResult r = readGpuMetricCounters(profile->meta.filePath, job.slice(0, 0.9));
+                if (r.cancelled)
+                    return std::shared_ptr<TimelineCountersCache>();
+                next->metrics = r.data;
+            }
+            next->counters = buildTimelineCounters(*profile, next->metrics, nvlink, job.slice(0.9, 1));
+            return next;
+        },
+        [this, guard](std::shared_ptr<TimelineCountersCache> next) {
+            if (!next || !guard || guard != m_session)
+                return;
             guard->setAttachment(kCountersAttachment, next);
-            m_view->setCounters(std::move(counters));
+            m_view->setCounters(next->counters);
         });
 }
 
