@@ -117,40 +117,42 @@ void TimelinePainter::paintCounter(std::uint32_t track, int top, int height)
     const std::vector<CounterColumn> columns
         = m_f.counters->columns(track, vp.start(), vp.nsPerPixel(), m_f.area.width());
     const int baseline = top + height - 3, usable = height - 7, left = m_f.area.left();
-    const QColor color = counterColor(*m_f.counters, track);
-    m_p.setPen(QColor(205, 208, 214));
-    m_p.drawLine(m_f.area.left(), baseline, m_f.area.right(), baseline);
-    // Each run of columns with samples is one polygon: up to the column's maximum, across it, down at the end.
-    QPolygon area, outline;
-    auto flush = [&]() {
-        if (outline.isEmpty())
+    const QColor line = counterColor(*m_f.counters, track);
+    // Opaque (the colour at 45 % over the row background): whole-pixel opaque rectangles are the raster engine's
+    // fast path, where a translucent polygon of thousands of vertices is not.
+    const auto mix = [&](int c, int bg) { return int(std::lround(c * 0.45 + bg * 0.55)); };
+    const QColor fill(mix(line.red(), 248), mix(line.green(), 248), mix(line.blue(), 249));
+    m_p.fillRect(QRect(m_f.area.left(), baseline, m_f.area.width(), 1), QColor(205, 208, 214));
+    // Runs of columns of one height: a filled rectangle down to the baseline, a line on top, a step between runs.
+    int runStart = -1, runY = 0;
+    const auto flush = [&](int end) {
+        if (runStart < 0)
             return;
-        area << outline << QPoint(outline.back().x(), baseline) << QPoint(outline.front().x(), baseline);
-        m_p.setPen(Qt::NoPen);
-        m_p.setBrush(QColor(color.red(), color.green(), color.blue(), 110));
-        m_p.drawPolygon(area);
-        m_p.setPen(color);
-        m_p.setBrush(Qt::NoBrush);
-        m_p.drawPolyline(outline);
-        area.clear();
-        outline.clear();
+        if (runY < baseline)
+            m_p.fillRect(QRect(left + runStart, runY, end - runStart, baseline - runY), fill);
+        m_p.fillRect(QRect(left + runStart, runY, end - runStart, 1), line);
+        runStart = -1;
     };
-    for (std::size_t x = 0; x < columns.size(); ++x) {
-        if (!columns[x].hasData) {
-            flush();
+    int previousY = -1;
+    for (int x = 0; x < int(columns.size()); ++x) {
+        if (!columns[std::size_t(x)].hasData) {
+            flush(x);
+            previousY = -1;
             continue;
         }
-        const double share = std::clamp(columns[x].max / c.fullScale, 0.0, 1.0);
+        const double share = std::clamp(columns[std::size_t(x)].max / c.fullScale, 0.0, 1.0);
         // A non-zero value is at least a pixel high, so that a small peak is still seen.
-        const int h = columns[x].max > 0 ? std::max(1, int(std::lround(share * usable))) : 0;
-        const int y = baseline - h, x0 = left + int(x);
-        if (!outline.isEmpty() && outline.back().y() == y) {
-            outline.back().setX(x0 + 1);
+        const int h = columns[std::size_t(x)].max > 0 ? std::max(1, int(std::lround(share * usable))) : 0;
+        const int y = baseline - h;
+        if (runStart >= 0 && y == runY)
             continue;
-        }
-        outline << QPoint(x0, y) << QPoint(x0 + 1, y);
+        flush(x);
+        if (previousY >= 0 && previousY != y)
+            m_p.fillRect(QRect(left + x, std::min(previousY, y), 1, std::abs(previousY - y) + 1), line);
+        runStart = x;
+        runY = previousY = y;
     }
-    flush();
+    flush(int(columns.size()));
 }
 
 void TimelinePainter::paintSelection()
