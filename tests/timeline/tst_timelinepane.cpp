@@ -4,6 +4,7 @@
 #include "core/nvtx/nvtxtree.h"
 #include "core/session/workbench.h"
 #include "core/session/workbenchload.h"
+#include "core/timeline/timelinebuild.h"
 #include "core/util/numberformat.h"
 #include "generator.h"
 #include "oracleexports.h"
@@ -135,6 +136,7 @@ private Q_SLOTS:
     void rangePickedInTheNvtxPaneIsRevealed();
     void counterRowsShowTheGpuMetrics_data();
     void counterRowsShowTheGpuMetrics();
+    void counterRowsOfAnIndexBuiltElsewhere();
 
 private:
     struct Open
@@ -701,6 +703,33 @@ void TestTimelinePane::counterRowsShowTheGpuMetrics()
     QVERIFY(view->rowRect(row).isEmpty());
     view->setCollapsed(group, false);
     QVERIFY(view->layout().itemOfRow(row));
+}
+
+void TestTimelinePane::counterRowsOfAnIndexBuiltElsewhere()
+{
+    // The index is kept with the profile (as bench_timeline or another pane may leave it) without counter rows: the
+    // pane still reads the GPU metrics, in the background.
+    tracegen::GeneratorConfig c;
+    c.outPath = m_dir.filePath(u"counters-prebuilt.sqlite"_s);
+    c.kernels = 2000;
+    c.layers = 2;
+    c.gpuMetrics = true;
+    tracegen::generateExport(c);
+    Workbench workbench;
+    const LoadedProfile loaded = loadForWorkbench(c.outPath);
+    QVERIFY(loaded.profile);
+    auto* session = new ProfileSession(loaded);
+    session->setAttachment(u"timeline"_s, std::const_pointer_cast<TimelineIndex>(*buildTimelineIndex(loaded.profile)));
+    workbench.addSession(session);
+    TimelinePane pane(&workbench);
+    pane.resize(1400, 700);
+    pane.show();
+    QVERIFY(pane.view()->index());
+    QTRY_VERIFY_WITH_TIMEOUT(pane.view()->counters(), 30000);
+    QCOMPARE(pane.view()->counters()->groups().size(), std::size_t(2)); // one per GPU of the generated export
+    const int row = pane.view()->counterRow(0);
+    QVERIFY(row >= 0);
+    QCOMPARE(pane.view()->rows()[std::size_t(row)].label, u"NVLink TX [%]"_s);
 }
 
 QTEST_MAIN(TestTimelinePane)
