@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gpumetricsreader.h"
 
+#include "core/jobs/cancel.h"
 #include "core/sqlite/sqlitedb.h"
 
 #include <QRegularExpression>
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 namespace nsw {
 
@@ -24,6 +26,64 @@ struct Accumulator
     std::vector<double> value;
     bool sorted = true;
 };
+
+/// The GPU of a TARGET_INFO_GPU_METRICS type: the "[N]" of its name, else typeId & 0xFF.
+int gpuOfType(qint64 typeId, const QString& typeName)
+{
+    static const QRegularExpression gpuInName(QStringLiteral("\\[(\\d+)\\]"));
+    const QRegularExpressionMatch g = gpuInName.match(typeName);
+    return g.hasMatch() ? g.captured(1).toInt() : int(typeId & 0xFF);
+}
+
+QString chipOfType(const QString& typeName)
+{
+    static const QRegularExpression chipInName(QStringLiteral("\\(([^)]+)\\)"));
+    const QRegularExpressionMatch chip = chipInName.match(typeName);
+    return chip.hasMatch() ? chip.captured(1).trimmed() : QString();
+}
+
+QString missingGpuMetricsColumn(const SqliteDb& db)
+{
+    const QString info = QStringLiteral("TARGET_INFO_GPU_METRICS"), metrics = QStringLiteral("GPU_METRICS");
+    for (const char* c : { "typeId", "typeName", "metricId", "metricName" })
+        if (!db.hasColumn(info, QLatin1String(c)))
+            return QStringLiteral("%1: %2 has no column %3").arg(db.path(), info, QLatin1String(c));
+    for (const char* c : { "timestamp", "typeId", "metricId", "value" })
+        if (!db.hasColumn(metrics, QLatin1String(c)))
+            return QStringLiteral("%1: %2 has no column %3").arg(db.path(), metrics, QLatin1String(c));
+    return {};
+}
+
+/// The accumulated samples as a series of interval values (sorted by time, samples of one time summed).
+ThroughputSeries percentSeries(Accumulator& a)
+{
+    if (!a.sorted) {
+        std::vector<std::uint32_t> order(a.time.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(
+            order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return a.time[x] < a.time[y]; });
+        std::vector<TimeNs> time;
+        std::vector<double> value;
+        for (const std::uint32_t i : order) {
+            if (!time.empty() && time.back() == a.time[i]) {
+                value.back() += a.value[i];
+                continue;
+            }
+            time.push_back(a.time[i]);
+            value.push_back(a.value[i]);
+        }
+        a.time = std::move(time);
+        a.value = std::move(value);
+    }
+    ThroughputSeries s;
+    s.link = kAllLinks;
+    s.unit = ThroughputUnit::PercentOfPeak;
+    if (a.time.size() >= 2)
+        for (std::size_t i = 0; i + 1 < a.time.size(); ++i)
+            s.percent.push_back(float(a.value[i]));
+    s.time = std::move(a.time);
+    return s;
+}
 
 } // namespace
 
@@ -57,16 +117,10 @@ GpuMetricsResult readGpuMetricsNvlink(const QString& path)
 GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
 {
     GpuMetricsResult result;
-    const QString info = QStringLiteral("TARGET_INFO_GPU_METRICS"), metricsTable = QStringLiteral("GPU_METRICS");
-    if (!db.hasTable(info) || !db.hasTable(metricsTable))
+    if (!db.hasTable(QStringLiteral("TARGET_INFO_GPU_METRICS")) || !db.hasTable(QStringLiteral("GPU_METRICS")))
         return result;
-    for (const char* c : { "typeId", "typeName", "metricId", "metricName" })
-        if (!db.hasColumn(info, QLatin1String(c)))
-            return { nullptr, QStringLiteral("%1: %2 has no column %3").arg(db.path(), info, QLatin1String(c)) };
-    for (const char* c : { "timestamp", "typeId", "metricId", "value" })
-        if (!db.hasColumn(metricsTable, QLatin1String(c)))
-            return { nullptr,
-                QStringLiteral("%1: %2 has no column %3").arg(db.path(), metricsTable, QLatin1String(c)) };
+    if (const QString missing = missingGpuMetricsColumn(db); !missing.isEmpty())
+        return { nullptr, missing };
 
     auto data = std::make_shared<GpuMetricsNvlink>();
     data->path = db.path();
@@ -74,8 +128,6 @@ GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
     std::map<std::pair<qint64, qint64>, int> targets; // (typeId, metricId) -> accumulator
     std::map<std::pair<int, int>, int> accOf; // (gpu, direction) -> accumulator
     std::vector<qint64> metricIds;
-    static const QRegularExpression gpuInName(QStringLiteral("\\[(\\d+)\\]"));
-    static const QRegularExpression chipInName(QStringLiteral("\\(([^)]+)\\)"));
     {
         Statement st(db, QStringLiteral("SELECT typeId, typeName, metricId, metricName FROM TARGET_INFO_GPU_METRICS"));
         if (!st.isValid())
@@ -87,11 +139,9 @@ GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
                 continue;
             const qint64 typeId = st.int64(0);
             const QString typeName = st.text(1);
-            const QRegularExpressionMatch g = gpuInName.match(typeName);
-            const int gpu = g.hasMatch() ? g.captured(1).toInt() : int(typeId & 0xFF);
-            const QRegularExpressionMatch chip = chipInName.match(typeName);
-            if (chip.hasMatch())
-                data->chips[gpu] = chip.captured(1).trimmed();
+            const int gpu = gpuOfType(typeId, typeName);
+            if (const QString chip = chipOfType(typeName); !chip.isEmpty())
+                data->chips[gpu] = chip;
             auto it = accOf.find({ gpu, dir });
             if (it == accOf.end()) {
                 Accumulator a;
@@ -147,33 +197,9 @@ GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
         return std::tie(a.gpu, a.direction) < std::tie(b.gpu, b.direction);
     });
     for (Accumulator& a : acc) {
-        if (!a.sorted) {
-            std::vector<std::uint32_t> order(a.time.size());
-            std::iota(order.begin(), order.end(), 0u);
-            std::stable_sort(
-                order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return a.time[x] < a.time[y]; });
-            std::vector<TimeNs> time;
-            std::vector<double> value;
-            for (const std::uint32_t i : order) {
-                if (!time.empty() && time.back() == a.time[i]) {
-                    value.back() += a.value[i];
-                    continue;
-                }
-                time.push_back(a.time[i]);
-                value.push_back(a.value[i]);
-            }
-            a.time = std::move(time);
-            a.value = std::move(value);
-        }
-        ThroughputSeries s;
+        ThroughputSeries s = percentSeries(a);
         s.gpu = a.gpu;
-        s.link = kAllLinks;
         s.direction = a.direction;
-        s.unit = ThroughputUnit::PercentOfPeak;
-        s.time = std::move(a.time);
-        if (s.time.size() >= 2)
-            for (std::size_t i = 0; i + 1 < s.time.size(); ++i)
-                s.percent.push_back(float(a.value[i]));
         data->series.push_back(std::move(s));
     }
     if (data->droppedRows > 0)
@@ -182,6 +208,138 @@ GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
                               .arg(data->droppedRows);
     result.data = std::move(data);
     return result;
+}
+
+namespace {
+
+/// A counter being read: its samples and where it is listed (NVLink TX, RX, then the metrics in table order).
+struct CounterSlot
+{
+    GpuMetricCounter counter;
+    Accumulator samples;
+    int rank = 0;
+};
+
+struct PairHash
+{
+    std::size_t operator()(const std::pair<qint64, qint64>& p) const
+    {
+        return std::hash<qint64>()(p.first * 1000003 ^ p.second);
+    }
+};
+
+} // namespace
+
+std::pair<QString, QString> splitMetricUnit(const QString& metricName)
+{
+    static const QRegularExpression withUnit(QStringLiteral("^(.*?)\\s*\\[([^\\]]*)\\]\\s*$"));
+    const QRegularExpressionMatch m = withUnit.match(metricName);
+    if (!m.hasMatch())
+        return { metricName.trimmed(), QString() };
+    const QString unit = m.captured(2).trimmed();
+    // nsys writes "[Throughput %]" for every percentage.
+    return { m.captured(1).trimmed(), unit.endsWith(QLatin1Char('%')) ? QStringLiteral("%") : unit };
+}
+
+GpuMetricCountersResult readGpuMetricCounters(const QString& path, const JobContext& job)
+{
+    QString error;
+    const auto db = SqliteDb::open(path, &error);
+    if (!db)
+        return { nullptr, error };
+    return readGpuMetricCounters(*db, job);
+}
+
+GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobContext& job)
+{
+    if (!db.hasTable(QStringLiteral("TARGET_INFO_GPU_METRICS")) || !db.hasTable(QStringLiteral("GPU_METRICS")))
+        return {};
+    if (const QString missing = missingGpuMetricsColumn(db); !missing.isEmpty())
+        return { nullptr, missing };
+    job.report(QStringLiteral("GPU metrics"), 0);
+    auto data = std::make_shared<GpuMetricCounters>();
+    std::vector<CounterSlot> counterSlots;
+    std::map<std::pair<int, QString>, int> slotOf; // (gpu, counter name)
+    std::unordered_map<std::pair<qint64, qint64>, int, PairHash> targets; // (typeId, metricId) -> slot
+    QStringList metricOrder;
+    {
+        Statement st(db,
+            QStringLiteral(
+                "SELECT typeId, typeName, metricId, metricName FROM TARGET_INFO_GPU_METRICS ORDER BY rowid"));
+        if (!st.isValid())
+            return { nullptr, QStringLiteral("%1: %2").arg(db.path(), st.error()) };
+        while (st.step() == Statement::Step::Row) {
+            const QString metric = st.text(3), typeName = st.text(1);
+            const int gpu = gpuOfType(st.int64(0), typeName);
+            if (const QString chip = chipOfType(typeName); !chip.isEmpty())
+                data->chips[gpu] = chip;
+            if (!metricOrder.contains(metric))
+                metricOrder.append(metric);
+            const int direction = nvlinkMetricDirection(metric);
+            auto [name, unit] = splitMetricUnit(metric);
+            if (direction >= 0) {
+                name = QStringLiteral("NVLink ") + directionLabel(LinkDirection(direction));
+                unit = QStringLiteral("%");
+            }
+            auto it = slotOf.find({ gpu, name });
+            if (it == slotOf.end()) {
+                CounterSlot slot;
+                slot.counter.gpu = gpu;
+                slot.counter.name = name;
+                slot.counter.unit = unit;
+                slot.rank = direction >= 0 ? direction : 2 + int(metricOrder.indexOf(metric));
+                counterSlots.push_back(std::move(slot));
+                it = slotOf.emplace(std::make_pair(gpu, name), int(counterSlots.size()) - 1).first;
+            }
+            QStringList& parts = counterSlots[std::size_t(it->second)].counter.metrics;
+            if (!parts.contains(metric))
+                parts.append(metric);
+            targets[{ st.int64(0), st.int64(2) }] = it->second;
+        }
+    }
+    if (targets.empty())
+        return {};
+    Statement st(db, QStringLiteral("SELECT timestamp, typeId, metricId, value FROM GPU_METRICS"));
+    if (!st.isValid())
+        return { nullptr, QStringLiteral("%1: %2").arg(db.path(), st.error()) };
+    CancelPoll<> cancelled(job.cancelToken());
+    Statement::Step step;
+    while ((step = st.step()) == Statement::Step::Row) {
+        if (cancelled())
+            return { nullptr, QString(), true };
+        const auto it = targets.find({ st.int64(1), st.int64(2) });
+        if (it == targets.end())
+            continue;
+        ++data->rows;
+        if (st.isNull(0) || st.int64(0) < 0) {
+            ++data->droppedRows;
+            continue;
+        }
+        Accumulator& a = counterSlots[std::size_t(it->second)].samples;
+        const TimeNs t = st.int64(0);
+        const double v = st.real(3);
+        if (!a.time.empty() && a.time.back() == t) {
+            a.value.back() += v;
+            continue;
+        }
+        if (!a.time.empty() && t < a.time.back())
+            a.sorted = false;
+        a.time.push_back(t);
+        a.value.push_back(v);
+    }
+    if (step == Statement::Step::Error)
+        return { nullptr, QStringLiteral("%1: reading GPU_METRICS failed: %2").arg(db.path(), db.lastError()) };
+    std::stable_sort(counterSlots.begin(), counterSlots.end(), [](const CounterSlot& a, const CounterSlot& b) {
+        return std::tie(a.counter.gpu, a.rank) < std::tie(b.counter.gpu, b.rank);
+    });
+    for (CounterSlot& slot : counterSlots) {
+        slot.counter.series = percentSeries(slot.samples);
+        slot.counter.series.gpu = slot.counter.gpu;
+        if (slot.counter.series.intervalCount() > 0)
+            data->counters.push_back(std::move(slot.counter));
+    }
+    job.report(QStringLiteral("GPU metrics"), 1);
+    return { std::move(data), QString() };
 }
 
 } // namespace nsw

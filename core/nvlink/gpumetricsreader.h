@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/jobcontext.h"
 #include "core/nvlink/throughputseries.h"
 
 #include <QStringList>
@@ -39,5 +40,41 @@ GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db);
 /// Direction of an NVLink GPU metric name, or -1 when @p name is not an NVLink data throughput metric (protocol
 /// metrics and non-percent units are not).
 int nvlinkMetricDirection(const QString& name);
+
+/// One counter of one GPU as nsys sampled it: a GPU metric, or the NVLink data throughput of one direction (the sum
+/// readGpuMetricsNvlink() computes). Whatever its unit, the values are held as the series' `percent` values (series
+/// unit PercentOfPeak, times in session ns): the series type the plot reduction works on.
+struct GpuMetricCounter
+{
+    int gpu = 0;
+    QString name; ///< without the unit: "SMs Active", "NVLink TX"
+    QString unit; ///< "%" for "[Throughput %]", else as written in the brackets ("MHz")
+    QStringList metrics; ///< the export's metric names it is made of (several for an NVLink sum)
+    ThroughputSeries series;
+};
+
+/// Every GPU metric of an export, per GPU: NVLink TX and RX first (the data metrics summed, as the NVLink pane
+/// shows them), then every other metric in the order of TARGET_INFO_GPU_METRICS. Metrics without samples are left out.
+struct GpuMetricCounters
+{
+    std::vector<GpuMetricCounter> counters;
+    std::map<int, QString> chips; ///< GPU id -> chip, as in GpuMetricsNvlink
+    qint64 rows = 0;
+    qint64 droppedRows = 0; ///< negative or NULL timestamps
+};
+
+struct GpuMetricCountersResult
+{
+    std::shared_ptr<const GpuMetricCounters> data; ///< null when the export has no GPU metrics, on error or cancel
+    QString error;
+    bool cancelled = false;
+};
+
+/// Reads every GPU metric of @p db (a long scan on big captures: polls @p job's cancel token).
+GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobContext& job = {});
+GpuMetricCountersResult readGpuMetricCounters(const QString& path, const JobContext& job = {});
+
+/// "SMs Active [Throughput %]" -> { "SMs Active", "%" }; a name without brackets has no unit.
+std::pair<QString, QString> splitMetricUnit(const QString& metricName);
 
 } // namespace nsw

@@ -30,6 +30,7 @@ enum class TrackKind : std::uint8_t
     NvtxStartEnd, ///< start/end ranges packed into as few lanes as do not overlap
     NvtxMarks,
     Osrt,
+    Counter, ///< a sampled value drawn as an area chart (timelinecounters.h); no lanes
 };
 
 /// A row of the timeline, in display order. Tracks hold lanes (sub-rows, drawn one under the other); groups hold
@@ -42,7 +43,8 @@ struct TimelineRow
     int level = 0; ///< 0 = GPU or process, 1 = stream or thread, 2 = a thread's tracks
     std::uint32_t firstLane = 0; ///< tracks: into TimelineIndex::lanes()
     std::uint32_t laneCount = 0;
-    std::uint64_t events = 0; ///< events under this row (busy intervals not counted)
+    std::uint64_t events = 0; ///< events under this row (busy intervals not counted; counters: samples)
+    std::uint32_t counter = 0; ///< Counter rows: into TimelineCounters::tracks()
     bool isGroup() const { return kind == TrackKind::Group; }
 };
 

@@ -6,7 +6,8 @@
 // time of the whole pane offscreen (1920 px wide) over VIEWS (30) views from "fit all" down to a 10 µs window at
 // random places (CPU time of the GUI thread: the machine may be shared; wall time is printed too), after one warm-up
 // paint (font and style caches), the search box's search (off the GUI thread in the pane) and a step to the next
-// occurrence, and the correlated partner of a launch call. NSW_BENCH_VERBOSE=1 prints each view. The last
+// occurrence, and the correlated partner of a launch call. An export with GPU_METRICS is painted with its counter rows
+// (read first, timed). NSW_BENCH_VERBOSE=1 prints each view. The last
 // line is
 //   timeline paint p50 X ms p99 Y ms; index Z bytes/event; build W x scan
 #include "core/session/workbench.h"
@@ -157,6 +158,19 @@ int main(int argc, char** argv)
     pane.resize(1920 + 16, 1000);
     pane.show();
     TimelineView* view = pane.view();
+    // Counter rows (GPU_METRICS) are read in the background: wait for them, so that the paints below include them.
+    if (loaded.profile->meta.tables.contains(QStringLiteral("GPU_METRICS"))) {
+        QElapsedTimer wait;
+        wait.start();
+        while (!view->counters() && wait.elapsed() < 300000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        std::size_t samples = 0;
+        if (view->counters())
+            for (const CounterTrack& t : view->counters()->tracks())
+                samples += t.series->intervalCount();
+        std::printf("counter rows: %zu (%zu samples), GPU metrics read and rows built in %.2f s\n",
+            view->counters() ? view->counters()->tracks().size() : 0, samples, seconds(wait));
+    }
     QImage image(pane.size(), QImage::Format_ARGB32_Premultiplied);
     // One paint first: the font and style caches fill once per process, not per view.
     pane.render(&image);
@@ -177,7 +191,7 @@ int main(int argc, char** argv)
     std::vector<QPoint> clicks;
     QRandomGenerator random(3);
     for (const TimelineLayout::Item& item : view->layout().items()) {
-        const TimelineRow& row = index->rows()[std::size_t(item.row)];
+        const TimelineRow& row = view->rows()[std::size_t(item.row)];
         for (std::uint32_t l = 0; l < row.laneCount; ++l) {
             const int y
                 = TimelineView::kRulerHeight + TimelineLayout::laneTop(item, l) + TimelineLayout::kLaneHeight / 2;

@@ -106,6 +106,74 @@ private Q_SLOTS:
         QVERIFY(!m.metrics.contains(kProtoRx));
     }
 
+    void everyMetricAsACounter()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("counters.sqlite"));
+        const QString gpu0 = QStringLiteral("GPU Metrics [0] (GH100)"),
+                      gpu1 = QStringLiteral("GPU Metrics [1] (GH100)");
+        const QString clock = QStringLiteral("GPC Clock Frequency [MHz]"),
+                      unsampled = QStringLiteral("SM Issue [Throughput %]");
+        const std::vector<std::tuple<qint64, QString, qint64, QString>> metrics = {
+            { 0x1100, gpu0, 3, kSm },
+            { 0x1100, gpu0, 9, kUserRxReq },
+            { 0x1100, gpu0, 4, kUserRxResp },
+            { 0x1100, gpu0, 7, kProtoRx },
+            { 0x1100, gpu0, 8, clock },
+            { 0x1100, gpu0, 6, unsampled },
+            { 0x1101, gpu1, 5, kUserTxReq },
+        };
+        std::vector<GpuMetricSample> samples;
+        for (int i = 0; i < 3; ++i) {
+            const qint64 t = 1000 + i * 100;
+            samples.push_back({ t, 0x1100, 3, 50 + i });
+            samples.push_back({ t, 0x1100, 9, 10 * i });
+            samples.push_back({ t, 0x1100, 4, 2 });
+            samples.push_back({ t, 0x1100, 7, 1 });
+            samples.push_back({ t, 0x1100, 8, 1410 });
+            samples.push_back({ t + 7, 0x1101, 5, 30 });
+        }
+        samples.push_back({ -5, 0x1100, 3, 99 }); // before the capture: dropped
+        QCOMPARE(writeGpuMetrics(path, metrics, samples), QString());
+        const GpuMetricCountersResult r = readGpuMetricCounters(path);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QVERIFY(r.data);
+        QCOMPARE(r.data->droppedRows, 1);
+        QStringList names;
+        for (const GpuMetricCounter& c : r.data->counters)
+            names << QStringLiteral("%1:%2 [%3]").arg(c.gpu).arg(c.name, c.unit);
+        // Per GPU: NVLink first (TX, RX), then the other metrics in table order; a metric without samples is left out.
+        QCOMPARE(names,
+            (QStringList { QStringLiteral("0:NVLink RX [%]"), QStringLiteral("0:SMs Active [%]"),
+                QStringLiteral("0:NVLink RX Requests Protocol Data [%]"), QStringLiteral("0:GPC Clock Frequency [MHz]"),
+                QStringLiteral("1:NVLink TX [%]") }));
+        const GpuMetricCounter& rx = r.data->counters[0];
+        QCOMPARE(rx.metrics, (QStringList { kUserRxReq, kUserRxResp }));
+        QCOMPARE(vec(rx.series.time), (std::vector<TimeNs> { 1000, 1100, 1200 }));
+        QCOMPARE(vec(rx.series.percent), (std::vector<float> { 2, 12 })); // requests + responses
+        QCOMPARE(vec(r.data->counters[1].series.percent), (std::vector<float> { 50, 51 }));
+        QCOMPARE(r.data->counters[3].series.value(0), 1410.0);
+        QCOMPARE(r.data->counters[4].series.time.front(), TimeNs(1007));
+    }
+
+    void metricUnits_data()
+    {
+        QTest::addColumn<QString>("metric");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("unit");
+        QTest::newRow("throughput percent") << kSm << QStringLiteral("SMs Active") << QStringLiteral("%");
+        QTest::newRow("MHz") << QStringLiteral("SYS Clock Frequency [MHz]") << QStringLiteral("SYS Clock Frequency")
+                             << QStringLiteral("MHz");
+        QTest::newRow("no brackets") << QStringLiteral("Widgets") << QStringLiteral("Widgets") << QString();
+    }
+    void metricUnits()
+    {
+        QFETCH(QString, metric);
+        QFETCH(QString, name);
+        QFETCH(QString, unit);
+        QCOMPARE(splitMetricUnit(metric), std::make_pair(name, unit));
+    }
+
     void gpuIdWithoutBracket()
     {
         QTemporaryDir dir;

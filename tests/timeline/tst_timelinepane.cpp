@@ -4,6 +4,7 @@
 #include "core/nvtx/nvtxtree.h"
 #include "core/session/workbench.h"
 #include "core/session/workbenchload.h"
+#include "core/timeline/timelinebuild.h"
 #include "core/util/numberformat.h"
 #include "generator.h"
 #include "oracleexports.h"
@@ -133,6 +134,9 @@ private Q_SLOTS:
     void colorsByCategoryAsTheCategoriesPane();
     void nvtxRangeAndTimeRangeFromOtherPanesAreRevealed();
     void rangePickedInTheNvtxPaneIsRevealed();
+    void counterRowsShowTheGpuMetrics_data();
+    void counterRowsShowTheGpuMetrics();
+    void counterRowsOfAnIndexBuiltElsewhere();
 
 private:
     struct Open
@@ -610,6 +614,122 @@ void TestTimelinePane::rangePickedInTheNvtxPaneIsRevealed()
     QVERIFY(isInView(*o.pane->view(), first));
     QCOMPARE(eventName(o.pane->view()->index()->profile(), first),
         tree.names[std::size_t(tree.nodes[std::size_t(node)].name)]);
+}
+
+void TestTimelinePane::counterRowsShowTheGpuMetrics_data()
+{
+    QTest::addColumn<bool>("metrics");
+    QTest::newRow("export with GPU metrics") << true;
+    QTest::newRow("export without GPU metrics") << false;
+}
+
+void TestTimelinePane::counterRowsShowTheGpuMetrics()
+{
+    QFETCH(bool, metrics);
+    tracegen::GeneratorConfig c;
+    c.outPath = m_dir.filePath(u"counters-%1.sqlite"_s.arg(metrics));
+    c.kernels = 2000;
+    c.layers = 2;
+    c.gpuMetrics = metrics;
+    tracegen::generateExport(c);
+    Open o = open(c.outPath);
+    TimelineView* view = o.pane->view();
+    std::vector<int> counterRows;
+    for (std::size_t r = 0; r < view->rows().size(); ++r)
+        if (view->rows()[r].kind == TrackKind::Counter)
+            counterRows.push_back(int(r));
+    if (!metrics) {
+        QVERIFY(counterRows.empty());
+        QVERIFY(!view->counters());
+        QCOMPARE(view->rows().size(), view->index()->rows().size());
+        return;
+    }
+
+    // Per GPU: NVLink TX and RX (the user data metrics summed) and every other metric with samples.
+    qint64 expectedRows = 0, smActive = 0;
+    const TimeNs t = TimeNs(std::llround(view->viewport().timeAt(300)));
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"metrics"_s);
+        db.setDatabaseName(c.outPath);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(
+            u"SELECT (SELECT count(*) FROM (SELECT DISTINCT i.typeId, i.metricName FROM TARGET_INFO_GPU_METRICS i "
+            "  WHERE i.metricName NOT LIKE 'NVLink % User Data %' AND EXISTS (SELECT 1 FROM GPU_METRICS m "
+            "  WHERE m.typeId = i.typeId AND m.metricId = i.metricId))) "
+            "+ 2 * (SELECT count(DISTINCT typeId) FROM TARGET_INFO_GPU_METRICS)"_s));
+        QVERIFY(q.next());
+        expectedRows = q.value(0).toLongLong();
+        // SMs Active of GPU 0 at time t: the last sample at or before it.
+        QVERIFY(q.exec(u"SELECT m.value FROM GPU_METRICS m JOIN TARGET_INFO_GPU_METRICS i ON i.typeId = m.typeId AND "
+                       "i.metricId = m.metricId WHERE i.metricName = 'SMs Active [Throughput %]' AND i.typeName LIKE "
+                       "'%[0]%' AND m.timestamp <= %1 ORDER BY m.timestamp DESC LIMIT 1"_s.arg(t)));
+        QVERIFY(q.next());
+        smActive = q.value(0).toLongLong();
+    }
+    QSqlDatabase::removeDatabase(u"metrics"_s);
+    QCOMPARE(qint64(counterRows.size()), expectedRows);
+
+    int row = -1;
+    for (const int r : counterRows)
+        if (view->rows()[std::size_t(r)].label == u"SMs Active [%]"_s
+            && view->rows()[std::size_t(view->rows()[std::size_t(r)].parent)].label.startsWith(u"GPU 0 metrics"_s))
+            row = r;
+    QVERIFY(row >= 0);
+    view->setVerticalOffset(view->layout().itemOfRow(row)->y - 20);
+    const QRect rect = view->rowRect(row);
+    QVERIFY(view->isVisible());
+    QCOMPARE(rect.height(), TimelineLayout::kCounterHeight);
+
+    // The area chart is drawn: coloured pixels in the row's time area (the row backgrounds are grey).
+    const QImage image = view->grab().toImage();
+    int coloured = 0;
+    for (int y = rect.top(); y <= rect.bottom(); ++y)
+        for (int x = TimelineView::kLabelWidth; x < image.width(); ++x) {
+            const QColor p = image.pixelColor(x, y);
+            coloured += std::abs(p.red() - p.green()) + std::abs(p.green() - p.blue()) > 40;
+        }
+    QVERIFY2(coloured > 100, qPrintable(QString::number(coloured)));
+
+    // Hovering names the metric, the time and the value with its unit, as the export holds it.
+    const QString tip = view->toolTipAt(QPoint(TimelineView::kLabelWidth + 300, rect.center().y()));
+    QVERIFY2(tip.contains(u"<b>SMs Active</b>"_s), qPrintable(tip));
+    QVERIFY2(tip.contains(u"<b>%1 %</b>"_s.arg(smActive)), qPrintable(tip));
+    QVERIFY2(tip.contains(u"at "_s), qPrintable(tip));
+
+    // The rows are in a group that folds.
+    const int group = view->rows()[std::size_t(row)].parent;
+    view->setCollapsed(group, true);
+    QVERIFY(view->rowRect(row).isEmpty());
+    view->setCollapsed(group, false);
+    QVERIFY(view->layout().itemOfRow(row));
+}
+
+void TestTimelinePane::counterRowsOfAnIndexBuiltElsewhere()
+{
+    // The index is kept with the profile (as bench_timeline or another pane may leave it) without counter rows: the
+    // pane still reads the GPU metrics, in the background.
+    tracegen::GeneratorConfig c;
+    c.outPath = m_dir.filePath(u"counters-prebuilt.sqlite"_s);
+    c.kernels = 2000;
+    c.layers = 2;
+    c.gpuMetrics = true;
+    tracegen::generateExport(c);
+    Workbench workbench;
+    const LoadedProfile loaded = loadForWorkbench(c.outPath);
+    QVERIFY(loaded.profile);
+    auto* session = new ProfileSession(loaded);
+    session->setAttachment(u"timeline"_s, std::const_pointer_cast<TimelineIndex>(*buildTimelineIndex(loaded.profile)));
+    workbench.addSession(session);
+    TimelinePane pane(&workbench);
+    pane.resize(1400, 700);
+    pane.show();
+    QVERIFY(pane.view()->index());
+    QTRY_VERIFY_WITH_TIMEOUT(pane.view()->counters(), 30000);
+    QCOMPARE(pane.view()->counters()->groups().size(), std::size_t(2)); // one per GPU of the generated export
+    const int row = pane.view()->counterRow(0);
+    QVERIFY(row >= 0);
+    QCOMPARE(pane.view()->rows()[std::size_t(row)].label, u"NVLink TX [%]"_s);
 }
 
 QTEST_MAIN(TestTimelinePane)

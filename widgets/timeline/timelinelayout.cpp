@@ -7,11 +7,21 @@ namespace nsw {
 
 void TimelineLayout::update(const TimelineIndex& index, const std::vector<char>& collapsed)
 {
+    std::vector<int> order(index.rows().size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = int(i);
+    update(index.rows(), order, collapsed);
+}
+
+void TimelineLayout::update(
+    const std::vector<TimelineRow>& rows, const std::vector<int>& order, const std::vector<char>& collapsed)
+{
     m_items.clear();
-    const std::vector<TimelineRow>& rows = index.rows();
+    m_itemOfRow.assign(rows.size(), -1);
     std::vector<char> hidden(rows.size(), 0);
     int y = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
+    for (const int row : order) {
+        const std::size_t i = std::size_t(row);
         const TimelineRow& r = rows[i];
         if (r.parent >= 0) {
             const std::size_t parent = std::size_t(r.parent);
@@ -19,8 +29,11 @@ void TimelineLayout::update(const TimelineIndex& index, const std::vector<char>&
         }
         if (hidden[i])
             continue;
-        const int height = r.isGroup() ? kGroupHeight : int(r.laneCount) * kLaneHeight + 2 * kTrackPadding;
-        m_items.push_back({ int(i), y, height });
+        const int height = r.isGroup()     ? kGroupHeight
+            : r.kind == TrackKind::Counter ? kCounterHeight
+                                           : int(r.laneCount) * kLaneHeight + 2 * kTrackPadding;
+        m_itemOfRow[i] = int(m_items.size());
+        m_items.push_back({ row, y, height });
         y += height;
     }
     m_totalHeight = y;
@@ -38,9 +51,9 @@ const TimelineLayout::Item* TimelineLayout::itemAt(int y) const
 
 const TimelineLayout::Item* TimelineLayout::itemOfRow(int row) const
 {
-    const auto it = std::lower_bound(
-        m_items.begin(), m_items.end(), row, [](const Item& item, int value) { return item.row < value; });
-    return it != m_items.end() && it->row == row ? &*it : nullptr;
+    if (row < 0 || std::size_t(row) >= m_itemOfRow.size() || m_itemOfRow[std::size_t(row)] < 0)
+        return nullptr;
+    return &m_items[std::size_t(m_itemOfRow[std::size_t(row)])];
 }
 
 } // namespace nsw

@@ -15,6 +15,7 @@ public:
     static constexpr int kGroupHeight = 20;
     static constexpr int kLaneHeight = 16;
     static constexpr int kTrackPadding = 3;
+    static constexpr int kCounterHeight = 36;
 
     struct Item
     {
@@ -24,6 +25,9 @@ public:
     };
 
     void update(const TimelineIndex& index, const std::vector<char>& collapsed);
+    /// Rows shown in @p order (a permutation of the rows, every group before its rows).
+    void update(
+        const std::vector<TimelineRow>& rows, const std::vector<int>& order, const std::vector<char>& collapsed);
     const std::vector<Item>& items() const { return m_items; }
     int totalHeight() const { return m_totalHeight; }
     /// The item at @p y (layout coordinates), or nullptr.
@@ -38,6 +42,7 @@ public:
 
 private:
     std::vector<Item> m_items;
+    std::vector<int> m_itemOfRow; ///< per row, -1 when hidden
     int m_totalHeight = 0;
 };
 

@@ -24,6 +24,21 @@ QColor densityShade(const QColor& base, double eventsPerPixel)
     return base.darker(darker);
 }
 
+/// NVLink rows in NVIDIA green, the other metrics of a group in hues that differ from their neighbours'.
+QColor counterColor(const TimelineCounters& counters, std::uint32_t track)
+{
+    const CounterTrack& c = counters.tracks()[track];
+    if (c.label.startsWith(QLatin1String("NVLink")))
+        return QColor(96, 160, 0);
+    static const QColor palette[] = { QColor(45, 110, 200), QColor(200, 95, 30), QColor(130, 70, 180),
+        QColor(20, 140, 140), QColor(190, 50, 90), QColor(150, 120, 20) };
+    std::size_t ordinal = 0;
+    for (std::uint32_t k = 0; k < track; ++k)
+        ordinal
+            += counters.tracks()[k].group == c.group && !counters.tracks()[k].label.startsWith(QLatin1String("NVLink"));
+    return palette[ordinal % (sizeof(palette) / sizeof(palette[0]))];
+}
+
 } // namespace
 
 TimelinePainter::TimelinePainter(QPainter& painter, const TimelineFrame& frame, EventColors& colors)
@@ -41,7 +56,9 @@ void TimelinePainter::paint()
     for (const TimelineLayout::Item& item : m_f.layout.items()) {
         if (top + item.y + item.height < m_f.area.top() || top + item.y > m_f.area.bottom())
             continue;
-        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        const TimelineRow& row = m_f.rows[std::size_t(item.row)];
+        if (row.kind == TrackKind::Counter && m_f.counters)
+            paintCounter(row.counter, top + item.y, item.height);
         for (std::uint32_t l = 0; l < row.laneCount; ++l)
             paintLane(row.firstLane + l, top + TimelineLayout::laneTop(item, l));
     }
@@ -93,6 +110,51 @@ void TimelinePainter::paintSpan(std::uint32_t lane, const TimelineSpan& span, in
     m_p.drawText(visible, Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 
+void TimelinePainter::paintCounter(std::uint32_t track, int top, int height)
+{
+    const CounterTrack& c = m_f.counters->tracks()[track];
+    const TimelineViewport& vp = m_f.viewport;
+    const std::vector<CounterColumn> columns
+        = m_f.counters->columns(track, vp.start(), vp.nsPerPixel(), m_f.area.width());
+    const int baseline = top + height - 3, usable = height - 7, left = m_f.area.left();
+    const QColor line = counterColor(*m_f.counters, track);
+    // Opaque (the colour at 45 % over the row background): whole-pixel opaque rectangles are the raster engine's
+    // fast path, where a translucent polygon of thousands of vertices is not.
+    const auto mix = [&](int c, int bg) { return int(std::lround(c * 0.45 + bg * 0.55)); };
+    const QColor fill(mix(line.red(), 248), mix(line.green(), 248), mix(line.blue(), 249));
+    m_p.fillRect(QRect(m_f.area.left(), baseline, m_f.area.width(), 1), QColor(205, 208, 214));
+    // Runs of columns of one height: a filled rectangle down to the baseline, a line on top, a step between runs.
+    int runStart = -1, runY = 0;
+    const auto flush = [&](int end) {
+        if (runStart < 0)
+            return;
+        if (runY < baseline)
+            m_p.fillRect(QRect(left + runStart, runY, end - runStart, baseline - runY), fill);
+        m_p.fillRect(QRect(left + runStart, runY, end - runStart, 1), line);
+        runStart = -1;
+    };
+    int previousY = -1;
+    for (int x = 0; x < int(columns.size()); ++x) {
+        if (!columns[std::size_t(x)].hasData) {
+            flush(x);
+            previousY = -1;
+            continue;
+        }
+        const double share = std::clamp(columns[std::size_t(x)].max / c.fullScale, 0.0, 1.0);
+        // A non-zero value is at least a pixel high, so that a small peak is still seen.
+        const int h = columns[std::size_t(x)].max > 0 ? std::max(1, int(std::lround(share * usable))) : 0;
+        const int y = baseline - h;
+        if (runStart >= 0 && y == runY)
+            continue;
+        flush(x);
+        if (previousY >= 0 && previousY != y)
+            m_p.fillRect(QRect(left + x, std::min(previousY, y), 1, std::abs(previousY - y) + 1), line);
+        runStart = x;
+        runY = previousY = y;
+    }
+    flush(int(columns.size()));
+}
+
 void TimelinePainter::paintSelection()
 {
     if (!m_f.selected.valid())
@@ -103,7 +165,7 @@ void TimelinePainter::paintSelection()
     for (const TimelineLayout::Item& item : m_f.layout.items()) {
         if (top + item.y + item.height < m_f.area.top() || top + item.y > m_f.area.bottom())
             continue;
-        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        const TimelineRow& row = m_f.rows[std::size_t(item.row)];
         for (std::uint32_t l = 0; l < row.laneCount; ++l) {
             const std::uint32_t lane = row.firstLane + l;
             const std::uint32_t n = m_f.index.lanes()[lane].count;
@@ -159,7 +221,7 @@ void TimelinePainter::paintRowBackgrounds()
     m_p.fillRect(m_f.area.united(m_f.labels), even);
     int topLevel = 0;
     for (const TimelineLayout::Item& item : m_f.layout.items()) {
-        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        const TimelineRow& row = m_f.rows[std::size_t(item.row)];
         if (row.parent < 0)
             ++topLevel;
         const QRect r(m_f.labels.left(), top + item.y, m_f.labels.width() + m_f.area.width(), item.height);
@@ -180,7 +242,7 @@ void TimelinePainter::paintLabels()
     bold.setBold(true);
     const QFont normal = m_p.font();
     for (const TimelineLayout::Item& item : m_f.layout.items()) {
-        const TimelineRow& row = m_f.index.rows()[std::size_t(item.row)];
+        const TimelineRow& row = m_f.rows[std::size_t(item.row)];
         const int y = top + item.y;
         if (y + item.height < m_f.labels.top() || y > m_f.labels.bottom())
             continue;
@@ -197,10 +259,24 @@ void TimelinePainter::paintLabels()
         } else {
             m_p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
                 m_p.fontMetrics().elidedText(row.label, Qt::ElideRight, text.width()));
+            if (row.kind == TrackKind::Counter && m_f.counters)
+                paintCounterScale(m_f.counters->tracks()[row.counter], text.translated(0, item.height - 22));
         }
     }
     m_p.setPen(QColor(190, 194, 200));
     m_p.drawLine(m_f.labels.topRight(), m_f.labels.bottomRight());
+    m_p.restore();
+}
+
+void TimelinePainter::paintCounterScale(const CounterTrack& track, const QRect& line)
+{
+    m_p.save();
+    QFont small = m_p.font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    m_p.setFont(small);
+    m_p.setPen(QColor(110, 110, 110));
+    m_p.drawText(line.adjusted(0, 0, 0, -2), Qt::AlignBottom | Qt::AlignRight,
+        QStringLiteral("0 – %1").arg(formatCounterValue(track.fullScale, track.unit)));
     m_p.restore();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/timeline/timelinecounters.h"
 #include "core/timeline/timelineindex.h"
 #include "widgets/timeline/eventcolors.h"
 #include "widgets/timeline/timelinelayout.h"
@@ -18,6 +19,8 @@ namespace nsw {
 struct TimelineFrame
 {
     const TimelineIndex& index;
+    const std::vector<TimelineRow>& rows; ///< the index's rows and the counter rows
+    const TimelineCounters* counters; ///< null when there are no counter rows
     const TimelineViewport& viewport;
     const TimelineLayout& layout;
     const std::vector<char>& collapsed;
@@ -41,8 +44,12 @@ private:
     void paintRuler();
     void paintRowBackgrounds();
     void paintLabels();
+    /// The value at the top of a counter row, at the bottom right of its label.
+    void paintCounterScale(const CounterTrack& track, const QRect& line);
     void paintLane(std::uint32_t lane, int top);
     void paintSpan(std::uint32_t lane, const TimelineSpan& span, int top);
+    /// An area chart of the per-pixel-column maxima of counter @p track in the row from @p top, @p height tall.
+    void paintCounter(std::uint32_t track, int top, int height);
     void paintSelection();
     void paintCorrelation();
     QRect spanRect(TimeNs start, TimeNs end, int top) const;

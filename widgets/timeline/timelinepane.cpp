@@ -2,6 +2,7 @@
 #include "timelinepane.h"
 
 #include "core/categories/categorytable.h"
+#include "core/nvlink/nvlinkattachment.h"
 #include "core/profile/capturespan.h"
 #include "core/session/workbench.h"
 #include "core/timeline/timelinebuild.h"
@@ -24,6 +25,8 @@ namespace nsw {
 namespace {
 
 const QString kAttachment = QStringLiteral("timeline");
+/// The counter rows of a profile (TimelineCountersCache), kept like the index.
+const QString kCountersAttachment = QStringLiteral("timeline-counters");
 /// Share of the width a revealed range (an NVTX range, an NVLink peak) takes: context on both sides.
 constexpr double kRangeShare = 0.6;
 
@@ -47,6 +50,66 @@ QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent
     return b;
 }
 
+/// A profile's GPU metrics (read once) and the counter rows built from them and one NVLink attachment.
+struct TimelineCountersCache
+{
+    std::shared_ptr<const GpuMetricCounters> metrics;
+    std::shared_ptr<const NvlinkAttachment> nvlink; ///< the attachment the counters were built with
+    TimelineCountersPtr counters;
+};
+
+/// What one build of the pane makes: the index, then the GPU metrics, then the counter rows.
+struct TimelineBuild
+{
+    TimelineIndexPtr index;
+    std::shared_ptr<TimelineCountersCache> counters;
+    QString metricsError;
+};
+
+std::shared_ptr<const NvlinkAttachment> nvlinkOf(const ProfileSession* session)
+{
+    return session ? session->attachment<const NvlinkAttachment>(nvlinkAttachmentKey()) : nullptr;
+}
+
+/// Whether counters built with NVLink attachment @p a hold for @p b: the same recordings at the same clock offset
+/// (the attachment also changes when the NVLink pane reads its own GPU metrics, which the counters do not use).
+bool sameRecordings(const NvlinkAttachment* a, const NvlinkAttachment* b)
+{
+    const bool aEmpty = !a || a->recordings.empty(), bEmpty = !b || b->recordings.empty();
+    if (aEmpty || bEmpty)
+        return aEmpty == bEmpty;
+    if (a->clockOffsetNs != b->clockOffsetNs || a->recordings.size() != b->recordings.size())
+        return false;
+    for (std::size_t i = 0; i < a->recordings.size(); ++i)
+        if (a->recordings[i].recording != b->recordings[i].recording || a->recordings[i].gpu != b->recordings[i].gpu)
+            return false;
+    return true;
+}
+
+Result<TimelineBuild> buildTimeline(
+    const ProfilePtr& profile, std::shared_ptr<const NvlinkAttachment> nvlink, const JobContext& job)
+{
+    const bool hasMetrics = profile->meta.tables.contains(QStringLiteral("GPU_METRICS"));
+    Result<TimelineIndexPtr> index = buildTimelineIndex(profile, job.slice(0, hasMetrics ? 0.7 : 0.95));
+    if (!index)
+        return Result<TimelineBuild>::failure(index.error().kind, index.errorMessage());
+    TimelineBuild build;
+    build.index = *index;
+    build.counters = std::make_shared<TimelineCountersCache>();
+    if (hasMetrics) {
+        GpuMetricCountersResult metrics = readGpuMetricCounters(profile->meta.filePath, job.slice(0.7, 0.95));
+        if (metrics.cancelled)
+            return Result<TimelineBuild>::cancelled();
+        build.counters->metrics = metrics.data;
+        build.metricsError = metrics.error;
+    }
+    build.counters->nvlink = nvlink;
+    build.counters->counters = buildTimelineCounters(*profile, build.counters->metrics, nvlink, job.slice(0.95, 1));
+    if (job.isCancelled())
+        return Result<TimelineBuild>::cancelled();
+    return build;
+}
+
 } // namespace
 
 TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
@@ -65,6 +128,7 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
     , m_forward(paneAction(
           QStyle::SP_ArrowForward, tr("Forward to the next view"), QKeySequence(Qt::ALT | Qt::Key_Right), this))
     , m_job(this)
+    , m_countersJob(this)
 {
     QToolButton* fit = toolButton(tr("Fit all"), tr("Show the whole profile (F)"), this);
     // Symbols rather than words: at 1366 px the bar also holds the range shown and the search box.
@@ -279,14 +343,23 @@ void TimelinePane::showSessionFocus()
 
 void TimelinePane::onCurrentSessionChanged(ProfileSession* session)
 {
-    if (m_session)
+    if (m_session) {
         disconnect(m_session, &ProfileSession::focusChanged, this, nullptr);
+        disconnect(m_session, &ProfileSession::attachmentChanged, this, nullptr);
+    }
     m_session = session;
-    if (session)
+    if (session) {
         connect(session, &ProfileSession::focusChanged, this, &TimelinePane::showSessionFocus);
+        connect(session, &ProfileSession::attachmentChanged, this, [this](const QString& key) {
+            if (key == nvlinkAttachmentKey() && m_view->index())
+                updateCounters();
+        });
+    }
     showSessionFocus();
     applyColoring();
     m_job.cancel();
+    m_countersJob.cancel();
+    showProblem({});
     if (!session) {
         m_view->setMessage({});
         showIndex(nullptr);
@@ -294,32 +367,89 @@ void TimelinePane::onCurrentSessionChanged(ProfileSession* session)
     }
     if (auto cached = session->attachment<const TimelineIndex>(kAttachment)) {
         showIndex(cached);
+        updateCounters();
         return;
     }
     m_view->setIndex(nullptr);
     m_view->setMessage(tr("Building the timeline…"));
     const ProfilePtr profile = session->profile();
+    const std::shared_ptr<const NvlinkAttachment> nvlink = nvlinkOf(session);
     QPointer<ProfileSession> guard(session);
-    m_job.run<Result<TimelineIndexPtr>>([profile](const JobContext& job) { return buildTimelineIndex(profile, job); },
-        [this, guard](Result<TimelineIndexPtr> result) {
+    m_job.run<Result<TimelineBuild>>(
+        [profile, nvlink](const JobContext& job) { return buildTimeline(profile, nvlink, job); },
+        [this, guard](Result<TimelineBuild> result) {
             if (!result) {
                 m_view->setMessage(tr("The timeline could not be built: %1").arg(result.errorMessage()));
                 return;
             }
-            if (guard)
-                guard->setAttachment(kAttachment, std::const_pointer_cast<TimelineIndex>(*result));
-            showIndex(*result);
+            if (guard) {
+                guard->setAttachment(kAttachment, std::const_pointer_cast<TimelineIndex>(result->index));
+                guard->setAttachment(kCountersAttachment, result->counters);
+            }
+            showIndex(result->index, result->counters->counters);
+            if (!result->metricsError.isEmpty())
+                showProblem(tr("GPU metrics not shown: %1").arg(result->metricsError));
+            // An NVLink recording attached while the index was being built.
+            if (guard && !sameRecordings(nvlinkOf(guard).get(), result->counters->nvlink.get()))
+                updateCounters();
         },
         [this](const Progress& p) {
             m_view->setMessage(tr("Building the timeline… %1 %").arg(int(std::max(0.0, p.fraction) * 100)));
         });
 }
 
-void TimelinePane::showIndex(TimelineIndexPtr index)
+void TimelinePane::showProblem(const QString& problem)
+{
+    // In the hint's place: the hint is only a reminder, the problem is news.
+    m_hint->setText(problem.isEmpty() ? m_range->toolTip() : problem);
+    m_hint->setEnabled(!problem.isEmpty());
+    m_hint->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
+    m_hint->setToolTip(problem);
+}
+
+void TimelinePane::updateCounters()
+{
+    if (!m_session)
+        return;
+    const auto cache = m_session->attachment<TimelineCountersCache>(kCountersAttachment);
+    const std::shared_ptr<const NvlinkAttachment> nvlink = nvlinkOf(m_session);
+    if (cache && sameRecordings(cache->nvlink.get(), nvlink.get())) {
+        m_view->setCounters(cache->counters);
+        return;
+    }
+    const ProfilePtr profile = m_session->profile();
+    // Without a cache (an index built elsewhere) the GPU metrics have not been read yet.
+    const bool readMetrics = !cache && profile->meta.tables.contains(QStringLiteral("GPU_METRICS"));
+    std::shared_ptr<const GpuMetricCounters> cached = cache ? cache->metrics : nullptr;
+    QPointer<ProfileSession> guard(m_session);
+    m_countersJob.run<std::shared_ptr<TimelineCountersCache>>(
+        [profile, cached, nvlink, readMetrics](const JobContext& job) {
+            auto next = std::make_shared<TimelineCountersCache>();
+            next->metrics = cached;
+            next->nvlink = nvlink;
+            if (readMetrics) {
+                const GpuMetricCountersResult r = readGpuMetricCounters(profile->meta.filePath, job.slice(0, 0.9));
+                if (r.cancelled)
+                    return std::shared_ptr<TimelineCountersCache>();
+                next->metrics = r.data;
+            }
+            next->counters = buildTimelineCounters(*profile, next->metrics, nvlink, job.slice(0.9, 1));
+            return next;
+        },
+        [this, guard](std::shared_ptr<TimelineCountersCache> next) {
+            if (!next || !guard || guard != m_session)
+                return;
+            guard->setAttachment(kCountersAttachment, next);
+            m_view->setCounters(next->counters);
+        });
+}
+
+void TimelinePane::showIndex(TimelineIndexPtr index, TimelineCountersPtr counters)
 {
     m_view->setMessage({});
     m_find->setProfile(index ? index->profilePtr() : nullptr);
     m_view->setIndex(std::move(index));
+    m_view->setCounters(std::move(counters));
     updateRangeLabel();
     Q_EMIT indexShown();
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/jobs/background.h"
+#include "core/timeline/timelinecounters.h"
 #include "core/timeline/timelineindex.h"
 #include "widgets/common/pane.h"
 
@@ -56,7 +57,12 @@ protected:
 
 private:
     void onCurrentSessionChanged(ProfileSession* session);
-    void showIndex(TimelineIndexPtr index);
+    void showIndex(TimelineIndexPtr index, TimelineCountersPtr counters = nullptr);
+    /// Builds the counter rows of the current profile (its GPU metrics, its NVLink recordings) off the GUI thread,
+    /// unless those of its current NVLink attachment are cached.
+    void updateCounters();
+    /// Shows @p problem (empty: none) in the bar, in place of the hint.
+    void showProblem(const QString& problem);
     void onEventClicked(EventRef event);
     void updateRangeLabel();
     void onRangeSelected(TimeNs start, TimeNs end);
@@ -82,6 +88,7 @@ private:
     QAction* m_back;
     QAction* m_forward;
     JobSlot m_job;
+    JobSlot m_countersJob;
 };
 
 } // namespace nsw

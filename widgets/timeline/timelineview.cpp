@@ -66,7 +66,9 @@ void TimelineView::showHistoryEntry(const TimelineViewEntry& entry)
 void TimelineView::setIndex(TimelineIndexPtr index)
 {
     m_index = std::move(index);
-    m_collapsed.assign(m_index ? m_index->rows().size() : 0, 0);
+    m_counters.reset();
+    m_rows = m_index ? withCounterRows(m_index->rows(), nullptr) : TimelineRowTable {};
+    m_collapsed.assign(m_rows.rows.size(), 0);
     m_selected = {};
     m_related.clear();
     m_relatedHits.clear();
@@ -81,6 +83,43 @@ void TimelineView::setIndex(TimelineIndexPtr index)
     m_viewport.fitAll();
     relayout();
     viewMoved();
+}
+
+void TimelineView::setCounters(TimelineCountersPtr counters)
+{
+    if (!m_index)
+        counters.reset();
+    // Folded counter groups stay folded when the counters are rebuilt (an NVLink recording attached, a clock shift).
+    QStringList folded;
+    for (std::size_t r = m_index ? m_index->rows().size() : 0; r < m_rows.rows.size(); ++r)
+        if (m_collapsed[r])
+            folded << m_rows.rows[r].label;
+    m_counters = std::move(counters);
+    updateRows();
+    // A profile with counters but no events: the counters set the range.
+    if (m_counters && m_index->start() == m_index->end()) {
+        const auto [first, last] = m_counters->extent();
+        m_viewport.setLimits(first, last);
+        m_viewport.fitAll();
+        viewMoved();
+    }
+    for (std::size_t r = m_index ? m_index->rows().size() : 0; r < m_rows.rows.size(); ++r)
+        m_collapsed[r] = m_rows.rows[r].isGroup() && folded.contains(m_rows.rows[r].label);
+    relayout();
+}
+
+void TimelineView::updateRows()
+{
+    m_rows = m_index ? withCounterRows(m_index->rows(), m_counters.get()) : TimelineRowTable {};
+    m_collapsed.resize(m_rows.rows.size(), 0);
+}
+
+int TimelineView::counterRow(std::size_t track) const
+{
+    for (std::size_t r = 0; r < m_rows.rows.size(); ++r)
+        if (m_rows.rows[r].kind == TrackKind::Counter && m_rows.rows[r].counter == track)
+            return int(r);
+    return -1;
 }
 
 void TimelineView::setMessage(const QString& message)
@@ -132,7 +171,7 @@ bool TimelineView::isCollapsed(int row) const
 
 void TimelineView::setCollapsed(int row, bool collapsed)
 {
-    if (row < 0 || std::size_t(row) >= m_collapsed.size() || !m_index->rows()[std::size_t(row)].isGroup())
+    if (row < 0 || std::size_t(row) >= m_collapsed.size() || !m_rows.rows[std::size_t(row)].isGroup())
         return;
     m_collapsed[std::size_t(row)] = collapsed;
     relayout();
@@ -141,7 +180,7 @@ void TimelineView::setCollapsed(int row, bool collapsed)
 void TimelineView::relayout()
 {
     if (m_index)
-        m_layout.update(*m_index, m_collapsed);
+        m_layout.update(m_rows.rows, m_rows.order, m_collapsed);
     else
         m_layout = {};
     Q_EMIT verticalRangeChanged(contentHeight(), rowsViewportHeight());
@@ -167,7 +206,7 @@ TimelineView::Hit TimelineView::hitAt(const QPoint& pos) const
     if (!item)
         return hit;
     hit.row = item->row;
-    const TimelineRow& row = m_index->rows()[std::size_t(item->row)];
+    const TimelineRow& row = m_rows.rows[std::size_t(item->row)];
     const int inTrack = pos.y() - kRulerHeight + m_scrollY - item->y - TimelineLayout::kTrackPadding;
     if (row.isGroup() || inTrack < 0 || inTrack >= int(row.laneCount) * TimelineLayout::kLaneHeight)
         return hit;
@@ -180,10 +219,44 @@ TimelineView::Hit TimelineView::hitAt(const QPoint& pos) const
 
 QString TimelineView::toolTipAt(const QPoint& pos) const
 {
+    // A counter's label is often elided: its tooltip gives the whole name and where the values come from.
+    if (m_counters && pos.x() < kLabelWidth && pos.y() >= kRulerHeight)
+        if (const TimelineLayout::Item* item = m_layout.itemAt(pos.y() - kRulerHeight + m_scrollY))
+            if (const TimelineRow& row = m_rows.rows[std::size_t(item->row)]; row.kind == TrackKind::Counter)
+                return QStringLiteral("<p><b>%1</b><br>%2</p>")
+                    .arg(row.label.toHtmlEscaped(), m_counters->tracks()[row.counter].source.toHtmlEscaped());
     const Hit hit = hitAt(pos);
+    if (hit.row >= 0 && m_rows.rows[std::size_t(hit.row)].kind == TrackKind::Counter)
+        return counterToolTip(hit.row, pos.x() - kLabelWidth);
     if (!hit.valid())
         return {};
     return spanToolTip(hit);
+}
+
+QString TimelineView::counterToolTip(int row, int x) const
+{
+    const std::size_t track = m_rows.rows[std::size_t(row)].counter;
+    const CounterTrack& c = m_counters->tracks()[track];
+    const TimeNs t = TimeNs(std::llround(m_viewport.timeAt(x)));
+    QStringList lines;
+    lines << QStringLiteral("<b>%1</b>").arg(c.label.toHtmlEscaped());
+    lines << m_counters->groups()[std::size_t(c.group)].label.toHtmlEscaped();
+    lines << tr("at %1").arg(formatSeconds(t - m_index->origin(), 9));
+    const CounterSample sample = m_counters->sampleAt(track, t);
+    if (!sample.valid) {
+        lines << tr("no sample at this time");
+    } else {
+        lines << tr("<b>%1</b> from %2 for %3")
+                     .arg(formatCounterValue(sample.value, c.unit).toHtmlEscaped(),
+                         formatSeconds(sample.start - m_index->origin(), 9), formatDuration(sample.end - sample.start));
+        // Where a pixel holds several samples the area shows their maximum: say so when it is not this one.
+        const std::vector<CounterColumn> columns
+            = m_counters->columns(track, m_viewport.start(), m_viewport.nsPerPixel(), m_viewport.width());
+        if (x >= 0 && x < int(columns.size()) && columns[std::size_t(x)].max > sample.value)
+            lines << tr("highest in this pixel: %1").arg(formatCounterValue(columns[std::size_t(x)].max, c.unit));
+    }
+    lines << c.source.toHtmlEscaped();
+    return QStringLiteral("<p>") + lines.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
 }
 
 QString TimelineView::spanToolTip(const Hit& hit) const
@@ -195,7 +268,7 @@ QString TimelineView::spanToolTip(const Hit& hit) const
     QStringList lines;
     if (!event.valid()) {
         lines << QStringLiteral("<b>GPU busy</b>");
-        lines << m_index->rows()[std::size_t(m_index->rows()[std::size_t(hit.row)].parent)].label.toHtmlEscaped();
+        lines << m_rows.rows[std::size_t(m_rows.rows[std::size_t(hit.row)].parent)].label.toHtmlEscaped();
     } else {
         const EventDescription d = describeEvent(profile, event);
         // Templated kernel names run to thousands of characters: keep both ends.
@@ -234,7 +307,7 @@ TimelineView::Hit TimelineView::locate(EventRef event) const
         return hit;
     const TimeNs start = eventStart(m_index->profile(), event);
     for (std::size_t r = 0; r < m_index->rows().size(); ++r) {
-        const TimelineRow& row = m_index->rows()[r];
+        const TimelineRow& row = m_rows.rows[r];
         for (std::uint32_t lane = row.firstLane; lane < row.firstLane + row.laneCount; ++lane) {
             const std::uint32_t n = m_index->lanes()[lane].count;
             for (std::uint32_t k = m_index->firstEndingAtOrAfter(lane, start);
@@ -251,7 +324,7 @@ QRectF TimelineView::hitRect(const Hit& hit) const
     const TimelineLayout::Item* item = hit.valid() ? m_layout.itemOfRow(hit.row) : nullptr;
     if (!item)
         return {};
-    const TimelineRow& row = m_index->rows()[std::size_t(hit.row)];
+    const TimelineRow& row = m_rows.rows[std::size_t(hit.row)];
     const double top = kRulerHeight - m_scrollY + TimelineLayout::laneTop(*item, hit.lane - row.firstLane) + 1;
     // Far outside the view at a deep zoom, x runs to 1e12: keep it just beyond the edges, where it is drawn clipped.
     const auto x = [&](TimeNs t) {
@@ -296,7 +369,7 @@ bool TimelineView::revealEvent(EventRef event, double share)
     const Hit hit = locate(event);
     if (!hit.valid())
         return false;
-    for (int p = m_index->rows()[std::size_t(hit.row)].parent; p >= 0; p = m_index->rows()[std::size_t(p)].parent)
+    for (int p = m_rows.rows[std::size_t(hit.row)].parent; p >= 0; p = m_rows.rows[std::size_t(p)].parent)
         m_collapsed[std::size_t(p)] = 0;
     relayout();
     const double start = double(m_index->startAt(hit.lane, std::uint32_t(hit.pos)));
@@ -336,7 +409,7 @@ bool TimelineView::event(QEvent* e)
 void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    if (!m_index || m_index->rows().empty()) {
+    if (!m_index || m_rows.rows.empty()) {
         p.fillRect(rect(), palette().window());
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(rect(), Qt::AlignCenter,
@@ -349,8 +422,9 @@ void TimelineView::paintEvent(QPaintEvent*)
     for (const Hit& hit : m_relatedHits)
         if (const QRectF r = hitRect(hit); !r.isEmpty())
             related.push_back(r);
-    const TimelineFrame frame { *m_index, m_viewport, m_layout, m_collapsed, m_selected, m_scrollY,
-        QRect(0, kRulerHeight, kLabelWidth, rowsViewportHeight()), QRect(kLabelWidth, 0, timeAreaWidth(), kRulerHeight),
+    const TimelineFrame frame { *m_index, m_rows.rows, m_counters.get(), m_viewport, m_layout, m_collapsed, m_selected,
+        m_scrollY, QRect(0, kRulerHeight, kLabelWidth, rowsViewportHeight()),
+        QRect(kLabelWidth, 0, timeAreaWidth(), kRulerHeight),
         QRect(kLabelWidth, kRulerHeight, timeAreaWidth(), rowsViewportHeight()), related, correlationArrows() };
     TimelinePainter(p, frame, m_colors).paint();
     if (const auto [start, end] = selectedRange(); end > start) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/timeline/timelinecounters.h"
 #include "core/timeline/timelineindex.h"
 #include "widgets/timeline/eventcolors.h"
 #include "widgets/timeline/timelinelayout.h"
@@ -39,6 +40,13 @@ public:
     /// Shows @p index (null: nothing) with every group expanded, fitted to its events.
     void setIndex(TimelineIndexPtr index);
     const TimelineIndexPtr& index() const { return m_index; }
+    /// Adds counter rows (null: none) to the index shown; setIndex() clears them. Groups keep their folding.
+    void setCounters(TimelineCountersPtr counters);
+    const TimelineCountersPtr& counters() const { return m_counters; }
+    /// Every row: the index's rows with their numbers, then the counter groups and rows (see withCounterRows()).
+    const std::vector<TimelineRow>& rows() const { return m_rows.rows; }
+    /// The row showing counter track @p track, -1 when none.
+    int counterRow(std::size_t track) const;
     /// Text drawn instead of the rows while there is no index ("Building the timeline… 40 %").
     void setMessage(const QString& message);
 
@@ -129,9 +137,13 @@ private:
     void showHistoryEntry(const TimelineViewEntry& entry);
     void clickAt(const QPoint& pos);
     QString spanToolTip(const Hit& hit) const;
+    QString counterToolTip(int row, int x) const;
+    void updateRows();
     QRectF hitRect(const Hit& hit) const;
 
     TimelineIndexPtr m_index;
+    TimelineCountersPtr m_counters;
+    TimelineRowTable m_rows;
     TimelineViewport m_viewport;
     ViewHistory m_history;
     QElapsedTimer m_clock; ///< times history steps, to merge bursts
