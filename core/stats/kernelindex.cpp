@@ -222,9 +222,11 @@ std::vector<KernelGroupStats> summarizeKernels(const KernelIndex& index, const K
         if (splitByDevice) {
             for (const auto& [device, deviceValues] : perDevice)
                 result.push_back(
-                    { group.name, device, int(g), summarizeSorted(deviceValues.data(), deviceValues.size()) });
+                    { group.name, device, int(g), summarizeSorted(deviceValues.data(), deviceValues.size()),
+                        durationModesSorted(deviceValues.data(), deviceValues.size()) });
         } else if (count > 0) {
-            result.push_back({ group.name, -1, int(g), summarizeSorted(values, count) });
+            result.push_back(
+                { group.name, -1, int(g), summarizeSorted(values, count), durationModesSorted(values, count) });
         }
     }
     return result;
