@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Kernels pane's summary line and the linked selection under its filters, by what the pane shows.
+#include "core/models/durationbinsmodel.h"
 #include "core/models/kernelinstancemodel.h"
 #include "core/models/kernelsummarymodel.h"
 #include "core/models/modelroles.h"

@@ -7,6 +7,7 @@
 
 #include <QToolTip>
 #include <cmath>
+#include <utility>
 
 namespace nsw {
 
@@ -246,7 +247,9 @@ void DurationHistogramChart::onRelease(QMouseEvent* event)
 {
     if (event->button() != Qt::LeftButton || m_dragStart < 0)
         return;
-    m_dragStart = -1;
+    const int start = std::exchange(m_dragStart, -1);
+    const int end = binAtPixel(event->position().x());
+    setBrushedBins(std::make_pair(std::min(start, end), std::max(start, end)));
     if (m_brushed)
         Q_EMIT binsBrushed(m_brushed->first, m_brushed->second);
 }
