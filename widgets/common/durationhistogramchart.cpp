@@ -39,7 +39,7 @@ struct Percentile
 
 DurationHistogramChart::DurationHistogramChart(QWidget* parent)
     : QCustomPlot(parent)
-    , m_title(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize(), QFont::Bold)))
+    , m_title(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() - 1, QFont::Bold)))
     , m_bars(addGraph())
     , m_brushBars(addGraph())
 {
@@ -53,11 +53,13 @@ DurationHistogramChart::DurationHistogramChart(QWidget* parent)
     m_brushBars->setPen(QPen(kBrushColor.darker(130)));
     m_brushBars->setBrush(kBrushColor);
     markScreenOnly(m_brushBars);
+    // Compact: in the default layout the chart has the height of a few table rows. The ticks say the units (durations
+    // on a log scale, executions), the tooltip the rest.
     xAxis->setScaleType(QCPAxis::stLogarithmic);
-    xAxis->setLabel(tr("Duration (log scale)"));
-    yAxis->setLabel(tr("Executions"));
+    xAxis->setTicker(QSharedPointer<DurationLogTicker>::create());
     yAxis->grid()->setSubGridVisible(false);
-    setMinimumSize(240, 160);
+    m_title->setMargins(QMargins(0, 2, 0, 0));
+    setMinimumSize(160, 60);
     setMouseTracking(true);
     connect(this, &QCustomPlot::mousePress, this, &DurationHistogramChart::onPress);
     connect(this, &QCustomPlot::mouseMove, this, &DurationHistogramChart::onMove);
@@ -150,21 +152,30 @@ void DurationHistogramChart::showPercentiles()
     const Percentile marks[] = { { "p50", m_histogram.p50, QColor(20, 40, 120), Qt::SolidLine },
         { "p90", m_histogram.p90, QColor(200, 110, 0), Qt::DashLine },
         { "p99", m_histogram.p99, QColor(190, 20, 20), Qt::DashLine } };
+    const double top = yAxis->range().upper;
+    const QCPRange keys = xAxis->range();
+    const double middle = std::sqrt(keys.lower * keys.upper);
+    QFont small = font();
+    small.setPointSize(font().pointSize() - 1);
+    const int lineHeight = QFontMetrics(small).height();
     int row = 0;
     for (const Percentile& p : marks) {
         // A log axis has no place for 0: such a marker stands at the zero bin.
         const double x = p.value > 0 ? p.value : std::sqrt(drawnRange(0).first * drawnRange(0).second);
-        auto* line = new QCPItemStraightLine(this);
-        line->point1->setCoords(x, 0);
-        line->point2->setCoords(x, 1);
+        auto* line = new QCPItemLine(this);
+        line->start->setCoords(x, 0);
+        line->end->setCoords(x, top);
         line->setPen(QPen(p.color, 1.5, p.style));
+        // Stacked under the line's top in pixels, so that close percentiles do not overlap; on the side with room.
         auto* label = new QCPItemText(this);
-        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(x, 0.02 + 0.08 * row++);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->position->setParentAnchor(line->end);
+        const bool rightHalf = x > middle;
+        label->position->setCoords(rightHalf ? -2 : 2, 1 + lineHeight * row++);
+        label->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
         label->setColor(p.color);
-        label->setText(QStringLiteral(" %1 %2").arg(QLatin1String(p.label), formatDuration(qint64(p.value + 0.5))));
+        label->setFont(small);
+        label->setBrush(QColor(255, 255, 255, 210));
+        label->setText(QStringLiteral("%1 %2").arg(QLatin1String(p.label), formatDuration(qint64(p.value + 0.5))));
     }
 }
 
@@ -238,7 +249,9 @@ void DurationHistogramChart::onMove(QMouseEvent* event)
     }
     const QRect area = axisRect()->rect();
     if (bin >= 0 && area.contains(event->position().toPoint()))
-        QToolTip::showText(event->globalPosition().toPoint(), binToolTip(bin), this);
+        QToolTip::showText(event->globalPosition().toPoint(),
+            binToolTip(bin) + QLatin1Char('\n') + tr("Drag across bins (or click one) to list only their executions"),
+            this);
     else
         QToolTip::hideText();
 }

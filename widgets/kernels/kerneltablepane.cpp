@@ -48,11 +48,6 @@ struct CachedFocusRows
 };
 const QString kFocusRowsAttachment = QStringLiteral("kernels-focus-rows");
 
-QString shortened(const QString& name, int characters)
-{
-    return name.size() > characters ? name.left(characters - 1) + QStringLiteral("…") : name;
-}
-
 bool isChecked(const QMenu* menu, const QVariant& key)
 {
     const QList<QAction*> actions = menu->actions();
@@ -143,13 +138,13 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     auto* histogramMenu = new QMenu(this);
     auto* histogramExport = makeMenuButton(tr("Histogram"), histogramMenu, this);
     histogramExport->setToolTip(tr("Export the duration histogram of the selected kernel"));
+    histogramExport->setAutoRaise(true);
     histogramMenu->addAction(tr("Chart as PNG…"), this, [this]() {
         exportPlotInteractively(*m_histogramChart, exportBaseName() + QStringLiteral("-histogram"), this);
     });
     histogramMenu->addAction(tr("Bins as CSV…"), this, [this]() {
         exportModelCsvInteractively(*m_binsModel, exportBaseName() + QStringLiteral("-histogram-bins"), this);
     });
-    m_histogramChart->setToolTip(tr("Drag across bins (or click one) to list only their executions"));
     auto* bottom = new QWidget(this);
     auto* bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
@@ -162,8 +157,9 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     auto* besideInstances = new QSplitter(Qt::Horizontal, this);
     besideInstances->addWidget(m_instanceView);
     besideInstances->addWidget(m_histogramChart);
-    besideInstances->setStretchFactor(0, 3);
-    besideInstances->setStretchFactor(1, 2);
+    besideInstances->setStretchFactor(0, 1);
+    besideInstances->setStretchFactor(1, 1);
+    besideInstances->setSizes({ 1000, 1000 });
     bottomLayout->addWidget(besideInstances, 1);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(top);
@@ -539,7 +535,7 @@ void KernelTablePane::showInstancesOfCurrentRow()
         m_brushLabel->hide();
         m_listedName.clear();
         m_instancesLabel->setText(tr("Select a kernel to list its executions."));
-        m_histogramChart->clearHistogram(tr("Select a kernel to see its durations"));
+        m_histogramChart->clearHistogram(tr("No kernel selected"));
         m_binsModel->setHistogram({});
         return;
     }
@@ -563,8 +559,7 @@ void KernelTablePane::showHistogram(const KernelGroupStats& stats, const std::ve
         durations.push_back(kernels.end[k] - kernels.start[k]);
     // kernelInstances() lists by ascending duration: no sort needed.
     const DurationHistogram histogram = durationHistogramSorted(durations.data(), durations.size());
-    const QString name = m_index->profile()->strings.at(stats.name);
-    QString title = tr("%1\n%2 executions").arg(shortened(name, 70), withThousandsSeparators(histogram.count));
+    QString title = tr("%1 executions").arg(withThousandsSeparators(histogram.count));
     if (histogram.isMultimodal())
         title += QStringLiteral(" · ") + KernelSummaryModel::modesText(histogram.modes);
     m_histogramChart->setHistogram(histogram, title);
