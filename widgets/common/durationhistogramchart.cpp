@@ -234,7 +234,7 @@ QString DurationHistogramChart::binToolTip(int bin) const
 
 void DurationHistogramChart::onPress(QMouseEvent* event)
 {
-    if (event->button() != Qt::LeftButton || m_histogram.bins.empty())
+    if (event->button() != Qt::LeftButton || m_histogram.bins.empty() || !m_brushing)
         return;
     m_dragStart = binAtPixel(event->position().x());
     setBrushedBins(std::make_pair(m_dragStart, m_dragStart));
@@ -250,7 +250,9 @@ void DurationHistogramChart::onMove(QMouseEvent* event)
     const QRect area = axisRect()->rect();
     if (bin >= 0 && area.contains(event->position().toPoint()))
         QToolTip::showText(event->globalPosition().toPoint(),
-            binToolTip(bin) + QLatin1Char('\n') + tr("Drag across bins (or click one) to list only their executions"),
+            m_brushing ? binToolTip(bin) + QLatin1Char('\n')
+                    + tr("Drag across bins (or click one) to list only their executions")
+                       : binToolTip(bin),
             this);
     else
         QToolTip::hideText();

@@ -21,6 +21,8 @@ public:
     /// No histogram: @p message in the middle of the chart.
     void clearHistogram(const QString& message);
     const DurationHistogram& histogram() const { return m_histogram; }
+    /// Whether dragging brushes bins (on by default; off where nothing lists the executions).
+    void setBrushingEnabled(bool enabled) { m_brushing = enabled; }
 
     /// Highlights bins first..last (no signal); nullopt clears the highlight.
     void setBrushedBins(std::optional<std::pair<int, int>> bins);
@@ -51,6 +53,7 @@ private:
     QCPGraph* m_brushBars;
     std::optional<std::pair<int, int>> m_brushed;
     int m_dragStart = -1;
+    bool m_brushing = true;
 };
 
 } // namespace nsw
