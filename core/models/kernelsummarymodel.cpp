@@ -5,6 +5,8 @@
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 
+#include <algorithm>
+
 namespace nsw {
 
 KernelSummaryModel::KernelSummaryModel(QObject* parent)
@@ -84,7 +86,7 @@ QVariant KernelSummaryModel::data(const QModelIndex& index, int role) const
         case P99Column:
             return s.p99;
         case ModesColumn:
-            return qint64(r->modes.size());
+            return qint64(std::max<std::size_t>(r->modes.size(), 1)); // empty: one group
         case DeviceColumn:
             return r->device;
         }

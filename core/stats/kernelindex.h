@@ -110,7 +110,8 @@ struct KernelGroupStats
     std::int32_t device = -1; ///< -1 = all devices
     int group = -1; ///< index into KernelIndex::groups()
     DurationSummary stats;
-    /// The groups the durations fall into (durationModesSorted); two or more: a multimodal kernel.
+    /// The groups the durations fall into (durationModesSorted) when there are two or more (a multimodal kernel);
+    /// empty otherwise.
     std::vector<DurationMode> modes;
 };
 
