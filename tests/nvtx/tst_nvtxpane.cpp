@@ -253,7 +253,8 @@ void TestNvtxPane::histogramOfTheSelectedRange()
     QCOMPARE(chart->histogram().count, qint64(3));
     QCOMPARE(chart->histogram().min, qint64(50));
     QCOMPARE(chart->histogram().p50, 200.0);
-    QCOMPARE(pane.exportablePlot(), static_cast<QCustomPlot*>(chart));
+    // Its own export (the pane's Export menu): File → Export → PNG stays with the big charts.
+    QVERIFY(!pane.exportablePlot());
 }
 
 void TestNvtxPane::filterAndExports()

@@ -58,6 +58,12 @@ DurationHistogramChart::DurationHistogramChart(QWidget* parent)
     xAxis->setScaleType(QCPAxis::stLogarithmic);
     xAxis->setTicker(QSharedPointer<DurationLogTicker>::create());
     yAxis->grid()->setSubGridVisible(false);
+    // Whole executions, few ticks: the chart may be only a few rows high.
+    auto counts = QSharedPointer<QCPAxisTickerFixed>::create();
+    counts->setTickStep(1);
+    counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    counts->setTickCount(3);
+    yAxis->setTicker(counts);
     m_title->setMargins(QMargins(0, 2, 0, 0));
     setMinimumSize(160, 60);
     setMouseTracking(true);

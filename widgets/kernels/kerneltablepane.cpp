@@ -229,11 +229,6 @@ QAbstractItemView* KernelTablePane::exportableView() const
     return m_instanceView->hasFocus() ? m_instanceView : m_summaryView;
 }
 
-QCustomPlot* KernelTablePane::exportablePlot() const
-{
-    return m_histogramChart;
-}
-
 void KernelTablePane::onCurrentSessionChanged(ProfileSession* session)
 {
     m_session = session;

@@ -40,7 +40,6 @@ public:
     QString paneId() const override { return QStringLiteral("kernels"); }
     QString title() const override { return tr("&Kernels"); }
     QAbstractItemView* exportableView() const override;
-    QCustomPlot* exportablePlot() const override;
 
     // For tests and linked selection.
     QTableView* summaryView() const { return m_summaryView; }

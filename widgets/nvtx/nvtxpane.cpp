@@ -224,11 +224,6 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
 
 NvtxPane::~NvtxPane() = default;
 
-QCustomPlot* NvtxPane::exportablePlot() const
-{
-    return m_histogram;
-}
-
 QAbstractItemView* NvtxPane::exportableView() const
 {
     return m_flatView;

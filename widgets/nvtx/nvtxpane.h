@@ -42,7 +42,6 @@ public:
     QString title() const override { return tr("&NVTX"); }
     /// The tree flattened with depth and path (a hidden table), so that File → Export → CSV writes all of it.
     QAbstractItemView* exportableView() const override;
-    QCustomPlot* exportablePlot() const override;
 
     // For tests.
     QTreeView* view() const { return m_view; }
