@@ -28,8 +28,39 @@ void KernelInstanceModel::setInstances(ProfilePtr profile, std::vector<std::uint
 {
     beginResetModel();
     m_profile = std::move(profile);
-    m_rows = std::move(kernelRows);
+    m_allRows = std::move(kernelRows);
+    m_durationFilter.reset();
+    m_sortColumn = -1;
+    filterRows();
     endResetModel();
+}
+
+void KernelInstanceModel::setDurationFilter(std::optional<DurationRange> range)
+{
+    if (range == m_durationFilter)
+        return;
+    beginResetModel();
+    m_durationFilter = range;
+    filterRows();
+    sortRows();
+    endResetModel();
+}
+
+qint64 KernelInstanceModel::durationOf(std::uint32_t kernelRow) const
+{
+    return m_profile->kernels.end[kernelRow] - m_profile->kernels.start[kernelRow];
+}
+
+void KernelInstanceModel::filterRows()
+{
+    if (!m_durationFilter || !m_profile) {
+        m_rows = m_allRows;
+        return;
+    }
+    m_rows.clear();
+    for (const std::uint32_t k : m_allRows)
+        if (m_durationFilter->contains(durationOf(k)))
+            m_rows.push_back(k);
 }
 
 void KernelInstanceModel::clear()
@@ -151,6 +182,27 @@ void KernelInstanceModel::sort(int column, Qt::SortOrder order)
     std::vector<std::uint32_t> persistentRows;
     for (const QModelIndex& p : persistent)
         persistentRows.push_back(m_rows[std::size_t(p.row())]);
+    m_sortColumn = column;
+    m_sortOrder = order;
+    sortRows();
+    if (!persistent.isEmpty()) {
+        std::unordered_map<std::uint32_t, int> newRow;
+        for (std::size_t i = 0; i < m_rows.size(); ++i)
+            newRow.emplace(m_rows[i], int(i));
+        QModelIndexList moved;
+        for (int i = 0; i < persistent.size(); ++i)
+            moved.append(index(newRow.at(persistentRows[std::size_t(i)]), persistent[i].column()));
+        changePersistentIndexList(persistent, moved);
+    }
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void KernelInstanceModel::sortRows()
+{
+    if (!m_profile || m_sortColumn < 0)
+        return;
+    const int column = m_sortColumn;
+    const Qt::SortOrder order = m_sortOrder;
     const KernelTable& t = m_profile->kernels;
     auto key = [&](std::uint32_t k) -> qint64 {
         switch (column) {
@@ -189,16 +241,6 @@ void KernelInstanceModel::sort(int column, Qt::SortOrder order)
         for (std::size_t i = 0; i < keyed.size(); ++i)
             m_rows[i] = keyed[i].second;
     }
-    if (!persistent.isEmpty()) {
-        std::unordered_map<std::uint32_t, int> newRow;
-        for (std::size_t i = 0; i < m_rows.size(); ++i)
-            newRow.emplace(m_rows[i], int(i));
-        QModelIndexList moved;
-        for (int i = 0; i < persistent.size(); ++i)
-            moved.append(index(newRow.at(persistentRows[std::size_t(i)]), persistent[i].column()));
-        changePersistentIndexList(persistent, moved);
-    }
-    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 } // namespace nsw

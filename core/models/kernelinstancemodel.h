@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace nsw {
@@ -33,8 +34,24 @@ public:
 
     explicit KernelInstanceModel(QObject* parent = nullptr);
 
+    /// Durations from min to max, both included (ns).
+    struct DurationRange
+    {
+        qint64 min = 0;
+        qint64 max = 0;
+        bool contains(qint64 duration) const { return duration >= min && duration <= max; }
+        bool operator==(const DurationRange& o) const { return min == o.min && max == o.max; }
+    };
+
+    /// Shows @p kernelRows (no duration filter).
     void setInstances(ProfilePtr profile, std::vector<std::uint32_t> kernelRows);
     void clear();
+    /// Lists only the executions whose duration is in @p range (bins brushed in the histogram); nullopt lists all.
+    /// The current sort order stays.
+    void setDurationFilter(std::optional<DurationRange> range);
+    const std::optional<DurationRange>& durationFilter() const { return m_durationFilter; }
+    /// Every execution given to setInstances(), whatever the duration filter, in the order given.
+    const std::vector<std::uint32_t>& allKernelRows() const { return m_allRows; }
     std::uint32_t kernelRowAt(int row) const { return m_rows[std::size_t(row)]; }
     const ProfilePtr& profile() const { return m_profile; }
 
@@ -46,9 +63,16 @@ public:
 
 private:
     QVariant rawValue(std::uint32_t kernelRow, int column) const;
+    qint64 durationOf(std::uint32_t kernelRow) const;
+    void filterRows();
+    void sortRows();
 
     ProfilePtr m_profile;
-    std::vector<std::uint32_t> m_rows;
+    std::vector<std::uint32_t> m_allRows;
+    std::vector<std::uint32_t> m_rows; ///< m_allRows within the duration filter, in the sort order
+    std::optional<DurationRange> m_durationFilter;
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
 };
 
 } // namespace nsw

@@ -5,6 +5,8 @@
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 
+#include <algorithm>
+
 namespace nsw {
 
 KernelSummaryModel::KernelSummaryModel(QObject* parent)
@@ -83,6 +85,8 @@ QVariant KernelSummaryModel::data(const QModelIndex& index, int role) const
             return s.p90;
         case P99Column:
             return s.p99;
+        case ModesColumn:
+            return qint64(std::max<std::size_t>(r->modes.size(), 1)); // empty: one group
         case DeviceColumn:
             return r->device;
         }
@@ -112,12 +116,16 @@ QVariant KernelSummaryModel::data(const QModelIndex& index, int role) const
             return formatDuration(qint64(s.p90 + 0.5));
         case P99Column:
             return formatDuration(qint64(s.p99 + 0.5));
+        case ModesColumn:
+            return modesText(r->modes);
         case DeviceColumn:
             return r->device < 0 ? tr("all") : QString::number(r->device);
         }
     }
     if (role == Qt::ToolTipRole && index.column() == NameColumn)
         return nameAt(index.row());
+    if (role == Qt::ToolTipRole && index.column() == ModesColumn)
+        return modesToolTip(r->modes);
     if (role == Qt::TextAlignmentRole && index.column() != NameColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};
@@ -128,9 +136,12 @@ QVariant KernelSummaryModel::headerData(int section, Qt::Orientation orientation
     if (orientation == Qt::Horizontal && role == RawValueRole) {
         // Header of raw (unformatted) exports: units made explicit.
         static const char* const kRaw[] = { "Name", "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
-            "Min (ns)", "Max (ns)", "StdDev (ns)", "p90 (ns)", "p99 (ns)", "Device" };
+            "Min (ns)", "Max (ns)", "StdDev (ns)", "p90 (ns)", "p99 (ns)", "Modes", "Device" };
         return section >= 0 && section < ColumnCount ? QString::fromLatin1(kRaw[section]) : QVariant();
     }
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == ModesColumn)
+        return tr("Kernels whose durations fall into separate groups (peaks of the log-scaled duration histogram with "
+                  "a deep valley between them), with each group's median");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -156,10 +167,34 @@ QVariant KernelSummaryModel::headerData(int section, Qt::Orientation orientation
         return tr("p90");
     case P99Column:
         return tr("p99");
+    case ModesColumn:
+        return tr("Modes");
     case DeviceColumn:
         return tr("Device");
     }
     return {};
+}
+
+QString KernelSummaryModel::modesText(const std::vector<DurationMode>& modes)
+{
+    if (modes.size() < 2)
+        return {};
+    QStringList medians;
+    for (const DurationMode& m : modes)
+        medians << formatDuration(qint64(m.median + 0.5));
+    return tr("%1 groups: %2").arg(modes.size()).arg(medians.join(QStringLiteral(" · ")));
+}
+
+QString KernelSummaryModel::modesToolTip(const std::vector<DurationMode>& modes)
+{
+    if (modes.size() < 2)
+        return tr("One group of durations");
+    QStringList lines;
+    for (const DurationMode& m : modes)
+        lines << tr("%1 executions, median %2 (%3 – %4)")
+                     .arg(withThousandsSeparators(m.count), formatDuration(qint64(m.median + 0.5)),
+                         formatDuration(m.lower), formatDuration(m.upper));
+    return tr("Durations in %1 groups:\n%2").arg(modes.size()).arg(lines.join(QLatin1Char('\n')));
 }
 
 } // namespace nsw

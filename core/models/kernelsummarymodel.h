@@ -9,7 +9,8 @@
 
 namespace nsw {
 
-/// One row per kernel name (or name and device): nsys's cuda_gpu_kern_sum columns plus p90/p99.
+/// One row per kernel name (or name and device): nsys's cuda_gpu_kern_sum columns plus p90/p99 and the duration
+/// groups of multimodal kernels.
 class KernelSummaryModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -27,6 +28,7 @@ public:
         StdDevColumn,
         P90Column,
         P99Column,
+        ModesColumn, ///< empty for one group of durations; "2 groups: 141 µs · 7.08 ms" for a multimodal kernel
         DeviceColumn,
         ColumnCount
     };
@@ -45,6 +47,11 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// "2 groups: 141 µs · 7.08 ms" (the modes' medians), or empty for fewer than two.
+    static QString modesText(const std::vector<DurationMode>& modes);
+    /// One line per group: its executions and median, its duration range.
+    static QString modesToolTip(const std::vector<DurationMode>& modes);
 
 private:
     std::shared_ptr<const KernelIndex> m_index;

@@ -334,6 +334,7 @@ void Builder::sweepThread(ThreadIndex thread)
             const std::int32_t domain = n.domain[row] >= 0 ? m_domainKey[std::size_t(n.domain[row])] : 0;
             const std::int32_t node = child(parentNode, domain, nameKey(n.name[row]), NvtxNode::Kind::Range);
             NvtxNode& nd = m_tree.nodes[std::size_t(node)];
+            m_tree.rangeNode[row] = node;
             ++nd.instances;
             nd.cpuTime += end - start;
             if (nd.firstRow < 0 || start < n.start[std::size_t(nd.firstRow)]
@@ -441,6 +442,7 @@ NvtxTree Builder::run()
     m_tree.nodes.emplace_back(); // root
     m_tree.kernelNode.assign(k.size(), -1);
     m_tree.memOpNode.assign(m_p.memops.size(), -1);
+    m_tree.rangeNode.assign(m_p.nvtx.size(), -1);
     for (std::size_t i = 0; i < k.size(); ++i) {
         if (!m_tree.focus.overlaps(k.start[i], k.end[i]))
             continue;
@@ -555,6 +557,27 @@ FocusRange nvtxFirstInstanceFocus(const NvtxTree& tree, std::int32_t node)
     const QString path = tree.path(node);
     focus.label = n.instances > 1 ? QStringLiteral("%1 (first of %2 instances)").arg(path).arg(n.instances) : path;
     return focus;
+}
+
+std::vector<qint64> nvtxNodeDurations(const NvtxTree& tree, std::int32_t node)
+{
+    std::vector<qint64> durations;
+    if (node < 0 || std::size_t(node) >= tree.nodes.size())
+        return durations;
+    const NvtxNode& n = tree.nodes[std::size_t(node)];
+    const Profile& p = *tree.profile;
+    if (n.kind == NvtxNode::Kind::Kernel) {
+        for (std::size_t i = 0; i < tree.kernelNode.size(); ++i)
+            if (tree.kernelNode[i] == n.parent && p.kernels.demangledName[i] == n.name)
+                durations.push_back(p.kernels.end[i] - p.kernels.start[i]);
+    } else if (n.kind == NvtxNode::Kind::Range) {
+        const NvtxTable& t = p.nvtx;
+        for (std::size_t i = 0; i < tree.rangeNode.size(); ++i)
+            if (tree.rangeNode[i] == node)
+                durations.push_back((t.end[i] == kNoTime ? t.maxTimestamp : t.end[i]) - t.start[i]);
+    }
+    std::sort(durations.begin(), durations.end());
+    return durations;
 }
 
 std::vector<char> nvtxKernelRows(const NvtxTree& tree, std::int32_t node)

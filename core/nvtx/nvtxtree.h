@@ -86,6 +86,7 @@ struct NvtxTree
     std::vector<QString> domainLabels; ///< [0] = "" (default domain)
     std::vector<std::int32_t> kernelNode; ///< per kernel row: the innermost range node it is attributed to, or -1
     std::vector<std::int32_t> memOpNode; ///< per memory operation row, likewise
+    std::vector<std::int32_t> rangeNode; ///< per NVTX row: the range node it was placed in, or -1
     NvtxCoverage coverage;
     qint64 ranges = 0; ///< range events (push/pop and start/end) placed in the tree
     qint64 marks = 0; ///< marks: instantaneous events, not ranges
@@ -126,6 +127,11 @@ Result<std::shared_ptr<const NvtxTree>> computeNvtxTree(const NvtxTreeRequest& r
 /// The time span of @p node's first instance (NvtxNode::firstRow; unterminated: to NvtxTable::maxTimestamp) as a focus
 /// labelled with its path ("step > forward", "… (first of 12 instances)"); inactive for nodes that are not ranges.
 FocusRange nvtxFirstInstanceFocus(const NvtxTree& tree, std::int32_t node);
+
+/// The durations of @p node's instances, ascending: each range's end - start (unterminated: to
+/// NvtxTable::maxTimestamp, as its CPU time), or a kernel leaf's kernel durations; empty for other nodes. For the
+/// node's duration histogram: as many values as NvtxNode::instances.
+std::vector<qint64> nvtxNodeDurations(const NvtxTree& tree, std::int32_t node);
 
 /// Kernel rows (mask by Profile::kernels row) attributed to @p node or below it; for a kernel leaf, its kernels.
 std::vector<char> nvtxKernelRows(const NvtxTree& tree, std::int32_t node);

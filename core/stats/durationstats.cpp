@@ -33,6 +33,13 @@ double percentileSorted(const qint64* sorted, std::size_t count, double percent)
     return double(sorted[lo]) + (double(sorted[hi]) - double(sorted[lo])) * frac;
 }
 
+double medianSorted(const qint64* sorted, std::size_t count)
+{
+    if (count == 0)
+        return 0;
+    return count % 2 ? double(sorted[count / 2]) : (double(sorted[count / 2 - 1]) + double(sorted[count / 2])) / 2.0;
+}
+
 DurationSummary summarizeSorted(const qint64* sorted, std::size_t count)
 {
     DurationSummary s;
@@ -46,8 +53,7 @@ DurationSummary summarizeSorted(const qint64* sorted, std::size_t count)
         total += sorted[i];
     s.total = total;
     s.mean = double(total) / double(count);
-    s.median
-        = count % 2 ? double(sorted[count / 2]) : (double(sorted[count / 2 - 1]) + double(sorted[count / 2])) / 2.0;
+    s.median = medianSorted(sorted, count);
     s.stddev = sampleStddev(sorted, count, total);
     s.p90 = percentileSorted(sorted, count, 90);
     s.p99 = percentileSorted(sorted, count, 99);

@@ -28,6 +28,8 @@ DurationSummary summarize(std::vector<qint64>& values);
 /// The same without percentiles (p90/p99 left 0), in linear time: selection instead of a sort. For the nsys
 /// reports, which print only the median. Reorders @p values.
 DurationSummary summarizeWithoutPercentiles(std::vector<qint64>& values);
+/// The median of ascending @p sorted: the middle value, or the mean of the two middle values for even counts.
+double medianSorted(const qint64* sorted, std::size_t count);
 /// Percentile (0..100) by linear interpolation on ascending @p sorted.
 double percentileSorted(const qint64* sorted, std::size_t count, double percent);
 

@@ -183,6 +183,19 @@ std::size_t KernelIndex::memoryBytes() const
         + m_groups.capacity() * sizeof(Group) + m_lanes.capacity() * sizeof(KernelLane) + m_groupOfName.capacity() * 4;
 }
 
+namespace {
+/// Small groups (most names of a big table) are never multimodal: no histogram is made for them.
+std::vector<DurationMode> modesIfMultimodal(const qint64* sorted, std::size_t count)
+{
+    if (qint64(count) < HistogramOptions().minCountForModes)
+        return {};
+    std::vector<DurationMode> modes = durationModesSorted(sorted, count);
+    if (modes.size() < 2)
+        modes.clear();
+    return modes;
+}
+} // namespace
+
 std::vector<KernelGroupStats> summarizeKernels(const KernelIndex& index, const KernelFilter& filter, bool splitByDevice)
 {
     std::vector<KernelGroupStats> result;
@@ -217,9 +230,11 @@ std::vector<KernelGroupStats> summarizeKernels(const KernelIndex& index, const K
         if (splitByDevice) {
             for (const auto& [device, deviceValues] : perDevice)
                 result.push_back(
-                    { group.name, device, int(g), summarizeSorted(deviceValues.data(), deviceValues.size()) });
+                    { group.name, device, int(g), summarizeSorted(deviceValues.data(), deviceValues.size()),
+                        durationModesSorted(deviceValues.data(), deviceValues.size()) });
         } else if (count > 0) {
-            result.push_back({ group.name, -1, int(g), summarizeSorted(values, count) });
+            result.push_back(
+                { group.name, -1, int(g), summarizeSorted(values, count), modesIfMultimodal(values, count) });
         }
     }
     return result;

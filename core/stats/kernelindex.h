@@ -5,6 +5,7 @@
 #include "core/profile/focusrange.h"
 #include "core/profile/loadtypes.h"
 #include "core/profile/profile.h"
+#include "core/stats/durationhistogram.h"
 #include "core/stats/durationstats.h"
 
 #include <memory>
@@ -109,6 +110,9 @@ struct KernelGroupStats
     std::int32_t device = -1; ///< -1 = all devices
     int group = -1; ///< index into KernelIndex::groups()
     DurationSummary stats;
+    /// The groups the durations fall into (durationModesSorted) when there are two or more (a multimodal kernel);
+    /// empty otherwise.
+    std::vector<DurationMode> modes;
 };
 
 /// Summaries per kernel name (or per name and device), in the index's group order. Groups with no kernel left

@@ -36,6 +36,50 @@ private Q_SLOTS:
         model.sort(KernelInstanceModel::StartColumn, Qt::AscendingOrder);
         QCOMPARE(model.kernelRowAt(0), 0u);
     }
+
+    // k1's durations in the fixture: 10, 20, 30 (rows 0-2), 40 (row 4), 50, 60 (rows 6, 7).
+    void durationFilterListsTheBrushedRange_data()
+    {
+        QTest::addColumn<qint64>("min");
+        QTest::addColumn<qint64>("max");
+        QTest::addColumn<QList<qint64>>("durations"); ///< listed, longest first
+        QTest::newRow("middle") << qint64(20) << qint64(45) << QList<qint64> { 40, 30, 20 };
+        QTest::newRow("bounds included") << qint64(10) << qint64(10) << QList<qint64> { 10 };
+        QTest::newRow("upper bound included") << qint64(41) << qint64(60) << QList<qint64> { 60, 50 };
+        QTest::newRow("between executions") << qint64(31) << qint64(39) << QList<qint64> {};
+        QTest::newRow("everything") << qint64(0) << qint64(1000) << QList<qint64> { 60, 50, 40, 30, 20, 10 };
+    }
+    void durationFilterListsTheBrushedRange()
+    {
+        QFETCH(qint64, min);
+        QFETCH(qint64, max);
+        QFETCH(QList<qint64>, durations);
+        KernelInstanceModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setInstances(twoDeviceKernels(), { 0, 1, 2, 4, 6, 7 });
+        model.sort(KernelInstanceModel::DurationColumn, Qt::DescendingOrder);
+        model.setDurationFilter(KernelInstanceModel::DurationRange { min, max });
+        QList<qint64> listed;
+        for (int r = 0; r < model.rowCount(); ++r)
+            listed << model.index(r, KernelInstanceModel::DurationColumn).data(SortRole).toLongLong();
+        QCOMPARE(listed, durations); // the sort order survives the filter
+        QCOMPARE(model.allKernelRows().size(), std::size_t(6));
+        model.setDurationFilter(std::nullopt);
+        QCOMPARE(model.rowCount(), 6);
+        QCOMPARE(model.index(0, KernelInstanceModel::DurationColumn).data(SortRole).toLongLong(), qint64(60));
+    }
+
+    void newInstancesDropTheDurationFilter()
+    {
+        KernelInstanceModel model;
+        const ProfilePtr p = twoDeviceKernels();
+        model.setInstances(p, { 0, 1, 2, 4, 6, 7 });
+        model.setDurationFilter(KernelInstanceModel::DurationRange { 10, 20 });
+        QCOMPARE(model.rowCount(), 2);
+        model.setInstances(p, { 3, 5, 8 }); // k2: 100, 200, 300
+        QVERIFY(!model.durationFilter());
+        QCOMPARE(model.rowCount(), 3);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKernelInstanceModel)

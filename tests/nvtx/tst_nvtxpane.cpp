@@ -4,6 +4,7 @@
 #include "core/session/workbench.h"
 #include "nvtxfixture.h"
 #include "profilebuilder.h"
+#include "widgets/common/durationhistogramchart.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/nvtx/nvtxpane.h"
 
@@ -15,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -67,6 +69,7 @@ private Q_SLOTS:
     void selectingRangeShowsItsKernels();
     void kernelSelectedElsewhereHighlightsRanges();
     void groupingAndNormalization();
+    void histogramOfTheSelectedRange();
     void filterAndExports();
     void noProfile();
     void nvtxOnlyTreeSortsByCpuTime();
@@ -202,6 +205,56 @@ void TestNvtxPane::groupingAndNormalization()
     QVERIFY(again.normalizeBox()->isChecked());
     again.normalizeBox()->setChecked(false);
     again.groupingSelector()->setCurrentIndex(0);
+}
+
+void TestNvtxPane::histogramOfTheSelectedRange()
+{
+    NvtxPane pane(m_workbench.get());
+    pane.resize(500, 700);
+    pane.show();
+    QSignalSpy shown(&pane, &NvtxPane::treeShown);
+    QTRY_VERIFY(pane.model()->tree());
+    // The choices are remembered: the next tests start from the defaults again, whatever happens here.
+    const auto restore = qScopeGuard([&pane]() {
+        pane.normalizeBox()->setChecked(false);
+        pane.groupingSelector()->setCurrentIndex(0);
+    });
+    shown.clear();
+    pane.groupingSelector()->setCurrentIndex(pane.groupingSelector()->findData(int(NvtxGrouping::Merged)));
+    QVERIFY(shown.wait(5000));
+    shown.clear();
+    pane.normalizeBox()->setChecked(true);
+    QVERIFY(shown.wait(5000));
+    DurationHistogramChart* chart = pane.histogramChart();
+    QVERIFY(chart->isVisible());
+    QVERIFY(chart->histogram().bins.empty());
+
+    // step_# > forward > layer_#: R3 (100 ns), R4 (140 ns), R8 (110 ns). Bins of 20 per decade: 100 to 112
+    // (10^2.05 = 112.2 rounded up), 113 to 125, 126 to 141.
+    const QModelIndex layers = findIndex(*pane.proxy(), { u"step_#"_s, u"forward"_s, u"layer_#"_s });
+    QVERIFY(layers.isValid());
+    pane.view()->setCurrentIndex(layers);
+    QStringList bins;
+    for (const HistogramBin& b : chart->histogram().bins)
+        bins << u"%1-%2:%3"_s.arg(b.lower).arg(b.upper).arg(b.count);
+    QCOMPARE(bins, (QStringList { u"100-112:2"_s, u"113-125:0"_s, u"126-141:1"_s }));
+    QCOMPARE(chart->histogram().count, layers.siblingAtColumn(NvtxTreeModel::InstancesColumn).data().toLongLong());
+    QVERIFY(chart->width() > 100 && chart->height() >= 60);
+    QVERIFY(pane.view()->height() > 2 * chart->height()); // the tree stays what the pane is for
+
+    // An unterminated range lasts until the table's last timestamp: tail [7000, 8000].
+    const QModelIndex tail = findIndex(*pane.proxy(), { u"tail  (1 unterminated)"_s });
+    QVERIFY(tail.isValid());
+    pane.view()->setCurrentIndex(tail);
+    QCOMPARE(chart->histogram().count, qint64(1));
+    QCOMPARE(chart->histogram().min, qint64(1000));
+    // A kernel leaf: gemm under layer_# ran K2 (200 ns), K3 (50 ns) and K7 (200 ns).
+    pane.view()->setCurrentIndex(findIndex(*pane.proxy(), { u"step_#"_s, u"forward"_s, u"layer_#"_s, u"gemm"_s }));
+    QCOMPARE(chart->histogram().count, qint64(3));
+    QCOMPARE(chart->histogram().min, qint64(50));
+    QCOMPARE(chart->histogram().p50, 200.0);
+    // Its own export (the pane's Export menu): File → Export → PNG stays with the big charts.
+    QVERIFY(!pane.exportablePlot());
 }
 
 void TestNvtxPane::filterAndExports()

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Kernels pane's summary line and the linked selection under its filters, by what the pane shows.
+#include "core/models/durationbinsmodel.h"
+#include "core/models/kernelinstancemodel.h"
+#include "core/models/kernelsummarymodel.h"
 #include "core/models/modelroles.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/session/workbench.h"
 #include "profilebuilder.h"
 #include "testutils.h"
+#include "widgets/common/durationhistogramchart.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/kernels/kerneltablepane.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
@@ -56,6 +61,49 @@ struct Fixture
         return new ProfileSession(loaded);
     }
 };
+
+/// flash_fwd: 31 executions of 150 µs + 1 µs × i (median 165 µs) and 21 of 7 ms + 10 µs × j (median 7.10 ms), 52 in
+/// all; steady: 40 executions of 50 µs.
+struct TwoGroupFixture
+{
+    ProfilePtr profile;
+
+    TwoGroupFixture()
+    {
+        ProfileBuilder b;
+        const ProcessIndex p = b.process(100, QStringLiteral("python"));
+        TimeNs at = 0;
+        auto k = [&](const char* name, TimeNs duration) {
+            b.kernelWithoutApi(p, at, at + duration, QLatin1String(name), 0, 7);
+            at += duration + 1000;
+        };
+        for (int i = 0; i < 31; ++i)
+            k("flash_fwd", 150000 + 1000 * i);
+        for (int j = 0; j < 21; ++j)
+            k("flash_fwd", 7000000 + 10000 * j);
+        for (int i = 0; i < 40; ++i)
+            k("steady", 50000);
+        profile = b.build(QStringLiteral("twogroups.sqlite"));
+    }
+
+    ProfileSession* session() const
+    {
+        LoadedProfile loaded;
+        loaded.profile = profile;
+        loaded.kernelIndex = std::make_shared<KernelIndex>(profile, KernelNameMode::Demangled);
+        loaded.result.profile = profile;
+        return new ProfileSession(loaded);
+    }
+};
+
+QString modesShownFor(const KernelTablePane& pane, const QString& name)
+{
+    const QAbstractItemModel* m = pane.summaryView()->model();
+    for (int r = 0; r < m->rowCount(); ++r)
+        if (m->index(r, KernelSummaryModel::NameColumn).data(KernelNameRole).toString() == name)
+            return m->index(r, KernelSummaryModel::ModesColumn).data().toString();
+    return QStringLiteral("(not listed)");
+}
 
 QString currentName(const KernelTablePane& pane)
 {
@@ -192,6 +240,71 @@ private Q_SLOTS:
             QTest::keyClicks(pane.filterBar()->lineEdit(), qs("e"));
             QVERIFY(pane.notice()->isHidden());
         }
+    }
+
+    void histogramOfTheSelectedKernel()
+    {
+        const TwoGroupFixture f;
+        Workbench wb;
+        KernelTablePane pane(&wb);
+        pane.resize(1366, 700);
+        pane.show();
+        wb.addSession(f.session());
+        QVERIFY(pane.selectKernelByName(QStringLiteral("flash_fwd")));
+
+        // The table flags the two groups with their medians; the steady kernel has nothing to flag.
+        QVERIFY(!pane.summaryView()->isColumnHidden(KernelSummaryModel::ModesColumn));
+        QCOMPARE(modesShownFor(pane, QStringLiteral("flash_fwd")), qs("2 groups: 165 µs · 7.10 ms"));
+        QCOMPARE(modesShownFor(pane, QStringLiteral("steady")), QString());
+        // The histogram beside the executions leaves the summary room for eight rows and more.
+        QVERIFY(
+            pane.summaryView()->viewport()->height() >= 8 * pane.summaryView()->verticalHeader()->defaultSectionSize());
+
+        DurationHistogramChart* chart = pane.histogramChart();
+        QVERIFY(chart->isVisible());
+        QVERIFY(chart->width() >= 200 && chart->height() >= 150);
+        // What is drawn adds up to the kernel's executions.
+        double drawn = 0;
+        for (auto it = chart->graph(0)->data()->constBegin(); it != chart->graph(0)->data()->constEnd(); ++it)
+            drawn += it->value;
+        QCOMPARE(drawn, 52.0);
+        QCOMPARE(pane.instanceView()->model()->rowCount(), 52);
+        // The last bin, 10^6.85 to 10^6.9 ns rounded up, holds 7.08 ms to 7.2 ms: j = 8..20.
+        const int last = int(chart->histogram().bins.size()) - 1;
+        QCOMPARE(chart->binToolTip(last), qs("7.08 ms – 7.94 ms: 13 executions (25.0 %)"));
+
+        // Dragging from the empty gap at 1 ms to the last bin lists the slow group only.
+        const int gap = chart->histogram().binOf(1000000);
+        QVERIFY(gap > 0 && chart->histogram().bins[std::size_t(gap)].count == 0);
+        const int y = chart->axisRect()->center().y();
+        QTest::mousePress(chart, Qt::LeftButton, {}, QPoint(int(chart->pixelOfBin(gap)), y));
+        QTest::mouseRelease(chart, Qt::LeftButton, {}, QPoint(int(chart->pixelOfBin(last)), y));
+        QCOMPARE(pane.instanceView()->model()->rowCount(), 21);
+        for (int r = 0; r < 21; ++r)
+            QVERIFY(
+                pane.instanceView()->model()->index(r, KernelInstanceModel::DurationColumn).data(SortRole).toLongLong()
+                >= 7000000);
+        QVERIFY(pane.brushLabel()->isVisible());
+        QVERIFY2(pane.brushLabel()->text().startsWith(qs("Durations 1.00 ms – 7.94 ms")),
+            qPrintable(pane.brushLabel()->text()));
+        QCOMPARE(pane.instancesLabel()->text(), qs("21 of 52 executions of flash_fwd"));
+
+        // One bin by a click: the fast group's middle bin, 158.49 µs to 177.83 µs, holds i = 9..27.
+        const int middle = chart->histogram().binOf(160000);
+        QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(int(chart->pixelOfBin(middle)), y));
+        QCOMPARE(pane.instanceView()->model()->rowCount(), 19);
+
+        // The brush stays on this kernel through a recompute (a device filter), and goes with another kernel.
+        pane.setDeviceAllowed(0, true);
+        QCOMPARE(pane.instanceView()->model()->rowCount(), 19);
+        Q_EMIT pane.brushLabel()->linkActivated(QStringLiteral("clear"));
+        QCOMPARE(pane.instanceView()->model()->rowCount(), 52);
+        QVERIFY(pane.brushLabel()->isHidden());
+        QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(int(chart->pixelOfBin(middle)), y));
+        QVERIFY(pane.selectKernelByName(QStringLiteral("steady")));
+        QCOMPARE(pane.instanceView()->model()->rowCount(), 40);
+        QVERIFY(pane.brushLabel()->isHidden());
+        QCOMPARE(pane.binsModel()->rowCount(), 1);
     }
 };
 

@@ -67,16 +67,35 @@ void setupTreeView(QTreeView* view)
     addCopyAction(view);
 }
 
+QString exportModelCsv(const QAbstractItemModel& model, const QString& fileName)
+{
+    QSaveFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("%1: %2").arg(fileName, file.errorString());
+    if (!writeModelCsv(model, file, RawValueRole) || !file.commit())
+        return QStringLiteral("%1: %2").arg(fileName, file.errorString());
+    return {};
+}
+
 QString exportViewCsv(QAbstractItemView* view, const QString& fileName)
 {
     if (!view || !view->model())
         return QObject::tr("There is no table to export.");
-    QSaveFile file(fileName);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("%1: %2").arg(fileName, file.errorString());
-    if (!writeModelCsv(*view->model(), file, RawValueRole) || !file.commit())
-        return QStringLiteral("%1: %2").arg(fileName, file.errorString());
-    return {};
+    return exportModelCsv(*view->model(), fileName);
+}
+
+bool exportModelCsvInteractively(const QAbstractItemModel& model, const QString& suggestedName, QWidget* parent)
+{
+    const QString file = askSaveFileName(parent, QObject::tr("Export table as CSV"),
+        suggestedName + QStringLiteral(".csv"), QObject::tr("CSV files (*.csv)"));
+    if (file.isEmpty())
+        return false;
+    const QString error = exportModelCsv(model, file);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(parent, QObject::tr("Export table"), error);
+        return false;
+    }
+    return true;
 }
 
 bool exportViewCsvInteractively(QAbstractItemView* view, const QString& suggestedName, QWidget* parent)

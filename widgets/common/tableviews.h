@@ -3,6 +3,7 @@
 
 #include <QString>
 
+class QAbstractItemModel;
 class QAbstractItemView;
 class QTableView;
 class QTreeView;
@@ -20,5 +21,8 @@ void setupTreeView(QTreeView* view);
 bool exportViewCsvInteractively(QAbstractItemView* view, const QString& suggestedName, QWidget* parent);
 /// Writes the view's model to @p fileName; returns an error message or an empty string.
 QString exportViewCsv(QAbstractItemView* view, const QString& fileName);
+/// The same for a model no view shows (e.g. a chart's bins): writeModelCsv() with raw values.
+QString exportModelCsv(const QAbstractItemModel& model, const QString& fileName);
+bool exportModelCsvInteractively(const QAbstractItemModel& model, const QString& suggestedName, QWidget* parent);
 
 } // namespace nsw

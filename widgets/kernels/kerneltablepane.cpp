@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kerneltablepane.h"
 
+#include "core/models/durationbinsmodel.h"
 #include "core/models/kernelinstancemodel.h"
 #include "core/models/kernelsummarymodel.h"
 #include "core/models/modelroles.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
+#include "widgets/common/durationhistogramchart.h"
 #include "widgets/common/filterbar.h"
+#include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 
 #include <QCheckBox>
@@ -22,6 +25,7 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <limits>
 #include <set>
 
 namespace nsw {
@@ -72,6 +76,9 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     , m_summaryView(new QTableView(this))
     , m_instances(new KernelInstanceModel(this))
     , m_instanceView(new QTableView(this))
+    , m_histogramChart(new DurationHistogramChart(this))
+    , m_binsModel(new DurationBinsModel(this))
+    , m_brushLabel(new QLabel(this))
     , m_indexJob(this)
     , m_focusJob(this)
 {
@@ -110,6 +117,7 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     m_summaryView->sortByColumn(KernelSummaryModel::InitialSortColumn, Qt::DescendingOrder);
     m_summaryView->horizontalHeader()->resizeSection(KernelSummaryModel::NameColumn, 420);
     m_summaryView->setColumnHidden(KernelSummaryModel::DeviceColumn, true);
+    m_summaryView->horizontalHeader()->resizeSection(KernelSummaryModel::ModesColumn, 170);
 
     m_instanceView->setModel(m_instances);
     setupTableView(m_instanceView);
@@ -125,11 +133,35 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(m_summaryView);
     topLayout->addWidget(m_summaryLabel);
+    m_brushLabel->setTextFormat(Qt::RichText);
+    m_brushLabel->setStyleSheet(QStringLiteral("background: #dbe8fb; color: #14407a; padding: 1px 6px;"));
+    m_brushLabel->hide();
+    auto* histogramMenu = new QMenu(this);
+    auto* histogramExport = makeMenuButton(tr("Histogram"), histogramMenu, this);
+    histogramExport->setToolTip(tr("Export the duration histogram of the selected kernel"));
+    histogramExport->setAutoRaise(true);
+    histogramMenu->addAction(tr("Chart as PNG…"), this, [this]() {
+        exportPlotInteractively(*m_histogramChart, exportBaseName() + QStringLiteral("-histogram"), this);
+    });
+    histogramMenu->addAction(tr("Bins as CSV…"), this, [this]() {
+        exportModelCsvInteractively(*m_binsModel, exportBaseName() + QStringLiteral("-histogram-bins"), this);
+    });
     auto* bottom = new QWidget(this);
     auto* bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
-    bottomLayout->addWidget(m_instancesLabel);
-    bottomLayout->addWidget(m_instanceView);
+    auto* instancesBar = new QHBoxLayout;
+    instancesBar->addWidget(m_instancesLabel, 1);
+    instancesBar->addWidget(m_brushLabel);
+    instancesBar->addWidget(histogramExport);
+    bottomLayout->addLayout(instancesBar);
+    // The histogram beside the executions, not under them: the summary keeps its height.
+    auto* besideInstances = new QSplitter(Qt::Horizontal, this);
+    besideInstances->addWidget(m_instanceView);
+    besideInstances->addWidget(m_histogramChart);
+    besideInstances->setStretchFactor(0, 1);
+    besideInstances->setStretchFactor(1, 1);
+    besideInstances->setSizes({ 1000, 1000 });
+    bottomLayout->addWidget(besideInstances, 1);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(top);
     splitter->addWidget(bottom);
@@ -168,6 +200,8 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     connect(clear, &QToolButton::clicked, this, [this]() { this->workbench()->clearKernelSelection(m_session); });
     connect(m_summaryView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &KernelTablePane::showInstancesOfCurrentRow);
+    connect(m_histogramChart, &DurationHistogramChart::binsBrushed, this, &KernelTablePane::brushBins);
+    connect(m_brushLabel, &QLabel::linkActivated, this, &KernelTablePane::clearBrush);
     connect(m_instanceView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& current) {
             if (current.isValid() && m_session)
@@ -331,6 +365,7 @@ void KernelTablePane::recompute()
         m_instances->clear();
         m_summaryLabel->setText(tr("No profile open."));
         m_instancesLabel->clear();
+        m_histogramChart->clearHistogram(QString());
         return;
     }
     if (m_focusJob.isBusy()) {
@@ -338,6 +373,7 @@ void KernelTablePane::recompute()
         m_instances->clear();
         m_summaryLabel->setText(tr("Finding the kernels in the focus (%1)…").arg(m_focus.label));
         m_instancesLabel->clear();
+        m_histogramChart->clearHistogram(QString());
         return;
     }
     const bool split = m_splitByDevice->isChecked();
@@ -469,6 +505,14 @@ void KernelTablePane::selectKernelInstance(ProfileSession* session, quint32 kern
 
 bool KernelTablePane::selectListedInstance(quint32 kernelRow)
 {
+    // An execution outside the brushed durations is still this kernel's: drop the brush rather than miss it.
+    const KernelTable& kernels = m_index->profile()->kernels;
+    if (const auto& brushed = m_instances->durationFilter();
+        brushed && !brushed->contains(kernels.end[kernelRow] - kernels.start[kernelRow])) {
+        const auto& all = m_instances->allKernelRows();
+        if (std::find(all.begin(), all.end(), kernelRow) != all.end())
+            clearBrush();
+    }
     for (int r = 0; r < m_instances->rowCount(); ++r)
         if (m_instances->kernelRowAt(r) == kernelRow) {
             const QModelIndex i = m_instances->index(r, KernelInstanceModel::StartColumn);
@@ -485,16 +529,97 @@ void KernelTablePane::showInstancesOfCurrentRow()
     const KernelGroupStats* stats = m_model->statsAt(current.row());
     if (!stats || !m_index) {
         m_instances->clear();
+        m_brush.reset();
+        m_brushLabel->hide();
+        m_listedName.clear();
         m_instancesLabel->setText(tr("Select a kernel to list its executions."));
+        m_histogramChart->clearHistogram(tr("No kernel selected"));
+        m_binsModel->setHistogram({});
         return;
     }
-    m_instances->setInstances(
-        m_index->profile(), kernelInstances(*m_index, stats->group, currentFilter(), stats->device));
+    std::vector<std::uint32_t> rows = kernelInstances(*m_index, stats->group, currentFilter(), stats->device);
+    showHistogram(*stats, rows);
+    m_listedName = m_model->nameAt(current.row());
+    m_instances->setInstances(m_index->profile(), std::move(rows));
     m_instanceView->sortByColumn(KernelInstanceModel::StartColumn, Qt::AscendingOrder);
+    if (m_brush)
+        m_instances->setDurationFilter(m_brush->range);
     m_instanceView->resizeColumnsToContents(); // measures the visible rows only
+    updateInstancesLabel();
+}
+
+void KernelTablePane::showHistogram(const KernelGroupStats& stats, const std::vector<std::uint32_t>& rowsByDuration)
+{
+    const KernelTable& kernels = m_index->profile()->kernels;
+    std::vector<qint64> durations;
+    durations.reserve(rowsByDuration.size());
+    for (const std::uint32_t k : rowsByDuration)
+        durations.push_back(kernels.end[k] - kernels.start[k]);
+    // kernelInstances() lists by ascending duration: no sort needed.
+    const DurationHistogram histogram = durationHistogramSorted(durations.data(), durations.size());
+    QString title = tr("%1 executions").arg(withThousandsSeparators(histogram.count));
+    if (histogram.isMultimodal())
+        title += QStringLiteral(" · ") + KernelSummaryModel::modesText(histogram.modes);
+    m_histogramChart->setHistogram(histogram, title);
+    m_binsModel->setHistogram(histogram);
+    if (m_brush && (m_brush->group != stats.group || m_brush->device != stats.device))
+        m_brush.reset();
+    if (!m_brush) {
+        m_brushLabel->hide();
+        return;
+    }
+    // The same edges for every kernel: the brushed range maps back onto whole bins.
+    int first = -1, last = -1;
+    for (int i = 0; i < int(histogram.bins.size()); ++i) {
+        const HistogramBin& b = histogram.bins[std::size_t(i)];
+        if (b.upper >= m_brush->range.min && b.lower <= m_brush->range.max) {
+            first = first < 0 ? i : first;
+            last = i;
+        }
+    }
+    m_histogramChart->setBrushedBins(first >= 0 ? std::optional(std::make_pair(first, last)) : std::nullopt);
+}
+
+void KernelTablePane::brushBins(int firstBin, int lastBin)
+{
+    const QModelIndex current = m_proxy->mapToSource(m_summaryView->currentIndex());
+    const KernelGroupStats* stats = m_model->statsAt(current.row());
+    const std::vector<HistogramBin>& bins = m_histogramChart->histogram().bins;
+    if (!stats || firstBin < 0 || lastBin < firstBin || lastBin >= int(bins.size()))
+        return;
+    // The zero bin also holds the (invalid) negative durations.
+    const qint64 lower = bins[std::size_t(firstBin)].lower;
+    const KernelInstanceModel::DurationRange range { lower == 0 ? std::numeric_limits<qint64>::min() : lower,
+        bins[std::size_t(lastBin)].upper };
+    m_brush = Brush { stats->group, stats->device, range };
+    m_histogramChart->setBrushedBins(std::make_pair(firstBin, lastBin));
+    m_instances->setDurationFilter(range);
+    updateInstancesLabel();
+}
+
+void KernelTablePane::clearBrush()
+{
+    m_brush.reset();
+    m_histogramChart->setBrushedBins(std::nullopt);
+    m_instances->setDurationFilter(std::nullopt);
+    updateInstancesLabel();
+}
+
+void KernelTablePane::updateInstancesLabel()
+{
+    const qint64 all = qint64(m_instances->allKernelRows().size());
+    if (!m_brush) {
+        m_brushLabel->hide();
+        m_instancesLabel->setText(tr("%1 executions of %2").arg(withThousandsSeparators(all), m_listedName));
+        return;
+    }
+    const KernelInstanceModel::DurationRange& r = m_brush->range;
+    m_brushLabel->setText(tr("Durations %1 – %2 (<a href=\"clear\">clear</a>)")
+                              .arg(formatDuration(std::max<qint64>(r.min, 0)), formatDuration(r.max)));
+    m_brushLabel->show();
     m_instancesLabel->setText(
-        tr("%1 executions of %2")
-            .arg(withThousandsSeparators(qint64(m_instances->rowCount())), m_model->nameAt(current.row())));
+        tr("%1 of %2 executions of %3")
+            .arg(withThousandsSeparators(qint64(m_instances->rowCount())), withThousandsSeparators(all), m_listedName));
 }
 
 void KernelTablePane::onKernelSelection(const KernelSelection& selection)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/jobs/background.h"
+#include "core/models/kernelinstancemodel.h"
 #include "core/session/workbench.h"
 #include "core/stats/kernelindex.h"
 #include "widgets/common/pane.h"
@@ -19,13 +20,15 @@ class QToolButton;
 
 namespace nsw {
 
+class DurationBinsModel;
+class DurationHistogramChart;
 class FilterBar;
-class KernelInstanceModel;
 class KernelSummaryModel;
 class SortFilterProxy;
 
-/// Kernel summary (nsys cuda_gpu_kern_sum plus p90/p99, optionally split per device) with name, device, process and
-/// stream filters; the selected kernel's executions are listed below.
+/// Kernel summary (nsys cuda_gpu_kern_sum plus p90/p99 and the groups of multimodal kernels, optionally split per
+/// device) with name, device, process and stream filters; the selected kernel's executions are listed below, beside
+/// their duration histogram, whose brushed bins filter the list.
 class KernelTablePane : public Pane
 {
     Q_OBJECT
@@ -52,6 +55,15 @@ public:
     QLabel* notice() const { return m_notice; }
     /// Selects one execution (a Profile::kernels row) and its kernel, e.g. picked in the NVLink pane.
     void selectKernelInstance(ProfileSession* session, quint32 kernelRow);
+    /// The selected kernel's duration histogram, and the "Durations X – Y (clear)" line of its brushed bins.
+    DurationHistogramChart* histogramChart() const { return m_histogramChart; }
+    QLabel* brushLabel() const { return m_brushLabel; }
+    QLabel* instancesLabel() const { return m_instancesLabel; }
+    /// The histogram's bins as a table (what "Bins as CSV" writes).
+    const DurationBinsModel* binsModel() const { return m_binsModel; }
+    /// Lists only the executions of bins first..last, as dragging across them does.
+    void brushBins(int firstBin, int lastBin);
+    void clearBrush();
 
 private:
     void onCurrentSessionChanged(ProfileSession* session);
@@ -62,6 +74,10 @@ private:
     void rebuildLaneMenus();
     void recompute();
     void showInstancesOfCurrentRow();
+    /// The histogram of the listed executions (rows ascending by duration), and the brush again when it was on the
+    /// same kernel.
+    void showHistogram(const KernelGroupStats& stats, const std::vector<std::uint32_t>& rowsByDuration);
+    void updateInstancesLabel();
     void onKernelSelection(const KernelSelection& selection);
     void updateSummaryLine();
     /// Selects an execution listed under the current kernel; false when it is not listed.
@@ -93,6 +109,18 @@ private:
     QTableView* m_summaryView;
     KernelInstanceModel* m_instances;
     QTableView* m_instanceView;
+    DurationHistogramChart* m_histogramChart;
+    DurationBinsModel* m_binsModel;
+    QLabel* m_brushLabel;
+    /// The brushed durations and the kernel row (group and device) they were brushed on.
+    struct Brush
+    {
+        int group = -1;
+        std::int32_t device = -1;
+        KernelInstanceModel::DurationRange range;
+    };
+    std::optional<Brush> m_brush;
+    QString m_listedName; ///< the kernel whose executions are listed
     KernelSelection m_externalSelection;
     JobSlot m_indexJob; ///< the kernel index of another name mode being built; a newer choice cancels it
     JobSlot m_focusJob; ///< the focus mask being computed; a newer focus cancels it

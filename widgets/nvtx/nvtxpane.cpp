@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvtxpane.h"
 
+#include "core/models/durationbinsmodel.h"
+#include "core/models/kernelsummarymodel.h"
 #include "core/models/nvtxflatmodel.h"
 #include "core/models/nvtxtreemodel.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/nvtx/nvtxexport.h"
 #include "core/session/workbench.h"
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
+#include "widgets/common/durationhistogramchart.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/filterbar.h"
+#include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 
 #include <QCheckBox>
@@ -24,6 +29,7 @@
 #include <QSaveFile>
 #include <QSettings>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QToolButton>
@@ -85,6 +91,8 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     , m_view(new QTreeView(this))
     , m_flat(new NvtxFlatModel(this))
     , m_flatView(new QTableView(this))
+    , m_histogram(new DurationHistogramChart(this))
+    , m_bins(new DurationBinsModel(this))
     , m_job(this)
 {
     // Long coverage and status lines wrap instead of widening the dock.
@@ -117,6 +125,10 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
         if (const QString error = exportMarkdown(file); !error.isEmpty())
             QMessageBox::warning(this, tr("Export NVTX tree"), error);
     });
+    exportMenu->addAction(tr("Duration histogram as PNG…"), this,
+        [this]() { exportPlotInteractively(*m_histogram, exportBaseName() + QStringLiteral("-histogram"), this); });
+    exportMenu->addAction(tr("Duration histogram bins as CSV…"), this,
+        [this]() { exportModelCsvInteractively(*m_bins, exportBaseName() + QStringLiteral("-histogram-bins"), this); });
 
     m_threshold->setRange(0, 100);
     m_threshold->setSuffix(QStringLiteral(" %"));
@@ -156,7 +168,16 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     layout->addLayout(bar);
     layout->addLayout(coverageBar);
     layout->addWidget(m_message);
-    layout->addWidget(m_view, 1);
+    // The selected range's durations under the tree, small: the tree is what the pane is for.
+    m_histogram->setBrushingEnabled(false);
+    m_histogram->clearHistogram(tr("No range selected"));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(m_histogram);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    split->setSizes({ 4000, 1000 });
+    layout->addWidget(split, 1);
 
     connect(m_filter, &FilterBar::filterChanged, this,
         [this](const QString& text, bool regex) { m_filter->setError(m_proxy->setFilter(text, regex)); });
@@ -264,6 +285,8 @@ void NvtxPane::showTree(std::shared_ptr<const NvtxTree> tree)
         workbench()->clearKernelSelection(m_selectionSession);
     m_selectionSession = nullptr;
     m_tree = std::move(tree);
+    m_histogram->clearHistogram(tr("No range selected"));
+    m_bins->setHistogram({});
     m_model->setTree(m_tree);
     m_flat->setTree(m_tree);
     m_message->setVisible(m_tree && m_tree->ranges == 0);
@@ -346,6 +369,7 @@ void NvtxPane::onCurrentNodeChanged()
     if (!current.isValid())
         return;
     const std::int32_t node = m_model->nodeOf(current);
+    showHistogramOf(node);
     KernelSelection selection;
     selection.session = m_session;
     const QString path = m_tree->path(node);
@@ -356,6 +380,23 @@ void NvtxPane::onCurrentNodeChanged()
     // The timeline shows the range's first instance.
     if (const NvtxNode& n = m_tree->nodes[std::size_t(node)]; n.kind == NvtxNode::Kind::Range && n.firstRow >= 0)
         workbench()->selectNvtxEvent(m_session, std::uint32_t(n.firstRow));
+}
+
+void NvtxPane::showHistogramOf(std::int32_t node)
+{
+    const std::vector<qint64> durations = nvtxNodeDurations(*m_tree, node);
+    if (durations.empty()) {
+        m_histogram->clearHistogram(tr("Select a range or kernel"));
+        m_bins->setHistogram({});
+        return;
+    }
+    const DurationHistogram histogram = durationHistogramSorted(durations.data(), durations.size());
+    const bool kernel = m_tree->nodes[std::size_t(node)].kind == NvtxNode::Kind::Kernel;
+    QString title = (kernel ? tr("%1 executions") : tr("%1 instances")).arg(withThousandsSeparators(histogram.count));
+    if (histogram.isMultimodal())
+        title += QStringLiteral(" · ") + KernelSummaryModel::modesText(histogram.modes);
+    m_histogram->setHistogram(histogram, title);
+    m_bins->setHistogram(histogram);
 }
 
 QMenu* NvtxPane::contextMenuFor(const QModelIndex& index)

@@ -20,6 +20,8 @@ class QTreeView;
 
 namespace nsw {
 
+class DurationBinsModel;
+class DurationHistogramChart;
 class FilterBar;
 class NvtxFlatModel;
 class NvtxTreeModel;
@@ -43,6 +45,8 @@ public:
 
     // For tests.
     QTreeView* view() const { return m_view; }
+    /// The duration histogram of the selected range's instances (or kernel leaf's executions).
+    DurationHistogramChart* histogramChart() const { return m_histogram; }
     NvtxTreeModel* model() const { return m_model; }
     SortFilterProxy* proxy() const { return m_proxy; }
     FilterBar* filterBar() const { return m_filter; }
@@ -70,6 +74,7 @@ private:
     void updateCoverage();
     void sortByTheTimeThereIs();
     void onCurrentNodeChanged();
+    void showHistogramOf(std::int32_t node);
     void highlight(const std::vector<std::int32_t>& nodes);
     NvtxTreeOptions currentOptions() const;
 
@@ -88,6 +93,8 @@ private:
     QTreeView* m_view;
     NvtxFlatModel* m_flat;
     QTableView* m_flatView;
+    DurationHistogramChart* m_histogram;
+    DurationBinsModel* m_bins;
     JobSlot m_job; ///< the tree being built; a newer request cancels it
     QPointer<ProfileSession> m_selectionSession; ///< whose kernel table this pane filtered, if any
 };
