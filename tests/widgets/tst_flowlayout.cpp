@@ -40,6 +40,21 @@ void checkControls(QWidget& root, const QList<QWidget*>& controls)
     }
 }
 
+/// Counts the layout requests a widget receives.
+class LayoutRequests : public QObject
+{
+public:
+    explicit LayoutRequests(QWidget* watched) { watched->installEventFilter(this); }
+    int count = 0;
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override
+    {
+        count += event->type() == QEvent::LayoutRequest ? 1 : 0;
+        return false;
+    }
+};
+
 } // namespace
 
 class TestFlowLayout : public QObject
@@ -86,6 +101,27 @@ private Q_SLOTS:
         checkControls(pane, buttons);
         // Left to right, then down: the first button of each row starts at the left edge.
         QCOMPARE(buttons.first()->pos(), QPoint(0, 0));
+    }
+
+    void settlesAfterALayoutPass()
+    {
+        // A wrapped layout asks its parents to lay out again once per new width, never in a loop (an idle window
+        // that lays itself out forever burns a core).
+        QWidget pane;
+        auto* outer = new QVBoxLayout(&pane);
+        auto* flow = new FlowLayout;
+        for (int i = 0; i < 8; ++i)
+            flow->addWidget(new QPushButton(QStringLiteral("Button %1").arg(i), &pane));
+        outer->addLayout(flow);
+        pane.resize(200, 400);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        for (int i = 0; i < 5; ++i)
+            QCoreApplication::processEvents();
+        const LayoutRequests requests(&pane);
+        for (int i = 0; i < 20; ++i)
+            QCoreApplication::processEvents();
+        QCOMPARE(requests.count, 0);
     }
 
     void nvlinkControlsInANarrowDock()

@@ -116,6 +116,22 @@ class TestKernelTablePane : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void equalPercentilesShareALabel()
+    {
+        // 50 executions of 1 µs and 50 of 2 µs: p90 and p99 are both 2 µs, one label says so; p50 has its own.
+        std::vector<qint64> durations(50, 1000);
+        durations.insert(durations.end(), 50, 2000);
+        DurationHistogramChart chart;
+        chart.resize(400, 120);
+        chart.setHistogram(durationHistogram(durations), QStringLiteral("two groups"));
+        QStringList labels;
+        for (int i = 0; i < chart.itemCount(); ++i)
+            if (const auto* text = qobject_cast<QCPItemText*>(chart.item(i)))
+                labels << text->text();
+        QCOMPARE(labels.filter(QStringLiteral("p9")), QStringList { QStringLiteral("p90 · p99 2.00 µs") });
+        QCOMPARE(labels.filter(QStringLiteral("p50")).size(), 1);
+    }
+
     void summaryLineCountsWhatTheFilterShows_data()
     {
         QTest::addColumn<QString>("filter");

@@ -165,6 +165,8 @@ void DurationHistogramChart::showPercentiles()
     small.setPointSize(font().pointSize() - 1);
     const int lineHeight = QFontMetrics(small).height();
     int row = 0;
+    QCPItemText* previousLabel = nullptr;
+    QString previousValue;
     for (const Percentile& p : marks) {
         // A log axis has no place for 0: such a marker stands at the zero bin.
         const double x = p.value > 0 ? p.value : std::sqrt(drawnRange(0).first * drawnRange(0).second);
@@ -172,6 +174,13 @@ void DurationHistogramChart::showPercentiles()
         line->start->setCoords(x, 0);
         line->end->setCoords(x, top);
         line->setPen(QPen(p.color, 1.5, p.style));
+        // Percentiles of one value share a label ("p90 · p99 7.87 ms"): a small chart has no room for a row each.
+        const QString value = formatDuration(qint64(p.value + 0.5));
+        if (previousLabel && value == previousValue) {
+            previousLabel->setText(previousLabel->text().replace(
+                QLatin1Char(' ') + value, QStringLiteral(" · %1 %2").arg(QLatin1String(p.label), value)));
+            continue;
+        }
         // Stacked under the line's top in pixels, so that close percentiles do not overlap; on the side with room.
         auto* label = new QCPItemText(this);
         label->position->setParentAnchor(line->end);
@@ -181,7 +190,9 @@ void DurationHistogramChart::showPercentiles()
         label->setColor(p.color);
         label->setFont(small);
         label->setBrush(QColor(255, 255, 255, 210));
-        label->setText(QStringLiteral("%1 %2").arg(QLatin1String(p.label), formatDuration(qint64(p.value + 0.5))));
+        label->setText(QStringLiteral("%1 %2").arg(QLatin1String(p.label), value));
+        previousLabel = label;
+        previousValue = value;
     }
 }
 

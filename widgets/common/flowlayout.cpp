@@ -63,8 +63,8 @@ QSize FlowLayout::minimumSize() const
         size = size.expandedTo(item->minimumSize());
     const QMargins m = contentsMargins();
     size += QSize(m.left() + m.right(), m.top() + m.bottom());
-    if (geometry().width() > 0)
-        size.setHeight(std::max(size.height(), heightForWidth(geometry().width())));
+    if (m_laidOutWidth > 0)
+        size.setHeight(std::max(size.height(), m_laidOutHeight));
     return size;
 }
 
@@ -85,12 +85,15 @@ QSize FlowLayout::sizeHint() const
 
 void FlowLayout::setGeometry(const QRect& rect)
 {
-    const int before = heightForWidth(geometry().width());
     QLayout::setGeometry(rect);
     arrange(rect, true);
-    // Another width, another number of rows: the enclosing layouts must ask minimumSize() again.
-    if (heightForWidth(rect.width()) != before)
+    // Another width, another number of rows: the enclosing layouts must ask minimumSize() again. (Compared with the
+    // last width laid out, not geometry(): invalidate() clears that, which would make every layout pass look new.)
+    const int rows = heightForWidth(rect.width());
+    if (rect.width() != m_laidOutWidth && rows != m_laidOutHeight)
         QMetaObject::invokeMethod(this, &QLayout::invalidate, Qt::QueuedConnection);
+    m_laidOutWidth = rect.width();
+    m_laidOutHeight = rows;
 }
 
 int FlowLayout::spacingOrDefault() const

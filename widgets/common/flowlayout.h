@@ -31,6 +31,8 @@ private:
     int spacingOrDefault() const;
 
     QList<QLayoutItem*> m_items;
+    int m_laidOutWidth = 0; ///< the width of the last layout pass, and the height its rows took
+    int m_laidOutHeight = 0;
 };
 
 } // namespace nsw
