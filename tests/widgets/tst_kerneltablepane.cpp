@@ -130,6 +130,11 @@ private Q_SLOTS:
                 labels << text->text();
         QCOMPARE(labels.filter(QStringLiteral("p9")), QStringList { QStringLiteral("p90 · p99 2.00 µs") });
         QCOMPARE(labels.filter(QStringLiteral("p50")).size(), 1);
+        QVERIFY(chart.xAxis->tickLabels() && chart.yAxis->tickLabels());
+        // Empty: only the message, no axis numbers for it to run into.
+        chart.clearHistogram(QStringLiteral("No kernel selected"));
+        QVERIFY(!chart.xAxis->tickLabels() && !chart.yAxis->tickLabels());
+        QCOMPARE(chart.itemCount(), 1);
     }
 
     void summaryLineCountsWhatTheFilterShows_data()

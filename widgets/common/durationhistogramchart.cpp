@@ -90,6 +90,8 @@ void DurationHistogramChart::setHistogram(const DurationHistogram& histogram, co
     m_dragStart = -1;
     m_title->setText(title);
     clearItems();
+    for (QCPAxis* axis : { xAxis, yAxis })
+        axis->setTickLabels(true);
     showBins();
     showPercentiles();
     replot();
@@ -106,6 +108,9 @@ void DurationHistogramChart::clearHistogram(const QString& message)
     m_brushBars->data()->clear();
     xAxis->setRange(1000, 1e6);
     yAxis->setRange(0, 1);
+    // No numbers on empty axes: in a short pane they would run into the message.
+    for (QCPAxis* axis : { xAxis, yAxis })
+        axis->setTickLabels(false);
     if (!message.isEmpty()) {
         auto* text = new QCPItemText(this);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
