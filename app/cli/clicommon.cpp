@@ -90,6 +90,12 @@ void clearWarnings()
     printedWarnings().clear();
 }
 
+bool usageError(int* exitCode)
+{
+    *exitCode = ExitUsage;
+    return false;
+}
+
 void writeStdout(const QString& text)
 {
     const QByteArray utf8 = text.toUtf8();

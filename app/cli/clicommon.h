@@ -47,6 +47,9 @@ bool checkFormat(const QString& value, const QStringList& allowed);
 /// when asksForPng(). Prints the error when not.
 bool checkPngAvailable();
 
+/// Sets @p exitCode to ExitUsage and returns false: the end of an option parser that has printed what is wrong.
+bool usageError(int* exitCode);
+
 /// Parses a command's arguments; on --help prints help and sets @p exitCode to 0, on error prints the error and
 /// sets it to ExitUsage. Returns true when the command should go on.
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode);

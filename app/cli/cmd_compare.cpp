@@ -97,12 +97,6 @@ struct CompareCommand
     bool timings = false;
 };
 
-bool usageError(int* exitCode)
-{
-    *exitCode = ExitUsage;
-    return false;
-}
-
 /// Parses and checks the command line. Returns false when the command stops here: --help (exit code 0) or a bad
 /// option (printed, exit code != 0).
 bool parseCommand(const QStringList& args, CompareCommand& c, int* exitCode)

@@ -264,12 +264,6 @@ QString textPeakKernels(const OrderedJson& j, const ClockAlignment& alignment)
     return t;
 }
 
-bool usageError(int* exitCode)
-{
-    *exitCode = ExitUsage;
-    return false;
-}
-
 /// The command line, checked. Returns false when the command stops here: --help (exit code 0) or a bad option
 /// (printed, exit code != 0).
 bool parseOptions(const QStringList& args, Options& o, int* exitCode)

@@ -25,6 +25,19 @@ struct Accumulator
     std::vector<TimeNs> time;
     std::vector<double> value;
     bool sorted = true;
+
+    /// One GPU_METRICS row: samples of one timestamp (several user-data metrics of a direction) are summed.
+    void add(TimeNs t, double v)
+    {
+        if (!time.empty() && time.back() == t) {
+            value.back() += v;
+            return;
+        }
+        if (!time.empty() && t < time.back())
+            sorted = false;
+        time.push_back(t);
+        value.push_back(v);
+    }
 };
 
 /// The GPU of a TARGET_INFO_GPU_METRICS type: the "[N]" of its name, else typeId & 0xFF.
@@ -178,17 +191,7 @@ GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
             ++data->droppedRows;
             continue;
         }
-        Accumulator& a = acc[std::size_t(it->second)];
-        const TimeNs t = st.int64(0);
-        const double v = st.real(3);
-        if (!a.time.empty() && a.time.back() == t) {
-            a.value.back() += v;
-            continue;
-        }
-        if (!a.time.empty() && t < a.time.back())
-            a.sorted = false;
-        a.time.push_back(t);
-        a.value.push_back(v);
+        acc[std::size_t(it->second)].add(st.int64(0), st.real(3));
     }
     if (step == Statement::Step::Error)
         return { nullptr, QStringLiteral("%1: reading GPU_METRICS failed: %2").arg(db.path(), db.lastError()) };
@@ -315,17 +318,7 @@ GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobConte
             ++data->droppedRows;
             continue;
         }
-        Accumulator& a = counterSlots[std::size_t(it->second)].samples;
-        const TimeNs t = st.int64(0);
-        const double v = st.real(3);
-        if (!a.time.empty() && a.time.back() == t) {
-            a.value.back() += v;
-            continue;
-        }
-        if (!a.time.empty() && t < a.time.back())
-            a.sorted = false;
-        a.time.push_back(t);
-        a.value.push_back(v);
+        counterSlots[std::size_t(it->second)].samples.add(st.int64(0), st.real(3));
     }
     if (step == Statement::Step::Error)
         return { nullptr, QStringLiteral("%1: reading GPU_METRICS failed: %2").arg(db.path(), db.lastError()) };
