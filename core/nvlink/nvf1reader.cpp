@@ -2,6 +2,7 @@
 #include "nvf1reader.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QThread>
 #include <algorithm>
 #include <atomic>
@@ -934,6 +935,11 @@ Nvf1ReadResult parseNvf1Bytes(const char* data, std::size_t size, const QString&
 Nvf1ReadResult readNvf1File(const QString& path, int gpu, const CancelToken& cancel)
 {
     Nvf1ReadResult result;
+    // Opening a FIFO blocks until a writer comes, and a device never ends: only regular files are recordings.
+    if (const QFileInfo info(path); info.exists() && !info.isFile()) {
+        result.error = QStringLiteral("%1: not a regular file").arg(path);
+        return result;
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
         result.error = QStringLiteral("%1: %2").arg(path, file.errorString());

@@ -4,6 +4,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <sys/stat.h>
 
 using namespace nsw;
 using namespace nsw::test;
@@ -397,6 +398,29 @@ private Q_SLOTS:
         }
         QCOMPARE(rec.firstUs, kT0);
         QCOMPARE(rec.lastUs, fieldTime(kPolls, 0, 1));
+    }
+
+    void specialFilesAreRefused_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("FIFO (open would wait for a writer)") << QStringLiteral("fifo");
+        QTest::newRow("folder") << QStringLiteral("folder");
+        QTest::newRow("device") << QStringLiteral("device");
+    }
+    void specialFilesAreRefused()
+    {
+        QFETCH(QString, kind);
+        QTemporaryDir dir;
+        QString path = QStringLiteral("/dev/zero");
+        if (kind == QLatin1String("fifo")) {
+            path = dir.filePath(QStringLiteral("link.bin"));
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        } else if (kind == QLatin1String("folder")) {
+            path = dir.path();
+        }
+        const Nvf1ReadResult r = readNvf1File(path, 0);
+        QVERIFY(!r.recording);
+        QCOMPARE(r.error, QStringLiteral("%1: not a regular file").arg(path));
     }
 
     void cancel()
