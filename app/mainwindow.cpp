@@ -130,6 +130,12 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
     });
     connect(m_startPage, &StartPage::fileRequested, this, [this](const QString& f) { openFiles({ f }); });
     connect(m_workbench, &Workbench::sessionAdded, this, &MainWindow::refreshProfileSelector);
+    connect(m_workbench, &Workbench::sessionCompleted, this, &MainWindow::updateStatus);
+    connect(m_workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* session) {
+        for (const auto& [job, staged] : m_stagedSessions)
+            if (staged == session)
+                job->cancel(); // closed before its load ended: the rest of it is not wanted
+    });
     connect(m_workbench, &Workbench::currentChanged, this, [this]() {
         refreshProfileSelector();
         updateStatus();
@@ -424,7 +430,17 @@ void MainWindow::updateNoticeBar()
     m_progress->setVisible(m_progress->hasContent());
     m_errors->setVisible(m_errors->hasContent());
     m_focusBanner->setVisible(m_focusBanner->hasContent());
-    m_noticeBar->setVisible(m_progress->hasContent() || m_errors->hasContent() || m_focusBanner->hasContent());
+    const bool show = m_progress->hasContent() || m_errors->hasContent() || m_focusBanner->hasContent();
+    const bool hiding = !show && !m_noticeBar->isHidden();
+    m_noticeBar->setVisible(show);
+    if (hiding && !m_startMode && !m_layoutBeforeNotices.isEmpty()) {
+        // The panes came back from the start page while a load's row showed (a staged load opens its profile before
+        // it ends): Qt took the row's height from the timeline and the panes below it, and would now give it all to
+        // the timeline, growing it with every such open. Put the layout back as it was saved (a change made to it in
+        // the seconds the row showed is lost: better than a timeline that creeps).
+        restoreState(m_layoutBeforeNotices, kLayoutVersion);
+        m_layoutBeforeNotices.clear();
+    }
 }
 
 void MainWindow::updateFocusBanner()
@@ -527,9 +543,12 @@ void MainWindow::startLoad(const QString& path)
     connect(job, &LoadJob::finished, this,
         [this, job](const std::shared_ptr<LoadedProfile>& loaded) { onLoaded(job, loaded); });
     connect(job, &LoadJob::failed, this, [this, job](const QString& error) { onLoadFailed(job, error); });
+    connect(job, &LoadJob::firstStageReady, this,
+        [this, job](const std::shared_ptr<LoadedProfile>& first) { onFirstStage(job, first); });
     connect(job, &LoadJob::cancelled, this, [this, job]() {
         statusBar()->showMessage(tr("Loading %1 cancelled").arg(job->path()), 8000);
         const QString path = job->path();
+        closeStagedSession(job);
         finishJob(job);
         m_pendingRecordings.erase(path);
         Q_EMIT loadEnded(path, false, tr("cancelled"));
@@ -537,13 +556,11 @@ void MainWindow::startLoad(const QString& path)
     job->start();
 }
 
-void MainWindow::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& loaded)
+ProfileSession* MainWindow::openSession(LoadJob* job, const LoadedProfile& loaded)
 {
     const QString path = job->path();
-    const quint64 openOrder = m_openOrders[job];
-    finishJob(job);
-    auto* session = new ProfileSession(*loaded);
-    session->setOpenOrder(openOrder);
+    auto* session = new ProfileSession(loaded);
+    session->setOpenOrder(m_openOrders[job]);
     // Two profiles from different folders may share a file name: tell them apart.
     for (ProfileSession* other : m_workbench->sessions())
         if (other->displayName() == session->displayName())
@@ -554,17 +571,42 @@ void MainWindow::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& lo
         m_pendingRecordings.erase(pending);
     }
     addRecent(path);
+    return session;
+}
+
+void MainWindow::onFirstStage(LoadJob* job, const std::shared_ptr<LoadedProfile>& firstStage)
+{
+    ProfileSession* session = openSession(job, *firstStage);
+    m_stagedSessions[job] = session;
+    connect(job, &LoadJob::progress, session, [session](int permille, const QString& stage) {
+        session->setPendingStage(permille < 0 ? stage : tr("%1 (%2 %)").arg(stage).arg(permille / 10));
+    });
+    statusBar()->showMessage(
+        tr("Kernels of %1 are ready; reading CUDA API calls, NVTX and OS runtime…").arg(job->path()), 15000);
+}
+
+void MainWindow::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& loaded)
+{
+    const QString path = job->path();
+    const auto staged = m_stagedSessions.find(job);
+    if (staged != m_stagedSessions.end() && staged->second)
+        staged->second->completeLoad(*loaded);
+    else if (staged == m_stagedSessions.end())
+        openSession(job, *loaded);
+    finishJob(job);
     const QStringList warnings = loaded->profile->meta.warnings; // the load's warnings and notes on the file
     statusBar()->showMessage(warnings.isEmpty()
             ? tr("Loaded %1 in %2 ms").arg(path).arg(loaded->result.totalMilliseconds)
             : tr("Loaded %1: %2").arg(path, warnings.join(QStringLiteral("; "))),
         15000);
+    updateStatus();
     Q_EMIT loadEnded(path, true, {});
 }
 
 void MainWindow::onLoadFailed(LoadJob* job, const QString& error)
 {
     const QString path = job->path();
+    closeStagedSession(job); // half a profile is not shown as if it were whole
     finishJob(job);
     m_pendingRecordings.erase(path);
     // A failed load leaves the open profiles untouched; the banner names the file and stays until dismissed.
@@ -572,8 +614,20 @@ void MainWindow::onLoadFailed(LoadJob* job, const QString& error)
     Q_EMIT loadEnded(path, false, error);
 }
 
+void MainWindow::closeStagedSession(LoadJob* job)
+{
+    const auto staged = m_stagedSessions.find(job);
+    if (staged == m_stagedSessions.end())
+        return;
+    const QPointer<ProfileSession> session = staged->second;
+    m_stagedSessions.erase(staged);
+    if (session)
+        m_workbench->removeSession(session);
+}
+
 void MainWindow::finishJob(LoadJob* job)
 {
+    m_stagedSessions.erase(job);
     m_progress->removeJob(job);
     m_jobs.erase(std::remove(m_jobs.begin(), m_jobs.end(), job), m_jobs.end());
     m_openOrders.erase(job);
@@ -649,7 +703,8 @@ void MainWindow::updateStatus()
         = p.meta.nsysVersion.isEmpty() ? tr("nsys ≤ 2021 (no metadata)") : tr("nsys %1").arg(p.meta.nsysVersion);
     const CaptureSpan capture = captureSpanOf(p);
     const QString from = capture.source == CaptureSpanSource::Events ? tr("event span") : tr("metadata");
-    const QString span = capture.source == CaptureSpanSource::None
+    const QString span = !s->isComplete() ? tr("capture span: loading…")
+        : capture.source == CaptureSpanSource::None
         ? tr("no events")
         : tr("capture %1 (%2)").arg(formatDuration(capture.durationNs()), from);
     m_statusProfile->setText(tr("%1  ·  %2  ·  %3").arg(version, gpus, span));
@@ -759,6 +814,8 @@ void MainWindow::setStartMode(bool on)
     m_startPage->hide();
     restoreState(m_workState, kLayoutVersion);
     updateNoticeBar();
+    if (!m_noticeBar->isHidden() && !m_sizeLayoutPending)
+        m_layoutBeforeNotices = m_workState;
     if (m_sizeLayoutPending) {
         m_sizeLayoutPending = false;
         sizeDefaultLayout(); // now that the window has its size and the start page is gone

@@ -106,7 +106,12 @@ private:
     void cancelLoads();
     void setStartMode(bool on);
     void startLoad(const QString& path);
+    /// The kernel tables of a staged load: the session opens now, the panes that need the rest wait for it.
+    void onFirstStage(LoadJob* job, const std::shared_ptr<LoadedProfile>& firstStage);
     void onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& loaded);
+    ProfileSession* openSession(LoadJob* job, const LoadedProfile& loaded);
+    /// Removes the session a staged load opened at its first stage (the load failed or was cancelled).
+    void closeStagedSession(LoadJob* job);
     void onLoadFailed(LoadJob* job, const QString& error);
     void finishJob(LoadJob* job);
     void addRecent(const QString& path);
@@ -137,10 +142,14 @@ private:
     std::vector<Pane*> m_panes;
     std::vector<LoadJob*> m_jobs;
     std::map<LoadJob*, quint64> m_openOrders; ///< each load's place in the open order
+    std::map<LoadJob*, QPointer<ProfileSession>> m_stagedSessions; ///< opened at the first stage, not yet complete
     std::map<PaneGroup, QDockWidget*> m_groupFront; ///< the first dock of each group; the others tab onto it
     bool m_sizeLayoutPending = false; ///< the default layout's sizes wait for the first profile (start mode)
     bool m_startMode = false;
     QByteArray m_workState; ///< the panes' layout while the start page has the window
+    /// The layout the panes came back with from the start page while a notice row showed: restored when the row
+    /// hides (updateNoticeBar).
+    QByteArray m_layoutBeforeNotices;
     Pane* m_lastFocusedPane = nullptr;
     QPointer<QCustomPlot> m_lastSeenPlot;
     /// NVLink recordings of a trace folder, attached once its export is loaded (by export path).

@@ -104,7 +104,9 @@ QVariant KernelInstanceModel::rawValue(std::uint32_t k, int column) const
     case CorrelationColumn:
         return t.correlation[k];
     case LaunchColumn:
-        return t.api[k] >= 0 ? m_profile->strings.at(m_profile->cudaApi.name[std::size_t(t.api[k])]) : QString();
+        // Empty until a staged load's second stage links kernels to their launching calls.
+        return k < t.api.size() && t.api[k] >= 0 ? m_profile->strings.at(m_profile->cudaApi.name[std::size_t(t.api[k])])
+                                                 : QString();
     }
     return {};
 }

@@ -57,23 +57,27 @@ struct ProcessLookup
     }
 };
 
+/// Fills rows.api. Reads the other columns through const access only: in a staged load they are shared with the
+/// first stage's profile, and a write would copy them (Column).
 std::size_t joinTable(GpuActivityColumns& rows, const std::vector<ProcessLookup>& lookups, const CancelToken& cancel)
 {
-    if (rows.process.size() != rows.size() || rows.correlation.size() != rows.size()) {
+    const GpuActivityColumns& in = rows;
+    if (in.process.size() != in.size() || in.correlation.size() != in.size()) {
         rows.api.clear(); // placement columns were not loaded
         return 0;
     }
-    rows.api.assign(rows.size(), -1);
+    std::vector<std::int32_t> api(in.size(), -1);
     std::size_t matched = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
+    for (std::size_t i = 0; i < in.size(); ++i) {
         if ((i & 0xFFFF) == 0 && cancel.isCancelled())
-            return matched;
-        const ProcessIndex p = rows.process[i];
+            break;
+        const ProcessIndex p = in.process[i];
         if (p < 0 || std::size_t(p) >= lookups.size())
             continue;
-        rows.api[i] = lookups[std::size_t(p)].find(rows.correlation[i]);
-        matched += rows.api[i] >= 0;
+        api[i] = lookups[std::size_t(p)].find(in.correlation[i]);
+        matched += api[i] >= 0;
     }
+    rows.api = Column<std::int32_t>(std::move(api));
     return matched;
 }
 

@@ -22,6 +22,8 @@ enum LoadPart : unsigned
     LoadOsrt = 1u << 4,
     LoadGraphLaunches = 1u << 5,
     LoadEverything = 0x3Fu,
+    /// The tables of a staged load's first stage (FirstStageCallback).
+    LoadFirstStage = LoadKernels | LoadMemOps | LoadGraphLaunches,
 };
 
 /// Kernel columns beyond start/end. A report that needs only names and durations reads a fraction of each row,
@@ -76,5 +78,12 @@ struct LoadResult
 
 /// Called from the thread that runs the load, never concurrently.
 using ProgressCallback = std::function<void(const LoadProgress&)>;
+
+/// The first stage of a staged load (issue 12): strings, GPUs, processes, kernels, memory operations and graph
+/// launches are in memory; CUDA API calls, NVTX and OS runtime are still being read, and nothing links a GPU row to
+/// its launching call yet (the `api` columns are empty). The profile is final for what it holds and never written
+/// to again: the whole profile the load returns shares its kernel and memory columns (Column). Called once, from
+/// the load's thread.
+using FirstStageCallback = std::function<void(const ProfilePtr& firstStage, const LoadResult& soFar)>;
 
 } // namespace nsw

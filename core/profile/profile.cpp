@@ -120,6 +120,10 @@ template <typename T> std::size_t vectorBytes(const std::vector<T>& v)
 {
     return v.capacity() * sizeof(T);
 }
+template <typename T> std::size_t vectorBytes(const Column<T>& c)
+{
+    return c.capacity() * sizeof(T);
+}
 
 std::size_t activityBytes(const GpuActivityColumns& c)
 {

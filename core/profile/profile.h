@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/column.h"
 #include "core/profile/stringpool.h"
 
 #include <QMetaType>
@@ -96,14 +97,14 @@ struct LaunchShape
 /// Columns shared by every GPU activity table: where and when it ran, and the API call that launched it.
 struct GpuActivityColumns
 {
-    std::vector<TimeNs> start;
-    std::vector<TimeNs> end;
-    std::vector<ProcessIndex> process;
-    std::vector<std::int32_t> device; ///< CUDA ordinal as seen by the process (deviceId)
-    std::vector<std::uint32_t> context;
-    std::vector<std::uint32_t> stream;
-    std::vector<std::uint32_t> correlation;
-    std::vector<std::int32_t> api; ///< row in CudaApiTable of the launching call (same process), or -1
+    Column<TimeNs> start;
+    Column<TimeNs> end;
+    Column<ProcessIndex> process;
+    Column<std::int32_t> device; ///< CUDA ordinal as seen by the process (deviceId)
+    Column<std::uint32_t> context;
+    Column<std::uint32_t> stream;
+    Column<std::uint32_t> correlation;
+    Column<std::int32_t> api; ///< row in CudaApiTable of the launching call (same process), or -1
 
     std::size_t size() const { return start.size(); }
     TimeNs duration(std::size_t i) const { return end[i] - start[i]; }
@@ -113,30 +114,30 @@ struct GpuActivityColumns
 /// `stats` command) leaves the others empty: only start, end and the requested names are then filled.
 struct KernelTable : GpuActivityColumns
 {
-    std::vector<StringRef> demangledName;
-    std::vector<StringRef> shortName;
-    std::vector<StringRef> mangledName; ///< kNoString when the export has no mangled names
-    std::vector<std::uint32_t> shape; ///< index into Profile::launchShapes
+    Column<StringRef> demangledName;
+    Column<StringRef> shortName;
+    Column<StringRef> mangledName; ///< kNoString when the export has no mangled names
+    Column<std::uint32_t> shape; ///< index into Profile::launchShapes
 };
 
 /// Memory copies and memsets in one table, as nsys's mem reports treat them.
 struct MemOpTable : GpuActivityColumns
 {
     static constexpr std::uint8_t kMemset = 255;
-    std::vector<std::int64_t> bytes;
-    std::vector<std::uint8_t> copyKind; ///< ENUM_CUDA_MEMCPY_OPER id, or kMemset
+    Column<std::int64_t> bytes;
+    Column<std::uint8_t> copyKind; ///< ENUM_CUDA_MEMCPY_OPER id, or kMemset
     static constexpr std::uint8_t kNoMemKind = 255;
     /// ENUM_CUDA_MEM_KIND of the source (a memset's memKind) and destination (kNoMemKind for memsets); kNoMemKind
     /// when NULL. May be empty (profiles built by hand): read as kNoMemKind.
-    std::vector<std::uint8_t> srcKind;
-    std::vector<std::uint8_t> dstKind;
+    Column<std::uint8_t> srcKind;
+    Column<std::uint8_t> dstKind;
 };
 
 /// CUPTI_ACTIVITY_KIND_GRAPH_TRACE: one row per graph launch when kernels inside graphs are not exported.
 struct GraphLaunchTable : GpuActivityColumns
 {
-    std::vector<qint64> graphId;
-    std::vector<qint64> graphExecId;
+    Column<qint64> graphId;
+    Column<qint64> graphExecId;
 };
 
 /// CUDA runtime and driver API calls (CUPTI_ACTIVITY_KIND_RUNTIME).

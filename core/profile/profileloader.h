@@ -11,8 +11,10 @@ namespace nsw {
 class ProfileLoader
 {
 public:
+    /// With @p firstStage the load runs in two stages and hands over the kernel tables as soon as they are in memory
+    /// (see FirstStageCallback); the result is the same profile either way.
     static LoadResult load(const QString& path, const LoadOptions& options = {}, const ProgressCallback& progress = {},
-        const CancelToken& cancel = CancelToken::never());
+        const CancelToken& cancel = CancelToken::never(), const FirstStageCallback& firstStage = {});
 };
 
 } // namespace nsw

@@ -3,17 +3,39 @@
 
 #include "core/profile/scanloop.h"
 
+#include <algorithm>
+
 namespace nsw {
 
 std::int32_t InlineTexts::add(std::string_view utf8)
 {
-    const auto found = m_index.find(utf8);
-    if (found != m_index.end())
-        return encode(found->second);
+    if (2 * (m_texts.size() + 1) > m_slots.size())
+        grow();
+    const std::size_t hash = std::hash<std::string_view>()(utf8);
+    const std::size_t mask = m_slots.size() - 1;
+    std::size_t slot = hash & mask;
+    for (; m_slots[slot] >= 0; slot = (slot + 1) & mask) {
+        const auto index = std::size_t(m_slots[slot]);
+        if (m_hashes[index] == hash && m_texts[index] == utf8)
+            return encode(std::int32_t(index));
+    }
     const auto index = std::int32_t(m_texts.size());
     m_texts.emplace_back(utf8);
-    m_index.emplace(m_texts.back(), index);
+    m_hashes.push_back(hash);
+    m_slots[slot] = index;
     return encode(index);
+}
+
+void InlineTexts::grow()
+{
+    const std::size_t size = std::max<std::size_t>(64, m_slots.size() * 2);
+    m_slots.assign(size, -1);
+    for (std::size_t i = 0; i < m_texts.size(); ++i) {
+        std::size_t slot = m_hashes[i] & (size - 1);
+        while (m_slots[slot] >= 0)
+            slot = (slot + 1) & (size - 1);
+        m_slots[slot] = std::int32_t(i);
+    }
 }
 
 std::int32_t ScanContext::stringId(std::int64_t id)

@@ -87,9 +87,15 @@ void LoadJob::start()
                 postToJob(guard, [permille, stage = p.stage](LoadJob* job) { Q_EMIT job->progress(permille, stage); });
             }
             if (hook)
-                hook(path, shared->cancel);
+                hook(path, p.stage, shared->cancel);
         };
-        auto loaded = std::make_shared<LoadedProfile>(loadForWorkbench(path, onProgress, shared->cancel));
+        auto onFirstStage = [&](const std::shared_ptr<LoadedProfile>& first) {
+            postToJob(guard, [first](LoadJob* job) {
+                if (!job->isCancelRequested())
+                    Q_EMIT job->firstStageReady(first);
+            });
+        };
+        auto loaded = std::make_shared<LoadedProfile>(loadForWorkbench(path, onProgress, shared->cancel, onFirstStage));
         if (shared->cancel.isCancelled() && !loaded->result.cancelled) {
             loaded->profile.reset(); // cancelled after the last check: drop the profile here, not on the GUI thread
             loaded->result.cancelled = true;

@@ -33,14 +33,17 @@ public:
     /// Waits until every load thread (also those of deleted jobs) has ended, at most @p timeoutMs; true if none
     /// is left.
     static bool waitForDetachedLoads(int timeoutMs);
-    /// Test hook: called on the load thread after each progress report, with the job's cancel flag. A test makes a
-    /// load as slow as it needs by blocking here. Empty (the default) in the application.
-    using ProgressHook = std::function<void(const QString& path, const CancelToken& cancel)>;
+    /// Test hook: called on the load thread after each progress report, with its stage text and the job's cancel
+    /// flag. A test makes a load as slow as it needs by blocking here (e.g. in the second stage of a staged load).
+    /// Empty (the default) in the application.
+    using ProgressHook = std::function<void(const QString& path, const QString& stage, const CancelToken& cancel)>;
     static void setProgressHookForTesting(ProgressHook hook);
 
 Q_SIGNALS:
     /// @p permille is -1 until the first real progress value (show a busy indicator until then).
     void progress(int permille, const QString& stage);
+    /// The kernel tables are in memory (LoadedProfile::complete false); finished() follows with the whole profile.
+    void firstStageReady(const std::shared_ptr<nsw::LoadedProfile>& firstStage);
     void finished(const std::shared_ptr<nsw::LoadedProfile>& loaded);
     void failed(const QString& error);
     void cancelled();

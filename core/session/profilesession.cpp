@@ -7,11 +7,39 @@ ProfileSession::ProfileSession(const LoadedProfile& loaded, QObject* parent)
     : QObject(parent)
     , m_profile(loaded.profile)
     , m_loadResult(loaded.result)
+    , m_complete(loaded.complete)
     , m_displayName(loaded.profile->displayName())
 {
     m_loadResult.profile.reset(); // the session holds the profile once
     if (loaded.kernelIndex)
         m_kernelIndexes[loaded.kernelIndex->mode()] = loaded.kernelIndex;
+}
+
+void ProfileSession::completeLoad(const LoadedProfile& whole)
+{
+    if (m_complete || !whole.profile)
+        return;
+    m_profile = whole.profile;
+    m_loadResult = whole.result;
+    m_loadResult.profile.reset();
+    // Indexes built on the first stage stay valid: the whole profile shares its kernel columns and string refs.
+    for (auto it = m_kernelIndexes.begin(); it != m_kernelIndexes.end();) {
+        it->second = it->second ? it->second->reboundTo(m_profile) : nullptr;
+        it = it->second ? std::next(it) : m_kernelIndexes.erase(it);
+    }
+    if (whole.kernelIndex && whole.kernelIndex->profile() == m_profile)
+        m_kernelIndexes[whole.kernelIndex->mode()] = whole.kernelIndex;
+    m_complete = true;
+    m_pendingStage.clear();
+    Q_EMIT loadCompleted();
+}
+
+void ProfileSession::setPendingStage(const QString& stage)
+{
+    if (m_complete || stage == m_pendingStage)
+        return;
+    m_pendingStage = stage;
+    Q_EMIT pendingStageChanged();
 }
 
 void ProfileSession::setDisplayName(const QString& name)

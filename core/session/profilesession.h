@@ -20,6 +20,16 @@ public:
     ProfileSession(const LoadedProfile& loaded, QObject* parent = nullptr);
 
     const ProfilePtr& profile() const { return m_profile; }
+    /// False while a staged load still reads CUDA API calls, NVTX and OS runtime: profile() then holds strings, GPUs,
+    /// kernels and memory operations only (FirstStageCallback), and panes that need the rest wait for it
+    /// (Pane::waitForWholeProfile).
+    bool isComplete() const { return m_complete; }
+    /// The rest of the load arrived: profile() becomes the whole profile (the same kernel rows and string refs, so
+    /// kernel indexes, selections and filters stay valid). Emits loadCompleted().
+    void completeLoad(const LoadedProfile& whole);
+    /// What the rest of the load is doing while incomplete, e.g. "Reading NVTX events 4.5M/19.1M (62 %)".
+    const QString& pendingStage() const { return m_pendingStage; }
+    void setPendingStage(const QString& stage);
     const LoadResult& loadResult() const { return m_loadResult; }
     QString path() const { return m_profile->meta.filePath; }
     QString displayName() const { return m_displayName; }
@@ -55,6 +65,8 @@ public:
     }
 
 Q_SIGNALS:
+    void loadCompleted();
+    void pendingStageChanged();
     void displayNameChanged();
     void wallTimeChanged();
     void focusChanged();
@@ -63,6 +75,8 @@ Q_SIGNALS:
 private:
     ProfilePtr m_profile;
     LoadResult m_loadResult;
+    bool m_complete = true;
+    QString m_pendingStage;
     QString m_displayName;
     quint64 m_openOrder = 0;
     std::map<KernelNameMode, std::shared_ptr<const KernelIndex>> m_kernelIndexes;

@@ -20,6 +20,7 @@ void Workbench::addSession(ProfileSession* session)
         [](const ProfileSession* a, const ProfileSession* b) { return a->openOrder() < b->openOrder(); });
     m_sessions.insert(at, session);
     connect(session, &ProfileSession::focusChanged, this, [this, session]() { Q_EMIT focusChanged(session); });
+    connect(session, &ProfileSession::loadCompleted, this, [this, session]() { Q_EMIT sessionCompleted(session); });
     Q_EMIT sessionAdded(session);
     setCurrent(session);
 }

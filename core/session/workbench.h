@@ -56,6 +56,8 @@ public:
 Q_SIGNALS:
     void sessionAdded(nsw::ProfileSession* session);
     void sessionAboutToBeRemoved(nsw::ProfileSession* session);
+    /// A session added at the first stage of a staged load now holds the whole profile (ProfileSession::completeLoad).
+    void sessionCompleted(nsw::ProfileSession* session);
     void currentChanged(nsw::ProfileSession* session);
     void kernelNameSelected(nsw::ProfileSession* session, const QString& name);
     void kernelInstanceSelected(nsw::ProfileSession* session, quint32 kernelRow);

@@ -15,12 +15,18 @@ struct LoadedProfile
     ProfilePtr profile;
     std::shared_ptr<const KernelIndex> kernelIndex; ///< demangled names
     LoadResult result; ///< error, cancel flag and per-stage timings (result.profile == profile)
+    /// False for the first stage of a staged load (FirstStageCallback): kernels and memory operations only.
+    bool complete = true;
 };
 
+/// Called from the load's thread with the first stage (complete == false), its kernel index built.
+using FirstStageReady = std::function<void(const std::shared_ptr<LoadedProfile>&)>;
+
 /// The one way the workbench loads a file; `nsys-workbench info --load` uses it too so that it measures exactly
-/// what the window does.
-LoadedProfile loadForWorkbench(
-    const QString& path, const ProgressCallback& progress = {}, const CancelToken& cancel = CancelToken::never());
+/// what the window does. With @p firstStage the kernel tables are handed over as soon as they are indexed, and the
+/// whole profile returned at the end shares them (and the index).
+LoadedProfile loadForWorkbench(const QString& path, const ProgressCallback& progress = {},
+    const CancelToken& cancel = CancelToken::never(), const FirstStageReady& firstStage = {});
 
 } // namespace nsw
 

@@ -8,8 +8,6 @@
 
 namespace nsw {
 
-namespace { } // namespace
-
 KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const CancelToken& cancel)
     : m_profile(profile)
     , m_mode(mode)
@@ -20,11 +18,27 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const C
     buildGroups(laneOfRow, cancel);
     if (cancel.isCancelled())
         return;
-    m_groupOfName.assign(profile->strings.size(), -1);
-    for (std::size_t g = 0; g < m_groups.size(); ++g)
-        if (m_groups[g].name >= 0)
-            m_groupOfName[std::size_t(m_groups[g].name)] = int(g);
+    m_data->groupOfName.assign(profile->strings.size(), -1);
+    for (std::size_t g = 0; g < m_data->groups.size(); ++g)
+        if (m_data->groups[g].name >= 0)
+            m_data->groupOfName[std::size_t(m_data->groups[g].name)] = int(g);
     m_complete = true;
+}
+
+std::shared_ptr<const KernelIndex> KernelIndex::reboundTo(const ProfilePtr& whole) const
+{
+    const KernelTable& mine = m_profile->kernels;
+    const KernelTable& theirs = whole->kernels;
+    const bool sameRows = mine.size() == theirs.size()
+        && (mine.size() == 0 || (mine.start.sharesStorageWith(theirs.start) && mine.end.sharesStorageWith(theirs.end)));
+    if (!m_complete || !sameRows || whole->strings.size() < m_profile->strings.size())
+        return nullptr;
+    auto rebound = std::shared_ptr<KernelIndex>(new KernelIndex);
+    rebound->m_profile = whole;
+    rebound->m_mode = m_mode;
+    rebound->m_data = m_data;
+    rebound->m_complete = true;
+    return rebound;
 }
 
 std::vector<std::uint32_t> KernelIndex::buildLanes(const CancelToken& cancel)
@@ -48,21 +62,21 @@ std::vector<std::uint32_t> KernelIndex::buildLanes(const CancelToken& cancel)
     for (std::size_t i = 0; i < n; ++i) {
         if ((i & 0xFFFF) == 0 && cancel.isCancelled())
             return laneOfRow;
-        if (last != std::uint32_t(-1) && sameLane(m_lanes[last], i)) {
+        if (last != std::uint32_t(-1) && sameLane(m_data->lanes[last], i)) {
             laneOfRow[i] = last;
             continue;
         }
         const std::uint64_t key = laneKey(i);
         auto it = laneIndex.find(key);
-        if (it == laneIndex.end() || !sameLane(m_lanes[it->second], i)) {
+        if (it == laneIndex.end() || !sameLane(m_data->lanes[it->second], i)) {
             // New lane, or a hash-key collision: fall back to a linear search, then add.
             std::uint32_t found = std::uint32_t(-1);
-            for (std::uint32_t l = 0; l < m_lanes.size() && found == std::uint32_t(-1); ++l)
-                if (sameLane(m_lanes[l], i))
+            for (std::uint32_t l = 0; l < m_data->lanes.size() && found == std::uint32_t(-1); ++l)
+                if (sameLane(m_data->lanes[l], i))
                     found = l;
             if (found == std::uint32_t(-1)) {
-                found = std::uint32_t(m_lanes.size());
-                m_lanes.push_back({ k.process[i], k.device[i], k.context[i], k.stream[i] });
+                found = std::uint32_t(m_data->lanes.size());
+                m_data->lanes.push_back({ k.process[i], k.device[i], k.context[i], k.stream[i] });
             }
             laneIndex[key] = found;
             last = found;
@@ -90,14 +104,14 @@ void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const
         ++offsets[std::size_t(nameOf(i) + 1) + 1];
     for (std::size_t b = 1; b < offsets.size(); ++b)
         offsets[b] += offsets[b - 1];
-    m_order.resize(n);
+    m_data->order.resize(n);
     {
         std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
         for (std::size_t i = 0; i < n; ++i)
-            m_order[fill[std::size_t(nameOf(i) + 1)]++] = std::uint32_t(i);
+            m_data->order[fill[std::size_t(nameOf(i) + 1)]++] = std::uint32_t(i);
     }
-    m_durations.resize(n);
-    m_sortedLanes.resize(n);
+    m_data->durations.resize(n);
+    m_data->sortedLanes.resize(n);
     std::vector<std::pair<qint64, std::uint32_t>> bucket;
     for (std::size_t b = 0; b + 1 < offsets.size(); ++b) {
         const std::uint32_t begin = offsets[b], end = offsets[b + 1];
@@ -107,15 +121,15 @@ void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const
             return;
         bucket.clear();
         for (std::uint32_t p = begin; p < end; ++p)
-            bucket.emplace_back(k.end[m_order[p]] - k.start[m_order[p]], m_order[p]);
+            bucket.emplace_back(k.end[m_data->order[p]] - k.start[m_data->order[p]], m_data->order[p]);
         std::sort(bucket.begin(), bucket.end());
         for (std::uint32_t p = begin; p < end; ++p) {
             const auto& [duration, row] = bucket[p - begin];
-            m_order[p] = row;
-            m_durations[p] = duration;
-            m_sortedLanes[p] = laneOfRow[row];
+            m_data->order[p] = row;
+            m_data->durations[p] = duration;
+            m_data->sortedLanes[p] = laneOfRow[row];
         }
-        m_groups.push_back({ StringRef(b) - 1, begin, end });
+        m_data->groups.push_back({ StringRef(b) - 1, begin, end });
     }
 }
 
@@ -163,8 +177,8 @@ std::vector<KernelNameTotal> kernelTotalsByName(const Profile& profile, KernelNa
 std::uint32_t KernelIndex::laneOf(std::size_t row) const
 {
     const KernelTable& k = m_profile->kernels;
-    for (std::uint32_t l = 0; l < m_lanes.size(); ++l) {
-        const KernelLane& lane = m_lanes[l];
+    for (std::uint32_t l = 0; l < m_data->lanes.size(); ++l) {
+        const KernelLane& lane = m_data->lanes[l];
         if (lane.process == k.process[row] && lane.device == k.device[row] && lane.context == k.context[row]
             && lane.stream == k.stream[row])
             return l;
@@ -174,13 +188,14 @@ std::uint32_t KernelIndex::laneOf(std::size_t row) const
 
 int KernelIndex::groupOf(StringRef name) const
 {
-    return name >= 0 && std::size_t(name) < m_groupOfName.size() ? m_groupOfName[std::size_t(name)] : -1;
+    return name >= 0 && std::size_t(name) < m_data->groupOfName.size() ? m_data->groupOfName[std::size_t(name)] : -1;
 }
 
 std::size_t KernelIndex::memoryBytes() const
 {
-    return m_order.capacity() * 4 + m_durations.capacity() * 8 + m_sortedLanes.capacity() * 4
-        + m_groups.capacity() * sizeof(Group) + m_lanes.capacity() * sizeof(KernelLane) + m_groupOfName.capacity() * 4;
+    return m_data->order.capacity() * 4 + m_data->durations.capacity() * 8 + m_data->sortedLanes.capacity() * 4
+        + m_data->groups.capacity() * sizeof(Group) + m_data->lanes.capacity() * sizeof(KernelLane)
+        + m_data->groupOfName.capacity() * 4;
 }
 
 namespace {

@@ -43,6 +43,9 @@ public:
 
     bool isComplete() const { return m_complete; }
     const ProfilePtr& profile() const { return m_profile; }
+    /// The same index for @p whole, the whole profile of a staged load whose first stage this index was built on
+    /// (same kernel columns and string refs): shares the sorted data, no rebuild. Null when the kernel columns differ.
+    std::shared_ptr<const KernelIndex> reboundTo(const ProfilePtr& whole) const;
     KernelNameMode mode() const { return m_mode; }
     StringRef nameOf(std::size_t kernelRow) const;
 
@@ -52,14 +55,14 @@ public:
         std::uint32_t begin = 0; ///< range in order()
         std::uint32_t end = 0;
     };
-    const std::vector<Group>& groups() const { return m_groups; }
+    const std::vector<Group>& groups() const { return m_data->groups; }
     /// Kernel rows, grouped by name, ascending duration within a group.
-    const std::vector<std::uint32_t>& order() const { return m_order; }
+    const std::vector<std::uint32_t>& order() const { return m_data->order; }
     /// Durations in order() order.
-    const std::vector<qint64>& sortedDurations() const { return m_durations; }
+    const std::vector<qint64>& sortedDurations() const { return m_data->durations; }
     /// Lane of each position in order().
-    const std::vector<std::uint32_t>& sortedLanes() const { return m_sortedLanes; }
-    const std::vector<KernelLane>& lanes() const { return m_lanes; }
+    const std::vector<std::uint32_t>& sortedLanes() const { return m_data->sortedLanes; }
+    const std::vector<KernelLane>& lanes() const { return m_data->lanes; }
     /// Lane of a kernel row (a search over the lanes: for tests and single lookups).
     std::uint32_t laneOf(std::size_t kernelRow) const;
     /// Group index of a name, or -1.
@@ -67,14 +70,19 @@ public:
     std::size_t memoryBytes() const;
 
 private:
+    KernelIndex() = default;
     ProfilePtr m_profile;
-    KernelNameMode m_mode;
-    std::vector<Group> m_groups;
-    std::vector<std::uint32_t> m_order;
-    std::vector<qint64> m_durations;
-    std::vector<std::uint32_t> m_sortedLanes;
-    std::vector<KernelLane> m_lanes;
-    std::vector<std::int32_t> m_groupOfName; ///< by StringRef
+    KernelNameMode m_mode = KernelNameMode::Demangled;
+    struct Data
+    {
+        std::vector<Group> groups;
+        std::vector<std::uint32_t> order;
+        std::vector<qint64> durations;
+        std::vector<std::uint32_t> sortedLanes;
+        std::vector<KernelLane> lanes;
+        std::vector<std::int32_t> groupOfName; ///< by StringRef
+    };
+    std::shared_ptr<Data> m_data = std::make_shared<Data>(); ///< shared with reboundTo() copies
     bool m_complete = false;
 
     std::vector<std::uint32_t> buildLanes(const CancelToken& cancel);

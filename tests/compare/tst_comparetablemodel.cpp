@@ -12,7 +12,7 @@
 
 using namespace nsw;
 using namespace nsw::test;
-using Column = CompareTableModel::Column;
+using TableColumn = CompareTableModel::Column;
 
 namespace {
 QString s(const char* text)
@@ -78,10 +78,10 @@ private Q_SLOTS:
         QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), s("Kernel"));
         QCOMPARE(model.headerData(5, Qt::Horizontal, CompareTableModel::ProfileRole).toInt(), 0);
         QCOMPARE(model.headerData(1, Qt::Horizontal, CompareTableModel::ProfileRole).toInt(), -1);
-        QCOMPARE(model.columnOf(Column::Delta, 1), 10);
-        QCOMPARE(model.columnOf(Column::Delta, 0), -1);
-        QCOMPARE(model.columnOf(Column::Status), 1);
-        QCOMPARE(model.columnKind(7), Column::Instances);
+        QCOMPARE(model.columnOf(TableColumn::Delta, 1), 10);
+        QCOMPARE(model.columnOf(TableColumn::Delta, 0), -1);
+        QCOMPARE(model.columnOf(TableColumn::Status), 1);
+        QCOMPARE(model.columnKind(7), TableColumn::Instances);
         QCOMPARE(model.profileOfColumn(7), 1);
     }
 

@@ -435,6 +435,125 @@ private Q_SLOTS:
         compareProfiles(*a.profile, *b.profile);
     }
 
+    void stagedLoadGivesTheSameProfile_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<qint64>("chunkRows");
+        QTest::addRow("modern export") << m_modern << qint64(2'000'000);
+        QTest::addRow("modern export, chunks of 3") << m_modern << qint64(3);
+        QTest::addRow("oldest layout") << m_old << qint64(2'000'000);
+        QTest::addRow("demo profile") << demoExport() << qint64(2'000'000);
+        for (const QString& t : sharedTraces())
+            if (t.contains(QLatin1String("mfu_before")) || t.contains(QLatin1String("mordred")))
+                QTest::addRow("%s", qPrintable(QFileInfo(t).fileName())) << t << qint64(2'000'000);
+    }
+    void stagedLoadGivesTheSameProfile()
+    {
+        // The window's staged load hands over kernels and memory operations first; the whole profile it returns is
+        // the single-pass load's, and it shares (not copies) the first stage's columns.
+        QFETCH(QString, path);
+        QFETCH(qint64, chunkRows);
+        LoadOptions options;
+        options.chunkRows = chunkRows;
+        const LoadResult single = ProfileLoader::load(path, options);
+        QVERIFY2(single.profile, qPrintable(single.error));
+        ProfilePtr first;
+        int calls = 0;
+        const LoadResult staged = ProfileLoader::load(
+            path, options, {}, CancelToken::never(), [&](const ProfilePtr& p, const LoadResult& soFar) {
+                ++calls;
+                first = p;
+                QVERIFY(!soFar.profile);
+                QVERIFY(soFar.error.isEmpty());
+            });
+        QVERIFY2(staged.profile, qPrintable(staged.error));
+        QCOMPARE(calls, 1);
+        compareProfiles(*single.profile, *staged.profile);
+        QCOMPARE(staged.profile->activityStart, single.profile->activityStart);
+        QCOMPARE(staged.profile->activityEnd, single.profile->activityEnd);
+        QCOMPARE(staged.profile->meta.warnings.size(), single.profile->meta.warnings.size());
+
+        // The first stage: GPU tables whole, nothing of the second stage, no launch links yet.
+        const Profile& a = *first;
+        const Profile& whole = *staged.profile;
+        QCOMPARE(a.kernels.size(), whole.kernels.size());
+        QCOMPARE(a.memops.size(), whole.memops.size());
+        QCOMPARE(a.cudaApi.size(), std::size_t(0));
+        QCOMPARE(a.nvtx.size(), std::size_t(0));
+        QCOMPARE(a.osrt.size(), std::size_t(0));
+        QVERIFY(a.kernels.api.empty());
+        QVERIFY(a.memops.api.empty());
+        for (std::size_t i = 0; i < a.kernels.size(); ++i)
+            QCOMPARE(a.strings.at(a.kernels.demangledName[i]), whole.strings.at(whole.kernels.demangledName[i]));
+        if (whole.kernels.size() > 0) {
+            QVERIFY(a.kernels.start.sharesStorageWith(whole.kernels.start));
+            QVERIFY(a.kernels.demangledName.sharesStorageWith(whole.kernels.demangledName));
+            QVERIFY(a.kernels.process.sharesStorageWith(whole.kernels.process));
+            QVERIFY(!a.kernels.api.sharesStorageWith(whole.kernels.api));
+        }
+        if (whole.memops.size() > 0)
+            QVERIFY(a.memops.bytes.sharesStorageWith(whole.memops.bytes));
+    }
+
+    void firstStageIsNeverWrittenAfterItsHandOver()
+    {
+        // What the window shows while the second stage runs must not change under it (no data race, no moving
+        // vectors): sizes and a deep copy taken in the callback still hold after the load.
+        ProfilePtr first;
+        std::size_t strings = 0, processes = 0, threads = 0;
+        std::vector<TimeNs> starts;
+        const LoadResult staged = ProfileLoader::load(
+            demoExport(), {}, {}, CancelToken::never(), [&](const ProfilePtr& p, const LoadResult&) {
+                first = p;
+                strings = p->strings.size();
+                processes = p->processes.size();
+                threads = p->threads.size();
+                starts = p->kernels.start.vec();
+            });
+        QVERIFY2(staged.profile, qPrintable(staged.error));
+        QVERIFY(first);
+        QVERIFY(staged.profile->strings.size() > strings); // API and NVTX names went into the whole profile only
+        QCOMPARE(first->strings.size(), strings);
+        QCOMPARE(first->processes.size(), processes);
+        QCOMPARE(first->threads.size(), threads);
+        QVERIFY(first->kernels.api.empty());
+        QCOMPARE(first->cudaApi.size(), std::size_t(0));
+        QCOMPARE(first->kernels.start.vec(), starts);
+        QVERIFY(staged.profile->cudaApi.size() > 0);
+    }
+
+    void cancelAtTheFirstStageCancelsTheLoad()
+    {
+        CancelToken cancel;
+        bool handedOver = false;
+        const LoadResult r
+            = ProfileLoader::load(demoExport(), {}, {}, cancel, [&](const ProfilePtr&, const LoadResult&) {
+                  handedOver = true;
+                  cancel.cancel();
+              });
+        QVERIFY(handedOver);
+        QVERIFY(!r.profile);
+        QVERIFY(r.cancelled);
+    }
+
+    void workbenchLoadKeepsTheFirstStageKernelIndex()
+    {
+        // The index built for the first stage serves the whole profile: same sorted data, bound to the whole profile.
+        std::shared_ptr<LoadedProfile> first;
+        const LoadedProfile whole = loadForWorkbench(
+            demoExport(), {}, CancelToken::never(), [&](const std::shared_ptr<LoadedProfile>& f) { first = f; });
+        QVERIFY2(whole.profile, qPrintable(whole.result.error));
+        QVERIFY(first && first->kernelIndex);
+        QVERIFY(!first->complete);
+        QVERIFY(whole.complete);
+        QCOMPARE(first->kernelIndex->profile(), first->profile);
+        QCOMPARE(whole.kernelIndex->profile(), whole.profile);
+        QCOMPARE(&whole.kernelIndex->order(), &first->kernelIndex->order());
+        const KernelIndex fresh(whole.profile, KernelNameMode::Demangled);
+        QCOMPARE(whole.kernelIndex->order(), fresh.order());
+        QCOMPARE(whole.kernelIndex->groups().size(), fresh.groups().size());
+    }
+
     void hostileValuesAreSkippedAndCounted_data()
     {
         // Constraint-free copies of the kernel table, so that NULLs can be written where nsys never writes them.

@@ -10,6 +10,7 @@
 #include "widgets/shell/startpage.h"
 
 #include <QDockWidget>
+#include <QLayout>
 #include <QHeaderView>
 #include <QScreen>
 #include <QSignalSpy>
@@ -193,6 +194,9 @@ private Q_SLOTS:
         MainWindow w(true);
         w.show();
         QVERIFY(openAndWait(w, demoExport()));
+        // The default layout at the default window size (the first open may have found the window another size).
+        w.resetLayout();
+        w.layout()->activate();
         const QSize defaultSize = w.size();
         QDockWidget* kernels = w.dockOf(w.pane(QStringLiteral("kernels")));
         QDockWidget* nvtx = w.dockOf(w.pane(QStringLiteral("nvtx")));

@@ -3,16 +3,23 @@
 // closing during a load, and the open order (the compare baseline) whichever load ends first. Loads are held
 // at a gate on their own thread (LoadJob's test hook), never slowed down by sleeps.
 #include "app/mainwindow.h"
+#include "core/models/reporttablemodel.h"
 #include "core/session/loadjob.h"
 #include "core/session/workbench.h"
 #include "loaderfixtures.h"
+#include "oracleexports.h"
+#include "testutils.h"
 #include "widgets/categories/categorycontroller.h"
 #include "widgets/compare/comparecontroller.h"
 #include "widgets/compare/comparepane.h"
+#include "widgets/kernels/kerneltablepane.h"
+#include "widgets/nvtx/nvtxpane.h"
 #include "widgets/shell/loaderrorbanners.h"
 #include "widgets/shell/loadprogressstrip.h"
 #include "widgets/shell/startpage.h"
+#include "widgets/statistics/statisticspane.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -20,6 +27,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <condition_variable>
@@ -37,13 +45,15 @@ namespace {
 class LoadGate
 {
 public:
-    /// Holds only the loads of @p paths (all loads when empty).
-    void close(const QStringList& paths = {}, bool ignoreCancel = false)
+    /// Holds only the loads of @p paths (all loads when empty), from the first progress report whose stage starts
+    /// with @p stage (any stage when empty).
+    void close(const QStringList& paths = {}, bool ignoreCancel = false, const QString& stage = {})
     {
         std::lock_guard lock(m_mutex);
         m_open = false;
         m_paths = paths;
         m_ignoreCancel = ignoreCancel;
+        m_stage = stage;
     }
     void open()
     {
@@ -51,11 +61,14 @@ public:
         m_open = true;
         m_changed.notify_all();
     }
-    void hold(const QString& path, const CancelToken& cancel)
+    void hold(const QString& path, const QString& stage, const CancelToken& cancel)
     {
         std::unique_lock lock(m_mutex);
         if (!m_paths.isEmpty() && !m_paths.contains(path))
             return;
+        if (!m_stage.isEmpty() && !stage.startsWith(m_stage))
+            return;
+        m_stage.clear(); // held from here on
         // The cancel token is not a condition variable: look at it every few milliseconds.
         while (!m_open && (m_ignoreCancel || !cancel.isCancelled()))
             m_changed.wait_for(lock, std::chrono::milliseconds(5));
@@ -67,6 +80,7 @@ private:
     bool m_open = true;
     bool m_ignoreCancel = false;
     QStringList m_paths;
+    QString m_stage;
 };
 
 /// What a person sees of @p widget: shown, with a size, inside the window.
@@ -133,8 +147,8 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(writeModernExport(m_modern, &error), qPrintable(error));
         QVERIFY2(writeOldExport(m_old, &error), qPrintable(error));
-        LoadJob::setProgressHookForTesting(
-            [this](const QString& path, const CancelToken& cancel) { m_gate.hold(path, cancel); });
+        LoadJob::setProgressHookForTesting([this](const QString& path, const QString& stage,
+                                               const CancelToken& cancel) { m_gate.hold(path, stage, cancel); });
     }
 
     void cleanup()
@@ -172,6 +186,93 @@ private Q_SLOTS:
         QVERIFY(ended.first().at(1).toBool());
         QVERIFY(!w.progressStrip()->isVisible());
         QCOMPARE(w.progressStrip()->rowCount(), 0);
+    }
+
+    void kernelsFirstWhileTheRestLoads()
+    {
+        // Held in the second stage of the load (joining launches to API calls): the kernels are on screen, the panes
+        // that need the rest say what they wait for, and nothing shows partial numbers. Released, all fill.
+        const QString demo = demoExport();
+        const qint64 kernelNames = queryRows(demo,
+            QStringLiteral("SELECT COUNT(DISTINCT s.value) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON "
+                           "s.id = k.demangledName"))
+                                       .value(0)
+                                       .value(0)
+                                       .toLongLong();
+        QVERIFY(kernelNames > 1);
+        MainWindow w(true);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        m_gate.close({ QFileInfo(demo).absoluteFilePath() }, false, QStringLiteral("Joining"));
+        QSignalSpy ended(&w, &MainWindow::loadEnded);
+        w.openFiles({ demo });
+        QTRY_COMPARE_WITH_TIMEOUT(w.workbench()->sessions().size(), std::size_t(1), 20000);
+        ProfileSession* session = w.workbench()->sessions().front();
+        QVERIFY(!session->isComplete());
+        QCOMPARE(ended.count(), 0);
+        QVERIFY(isOnScreenIn(progressRowFor(w, demo), &w)); // the load goes on, visibly
+
+        auto* kernels = w.findChild<KernelTablePane*>();
+        QTRY_COMPARE(kernels->summaryView()->model()->rowCount(), int(kernelNames));
+        QVERIFY(isOnScreenIn(kernels->summaryView(), &w));
+
+        auto* nvtx = w.findChild<NvtxPane*>();
+        auto* waiting = nvtx->findChild<QLabel*>(QStringLiteral("waitingOverlay"));
+        QVERIFY(waiting);
+        QTRY_VERIFY(isOnScreenIn(waiting, &w));
+        QCOMPARE(waiting->size(), nvtx->size());
+        QVERIFY(waiting->text().contains(QStringLiteral("NVTX")));
+        QVERIFY(waiting->text().contains(session->displayName()));
+        QVERIFY(grabIsNotBlank(waiting));
+
+        auto* statistics = w.findChild<StatisticsPane*>();
+        QCOMPARE(statistics->reportSelector()->currentData().toString(), QStringLiteral("cuda_api_sum"));
+        QCOMPARE(statistics->model()->rowCount(), 0); // never a partial API summary
+        QLabel* message = nullptr;
+        for (QLabel* l : statistics->findChildren<QLabel*>())
+            if (l->isVisible() && l->text().startsWith(QStringLiteral("cuda_api_sum needs")))
+                message = l;
+        QVERIFY(message);
+        QSignalSpy shown(statistics, &StatisticsPane::reportShown);
+        statistics->reportSelector()->setCurrentIndex(
+            statistics->reportSelector()->findData(QStringLiteral("cuda_gpu_kern_sum")));
+        QTRY_VERIFY(shown.count() > 0);
+        QTRY_COMPARE(statistics->model()->rowCount(), int(kernelNames));
+
+        m_gate.open();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 20000);
+        QVERIFY(ended.first().at(1).toBool());
+        QVERIFY(session->isComplete());
+        QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
+        QVERIFY(!waiting->isVisible());
+        QCOMPARE(kernels->summaryView()->model()->rowCount(), int(kernelNames)); // kept, not rebuilt empty
+        QCOMPARE(session->cachedKernelIndex(KernelNameMode::Demangled)->profile(), session->profile());
+        QVERIFY(session->profile()->cudaApi.size() > 0);
+        statistics->reportSelector()->setCurrentIndex(
+            statistics->reportSelector()->findData(QStringLiteral("cuda_api_sum")));
+        QTRY_VERIFY(statistics->model()->rowCount() > 0);
+    }
+
+    void cancellingTheSecondStageClosesOnlyItsProfile()
+    {
+        MainWindow w(true);
+        w.resize(1200, 800);
+        w.show();
+        QSignalSpy ended(&w, &MainWindow::loadEnded);
+        w.openFiles({ m_modern });
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 20000);
+        const QString demo = QFileInfo(demoExport()).absoluteFilePath();
+        m_gate.close({ demo }, false, QStringLiteral("Joining"));
+        w.openFiles({ demo });
+        QTRY_COMPARE_WITH_TIMEOUT(w.workbench()->sessions().size(), std::size_t(2), 20000);
+        QTest::mouseClick(
+            progressRowFor(w, demo)->findChild<QPushButton*>(QStringLiteral("loadCancel")), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 20000);
+        QVERIFY(!ended.last().at(1).toBool());
+        QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
+        QCOMPARE(w.workbench()->sessions().front()->path(), QFileInfo(m_modern).absoluteFilePath());
+        QVERIFY(w.workbench()->sessions().front()->isComplete());
     }
 
     void severalLoadsShowSeveralRowsAndCancelStopsOnlyItsOwn()

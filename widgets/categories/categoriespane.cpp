@@ -197,6 +197,8 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
     connect(m_controller, &CategoryController::optionsChanged, this, &CategoriesPane::syncOptions);
     connect(m_controller, &CategoryController::resultsChanged, this, &CategoriesPane::showResults);
     connect(workbench, &Workbench::currentChanged, this, &CategoriesPane::updateWallEntry);
+    // The controller leaves a profile still loading out of the chart; say so over the pane while it is current.
+    connect(workbench, &Workbench::currentChanged, this, [this](ProfileSession* s) { waitForWholeProfile(s); });
     connect(m_chart, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
         const CategoryChart::Hit hit = m_chart->hitTest(event->position());
         m_chart->highlight(hit);

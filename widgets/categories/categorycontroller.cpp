@@ -85,6 +85,7 @@ void CategoryController::onSessionAdded(ProfileSession* session)
             recompute();
     });
     connect(session, &ProfileSession::displayNameChanged, this, &CategoryController::resultsChanged);
+    connect(session, &ProfileSession::loadCompleted, this, &CategoryController::recompute);
     if (m_active)
         ensureTimeline(session);
 }
@@ -366,8 +367,9 @@ void CategoryController::recompute()
         in.session = s;
         in.focus = s->focus();
         in.data = s->attachment<CategorySessionData>(attachmentKey());
-        if (!in.data)
-            continue;
+        if (!in.data || !s->isComplete())
+            continue; // a profile still loading shows once whole: its capture span needs every table
+
         // Under a focus the CPU segment is measured against the focus range; an entered wall time covers the whole
         // run and is left out.
         if (m_wallSource == WallSource::Capture && in.focus.isActive()) {

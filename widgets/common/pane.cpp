@@ -3,14 +3,82 @@
 
 #include "core/session/workbench.h"
 
+#include <QEvent>
 #include <QFileInfo>
+#include <QLabel>
 
 namespace nsw {
+
+/// Covers its parent (following its size) with a message: what the pane waits for.
+class WaitingOverlay : public QLabel
+{
+public:
+    explicit WaitingOverlay(QWidget* parent)
+        : QLabel(parent)
+    {
+        setObjectName(QStringLiteral("waitingOverlay"));
+        setAlignment(Qt::AlignCenter);
+        setWordWrap(true);
+        setAutoFillBackground(true);
+        setMargin(12);
+        parent->installEventFilter(this);
+        hide();
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == parentWidget() && event->type() == QEvent::Resize)
+            setGeometry(parentWidget()->rect());
+        return QLabel::eventFilter(watched, event);
+    }
+};
 
 Pane::Pane(Workbench* workbench, QWidget* parent)
     : QWidget(parent)
     , m_workbench(workbench)
-{ }
+{
+    connect(workbench, &Workbench::sessionCompleted, this, [this](ProfileSession* session) {
+        if (session != m_waitingFor)
+            return;
+        waitForWholeProfile(nullptr);
+        wholeProfileArrived(session);
+    });
+    connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* session) {
+        if (session == m_waitingFor)
+            waitForWholeProfile(nullptr);
+    });
+}
+
+bool Pane::waitForWholeProfile(ProfileSession* session)
+{
+    if (m_waitingFor)
+        disconnect(m_waitingFor, &ProfileSession::pendingStageChanged, this, nullptr);
+    m_waitingFor = session && !session->isComplete() ? session : nullptr;
+    if (!m_waitingFor) {
+        if (m_waitingOverlay)
+            m_waitingOverlay->hide();
+        return false;
+    }
+    if (!m_waitingOverlay)
+        m_waitingOverlay = new WaitingOverlay(this);
+    connect(m_waitingFor, &ProfileSession::pendingStageChanged, this, &Pane::showWaitingText);
+    showWaitingText();
+    m_waitingOverlay->setGeometry(rect());
+    m_waitingOverlay->show();
+    m_waitingOverlay->raise();
+    return true;
+}
+
+void Pane::showWaitingText()
+{
+    if (!m_waitingFor || !m_waitingOverlay)
+        return;
+    const QString stage = m_waitingFor->pendingStage();
+    m_waitingOverlay->setText(tr("%1 is still loading: this pane waits for its CUDA API calls, NVTX ranges and OS "
+                                 "runtime calls.\n%2\n\nThe Kernels and Statistics panes are ready.")
+                                  .arg(m_waitingFor->displayName(), stage.isEmpty() ? tr("Reading…") : stage));
+}
 
 bool Pane::refreshWhenShown()
 {

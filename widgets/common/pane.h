@@ -10,6 +10,8 @@ class QCustomPlot;
 
 namespace nsw {
 
+class ProfileSession;
+class WaitingOverlay;
 class Workbench;
 
 /// A dockable pane. The main window wraps each in a QDockWidget whose objectName is paneId() (stable, used by
@@ -39,8 +41,20 @@ protected:
     virtual void refresh() { }
     void showEvent(QShowEvent* event) override;
 
+    /// For panes that need CUDA API calls, NVTX or OS runtime: while @p session is at the first stage of a staged
+    /// load (ProfileSession::isComplete() false), covers the pane with what it waits for and how far the load is, and
+    /// returns true (compute nothing now: the profile holds kernels and memory operations only). When the session
+    /// completes, wholeProfileArrived() runs. Returns false (and uncovers the pane) for complete or null sessions.
+    bool waitForWholeProfile(ProfileSession* session);
+    /// The session the pane waited for holds the whole profile now; panes recompute for it here.
+    virtual void wholeProfileArrived(ProfileSession* session) { Q_UNUSED(session); }
+
 private:
+    void showWaitingText();
+
     Workbench* m_workbench;
+    ProfileSession* m_waitingFor = nullptr;
+    WaitingOverlay* m_waitingOverlay = nullptr;
     bool m_refreshPending = false; ///< refresh() was deferred while the pane was hidden
 };
 

@@ -260,6 +260,7 @@ void CompareController::updateAutomaticBaseline()
 void CompareController::onSessionAdded(ProfileSession* session)
 {
     connect(session, &ProfileSession::displayNameChanged, this, &CompareController::recompute);
+    connect(session, &ProfileSession::loadCompleted, this, &CompareController::recompute);
     updateAutomaticBaseline();
     Q_EMIT profilesChanged();
     recompute();
@@ -290,7 +291,9 @@ void CompareController::recompute()
 {
     if (!m_active)
         return;
-    const std::vector<ProfileSession*> sessions = profiles();
+    std::vector<ProfileSession*> sessions = profiles();
+    // A profile still loading its CUDA API calls and NVTX joins the comparison once whole (no partial numbers).
+    std::erase_if(sessions, [](const ProfileSession* s) { return !s->isComplete(); });
     updateAutomaticBaseline();
     if (sessions.empty()) {
         m_job.cancel();

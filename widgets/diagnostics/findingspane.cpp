@@ -246,12 +246,22 @@ void FindingsPane::onCurrentSessionChanged(ProfileSession* session)
     showResult(nullptr, {});
 }
 
+void FindingsPane::wholeProfileArrived(ProfileSession* session)
+{
+    if (session == m_session)
+        refreshWhenShown();
+}
+
 void FindingsPane::recompute()
 {
     m_job.cancel();
     if (!m_session) {
         showResult(nullptr, tr("Open a profile to see its diagnostics."));
         Q_EMIT resultShown();
+        return;
+    }
+    if (waitForWholeProfile(m_session)) {
+        showResult(nullptr, {});
         return;
     }
     showResult(nullptr, tr("Analysing…"));

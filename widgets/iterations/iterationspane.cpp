@@ -113,12 +113,22 @@ void IterationsPane::onCurrentSessionChanged(ProfileSession* session)
     showTable(nullptr, {}, false);
 }
 
+void IterationsPane::wholeProfileArrived(ProfileSession* session)
+{
+    if (session == m_session)
+        refreshWhenShown();
+}
+
 void IterationsPane::recompute()
 {
     m_job.cancel();
     if (!m_session) {
         showTable(nullptr, tr("Open a profile to see its iterations."), false);
         Q_EMIT iterationsShown();
+        return;
+    }
+    if (waitForWholeProfile(m_session)) {
+        showTable(nullptr, {}, false);
         return;
     }
     showTable(nullptr, tr("Finding iterations…"), false);

@@ -52,6 +52,7 @@ Q_SIGNALS:
 
 protected:
     void refresh() override { recompute(); }
+    void wholeProfileArrived(ProfileSession* session) override;
 
 private:
     void onCurrentSessionChanged(ProfileSession* session);

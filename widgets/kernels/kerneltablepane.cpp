@@ -240,6 +240,20 @@ void KernelTablePane::onCurrentSessionChanged(ProfileSession* session)
     useIndexOfCurrentMode();
 }
 
+void KernelTablePane::wholeProfileArrived(ProfileSession* session)
+{
+    if (session != m_session)
+        return;
+    // The whole profile shares the first stage's kernel rows (the session rebound its indexes): the table, its sort,
+    // filters and selection stay; only the executions gain their launching API calls.
+    const auto mode = KernelNameMode(m_nameMode->currentData().toInt());
+    if (auto index = m_session->cachedKernelIndex(mode); index && m_index && index != m_index) {
+        m_index = std::move(index);
+        if (!m_listedName.isEmpty())
+            showInstancesOfCurrentRow();
+    }
+}
+
 void KernelTablePane::updateFocusRows()
 {
     m_focusJob.cancel();

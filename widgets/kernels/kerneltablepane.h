@@ -65,6 +65,9 @@ public:
     void brushBins(int firstBin, int lastBin);
     void clearBrush();
 
+protected:
+    void wholeProfileArrived(ProfileSession* session) override;
+
 private:
     void onCurrentSessionChanged(ProfileSession* session);
     /// Shows the session's index for the chosen name mode, building it off the GUI thread when needed.

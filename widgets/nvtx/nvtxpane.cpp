@@ -243,6 +243,12 @@ void NvtxPane::onCurrentSessionChanged(ProfileSession* session)
     rebuild();
 }
 
+void NvtxPane::wholeProfileArrived(ProfileSession* session)
+{
+    if (session == m_session)
+        rebuild();
+}
+
 void NvtxPane::rebuild()
 {
     m_job.cancel(); // an older build still running is of no use any more
@@ -251,6 +257,11 @@ void NvtxPane::rebuild()
         m_message->setText(tr("No profile open."));
         m_message->show();
         Q_EMIT treeShown();
+        return;
+    }
+    if (waitForWholeProfile(m_session)) {
+        showTree(nullptr);
+        m_message->hide();
         return;
     }
     const NvtxTreeOptions options = currentOptions();

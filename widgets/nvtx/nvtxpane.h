@@ -67,6 +67,9 @@ Q_SIGNALS:
     /// "Focus on this range": the first instance of the chosen aggregated range (or the one instance it has).
     void focusRequested(const nsw::FocusRange& range);
 
+protected:
+    void wholeProfileArrived(ProfileSession* session) override;
+
 private:
     void onCurrentSessionChanged(ProfileSession* session);
     void rebuild();

@@ -67,6 +67,10 @@ StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
         m_session = s;
         compute();
     });
+    connect(workbench, &Workbench::sessionCompleted, this, [this](ProfileSession* s) {
+        if (s == m_session)
+            compute();
+    });
     m_session = workbench->current();
     compute();
 }
@@ -109,6 +113,18 @@ void StatisticsPane::compute()
     const Result<StatsPlan> plan = planReports({ m_report->currentData().toString() });
     if (!plan)
         return;
+    m_waitingReport.clear();
+    if (const ReportSpec* spec = plan->reports.front().spec;
+        !m_session->isComplete() && (spec->loadParts & ~unsigned(LoadFirstStage))) {
+        // Kernel and memory reports are ready; the others would show partial numbers as if they were final.
+        m_waitingReport = spec->name;
+        m_model->setReport({});
+        showWaitingMessage();
+        connect(m_session, &ProfileSession::pendingStageChanged, this, &StatisticsPane::showWaitingMessage,
+            Qt::UniqueConnection);
+        Q_EMIT reportShown();
+        return;
+    }
     m_message->setText(tr("Computing %1…").arg(plan->reports.front().spec->name));
     m_message->show();
     const ProfilePtr profile = m_session->profile();
@@ -127,6 +143,16 @@ void StatisticsPane::compute()
             m_view->horizontalHeader()->resizeSections(QHeaderView::ResizeToContents);
             Q_EMIT reportShown();
         });
+}
+
+void StatisticsPane::showWaitingMessage()
+{
+    if (m_waitingReport.isEmpty() || !m_session || m_session->isComplete())
+        return;
+    m_message->setText(tr("%1 needs CUDA API calls, NVTX or OS runtime calls, still loading: %2\nThe kernel and "
+                          "memory reports (cuda_gpu_kern_sum, cuda_gpu_mem_time_sum…) are ready.")
+                           .arg(m_waitingReport, m_session->pendingStage()));
+    m_message->show();
 }
 
 } // namespace nsw

@@ -39,6 +39,8 @@ Q_SIGNALS:
 
 private:
     void compute();
+    /// The report m_waitingReport needs a later stage of the current profile's load: says so, with the progress.
+    void showWaitingMessage();
 
     QPointer<ProfileSession> m_session;
     QComboBox* m_report;
@@ -47,6 +49,7 @@ private:
     ReportTableModel* m_model;
     SortFilterProxy* m_proxy;
     QTableView* m_view;
+    QString m_waitingReport; ///< the report waiting for the rest of a staged load, else empty
     JobSlot m_job; ///< the report being computed; a newer request cancels it
 };
 

@@ -341,6 +341,12 @@ void TimelinePane::showSessionFocus()
     m_zoomToSelection->setEnabled(focus.isActive());
 }
 
+void TimelinePane::wholeProfileArrived(ProfileSession* session)
+{
+    if (session == m_session)
+        onCurrentSessionChanged(session);
+}
+
 void TimelinePane::onCurrentSessionChanged(ProfileSession* session)
 {
     if (m_session) {
@@ -360,7 +366,7 @@ void TimelinePane::onCurrentSessionChanged(ProfileSession* session)
     m_job.cancel();
     m_countersJob.cancel();
     showProblem({});
-    if (!session) {
+    if (!session || waitForWholeProfile(session)) {
         m_view->setMessage({});
         showIndex(nullptr);
         return;

@@ -55,6 +55,9 @@ Q_SIGNALS:
 protected:
     void resizeEvent(QResizeEvent* event) override;
 
+protected:
+    void wholeProfileArrived(ProfileSession* session) override;
+
 private:
     void onCurrentSessionChanged(ProfileSession* session);
     void showIndex(TimelineIndexPtr index, TimelineCountersPtr counters = nullptr);
