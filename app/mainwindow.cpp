@@ -38,6 +38,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -578,7 +579,12 @@ void MainWindow::onFirstStage(LoadJob* job, const std::shared_ptr<LoadedProfile>
 {
     ProfileSession* session = openSession(job, *firstStage);
     m_stagedSessions[job] = session;
-    connect(job, &LoadJob::progress, session, [session](int permille, const QString& stage) {
+    // Four updates a second are plenty for the panes' waiting notes (the load row shows every step).
+    auto shown = std::make_shared<QElapsedTimer>();
+    connect(job, &LoadJob::progress, session, [session, shown](int permille, const QString& stage) {
+        if (shown->isValid() && shown->elapsed() < 250)
+            return;
+        shown->start();
         session->setPendingStage(permille < 0 ? stage : tr("%1 (%2 %)").arg(stage).arg(permille / 10));
     });
     statusBar()->showMessage(

@@ -28,6 +28,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <sys/mman.h>
 
 #include <QHash>
 #include <QThread>
@@ -151,6 +152,22 @@ template <typename T> void release(Column<T>& column)
     column.release();
 }
 
+/// Asks for transparent huge pages on a column about to be filled: the page faults of hundreds of MB of fresh 4 KiB
+/// pages cost more than copying into them (on the 4M-kernel export, a third of the stitching time).
+void adviseHugePages(const void* data, std::size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    constexpr std::uintptr_t kHuge = 2u << 20;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
+    if (end > begin)
+        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+    Q_UNUSED(data);
+    Q_UNUSED(bytes);
+#endif
+}
+
 template <typename C> void remapIndices(C& column, const std::vector<std::int32_t>& remap)
 {
     for (auto& v : storageOf(column))
@@ -171,6 +188,7 @@ void concatColumn(Table& dest, const std::vector<Table*>& parts, Member member)
     for (Table* p : parts)
         total += (p->*member).size();
     out.reserve(total);
+    adviseHugePages(out.data(), out.capacity() * sizeof(out[0]));
     for (Table* p : parts) {
         auto& in = storageOf(p->*member);
         out.insert(out.end(), in.begin(), in.end());

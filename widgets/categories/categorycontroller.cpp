@@ -85,7 +85,10 @@ void CategoryController::onSessionAdded(ProfileSession* session)
             recompute();
     });
     connect(session, &ProfileSession::displayNameChanged, this, &CategoryController::resultsChanged);
-    connect(session, &ProfileSession::loadCompleted, this, &CategoryController::recompute);
+    connect(session, &ProfileSession::loadCompleted, this, [this, session]() {
+        if (m_active)
+            ensureTimeline(session);
+    });
     if (m_active)
         ensureTimeline(session);
 }
@@ -102,6 +105,10 @@ void CategoryController::activate()
 
 void CategoryController::ensureTimeline(ProfileSession* session)
 {
+    // Not while a staged load still reads the rest: the chart waits for it anyway, and the build would compete with
+    // the load for memory and cores.
+    if (!session->isComplete())
+        return;
     if (session->attachment<CategorySessionData>(attachmentKey())) {
         recompute();
         return;
