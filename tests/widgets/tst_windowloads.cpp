@@ -3,6 +3,7 @@
 // closing during a load, and the open order (the compare baseline) whichever load ends first. Loads are held
 // at a gate on their own thread (LoadJob's test hook), never slowed down by sleeps.
 #include "app/mainwindow.h"
+#include "core/models/kernelinstancemodel.h"
 #include "core/models/reporttablemodel.h"
 #include "core/session/loadjob.h"
 #include "core/session/workbench.h"
@@ -216,6 +217,13 @@ private Q_SLOTS:
         auto* kernels = w.findChild<KernelTablePane*>();
         QTRY_COMPARE(kernels->summaryView()->model()->rowCount(), int(kernelNames));
         QVERIFY(isOnScreenIn(kernels->summaryView(), &w));
+        // Selecting works now; the executions' launching calls come with the second stage.
+        kernels->summaryView()->setCurrentIndex(kernels->summaryView()->model()->index(0, 0));
+        QAbstractItemModel* executions = kernels->instanceView()->model();
+        QTRY_VERIFY(executions->rowCount() > 0);
+        auto launchOfFirst
+            = [&]() { return executions->index(0, KernelInstanceModel::LaunchColumn).data().toString(); };
+        QCOMPARE(launchOfFirst(), QString());
 
         auto* nvtx = w.findChild<NvtxPane*>();
         auto* waiting = nvtx->findChild<QLabel*>(QStringLiteral("waitingOverlay"));
@@ -247,6 +255,7 @@ private Q_SLOTS:
         QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
         QVERIFY(!waiting->isVisible());
         QCOMPARE(kernels->summaryView()->model()->rowCount(), int(kernelNames)); // kept, not rebuilt empty
+        QTRY_VERIFY(launchOfFirst().startsWith(QStringLiteral("cu"))); // cudaLaunchKernel, cuLaunchKernel...
         QCOMPARE(session->cachedKernelIndex(KernelNameMode::Demangled)->profile(), session->profile());
         QVERIFY(session->profile()->cudaApi.size() > 0);
         statistics->reportSelector()->setCurrentIndex(

@@ -280,8 +280,11 @@ void CategoriesPane::showResults()
     if (m_controller->isModified())
         subtitle += tr(" (edited)");
     const ProfileSession* current = workbench()->current();
+    // A profile still loading has no results yet: computing, not empty.
+    const bool computing = (m_controller->isBusy() || !m_controller->isActive() || (current && !current->isComplete()))
+        && m_controller->results().empty();
     m_chart->setEmptyText(!current ? tr("Open a profile to see its kernel categories.")
-            : (m_controller->isBusy() || !m_controller->isActive()) && m_controller->results().empty()
+            : computing
             ? tr("Computing categories…")
             : tr("No kernel or memory time in %1.\nIt has no CUDA kernels or memory operations, or the focus range "
                  "holds none.")
@@ -293,7 +296,7 @@ void CategoriesPane::showResults()
     QStringList lines;
     if (workbench()->sessions().empty())
         lines.append(tr("Open a profile to see its kernel categories."));
-    else if ((m_controller->isBusy() || !m_controller->isActive()) && m_controller->results().empty())
+    else if (computing)
         lines.append(tr("Computing categories…"));
     for (const auto& r : m_controller->results())
         for (const QString& w : r.breakdown.warnings)

@@ -39,9 +39,8 @@ Pane::Pane(Workbench* workbench, QWidget* parent)
     , m_workbench(workbench)
 {
     connect(workbench, &Workbench::sessionCompleted, this, [this](ProfileSession* session) {
-        if (session != m_waitingFor)
-            return;
-        waitForWholeProfile(nullptr);
+        if (session == m_waitingFor)
+            waitForWholeProfile(nullptr);
         wholeProfileArrived(session);
     });
     connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* session) {

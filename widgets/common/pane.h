@@ -46,7 +46,8 @@ protected:
     /// returns true (compute nothing now: the profile holds kernels and memory operations only). When the session
     /// completes, wholeProfileArrived() runs. Returns false (and uncovers the pane) for complete or null sessions.
     bool waitForWholeProfile(ProfileSession* session);
-    /// The session the pane waited for holds the whole profile now; panes recompute for it here.
+    /// @p session holds the whole profile now (every pane hears it, waiting or not): panes showing it recompute or,
+    /// like the Kernels pane, rebind what they show to the whole profile.
     virtual void wholeProfileArrived(ProfileSession* session) { Q_UNUSED(session); }
 
 private:
