@@ -28,8 +28,6 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-#include <sys/mman.h>
-
 #include <QHash>
 #include <QThread>
 #include <algorithm>
@@ -38,6 +36,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <sys/mman.h>
 #include <thread>
 #include <type_traits>
 
@@ -196,15 +195,16 @@ void concatColumn(Table& dest, const std::vector<Table*>& parts, Member member)
     }
 }
 
+template <typename Table, typename... Members>
+void concatColumns(Table& dest, const std::vector<Table*>& parts, Members... members)
+{
+    (concatColumn<Table>(dest, parts, members), ...);
+}
+
 template <typename Table> void concatActivity(Table& dest, const std::vector<Table*>& parts)
 {
-    concatColumn<Table>(dest, parts, &Table::start);
-    concatColumn<Table>(dest, parts, &Table::end);
-    concatColumn<Table>(dest, parts, &Table::process);
-    concatColumn<Table>(dest, parts, &Table::device);
-    concatColumn<Table>(dest, parts, &Table::context);
-    concatColumn<Table>(dest, parts, &Table::stream);
-    concatColumn<Table>(dest, parts, &Table::correlation);
+    concatColumns(dest, parts, &Table::start, &Table::end, &Table::process, &Table::device, &Table::context,
+        &Table::stream, &Table::correlation);
 }
 
 void computeActivitySpan(Profile& p)
@@ -258,6 +258,8 @@ private:
     }
     /// Scans the planned tables and joins their chunks into the profile.
     bool readTables(QElapsedTimer& stage);
+    /// Links GPU rows to their launching calls, then hands the profile over.
+    LoadResult joinAndFinish(QElapsedTimer& stage);
     /// Moves the tables of the second stage out of m_tasks; returns the first stage's share of the rows.
     double setAsideSecondStage();
     void time(const QString& stage, QElapsedTimer& timer, qint64 rows = -1)
@@ -694,40 +696,30 @@ void LoadRun::stitchChunks(const ChunkTasks& tasks)
         for (ScanTask* t : tasks.kernels)
             parts.push_back(&t->kernels.table);
         concatActivity(p.kernels, parts);
-        concatColumn<KernelTable>(p.kernels, parts, &KernelTable::demangledName);
-        concatColumn<KernelTable>(p.kernels, parts, &KernelTable::shortName);
-        concatColumn<KernelTable>(p.kernels, parts, &KernelTable::mangledName);
-        concatColumn<KernelTable>(p.kernels, parts, &KernelTable::shape);
+        concatColumns(p.kernels, parts, &KernelTable::demangledName, &KernelTable::shortName, &KernelTable::mangledName,
+            &KernelTable::shape);
     }
     for (const std::vector<ScanTask*>* memops : { &tasks.memcpys, &tasks.memsets }) {
         std::vector<MemOpTable*> parts;
         for (ScanTask* t : *memops)
             parts.push_back(&t->memops);
         concatActivity(p.memops, parts);
-        concatColumn<MemOpTable>(p.memops, parts, &MemOpTable::bytes);
-        concatColumn<MemOpTable>(p.memops, parts, &MemOpTable::copyKind);
-        concatColumn<MemOpTable>(p.memops, parts, &MemOpTable::srcKind);
-        concatColumn<MemOpTable>(p.memops, parts, &MemOpTable::dstKind);
+        concatColumns(
+            p.memops, parts, &MemOpTable::bytes, &MemOpTable::copyKind, &MemOpTable::srcKind, &MemOpTable::dstKind);
     }
     {
         std::vector<GraphLaunchTable*> parts;
         for (ScanTask* t : tasks.graphs)
             parts.push_back(&t->graphs);
         concatActivity(p.graphLaunches, parts);
-        concatColumn<GraphLaunchTable>(p.graphLaunches, parts, &GraphLaunchTable::graphId);
-        concatColumn<GraphLaunchTable>(p.graphLaunches, parts, &GraphLaunchTable::graphExecId);
+        concatColumns(p.graphLaunches, parts, &GraphLaunchTable::graphId, &GraphLaunchTable::graphExecId);
     }
     {
         std::vector<CudaApiTable*> parts;
         for (ScanTask* t : tasks.api)
             parts.push_back(&t->api);
-        concatColumn<CudaApiTable>(p.cudaApi, parts, &CudaApiTable::start);
-        concatColumn<CudaApiTable>(p.cudaApi, parts, &CudaApiTable::end);
-        concatColumn<CudaApiTable>(p.cudaApi, parts, &CudaApiTable::thread);
-        concatColumn<CudaApiTable>(p.cudaApi, parts, &CudaApiTable::correlation);
-        concatColumn<CudaApiTable>(p.cudaApi, parts, &CudaApiTable::name);
-        concatColumn<CudaApiTable>(p.cudaApi, parts, &CudaApiTable::eventClass);
-        concatColumn<CudaApiTable>(p.cudaApi, parts, &CudaApiTable::returnValue);
+        concatColumns(p.cudaApi, parts, &CudaApiTable::start, &CudaApiTable::end, &CudaApiTable::thread,
+            &CudaApiTable::correlation, &CudaApiTable::name, &CudaApiTable::eventClass, &CudaApiTable::returnValue);
     }
     {
         std::vector<NvtxTable*> parts;
@@ -740,22 +732,15 @@ void LoadRun::stitchChunks(const ChunkTasks& tasks)
             p.nvtx.maxTimestamp = std::max(p.nvtx.maxTimestamp, part.maxTimestamp);
             parts.push_back(&part);
         }
-        concatColumn<NvtxTable>(p.nvtx, parts, &NvtxTable::start);
-        concatColumn<NvtxTable>(p.nvtx, parts, &NvtxTable::end);
-        concatColumn<NvtxTable>(p.nvtx, parts, &NvtxTable::thread);
-        concatColumn<NvtxTable>(p.nvtx, parts, &NvtxTable::name);
-        concatColumn<NvtxTable>(p.nvtx, parts, &NvtxTable::domain);
-        concatColumn<NvtxTable>(p.nvtx, parts, &NvtxTable::eventType);
+        concatColumns(p.nvtx, parts, &NvtxTable::start, &NvtxTable::end, &NvtxTable::thread, &NvtxTable::name,
+            &NvtxTable::domain, &NvtxTable::eventType);
     }
     {
         std::vector<OsrtTable*> parts;
         for (ScanTask* t : tasks.osrt)
             parts.push_back(&t->osrt);
-        concatColumn<OsrtTable>(p.osrt, parts, &OsrtTable::eventClass);
-        concatColumn<OsrtTable>(p.osrt, parts, &OsrtTable::start);
-        concatColumn<OsrtTable>(p.osrt, parts, &OsrtTable::end);
-        concatColumn<OsrtTable>(p.osrt, parts, &OsrtTable::thread);
-        concatColumn<OsrtTable>(p.osrt, parts, &OsrtTable::name);
+        concatColumns(p.osrt, parts, &OsrtTable::eventClass, &OsrtTable::start, &OsrtTable::end, &OsrtTable::thread,
+            &OsrtTable::name);
     }
 }
 
@@ -878,12 +863,19 @@ LoadResult LoadRun::run()
     if (!readTables(stage))
         return stopped() ? cancelled() : fail(m_result.error);
 
+    return joinAndFinish(stage);
+}
+
+LoadResult LoadRun::joinAndFinish(QElapsedTimer& stage)
+{
     report(QStringLiteral("Joining GPU work to API calls"), 0.96);
     joinCorrelations(*m_profile, m_cancel);
     if (stopped())
         return cancelled();
     computeActivitySpan(*m_profile);
     time(QStringLiteral("Join correlation ids"), stage);
+    m_progressBase = 0;
+    m_progressSpan = 1;
     finish();
     return std::move(m_result);
 }
@@ -934,16 +926,7 @@ LoadResult LoadRun::runStaged(const FirstStageCallback& firstStage)
     m_readThreadNames = true;
     if (!readTables(stage))
         return stopped() ? cancelled() : fail(m_result.error);
-    report(QStringLiteral("Joining GPU work to API calls"), 0.96);
-    joinCorrelations(*m_profile, m_cancel);
-    if (stopped())
-        return cancelled();
-    computeActivitySpan(*m_profile);
-    time(QStringLiteral("Join correlation ids"), stage);
-    m_progressBase = 0;
-    m_progressSpan = 1;
-    finish();
-    return std::move(m_result);
+    return joinAndFinish(stage);
 }
 
 } // namespace

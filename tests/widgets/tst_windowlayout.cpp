@@ -10,8 +10,8 @@
 #include "widgets/shell/startpage.h"
 
 #include <QDockWidget>
-#include <QLayout>
 #include <QHeaderView>
+#include <QLayout>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QStandardPaths>
