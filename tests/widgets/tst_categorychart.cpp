@@ -46,6 +46,8 @@ private Q_SLOTS:
     void layoutFits();
     void shortLabelsStandUpright();
     void hitTestFindsTheSegmentInEitherOrientation();
+    void timeAxisNumbersHaveRoom_data();
+    void timeAxisNumbersHaveRoom();
 };
 
 void TestCategoryChart::layoutFits_data()
@@ -53,7 +55,8 @@ void TestCategoryChart::layoutFits_data()
     QTest::addColumn<int>("bars");
     QTest::addColumn<QSize>("size");
     for (const int bars : { 2, 6, 16 })
-        for (const QSize size : { QSize(800, 400), QSize(1920, 500), QSize(360, 300), QSize(360, 220) }) // docked
+        for (const QSize size :
+            { QSize(800, 400), QSize(1920, 500), QSize(480, 340), QSize(360, 300), QSize(360, 220) }) // docked
             QTest::addRow("%d bars at %dx%d", bars, size.width(), size.height()) << bars << size;
 }
 
@@ -163,6 +166,55 @@ void TestCategoryChart::layoutFits()
         QVERIFY2(item->outerRect().width() >= chart.legend->iconSize().width() + chart.legend->iconTextPadding()
                     + QFontMetrics(chart.legend->font()).horizontalAdvance(name),
             qPrintable(name));
+    }
+}
+
+void TestCategoryChart::timeAxisNumbersHaveRoom_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<double>("longestBarMs");
+    // 480x340 with 287 ms is the docked pane at 1920x1080 on the mfu before/after pair, where QCustomPlot's five ticks
+    // read "0 50 100150200250300350".
+    for (const QSize size : { QSize(480, 340), QSize(800, 400), QSize(1920, 500), QSize(360, 300) })
+        for (const double ms : { 287.0, 2870.0, 0.0287, 1.5 })
+            QTest::addRow("%g ms at %dx%d", ms, size.width(), size.height()) << size << ms;
+}
+
+void TestCategoryChart::timeAxisNumbersHaveRoom()
+{
+    QFETCH(QSize, size);
+    QFETCH(double, longestBarMs);
+    CategoryTable t = table(2);
+    const double scale = longestBarMs * 1e6 / double(*std::max_element(t.barTotal.begin(), t.barTotal.end()));
+    for (auto& row : t.time)
+        for (TimeNs& v : row)
+            v = TimeNs(std::llround(double(v) * scale));
+    for (std::size_t b = 0; b < t.barTotal.size(); ++b) {
+        t.barTotal[b] = 0;
+        for (const auto& row : t.time)
+            t.barTotal[b] += row[b];
+    }
+    CategoryChart chart;
+    chart.resize(size);
+    chart.setTable(t, QStringLiteral("vllm / llama"));
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.replot();
+
+    // At least three numbers, each pair apart by more than a label's width plus two characters.
+    QCPAxis* const time = chart.timeAxis();
+    const QFontMetrics metrics(time->tickLabelFont());
+    const QVector<double> ticks = time->tickVector();
+    const QVector<QString> labels = time->tickVectorLabels();
+    QVERIFY2(ticks.size() >= 3, qPrintable(QStringLiteral("%1 ticks").arg(ticks.size())));
+    for (qsizetype i = 1; i < ticks.size(); ++i) {
+        const double gap = std::abs(time->coordToPixel(ticks[i]) - time->coordToPixel(ticks[i - 1]));
+        const double needed = time->orientation() == Qt::Horizontal
+            ? (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) / 2.0
+                + 2 * metrics.averageCharWidth()
+            : metrics.height() * 1.5;
+        QVERIFY2(gap >= needed,
+            qPrintable(QStringLiteral("'%1' and '%2' %3 px apart").arg(labels[i - 1], labels[i]).arg(gap)));
     }
 }
 

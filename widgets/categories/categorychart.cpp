@@ -107,11 +107,18 @@ bool CategoryChart::labelsFitSideBySide() const
     return widest <= 0.85 * double(plotWidth) / double(bars);
 }
 
+int CategoryChart::labelRoom() const
+{
+    const QFontMetrics metrics(barAxis()->tickLabelFont());
+    return std::max(8 * metrics.averageCharWidth(), (width() - m_legendWidth) / 3);
+}
+
 void CategoryChart::fitToSize()
 {
     fitLegend();
     const bool horizontal = !labelsFitSideBySide();
-    if (horizontal != m_horizontal) {
+    // Horizontal labels were shortened for the room the chart had then.
+    if (horizontal != m_horizontal || (horizontal && labelRoom() != m_labelRoomBuilt)) {
         m_horizontal = horizontal;
         rebuild();
         fitLegend();
@@ -231,10 +238,11 @@ void CategoryChart::rebuild()
         stack[r]->moveAbove(stack[r - 1]);
     keepLegendInk(*legend);
 
-    // Horizontal labels are shortened to a third of the chart: what all bars share is dropped first (as Compare's
-    // headers do), then the middle. The full names are in the tooltip and the table.
+    // Horizontal labels are shortened to a third of what the legend leaves: what all bars share is dropped first (as
+    // Compare's headers do), then the middle. The full names are in the tooltip and the table.
     const QFontMetrics metrics(barAxis->tickLabelFont());
-    const int room = width() / 3;
+    const int room = labelRoom();
+    m_labelRoomBuilt = room;
     const QStringList labels = m_horizontal
         ? compactProfileLabels(table.bars, std::max(8, room / std::max(1, metrics.averageCharWidth())))
         : table.bars;
@@ -330,6 +338,38 @@ void CategoryChart::showLabelsThatFit()
         const double needed = m_horizontal ? metrics.horizontalAdvance(label->text()) + 4 : metrics.height();
         label->setVisible(room >= needed);
     }
+}
+
+void CategoryChart::updateLayout()
+{
+    // QCustomPlot makes the ticks before it knows the axis' length, and its five ticks run wide numbers together along
+    // a short horizontal axis ("100150200"). Lay out again with fewer ticks until the numbers have room (also for PNG
+    // exports at other sizes); the axis' length does not depend on the count along it.
+    QCPAxisTicker& ticker = *timeAxis()->ticker();
+    ticker.setTickCount(5);
+    QCustomPlot::updateLayout();
+    while (!timeTicksHaveRoom() && ticker.tickCount() > 2) {
+        ticker.setTickCount(ticker.tickCount() - 1);
+        QCustomPlot::updateLayout();
+    }
+}
+
+bool CategoryChart::timeTicksHaveRoom() const
+{
+    const QCPAxis* const axis = timeAxis();
+    const QFontMetrics metrics(axis->tickLabelFont());
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    for (qsizetype i = 1; i < ticks.size() && i < labels.size(); ++i) {
+        const double gap = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+        const double needed = axis->orientation() == Qt::Horizontal
+            ? (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) / 2.0
+                + 2 * metrics.averageCharWidth()
+            : 1.5 * metrics.height();
+        if (gap < needed)
+            return false;
+    }
+    return true;
 }
 
 CategoryChart::Hit CategoryChart::hitTest(const QPointF& pos) const

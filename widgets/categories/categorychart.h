@@ -46,16 +46,21 @@ public:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void updateLayout() override;
 
 private:
     double scaled(TimeNs ns) const { return double(ns) / m_unitNs; }
     /// Chooses the orientation and the legend's columns for the current size; rebuilds when the orientation changes.
     void fitToSize();
     bool labelsFitSideBySide() const;
+    /// The width horizontal bar labels are shortened to: a third of what the legend leaves.
+    int labelRoom() const;
     void fitLegend();
     void rebuild();
     /// Hides the value labels of segments too short for their text (after each layout).
     void showLabelsThatFit();
+    /// The time axis' numbers are apart by more than their width plus two characters (or 1.5 lines).
+    bool timeTicksHaveRoom() const;
     /// Plot coordinates of (bar position, time value) in the current orientation.
     QPointF at(double bar, double value) const { return m_horizontal ? QPointF(value, bar) : QPointF(bar, value); }
 
@@ -84,6 +89,7 @@ private:
     };
     LegendPlace m_legendPlace = LegendPlace::Side;
     int m_legendWidth = 0; ///< pixels the legend takes beside the plot
+    int m_labelRoomBuilt = 0; ///< labelRoom() when the bar labels were last made
     double m_unitNs = 1e6;
     QString m_unit;
 };
