@@ -73,6 +73,37 @@ QString checkReadable(const QFileInfo& report)
 }
 } // namespace
 
+QString reportRecorderVersion(const QString& reportPath)
+{
+    // nsys stores its version (with the build hash, "2022.4.2.1-df9881f") in the report's metadata, a few hundred
+    // bytes before the end; the section table follows it.
+    constexpr qint64 kTail = 1 << 20;
+    QFile file(reportPath);
+    if (!QFileInfo(reportPath).isFile() || !file.open(QIODevice::ReadOnly))
+        return {};
+    file.seek(std::max<qint64>(0, file.size() - kTail));
+    const QString tail = QString::fromLatin1(file.read(kTail));
+    static const QRegularExpression version(
+        QStringLiteral("(20\\d\\d\\.\\d{1,2}\\.\\d{1,3}\\.\\d{1,6})-[0-9A-Za-z]{6,}"));
+    QString last;
+    for (auto it = version.globalMatch(tail); it.hasNext();)
+        last = it.next().captured(1);
+    return last;
+}
+
+int compareNsysReleases(const QString& a, const QString& b)
+{
+    const QStringList x = a.split(QLatin1Char('.'));
+    const QStringList y = b.split(QLatin1Char('.'));
+    for (qsizetype i = 0; i < 2; ++i) {
+        const int u = x.value(i).toInt();
+        const int v = y.value(i).toInt();
+        if (u != v)
+            return u < v ? -1 : 1;
+    }
+    return 0;
+}
+
 ReportKind reportKindOf(const QString& path)
 {
     QFile file(path);
@@ -152,6 +183,13 @@ Exported exportReportToSqlite(const QString& reportPath, const JobContext& conte
             QStringLiteral("%1: is an nsys report; opening it needs nsys to export it to SQLite, but %2")
                 .arg(reportPath, tool.errorMessage()));
     const QString nsys = describe(*tool);
+    const QString recordedBy
+        = reportKindOf(reportPath) == ReportKind::Report ? reportRecorderVersion(reportPath) : QString();
+    if (!recordedBy.isEmpty() && !tool->version.isEmpty() && compareNsysReleases(recordedBy, tool->version) > 0)
+        return Exported::failure(ErrorKind::Input,
+            QStringLiteral("%1: was recorded by Nsight Systems %2, which %3 is too old to read. Install Nsight Systems "
+                           "%4 or newer and choose its nsys in Preferences (or NSYS_WORKBENCH_NSYS)")
+                .arg(reportPath, recordedBy, nsys, recordedBy.section(QLatin1Char('.'), 0, 1)));
 
     // A work folder inside the cache: the export is renamed into its entry on the same file system, and whatever
     // else nsys writes stays out of the user's folders.
@@ -186,11 +224,11 @@ Exported exportReportToSqlite(const QString& reportPath, const JobContext& conte
             QString message = s.errorMessage();
             if (!message.endsWith(QLatin1Char('.')))
                 message += QLatin1Char('.');
-            failed = Exported::failure(ErrorKind::Input,
-                message
-                    + QStringLiteral(" The report is damaged, or was recorded by an Nsight Systems newer than this "
-                                     "nsys (then install that version and set it in Preferences or "
-                                     "NSYS_WORKBENCH_NSYS)"));
+            message += recordedBy.isEmpty()
+                ? QStringLiteral(" The report is damaged, or was recorded by an Nsight Systems newer than this nsys "
+                                 "(then install that version and set it in Preferences or NSYS_WORKBENCH_NSYS)")
+                : QStringLiteral(" The report (recorded by Nsight Systems %1) is damaged").arg(recordedBy);
+            failed = Exported::failure(ErrorKind::Input, message);
         }
         return failed;
     }

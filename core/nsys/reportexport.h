@@ -20,6 +20,14 @@ enum class ReportKind
 /// By the file's first bytes, else by its extension (so a truncated report is still treated as one).
 ReportKind reportKindOf(const QString& path);
 
+/// The Nsight Systems version that recorded @p reportPath ("2022.4.2.1"), from the metadata nsys writes near a report's
+/// end; empty when none is found there.
+QString reportRecorderVersion(const QString& reportPath);
+
+/// Orders two Nsight Systems versions by year and release ("2023.1" after "2022.4.2.1"), the parts that decide
+/// whether an nsys reads a report: negative, 0 or positive.
+int compareNsysReleases(const QString& a, const QString& b);
+
 /// Name filters of the files the workbench opens: SQLite exports and the reports it exports itself.
 QStringList profileFileFilters();
 /// True for a name the workbench opens as a profile (.sqlite, .nsys-rep, .qdrep, .qdstrm).
@@ -37,7 +45,8 @@ struct ExportedReport
 
 /// The SQLite export of a report, from the cache (ExportCache) or made now with the nsys findNsys() picks: runs
 /// QdstrmImporter first for a .qdstrm, reports nsys's progress, stops nsys when @p context is cancelled and after
-/// nsysTimeoutSeconds(). Errors name the report and carry nsys's own message. Nothing is written next to the report.
+/// nsysTimeoutSeconds(). A report recorded by a newer Nsight Systems than that nsys is refused before nsys runs,
+/// naming both versions. Errors name the report and carry nsys's own message. Nothing is written next to the report.
 Result<ExportedReport> exportReportToSqlite(const QString& reportPath, const JobContext& context);
 
 /// Runs @p tool's QdstrmImporter on the raw capture @p stream, writing the report @p output (its progress as "Importing

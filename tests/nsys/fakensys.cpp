@@ -73,6 +73,11 @@ void FakeNsys::setProfileMode(const QString& mode)
     writeSetting(QStringLiteral("profileMode"), mode);
 }
 
+void FakeNsys::setVersion(const QString& version)
+{
+    writeSetting(QStringLiteral("version"), version);
+}
+
 void FakeNsys::setProfileExitCode(int code)
 {
     writeSetting(QStringLiteral("profileExitCode"), QString::number(code));

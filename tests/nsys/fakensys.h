@@ -13,6 +13,7 @@ namespace nsw::test {
 ///           "hang" prints progress and never ends.
 ///   profile: "report" writes NAME.nsys-rep; "stream" writes NAME.qdstrm (as Debian's nsys without its importer);
 ///            "none" writes nothing; the exit code is setProfileExitCode()'s.
+/// `--version` prints setVersion()'s.
 /// Every call appends its arguments to calls.log. NSYS_WORKBENCH_NSYS points at it while the object lives, and the
 /// export cache goes to a folder of its own.
 class FakeNsys
@@ -28,6 +29,8 @@ public:
     void setExport(const QString& sqlitePath);
     void setProfileMode(const QString& mode);
     void setProfileExitCode(int code);
+    /// What `nsys --version` prints after "version " (default "2099.1.2.3-fake").
+    void setVersion(const QString& version);
     /// The lines of calls.log that start with @p subcommand ("export", "profile", "import", "--version").
     QStringList calls(const QString& subcommand) const;
 

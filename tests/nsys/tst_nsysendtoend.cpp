@@ -6,6 +6,7 @@
 #include "app/mainwindow.h"
 #include "core/models/reporttablemodel.h"
 #include "core/nsys/nsystool.h"
+#include "core/nsys/reportexport.h"
 #include "core/session/workbench.h"
 #include "core/stats/reporttable.h"
 #include "tests/support/sqlitefixture.h"
@@ -144,6 +145,13 @@ private Q_SLOTS:
             QStringLiteral("SELECT COUNT(*) FROM OSRT_API o JOIN StringIds s ON s.id = o.nameId "
                            "WHERE s.value LIKE '%sleep%' AND o.end - o.start >= 10000000"));
         QVERIFY2(sleeps.value(0).value(0).toInt() >= 4, qPrintable(sleeps.value(0).value(0)));
+    }
+
+    void reportNamesTheNsysThatRecordedIt()
+    {
+        const Result<NsysTool> tool = findNsys();
+        QVERIFY(tool && !tool->version.isEmpty());
+        QCOMPARE(reportRecorderVersion(m_report), tool->version); // from `nsys --version`
     }
 
     void cliReportsMatchNsysStats_data()

@@ -173,6 +173,61 @@ private Q_SLOTS:
         QVERIFY(QDir(nsys.cacheFolder()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
     }
 
+    void reportsOfANewerNsysAreRefused_data()
+    {
+        QTest::addColumn<QString>("nsysVersion");
+        QTest::addColumn<QByteArray>("metadata"); ///< what nsys writes near the report's end
+        QTest::addColumn<QString>("exportMode");
+        QTest::addColumn<QString>("expected"); ///< in the error; empty: the report opens
+        QTest::newRow("recorded by a newer release: refused before nsys runs")
+            << QStringLiteral("2022.4.2.1-df9881f")
+            << QByteArray("\x12\x1a"
+                          "2025.3.1.90-253135822126v0:\x12")
+            << QStringLiteral("ok")
+            << QStringLiteral("was recorded by Nsight Systems 2025.3.1.90, which nsys 2022.4.2.1 (%NSYS%) is too old "
+                              "to read. Install Nsight Systems 2025.3 or newer");
+        QTest::newRow("same release, newer patch: exported") << QStringLiteral("2022.4.1.21-0c1a7b2")
+                                                             << QByteArray("2\x12"
+                                                                           "2022.4.2.1-df9881f:\x12")
+                                                             << QStringLiteral("ok") << QString();
+        QTest::newRow("older release: exported") << QStringLiteral("2022.4.2.1-df9881f")
+                                                 << QByteArray("2\x12"
+                                                               "2021.5.1.117-d6c3c4f")
+                                                 << QStringLiteral("ok") << QString();
+        QTest::newRow("no version in the report: exported")
+            << QStringLiteral("2022.4.2.1-df9881f") << QByteArray("no metadata") << QStringLiteral("ok") << QString();
+        QTest::newRow("damaged report of a release nsys reads: says damaged, not too new")
+            << QStringLiteral("2022.4.2.1-df9881f")
+            << QByteArray("2\x12"
+                          "2022.4.2.1-df9881f:")
+            << QStringLiteral("fail")
+            << QStringLiteral("The report (recorded by Nsight Systems 2022.4.2.1) is damaged");
+    }
+    void reportsOfANewerNsysAreRefused()
+    {
+        QFETCH(QString, nsysVersion);
+        QFETCH(QByteArray, metadata);
+        QFETCH(QString, exportMode);
+        QFETCH(QString, expected);
+        FakeNsys nsys;
+        nsys.setVersion(nsysVersion);
+        nsys.setExport(m_export);
+        nsys.setExportMode(exportMode);
+        const QString rep = report(QStringLiteral("versioned-%1.nsys-rep").arg(QTest::currentDataTag()[0]));
+        QVERIFY(writeReportLookalike(rep, QByteArray(4096, 'x') + metadata + QByteArray("\x0a\x1c[END]")));
+        const LoadResult loaded = ProfileLoader::load(rep);
+        if (expected.isEmpty()) {
+            QVERIFY2(loaded.profile, qPrintable(loaded.error));
+            QCOMPARE(nsys.calls(QStringLiteral("export")).size(), 1);
+            return;
+        }
+        QVERIFY(!loaded.profile);
+        expected.replace(QStringLiteral("%NSYS%"), nsys.nsysPath());
+        QVERIFY2(loaded.error.startsWith(rep + QStringLiteral(": ")) && loaded.error.contains(expected),
+            qPrintable(loaded.error));
+        QCOMPARE(nsys.calls(QStringLiteral("export")).size(), exportMode == QStringLiteral("fail") ? 1 : 0);
+    }
+
     void hungExportStopsWhenCancelledMidway()
     {
         FakeNsys nsys;
