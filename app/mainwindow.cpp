@@ -524,7 +524,11 @@ void MainWindow::openProfileDialog()
     if (!m_profileDialog) {
         m_profileDialog = new ProfileDialog(this);
         connect(m_profileDialog, &ProfileDialog::reportReady, this,
-            [this](const QString& report) { openFiles({ report }); });
+            [this](const QString& report, const std::vector<RecordingChoice>& recordings) {
+                if (!recordings.empty())
+                    m_pendingRecordings[QFileInfo(report).absoluteFilePath()] = recordings;
+                openFiles({ report });
+            });
     }
     m_profileDialog->show();
     m_profileDialog->raise();

@@ -405,6 +405,11 @@ int readSource(const Options& o, const Inputs& in, const ExportData& exportData,
         }
         for (const QString& w : r.recording->warnings)
             printWarning(QStringLiteral("%1: %2").arg(in.recordingPath, w));
+        if (r.recording->links.empty() && r.recording->totals.empty()) {
+            // A header only: the recorder was stopped before its first poll (or every record was unusable).
+            printError(QStringLiteral("%1: the recording holds no usable NVLink samples").arg(in.recordingPath));
+            return ExitNoData;
+        }
         source.recording = std::move(r.recording);
         return ExitOk;
     }

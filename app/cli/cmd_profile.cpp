@@ -124,7 +124,16 @@ int runProfile(const QStringList& args)
         QStringLiteral("png"), QStringLiteral("Also draw the top kernels into FILE."), QStringLiteral("file"));
     const QCommandLineOption pngSize(QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1200x600)."),
         QStringLiteral("WxH"), QStringLiteral("1200x600"));
-    parser.addOptions({ trace, delay, duration, sampleCpu, output, png, pngSize });
+    const QCommandLineOption recorder(QStringLiteral("nvlink-recorder"),
+        QStringLiteral("Also record NVLink throughput while nsys profiles: the recorder's command line, with {out} for "
+                       "the recording's path (NAME.nvlink-gpuG.bin beside the report) and {gpu} for the GPU, e.g. "
+                       "'utilization --gpu {gpu} --interval-ms 1 --out {out} --quiet'. Stopped with Ctrl+C when nsys "
+                       "ends."),
+        QStringLiteral("command"));
+    const QCommandLineOption recorderGpus(QStringLiteral("nvlink-gpus"),
+        QStringLiteral("The GPUs to record, one recorder each: 0, 0-3 or 0,2 (default 0)."), QStringLiteral("list"),
+        QStringLiteral("0"));
+    parser.addOptions({ trace, delay, duration, sampleCpu, output, png, pngSize, recorder, recorderGpus });
     int exitCode = ExitOk;
     if (!parseArguments(parser, own,
             QStringLiteral("Profiles an application with nsys profile (found as Preferences, NSYS_WORKBENCH_NSYS or "
@@ -154,6 +163,8 @@ int runProfile(const QStringList& args)
         return ExitUsage;
     }
     request.sampleCpu = parser.isSet(sampleCpu);
+    request.nvlink.command = parser.value(recorder);
+    request.nvlink.gpus = parseGpuList(parser.value(recorderGpus));
     splitOutput(parser.value(output), request.program, request);
     if (Status valid = validateProfileRequest(request); !valid) {
         printError(valid.errorMessage());
@@ -175,7 +186,18 @@ int runProfile(const QStringList& args)
         printError(QStringLiteral("warning: %1 exited with code %2; its report is shown all the same")
                        .arg(request.program)
                        .arg(profiled->applicationExitCode));
-    return printSummary(profiled->reportPath, parser.value(png), *size);
+    for (const QString& warning : profiled->nvlink.warnings)
+        printError(QStringLiteral("warning: ") + warning);
+    const int summarised = printSummary(profiled->reportPath, parser.value(png), *size);
+    QString recordings;
+    for (const RecordingChoice& c : profiled->nvlink.recordings)
+        recordings += QStringLiteral(
+            "NVLink recording of GPU %1: %2 (nsys-workbench nvlink %2 --sqlite %3 --gpu %1 --metric all)\n")
+                          .arg(c.gpu)
+                          .arg(c.path, profiled->reportPath);
+    if (!recordings.isEmpty())
+        writeStdout(QLatin1Char('\n') + recordings);
+    return summarised;
 }
 
 } // namespace nsw::cli

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "processrun.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -33,6 +36,19 @@ QString ProcessOutcome::endDescription(int timeoutSeconds) const
     if (crashed)
         return QStringLiteral("crashed");
     return QStringLiteral("exit code %1").arg(exitCode);
+}
+
+QString findExecutable(const QString& program, const QString& workingDirectory, const QStringList& environment)
+{
+    if (program.contains(QLatin1Char('/'))) {
+        const QFileInfo file(QDir(workingDirectory).filePath(program));
+        return file.isFile() && file.isExecutable() ? file.absoluteFilePath() : QString();
+    }
+    QStringList paths;
+    for (const QString& pair : environment)
+        if (pair.startsWith(QLatin1String("PATH=")))
+            paths = pair.mid(5).split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    return QStandardPaths::findExecutable(program, paths);
 }
 
 double lastPercentIn(const QString& chunk)

@@ -44,6 +44,10 @@ struct ProcessOutcome
 ProcessOutcome runProcess(const ProcessRequest& request, const JobContext& context,
     const std::function<void(const QString& chunk)>& onOutput = {}, const CancelToken* interrupt = nullptr);
 
+/// @p program as the system would run it: a path (relative to @p workingDirectory) to an executable file, or a name
+/// looked up on the PATH that @p environment (NAME=VALUE pairs) sets, else on the workbench's. Empty when none.
+QString findExecutable(const QString& program, const QString& workingDirectory, const QStringList& environment);
+
 /// The last "NN%" in @p chunk as 0..1, or -1 (nsys's and QdstrmImporter's progress bars).
 double lastPercentIn(const QString& chunk);
 

@@ -24,15 +24,7 @@ QString seconds(double s)
 /// The program as the system would find it, looking in the request's own PATH when it sets one.
 QString resolveProgram(const ProfileRequest& request)
 {
-    if (request.program.contains(QLatin1Char('/'))) {
-        const QFileInfo file(QDir(request.workingDirectory).filePath(request.program));
-        return file.isFile() && file.isExecutable() ? file.absoluteFilePath() : QString();
-    }
-    QStringList paths;
-    for (const QString& pair : request.environment)
-        if (pair.startsWith(QLatin1String("PATH=")))
-            paths = pair.mid(5).split(QLatin1Char(':'), Qt::SkipEmptyParts);
-    return QStandardPaths::findExecutable(request.program, paths);
+    return findExecutable(request.program, request.workingDirectory, request.environment);
 }
 } // namespace
 
@@ -95,6 +87,10 @@ Status validateProfileRequest(const ProfileRequest& request)
         || request.outputName.startsWith(QLatin1Char('.')))
         return usage(
             QStringLiteral("'%1' is not a report name (a plain file name without a folder)").arg(request.outputName));
+    if (Status recorders
+        = validateNvlinkRecorders(request.nvlink, request.outputFolder, request.outputName, request.environment);
+        !recorders)
+        return recorders;
     for (const QString& existing :
         { request.reportPath(), QDir(request.outputFolder).filePath(request.outputName + QStringLiteral(".qdstrm")) })
         if (QFileInfo::exists(existing))
@@ -123,15 +119,25 @@ Outcome profileApplication(const ProfileRequest& request, const JobContext& cont
         const qsizetype eq = pair.indexOf(QLatin1Char('='));
         run.environment.insert(pair.left(eq), pair.mid(eq + 1));
     }
+    NvlinkRecorders recorders;
+    if (!request.nvlink.command.trimmed().isEmpty())
+        if (Status started
+            = recorders.start(request.nvlink, request.outputFolder, request.outputName, run.environment, context, log);
+            !started) {
+            recorders.discard();
+            return started.failureAs<ProfileOutcome>();
+        }
     log(QStringLiteral("$ %1 %2\n").arg(tool->path, run.arguments.join(QLatin1Char(' '))));
     context.report(QStringLiteral("Profiling %1").arg(QFileInfo(request.program).fileName()));
     const ProcessOutcome profiled = runProcess(run, context, log, &stop);
+    if (profiled.cancelled || !profiled.started)
+        recorders.discard();
     if (profiled.cancelled)
         return Outcome::cancelled(QStringLiteral("profiling %1 cancelled").arg(request.program));
     if (!profiled.started)
         return Outcome::failure(ErrorKind::Input, profiled.startError);
 
-    ProfileOutcome outcome { request.reportPath(), profiled.exitCode };
+    ProfileOutcome outcome { request.reportPath(), profiled.exitCode, recorders.stop(log) };
     const QString stream = QDir(request.outputFolder).filePath(request.outputName + QStringLiteral(".qdstrm"));
     if (!QFileInfo::exists(outcome.reportPath) && QFileInfo::exists(stream)) {
         if (Status s = importCapture(*tool, stream, outcome.reportPath, context, log); !s)

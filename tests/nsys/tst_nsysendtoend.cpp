@@ -154,6 +154,36 @@ private Q_SLOTS:
         QCOMPARE(reportRecorderVersion(m_report), tool->version); // from `nsys --version`
     }
 
+    void cliProfileRecordsNvlinkAlongside()
+    {
+        // A recorder that starts recording (an NVF1 header) and stops on Ctrl+C, leaving OUT.stopped.
+        const QString recorder = m_dir.filePath(QStringLiteral("recorder.sh"));
+        QFile script(recorder);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\n"
+                     "out=''; while [ $# -gt 0 ]; do [ \"$1\" = --out ] && out=\"$2\"; shift; done\n"
+                     "trap 'touch \"$out.stopped\"; exit 0' INT\n"
+                     "printf 'NVF1\\001\\000\\050\\000\\010\\000\\000\\000' > \"$out\"\n"
+                     "while :; do sleep 0.02; done\n");
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const Run profiled = run(QStringLiteral(NSW_APP_PATH),
+            { QStringLiteral("profile"), QStringLiteral("-t"), QStringLiteral("osrt"),
+                QStringLiteral("--nvlink-recorder"), recorder + QStringLiteral(" --gpu {gpu} --out {out}"),
+                QStringLiteral("--nvlink-gpus"), QStringLiteral("0,1"), QStringLiteral("-o"),
+                m_dir.filePath(QStringLiteral("links")), QStringLiteral("--"), QStringLiteral("/bin/true") },
+            m_env);
+        QVERIFY2(profiled.exitCode == 0, qPrintable(profiled.err + profiled.out));
+        QVERIFY(QFileInfo(m_dir.filePath(QStringLiteral("links.nsys-rep"))).isFile());
+        for (const int gpu : { 0, 1 }) {
+            const QString path = m_dir.filePath(QStringLiteral("links.nvlink-gpu%1.bin").arg(gpu));
+            QVERIFY2(profiled.out.contains(QStringLiteral("NVLink recording of GPU %1: %2").arg(gpu).arg(path)),
+                qPrintable(profiled.out));
+            QVERIFY(QFileInfo(path).isFile());
+            QVERIFY(QFileInfo::exists(path + QStringLiteral(".stopped"))); // Ctrl+C, after nsys ended
+        }
+    }
+
     void cliReportsMatchNsysStats_data()
     {
         QTest::addColumn<QString>("ours");

@@ -4,6 +4,8 @@
 #include "core/nsys/profilerun.h"
 #include "fakensys.h"
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -23,6 +25,35 @@ class TestProfileRun : public QObject
         r.outputFolder = m_dir.path();
         r.outputName = name;
         return r;
+    }
+
+    /// A stand-in for the CCL-Bench NVLink recorder: --mode ok writes an NVF1 header to --out and records until
+    /// Ctrl+C (leaving OUT.interrupted); garbage writes text instead; die prints NVML's complaint and exits 3.
+    QString recorderScript() const
+    {
+        const QString path = m_dir.filePath(QStringLiteral("fake-recorder"));
+        if (QFileInfo::exists(path))
+            return path;
+        QFile script(path);
+        if (!script.open(QIODevice::WriteOnly))
+            return {};
+        script.write("#!/bin/sh\n"
+                     "out=''; gpu=''; mode=ok\n"
+                     "while [ $# -gt 0 ]; do\n"
+                     "  case \"$1\" in --out) out=\"$2\"; shift ;; --gpu) gpu=\"$2\"; shift ;; --mode) mode=\"$2\"; "
+                     "shift ;; esac\n"
+                     "  shift\n"
+                     "done\n"
+                     "if [ \"$mode\" = die ]; then\n"
+                     "  if [ \"$gpu\" = 7 ]; then echo \"NVML: GPU 7 not found\" >&2; exit 3; fi\n"
+                     "fi\n"
+                     "trap 'touch \"$out.interrupted\"; exit 0' INT\n"
+                     "if [ \"$mode\" = garbage ]; then echo hello > \"$out\"; else printf "
+                     "'NVF1\\001\\000\\050\\000\\010\\000\\000\\000' > \"$out\"; fi\n"
+                     "while :; do sleep 0.02; done\n");
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        return path;
     }
 
 private Q_SLOTS:
@@ -120,6 +151,116 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(m_dir.filePath(name + QStringLiteral(".qdstrm"))));
         QVERIFY2(log.contains(QStringLiteral("Collecting data...")), qPrintable(log));
         QVERIFY2(log.startsWith(QStringLiteral("$ ") + nsys.nsysPath() + QStringLiteral(" profile")), qPrintable(log));
+    }
+
+    void parsesGpuLists_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QList<int>>("gpus");
+        QTest::newRow("one") << QStringLiteral("0") << QList<int> { 0 };
+        QTest::newRow("list") << QStringLiteral("0,2, 3") << QList<int> { 0, 2, 3 };
+        QTest::newRow("range") << QStringLiteral("0-3") << QList<int> { 0, 1, 2, 3 };
+        QTest::newRow("reversed range") << QStringLiteral("3-0") << QList<int> {};
+        QTest::newRow("not a number") << QStringLiteral("0,x") << QList<int> {};
+        QTest::newRow("negative") << QStringLiteral("-1") << QList<int> {};
+    }
+    void parsesGpuLists()
+    {
+        QFETCH(QString, text);
+        QFETCH(QList<int>, gpus);
+        QCOMPARE(parseGpuList(text), gpus);
+    }
+
+    void recordsNvlinkAlongside_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QList<int>>("gpus");
+        QTest::addColumn<QList<int>>("recorded");
+        QTest::addColumn<QString>("warning");
+        QTest::newRow("one GPU") << QStringLiteral("ok") << QList<int> { 0 } << QList<int> { 0 } << QString();
+        QTest::newRow("a recorder per GPU")
+            << QStringLiteral("ok") << QList<int> { 1, 3 } << QList<int> { 1, 3 } << QString();
+        QTest::newRow("a recorder that writes no NVF1: the report all the same") << QStringLiteral(
+            "garbage") << QList<int> { 0 } << QList<int> {} << QStringLiteral("no NVLink recording of GPU 0:");
+    }
+    void recordsNvlinkAlongside()
+    {
+        QFETCH(QString, mode);
+        QFETCH(QList<int>, gpus);
+        QFETCH(QList<int>, recorded);
+        QFETCH(QString, warning);
+        FakeNsys nsys;
+        const QString name = QStringLiteral("nvlink-")
+            + QString::fromLatin1(QTest::currentDataTag()).left(14).replace(QLatin1Char(' '), QLatin1Char('-'));
+        ProfileRequest r = request(name);
+        r.nvlink.command = recorderScript() + QStringLiteral(" --gpu {gpu} --interval-ms 1 --out {out} --mode ") + mode;
+        r.nvlink.gpus = gpus;
+        QString log;
+        const Result<ProfileOutcome> outcome = profileApplication(
+            r, JobContext(), [&](const QString& text) { log += text; }, CancelToken());
+        QVERIFY2(outcome.ok(), qPrintable(outcome.errorMessage()));
+        QVERIFY(QFileInfo(outcome->reportPath).isFile());
+        QCOMPARE(qsizetype(outcome->nvlink.recordings.size()), recorded.size());
+        for (qsizetype i = 0; i < recorded.size(); ++i) {
+            const RecordingChoice& c = outcome->nvlink.recordings[std::size_t(i)];
+            QCOMPARE(c.gpu, recorded[i]);
+            QCOMPARE(c.path, m_dir.filePath(QStringLiteral("%1.nvlink-gpu%2.bin").arg(name).arg(recorded[i])));
+            QCOMPARE(suggestGpuFromFileName(QFileInfo(c.path).fileName()), recorded[i]); // a folder scan agrees
+            // Stopped as Ctrl+C stops it (the recorder then flushes its queue), not killed.
+            QVERIFY(QFileInfo::exists(c.path + QStringLiteral(".interrupted")));
+        }
+        for (const int gpu : gpus)
+            QVERIFY2(log.contains(QStringLiteral("--gpu %1 --interval-ms 1 --out %2")
+                                      .arg(gpu)
+                                      .arg(m_dir.filePath(QStringLiteral("%1.nvlink-gpu%2.bin").arg(name).arg(gpu)))),
+                qPrintable(log));
+        if (warning.isEmpty())
+            QVERIFY2(outcome->nvlink.warnings.isEmpty(), qPrintable(outcome->nvlink.warnings.join(QLatin1Char('\n'))));
+        else
+            QVERIFY2(outcome->nvlink.warnings.join(QLatin1Char('\n')).contains(warning),
+                qPrintable(outcome->nvlink.warnings.join(QLatin1Char('\n'))));
+    }
+
+    void nvlinkRecorderProblemsStopTheRunBeforeNsys_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QList<int>>("gpus");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no {out}") << QStringLiteral("%REC% --gpu {gpu}") << QList<int> { 0 } << int(ErrorKind::Usage)
+                                  << QStringLiteral("NVLink recorder: the command names no {out}");
+        QTest::newRow("several GPUs without {gpu}")
+            << QStringLiteral("%REC% --out {out}") << QList<int> { 0, 1 } << int(ErrorKind::Usage)
+            << QStringLiteral("2 GPUs are recorded, but the command names no {gpu}");
+        QTest::newRow("a GPU twice") << QStringLiteral("%REC% --gpu {gpu} --out {out}") << QList<int> { 1, 1 }
+                                     << int(ErrorKind::Usage) << QStringLiteral("each once");
+        QTest::newRow("no such recorder")
+            << QStringLiteral("/nonexistent/utilization --out {out}") << QList<int> { 0 } << int(ErrorKind::Usage)
+            << QStringLiteral("/nonexistent/utilization: no such program");
+        QTest::newRow("the recorder fails at once: its words")
+            << QStringLiteral("%REC% --gpu {gpu} --out {out} --mode die") << QList<int> { 0, 7 }
+            << int(ErrorKind::Input)
+            << QStringLiteral("NVLink recorder for GPU 7 ended before it wrote %DIR%/fails.nvlink-gpu7.bin (exit code "
+                              "3): NVML: GPU 7 not found");
+    }
+    void nvlinkRecorderProblemsStopTheRunBeforeNsys()
+    {
+        QFETCH(QString, command);
+        QFETCH(QList<int>, gpus);
+        QFETCH(int, kind);
+        QFETCH(QString, expected);
+        FakeNsys nsys;
+        ProfileRequest r = request(QStringLiteral("fails"));
+        r.nvlink.command = command.replace(QStringLiteral("%REC%"), recorderScript());
+        r.nvlink.gpus = gpus;
+        const Result<ProfileOutcome> outcome = profileApplication(r, JobContext(), {}, CancelToken());
+        QVERIFY(!outcome.ok());
+        QCOMPARE(int(outcome.error().kind), kind);
+        expected.replace(QStringLiteral("%DIR%"), m_dir.path());
+        QVERIFY2(outcome.errorMessage().contains(expected), qPrintable(outcome.errorMessage()));
+        QVERIFY(nsys.calls(QStringLiteral("profile")).isEmpty());
+        // What the recorders that did start wrote is gone with the run.
+        QVERIFY(QDir(m_dir.path()).entryList({ QStringLiteral("fails.nvlink-*") }, QDir::Files).isEmpty());
     }
 
     void noReportIsAnError()

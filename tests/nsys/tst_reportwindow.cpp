@@ -3,9 +3,12 @@
 // nsys is exporting and can cancel it, the profile is named by its report, a failing export leaves a banner with
 // nsys's words; and the Profile Application and Nsight Systems Settings dialogs.
 #include "app/mainwindow.h"
+#include "core/nvlink/nvlinkattachment.h"
 #include "core/session/loadjob.h"
+#include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "fakensys.h"
+#include "tests/nvlink/nvf1bytes.h"
 #include "tests/support/loaderfixtures.h"
 #include "widgets/shell/loadprogressstrip.h"
 #include "widgets/shell/nsyssettingsdialog.h"
@@ -147,6 +150,64 @@ private Q_SLOTS:
         auto* status = dialog->findChild<QLabel*>(QStringLiteral("status"));
         QVERIFY(status->isVisible());
         QVERIFY2(status->text().contains(QStringLiteral("fromdialog.nsys-rep")), qPrintable(status->text()));
+    }
+
+    void profileDialogRecordsNvlinkAndAttachesIt()
+    {
+        FakeNsys nsys;
+        nsys.setExport(m_export);
+        QTemporaryDir out;
+        // A recorder that writes 100 ms of link-0 traffic inside the export's capture and records until Ctrl+C.
+        Nvf1Builder recording;
+        for (int p = 0; p <= 10; ++p)
+            recording.poll(1'700'000'000'000'000 + 1000 + p * 10'000, { { 1000u * p, 500u * p } });
+        const QString sample = out.filePath(QStringLiteral("sample.bin"));
+        QVERIFY(recording.write(sample));
+        const QString recorder = out.filePath(QStringLiteral("recorder.sh"));
+        QFile script(recorder);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(QStringLiteral("#!/bin/sh\n"
+                                    "trap 'exit 0' INT\n"
+                                    "cp '%1' \"$2\"\n"
+                                    "while :; do sleep 0.02; done\n")
+                         .arg(sample)
+                         .toUtf8());
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+
+        MainWindow w(true);
+        w.show();
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("Profile &Application…"))
+                a->trigger();
+        auto* dialog = w.findChild<ProfileDialog*>();
+        QVERIFY(dialog && dialog->isVisible());
+        ProfileRequest r;
+        r.program = QStringLiteral("true");
+        r.outputFolder = out.path();
+        r.outputName = QStringLiteral("withlinks");
+        r.nvlink.command = recorder + QStringLiteral(" --out {out}");
+        dialog->setRequest(r);
+        auto* field = dialog->findChild<QLineEdit*>(QStringLiteral("nvlinkRecorder"));
+        QVERIFY(field && field->isVisible());
+        QCOMPARE(field->text(), r.nvlink.command);
+        QSignalSpy ended(&w, &MainWindow::loadEnded);
+        QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("start")), Qt::LeftButton);
+        QVERIFY(ended.wait(20000));
+        QVERIFY2(ended.first().at(1).toBool(), qPrintable(ended.first().at(2).toString()));
+        auto* status = dialog->findChild<QLabel*>(QStringLiteral("status"));
+        QVERIFY2(status->text().contains(QStringLiteral("With 1 NVLink recording")), qPrintable(status->text()));
+
+        // The recording lies beside the report and is attached to its profile, as GPU 0.
+        const QString path = out.filePath(QStringLiteral("withlinks.nvlink-gpu0.bin"));
+        QVERIFY(QFileInfo(path).isFile());
+        QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
+        ProfileSession* session = w.workbench()->sessions().front();
+        QTRY_VERIFY(session->attachment<NvlinkAttachment>(nvlinkAttachmentKey()));
+        const auto attached = session->attachment<NvlinkAttachment>(nvlinkAttachmentKey());
+        QCOMPARE(attached->recordings.size(), std::size_t(1));
+        QCOMPARE(attached->recordings.front().recording->path, path);
+        QCOMPARE(attached->recordings.front().gpu, 0);
     }
 
     void profileDialogSaysWhatIsWrong()

@@ -63,6 +63,8 @@ ProfileDialog::ProfileDialog(QWidget* parent)
     , m_duration(new QDoubleSpinBox(this))
     , m_outputFolder(new QLineEdit(this))
     , m_outputName(new QLineEdit(this))
+    , m_recorder(new QLineEdit(this))
+    , m_recorderGpus(new QLineEdit(this))
     , m_log(new QPlainTextEdit(this))
     , m_status(new QLabel(this))
     , m_start(new QPushButton(tr("&Profile"), this))
@@ -122,6 +124,24 @@ ProfileDialog::ProfileDialog(QWidget* parent)
     }));
     m_outputName->setObjectName(QStringLiteral("outputName"));
     form->addRow(tr("Report &name:"), m_outputName);
+    m_recorder->setObjectName(QStringLiteral("nvlinkRecorder"));
+    m_recorder->setPlaceholderText(tr("optional: utilization --gpu {gpu} --interval-ms 1 --out {out} --quiet"));
+    m_recorder->setToolTip(tr("A program that records NVLink throughput into an NVF1 file while nsys profiles, and "
+                              "stops on Ctrl+C. {out} becomes the recording's path (beside the report), {gpu} the GPU "
+                              "index; one recorder runs per GPU. The recordings are attached to the report's "
+                              "profile."));
+    m_recorderGpus->setObjectName(QStringLiteral("nvlinkGpus"));
+    m_recorderGpus->setPlaceholderText(tr("0, or 0-3, or 0,2"));
+    m_recorderGpus->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0,1,2,3,4,5,6,7")) + 16);
+    auto* recorderRow = new QWidget(this);
+    auto* recorderLayout = new QHBoxLayout(recorderRow);
+    recorderLayout->setContentsMargins(0, 0, 0, 0);
+    recorderLayout->addWidget(m_recorder, 1);
+    auto* gpusLabel = new QLabel(tr("&GPUs:"), recorderRow);
+    gpusLabel->setBuddy(m_recorderGpus);
+    recorderLayout->addWidget(gpusLabel);
+    recorderLayout->addWidget(m_recorderGpus);
+    form->addRow(tr("NV&Link recorder:"), recorderRow);
 
     m_log->setObjectName(QStringLiteral("log"));
     m_log->setReadOnly(true);
@@ -165,6 +185,8 @@ ProfileDialog::ProfileDialog(QWidget* parent)
     for (const auto& [name, box] : m_trace)
         box->setChecked(trace.contains(name));
     m_outputFolder->setText(settings.value(QStringLiteral("outputFolder"), lastDialogFolder()).toString());
+    m_recorder->setText(settings.value(QStringLiteral("nvlinkRecorder")).toString());
+    m_recorderGpus->setText(settings.value(QStringLiteral("nvlinkGpus"), QStringLiteral("0")).toString());
     suggestName();
     // The report is named after the application until the user names it.
     connect(m_outputName, &QLineEdit::textEdited, this, [this] { m_nameEdited = true; });
@@ -205,6 +227,8 @@ ProfileRequest ProfileDialog::request() const
     r.durationSeconds = m_duration->value();
     r.outputFolder = m_outputFolder->text().trimmed();
     r.outputName = m_outputName->text().trimmed();
+    r.nvlink.command = m_recorder->text().trimmed();
+    r.nvlink.gpus = parseGpuList(m_recorderGpus->text());
     return r;
 }
 
@@ -225,6 +249,11 @@ void ProfileDialog::setRequest(const ProfileRequest& r)
     m_outputFolder->setText(r.outputFolder);
     m_outputName->setText(r.outputName);
     m_nameEdited = !r.outputName.isEmpty();
+    m_recorder->setText(r.nvlink.command);
+    QStringList gpus;
+    for (const int g : r.nvlink.gpus)
+        gpus << QString::number(g);
+    m_recorderGpus->setText(gpus.join(QLatin1Char(',')));
 }
 
 bool ProfileDialog::isRunning() const
@@ -247,6 +276,8 @@ void ProfileDialog::remember() const
     settings.setValue(QStringLiteral("environment"), m_environment->toPlainText());
     settings.setValue(QStringLiteral("trace"), request().trace);
     settings.setValue(QStringLiteral("outputFolder"), m_outputFolder->text());
+    settings.setValue(QStringLiteral("nvlinkRecorder"), m_recorder->text());
+    settings.setValue(QStringLiteral("nvlinkGpus"), m_recorderGpus->text());
 }
 
 void ProfileDialog::start()
@@ -321,11 +352,15 @@ void ProfileDialog::finish(const Result<ProfileOutcome>& outcome)
     QString text = tr("Report written: %1. Opening it…").arg(outcome->reportPath);
     if (outcome->applicationExitCode != 0)
         text.prepend(tr("The application exited with code %1. ").arg(outcome->applicationExitCode));
+    if (const std::size_t n = outcome->nvlink.recordings.size(); n > 0)
+        text += tr(" With %n NVLink recording(s).", nullptr, int(n));
+    for (const QString& warning : outcome->nvlink.warnings)
+        text += QLatin1Char(' ') + warning + QLatin1Char('.');
     m_status->setText(text);
     // A fresh name for the next run.
     m_nameEdited = false;
     suggestName();
-    Q_EMIT reportReady(outcome->reportPath);
+    Q_EMIT reportReady(outcome->reportPath, outcome->nvlink.recordings);
 }
 
 void ProfileDialog::drainLog()

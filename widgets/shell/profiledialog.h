@@ -7,6 +7,7 @@
 #include <QDialog>
 #include <map>
 #include <memory>
+#include <vector>
 
 class QCheckBox;
 class QDialogButtonBox;
@@ -42,7 +43,8 @@ public Q_SLOTS:
     void stop();
 
 Q_SIGNALS:
-    void reportReady(const QString& reportPath);
+    /// @p recordings: the NVLink recordings made alongside, to attach to the report's profile.
+    void reportReady(const QString& reportPath, const std::vector<nsw::RecordingChoice>& recordings);
 
 protected:
     void reject() override;
@@ -66,6 +68,8 @@ private:
     QDoubleSpinBox* m_duration;
     QLineEdit* m_outputFolder;
     QLineEdit* m_outputName;
+    QLineEdit* m_recorder;
+    QLineEdit* m_recorderGpus;
     QPlainTextEdit* m_log;
     QLabel* m_status;
     QPushButton* m_start;
