@@ -8,10 +8,12 @@
 #include "core/session/workbench.h"
 #include "core/util/timeformat.h"
 #include "widgets/categories/categoriespane.h"
+#include "widgets/categories/categorycontroller.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/pane.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
+#include "widgets/compare/comparecontroller.h"
 #include "widgets/compare/comparepane.h"
 #include "widgets/diagnostics/findingspane.h"
 #include "widgets/iterations/iterationspane.h"
@@ -191,9 +193,8 @@ void MainWindow::createPanes()
     auto* nvtx = new NvtxPane(m_workbench, this);
     addPane(nvtx, PaneGroup::Navigator, QKeySequence(Qt::CTRL | Qt::Key_3));
     addPane(new NvlinkPane(m_workbench, this), PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_6));
-    addPane(new ComparePane(m_workbench, categories->controller(), this), PaneGroup::Charts,
-        QKeySequence(Qt::CTRL | Qt::Key_7));
-    // Read-only for now: its focusRequested(FocusRange) is connected once the window has a focus range.
+    auto* compare = new ComparePane(m_workbench, categories->controller(), this);
+    addPane(compare, PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_7));
     auto* iterations = new IterationsPane(m_workbench, this);
     addPane(iterations, PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_8));
     // Activating an iteration, or "Focus on this range" in the NVTX tree, focuses every pane of the current profile
@@ -206,6 +207,14 @@ void MainWindow::createPanes()
     addPane(findings, PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_9));
     connect(findings, &FindingsPane::focusRequested, this, focusCurrent);
     connect(iterations, &IterationsPane::focusRequested, this, focusCurrent);
+    connect(iterations, &IterationsPane::compareRequested, this,
+        [this, compare](ProfileSession* session, const FocusRange& range) {
+            compare->controller()->addIteration(session, range);
+            if (auto* dock = findChild<QDockWidget*>(compare->paneId())) {
+                dock->show();
+                dock->raise();
+            }
+        });
     connect(nvtx, &NvtxPane::focusRequested, this, focusCurrent);
     // Across the whole top, as in Nsight Systems: the other panes read as details of what it shows.
     auto* timeline = new TimelinePane(m_workbench, this);

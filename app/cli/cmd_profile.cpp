@@ -3,6 +3,7 @@
 #include "app/cli/clicommon.h"
 #include "app/cli/commands.h"
 #include "core/nsys/profilerun.h"
+#include "core/nvlink/tracefolder.h"
 #include "core/reports/statsrun.h"
 #include "core/reports/topkernels.h"
 #include "core/stats/reportformat.h"
@@ -186,11 +187,13 @@ int runProfile(const QStringList& args)
         printError(QStringLiteral("warning: %1 exited with code %2; its report is shown all the same")
                        .arg(request.program)
                        .arg(profiled->applicationExitCode));
-    for (const QString& warning : profiled->nvlink.warnings)
+    QStringList warnings;
+    const std::vector<RecordingChoice> recorded = usableRecordings(profiled->nvlink, &warnings);
+    for (const QString& warning : warnings)
         printError(QStringLiteral("warning: ") + warning);
     const int summarised = printSummary(profiled->reportPath, parser.value(png), *size);
     QString recordings;
-    for (const RecordingChoice& c : profiled->nvlink.recordings)
+    for (const RecordingChoice& c : recorded)
         recordings += QStringLiteral(
             "NVLink recording of GPU %1: %2 (nsys-workbench nvlink %2 --sqlite %3 --gpu %1 --metric all)\n")
                           .arg(c.gpu)

@@ -2,7 +2,6 @@
 #include "nvlinkrecorders.h"
 
 #include "core/nsys/processrun.h"
-#include "core/nvlink/nvf1reader.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -215,10 +214,10 @@ NvlinkRecorded NvlinkRecorders::stop(const std::function<void(const QString&)>& 
                                      .arg(r->gpu)
                                      .arg(kStopSeconds);
         }
-        if (const QString problem = checkNvf1Header(r->path); !problem.isEmpty())
-            recorded.warnings << QStringLiteral("no NVLink recording of GPU %1: %2").arg(r->gpu).arg(problem);
+        if (QFileInfo(r->path).isFile())
+            recorded.files.push_back({ r->path, r->gpu });
         else
-            recorded.recordings.push_back({ r->path, r->gpu });
+            recorded.warnings << QStringLiteral("NVLink recorder for GPU %1 wrote no %2").arg(r->gpu).arg(r->path);
     }
     for (const QString& w : recorded.warnings)
         log(w + QLatin1Char('\n'));

@@ -3,7 +3,6 @@
 
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
-#include "core/nvlink/tracefolder.h"
 
 #include <QList>
 #include <QProcessEnvironment>
@@ -25,10 +24,17 @@ struct NvlinkRecorderRequest
     QList<int> gpus { 0 }; ///< NVML indices, one recorder each; more than one needs {gpu} in the command
 };
 
-/// What the recorders left: a recording per GPU that wrote one, and what went wrong with the others.
+/// A file a recorder wrote (whether it is an NVF1 recording is core/nvlink's to say: usableRecordings()).
+struct RecorderFile
+{
+    QString path;
+    int gpu = 0;
+};
+
+/// What the recorders left: the file of each GPU whose recorder wrote one, and what went wrong with the others.
 struct NvlinkRecorded
 {
-    std::vector<RecordingChoice> recordings;
+    std::vector<RecorderFile> files;
     QStringList warnings;
 };
 
@@ -60,7 +66,7 @@ public:
     Status start(const NvlinkRecorderRequest& request, const QString& folder, const QString& reportName,
         const QProcessEnvironment& environment, const JobContext& context,
         const std::function<void(const QString&)>& log);
-    /// Ctrl+C to each recorder (killed when it has not ended 5 s later); then the recordings that are NVF1 files.
+    /// Ctrl+C to each recorder (killed when it has not ended 5 s later); then the files they wrote.
     NvlinkRecorded stop(const std::function<void(const QString&)>& log);
     /// Kills the recorders and removes what they wrote (a cancelled run).
     void discard();

@@ -73,4 +73,17 @@ bool defaultRecordingChoices(const TraceFolder& folder, std::vector<RecordingCho
     return unambiguous;
 }
 
+std::vector<RecordingChoice> usableRecordings(const NvlinkRecorded& recorded, QStringList* warnings)
+{
+    std::vector<RecordingChoice> out;
+    *warnings = recorded.warnings;
+    for (const RecorderFile& f : recorded.files) {
+        if (const QString problem = checkNvf1Header(f.path); !problem.isEmpty())
+            warnings->append(QStringLiteral("no NVLink recording of GPU %1: %2").arg(f.gpu).arg(problem));
+        else
+            out.push_back({ f.path, f.gpu });
+    }
+    return out;
+}
+
 } // namespace nsw

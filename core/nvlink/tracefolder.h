@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/nsys/nvlinkrecorders.h"
+
 #include <QString>
 #include <QStringList>
 #include <vector>
@@ -33,6 +35,10 @@ struct RecordingChoice
     QString path;
     int gpu = 0;
 };
+
+/// The recordings among the files NVLink recorders wrote beside a new report (NvlinkRecorders), each as its GPU; a
+/// file that is not an NVF1 recording is left out with a warning.
+std::vector<RecordingChoice> usableRecordings(const NvlinkRecorded& recorded, QStringList* warnings);
 
 /// The export to open: the only one, else the only "*_profile.sqlite" (the CCL-Bench scripts' name); empty when
 /// the choice is ambiguous (the caller asks).

@@ -4,18 +4,24 @@
 #include "core/session/workbench.h"
 #include "core/session/workbenchload.h"
 #include "iterationfixtures.h"
+#include "widgets/categories/categorycontroller.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
+#include "widgets/compare/comparecontroller.h"
+#include "widgets/compare/comparepane.h"
 #include "widgets/iterations/iterationschart.h"
 #include "widgets/iterations/iterationspane.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace nsw;
 using namespace Qt::StringLiterals;
@@ -30,6 +36,7 @@ private Q_SLOTS:
     void guessIsLabelled();
     void typedMarker();
     void activatingARowRequestsFocus();
+    void iterationsCompareSideBySide();
     void exports();
 
 private:
@@ -145,6 +152,70 @@ void TestIterationsPane::activatingARowRequestsFocus()
     // The selected iteration is ringed on the chart.
     view->selectRow(1);
     QCOMPARE(o.pane->chart()->graph(2)->dataCount(), 1);
+}
+
+void TestIterationsPane::iterationsCompareSideBySide()
+{
+    Open o = open(m_marker);
+    ComparePane compare(o.workbench.get(), nullptr);
+    CompareController* controller = compare.controller();
+    connect(o.pane.get(), &IterationsPane::compareRequested, controller, &CompareController::addIteration);
+    QSignalSpy requested(o.pane.get(), &IterationsPane::compareRequested);
+
+    // Compare → Selected iteration on iteration 1, then the median one (durations 1000 1000 1500 500: the lower
+    // middle of the sorted durations is 1000, iteration 0 by index).
+    QToolButton* button = o.pane->compareButton();
+    QVERIFY(button->isVisible() && button->isEnabled());
+    o.pane->view()->selectRow(1);
+    const QList<QAction*> actions = button->menu()->actions();
+    QCOMPARE(actions.size(), 2);
+    actions[0]->trigger();
+    actions[1]->trigger();
+    QCOMPARE(requested.count(), 2);
+    QCOMPARE(requested[0][1].value<FocusRange>().start, 2000);
+    QCOMPARE(requested[1][1].value<FocusRange>().start, 1000);
+
+    // Only the two iterations: the whole profile left out.
+    ProfileSession* session = o.workbench->sessions().front();
+    controller->setIncluded(session, false);
+    QSignalSpy results(controller, &CompareController::resultsChanged);
+    compare.resize(1000, 600);
+    compare.show();
+    QTRY_VERIFY(!controller->isBusy() && controller->comparison().profileCount() == 2);
+    const Comparison& c = controller->comparison();
+    QCOMPARE(c.profiles, (QStringList { u"marker.sqlite · iteration 1"_s, u"marker.sqlite · median iteration (0)"_s }));
+    QCOMPARE(c.baseline, std::size_t(0));
+    // Kernels overlapping each range, whole durations (the fixture's layout): [2000, 3000) holds gemm_c 200 and
+    // nccl_allreduce 1700; [1000, 2000) fill_kernel 500 (it ends at 1000), gemm_a, gemm_b and gemm_c 200 each.
+    const std::map<QString, std::pair<TimeNs, TimeNs>> expected { { u"gemm_c"_s, { 200, 200 } },
+        { u"nccl_allreduce"_s, { 1700, 0 } }, { u"fill_kernel"_s, { 0, 500 } }, { u"gemm_a"_s, { 0, 200 } },
+        { u"gemm_b"_s, { 0, 200 } } };
+    std::map<QString, std::pair<TimeNs, TimeNs>> actual;
+    for (const CompareRow& r : c.rows)
+        actual[r.key] = { r.cells[0].totalNs, r.cells[1].totalNs };
+    QCOMPARE(actual, expected);
+
+    // What a person sees: both iterations as columns, the baseline named in the selector and the Profiles button.
+    const QAbstractItemModel* model = compare.tableView()->model();
+    QString headers;
+    for (int col = 0; col < model->columnCount(); ++col)
+        headers += model->headerData(col, Qt::Horizontal).toString() + u'|';
+    QVERIFY2(headers.contains(u"iteration 1"_s) && headers.contains(u"median iteration"_s), qPrintable(headers));
+    auto* baseline = compare.findChild<QComboBox*>(u"baseline"_s);
+    QVERIFY(baseline && baseline->isVisible());
+    QCOMPARE(baseline->count(), 2);
+    QCOMPARE(baseline->currentText(), u"marker.sqlite · iteration 1"_s);
+    QVERIFY(compare.findChild<QToolButton*>(u"profiles"_s)->text().contains(u"+ 2 iterations"_s));
+
+    // The median as the baseline: the values swap sides.
+    baseline->setCurrentIndex(1);
+    Q_EMIT baseline->activated(1);
+    QTRY_VERIFY(!controller->isBusy() && controller->comparison().baseline == 1);
+
+    // Removing an iteration (unchecking it under Profiles) leaves one entry.
+    controller->removeIteration(0);
+    QTRY_VERIFY(!controller->isBusy() && controller->comparison().profileCount() == 1);
+    QCOMPARE(controller->comparison().profiles.front(), u"marker.sqlite · median iteration (0)"_s);
 }
 
 void TestIterationsPane::exports()

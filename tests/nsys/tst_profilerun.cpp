@@ -2,6 +2,7 @@
 // `nsys profile` from the workbench, against a scripted stand-in for nsys: the arguments it gets, the .qdstrm that
 // Debian's nsys leaves (imported here), and requests refused before nsys runs.
 #include "core/nsys/profilerun.h"
+#include "core/nvlink/tracefolder.h"
 #include "fakensys.h"
 
 #include <QDir>
@@ -200,9 +201,11 @@ private Q_SLOTS:
             r, JobContext(), [&](const QString& text) { log += text; }, CancelToken());
         QVERIFY2(outcome.ok(), qPrintable(outcome.errorMessage()));
         QVERIFY(QFileInfo(outcome->reportPath).isFile());
-        QCOMPARE(qsizetype(outcome->nvlink.recordings.size()), recorded.size());
+        QStringList warnings;
+        const std::vector<RecordingChoice> recordings = usableRecordings(outcome->nvlink, &warnings);
+        QCOMPARE(qsizetype(recordings.size()), recorded.size());
         for (qsizetype i = 0; i < recorded.size(); ++i) {
-            const RecordingChoice& c = outcome->nvlink.recordings[std::size_t(i)];
+            const RecordingChoice& c = recordings[std::size_t(i)];
             QCOMPARE(c.gpu, recorded[i]);
             QCOMPARE(c.path, m_dir.filePath(QStringLiteral("%1.nvlink-gpu%2.bin").arg(name).arg(recorded[i])));
             QCOMPARE(suggestGpuFromFileName(QFileInfo(c.path).fileName()), recorded[i]); // a folder scan agrees
@@ -215,10 +218,9 @@ private Q_SLOTS:
                                       .arg(m_dir.filePath(QStringLiteral("%1.nvlink-gpu%2.bin").arg(name).arg(gpu)))),
                 qPrintable(log));
         if (warning.isEmpty())
-            QVERIFY2(outcome->nvlink.warnings.isEmpty(), qPrintable(outcome->nvlink.warnings.join(QLatin1Char('\n'))));
+            QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join(QLatin1Char('\n'))));
         else
-            QVERIFY2(outcome->nvlink.warnings.join(QLatin1Char('\n')).contains(warning),
-                qPrintable(outcome->nvlink.warnings.join(QLatin1Char('\n'))));
+            QVERIFY2(warnings.join(QLatin1Char('\n')).contains(warning), qPrintable(warnings.join(QLatin1Char('\n'))));
     }
 
     void nvlinkRecorderProblemsStopTheRunBeforeNsys_data()

@@ -17,7 +17,7 @@ namespace {
 /// Per session: the entries of the last few key choices (most recent last) and the iteration counts per marker.
 struct CompareCache
 {
-    static constexpr std::size_t kMaxEntries = 6;
+    static constexpr std::size_t kMaxEntries = 12; ///< key choices × (the profile and its compared iterations)
     std::vector<std::pair<QString, std::shared_ptr<const CompareEntry>>> entries;
     std::map<QString, std::int64_t> iterations;
 
@@ -180,10 +180,92 @@ void CompareController::setIncluded(ProfileSession* session, bool included)
     recompute();
 }
 
+QString CompareController::IterationEntry::label() const
+{
+    return (session ? session->displayName() : QString()) + QStringLiteral(" · ") + range.label;
+}
+
+void CompareController::addIteration(ProfileSession* session, const FocusRange& range)
+{
+    if (!session || !range.isActive())
+        return;
+    for (const IterationEntry& e : m_iterations)
+        if (e.session == session && e.range.start == range.start && e.range.end == range.end)
+            return;
+    m_iterations.push_back({ session, range });
+    Q_EMIT profilesChanged();
+    recompute();
+}
+
+void CompareController::removeIteration(std::size_t index)
+{
+    if (index >= m_iterations.size())
+        return;
+    eraseIteration(index);
+    Q_EMIT profilesChanged();
+    recompute();
+}
+
+void CompareController::eraseIteration(std::size_t index)
+{
+    m_iterations.erase(m_iterations.begin() + std::ptrdiff_t(index));
+    if (m_baselineIteration == int(index)) {
+        m_baselineIteration = -1;
+        m_baselinePicked = false; // back to the first profile opened
+    } else if (m_baselineIteration > int(index)) {
+        --m_baselineIteration;
+    }
+}
+
+bool CompareController::isBaseline(const Member& member) const
+{
+    return m_baselineIteration >= 0 ? member.iteration == m_baselineIteration
+                                    : member.iteration < 0 && member.session == m_baseline;
+}
+
+std::vector<CompareController::Member> CompareController::members() const
+{
+    std::vector<Member> out;
+    for (ProfileSession* s : profiles())
+        out.push_back({ s, -1, s->displayName() });
+    for (std::size_t i = 0; i < m_iterations.size(); ++i)
+        if (ProfileSession* s = m_iterations[i].session)
+            out.push_back({ s, int(i), m_iterations[i].label() });
+    return out;
+}
+
+std::size_t CompareController::baselineMember() const
+{
+    const std::vector<Member> all = members();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        if (isBaseline(all[i]))
+            return i;
+    return 0;
+}
+
+void CompareController::setBaselineMember(std::size_t index)
+{
+    const std::vector<Member> all = members();
+    if (index >= all.size())
+        return;
+    if (all[index].iteration < 0) {
+        setBaseline(all[index].session);
+        return;
+    }
+    m_baselinePicked = true;
+    if (m_baselineIteration == all[index].iteration)
+        return;
+    m_baselineIteration = all[index].iteration;
+    Q_EMIT profilesChanged();
+    recompute();
+}
+
 void CompareController::setBaseline(ProfileSession* session)
 {
     m_baselinePicked = session != nullptr;
-    if (session == m_baseline)
+    const bool wasIteration = m_baselineIteration >= 0;
+    m_baselineIteration = -1;
+    if (session == m_baseline && !wasIteration)
         return;
     m_baseline = session;
     if (session && !isIncluded(session)) {
@@ -251,7 +333,7 @@ void CompareController::updateAutomaticBaseline()
 {
     // Until the user picks one, the baseline is the first profile opened (sessions are in open order), even when
     // a later one finished loading first.
-    if (m_baselinePicked && m_baseline && isIncluded(m_baseline))
+    if (m_baselinePicked && (m_baselineIteration >= 0 || (m_baseline && isIncluded(m_baseline))))
         return;
     const std::vector<ProfileSession*> sessions = profiles();
     m_baseline = sessions.empty() ? nullptr : sessions.front();
@@ -271,6 +353,9 @@ void CompareController::onSessionRemoved(ProfileSession* session)
     // Still listed by the workbench until it is deleted: exclude it now (the pointer clears itself afterwards).
     std::erase_if(m_excluded, [](const auto& e) { return !e; });
     m_excluded.emplace_back(session);
+    for (std::size_t i = m_iterations.size(); i-- > 0;)
+        if (m_iterations[i].session == session)
+            eraseIteration(i);
     if (m_baseline == session) {
         m_baseline = nullptr;
         m_baselinePicked = false;
@@ -291,11 +376,11 @@ void CompareController::recompute()
 {
     if (!m_active)
         return;
-    std::vector<ProfileSession*> sessions = profiles();
+    std::vector<Member> members = this->members();
     // A profile still loading its CUDA API calls and NVTX joins the comparison once whole (no partial numbers).
-    std::erase_if(sessions, [](const ProfileSession* s) { return !s->isComplete(); });
+    std::erase_if(members, [](const Member& m) { return !m.session->isComplete(); });
     updateAutomaticBaseline();
-    if (sessions.empty()) {
+    if (members.empty()) {
         m_job.cancel();
         m_computing = false;
         m_comparison = {};
@@ -306,15 +391,17 @@ void CompareController::recompute()
     std::vector<Input> inputs;
     std::vector<QString> specs; ///< per input: spec and its session's focus
     CompareOptions options;
-    for (std::size_t i = 0; i < sessions.size(); ++i) {
-        ProfileSession* s = sessions[i];
-        if (s == m_baseline)
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        ProfileSession* s = members[i].session;
+        const int iteration = members[i].iteration;
+        if (isBaseline(members[i]))
             options.baseline = i;
         Input in;
         in.session = s;
-        in.label = s->displayName();
+        in.label = members[i].label;
         in.profile = s->profile();
-        in.focus = s->focus();
+        // An iteration entry counts what overlaps its iteration, whatever the profile's own focus.
+        in.focus = iteration < 0 ? s->focus() : m_iterations[std::size_t(iteration)].range;
         specs.push_back(spec + focusKey(in.focus));
         const auto cache = cacheOf(s);
         in.entry = cache->find(specs.back());

@@ -181,6 +181,8 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     , m_proxy(new SortFilterProxy(this))
     , m_table(new QTableView(this))
 {
+    m_profilesButton->setObjectName(QStringLiteral("profiles"));
+    m_baseline->setObjectName(QStringLiteral("baseline"));
     m_profilesButton->setText(tr("Profiles"));
     m_profilesButton->setPopupMode(QToolButton::InstantPopup);
     m_profilesButton->setMenu(m_profilesMenu);
@@ -315,9 +317,8 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &ComparePane::applyControls);
     connect(m_noiseFloor, &QDoubleSpinBox::valueChanged, this, &ComparePane::applyControls);
     connect(m_baseline, &QComboBox::activated, this, [this](int index) {
-        const auto profiles = m_controller->profiles();
-        if (index >= 0 && std::size_t(index) < profiles.size())
-            m_controller->setBaseline(profiles[std::size_t(index)]);
+        if (index >= 0)
+            m_controller->setBaselineMember(std::size_t(index));
     });
     connect(m_statusFilter, &QComboBox::activated, this,
         [this]() { m_model->setStatusFilter(m_statusFilter->currentData().toUInt()); });
@@ -415,18 +416,32 @@ void ComparePane::rebuildProfileControls()
                 m_controller->setIncluded(session, on);
         });
     }
+    // Iterations added from the Iterations pane: unchecking one removes it.
+    const auto& iterations = m_controller->iterations();
+    if (!iterations.empty())
+        m_profilesMenu->addSection(tr("Iterations (add more in the Iterations pane)"));
+    for (std::size_t i = 0; i < iterations.size(); ++i) {
+        QAction* a = m_profilesMenu->addAction(iterations[i].label());
+        a->setCheckable(true);
+        a->setChecked(true);
+        connect(a, &QAction::toggled, this, [this, i](bool on) {
+            if (!on)
+                m_controller->removeIteration(i);
+        });
+    }
     m_profilesButton->setEnabled(!workbench()->sessions().empty());
     const QSignalBlocker block(m_baseline);
     m_baseline->clear();
-    const auto profiles = m_controller->profiles();
-    for (ProfileSession* s : profiles) {
-        m_baseline->addItem(s->displayName(), s->path());
-        if (s == m_controller->baseline())
-            m_baseline->setCurrentIndex(m_baseline->count() - 1);
-    }
-    if (!m_controller->baseline() && !profiles.empty())
-        m_baseline->setCurrentIndex(0);
-    m_profilesButton->setText(tr("Profiles (%1 of %2)").arg(profiles.size()).arg(workbench()->sessions().size()));
+    const auto members = m_controller->members();
+    for (const CompareController::Member& m : members)
+        m_baseline->addItem(m.label, m.session->path());
+    if (!members.empty())
+        m_baseline->setCurrentIndex(int(m_controller->baselineMember()));
+    const std::size_t profiles = m_controller->profiles().size();
+    QString text = tr("Profiles (%1 of %2)").arg(profiles).arg(workbench()->sessions().size());
+    if (!iterations.empty())
+        text += iterations.size() == 1 ? tr(" + 1 iteration") : tr(" + %1 iterations").arg(iterations.size());
+    m_profilesButton->setText(text);
 }
 
 void ComparePane::refillRuleSelectors()
@@ -530,11 +545,12 @@ void ComparePane::showResults()
     QStringList lines;
     bool warn = false;
     const std::size_t sessions = workbench()->sessions().size();
-    if (sessions < 2)
+    const std::size_t members = m_controller->members().size();
+    if (sessions < 2 && members < 2)
         lines.append(tr("Open two profiles or more to compare them (File → Open takes several at once); the first one "
-                        "is the baseline."));
-    else if (m_controller->profiles().size() < 2)
-        lines.append(tr("Choose two profiles or more under Profiles."));
+                        "is the baseline. Iterations of one profile compare too: add them in the Iterations pane."));
+    else if (members < 2)
+        lines.append(tr("Choose two profiles or more under Profiles, or add iterations from the Iterations pane."));
     if (m_controller->isBusy())
         lines.append(tr("Computing…"));
     if (!c.error.isEmpty()) {

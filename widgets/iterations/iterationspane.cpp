@@ -33,6 +33,7 @@ IterationsPane::IterationsPane(Workbench* workbench, QWidget* parent)
     , m_proxy(new SortFilterProxy(this))
     , m_view(new QTableView(this))
     , m_chart(new IterationsChart(this))
+    , m_compare(new QToolButton(this))
     , m_job(this)
 {
     m_marker->setPlaceholderText(tr("automatic (%1)").arg(knownIterationMarkers().join(QStringLiteral(", "))));
@@ -51,6 +52,20 @@ IterationsPane::IterationsPane(Workbench* workbench, QWidget* parent)
     exportMenu->addAction(
         tr("Chart as PNG…"), this, [this]() { exportPlotInteractively(*m_chart, exportBaseName(), this); });
 
+    auto* compareMenu = new QMenu(this);
+    QAction* compareSelected
+        = compareMenu->addAction(tr("&Selected iteration"), this, [this]() { requestCompare(false); });
+    compareMenu->addAction(tr("&Median iteration"), this, [this]() { requestCompare(true); });
+    m_compare->setObjectName(QStringLiteral("compareIteration"));
+    m_compare->setText(tr("Compare"));
+    m_compare->setToolTip(tr("Add an iteration to the Compare pane as an entry of its own: two iterations (of one "
+                             "profile or of two) compare side by side like two profiles."));
+    m_compare->setMenu(compareMenu);
+    m_compare->setPopupMode(QToolButton::InstantPopup);
+    m_compare->setEnabled(false);
+    connect(compareMenu, &QMenu::aboutToShow, this,
+        [this, compareSelected]() { compareSelected->setEnabled(m_view->currentIndex().isValid()); });
+
     m_proxy->setSourceModel(m_model);
     m_view->setModel(m_proxy);
     setupTableView(m_view);
@@ -62,6 +77,7 @@ IterationsPane::IterationsPane(Workbench* workbench, QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Marker:"), this));
     bar->addWidget(m_marker, 1);
+    bar->addWidget(m_compare);
     bar->addWidget(exportButton);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_chart);
@@ -76,6 +92,18 @@ IterationsPane::IterationsPane(Workbench* workbench, QWidget* parent)
 
     connect(m_marker, &QLineEdit::returnPressed, this, &IterationsPane::recompute);
     connect(m_view, &QTableView::activated, this, &IterationsPane::onActivated);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_view->indexAt(pos);
+        if (!index.isValid())
+            return;
+        m_view->setCurrentIndex(index);
+        QMenu menu;
+        menu.addAction(tr("&Focus on this iteration"), this, [this, index]() { onActivated(index); });
+        menu.addAction(tr("&Compare this iteration"), this, [this]() { requestCompare(false); });
+        menu.addAction(tr("Compare the &median iteration"), this, [this]() { requestCompare(true); });
+        menu.exec(m_view->viewport()->mapToGlobal(pos));
+    });
     connect(
         m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
             m_chart->setCurrent(current.isValid() ? current.data(IdentityRole).toInt() : -1);
@@ -157,6 +185,24 @@ void IterationsPane::showTable(std::shared_ptr<const IterationTable> table, cons
     m_message->setToolTip(table ? iterationDefinitions() : QString());
     m_model->setTable(table);
     m_chart->setTable(table);
+    m_compare->setEnabled(table && !table->iterations.empty());
+}
+
+void IterationsPane::requestCompare(bool median)
+{
+    const auto& table = m_model->table();
+    if (!table || !m_session)
+        return;
+    const QModelIndex current = m_view->currentIndex();
+    if (!median && !current.isValid())
+        return;
+    const int index = median ? table->medianIteration() : current.data(IdentityRole).toInt();
+    Result<FocusRange> range = iterationRange(*table, index);
+    if (!range)
+        return;
+    // A column header, short enough to read beside others (the marker is the profile's, the same in both).
+    range->label = median ? tr("median iteration (%1)").arg(index) : tr("iteration %1").arg(index);
+    Q_EMIT compareRequested(m_session, *range);
 }
 
 void IterationsPane::onActivated(const QModelIndex& index)

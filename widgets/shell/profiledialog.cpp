@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profiledialog.h"
 
+#include "core/nvlink/tracefolder.h"
 #include "widgets/common/filedialogs.h"
 
 #include <QCheckBox>
@@ -352,15 +353,17 @@ void ProfileDialog::finish(const Result<ProfileOutcome>& outcome)
     QString text = tr("Report written: %1. Opening it…").arg(outcome->reportPath);
     if (outcome->applicationExitCode != 0)
         text.prepend(tr("The application exited with code %1. ").arg(outcome->applicationExitCode));
-    if (const std::size_t n = outcome->nvlink.recordings.size(); n > 0)
-        text += tr(" With %n NVLink recording(s).", nullptr, int(n));
-    for (const QString& warning : outcome->nvlink.warnings)
+    QStringList warnings;
+    const std::vector<RecordingChoice> recordings = usableRecordings(outcome->nvlink, &warnings);
+    if (const std::size_t n = recordings.size(); n > 0)
+        text += n == 1 ? tr(" With 1 NVLink recording.") : tr(" With %1 NVLink recordings.").arg(n);
+    for (const QString& warning : warnings)
         text += QLatin1Char(' ') + warning + QLatin1Char('.');
     m_status->setText(text);
     // A fresh name for the next run.
     m_nameEdited = false;
     suggestName();
-    Q_EMIT reportReady(outcome->reportPath, outcome->nvlink.recordings);
+    Q_EMIT reportReady(outcome->reportPath, recordings);
 }
 
 void ProfileDialog::drainLog()

@@ -3,6 +3,7 @@
 
 #include "core/jobs/background.h"
 #include "core/nsys/profilerun.h"
+#include "core/nvlink/tracefolder.h"
 
 #include <QDialog>
 #include <map>
