@@ -282,6 +282,11 @@ void MainWindow::addPane(Pane* pane, PaneGroup group, const QKeySequence& shortc
     dock->setWidget(pane);
     dock->toggleViewAction()->setText(pane->title()); // with its mnemonic, for the View menu
     dock->toggleViewAction()->setShortcut(shortcut);
+    // Shown again from the View menu (or its shortcut): in front of its tab group, not behind another tab.
+    connect(dock->toggleViewAction(), &QAction::triggered, dock, [dock](bool shown) {
+        if (shown)
+            dock->raise();
+    });
     m_docks.push_back(dock);
     m_panes.push_back(pane);
     if (QCustomPlot* plot = pane->exportablePlot()) {

@@ -37,6 +37,7 @@ private Q_SLOTS:
     void typedMarker();
     void activatingARowRequestsFocus();
     void iterationsCompareSideBySide();
+    void noIterationsNoEmptyChart();
     void exports();
 
 private:
@@ -216,6 +217,24 @@ void TestIterationsPane::iterationsCompareSideBySide()
     controller->removeIteration(0);
     QTRY_VERIFY(!controller->isBusy() && controller->comparison().profileCount() == 1);
     QCOMPARE(controller->comparison().profiles.front(), u"marker.sqlite · median iteration (0)"_s);
+}
+
+void TestIterationsPane::noIterationsNoEmptyChart()
+{
+    // Two bursts of work and no marker: no iterations, and the chart says so instead of an empty plot with a legend.
+    const QString path = m_dir.filePath(u"twobursts.sqlite"_s);
+    test::writeTwoBurstsFixture(path);
+    Open o = open(path);
+    IterationsChart* chart = o.pane->chart();
+    QCOMPARE(o.pane->view()->model()->rowCount(), 0);
+    QVERIFY(!o.pane->compareButton()->isEnabled());
+    QVERIFY(!chart->legend->visible());
+    QVERIFY(!chart->xAxis->tickLabels() && !chart->yAxis->tickLabels());
+    QStringList texts;
+    for (int i = 0; i < chart->itemCount(); ++i)
+        if (const auto* text = qobject_cast<QCPItemText*>(chart->item(i)); text && text->visible())
+            texts << text->text();
+    QCOMPARE(texts, QStringList { u"No iterations to chart"_s });
 }
 
 void TestIterationsPane::exports()

@@ -189,6 +189,25 @@ private Q_SLOTS:
         QVERIFY2(kernels->height() >= belowTimeline * 3 / 4, qPrintable(QString::number(kernels->height())));
     }
 
+    void paneShownFromTheViewMenuComesToTheFront()
+    {
+        MainWindow w(true);
+        w.resize(1366, 740);
+        w.show();
+        QVERIFY(openAndWait(w, demoExport()));
+        QDockWidget* iterations = w.dockOf(w.pane(QStringLiteral("iterations")));
+        QDockWidget* categories = w.dockOf(w.pane(QStringLiteral("categories")));
+        QTRY_VERIFY(categories->isVisible()); // the front tab of the charts
+        iterations->toggleViewAction()->trigger(); // View → Iterations: closed
+        QVERIFY(iterations->isHidden());
+        iterations->toggleViewAction()->trigger(); // and shown again
+        // In front: on screen, where the tab behind it is moved off the window (Qt keeps it "visible").
+        QTRY_VERIFY(!iterations->visibleRegion().isEmpty());
+        QVERIFY(categories->visibleRegion().isEmpty());
+        QCOMPARE(w.tabifiedDockWidgets(iterations).size(), 3);
+        QVERIFY(iterations->widget()->height() > 100);
+    }
+
     void resetLayoutRestoresTheDefault()
     {
         MainWindow w(true);

@@ -15,6 +15,7 @@ IterationsChart::IterationsChart(QWidget* parent)
     , m_outliers(addGraph())
     , m_current(addGraph())
     , m_median(new QCPItemStraightLine(this))
+    , m_empty(new QCPItemText(this))
 {
     xAxis->setLabel(tr("iteration"));
     yAxis->setLabel(tr("duration (ms)"));
@@ -28,9 +29,12 @@ IterationsChart::IterationsChart(QWidget* parent)
     m_current->setName(tr("selected"));
     m_current->setLineStyle(QCPGraph::lsNone);
     m_current->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 13));
+    m_empty->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_empty->position->setCoords(0.5, 0.5);
+    m_empty->setText(tr("No iterations to chart"));
+    m_empty->setColor(QColor(90, 90, 90));
     m_median->setPen(QPen(QColor(0x7f, 0x7f, 0x7f), 1, Qt::DashLine));
     m_median->setVisible(false);
-    legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     legend->setBrush(QColor(255, 255, 255, 210));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
@@ -39,6 +43,7 @@ IterationsChart::IterationsChart(QWidget* parent)
         if (p == m_durations || p == m_outliers)
             Q_EMIT iterationClicked(int(std::lround(static_cast<QCPGraph*>(p)->data()->at(dataIndex)->key)));
     });
+    setTable(nullptr);
 }
 
 void IterationsChart::setTable(std::shared_ptr<const IterationTable> table)
@@ -68,6 +73,11 @@ void IterationsChart::setTable(std::shared_ptr<const IterationTable> table)
         yAxis->setRange(0, top * 1.1 > 0 ? top * 1.1 : 1);
     }
     m_median->setVisible(any);
+    // Empty: a sentence instead of a legend over a blank plot and numbers on empty axes.
+    legend->setVisible(any);
+    for (QCPAxis* axis : { xAxis, yAxis })
+        axis->setTickLabels(any);
+    m_empty->setVisible(!any);
     replot();
 }
 

@@ -34,6 +34,7 @@ private:
     QCPGraph* m_outliers;
     QCPGraph* m_current;
     QCPItemStraightLine* m_median;
+    QCPItemText* m_empty; ///< shown instead of an empty plot
 };
 
 } // namespace nsw
