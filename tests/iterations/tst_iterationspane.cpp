@@ -38,6 +38,7 @@ private Q_SLOTS:
     void activatingARowRequestsFocus();
     void iterationsCompareSideBySide();
     void noIterationsNoEmptyChart();
+    void shortChartKeepsItsNumbersApart();
     void exports();
 
 private:
@@ -235,6 +236,30 @@ void TestIterationsPane::noIterationsNoEmptyChart()
         if (const auto* text = qobject_cast<QCPItemText*>(chart->item(i)); text && text->visible())
             texts << text->text();
     QCOMPARE(texts, QStringList { u"No iterations to chart"_s });
+}
+
+void TestIterationsPane::shortChartKeepsItsNumbersApart()
+{
+    // A docked pane at 1920x1080 gives the chart about 90 px: QCustomPlot's five ticks ran "706050403020100" together
+    // and the legend covered the points.
+    Open o = open(m_marker);
+    IterationsChart* chart = o.pane->chart();
+    chart->setMinimumHeight(0);
+    chart->setFixedHeight(90);
+    chart->replot();
+    QVERIFY(chart->isVisible() && chart->height() == 90);
+    const QFontMetrics metrics(chart->yAxis->tickLabelFont());
+    const QVector<double> ticks = chart->yAxis->tickVector();
+    QVERIFY(ticks.size() >= 2);
+    for (qsizetype i = 1; i < ticks.size(); ++i) {
+        const double gap = std::abs(chart->yAxis->coordToPixel(ticks[i]) - chart->yAxis->coordToPixel(ticks[i - 1]));
+        QVERIFY2(gap >= 1.5 * metrics.height(), qPrintable(QString::number(gap)));
+    }
+    QVERIFY(!chart->legend->visible());
+    // Tall enough, the legend is back.
+    chart->setFixedHeight(400);
+    chart->replot();
+    QVERIFY(chart->legend->visible());
 }
 
 void TestIterationsPane::exports()

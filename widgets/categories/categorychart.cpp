@@ -4,6 +4,7 @@
 #include "core/compare/compareexport.h"
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
+#include "widgets/common/axisticks.h"
 #include "widgets/common/legendentries.h"
 #include "widgets/common/plotexport.h"
 
@@ -342,34 +343,7 @@ void CategoryChart::showLabelsThatFit()
 
 void CategoryChart::updateLayout()
 {
-    // QCustomPlot makes the ticks before it knows the axis' length, and its five ticks run wide numbers together along
-    // a short horizontal axis ("100150200"). Lay out again with fewer ticks until the numbers have room (also for PNG
-    // exports at other sizes); the axis' length does not depend on the count along it.
-    QCPAxisTicker& ticker = *timeAxis()->ticker();
-    ticker.setTickCount(5);
-    QCustomPlot::updateLayout();
-    while (!timeTicksHaveRoom() && ticker.tickCount() > 2) {
-        ticker.setTickCount(ticker.tickCount() - 1);
-        QCustomPlot::updateLayout();
-    }
-}
-
-bool CategoryChart::timeTicksHaveRoom() const
-{
-    const QCPAxis* const axis = timeAxis();
-    const QFontMetrics metrics(axis->tickLabelFont());
-    const QVector<double> ticks = axis->tickVector();
-    const QVector<QString> labels = axis->tickVectorLabels();
-    for (qsizetype i = 1; i < ticks.size() && i < labels.size(); ++i) {
-        const double gap = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
-        const double needed = axis->orientation() == Qt::Horizontal
-            ? (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i - 1])) / 2.0
-                + 2 * metrics.averageCharWidth()
-            : 1.5 * metrics.height();
-        if (gap < needed)
-            return false;
-    }
-    return true;
+    fitTickCounts({ timeAxis() }, [this]() { QCustomPlot::updateLayout(); });
 }
 
 CategoryChart::Hit CategoryChart::hitTest(const QPointF& pos) const

@@ -59,8 +59,6 @@ private:
     void rebuild();
     /// Hides the value labels of segments too short for their text (after each layout).
     void showLabelsThatFit();
-    /// The time axis' numbers are apart by more than their width plus two characters (or 1.5 lines).
-    bool timeTicksHaveRoom() const;
     /// Plot coordinates of (bar position, time value) in the current orientation.
     QPointF at(double bar, double value) const { return m_horizontal ? QPointF(value, bar) : QPointF(bar, value); }
 

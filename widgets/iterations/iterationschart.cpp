@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "iterationschart.h"
 
+#include "widgets/common/axisticks.h"
+
 namespace nsw {
 
 namespace {
@@ -73,8 +75,7 @@ void IterationsChart::setTable(std::shared_ptr<const IterationTable> table)
         yAxis->setRange(0, top * 1.1 > 0 ? top * 1.1 : 1);
     }
     m_median->setVisible(any);
-    // Empty: a sentence instead of a legend over a blank plot and numbers on empty axes.
-    legend->setVisible(any);
+    // Empty: a sentence instead of a legend over a blank plot and numbers on empty axes (the legend: updateLayout).
     for (QCPAxis* axis : { xAxis, yAxis })
         axis->setTickLabels(any);
     m_empty->setVisible(!any);
@@ -87,6 +88,19 @@ void IterationsChart::setCurrent(int index)
     if (m_table && index >= 0 && std::size_t(index) < m_table->iterations.size())
         m_current->addData(index, double(m_table->iterations[std::size_t(index)].duration()) / kNsPerMs);
     replot();
+}
+
+void IterationsChart::updateLayout()
+{
+    fitTickCounts({ xAxis, yAxis }, [this]() { QCustomPlot::updateLayout(); });
+    // The legend sits over the plot (top right): in a short chart it would hide the points it explains (the table
+    // has the outlier column).
+    const bool any = m_durations->dataCount() > 0;
+    const bool fits = axisRect()->height() >= 3 * legend->minimumOuterSizeHint().height();
+    if (legend->visible() != (any && fits)) {
+        legend->setVisible(any && fits);
+        QCustomPlot::updateLayout();
+    }
 }
 
 } // namespace nsw

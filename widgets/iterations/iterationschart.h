@@ -28,6 +28,10 @@ Q_SIGNALS:
     /// A point was clicked.
     void iterationClicked(int index);
 
+protected:
+    /// Fewer ticks where the numbers would run together; the legend only where it leaves the points room.
+    void updateLayout() override;
+
 private:
     std::shared_ptr<const IterationTable> m_table;
     QCPGraph* m_durations;
