@@ -395,6 +395,60 @@ private Q_SLOTS:
         QCOMPARE(QImage(png).size(), QSize(900, 500));
         QCOMPARE(pane.chart()->changeKeys().first(), kGemmNormalized);
     }
+
+    void chartFitsItsSize_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<int>("arrangement");
+        // 500x260: the Compare tab docked beside the tables at 1920x1080, where the change bars squeezed beside the
+        // stack and its legend had no room for their labels.
+        QTest::newRow("docked 500x260: stack only, the table has the changes")
+            << QSize(500, 260) << int(CompareChart::Arrangement::StackOnly);
+        QTest::newRow("tall 600x600: changes below") << QSize(600, 600) << int(CompareChart::Arrangement::Below);
+        QTest::newRow("wide 1400x600: side by side") << QSize(1400, 600) << int(CompareChart::Arrangement::SideBySide);
+    }
+    void chartFitsItsSize()
+    {
+        QFETCH(QSize, size);
+        QFETCH(int, arrangement);
+        ComparePane pane(m_workbench, nullptr);
+        pane.controller()->setSettings(kernelSettings());
+        pane.show();
+        QTRY_COMPARE(pane.controller()->comparison().rows.size(), std::size_t(5));
+        QTRY_VERIFY(!pane.controller()->isBusy());
+        CompareChart chart;
+        chart.resize(size);
+        chart.setComparison(pane.controller()->comparison(), s("baseline before"));
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.replot();
+        QCOMPARE(int(chart.arrangement()), arrangement);
+        const QRect stack = chart.stackRect()->rect();
+        const QRect changes = chart.changeRect()->rect();
+        QVERIFY(QRect(QPoint(0, 0), size).contains(stack));
+        QVERIFY2(stack.width() >= 60 && stack.height() >= 60,
+            qPrintable(s("stack %1x%2").arg(stack.width()).arg(stack.height())));
+        switch (CompareChart::Arrangement(arrangement)) {
+        case CompareChart::Arrangement::SideBySide:
+            QVERIFY(chart.changeRect()->visible());
+            QVERIFY(changes.left() > stack.right() && changes.width() >= size.width() / 4);
+            break;
+        case CompareChart::Arrangement::Below:
+            QVERIFY(chart.changeRect()->visible());
+            QVERIFY(changes.top() > stack.bottom() && changes.height() >= 120);
+            break;
+        case CompareChart::Arrangement::StackOnly:
+            QVERIFY(!chart.changeRect()->visible());
+            for (QCPAxis* axis : chart.changeRect()->axes())
+                QVERIFY(!axis->visible());
+            QVERIFY2(chart.subtitle().contains(s("largest changes are in the table")), qPrintable(chart.subtitle()));
+            break;
+        }
+        // Every line of the subtitle fits the chart's width.
+        const QFontMetrics metrics(chart.font());
+        for (const QString& line : chart.subtitle().split(QLatin1Char('\n')))
+            QVERIFY2(metrics.horizontalAdvance(line) <= size.width(), qPrintable(line));
+    }
 };
 
 QTEST_MAIN(TestComparePane)

@@ -141,6 +141,7 @@ CompareChart::CompareChart(QWidget* parent)
     , m_subtitle(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() - 1)))
     , m_stackRect(axisRect())
     , m_changeRect(new QCPAxisRect(this))
+    , m_body(new QCPLayoutGrid)
     , m_legend(legend)
 {
     setProperty("nswBackground", QBrush(Qt::white));
@@ -150,15 +151,16 @@ CompareChart::CompareChart(QWidget* parent)
     plotLayout()->addElement(1, 0, m_subtitle);
     m_subtitle->setTextColor(QColor(80, 80, 80));
     m_subtitle->setMargins(QMargins(0, 0, 0, 4));
-    auto* body = new QCPLayoutGrid;
-    plotLayout()->addElement(2, 0, body);
-    body->addElement(0, 0, m_stackRect);
+    plotLayout()->addElement(2, 0, m_body);
+    auto* stackWithLegend = new QCPLayoutGrid;
+    m_body->addElement(0, 0, stackWithLegend);
+    stackWithLegend->addElement(0, 0, m_stackRect);
     auto* side = new QCPLayoutGrid;
-    body->addElement(0, 1, side);
-    body->addElement(0, 2, m_changeRect);
-    body->setColumnStretchFactor(0, 1);
-    body->setColumnStretchFactor(1, 0.001);
-    body->setColumnStretchFactor(2, 1.5);
+    stackWithLegend->addElement(0, 1, side);
+    stackWithLegend->setColumnStretchFactor(0, 1);
+    stackWithLegend->setColumnStretchFactor(1, 0.001);
+    m_body->addElement(0, 1, m_changeRect); // Arrangement::SideBySide, until arrange() says otherwise
+    m_body->setColumnStretchFactors({ 1.0, 1.0 });
     m_legend->setVisible(true);
     m_legend->setBorderPen(Qt::NoPen);
     m_legend->setSelectableParts(QCPLegend::spNone);
@@ -173,6 +175,7 @@ CompareChart::CompareChart(QWidget* parent)
     m_changeRect->axis(QCPAxis::atLeft)->grid()->setVisible(false);
     m_changeRect->axis(QCPAxis::atLeft)->setTickLength(0, 0);
     setMinimumSize(480, 260);
+    arrange();
     connect(this, &QCustomPlot::plottableClick, this,
         [this](QCPAbstractPlottable* p, int dataIndex, QMouseEvent*) { onPlottableClick(p, dataIndex); });
 }
@@ -187,7 +190,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     m_stack = makeCompareStack(c);
     const std::size_t n = c.error.isEmpty() ? c.profileCount() : 0;
     m_title->setText(tr("Compared by %1").arg(compareByName(c.by)));
-    m_subtitle->setText(subtitle);
+    m_subtitleText = subtitle;
 
     // Left: one stacked bar per profile.
     double maxTotal = 0;
@@ -346,13 +349,75 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
         none->setText(!c.error.isEmpty() ? c.error : n < 2 ? tr("Choose two profiles or more") : tr("No change"));
         none->setColor(QColor(110, 110, 110));
     }
+    showChanges();
     fitChangeRange();
 }
 
 void CompareChart::resizeEvent(QResizeEvent* event)
 {
     QCustomPlot::resizeEvent(event);
+    arrange();
     fitChangeRange();
+}
+
+void CompareChart::updateLayout()
+{
+    arrange();
+    QCustomPlot::updateLayout();
+}
+
+void CompareChart::arrange()
+{
+    // Side by side the change bars need the width of their key labels beside the stack and its legend; below the
+    // stack, the height of a dozen bars. A docked pane often has neither: the table under the chart has the changes.
+    constexpr int kSideBySideWidth = 800;
+    constexpr int kBelowHeight = 480;
+    // The viewport: also the size of a PNG rendered at another size than the widget's.
+    const QRect area = viewport();
+    const Arrangement next = area.width() >= kSideBySideWidth ? Arrangement::SideBySide
+        : area.height() >= kBelowHeight                       ? Arrangement::Below
+                                                              : Arrangement::StackOnly;
+    if (next == m_arrangement) {
+        showChanges(); // the subtitle follows the width
+        return;
+    }
+    m_arrangement = next;
+    if (m_changeRect->layout())
+        m_body->take(m_changeRect);
+    m_body->simplify();
+    if (next == Arrangement::SideBySide) {
+        m_body->addElement(0, 1, m_changeRect);
+        m_body->setColumnStretchFactors({ 1.0, 1.0 });
+        m_body->setRowStretchFactors({ 1.0 });
+    } else if (next == Arrangement::Below) {
+        m_body->addElement(1, 0, m_changeRect);
+        m_body->setColumnStretchFactors({ 1.0 });
+        m_body->setRowStretchFactors({ 1.0, 1.0 });
+    }
+    showChanges();
+}
+
+void CompareChart::showChanges()
+{
+    // Out of the layout, the change rect and what is drawn on it are hidden (they would paint where they last were).
+    const bool shown = m_arrangement != Arrangement::StackOnly;
+    m_changeRect->setVisible(shown);
+    for (QCPAxis* axis : m_changeRect->axes())
+        axis->setVisible(shown && (axis->axisType() == QCPAxis::atLeft || axis->axisType() == QCPAxis::atBottom));
+    for (QCPAbstractPlottable* bars : m_changeBars)
+        bars->setVisible(shown);
+    for (int i = 0; i < itemCount(); ++i)
+        if (item(i)->clipAxisRect() == m_changeRect)
+            item(i)->setVisible(shown);
+    // One line each, elided in the middle (a baseline's path) rather than clipped at the chart's edge.
+    const QFontMetrics metrics(m_subtitle->font());
+    const int room = std::max(80, viewport().width() - 16);
+    QString text = metrics.elidedText(m_subtitleText, Qt::ElideMiddle, room);
+    if (!shown && !m_changeKeys.isEmpty())
+        text += QLatin1Char('\n')
+            + metrics.elidedText(
+                tr("The largest changes are in the table (a wider pane charts them)."), Qt::ElideRight, room);
+    m_subtitle->setText(text);
 }
 
 void CompareChart::fitChangeRange()

@@ -23,9 +23,10 @@ CompareStack makeCompareStack(const Comparison& comparison, int maxSegments = 10
 /// Keys by |delta|, largest first, at most @p count, leaving out unchanged zero deltas.
 std::vector<std::size_t> topChanges(const Comparison& comparison, int count = 12);
 
-/// Two charts side by side, one image: on the left one stacked bar per profile (same colours as the categories
-/// pane for categories), on the right the largest changes against the baseline as horizontal bars (red: more time,
-/// green: less). Used by the compare pane and by `nsys-workbench compare --png`.
+/// Two charts, one image: one stacked bar per profile (same colours as the categories pane for categories), and the
+/// largest changes against the baseline as horizontal bars (red: more time, green: less), beside the stack when the
+/// chart is wide, below it when it is tall, left out (the subtitle says so) when it is neither. Used by the compare
+/// pane and by `nsys-workbench compare --png`.
 class CompareChart : public QCustomPlot
 {
     Q_OBJECT
@@ -37,22 +38,41 @@ public:
     /// Keys of the change bars, top bar first.
     const QStringList& changeKeys() const { return m_changeKeys; }
 
+    enum class Arrangement
+    {
+        SideBySide,
+        Below,
+        StackOnly,
+    };
+    Arrangement arrangement() const { return m_arrangement; }
+    QCPAxisRect* stackRect() const { return m_stackRect; }
+    QCPAxisRect* changeRect() const { return m_changeRect; }
+    QString subtitle() const { return m_subtitle->text(); }
+
 Q_SIGNALS:
     /// A segment or a change bar was clicked.
     void keyClicked(const QString& key);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void updateLayout() override;
 
 private:
     void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
     /// Sets the change axis so that the bars and the percentage labels beside the zero line fit in its pixels.
     void fitChangeRange();
+    /// Places the change bars for the chart's size (see the class comment).
+    void arrange();
+    /// Shows or hides the change bars for the arrangement, with the subtitle.
+    void showChanges();
 
     QCPTextElement* m_title;
     QCPTextElement* m_subtitle;
     QCPAxisRect* m_stackRect;
     QCPAxisRect* m_changeRect;
+    QCPLayoutGrid* m_body; ///< the stack with its legend; the change bars beside or below it
+    Arrangement m_arrangement = Arrangement::SideBySide;
+    QString m_subtitleText;
     QCPLegend* m_legend;
     CompareStack m_stack;
     QStringList m_changeKeys;
