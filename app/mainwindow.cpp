@@ -208,12 +208,16 @@ void MainWindow::createPanes()
     connect(findings, &FindingsPane::focusRequested, this, focusCurrent);
     connect(iterations, &IterationsPane::focusRequested, this, focusCurrent);
     connect(iterations, &IterationsPane::compareRequested, this,
-        [this, compare](ProfileSession* session, const FocusRange& range) {
+        [this, compare, iterations](ProfileSession* session, const FocusRange& range) {
             compare->controller()->addIteration(session, range);
-            if (auto* dock = findChild<QDockWidget*>(compare->paneId())) {
-                dock->show();
-                dock->raise();
-            }
+            QDockWidget* compareDock = dockOf(compare);
+            compareDock->show();
+            // Beside the Iterations pane the Compare pane comes forward; as a tab behind it, it waits, so that the
+            // next iteration can be added (the status bar says where it went).
+            if (!tabifiedDockWidgets(compareDock).contains(dockOf(iterations)))
+                compareDock->raise();
+            statusBar()->showMessage(
+                tr("Added %1 · %2 to the Compare pane (Ctrl+7)").arg(session->displayName(), range.label), 8000);
         });
     connect(nvtx, &NvtxPane::focusRequested, this, focusCurrent);
     // Across the whole top, as in Nsight Systems: the other panes read as details of what it shows.

@@ -40,11 +40,14 @@ nlohmann::ordered_json number(double v, bool integral)
 
 QStringList compactProfileLabels(const QStringList& labels, int maxChars)
 {
+    static const QString kSeparator = QStringLiteral(" · "); // "run.sqlite · iteration 5": an iteration entry
     QStringList out;
     for (QString l : labels) {
-        for (const QLatin1String ext : { QLatin1String(".sqlite"), QLatin1String(".nsys-rep") })
+        for (const QLatin1String ext : { QLatin1String(".sqlite"), QLatin1String(".nsys-rep") }) {
             if (l.endsWith(ext))
                 l.chop(ext.size());
+            l.replace(ext + kSeparator, kSeparator);
+        }
         out.append(l);
     }
     const bool tooLong = std::any_of(out.begin(), out.end(), [&](const QString& l) { return l.size() > maxChars; });
@@ -63,15 +66,23 @@ QStringList compactProfileLabels(const QStringList& labels, int maxChars)
                 ++j;
             suffix = j;
         }
-        // Keep every label non-empty: what differs is what matters.
-        bool ok = true;
-        for (const QString& l : out)
-            ok &= l.size() - prefix - suffix > 0;
-        if (ok && (prefix > 3 || suffix > 3))
-            for (QString& l : out)
-                l = (prefix > 3 ? QStringLiteral("…") + l.mid(prefix, l.size() - prefix - (suffix > 3 ? suffix : 0))
-                                : l.left(l.size() - suffix))
-                    + (suffix > 3 ? QStringLiteral("…") : QString());
+        // An iteration entry's name after its profile's: cut there ("iteration 1", not "…1").
+        if (const qsizetype separator = out.front().left(prefix).lastIndexOf(kSeparator); separator > 3)
+            prefix = separator;
+        // What differs is what matters. A label that is all prefix and suffix (a profile beside its own iterations)
+        // stays whole; the others lose what they share with it, a separator included ("iteration 5").
+        const auto rest = [&](const QString& l) { return l.size() - prefix - (suffix > 3 ? suffix : 0); };
+        const qsizetype whole = std::count_if(out.begin(), out.end(), [&](const QString& l) { return rest(l) <= 0; });
+        if (whole < out.size() && (prefix > 3 || suffix > 3))
+            for (QString& l : out) {
+                if (rest(l) <= 0)
+                    continue;
+                QString middle = l.mid(prefix > 3 ? prefix : 0, prefix > 3 ? rest(l) : l.size() - suffix);
+                if (prefix > 3)
+                    middle
+                        = middle.startsWith(kSeparator) ? middle.mid(kSeparator.size()) : QStringLiteral("…") + middle;
+                l = middle + (suffix > 3 ? QStringLiteral("…") : QString());
+            }
     }
     for (QString& l : out)
         if (l.size() > maxChars)

@@ -12,6 +12,7 @@
 #include <limits>
 
 using namespace nsw;
+using namespace Qt::StringLiterals;
 using namespace nsw::test;
 
 namespace {
@@ -85,6 +86,39 @@ class TestComparison : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void compactLabels_data()
+    {
+        QTest::addColumn<QStringList>("labels");
+        QTest::addColumn<int>("maxChars");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("short: extension dropped")
+            << QStringList { u"a.sqlite"_s, u"b.nsys-rep"_s } << 16 << QStringList { u"a"_s, u"b"_s };
+        QTest::newRow("shared prefix and suffix") << QStringList { u"run_mfu_before_nccl.sqlite"_s,
+            u"run_mfu_after_nccl.sqlite"_s } << 16 << QStringList { u"…before…"_s, u"…after…"_s };
+        QTest::newRow("a profile beside its iterations: the profile whole, the iterations by their own names")
+            << QStringList { u"train.sqlite"_s, u"train.sqlite · iteration 5"_s,
+                   u"train.sqlite · median iteration (3)"_s }
+            << 16
+            << QStringList { u"train"_s, u"iteration 5"_s,
+                   u"median iteration (3)"_s.left(7) + u"…"_s + u"median iteration (3)"_s.right(8) };
+        QTest::newRow("one iteration beside its profile") << QStringList { u"train.sqlite"_s,
+            u"train.sqlite · iteration 12"_s } << 16 << QStringList { u"train"_s, u"iteration 12"_s };
+        QTest::newRow("two iterations of a long name")
+            << QStringList { u"nsys2026.2_h100x2_mfu_before_nccl.sqlite · iteration 1"_s,
+                   u"nsys2026.2_h100x2_mfu_before_nccl.sqlite · iteration 2"_s }
+            << 24 << QStringList { u"iteration 1"_s, u"iteration 2"_s };
+        QTest::newRow("the same name twice stays whole") << QStringList {
+            u"nsys2026.2_h100x2_mfu_before_nccl.sqlite"_s, u"nsys2026.2_h100x2_mfu_before_nccl.sqlite"_s
+        } << 24 << QStringList { u"nsys2026.2_…_before_nccl"_s, u"nsys2026.2_…_before_nccl"_s };
+    }
+    void compactLabels()
+    {
+        QFETCH(QStringList, labels);
+        QFETCH(int, maxChars);
+        QFETCH(QStringList, expected);
+        QCOMPARE(compactProfileLabels(labels, maxChars), expected);
+    }
+
     void kernelKeysPerName()
     {
         std::vector<std::int32_t> keyOfGroup;

@@ -4,7 +4,11 @@
 #include "app/mainwindow.h"
 #include "core/session/workbench.h"
 #include "oracleexports.h"
+#include "widgets/categories/categorycontroller.h"
 #include "widgets/common/pane.h"
+#include "widgets/compare/comparecontroller.h"
+#include "widgets/compare/comparepane.h"
+#include "widgets/iterations/iterationspane.h"
 #include "widgets/kernels/kerneltablepane.h"
 #include "widgets/nvtx/nvtxpane.h"
 #include "widgets/shell/startpage.h"
@@ -12,11 +16,14 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLayout>
+#include <QMenu>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeView>
 
 using namespace nsw;
@@ -206,6 +213,34 @@ private Q_SLOTS:
         QVERIFY(categories->visibleRegion().isEmpty());
         QCOMPARE(w.tabifiedDockWidgets(iterations).size(), 3);
         QVERIFY(iterations->widget()->height() > 100);
+    }
+
+    void iterationsGoToTheCompareTabWithoutLeavingIterations()
+    {
+        MainWindow w(true);
+        w.resize(1366, 740);
+        w.show();
+        QVERIFY(openAndWait(w, demoExport()));
+        auto* iterations = static_cast<IterationsPane*>(w.pane(QStringLiteral("iterations")));
+        QDockWidget* dock = w.dockOf(iterations);
+        dock->raise();
+        QTRY_VERIFY(iterations->view()->model()->rowCount() > 0); // the demo: 91 execute_model ranges
+        iterations->view()->selectRow(3);
+        QToolButton* compare = iterations->compareButton();
+        QTRY_VERIFY(compare->isVisible() && compare->isEnabled());
+        compare->menu()->actions().at(0)->trigger(); // Selected iteration
+        compare->menu()->actions().at(1)->trigger(); // Median iteration
+        // The Iterations pane stays in front (the Compare pane is a tab behind it), the status bar says where they
+        // went, and the Compare pane lists both after the profile.
+        QVERIFY(!dock->visibleRegion().isEmpty());
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("to the Compare pane")),
+            qPrintable(w.statusBar()->currentMessage()));
+        auto* comparePane = static_cast<ComparePane*>(w.pane(QStringLiteral("compare")));
+        const auto members = comparePane->controller()->members();
+        QCOMPARE(members.size(), std::size_t(3));
+        QCOMPARE(members[1].label, QStringLiteral("demo-llm-inference.sqlite · iteration 3"));
+        QVERIFY2(members[2].label.startsWith(QStringLiteral("demo-llm-inference.sqlite · median iteration (")),
+            qPrintable(members[2].label));
     }
 
     void resetLayoutRestoresTheDefault()
