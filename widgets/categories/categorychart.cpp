@@ -195,6 +195,7 @@ void CategoryChart::rebuild()
     m_highlight = nullptr;
     m_placeholder = nullptr;
     m_segmentLabels.clear();
+    m_totalLabels.clear();
     const std::size_t bars = std::size_t(table.bars.size());
     const TimeNs maxTotal = bars ? *std::max_element(table.barTotal.begin(), table.barTotal.end()) : 0;
     if (maxTotal >= 1'000'000'000) {
@@ -320,6 +321,7 @@ void CategoryChart::rebuild()
         }
         total->setText(text);
         total->setPadding(m_horizontal ? QMargins(4, 0, 0, 0) : QMargins(0, 0, 0, 3));
+        m_totalLabels.push_back({ total, scaled(base) });
     }
     replot();
 }
@@ -343,7 +345,31 @@ void CategoryChart::showLabelsThatFit()
 
 void CategoryChart::updateLayout()
 {
+    QCustomPlot::updateLayout();
+    fitTimeRange();
     fitTickCounts({ timeAxis() }, [this]() { QCustomPlot::updateLayout(); });
+}
+
+void CategoryChart::fitTimeRange()
+{
+    // Each bar's total is written beyond its end: the axis reaches far enough for the longest to be read whole. With
+    // the axis L pixels long up to U, a label w pixels long after value v needs v + w·U/L <= U, so U >= v / (1 - w/L).
+    QCPAxis* const axis = timeAxis();
+    const double length = axis->orientation() == Qt::Horizontal ? axisRect()->width() : axisRect()->height();
+    if (m_totalLabels.empty() || length <= 0)
+        return;
+    double upper = 0;
+    for (const auto& [label, value] : m_totalLabels) {
+        const QFontMetrics metrics(label->font());
+        const QMargins pad = label->padding();
+        const double extent = axis->orientation() == Qt::Horizontal
+            ? metrics.horizontalAdvance(label->text()) + pad.left() + pad.right() + 4
+            : metrics.height() + pad.top() + pad.bottom() + 2;
+        const double share = std::min(extent / length, 0.8); // past that the label cannot fit at all
+        upper = std::max({ upper, value * 1.04, value / (1.0 - share) });
+    }
+    if (upper > 0 && std::abs(upper - axis->range().upper) > 1e-9 * upper)
+        axis->setRange(0, upper);
 }
 
 CategoryChart::Hit CategoryChart::hitTest(const QPointF& pos) const

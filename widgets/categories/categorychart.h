@@ -59,6 +59,8 @@ private:
     void rebuild();
     /// Hides the value labels of segments too short for their text (after each layout).
     void showLabelsThatFit();
+    /// The time axis' range: the longest bar and its total label, read whole.
+    void fitTimeRange();
     /// Plot coordinates of (bar position, time value) in the current orientation.
     QPointF at(double bar, double value) const { return m_horizontal ? QPointF(value, bar) : QPointF(bar, value); }
 
@@ -76,6 +78,8 @@ private:
         double length; ///< the segment's length in the chart's time unit
     };
     std::vector<SegmentLabel> m_segmentLabels;
+    std::vector<std::pair<QCPItemText*, double>> m_totalLabels; ///< each bar's total label and its value
+
     bool m_horizontal = false;
     QCPLayoutGrid* m_side = nullptr; ///< the legend's column beside the plot
     QCPLayoutGrid* m_below = nullptr; ///< the legend's row below the plot (narrow charts)
