@@ -2,12 +2,17 @@
 // FlowLayout as a person sees it: controls keep their own width, wrap onto more rows when the pane is narrow, never
 // overlap and never leave the pane; the NVLink pane's controls in a narrow dock.
 #include "core/session/workbench.h"
+#include "widgets/categories/categorycontroller.h"
 #include "widgets/common/flowlayout.h"
+#include "widgets/compare/comparecontroller.h"
+#include "widgets/compare/comparepane.h"
 #include "widgets/nvlink/nvlinkpane.h"
 
+#include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QPushButton>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTest>
 #include <QVBoxLayout>
@@ -141,6 +146,43 @@ private Q_SLOTS:
         QVERIFY(controls.size() >= 8);
         checkControls(pane, controls);
         QVERIFY(pane.sourceSelector()->width() >= pane.sourceSelector()->minimumSizeHint().width());
+    }
+
+    void compareControlsInANarrowDock_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("360 px") << 360;
+        QTest::newRow("520 px, the docked Compare tab at 1920x1080")
+            << 520; // the Profiles button was cut to "1 of 1) + 1"
+    }
+    void compareControlsInANarrowDock()
+    {
+        QFETCH(int, width);
+        Workbench wb;
+        ComparePane pane(&wb, nullptr);
+        pane.setMinimumSize(200, 120); // as the window docks it: the dock may be narrower than the controls' row
+        pane.resize(width, 700);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QCOMPARE(pane.width(), width);
+        // The controls above the chart and table (those in the splitter are the table's filter row).
+        QList<QWidget*> controls;
+        for (QWidget* w : pane.findChildren<QWidget*>()) {
+            if (!w->isVisible() || w->parentWidget() == nullptr)
+                continue;
+            bool inSplitter = false;
+            for (QWidget* up = w->parentWidget(); up && up != &pane; up = up->parentWidget())
+                inSplitter = inSplitter || qobject_cast<QSplitter*>(up);
+            if (inSplitter)
+                continue;
+            if (qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractButton*>(w) || qobject_cast<QAbstractSpinBox*>(w))
+                controls << w;
+        }
+        QVERIFY(controls.size() >= 7);
+        checkControls(pane, controls);
+        for (QWidget* c : controls)
+            if (auto* b = qobject_cast<QAbstractButton*>(c); b && !b->text().isEmpty())
+                QVERIFY2(b->width() >= b->sizeHint().width(), qPrintable(b->text())); // the text whole
     }
 };
 

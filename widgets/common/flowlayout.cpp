@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "flowlayout.h"
 
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QStyle>
 #include <QWidget>
 #include <vector>
@@ -141,6 +143,16 @@ int FlowLayout::arrange(const QRect& rect, bool apply) const
     }
     finishRow();
     return y + rowHeight - rect.y() + contentsMargins().bottom();
+}
+
+QWidget* labelledField(const QString& label, QWidget* field, QWidget* parent)
+{
+    auto* pair = new QWidget(parent);
+    auto* layout = new QHBoxLayout(pair);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(label, pair));
+    layout->addWidget(field);
+    return pair;
 }
 
 } // namespace nsw

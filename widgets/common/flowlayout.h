@@ -35,4 +35,7 @@ private:
     int m_laidOutHeight = 0;
 };
 
+/// @p label and @p field in one widget, so that a FlowLayout never wraps between them.
+QWidget* labelledField(const QString& label, QWidget* field, QWidget* parent);
+
 } // namespace nsw

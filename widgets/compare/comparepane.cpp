@@ -11,6 +11,7 @@
 #include "core/util/timeformat.h"
 #include "widgets/categories/categorycontroller.h"
 #include "widgets/common/filterbar.h"
+#include "widgets/common/flowlayout.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 
@@ -213,6 +214,7 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     m_marker->setPlaceholderText(tr("iteration range, e.g. ProfilerStep#1"));
     m_marker->setToolTip(tr("NVTX range name counted as one iteration (numbers in names are ignored)"));
     m_marker->setClearButtonEnabled(true);
+    m_marker->setMinimumWidth(fontMetrics().horizontalAdvance(m_marker->placeholderText()) + 40);
     m_threshold->setRange(0, 1000);
     m_threshold->setDecimals(1);
     m_threshold->setSuffix(tr(" %"));
@@ -240,31 +242,18 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     for (QComboBox* box : { m_engine, m_ruleModel, m_normalization })
         box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
 
-    auto* row1 = new QHBoxLayout;
-    row1->addWidget(m_profilesButton);
-    row1->addWidget(new QLabel(tr("Baseline:"), this));
-    row1->addWidget(m_baseline);
-    row1->addSpacing(8);
-    row1->addWidget(new QLabel(tr("By:"), this));
-    row1->addWidget(m_by);
-    row1->addWidget(m_names);
-    row1->addWidget(m_normalizeNames);
-    row1->addWidget(m_rulesLabel);
-    row1->addWidget(m_engine);
-    row1->addWidget(m_ruleModel);
-    row1->addWidget(m_mode);
-    row1->addStretch(1);
-    row1->addWidget(m_export);
-    auto* row2 = new QHBoxLayout;
-    row2->addWidget(new QLabel(tr("Values:"), this));
-    row2->addWidget(m_normalization);
-    row2->addWidget(m_marker, 1);
-    row2->addSpacing(8);
-    row2->addWidget(new QLabel(tr("Threshold:"), this));
-    row2->addWidget(m_threshold);
-    row2->addWidget(new QLabel(tr("Noise floor:"), this));
-    row2->addWidget(m_noiseFloor);
-    row2->addStretch(1);
+    // The controls wrap onto more rows in a narrow dock instead of being squeezed; a label stays with its field.
+    auto* controls = new FlowLayout;
+    controls->addWidget(m_profilesButton);
+    controls->addWidget(labelledField(tr("Baseline:"), m_baseline, this));
+    controls->addWidget(labelledField(tr("By:"), m_by, this));
+    for (QWidget* w : std::initializer_list<QWidget*> {
+             m_names, m_normalizeNames, m_rulesLabel, m_engine, m_ruleModel, m_mode, m_export })
+        controls->addWidget(w);
+    controls->addWidget(labelledField(tr("Values:"), m_normalization, this));
+    controls->addWidget(m_marker);
+    controls->addWidget(labelledField(tr("Threshold:"), m_threshold, this));
+    controls->addWidget(labelledField(tr("Noise floor:"), m_noiseFloor, this));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -291,8 +280,7 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     splitter->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addLayout(row1);
-    layout->addLayout(row2);
+    layout->addLayout(controls);
     layout->addWidget(m_status);
     layout->addWidget(splitter, 1);
 

@@ -162,19 +162,11 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
 
     // The controls wrap onto more rows in a narrow dock instead of being squeezed; a label stays with its field.
     auto* controls = new FlowLayout;
-    const auto labelled = [this](const QString& label, QWidget* field) {
-        auto* pair = new QWidget(this);
-        auto* pairLayout = new QHBoxLayout(pair);
-        pairLayout->setContentsMargins(0, 0, 0, 0);
-        pairLayout->addWidget(new QLabel(label, pair));
-        pairLayout->addWidget(field);
-        return pair;
-    };
-    controls->addWidget(labelled(tr("Source:"), m_source));
+    controls->addWidget(labelledField(tr("Source:"), m_source, this));
     for (QWidget* w : std::initializer_list<QWidget*> { m_view, m_tx, m_rx, m_linksButton, m_unit, m_top, m_ncclOnly })
         controls->addWidget(w);
-    controls->addWidget(labelled(tr("NVML clock offset:"), m_offset));
-    controls->addWidget(labelled(tr("GPU model:"), m_model));
+    controls->addWidget(labelledField(tr("NVML clock offset:"), m_offset, this));
+    controls->addWidget(labelledField(tr("GPU model:"), m_model, this));
     for (QWidget* w : std::initializer_list<QWidget*> { peaksButton, attach, exportButton })
         controls->addWidget(w);
     m_alignment->setWordWrap(true);
