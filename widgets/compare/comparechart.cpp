@@ -186,6 +186,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     clearItems();
     m_segmentKey.clear();
     m_changeBars.clear();
+    m_changeLegend = false;
     m_changeKeys.clear();
     m_stack = makeCompareStack(c);
     const std::size_t n = c.error.isEmpty() ? c.profileCount() : 0;
@@ -287,6 +288,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
         bars->setPen(QPen(argb(color).darker(130), 0.8));
         bars->setSelectable(QCP::stNone);
         m_changeBars.insert(bars);
+        m_changeLegend = others > 1;
         return bars;
     };
     if (others == 1) {
@@ -404,8 +406,14 @@ void CompareChart::showChanges()
     m_changeRect->setVisible(shown);
     for (QCPAxis* axis : m_changeRect->axes())
         axis->setVisible(shown && (axis->axisType() == QCPAxis::atLeft || axis->axisType() == QCPAxis::atBottom));
-    for (QCPAbstractPlottable* bars : m_changeBars)
+    for (QCPAbstractPlottable* bars : m_changeBars) {
         bars->setVisible(shown);
+        // Several compared profiles name their change bars ("Δ iteration 4") in the legend beside the stack.
+        if (!shown)
+            bars->removeFromLegend(m_legend);
+        else if (m_changeLegend && !m_legend->hasItemWithPlottable(bars))
+            bars->addToLegend(m_legend);
+    }
     for (int i = 0; i < itemCount(); ++i)
         if (item(i)->clipAxisRect() == m_changeRect)
             item(i)->setVisible(shown);
@@ -413,7 +421,8 @@ void CompareChart::showChanges()
     const QFontMetrics metrics(m_subtitle->font());
     const int room = std::max(80, viewport().width() - 16);
     QString text = metrics.elidedText(m_subtitleText, Qt::ElideMiddle, room);
-    if (!shown && !m_changeKeys.isEmpty())
+    // The note as a second line where the chart has the height for it (a short one would squeeze its title).
+    if (!shown && !m_changeKeys.isEmpty() && viewport().height() >= 320)
         text += QLatin1Char('\n')
             + metrics.elidedText(
                 tr("The largest changes are in the table (a wider pane charts them)."), Qt::ElideRight, room);
