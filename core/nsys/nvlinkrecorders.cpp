@@ -10,10 +10,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryFile>
+#include <csignal>
 #include <set>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 
 namespace nsw {
 
@@ -30,7 +28,6 @@ struct NvlinkRecorders::Recorder
 {
     int gpu = 0;
     QString path; ///< the recording
-    QString program;
     QProcess process;
     QTemporaryFile output; ///< what the recorder prints
 
@@ -49,16 +46,11 @@ struct NvlinkRecorders::Recorder
         return process.exitStatus() == QProcess::CrashExit ? QStringLiteral("crashed")
                                                            : QStringLiteral("exit code %1").arg(process.exitCode());
     }
-    void signal(int sig) const
-    {
-        if (const qint64 pid = process.processId(); pid > 0)
-            ::kill(-pid_t(pid), sig);
-    }
     void kill()
     {
         if (process.state() == QProcess::NotRunning)
             return;
-        signal(SIGKILL);
+        signalProcessGroup(process, SIGKILL);
         process.kill();
         process.waitForFinished(kStopSeconds * 1000);
     }
@@ -71,6 +63,7 @@ QString nvlinkRecordingPath(const QString& folder, const QString& reportName, in
 
 QList<int> parseGpuList(const QString& text)
 {
+    constexpr int kMostGpus = 64; // more than any node holds: "0-999" is a typo, not 1000 recorders
     static const QRegularExpression range(QStringLiteral("^(\\d{1,3})(?:-(\\d{1,3}))?$"));
     QList<int> gpus;
     for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -79,7 +72,7 @@ QList<int> parseGpuList(const QString& text)
             return {};
         const int first = m.captured(1).toInt();
         const int last = m.captured(2).isEmpty() ? first : m.captured(2).toInt();
-        if (last < first)
+        if (last < first || last >= kMostGpus)
             return {};
         for (int g = first; g <= last; ++g)
             gpus.append(g);
@@ -109,7 +102,7 @@ Status validateNvlinkRecorders(
     if (!request.command.contains(kOut))
         return usage(QStringLiteral("the command names no {out}, the recording's path"));
     if (request.gpus.isEmpty())
-        return usage(QStringLiteral("no GPU to record"));
+        return usage(QStringLiteral("no GPU to record (GPUs are given as 0, 0-3 or 0,2, indices below 64)"));
     if (request.gpus.size() > 1 && !request.command.contains(kGpu))
         return usage(QStringLiteral("%1 GPUs are recorded, but the command names no {gpu}").arg(request.gpus.size()));
     const std::set<int> distinct(request.gpus.begin(), request.gpus.end());
@@ -139,28 +132,23 @@ Status NvlinkRecorders::start(const NvlinkRecorderRequest& request, const QStrin
         r->gpu = gpu;
         r->path = nvlinkRecordingPath(folder, reportName, gpu);
         const QStringList words = nvlinkRecorderCommand(request, gpu, r->path);
-        r->program = words.first();
         if (!r->output.open())
             return Status::failure(
                 ErrorKind::Input, QStringLiteral("NVLink recorder: no temporary file for its output"));
-        r->process.setProgram(r->program);
+        r->process.setProgram(words.first());
         r->process.setArguments(words.mid(1));
         r->process.setProcessEnvironment(environment);
         r->process.setProcessChannelMode(QProcess::MergedChannels);
         r->process.setStandardInputFile(QProcess::nullDevice());
         r->process.setStandardOutputFile(r->output.fileName());
-        // As for nsys: a group of its own for Ctrl+C, and no recorder outlives the workbench.
-        r->process.setChildProcessModifier([] {
-            ::setpgid(0, 0);
-            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        });
+        runInOwnProcessGroup(r->process); // Ctrl+C for the recorder alone; none outlives the workbench
         log(QStringLiteral("$ %1\n").arg(words.join(QLatin1Char(' '))));
         r->process.start();
         if (!r->process.waitForStarted(10'000))
             return Status::failure(ErrorKind::Input,
                 QStringLiteral("NVLink recorder for GPU %1: %2 could not be started: %3")
                     .arg(gpu)
-                    .arg(r->program, r->process.errorString()));
+                    .arg(words.first(), r->process.errorString()));
         m_recorders.push_back(std::move(r));
     }
 
@@ -192,14 +180,14 @@ Status NvlinkRecorders::start(const NvlinkRecorderRequest& request, const QStrin
     return success();
 }
 
-NvlinkRecorded NvlinkRecorders::stop(const std::function<void(const QString&)>& log)
+NvlinkRecorded NvlinkRecorders::stop()
 {
     NvlinkRecorded recorded;
     std::vector<bool> endedEarly;
     for (const auto& r : m_recorders) {
         endedEarly.push_back(r->process.state() == QProcess::NotRunning || r->process.waitForFinished(0));
         if (!endedEarly.back())
-            r->signal(SIGINT);
+            signalProcessGroup(r->process, SIGINT);
     }
     for (std::size_t i = 0; i < m_recorders.size(); ++i) {
         Recorder* const r = m_recorders[i].get();
@@ -219,8 +207,6 @@ NvlinkRecorded NvlinkRecorders::stop(const std::function<void(const QString&)>& 
         else
             recorded.warnings << QStringLiteral("NVLink recorder for GPU %1 wrote no %2").arg(r->gpu).arg(r->path);
     }
-    for (const QString& w : recorded.warnings)
-        log(w + QLatin1Char('\n'));
     m_recorders.clear();
     return recorded;
 }

@@ -41,7 +41,7 @@ struct NvlinkRecorded
 /// "<folder>/<name>.nvlink-gpu<G>.bin": beside the report, named so that a trace folder's scan finds its GPU.
 QString nvlinkRecordingPath(const QString& folder, const QString& reportName, int gpu);
 
-/// "0,1,3" or "0-3" as GPU indices; empty on anything else.
+/// "0,1,3" or "0-3" as GPU indices (below 64); empty on anything else.
 QList<int> parseGpuList(const QString& text);
 
 /// The command line with {gpu} and {out} filled in, split as a shell would (quotes, no expansion).
@@ -67,7 +67,7 @@ public:
         const QProcessEnvironment& environment, const JobContext& context,
         const std::function<void(const QString&)>& log);
     /// Ctrl+C to each recorder (killed when it has not ended 5 s later); then the files they wrote.
-    NvlinkRecorded stop(const std::function<void(const QString&)>& log);
+    NvlinkRecorded stop();
     /// Kills the recorders and removes what they wrote (a cancelled run).
     void discard();
 

@@ -16,14 +16,21 @@ namespace nsw {
 namespace {
 constexpr qsizetype kTailBytes = 64 * 1024;
 constexpr int kPollMilliseconds = 50;
+} // namespace
 
-void signalGroup(const QProcess& process, int signal)
+void runInOwnProcessGroup(QProcess& process)
 {
-    const qint64 pid = process.processId();
-    if (pid > 0)
+    process.setChildProcessModifier([] {
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    });
+}
+
+void signalProcessGroup(const QProcess& process, int signal)
+{
+    if (const qint64 pid = process.processId(); pid > 0)
         ::kill(-pid_t(pid), signal);
 }
-} // namespace
 
 QString ProcessOutcome::endDescription(int timeoutSeconds) const
 {
@@ -75,13 +82,8 @@ ProcessOutcome runProcess(const ProcessRequest& request, const JobContext& conte
         process.setWorkingDirectory(request.workingDirectory);
     process.setProcessChannelMode(QProcess::MergedChannels);
     process.setStandardInputFile(QProcess::nullDevice());
-    // A group of its own, so that a cancel reaches the helpers it starts (nsys's agent keeps running otherwise); and
-    // killed with the workbench, which otherwise leaves it running in that group (the forking thread waits here for
-    // as long as the program runs, so the signal is not sent early).
-    process.setChildProcessModifier([] {
-        ::setpgid(0, 0);
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    });
+    // A cancel must reach the helpers it starts (nsys's agent keeps running otherwise).
+    runInOwnProcessGroup(process);
     process.start();
     if (!process.waitForStarted(10'000)) {
         outcome.startError = QStringLiteral("%1 could not be started: %2").arg(request.program, process.errorString());
@@ -118,11 +120,11 @@ ProcessOutcome runProcess(const ProcessRequest& request, const JobContext& conte
         }
         if (interrupt && !interrupted && interrupt->isCancelled()) {
             interrupted = true;
-            signalGroup(process, SIGINT);
+            signalProcessGroup(process, SIGINT);
         }
     }
     if (outcome.cancelled || outcome.timedOut) {
-        signalGroup(process, SIGKILL);
+        signalProcessGroup(process, SIGKILL);
         process.kill();
         process.waitForFinished(5'000);
     }

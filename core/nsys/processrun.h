@@ -3,6 +3,7 @@
 
 #include "core/jobs/jobcontext.h"
 
+#include <QProcess>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -43,6 +44,12 @@ struct ProcessOutcome
 /// its report.
 ProcessOutcome runProcess(const ProcessRequest& request, const JobContext& context,
     const std::function<void(const QString& chunk)>& onOutput = {}, const CancelToken* interrupt = nullptr);
+
+/// Makes @p process start in a process group of its own (so that a signal to the group reaches the helpers it starts)
+/// that is killed with the workbench (the forking thread must live as long as the process: it waits for it).
+void runInOwnProcessGroup(QProcess& process);
+/// Sends @p signal to the process group of @p process (started with runInOwnProcessGroup); nothing before it started.
+void signalProcessGroup(const QProcess& process, int signal);
 
 /// @p program as the system would run it: a path (relative to @p workingDirectory) to an executable file, or a name
 /// looked up on the PATH that @p environment (NAME=VALUE pairs) sets, else on the workbench's. Empty when none.

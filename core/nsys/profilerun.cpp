@@ -137,7 +137,7 @@ Outcome profileApplication(const ProfileRequest& request, const JobContext& cont
     if (!profiled.started)
         return Outcome::failure(ErrorKind::Input, profiled.startError);
 
-    ProfileOutcome outcome { request.reportPath(), profiled.exitCode, recorders.stop(log) };
+    ProfileOutcome outcome { request.reportPath(), profiled.exitCode, recorders.stop() };
     const QString stream = QDir(request.outputFolder).filePath(request.outputName + QStringLiteral(".qdstrm"));
     if (!QFileInfo::exists(outcome.reportPath) && QFileInfo::exists(stream)) {
         if (Status s = importCapture(*tool, stream, outcome.reportPath, context, log); !s)

@@ -164,6 +164,7 @@ private Q_SLOTS:
         QTest::newRow("reversed range") << QStringLiteral("3-0") << QList<int> {};
         QTest::newRow("not a number") << QStringLiteral("0,x") << QList<int> {};
         QTest::newRow("negative") << QStringLiteral("-1") << QList<int> {};
+        QTest::newRow("a typo, not a thousand recorders") << QStringLiteral("0-999") << QList<int> {};
     }
     void parsesGpuLists()
     {

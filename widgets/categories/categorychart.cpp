@@ -267,9 +267,8 @@ void CategoryChart::rebuild()
     timeAxis->setSubTickLength(0, 2);
     timeAxis->setRangeReversed(false);
     timeAxis->setLabel(tr("time [%1] (%2)").arg(timeModeName(table.mode), m_unit));
-    const double top = scaled(maxTotal);
-    // Room beyond the longest bar for its total: above it, or to its right (a wider label).
-    timeAxis->setRange(0, top > 0 ? top * (m_horizontal ? 1.22 : 1.12) : 1);
+    // Up to the longest bar; fitTimeRange() adds the room its total label needs once the axis' length is known.
+    timeAxis->setRange(0, maxTotal > 0 ? scaled(maxTotal) : 1);
 
     // Nothing to stack: say why instead of drawing bars of "0.00 ns".
     m_placeholder = nullptr;

@@ -380,7 +380,8 @@ void CompareChart::arrange()
         : area.height() >= kBelowHeight                       ? Arrangement::Below
                                                               : Arrangement::StackOnly;
     if (next == m_arrangement) {
-        showChanges(); // the subtitle follows the width
+        if (area.size() != m_shownFor)
+            showChanges(); // the subtitle follows the size
         return;
     }
     m_arrangement = next;
@@ -403,6 +404,7 @@ void CompareChart::showChanges()
 {
     // Out of the layout, the change rect and what is drawn on it are hidden (they would paint where they last were).
     const bool shown = m_arrangement != Arrangement::StackOnly;
+    m_shownFor = viewport().size();
     m_changeRect->setVisible(shown);
     for (QCPAxis* axis : m_changeRect->axes())
         axis->setVisible(shown && (axis->axisType() == QCPAxis::atLeft || axis->axisType() == QCPAxis::atBottom));

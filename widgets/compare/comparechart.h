@@ -73,6 +73,7 @@ private:
     QCPLayoutGrid* m_body; ///< the stack with its legend; the change bars beside or below it
     Arrangement m_arrangement = Arrangement::SideBySide;
     QString m_subtitleText;
+    QSize m_shownFor; ///< the viewport size showChanges() last fitted the subtitle to
     bool m_changeLegend = false; ///< the change bars are named in the legend (several compared profiles)
     QCPLegend* m_legend;
     CompareStack m_stack;
