@@ -46,6 +46,8 @@ private Q_SLOTS:
     void layoutFits();
     void shortLabelsStandUpright();
     void hitTestFindsTheSegmentInEitherOrientation();
+    void shortDockLegendIsWholeOrLeftOut_data();
+    void shortDockLegendIsWholeOrLeftOut();
     void timeAxisNumbersHaveRoom_data();
     void timeAxisNumbersHaveRoom();
 };
@@ -55,8 +57,8 @@ void TestCategoryChart::layoutFits_data()
     QTest::addColumn<int>("bars");
     QTest::addColumn<QSize>("size");
     for (const int bars : { 2, 6, 16 })
-        for (const QSize size :
-            { QSize(800, 400), QSize(1920, 500), QSize(480, 340), QSize(360, 300), QSize(360, 220) }) // docked
+        for (const QSize size : { QSize(800, 400), QSize(1920, 500), QSize(480, 340), QSize(360, 300), QSize(360, 220),
+                 QSize(360, 235), QSize(360, 250) }) // docked
             QTest::addRow("%d bars at %dx%d", bars, size.width(), size.height()) << bars << size;
 }
 
@@ -184,6 +186,52 @@ void TestCategoryChart::layoutFits()
                     + QFontMetrics(chart.legend->font()).horizontalAdvance(name),
             qPrintable(name));
     }
+}
+
+void TestCategoryChart::shortDockLegendIsWholeOrLeftOut_data()
+{
+    QTest::addColumn<QSize>("size");
+    // The Categories dock at 1366x768 (358x215) showed 11 entries squeezed below the plot, underscores gone.
+    for (const QSize size : { QSize(358, 215), QSize(360, 250), QSize(360, 300), QSize(480, 340) })
+        QTest::addRow("12 categories at %dx%d", size.width(), size.height()) << size;
+}
+
+void TestCategoryChart::shortDockLegendIsWholeOrLeftOut()
+{
+    QFETCH(QSize, size);
+    // The vLLM rules' twelve without moe and moe_gemm: the widest entry, nccl_and_custom_ar, stays.
+    CategoryTable t = table(2);
+    for (const int drop : { 11, 10 }) {
+        t.categories.removeAt(drop);
+        t.colors.erase(t.colors.begin() + drop);
+        t.time.erase(t.time.begin() + drop);
+        t.instances.erase(t.instances.begin() + drop);
+    }
+    for (std::size_t b = 0; b < t.barTotal.size(); ++b) {
+        t.barTotal[b] = 0;
+        for (const auto& row : t.time)
+            t.barTotal[b] += row[b];
+    }
+    CategoryChart chart;
+    chart.resize(size);
+    chart.setTable(t, QStringLiteral("vllm / llama"));
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.replot();
+    QVERIFY2(chart.axisRect()->rect().height() >= 40, qPrintable(QString::number(chart.axisRect()->rect().height())));
+    // The titles are elided to the width rather than cut at both ends.
+    const QFont titleFont(chart.font().family(), chart.font().pointSize() + 1, QFont::Bold); // as the chart sets them
+    const QFont subtitleFont(chart.font().family(), chart.font().pointSize() - 1);
+    QVERIFY2(
+        QFontMetrics(titleFont).horizontalAdvance(chart.shownTitle()) <= size.width(), qPrintable(chart.shownTitle()));
+    QVERIFY2(QFontMetrics(subtitleFont).horizontalAdvance(chart.shownSubtitle()) <= size.width(),
+        qPrintable(chart.shownSubtitle()));
+    if (!chart.legend->visible())
+        return; // the table under the chart shows the colours
+    for (int i = 0; i < chart.legend->itemCount(); ++i)
+        if (QCPAbstractLegendItem* item = chart.legend->item(i))
+            QVERIFY2(item->outerRect().height() >= item->minimumOuterSizeHint().height(),
+                qPrintable(QStringLiteral("entry %1 squeezed to %2 px").arg(i).arg(item->outerRect().height())));
 }
 
 void TestCategoryChart::timeAxisNumbersHaveRoom_data()

@@ -146,8 +146,14 @@ void CategoryChart::fitLegend()
     const int belowRows = (items + belowColumns - 1) / belowColumns;
     const int belowHeight = belowRows * rowHeight + legend->margins().top() + legend->margins().bottom()
         + m_below->margins().top() + m_below->margins().bottom();
+    // Below, the legend shares the height with the titles, the time axis (its numbers and label) and the plot, which
+    // keeps room for its bars and their value labels; otherwise the layout squeezes the legend's rows.
+    constexpr int kMinimumPlot = 60;
+    const int chrome = QFontMetrics(m_title->font()).height() + QFontMetrics(m_subtitle->font()).height() + 8
+        + 3 * QFontMetrics(timeAxis()->tickLabelFont()).height();
+    const bool fitsBelow = belowHeight <= height() / 2 && belowHeight + chrome + kMinimumPlot <= height();
     const LegendPlace place = columnWidth <= width() / 3 ? LegendPlace::Side
-        : belowHeight <= height() / 2                    ? LegendPlace::Below
+        : fitsBelow                                      ? LegendPlace::Below
                                                          : LegendPlace::Hidden;
     if (place != m_legendPlace) {
         if (m_legendPlace != LegendPlace::Hidden)
@@ -211,8 +217,8 @@ void CategoryChart::rebuild()
         m_unitNs = 1;
         m_unit = QStringLiteral("ns");
     }
-    m_title->setText(tr("Kernel categories · %1 · time mode %2").arg(m_rulesName, timeModeName(table.mode)));
-    m_subtitle->setText(timeModeDescription(table.mode));
+    m_titleText = tr("Kernel categories · %1 · time mode %2").arg(m_rulesName, timeModeName(table.mode));
+    m_subtitleText = timeModeDescription(table.mode);
 
     QCPAxis* const barAxis = this->barAxis();
     QCPAxis* const timeAxis = this->timeAxis();
@@ -344,6 +350,10 @@ void CategoryChart::showLabelsThatFit()
 
 void CategoryChart::updateLayout()
 {
+    // Titles elided to the chart's width (a centred text element is otherwise cut at both ends in a narrow dock).
+    const int room = std::max(60, viewport().width() - 12);
+    for (auto [element, text] : { std::pair { m_title, &m_titleText }, std::pair { m_subtitle, &m_subtitleText } })
+        element->setText(QFontMetrics(element->font()).elidedText(*text, Qt::ElideRight, room));
     QCustomPlot::updateLayout();
     fitTimeRange();
     fitTickCounts({ timeAxis() }, [this]() { QCustomPlot::updateLayout(); });

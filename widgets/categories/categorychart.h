@@ -38,6 +38,9 @@ public:
     /// The text shown instead of bars when there is no time to stack ("" when bars are drawn).
     /// Why the chart is empty (unwrapped), or empty when it shows bars.
     QString placeholderText() const { return m_placeholder ? m_placeholderText : QString(); }
+    /// The title and subtitle as drawn (elided to the chart's width).
+    QString shownTitle() const { return m_title->text(); }
+    QString shownSubtitle() const { return m_subtitle->text(); }
     /// Bars lie horizontally (labels on the left axis).
     bool isHorizontal() const { return m_horizontal; }
     /// The axis along which the bars are laid out (their labels), and the time axis.
@@ -67,6 +70,8 @@ private:
     CategoryTable m_table;
     QCPTextElement* m_title;
     QCPTextElement* m_subtitle;
+    QString m_titleText; ///< before eliding to the chart's width
+    QString m_subtitleText;
     QString m_rulesName;
     QCPItemRect* m_highlight = nullptr;
     QCPItemText* m_placeholder = nullptr;
