@@ -100,7 +100,7 @@ int runNvtx(const QStringList& args)
     const std::optional<ResolvedFocus> focus = resolveCommandFocus(profile, focusText, positional.first(), &exitCode);
     if (!focus)
         return exitCode;
-    const std::shared_ptr<const NvtxTree> tree = *computeNvtxTree({ profile, options, focus->range });
+    const std::shared_ptr<const NvtxTree> tree = *computeNvtxTree({ profile, options, focus->range, nullptr });
     if (tree->ranges == 0) {
         printError(focus->range.isActive() ? QStringLiteral("%1 has no NVTX ranges overlapping the focus (%2)")
                                                  .arg(profile->meta.filePath, focus->range.label)

@@ -57,7 +57,7 @@ Result<CompareEntry> categoryEntry(const CompareEntryRequest& request, const Job
 
 Result<CompareEntry> nvtxEntry(const CompareEntryRequest& request, const JobContext& job)
 {
-    NvtxTreeRequest tree { request.profile, {}, request.focus };
+    NvtxTreeRequest tree { request.profile, {}, request.focus, nullptr };
     tree.options.grouping = NvtxGrouping::Merged;
     tree.options.normalizeNames = request.options.normalizeNames;
     Result<std::shared_ptr<const NvtxTree>> built = computeNvtxTree(tree, job);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "launchindex.h"
 
+#include "core/util/hugepages.h"
+
 namespace nsw {
 
 namespace {
@@ -19,6 +21,7 @@ LaunchIndex::LaunchIndex(const Profile& p)
     const MemOpTable& m = p.memops;
     const CudaApiTable& api = p.cudaApi;
 
+    reserveHugePages(m_opBegin, api.size() + 1);
     m_opBegin.assign(api.size() + 1, 0);
     for (std::size_t i = 0; i < k.size(); ++i)
         if (k.api[i] >= 0)
@@ -27,6 +30,7 @@ LaunchIndex::LaunchIndex(const Profile& p)
         if (m.api[i] >= 0)
             ++m_opBegin[std::size_t(m.api[i]) + 1];
     prefixSum(m_opBegin);
+    reserveHugePages(m_ops, m_opBegin.back());
     m_ops.resize(m_opBegin.back());
     std::vector<std::uint32_t> next(m_opBegin.begin(), m_opBegin.end() - 1);
     for (std::size_t i = 0; i < k.size(); ++i)
@@ -42,6 +46,7 @@ LaunchIndex::LaunchIndex(const Profile& p)
         if (launchedWork(a) && api.thread[a] >= 0)
             ++m_threadBegin[std::size_t(api.thread[a]) + 1];
     prefixSum(m_threadBegin);
+    reserveHugePages(m_launches, m_threadBegin.back());
     m_launches.resize(m_threadBegin.back());
     std::vector<std::uint32_t> fill(m_threadBegin.begin(), m_threadBegin.end() - 1);
     for (std::size_t a = 0; a < api.size(); ++a)

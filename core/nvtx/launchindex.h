@@ -21,9 +21,17 @@ public:
     bool launchedWork(std::size_t row) const { return m_opBegin[row + 1] > m_opBegin[row]; }
     std::uint32_t kernelCount() const { return m_kernelCount; }
 
-    /// API rows of @p thread that launched GPU work, in row order.
+    /// API rows of @p thread that launched GPU work, in row order (until the owner reorders them).
     std::uint32_t* threadLaunchesBegin(std::size_t thread) { return m_launches.data() + m_threadBegin[thread]; }
     std::uint32_t* threadLaunchesEnd(std::size_t thread) { return m_launches.data() + m_threadBegin[thread + 1]; }
+    const std::uint32_t* threadLaunchesBegin(std::size_t thread) const
+    {
+        return m_launches.data() + m_threadBegin[thread];
+    }
+    const std::uint32_t* threadLaunchesEnd(std::size_t thread) const
+    {
+        return m_launches.data() + m_threadBegin[thread + 1];
+    }
 
 private:
     std::uint32_t m_kernelCount = 0;

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvtxtree.h"
 
-#include "core/nvtx/launchindex.h"
 #include "core/nvtx/nvtxnames.h"
+#include "core/util/hugepages.h"
 
 #include <QHash>
 #include <algorithm>
-#include <optional>
 
 namespace nsw {
 
@@ -102,58 +101,49 @@ struct OpenRange
     std::int32_t parentPos; ///< stack position of the enclosing instance, -1 at the top level
 };
 
-/// Row ids grouped by thread (counting sort), each group in row order.
-struct Buckets
-{
-    std::vector<std::uint32_t> offsets; ///< per thread, size threads + 1
-    std::vector<std::uint32_t> rows;
-};
-
 class Builder
 {
 public:
-    Builder(const ProfilePtr& profile, const NvtxTreeOptions& options, const JobContext& job, const FocusRange& focus)
-        : m_p(*profile)
+    Builder(const NvtxTreeRequest& request, const JobContext& job)
+        : m_p(*request.profile)
         , m_job(job)
-        , m_children(std::max<std::size_t>(1024, profile->nvtx.size() / 64))
+        , m_index(request.index)
+        , m_children(1024)
     {
-        m_tree.profile = profile;
-        m_tree.options = options;
-        m_tree.focus = focus;
+        m_tree.profile = request.profile;
+        m_tree.options = request.options;
+        m_tree.focus = request.focus;
     }
 
     NvtxTree run();
 
 private:
     bool cancelled() const { return m_job.isCancelled(); }
-    TimeNs resolvedEnd(std::size_t row) const
-    {
-        const TimeNs e = m_p.nvtx.end[row];
-        return e == kNoTime ? m_p.nvtx.maxTimestamp : e;
-    }
+    TimeNs resolvedEnd(std::size_t row) const { return NvtxTreeIndex::resolvedEnd(m_p.nvtx, row); }
     std::int32_t nameKey(StringRef ref);
+    std::int32_t rangeKey(StringRef ref);
     std::int32_t child(std::int32_t parent, std::int32_t domain, std::int32_t name, NvtxNode::Kind kind);
     std::int32_t threadRoot(ThreadIndex thread);
     void prepareDomains();
-    void bucketRanges();
-    void sweepThread(ThreadIndex thread);
+    void selectRanges();
+    std::span<const std::uint32_t> placedRanges(std::size_t thread) const;
+    void sweepThread(ThreadIndex thread, std::span<const std::uint32_t> ranges);
     void close(OpenRange& r);
     void addLeaves();
     void finish();
 
     const Profile& m_p;
     const JobContext& m_job;
+    std::shared_ptr<const NvtxTreeIndex> m_index;
     NvtxTree m_tree;
     ChildTable m_children;
-    std::vector<std::int32_t> m_nameKeyOfRef;
+    std::vector<std::int32_t> m_nameKeyOfRef; ///< with normalized names only
     std::int32_t m_unnamedKey = -1;
     QHash<QString, std::int32_t> m_nameIndex;
     std::vector<std::int32_t> m_domainKey;
     std::vector<std::int32_t> m_processNode;
     std::vector<std::int32_t> m_threadNode;
-    Buckets m_ranges;
-    std::optional<LaunchIndex> m_launches;
-    std::vector<std::uint32_t> m_crossRows; ///< sorted rows of start/end ranges that end on another thread
+    std::vector<std::uint32_t> m_focusedBegin; ///< per thread, size threads + 1 (NvtxTree::focusedRanges)
     std::vector<OpenRange> m_stack;
 };
 
@@ -166,12 +156,16 @@ std::int32_t Builder::nameKey(StringRef ref)
         }
         return m_unnamedKey;
     }
-    std::int32_t& key = m_nameKeyOfRef[std::size_t(ref)];
+    const bool normalize = m_tree.options.normalizeNames;
+    if (normalize && m_nameKeyOfRef.empty())
+        m_nameKeyOfRef.assign(m_p.strings.size(), -1);
+    std::int32_t unused = -1;
+    std::int32_t& key = normalize ? m_nameKeyOfRef[std::size_t(ref)] : unused;
     if (key >= 0)
         return key;
-    // Once per distinct string, never per event.
+    // Once per distinct string (normalized) or per node, never per event.
     const QString& text = m_p.strings.at(ref);
-    const QString name = m_tree.options.normalizeNames ? normalizeNvtxName(text) : text;
+    const QString name = normalize ? normalizeNvtxName(text) : text;
     const auto it = m_nameIndex.constFind(name);
     if (it != m_nameIndex.constEnd()) {
         key = it.value();
@@ -181,6 +175,13 @@ std::int32_t Builder::nameKey(StringRef ref)
         m_nameIndex.insert(name, key);
     }
     return key;
+}
+
+std::int32_t Builder::rangeKey(StringRef ref)
+{
+    // Equal texts share one StringRef: without normalization the string itself tells names apart, and NvtxTree::names
+    // is looked up once per node instead of once per instance.
+    return m_tree.options.normalizeNames ? nameKey(ref) : ref;
 }
 
 std::int32_t Builder::child(std::int32_t parent, std::int32_t domain, std::int32_t name, NvtxNode::Kind kind)
@@ -233,34 +234,29 @@ void Builder::prepareDomains()
     }
 }
 
-void Builder::bucketRanges()
+void Builder::selectRanges()
 {
-    const NvtxTable& n = m_p.nvtx;
-    const std::size_t threads = m_p.threads.size();
-    m_ranges.offsets.assign(threads + 1, 0);
-    const FocusRange& focus = m_tree.focus;
-    const auto placed = [&](std::size_t i) {
-        return NvtxTable::isRange(n.eventType[i]) && n.thread[i] >= 0
-            && (!focus.isActive() || focus.overlaps(n.start[i], resolvedEnd(i)));
-    };
-    for (std::size_t i = 0; i < n.size(); ++i) {
-        if (n.eventType[i] == NvtxTable::kMark) {
-            m_tree.marks += focus.overlaps(n.start[i], n.start[i]);
-            continue;
-        }
-        if (placed(i))
-            ++m_ranges.offsets[std::size_t(n.thread[i]) + 1];
+    const std::size_t threads = m_index->threadCount();
+    if (!m_tree.focus.isActive()) {
+        m_tree.ranges = qint64(m_index->allRanges().size());
+        return;
     }
-    for (std::size_t t = 0; t < threads; ++t)
-        m_ranges.offsets[t + 1] += m_ranges.offsets[t];
-    m_ranges.rows.resize(m_ranges.offsets[threads]);
-    std::vector<std::uint32_t> fill(m_ranges.offsets.begin(), m_ranges.offsets.end() - 1);
-    for (std::size_t i = 0; i < n.size(); ++i)
-        if (placed(i))
-            m_ranges.rows[fill[std::size_t(n.thread[i])]++] = std::uint32_t(i);
-    for (const auto& [row, endThread] : n.endThread)
-        if (endThread != n.thread[row])
-            m_crossRows.push_back(row);
+    m_focusedBegin.assign(threads + 1, 0);
+    // Capacity for every range costs address space; only what is written becomes memory.
+    reserveHugePages(m_tree.focusedRanges, m_index->allRanges().size());
+    for (std::size_t t = 0; t < threads; ++t) {
+        m_index->appendOverlapping(t, m_tree.focus, m_tree.focusedRanges);
+        m_focusedBegin[t + 1] = std::uint32_t(m_tree.focusedRanges.size());
+    }
+    m_tree.ranges = qint64(m_tree.focusedRanges.size());
+}
+
+std::span<const std::uint32_t> Builder::placedRanges(std::size_t thread) const
+{
+    if (!m_tree.focus.isActive())
+        return m_index->ranges(thread);
+    return { m_tree.focusedRanges.data() + m_focusedBegin[thread],
+        m_tree.focusedRanges.data() + m_focusedBegin[thread + 1] };
 }
 
 void Builder::close(OpenRange& r)
@@ -283,37 +279,29 @@ void Builder::close(OpenRange& r)
     }
 }
 
-void Builder::sweepThread(ThreadIndex thread)
+void Builder::sweepThread(ThreadIndex thread, std::span<const std::uint32_t> ranges)
 {
     const NvtxTable& n = m_p.nvtx;
     const CudaApiTable& api = m_p.cudaApi;
-    std::uint32_t* rb = m_ranges.rows.data() + m_ranges.offsets[std::size_t(thread)];
-    std::uint32_t* re = m_ranges.rows.data() + m_ranges.offsets[std::size_t(thread) + 1];
-    std::uint32_t* ab = m_launches->threadLaunchesBegin(std::size_t(thread));
-    std::uint32_t* ae = m_launches->threadLaunchesEnd(std::size_t(thread));
-
-    // Outer ranges before the ranges they contain: start ascending, end descending, then row.
-    const auto rangeBefore = [&](std::uint32_t a, std::uint32_t b) {
-        if (n.start[a] != n.start[b])
-            return n.start[a] < n.start[b];
-        const TimeNs ea = resolvedEnd(a), eb = resolvedEnd(b);
-        if (ea != eb)
-            return ea > eb;
-        return a < b;
-    };
-    if (!std::is_sorted(rb, re, rangeBefore))
-        std::sort(rb, re, rangeBefore);
-    const auto apiBefore = [&](std::uint32_t a, std::uint32_t b) {
-        return api.start[a] != api.start[b] ? api.start[a] < api.start[b] : a < b;
-    };
-    if (!std::is_sorted(ab, ae, apiBefore))
-        std::sort(ab, ae, apiBefore);
+    // Only the calls inside a placed range can attribute work: those from the first range's start to the last end.
+    TimeNs lastEnd = std::numeric_limits<TimeNs>::min();
+    for (const std::uint32_t row : ranges)
+        lastEnd = std::max(lastEnd, resolvedEnd(row));
+    const std::span<const std::uint32_t> launches = m_index->launches(std::size_t(thread));
+    const TimeNs firstStart = n.start[ranges.front()];
+    const std::uint32_t* ab = std::lower_bound(launches.data(), launches.data() + launches.size(), firstStart,
+        [&](std::uint32_t a, TimeNs t) { return api.start[a] < t; });
+    const std::uint32_t* ae = std::upper_bound(
+        ab, launches.data() + launches.size(), lastEnd, [&](TimeNs t, std::uint32_t a) { return t < api.start[a]; });
+    const std::uint32_t* rb = ranges.data();
+    const std::uint32_t* re = ranges.data() + ranges.size();
 
     const std::int32_t root = threadRoot(thread);
     const KernelTable& k = m_p.kernels;
     const MemOpTable& m = m_p.memops;
+    const LaunchIndex& launchIndex = m_index->launchIndex();
     const auto kernelCount = std::uint32_t(k.size());
-    const bool anyCross = !m_crossRows.empty();
+    const std::vector<std::uint32_t>& crossRows = m_index->crossThreadRows();
     m_stack.clear();
     auto popBefore = [&](TimeNs t) {
         while (!m_stack.empty() && m_stack.back().end < t) {
@@ -332,9 +320,11 @@ void Builder::sweepThread(ThreadIndex thread)
                 --parentPos; // partial overlap (start/end ranges, or push/pop of two domains): not a parent
             const std::int32_t parentNode = parentPos >= 0 ? m_stack[std::size_t(parentPos)].node : root;
             const std::int32_t domain = n.domain[row] >= 0 ? m_domainKey[std::size_t(n.domain[row])] : 0;
-            const std::int32_t node = child(parentNode, domain, nameKey(n.name[row]), NvtxNode::Kind::Range);
+            const std::int32_t node = child(parentNode, domain, rangeKey(n.name[row]), NvtxNode::Kind::Range);
             NvtxNode& nd = m_tree.nodes[std::size_t(node)];
-            m_tree.rangeNode[row] = node;
+            if (nd.instances == 0) // new
+                nd.name = nameKey(n.name[row]);
+            m_tree.rangeNode.push_back(node);
             ++nd.instances;
             nd.cpuTime += end - start;
             if (nd.firstRow < 0 || start < n.start[std::size_t(nd.firstRow)]
@@ -344,7 +334,7 @@ void Builder::sweepThread(ThreadIndex thread)
                 ++nd.unterminated;
                 ++m_tree.unterminated;
             }
-            if (anyCross && std::binary_search(m_crossRows.begin(), m_crossRows.end(), row)) {
+            if (!crossRows.empty() && std::binary_search(crossRows.begin(), crossRows.end(), row)) {
                 ++nd.crossThread;
                 ++m_tree.crossThread;
             }
@@ -357,7 +347,7 @@ void Builder::sweepThread(ThreadIndex thread)
         if (m_stack.empty())
             continue;
         OpenRange& top = m_stack.back();
-        for (const std::uint32_t* it = m_launches->opsBegin(a); it != m_launches->opsEnd(a); ++it) {
+        for (const std::uint32_t* it = launchIndex.opsBegin(a); it != launchIndex.opsEnd(a); ++it) {
             const std::uint32_t op = *it;
             if (op < kernelCount) {
                 const TimeNs d = k.end[op] - k.start[op];
@@ -365,7 +355,7 @@ void Builder::sweepThread(ThreadIndex thread)
                 ++top.kernels;
                 top.first = std::min(top.first, k.start[op]);
                 top.last = std::max(top.last, k.end[op]);
-                m_tree.kernelNode[op] = top.node;
+                m_tree.kernelLeaf.emplace_back(op, top.node);
                 if (m_tree.focus.overlaps(k.start[op], k.end[op])) {
                     m_tree.coverage.attributedNs += d;
                     ++m_tree.coverage.attributedKernels;
@@ -376,7 +366,6 @@ void Builder::sweepThread(ThreadIndex thread)
                 ++top.memOps;
                 top.first = std::min(top.first, m.start[mo]);
                 top.last = std::max(top.last, m.end[mo]);
-                m_tree.memOpNode[mo] = top.node;
             }
         }
     }
@@ -389,15 +378,13 @@ void Builder::sweepThread(ThreadIndex thread)
 void Builder::addLeaves()
 {
     const KernelTable& k = m_p.kernels;
-    for (std::size_t i = 0; i < k.size(); ++i) {
-        const std::int32_t owner = m_tree.kernelNode[i];
-        if (owner < 0)
-            continue;
-        const std::int32_t leaf = child(owner, kLeafDomain, k.demangledName[i], NvtxNode::Kind::Kernel);
+    for (auto& [row, owner] : m_tree.kernelLeaf) {
+        const std::int32_t leaf = child(owner, kLeafDomain, k.demangledName[row], NvtxNode::Kind::Kernel);
         NvtxNode& n = m_tree.nodes[std::size_t(leaf)];
         ++n.instances;
         ++n.kernels;
-        n.gpuTime += k.end[i] - k.start[i];
+        n.gpuTime += k.end[row] - k.start[row];
+        owner = leaf;
     }
 }
 
@@ -436,42 +423,42 @@ void Builder::finish()
 NvtxTree Builder::run()
 {
     const KernelTable& k = m_p.kernels;
-    // At most a node per range and per kernel. Untouched capacity costs address space, not memory, and spares the
-    // copies of a growing vector when every range has its own name (PyTorch op_ids without normalization).
-    m_tree.nodes.reserve(m_p.nvtx.size() + k.size() + m_p.threads.size() + m_p.processes.size() + 2);
     m_tree.nodes.emplace_back(); // root
-    m_tree.kernelNode.assign(k.size(), -1);
-    m_tree.memOpNode.assign(m_p.memops.size(), -1);
-    m_tree.rangeNode.assign(m_p.nvtx.size(), -1);
     for (std::size_t i = 0; i < k.size(); ++i) {
         if (!m_tree.focus.overlaps(k.start[i], k.end[i]))
             continue;
         m_tree.coverage.totalNs += k.end[i] - k.start[i];
         ++m_tree.coverage.totalKernels;
     }
-    m_nameKeyOfRef.assign(m_p.strings.size(), -1);
+    if (!m_index || m_index->profile() != &m_p)
+        m_index = NvtxTreeIndex::build(m_tree.profile, m_job.slice(0.0, 0.5));
+    if (!m_index)
+        return std::move(m_tree);
+    m_tree.index = m_index;
+    m_tree.marks = m_index->marksIn(m_tree.focus);
+    selectRanges();
+    // At most a node per range and per kernel. Untouched capacity costs address space, not memory, and spares the
+    // copies of a growing vector when every range has its own name (PyTorch op_ids without normalization).
+    reserveHugePages(
+        m_tree.nodes, std::size_t(m_tree.ranges) + k.size() + m_p.threads.size() + m_p.processes.size() + 2);
+    m_children = ChildTable(std::max<std::size_t>(1024, std::size_t(m_tree.ranges) / 64));
+    reserveHugePages(m_tree.rangeNode, std::size_t(m_tree.ranges));
+    reserveHugePages(m_tree.kernelLeaf, k.size());
     m_processNode.assign(m_p.processes.size() + 1, -1);
     m_threadNode.assign(m_p.threads.size(), -1);
     prepareDomains();
-    bucketRanges();
-    m_tree.ranges = qint64(m_ranges.rows.size());
-    if (cancelled())
-        return std::move(m_tree);
-    m_launches.emplace(m_p);
-    const std::size_t threads = m_p.threads.size();
+    const std::size_t threads = m_index->threadCount();
+    const JobContext sweep = m_job.slice(0.5, 1.0);
     for (std::size_t t = 0; t < threads; ++t) {
-        m_job.report(QStringLiteral("NVTX tree"), double(t) / double(threads));
+        sweep.report(QStringLiteral("NVTX tree"), double(t) / double(threads));
         if (cancelled())
             return std::move(m_tree);
-        if (m_ranges.offsets[t + 1] > m_ranges.offsets[t])
-            sweepThread(ThreadIndex(t));
+        const std::span<const std::uint32_t> ranges = placedRanges(t);
+        if (!ranges.empty())
+            sweepThread(ThreadIndex(t), ranges);
     }
-    // The indexes are large; free them before the leaves allocate.
-    m_ranges = {};
-    m_launches.reset();
     addLeaves();
     finish();
-    m_tree.nodes.shrink_to_fit();
     return std::move(m_tree);
 }
 
@@ -523,20 +510,25 @@ TimeNs NvtxTree::selfGpuTime(std::int32_t node) const
     return self;
 }
 
-NvtxTree buildNvtxTree(
-    const ProfilePtr& profile, const NvtxTreeOptions& options, const JobContext& job, const FocusRange& focus)
+NvtxTree buildNvtxTree(const NvtxTreeRequest& request, const JobContext& job)
 {
-    if (!profile) {
+    if (!request.profile) {
         NvtxTree empty;
         empty.nodes.emplace_back();
         return empty;
     }
-    return Builder(profile, options, job, focus).run();
+    return Builder(request, job).run();
+}
+
+NvtxTree buildNvtxTree(
+    const ProfilePtr& profile, const NvtxTreeOptions& options, const JobContext& job, const FocusRange& focus)
+{
+    return buildNvtxTree(NvtxTreeRequest { profile, options, focus, nullptr }, job);
 }
 
 Result<std::shared_ptr<const NvtxTree>> computeNvtxTree(const NvtxTreeRequest& request, const JobContext& job)
 {
-    auto tree = std::make_shared<const NvtxTree>(buildNvtxTree(request.profile, request.options, job, request.focus));
+    auto tree = std::make_shared<const NvtxTree>(buildNvtxTree(request, job));
     if (job.isCancelled())
         return Result<std::shared_ptr<const NvtxTree>>::cancelled();
     return std::shared_ptr<const NvtxTree>(std::move(tree));
@@ -566,15 +558,16 @@ std::vector<qint64> nvtxNodeDurations(const NvtxTree& tree, std::int32_t node)
         return durations;
     const NvtxNode& n = tree.nodes[std::size_t(node)];
     const Profile& p = *tree.profile;
+    durations.reserve(std::size_t(n.instances));
     if (n.kind == NvtxNode::Kind::Kernel) {
-        for (std::size_t i = 0; i < tree.kernelNode.size(); ++i)
-            if (tree.kernelNode[i] == n.parent && p.kernels.demangledName[i] == n.name)
-                durations.push_back(p.kernels.end[i] - p.kernels.start[i]);
+        for (const auto& [row, leaf] : tree.kernelLeaf)
+            if (leaf == node)
+                durations.push_back(p.kernels.end[row] - p.kernels.start[row]);
     } else if (n.kind == NvtxNode::Kind::Range) {
-        const NvtxTable& t = p.nvtx;
-        for (std::size_t i = 0; i < tree.rangeNode.size(); ++i)
+        const std::span<const std::uint32_t> rows = tree.placedRanges();
+        for (std::size_t i = 0; i < std::min(rows.size(), tree.rangeNode.size()); ++i)
             if (tree.rangeNode[i] == node)
-                durations.push_back((t.end[i] == kNoTime ? t.maxTimestamp : t.end[i]) - t.start[i]);
+                durations.push_back(NvtxTreeIndex::resolvedEnd(p.nvtx, rows[i]) - p.nvtx.start[rows[i]]);
     }
     std::sort(durations.begin(), durations.end());
     return durations;
@@ -586,33 +579,17 @@ std::vector<char> nvtxKernelRows(const NvtxTree& tree, std::int32_t node)
     std::vector<char> rows(p.kernels.size(), 0);
     if (node < 0 || std::size_t(node) >= tree.nodes.size())
         return rows;
-    const NvtxNode& n = tree.nodes[std::size_t(node)];
-    if (n.kind == NvtxNode::Kind::Kernel) {
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            rows[i] = tree.kernelNode[i] == n.parent && p.kernels.demangledName[i] == n.name;
-        return rows;
-    }
     // Parents come before their children, so one forward pass marks the subtree.
     std::vector<char> inside(tree.nodes.size(), 0);
     inside[std::size_t(node)] = 1;
     for (std::size_t i = std::size_t(node) + 1; i < tree.nodes.size(); ++i)
         inside[i] = inside[std::size_t(tree.nodes[i].parent)];
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        rows[i] = tree.kernelNode[i] >= 0 && inside[std::size_t(tree.kernelNode[i])];
+    for (const auto& [row, leaf] : tree.kernelLeaf)
+        rows[row] = inside[std::size_t(leaf)];
     return rows;
 }
 
 namespace {
-std::int32_t leafOf(const NvtxTree& tree, std::int32_t owner, StringRef name)
-{
-    for (const std::int32_t c : tree.nodes[std::size_t(owner)].children) {
-        const NvtxNode& n = tree.nodes[std::size_t(c)];
-        if (n.kind == NvtxNode::Kind::Kernel && n.name == name)
-            return c;
-    }
-    return -1;
-}
-
 void appendWithAncestors(const NvtxTree& tree, std::int32_t node, std::vector<std::int32_t>& out)
 {
     for (std::int32_t i = node; i > 0; i = tree.nodes[std::size_t(i)].parent)
@@ -623,11 +600,10 @@ void appendWithAncestors(const NvtxTree& tree, std::int32_t node, std::vector<st
 std::vector<std::int32_t> nvtxNodesContainingKernel(const NvtxTree& tree, std::uint32_t kernelRow)
 {
     std::vector<std::int32_t> nodes;
-    if (kernelRow >= tree.kernelNode.size() || tree.kernelNode[kernelRow] < 0)
-        return nodes;
-    const std::int32_t owner = tree.kernelNode[kernelRow];
-    const std::int32_t leaf = leafOf(tree, owner, tree.profile->kernels.demangledName[kernelRow]);
-    appendWithAncestors(tree, leaf >= 0 ? leaf : owner, nodes);
+    const auto it = std::find_if(tree.kernelLeaf.begin(), tree.kernelLeaf.end(),
+        [&](const std::pair<std::uint32_t, std::int32_t>& e) { return e.first == kernelRow; });
+    if (it != tree.kernelLeaf.end())
+        appendWithAncestors(tree, it->second, nodes);
     return nodes;
 }
 
@@ -639,18 +615,11 @@ std::vector<std::int32_t> nvtxNodesWithKernelName(const NvtxTree& tree, const QS
     if (ref < 0)
         return nodes;
     // The name may be the demangled, short or mangled one, depending on the kernel table's name mode.
+    const KernelTable& k = p.kernels;
     std::vector<char> leaves(tree.nodes.size(), 0);
-    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
-        const std::int32_t owner = tree.kernelNode[i];
-        if (owner < 0)
-            continue;
-        const KernelTable& k = p.kernels;
-        if (k.demangledName[i] != ref && k.shortName[i] != ref && k.mangledName[i] != ref)
-            continue;
-        const std::int32_t leaf = leafOf(tree, owner, k.demangledName[i]);
-        if (leaf >= 0)
+    for (const auto& [row, leaf] : tree.kernelLeaf)
+        if (k.demangledName[row] == ref || k.shortName[row] == ref || k.mangledName[row] == ref)
             leaves[std::size_t(leaf)] = 1;
-    }
     std::vector<char> marked(tree.nodes.size(), 0);
     for (std::size_t leaf = 0; leaf < leaves.size(); ++leaf) {
         if (!leaves[leaf])

@@ -3,12 +3,15 @@
 
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
+#include "core/nvtx/nvtxtreeindex.h"
 #include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
 
 #include <QString>
 #include <QStringList>
 #include <atomic>
+#include <memory>
+#include <span>
 #include <vector>
 
 namespace nsw {
@@ -84,9 +87,14 @@ struct NvtxTree
     std::vector<NvtxNode> nodes; ///< nodes[0] is the root; a parent always has a lower index than its children
     std::vector<QString> names; ///< range names (normalized when options.normalizeNames)
     std::vector<QString> domainLabels; ///< [0] = "" (default domain)
-    std::vector<std::int32_t> kernelNode; ///< per kernel row: the innermost range node it is attributed to, or -1
-    std::vector<std::int32_t> memOpNode; ///< per memory operation row, likewise
-    std::vector<std::int32_t> rangeNode; ///< per NVTX row: the range node it was placed in, or -1
+    /// The node of each range instance placed in the tree: rangeNode[i] for the i-th row of placedRanges().
+    std::vector<std::int32_t> rangeNode;
+    /// Each kernel execution attributed to a range: (kernel row, its kernel leaf), by thread and launch.
+    std::vector<std::pair<std::uint32_t, std::int32_t>> kernelLeaf;
+    /// With an active focus: the NVTX rows of the ranges that overlap it (see placedRanges()).
+    std::vector<std::uint32_t> focusedRanges;
+    /// What the tree was built from; a tree of the same profile for another focus or options reuses it.
+    std::shared_ptr<const NvtxTreeIndex> index;
     NvtxCoverage coverage;
     qint64 ranges = 0; ///< range events (push/pop and start/end) placed in the tree
     qint64 marks = 0; ///< marks: instantaneous events, not ranges
@@ -102,16 +110,15 @@ struct NvtxTree
     QString path(std::int32_t node) const;
     /// GPU time of kernels attributed directly to the range (not to its children).
     TimeNs selfGpuTime(std::int32_t node) const;
+    /// The NVTX rows placed in the tree, by thread then in nesting order: every range (NvtxTreeIndex::allRanges())
+    /// or, with an active focus, those that overlap it.
+    std::span<const std::uint32_t> placedRanges() const
+    {
+        if (focus.isActive() || !index)
+            return focusedRanges;
+        return index->allRanges();
+    }
 };
-
-/// Reconstructs the ranges of every thread (push/pop and start/end, nested by time; a start/end range belongs to
-/// the thread that started it), attributes each kernel and memory operation to the innermost range of its
-/// launching thread that contains the start of the launching CUDA API call, and aggregates instances by path.
-/// Linear in the events plus a sort of the threads whose events are not already in time order. A cancelled @p job
-/// ends the build early (the result is then incomplete). With an active @p focus only the ranges (and marks) that
-/// overlap it are placed, with their GPU work projected as usual; the coverage counts the kernels that overlap it.
-NvtxTree buildNvtxTree(const ProfilePtr& profile, const NvtxTreeOptions& options = {}, const JobContext& job = {},
-    const FocusRange& focus = {});
 
 /// What the `nvtx` command and the NVTX pane ask for.
 struct NvtxTreeRequest
@@ -119,7 +126,21 @@ struct NvtxTreeRequest
     ProfilePtr profile;
     NvtxTreeOptions options;
     FocusRange focus; ///< inactive = the whole capture
+    /// The profile's index from an earlier tree (NvtxTree::index), else built (an index of another profile is
+    /// ignored).
+    std::shared_ptr<const NvtxTreeIndex> index;
 };
+
+/// Reconstructs the ranges of every thread (push/pop and start/end, nested by time; a start/end range belongs to
+/// the thread that started it), attributes each kernel and memory operation to the innermost range of its
+/// launching thread that contains the start of the launching CUDA API call, and aggregates instances by path.
+/// Linear in the events plus a sort of the threads whose events are not already in time order. A cancelled @p job
+/// ends the build early (the result is then incomplete). With an active focus only the ranges (and marks) that
+/// overlap it are placed, with their GPU work projected as usual; the coverage counts the kernels that overlap it.
+/// With the profile's index, a tree for a short focus costs in proportion to the ranges and launches near it.
+NvtxTree buildNvtxTree(const NvtxTreeRequest& request, const JobContext& job = {});
+NvtxTree buildNvtxTree(const ProfilePtr& profile, const NvtxTreeOptions& options = {}, const JobContext& job = {},
+    const FocusRange& focus = {});
 
 /// buildNvtxTree() as a job: a cancelled job gives a cancelled result, never an incomplete tree.
 Result<std::shared_ptr<const NvtxTree>> computeNvtxTree(const NvtxTreeRequest& request, const JobContext& job = {});

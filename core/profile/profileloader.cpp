@@ -9,6 +9,7 @@
 #include "core/profile/stringresolver.h"
 #include "core/profile/tablereaders.h"
 #include "core/sqlite/sqlitedb.h"
+#include "core/util/hugepages.h"
 #include "core/util/numberformat.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -36,7 +37,6 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <sys/mman.h>
 #include <thread>
 #include <type_traits>
 
@@ -149,22 +149,6 @@ template <typename T> void release(std::vector<T>& column)
 template <typename T> void release(Column<T>& column)
 {
     column.release();
-}
-
-/// Asks for transparent huge pages on a column about to be filled: the page faults of hundreds of MB of fresh 4 KiB
-/// pages cost more than copying into them (on the 4M-kernel export, a third of the stitching time).
-void adviseHugePages(const void* data, std::size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    constexpr std::uintptr_t kHuge = 2u << 20;
-    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
-    if (end > begin)
-        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-    Q_UNUSED(data);
-    Q_UNUSED(bytes);
-#endif
 }
 
 template <typename C> void remapIndices(C& column, const std::vector<std::int32_t>& remap)

@@ -295,11 +295,14 @@ void TestNvtxTree::nodesWithKernelName()
 void TestNvtxTree::memOpAttribution()
 {
     const NvtxTree tree = buildNvtxTree(test::nvtxFixture());
-    QCOMPARE(tree.memOpNode.size(), std::size_t(1));
-    QCOMPARE(tree.memOpNode[0], find(tree, { kA, kT1, u"step_1"_s, u"forward"_s, u"layer_1"_s }));
-    QCOMPARE(tree.kernelNode[9], -1);
-    QCOMPARE(tree.kernelNode[12], -1);
-    QCOMPARE(tree.kernelNode[14], -1);
+    // The fixture's one memory operation, directly in layer_1 (not in a child range).
+    const std::int32_t layer = find(tree, { kA, kT1, u"step_1"_s, u"forward"_s, u"layer_1"_s });
+    QCOMPARE(tree.nodes[std::size_t(layer)].memOps, qint64(1));
+    for (const std::int32_t c : tree.nodes[std::size_t(layer)].children)
+        QCOMPARE(tree.nodes[std::size_t(c)].memOps, qint64(0));
+    QCOMPARE(tree.nodes[0].memOps, qint64(1));
+    for (const std::uint32_t outside : { 9u, 12u, 14u })
+        QVERIFY(nvtxNodesContainingKernel(tree, outside).empty());
 }
 
 void TestNvtxTree::cancelledBuildIsSafe()
@@ -320,10 +323,10 @@ void TestNvtxTree::cancelledMidwayGivesNoTree()
         if (++reports == 2)
             token.cancel(); // after the first thread was swept
     });
-    const auto tree = computeNvtxTree({ test::nvtxFixture(), {}, {} }, job);
+    const auto tree = computeNvtxTree({ test::nvtxFixture(), {}, {}, nullptr }, job);
     QVERIFY(tree.isCancelled());
     QCOMPARE(reports, 2);
-    QVERIFY(computeNvtxTree({ test::nvtxFixture(), {}, {} }));
+    QVERIFY(computeNvtxTree({ test::nvtxFixture(), {}, {}, nullptr }));
 }
 
 void TestNvtxTree::emptyProfile()
@@ -385,10 +388,8 @@ void TestNvtxTree::attributionMatchesSqlOnRealTraces()
     }
     std::map<QString, std::pair<qint64, qint64>> got;
     const Profile& p = *loaded.profile;
-    for (std::size_t k = 0; k < p.kernels.size(); ++k) {
-        if (tree.kernelNode[k] < 0)
-            continue;
-        auto& e = got[tree.label(tree.kernelNode[k])];
+    for (const auto& [k, leaf] : tree.kernelLeaf) {
+        auto& e = got[tree.label(tree.nodes[std::size_t(leaf)].parent)];
         e.first += p.kernels.end[k] - p.kernels.start[k];
         ++e.second;
     }

@@ -265,8 +265,8 @@ void NvtxPane::rebuild()
         return;
     }
     const NvtxTreeOptions options = currentOptions();
-    if (const auto cached = m_session->attachment<CachedTree>(kAttachment);
-        cached && cached->tree && sameOptions(cached->options, options) && cached->focus == m_session->focus()) {
+    const auto cached = m_session->attachment<CachedTree>(kAttachment);
+    if (cached && cached->tree && sameOptions(cached->options, options) && cached->focus == m_session->focus()) {
         showTree(cached->tree);
         return;
     }
@@ -278,7 +278,9 @@ void NvtxPane::rebuild()
     const ProfilePtr profile = m_session->profile();
     QPointer<ProfileSession> session = m_session;
     m_job.run<Result<std::shared_ptr<const NvtxTree>>>(
-        [request = NvtxTreeRequest { profile, options, m_session->focus() }](
+        // The tree of another focus or options indexed this profile already.
+        [request = NvtxTreeRequest { profile, options, m_session->focus(),
+             cached && cached->tree ? cached->tree->index : nullptr }](
             const JobContext& job) { return computeNvtxTree(request, job); },
         [this, session, options, focus = m_session->focus()](Result<std::shared_ptr<const NvtxTree>> tree) {
             if (!tree)

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/jobs/jobcontext.h"
+#include "core/nvtx/launchindex.h"
+#include "core/profile/focusrange.h"
+#include "core/profile/profile.h"
+
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace nsw {
+
+/// What every NVTX tree of a profile sweeps, whatever its focus and options: each thread's ranges in nesting order
+/// (start ascending, end descending, then row) and its launching CUDA API calls in time order, with the GPU work they
+/// launched. Built once per profile; a tree keeps the index it was built from, so that the tree for the next focus
+/// visits only the ranges and launches near that focus instead of re-sorting 19M events.
+class NvtxTreeIndex
+{
+public:
+    /// nullptr when @p job was cancelled.
+    static std::shared_ptr<const NvtxTreeIndex> build(const ProfilePtr& profile, const JobContext& job = {});
+
+    /// The profile it indexes (identity only: a tree reuses the index only for the same profile).
+    const Profile* profile() const { return m_profile; }
+    std::size_t threadCount() const { return m_rangeBegin.size() - 1; }
+
+    /// The range rows of @p thread (push/pop and start/end, as NvtxTable rows) in nesting order.
+    std::span<const std::uint32_t> ranges(std::size_t thread) const
+    {
+        return { m_ranges.data() + m_rangeBegin[thread], m_ranges.data() + m_rangeBegin[thread + 1] };
+    }
+    /// Every thread's ranges() one after the other.
+    std::span<const std::uint32_t> allRanges() const { return m_ranges; }
+    /// Appends to @p out the rows of ranges(@p thread) that overlap @p focus (FocusRange::overlaps, unterminated
+    /// ranges ending at NvtxTable::maxTimestamp), in nesting order, skipping the blocks of rows that cannot.
+    void appendOverlapping(std::size_t thread, const FocusRange& focus, std::vector<std::uint32_t>& out) const;
+
+    /// The CUDA API rows of @p thread that launched GPU work, by start (then row).
+    std::span<const std::uint32_t> launches(std::size_t thread) const
+    {
+        return { m_launches.threadLaunchesBegin(thread), m_launches.threadLaunchesEnd(thread) };
+    }
+    const LaunchIndex& launchIndex() const { return m_launches; }
+
+    /// Marks (instantaneous events) that overlap @p focus.
+    qint64 marksIn(const FocusRange& focus) const;
+    /// Sorted rows of the start/end ranges that end on another thread than the one that started them.
+    const std::vector<std::uint32_t>& crossThreadRows() const { return m_crossRows; }
+
+    /// end, or NvtxTable::maxTimestamp for an unterminated range.
+    static TimeNs resolvedEnd(const NvtxTable& nvtx, std::size_t row)
+    {
+        const TimeNs e = nvtx.end[row];
+        return e == kNoTime ? nvtx.maxTimestamp : e;
+    }
+
+private:
+    explicit NvtxTreeIndex(const Profile& profile);
+
+    /// Per block of kBlockRows consecutive positions of m_ranges (the blocks ignore thread boundaries: a block
+    /// across two threads only skips less): enough to skip rows that cannot overlap a focus.
+    struct Block
+    {
+        TimeNs minStart;
+        TimeNs maxEnd;
+        bool anyReversed; ///< a row ending before it starts: FocusRange::overlaps may still take it
+    };
+    static constexpr std::size_t kBlockRows = 64;
+
+    const Profile* m_profile;
+    std::vector<std::uint32_t> m_rangeBegin; ///< per thread, size threads + 1
+    std::vector<std::uint32_t> m_ranges;
+    std::vector<Block> m_blocks;
+    LaunchIndex m_launches;
+    std::vector<TimeNs> m_markStarts; ///< sorted
+    std::vector<std::uint32_t> m_crossRows;
+};
+
+} // namespace nsw
