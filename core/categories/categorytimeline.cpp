@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "categorytimeline.h"
 
+#include "core/util/hugepages.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -178,12 +180,22 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::focused(const FocusRan
     sum.groupCount = nameCount;
     sum.time.assign(deviceCount * nameCount, 0);
     sum.count.assign(deviceCount * nameCount, 0);
+    // Rows starting at or after the range's end cannot overlap it (end >= start here).
+    std::vector<std::size_t> stops(deviceCount);
+    std::size_t candidates = 0;
     for (std::size_t d = 0; d < deviceCount; ++d) {
-        // Rows starting at or after the range's end cannot overlap it (end >= start here).
         const auto first = m_rows.start.begin() + std::ptrdiff_t(m_deviceBegin[d]);
         const auto last = std::lower_bound(first, m_rows.start.begin() + std::ptrdiff_t(m_deviceBegin[d + 1]),
             focus.isActive() ? focus.end : std::numeric_limits<TimeNs>::max());
-        const std::size_t stop = std::size_t(last - m_rows.start.begin());
+        stops[d] = std::size_t(last - m_rows.start.begin());
+        candidates += stops[d] - m_deviceBegin[d];
+    }
+    reserveHugePages(rows.start, candidates);
+    reserveHugePages(rows.end, candidates);
+    reserveHugePages(rows.device, candidates);
+    reserveHugePages(rows.group, candidates);
+    for (std::size_t d = 0; d < deviceCount; ++d) {
+        const std::size_t stop = stops[d];
         for (std::size_t p = m_deviceBegin[d]; p < stop; ++p) {
             const TimeNs s = m_rows.start[p], e = m_rows.end[p];
             if (!focus.overlaps(s, e))
@@ -199,7 +211,9 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::focused(const FocusRan
         }
         t->m_deviceBegin[d + 1] = rows.size();
     }
-    DeviceOrder identity { std::vector<std::uint32_t>(rows.size()), t->m_deviceBegin };
+    DeviceOrder identity { {}, t->m_deviceBegin };
+    reserveHugePages(identity.order, rows.size());
+    identity.order.resize(rows.size());
     std::iota(identity.order.begin(), identity.order.end(), 0u);
     const std::vector<std::uint32_t> global = mergeDevices(rows, identity);
     t->m_nameTimes[std::size_t(TimeMode::Sum)] = std::move(sum);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timemodes.h"
 
+#include "core/util/hugepages.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -108,7 +110,7 @@ DeviceOrder sortByDeviceAndStart(const IntervalColumns& rows, std::size_t device
 std::vector<std::uint32_t> mergeDevices(const IntervalColumns& rows, const DeviceOrder& byDevice)
 {
     std::vector<std::uint32_t> merged;
-    merged.reserve(rows.size());
+    reserveHugePages(merged, rows.size());
     const std::size_t devices = byDevice.deviceBegin.size() - 1;
     std::vector<std::size_t> cursor(byDevice.deviceBegin.begin(), byDevice.deviceBegin.end() - 1);
     // (start, device, row): smallest first. Rows of one device come in index order, so ties end up by index.

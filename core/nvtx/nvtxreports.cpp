@@ -6,6 +6,7 @@
 #include "core/stats/reportchecks.h"
 #include "core/stats/reportnames.h"
 #include "core/stats/summaryreport.h"
+#include "core/util/hugepages.h"
 #include "core/util/numberformat.h"
 
 #include <QFileInfo>
@@ -125,24 +126,40 @@ ReportTable nvtxSum(const Profile& p, const FocusRange& focus)
         return skippedReport(name, title, reason);
     const NvtxTable& n = p.nvtx;
     LabelGroups labels(p);
-    std::vector<std::vector<qint64>> values;
+    // (row, group) of each range in the focus, then the durations grouped in one buffer (a counting sort): tens of
+    // thousands of groups (PyTorch op_ids) would otherwise each grow a vector of their own.
+    std::vector<std::pair<std::uint32_t, std::int32_t>> members;
+    reserveHugePages(members, n.size());
     for (std::size_t i = 0; i < n.size(); ++i) {
         if (!NvtxTable::isRange(n.eventType[i]))
             continue;
         const TimeNs end = n.end[i] == kNoTime ? n.maxTimestamp : n.end[i];
-        if (!focus.overlaps(n.start[i], end))
-            continue;
-        const std::size_t g = std::size_t(labels.groupOf(i));
-        if (g >= values.size())
-            values.resize(g + 1);
-        values[g].push_back(end - n.start[i]);
+        if (focus.overlaps(n.start[i], end))
+            members.emplace_back(std::uint32_t(i), labels.groupOf(i));
     }
     if (labels.groups.empty())
         return skippedReport(name, title, noDataMessage());
+    std::vector<std::size_t> begin(labels.groups.size() + 1, 0);
+    for (const auto& [row, g] : members)
+        ++begin[std::size_t(g) + 1];
+    for (std::size_t g = 0; g < labels.groups.size(); ++g)
+        begin[g + 1] += begin[g];
+    std::vector<qint64> durations;
+    reserveHugePages(durations, members.size());
+    durations.resize(members.size());
+    std::vector<std::size_t> fill(begin.begin(), begin.end() - 1);
+    for (const auto& [row, g] : members)
+        durations[fill[std::size_t(g)]++] = (n.end[row] == kNoTime ? n.maxTimestamp : n.end[row]) - n.start[row];
+    members = {};
+    // One list per style, shared by the groups (copies of a QStringList share its data).
+    const QStringList pushPop { kPushPop }, startEnd { kStartEnd };
     std::vector<SummaryGroup> groups;
+    groups.reserve(labels.groups.size());
     for (const std::int32_t g : labels.groupOrder()) {
         const LabelGroups::Group& lg = labels.groups[std::size_t(g)];
-        groups.push_back({ lg.label, std::move(values[std::size_t(g)]), { lg.pushPop ? kPushPop : kStartEnd } });
+        const std::span<qint64> slice(
+            durations.data() + begin[std::size_t(g)], durations.data() + begin[std::size_t(g) + 1]);
+        groups.push_back({ lg.label, {}, lg.pushPop ? pushPop : startEnd, slice });
     }
     SummaryLayout layout;
     layout.nameHeader = QStringLiteral("Range");

@@ -86,7 +86,7 @@ DurationSummary summarizeWithoutPercentiles(std::vector<qint64>& values)
     return s;
 }
 
-DurationSummary summarize(std::vector<qint64>& values)
+DurationSummary summarize(std::span<qint64> values)
 {
     std::sort(values.begin(), values.end());
     return summarizeSorted(values.data(), values.size());

@@ -3,6 +3,7 @@
 
 #include <QtGlobal>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace nsw {
@@ -24,7 +25,7 @@ struct DurationSummary
 /// Summarises @p sorted, which must be in ascending order.
 DurationSummary summarizeSorted(const qint64* sorted, std::size_t count);
 /// Sorts @p values in place and summarises them.
-DurationSummary summarize(std::vector<qint64>& values);
+DurationSummary summarize(std::span<qint64> values);
 /// The same without percentiles (p90/p99 left 0), in linear time: selection instead of a sort. For the nsys
 /// reports, which print only the median. Reorders @p values.
 DurationSummary summarizeWithoutPercentiles(std::vector<qint64>& values);

@@ -32,10 +32,10 @@ std::vector<SummaryGroup> groupByName(
     }
     std::vector<SummaryGroup> groups;
     if (!unnamed.empty())
-        groups.push_back({ QString(), std::move(unnamed), {} }); // a NULL name sorts first
+        groups.push_back({ QString(), std::move(unnamed), {}, {} }); // a NULL name sorts first
     for (std::size_t r = 0; r < byRef.size(); ++r)
         if (!byRef[r].empty())
-            groups.push_back({ profile.strings.at(StringRef(r)), std::move(byRef[r]), {} });
+            groups.push_back({ profile.strings.at(StringRef(r)), std::move(byRef[r]), {}, {} });
     return groups;
 }
 

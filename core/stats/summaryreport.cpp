@@ -38,13 +38,14 @@ ReportTable buildSummaryReport(
     std::vector<Row> rows;
     rows.reserve(groups.size());
     qint64 grandTotal = 0;
+    const bool countThenName = layout.ties == SummaryLayout::Ties::CountThenName;
     for (SummaryGroup& g : groups) {
-        if (g.values.empty())
+        const std::span<qint64> values = g.slice.empty() ? std::span<qint64>(g.values) : g.slice;
+        if (values.empty())
             continue;
-        rows.push_back({ summarize(g.values), &g, g.name.toUtf8() });
+        rows.push_back({ summarize(values), &g, countThenName ? g.name.toUtf8() : QByteArray() });
         grandTotal += rows.back().stats.total;
     }
-    const bool countThenName = layout.ties == SummaryLayout::Ties::CountThenName;
     std::stable_sort(rows.begin(), rows.end(), [countThenName](const Row& a, const Row& b) {
         if (a.stats.total != b.stats.total)
             return a.stats.total > b.stats.total;
@@ -54,8 +55,10 @@ ReportTable buildSummaryReport(
             return a.stats.count < b.stats.count;
         return a.sortName < b.sortName;
     });
+    table.rows.reserve(rows.size());
     for (const Row& r : rows) {
         std::vector<ReportValue> cells;
+        cells.reserve(table.columns.size());
         const DurationSummary& s = r.stats;
         if (layout.withTimePercent) {
             if (grandTotal != 0)

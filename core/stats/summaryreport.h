@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <span>
 #include <vector>
 
 namespace nsw {
@@ -15,6 +16,9 @@ struct SummaryGroup
     QString name;
     std::vector<qint64> values;
     QStringList extra; ///< text columns printed between StdDev and the name column (e.g. nvtx_sum's Style)
+    /// Instead of values: the group's part of one buffer for all groups (kept alive by the caller until the
+    /// report is built), which spares a vector per group when there are tens of thousands.
+    std::span<qint64> slice;
 };
 
 /// Column layout of nsys's "*_sum" reports (schema doc §9): Time (%), Total, count, Avg, Med, Min, Max, StdDev,

@@ -1,9 +1,38 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/util/numberformat.h"
 
+#include <QRandomGenerator>
 #include <QTest>
+#include <cmath>
+#include <cstdio>
+#include <string>
 
 using namespace nsw;
+
+namespace {
+/// Round half away from zero on glibc's exact decimal expansion of @p value, written out digit by digit.
+double roundedByDecimalExpansion(double value, int digits)
+{
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%.60f", std::fabs(value));
+    std::string s(buf);
+    const std::size_t keep = s.find('.') + std::size_t(digits) + 1;
+    const bool up = s[keep] >= '5';
+    s.resize(keep);
+    for (std::size_t i = s.size(); up && i-- > 0;) {
+        if (s[i] == '.')
+            continue;
+        if (s[i] != '9') {
+            ++s[i];
+            break;
+        }
+        s[i] = '0';
+        if (i == 0)
+            s.insert(s.begin(), '1');
+    }
+    return std::copysign(std::strtod(s.c_str(), nullptr), value);
+}
+} // namespace
 
 class TestNumberFormat : public QObject
 {
@@ -32,6 +61,40 @@ private Q_SLOTS:
         QFETCH(int, digits);
         QFETCH(QString, expected);
         QCOMPARE(QString::number(nsw::sqliteRound(value, digits), 'f', std::max(digits, 1)), expected);
+    }
+
+    void sqliteRoundAgreesWithTheDecimalExpansion_data()
+    {
+        QTest::addColumn<int>("digits");
+        QTest::addColumn<double>("magnitude");
+        QTest::addRow("one decimal, durations in ns") << 1 << 1e9;
+        QTest::addRow("one decimal, small values") << 1 << 10.0;
+        QTest::addRow("two decimals") << 2 << 1e6;
+        QTest::addRow("three decimals") << 3 << 1e5;
+        QTest::addRow("one decimal, past the exact range") << 1 << 1e17;
+        QTest::addRow("four decimals (decimal expansion path)") << 4 << 1e3;
+    }
+    void sqliteRoundAgreesWithTheDecimalExpansion()
+    {
+        QFETCH(int, digits);
+        QFETCH(double, magnitude);
+        QRandomGenerator random(20261126);
+        const double scale = std::pow(10.0, digits);
+        for (int i = 0; i < 20000; ++i) {
+            // Random values, and the doubles at and around the ties (k + 0.5) / 10^digits, where rounding turns.
+            const double x = random.generateDouble() * magnitude * (i % 2 ? 1 : -1);
+            const double tie = (std::floor(std::fabs(x) * scale) + 0.5) / scale;
+            for (const double v : { x, tie, std::nextafter(tie, 0.0), std::nextafter(tie, 1e300), -tie }) {
+                const double expected = roundedByDecimalExpansion(v, digits);
+                const double got = nsw::sqliteRound(v, digits);
+                if (got != expected || std::signbit(got) != std::signbit(expected))
+                    QFAIL(qPrintable(QStringLiteral("round(%1, %2): %3, expected %4")
+                                         .arg(v, 0, 'g', 17)
+                                         .arg(digits)
+                                         .arg(got, 0, 'g', 17)
+                                         .arg(expected, 0, 'g', 17)));
+            }
+        }
     }
 
     void pythonRepr_data()
