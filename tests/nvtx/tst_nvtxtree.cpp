@@ -340,18 +340,44 @@ void TestNvtxTree::emptyProfile()
 void TestNvtxTree::attributionMatchesSqlOnRealTraces_data()
 {
     QTest::addColumn<QString>("file");
+    // A focus as fractions of the capture (from < 0: none); a focused tree reuses the whole tree's index.
+    QTest::addColumn<double>("from");
+    QTest::addColumn<double>("to");
     for (const test::OracleExport& e : test::oracleExports())
         if (!e.label.startsWith(QLatin1String("nsys")) || e.label.contains(QLatin1String("nvtx"))
-            || e.label.contains(QLatin1String("nsys2026.2_h100x2")))
-            QTest::newRow(qPrintable(e.label)) << e.path;
+            || e.label.contains(QLatin1String("nsys2026.2_h100x2"))) {
+            QTest::addRow("%s", qPrintable(e.label)) << e.path << -1.0 << -1.0;
+            QTest::addRow("%s, middle tenth", qPrintable(e.label)) << e.path << 0.45 << 0.55;
+        }
 }
 
 void TestNvtxTree::attributionMatchesSqlOnRealTraces()
 {
     QFETCH(QString, file);
+    QFETCH(double, from);
+    QFETCH(double, to);
     const LoadResult loaded = ProfileLoader::load(file, {});
     QVERIFY2(loaded.profile, qPrintable(loaded.error));
-    const NvtxTree tree = buildNvtxTree(loaded.profile, { NvtxGrouping::Merged, false });
+    const ProfilePtr& profile = loaded.profile;
+    const NvtxTreeOptions options { NvtxGrouping::Merged, false };
+    FocusRange focus;
+    if (from >= 0) {
+        const double span = double(profile->activityEnd - profile->activityStart);
+        focus.start = profile->activityStart + TimeNs(from * span);
+        focus.end = profile->activityStart + TimeNs(to * span);
+    }
+    const NvtxTree whole = buildNvtxTree(profile, options);
+    const NvtxTree tree = focus.isActive() ? buildNvtxTree(NvtxTreeRequest { profile, options, focus, whole.index })
+                                           : buildNvtxTree(profile, options);
+    // nsys's overlap predicate on an event [s, e] (everything without a focus).
+    const auto overlaps = [&](const QString& s, const QString& e) {
+        if (!focus.isActive())
+            return QStringLiteral("1");
+        return QStringLiteral("((%1 >= %3 AND %1 < %4) OR (%2 >= %3 AND %2 < %4) OR (%1 < %3 AND %2 >= %4))")
+            .arg(s, e)
+            .arg(focus.start)
+            .arg(focus.end);
+    };
 
     // Independently: for every kernel, through its (first) launching call in the same process, the range on that
     // thread containing the call's start with the latest start (then the earliest end, then the last row).
@@ -369,22 +395,26 @@ void TestNvtxTree::attributionMatchesSqlOnRealTraces()
                  "FROM NVTX_EVENTS n LEFT JOIN StringIds st ON st.id = n.textId "
                  "WHERE n.eventType IN (59, 60, 70, 71)")),
         qPrintable(q.lastError().text()));
+    QVERIFY(q.exec(QStringLiteral("DELETE FROM rng WHERE NOT %1").arg(overlaps(u"s"_s, u"e"_s))));
     QVERIFY(q.exec(QStringLiteral("CREATE INDEX temp.rng_ts ON rng(tid, s)")));
     QVERIFY2(q.exec(QStringLiteral(
-                 "WITH att AS (SELECT k.end - k.start AS d, (SELECT label FROM rng WHERE rng.tid = r.globalTid AND "
+                 "WITH att AS (SELECT k.end - k.start AS d, %1 AS inFocus, (SELECT label FROM rng WHERE rng.tid = "
+                 "r.globalTid AND "
                  "rng.s <= r.start AND rng.e >= r.start ORDER BY rng.s DESC, rng.e ASC, rng.id DESC LIMIT 1) AS label "
                  "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
                  "k.correlationId AND (r.globalTid >> 24) = (k.globalPid >> 24) WHERE r.rowid = (SELECT min(r2.rowid) "
                  "FROM CUPTI_ACTIVITY_KIND_RUNTIME r2 WHERE r2.correlationId = k.correlationId AND (r2.globalTid >> "
                  "24) = (k.globalPid >> 24))) "
-                 "SELECT label, sum(d), count(*) FROM att WHERE label IS NOT NULL GROUP BY label")),
+                 "SELECT label, sum(d), count(*), sum(d * inFocus), sum(inFocus) FROM att WHERE label IS NOT NULL "
+                 "GROUP BY label")
+                        .arg(overlaps(u"k.start"_s, u"k.end"_s))),
         qPrintable(q.lastError().text()));
     std::map<QString, std::pair<qint64, qint64>> expected;
-    qint64 attributedNs = 0, attributed = 0;
+    qint64 attributedNs = 0, attributed = 0; // in the focus
     while (q.next()) {
         expected[q.value(0).toString()] = { q.value(1).toLongLong(), q.value(2).toLongLong() };
-        attributedNs += q.value(1).toLongLong();
-        attributed += q.value(2).toLongLong();
+        attributedNs += q.value(3).toLongLong();
+        attributed += q.value(4).toLongLong();
     }
     std::map<QString, std::pair<qint64, qint64>> got;
     const Profile& p = *loaded.profile;
@@ -397,13 +427,24 @@ void TestNvtxTree::attributionMatchesSqlOnRealTraces()
     QVERIFY(got == expected);
     QCOMPARE(qint64(tree.coverage.attributedNs), attributedNs);
     QCOMPARE(tree.coverage.attributedKernels, attributed);
-    QVERIFY(q.exec(QStringLiteral("SELECT sum(end - start), count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")));
+    QVERIFY(q.exec(QStringLiteral("SELECT coalesce(sum(end - start), 0), count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                                  "WHERE %1")
+                       .arg(overlaps(u"start"_s, u"end"_s))));
     QVERIFY(q.next());
     QCOMPARE(qint64(tree.coverage.totalNs), q.value(0).toLongLong());
     QCOMPARE(tree.coverage.totalKernels, q.value(1).toLongLong());
-    QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71)")));
+    QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM rng")));
     QVERIFY(q.next());
     QCOMPARE(tree.ranges, q.value(0).toLongLong());
+    // Each range instance placed once, in the node of its label.
+    QCOMPARE(qint64(tree.rangeNode.size()), tree.ranges);
+    QVERIFY(q.exec(QStringLiteral("SELECT label, count(*) FROM rng GROUP BY label")));
+    std::map<QString, qint64> instances, placed;
+    while (q.next())
+        instances[q.value(0).toString()] = q.value(1).toLongLong();
+    for (const std::int32_t node : tree.rangeNode)
+        ++placed[tree.label(node)];
+    QVERIFY(placed == instances);
 }
 
 QTEST_GUILESS_MAIN(TestNvtxTree)
