@@ -3,6 +3,7 @@
 
 #include "core/profile/scanloop.h"
 #include "core/profile/timelimits.h"
+#include "core/util/hugepages.h"
 
 #include <QHash>
 #include <optional>
@@ -94,13 +95,13 @@ struct ActivitySelect
 void reserveActivity(GpuActivityColumns& c, qint64 rows)
 {
     const auto n = std::size_t(std::max<qint64>(rows, 0));
-    c.start.reserve(n);
-    c.end.reserve(n);
-    c.process.reserve(n);
-    c.device.reserve(n);
-    c.context.reserve(n);
-    c.stream.reserve(n);
-    c.correlation.reserve(n);
+    reserveHugePages(c.start, n);
+    reserveHugePages(c.end, n);
+    reserveHugePages(c.process, n);
+    reserveHugePages(c.device, n);
+    reserveHugePages(c.context, n);
+    reserveHugePages(c.stream, n);
+    reserveHugePages(c.correlation, n);
 }
 
 /// A table the loader reads must have its key columns: without them it is not an nsys table (or a damaged one), and
@@ -182,18 +183,18 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
     // millions of kernels then holds three columns, not eleven.
     KernelTable& t = out.table;
     const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
-    t.start.reserve(n);
-    t.end.reserve(n);
+    reserveHugePages(t.start, n);
+    reserveHugePages(t.end, n);
     if (placement)
         reserveActivity(t, ctx.estimatedRows);
     if (wantDemangled)
-        t.demangledName.reserve(n);
+        reserveHugePages(t.demangledName, n);
     if (wantShort)
-        t.shortName.reserve(n);
+        reserveHugePages(t.shortName, n);
     if (wantMangled)
-        t.mangledName.reserve(n);
+        reserveHugePages(t.mangledName, n);
     if (launchShape)
-        t.shape.reserve(n);
+        reserveHugePages(t.shape, n);
 
     std::unordered_map<LaunchShape, std::uint32_t, ShapeHash> shapeIndex;
     LaunchShape lastShape;
@@ -309,13 +310,13 @@ bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
     const int eventClass = s.add(QStringLiteral("eventClass"));
     const int returnValue = s.add(QStringLiteral("returnValue"));
     const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
-    out.start.reserve(n);
-    out.end.reserve(n);
-    out.thread.reserve(n);
-    out.correlation.reserve(n);
-    out.name.reserve(n);
-    out.eventClass.reserve(n);
-    out.returnValue.reserve(n);
+    reserveHugePages(out.start, n);
+    reserveHugePages(out.end, n);
+    reserveHugePages(out.thread, n);
+    reserveHugePages(out.correlation, n);
+    reserveHugePages(out.name, n);
+    reserveHugePages(out.eventClass, n);
+    reserveHugePages(out.returnValue, n);
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         TimeNs s0, e0;
         if (!readInterval(st, start, end, ctx, s0, e0))
@@ -346,12 +347,12 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
 
     NvtxTable& t = out.table;
     const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
-    t.start.reserve(n);
-    t.end.reserve(n);
-    t.thread.reserve(n);
-    t.name.reserve(n);
-    t.domain.reserve(n);
-    t.eventType.reserve(n);
+    reserveHugePages(t.start, n);
+    reserveHugePages(t.end, n);
+    reserveHugePages(t.thread, n);
+    reserveHugePages(t.name, n);
+    reserveHugePages(t.domain, n);
+    reserveHugePages(t.eventType, n);
 
     std::map<std::pair<std::int64_t, std::int64_t>, std::int32_t> domainIndex;
     auto domainOf = [&](std::int64_t globalPid, std::int64_t id) {
@@ -435,11 +436,11 @@ bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
     const int name = s.add(QStringLiteral("nameId"));
     const int eventClass = s.add(QStringLiteral("eventClass"));
     const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
-    out.start.reserve(n);
-    out.end.reserve(n);
-    out.thread.reserve(n);
-    out.name.reserve(n);
-    out.eventClass.reserve(n);
+    reserveHugePages(out.start, n);
+    reserveHugePages(out.end, n);
+    reserveHugePages(out.thread, n);
+    reserveHugePages(out.name, n);
+    reserveHugePages(out.eventClass, n);
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         TimeNs s0, e0;
         if (!readInterval(st, start, end, ctx, s0, e0))
