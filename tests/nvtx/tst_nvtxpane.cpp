@@ -248,9 +248,11 @@ void TestNvtxPane::histogramOfTheSelectedRange()
     pane.view()->setCurrentIndex(tail);
     QCOMPARE(chart->histogram().count, qint64(1));
     QCOMPARE(chart->histogram().min, qint64(1000));
+    QCOMPARE(chart->titleText(), u"1 instance"_s);
     // A kernel leaf: gemm under layer_# ran K2 (200 ns), K3 (50 ns) and K7 (200 ns).
     pane.view()->setCurrentIndex(findIndex(*pane.proxy(), { u"step_#"_s, u"forward"_s, u"layer_#"_s, u"gemm"_s }));
     QCOMPARE(chart->histogram().count, qint64(3));
+    QCOMPARE(chart->titleText(), u"3 executions"_s);
     QCOMPARE(chart->histogram().min, qint64(50));
     QCOMPARE(chart->histogram().p50, 200.0);
     // Its own export (the pane's Export menu): File → Export → PNG stays with the big charts.

@@ -291,4 +291,9 @@ void DurationHistogramChart::onRelease(QMouseEvent* event)
         Q_EMIT binsBrushed(m_brushed->first, m_brushed->second);
 }
 
+QString DurationHistogramChart::titleText() const
+{
+    return m_title->text();
+}
+
 } // namespace nsw

@@ -33,6 +33,8 @@ public:
     double pixelOfBin(int bin) const;
     /// "141 µs – 158 µs: 34 executions (50.0 %)".
     QString binToolTip(int bin) const;
+    /// The line above the bars, as drawn ("3 executions · …", or the message when empty).
+    QString titleText() const;
 
 Q_SIGNALS:
     void binsBrushed(int firstBin, int lastBin);
