@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/nvlink/hugeallocator.h"
 #include "core/profile/profile.h"
+#include "core/util/hugeallocator.h"
 
 #include <QString>
 #include <cstdint>

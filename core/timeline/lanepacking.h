@@ -2,9 +2,11 @@
 #pragma once
 
 #include "core/profile/profile.h"
+#include "core/util/hugepages.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 /// Ordering and lane assignment of one track's events, generic over a lane accessor (laneaccess.h) built on the
@@ -16,6 +18,7 @@ struct SortKey
     TimeNs start;
     TimeNs end;
     std::uint32_t ref;
+    std::uint32_t position; ///< in the unsorted track: ties keep their order (in the struct's padding)
 };
 
 /// Start ascending, then the longer first, so that a parent precedes the children that start with it.
@@ -26,7 +29,7 @@ inline bool before(TimeNs s1, TimeNs e1, TimeNs s2, TimeNs e2)
 
 /// Sorts @p refs by start (longer first on ties); @p access reads position k of @p refs. Exports are mostly written
 /// in start order, so the common case is one check.
-template <typename Access> void sortByStart(std::vector<std::uint32_t>& refs, const Access& access)
+template <typename Access> void sortByStart(std::span<std::uint32_t> refs, const Access& access)
 {
     const std::uint32_t n = std::uint32_t(refs.size());
     bool sorted = true;
@@ -34,11 +37,17 @@ template <typename Access> void sortByStart(std::vector<std::uint32_t>& refs, co
         sorted = !before(access.start(k), access.end(k), access.start(k - 1), access.end(k - 1));
     if (sorted)
         return;
-    std::vector<SortKey> keys(n);
+    // A stable order by an in-place sort on (start, longer first, position): no merge buffer of half the keys.
+    std::vector<SortKey> keys;
+    reserveHugePages(keys, n);
+    keys.resize(n);
     for (std::uint32_t k = 0; k < n; ++k)
-        keys[k] = { access.start(k), access.end(k), refs[k] };
-    std::stable_sort(keys.begin(), keys.end(),
-        [](const SortKey& a, const SortKey& b) { return before(a.start, a.end, b.start, b.end); });
+        keys[k] = { access.start(k), access.end(k), refs[k], k };
+    std::sort(keys.begin(), keys.end(), [](const SortKey& a, const SortKey& b) {
+        if (a.start != b.start || a.end != b.end)
+            return before(a.start, a.end, b.start, b.end);
+        return a.position < b.position;
+    });
     for (std::uint32_t k = 0; k < n; ++k)
         refs[k] = keys[k].ref;
 }
@@ -49,6 +58,7 @@ template <typename Access> void sortByStart(std::vector<std::uint32_t>& refs, co
 template <typename Access>
 std::uint32_t assignLanes(const Access& access, std::uint32_t n, std::vector<std::uint32_t>& laneOf)
 {
+    reserveHugePages(laneOf, n);
     laneOf.resize(n);
     std::vector<TimeNs> laneEnd;
     for (std::uint32_t k = 0; k < n; ++k) {

@@ -6,6 +6,7 @@
 #include "core/timeline/laneaccess.h"
 #include "core/timeline/lanepacking.h"
 #include "core/timeline/timelinebuild.h"
+#include "core/util/hugepages.h"
 
 #include <algorithm>
 #include <climits>
@@ -212,8 +213,8 @@ bool TimelineIndexBuilder::finishTracks(const JobContext& job)
     for (const Track& t : m_tracks)
         total += t.refs.size();
     // Busy intervals follow the events: at most one per GPU operation.
-    m_index->m_refs.reserve(
-        total + m_profile.kernels.size() + m_profile.memops.size() + m_profile.graphLaunches.size());
+    reserveHugePages(
+        m_index->m_refs, total + m_profile.kernels.size() + m_profile.memops.size() + m_profile.graphLaunches.size());
     for (Track& t : m_tracks) {
         if (job.isCancelled())
             return false;
@@ -238,7 +239,7 @@ void TimelineIndexBuilder::finishTrack(Track& track)
     appendLanes(track, laneOf, lanes);
     track.firstLane = std::uint32_t(m_index->m_lanes.size() - lanes);
     track.laneCount = lanes;
-    std::vector<std::uint32_t>().swap(track.refs);
+    track.refs = {};
 }
 
 void TimelineIndexBuilder::appendLanes(

@@ -3,6 +3,7 @@
 
 #include "core/jobs/jobcontext.h"
 #include "core/timeline/timelineindex.h"
+#include "core/util/hugeallocator.h"
 
 #include <array>
 #include <map>
@@ -30,7 +31,9 @@ private:
         ProcessIndex process = kNoIndex;
         std::uint32_t stream = 0;
         ThreadIndex thread = kNoIndex;
-        std::vector<std::uint32_t> refs; ///< while gathering; moved into the index's lanes by finishTrack()
+        /// While gathering; moved into the index's lanes by finishTrack(). Tracks of millions of events grow in huge
+        /// pages: their doublings would otherwise fault in twice their size 4 KiB at a time.
+        std::vector<std::uint32_t, HugeAllocator<std::uint32_t>> refs;
         std::uint32_t firstLane = 0;
         std::uint32_t laneCount = 0;
         std::uint64_t events = 0;
