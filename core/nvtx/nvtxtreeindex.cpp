@@ -7,9 +7,9 @@
 
 namespace nsw {
 
-NvtxTreeIndex::NvtxTreeIndex(const Profile& profile)
-    : m_profile(&profile)
-    , m_launches(profile)
+NvtxTreeIndex::NvtxTreeIndex(ProfilePtr profile)
+    : m_profile(std::move(profile))
+    , m_launches(*m_profile)
 { }
 
 std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& profile, const JobContext& job)
@@ -19,7 +19,7 @@ std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& prof
     const CudaApiTable& api = p.cudaApi;
     const std::size_t threads = p.threads.size();
     job.report(QStringLiteral("NVTX tree"), 0.0);
-    std::shared_ptr<NvtxTreeIndex> index(new NvtxTreeIndex(p));
+    std::shared_ptr<NvtxTreeIndex> index(new NvtxTreeIndex(profile));
     if (job.isCancelled())
         return nullptr;
 

@@ -22,8 +22,9 @@ public:
     /// nullptr when @p job was cancelled.
     static std::shared_ptr<const NvtxTreeIndex> build(const ProfilePtr& profile, const JobContext& job = {});
 
-    /// The profile it indexes (identity only: a tree reuses the index only for the same profile).
-    const Profile* profile() const { return m_profile; }
+    /// The profile it indexes (a tree reuses the index only for the same profile, which the index keeps alive so that
+    /// no other profile can take its address).
+    const Profile* profile() const { return m_profile.get(); }
     std::size_t threadCount() const { return m_rangeBegin.size() - 1; }
 
     /// The range rows of @p thread (push/pop and start/end, as NvtxTable rows) in nesting order.
@@ -57,7 +58,7 @@ public:
     }
 
 private:
-    explicit NvtxTreeIndex(const Profile& profile);
+    explicit NvtxTreeIndex(ProfilePtr profile);
 
     /// Per block of kBlockRows consecutive positions of m_ranges (the blocks ignore thread boundaries: a block
     /// across two threads only skips less): enough to skip rows that cannot overlap a focus.
@@ -69,7 +70,7 @@ private:
     };
     static constexpr std::size_t kBlockRows = 64;
 
-    const Profile* m_profile;
+    ProfilePtr m_profile;
     std::vector<std::uint32_t> m_rangeBegin; ///< per thread, size threads + 1
     std::vector<std::uint32_t> m_ranges;
     std::vector<Block> m_blocks;
