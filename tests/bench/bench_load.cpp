@@ -12,10 +12,10 @@
 #include <QAbstractItemModel>
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QTimer>
 #include <QFileInfo>
 #include <QTableView>
 #include <QThread>
+#include <QTimer>
 #include <cstdio>
 #include <sqlite3.h>
 #include <sys/resource.h>

@@ -9,6 +9,16 @@
 using namespace nsw;
 
 namespace {
+/// Each bar's total: the sum of its categories' times (after a test changed them).
+void sumBars(CategoryTable& t)
+{
+    for (std::size_t b = 0; b < t.barTotal.size(); ++b) {
+        t.barTotal[b] = 0;
+        for (const auto& row : t.time)
+            t.barTotal[b] += row[b];
+    }
+}
+
 /// @p bars bars named like real profile labels, 14 categories named like the vLLM rules' (underscores, descenders).
 CategoryTable table(int bars)
 {
@@ -30,11 +40,22 @@ CategoryTable table(int bars)
     t.instances.assign(std::size_t(names.size()), std::vector<std::int64_t>(std::size_t(bars), 1));
     t.barTotal.assign(std::size_t(bars), 0);
     for (int c = 0; c < names.size(); ++c)
-        for (int b = 0; b < bars; ++b) {
+        for (int b = 0; b < bars; ++b)
             t.time[std::size_t(c)][std::size_t(b)] = TimeNs(1'000'000) * (c + 1) * (b % 3 + 1);
-            t.barTotal[std::size_t(b)] += t.time[std::size_t(c)][std::size_t(b)];
-        }
+    sumBars(t);
     return t;
+}
+
+/// @p chart at @p size showing @p t, on screen and replotted; false when the window never appeared.
+bool showOnScreen(CategoryChart& chart, const CategoryTable& t, QSize size)
+{
+    chart.resize(size);
+    chart.setTable(t, QStringLiteral("vllm / llama"));
+    chart.show();
+    if (!QTest::qWaitForWindowExposed(&chart))
+        return false;
+    chart.replot();
+    return true;
 }
 } // namespace
 
@@ -207,17 +228,9 @@ void TestCategoryChart::shortDockLegendIsWholeOrLeftOut()
         t.time.erase(t.time.begin() + drop);
         t.instances.erase(t.instances.begin() + drop);
     }
-    for (std::size_t b = 0; b < t.barTotal.size(); ++b) {
-        t.barTotal[b] = 0;
-        for (const auto& row : t.time)
-            t.barTotal[b] += row[b];
-    }
+    sumBars(t);
     CategoryChart chart;
-    chart.resize(size);
-    chart.setTable(t, QStringLiteral("vllm / llama"));
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
-    chart.replot();
+    QVERIFY(showOnScreen(chart, t, size));
     QVERIFY2(chart.axisRect()->rect().height() >= 40, qPrintable(QString::number(chart.axisRect()->rect().height())));
     // The titles are elided to the width rather than cut at both ends.
     const QFont titleFont(chart.font().family(), chart.font().pointSize() + 1, QFont::Bold); // as the chart sets them
@@ -254,17 +267,9 @@ void TestCategoryChart::timeAxisNumbersHaveRoom()
     for (auto& row : t.time)
         for (TimeNs& v : row)
             v = TimeNs(std::llround(double(v) * scale));
-    for (std::size_t b = 0; b < t.barTotal.size(); ++b) {
-        t.barTotal[b] = 0;
-        for (const auto& row : t.time)
-            t.barTotal[b] += row[b];
-    }
+    sumBars(t);
     CategoryChart chart;
-    chart.resize(size);
-    chart.setTable(t, QStringLiteral("vllm / llama"));
-    chart.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&chart));
-    chart.replot();
+    QVERIFY(showOnScreen(chart, t, size));
 
     // At least three numbers, each pair apart by more than a label's width plus two characters.
     QCPAxis* const time = chart.timeAxis();
