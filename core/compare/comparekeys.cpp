@@ -221,8 +221,7 @@ std::int64_t countIterations(const Profile& profile, const QString& marker, cons
         const StringRef name = nvtx.name[i];
         if (!NvtxTable::isRange(nvtx.eventType[i]) || name == kNoString)
             continue;
-        if (focus.isActive()
-            && !focus.overlaps(nvtx.start[i], nvtx.end[i] == kNoTime ? nvtx.maxTimestamp : nvtx.end[i]))
+        if (focus.isActive() && !focus.overlaps(nvtx.start[i], nvtx.resolvedEnd(i)))
             continue;
         std::uint8_t& m = matches[std::size_t(name)];
         if (m == 0) {

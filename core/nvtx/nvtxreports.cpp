@@ -133,7 +133,7 @@ ReportTable nvtxSum(const Profile& p, const FocusRange& focus)
     for (std::size_t i = 0; i < n.size(); ++i) {
         if (!NvtxTable::isRange(n.eventType[i]))
             continue;
-        const TimeNs end = n.end[i] == kNoTime ? n.maxTimestamp : n.end[i];
+        const TimeNs end = n.resolvedEnd(i);
         if (focus.overlaps(n.start[i], end))
             members.emplace_back(std::uint32_t(i), labels.groupOf(i));
     }
@@ -149,7 +149,7 @@ ReportTable nvtxSum(const Profile& p, const FocusRange& focus)
     durations.resize(members.size());
     std::vector<std::size_t> fill(begin.begin(), begin.end() - 1);
     for (const auto& [row, g] : members)
-        durations[fill[std::size_t(g)]++] = (n.end[row] == kNoTime ? n.maxTimestamp : n.end[row]) - n.start[row];
+        durations[fill[std::size_t(g)]++] = n.resolvedEnd(row) - n.start[row];
     members = {};
     // One list per style, shared by the groups (copies of a QStringList share its data).
     const QStringList pushPop { kPushPop }, startEnd { kStartEnd };

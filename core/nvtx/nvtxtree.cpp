@@ -119,7 +119,7 @@ public:
 
 private:
     bool cancelled() const { return m_job.isCancelled(); }
-    TimeNs resolvedEnd(std::size_t row) const { return NvtxTreeIndex::resolvedEnd(m_p.nvtx, row); }
+    TimeNs resolvedEnd(std::size_t row) const { return m_p.nvtx.resolvedEnd(row); }
     std::int32_t nameKey(StringRef ref);
     std::int32_t rangeKey(StringRef ref);
     std::int32_t child(std::int32_t parent, std::int32_t domain, std::int32_t name, NvtxNode::Kind kind);
@@ -567,7 +567,7 @@ std::vector<qint64> nvtxNodeDurations(const NvtxTree& tree, std::int32_t node)
         const std::span<const std::uint32_t> rows = tree.placedRanges();
         for (std::size_t i = 0; i < std::min(rows.size(), tree.rangeNode.size()); ++i)
             if (tree.rangeNode[i] == node)
-                durations.push_back(NvtxTreeIndex::resolvedEnd(p.nvtx, rows[i]) - p.nvtx.start[rows[i]]);
+                durations.push_back(p.nvtx.resolvedEnd(rows[i]) - p.nvtx.start[rows[i]]);
     }
     std::sort(durations.begin(), durations.end());
     return durations;

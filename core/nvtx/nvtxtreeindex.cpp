@@ -46,7 +46,7 @@ std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& prof
     const auto rangeBefore = [&](std::uint32_t a, std::uint32_t b) {
         if (n.start[a] != n.start[b])
             return n.start[a] < n.start[b];
-        const TimeNs ea = resolvedEnd(n, a), eb = resolvedEnd(n, b);
+        const TimeNs ea = n.resolvedEnd(a), eb = n.resolvedEnd(b);
         if (ea != eb)
             return ea > eb;
         return a < b;
@@ -74,7 +74,7 @@ std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& prof
         Block block { std::numeric_limits<TimeNs>::max(), std::numeric_limits<TimeNs>::min(), false };
         for (std::size_t i = b; i < std::min(rows, b + kBlockRows); ++i) {
             const std::uint32_t row = index->m_ranges[i];
-            const TimeNs end = resolvedEnd(n, row);
+            const TimeNs end = n.resolvedEnd(row);
             block.minStart = std::min(block.minStart, n.start[row]);
             block.maxEnd = std::max(block.maxEnd, end);
             block.anyReversed = block.anyReversed || end < n.start[row];
@@ -102,7 +102,7 @@ void NvtxTreeIndex::appendOverlapping(
             continue;
         for (std::size_t i = std::max(b, begin); i < std::min(end, b + kBlockRows); ++i) {
             const std::uint32_t row = m_ranges[i];
-            if (focus.overlaps(n.start[row], resolvedEnd(n, row)))
+            if (focus.overlaps(n.start[row], n.resolvedEnd(row)))
                 out.push_back(row);
         }
     }

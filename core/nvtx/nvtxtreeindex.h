@@ -50,13 +50,6 @@ public:
     /// Sorted rows of the start/end ranges that end on another thread than the one that started them.
     const std::vector<std::uint32_t>& crossThreadRows() const { return m_crossRows; }
 
-    /// end, or NvtxTable::maxTimestamp for an unterminated range.
-    static TimeNs resolvedEnd(const NvtxTable& nvtx, std::size_t row)
-    {
-        const TimeNs e = nvtx.end[row];
-        return e == kNoTime ? nvtx.maxTimestamp : e;
-    }
-
 private:
     explicit NvtxTreeIndex(ProfilePtr profile);
 

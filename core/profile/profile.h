@@ -189,6 +189,8 @@ struct NvtxTable
     std::size_t size() const { return start.size(); }
     ThreadIndex endThreadOf(std::size_t row) const;
     bool hasEndThread(std::size_t row) const;
+    /// end, or maxTimestamp for an unterminated range (nsys's end for it).
+    TimeNs resolvedEnd(std::size_t row) const { return end[row] == kNoTime ? maxTimestamp : end[row]; }
 };
 
 /// OS runtime calls (OSRT_API).

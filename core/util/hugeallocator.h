@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/util/hugepages.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -39,7 +41,7 @@ template <typename T> struct HugeAllocator
             const std::uintptr_t tail = start + length + kHuge - (aligned + length);
             if (tail > 0)
                 munmap(reinterpret_cast<void*>(aligned + length), tail);
-            madvise(reinterpret_cast<void*>(aligned), length, MADV_HUGEPAGE);
+            adviseHugePages(reinterpret_cast<void*>(aligned), length);
             return reinterpret_cast<T*>(aligned);
         }
 #endif
