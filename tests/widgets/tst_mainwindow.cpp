@@ -12,6 +12,7 @@
 #include "widgets/shell/loaderrorbanners.h"
 #include "widgets/statistics/statisticspane.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
@@ -151,6 +152,34 @@ private Q_SLOTS:
         QTest::keyClick(&w, Qt::Key_Escape);
         QVERIFY(!session->focus().isActive());
         QVERIFY(!w.focusBanner()->isVisible());
+    }
+
+    void aLongFocusLabelIsElidedInsteadOfWideningTheWindow()
+    {
+        // An NVTX range's label can be thousands of characters (a Python dict of a whole trace marker).
+        MainWindow w(true);
+        w.resize(1000, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, m_export));
+        ProfileSession* session = w.workbench()->current();
+        QVERIFY(session);
+        const QString label
+            = QStringLiteral("{'traceMarker': [") + QString(2000, QLatin1Char('x')) + QStringLiteral("]}");
+        session->setFocus(FocusRange { 0, session->profile()->captureDurationNs() / 4, label });
+        QApplication::processEvents();
+        QCOMPARE(w.width(), 1000);
+        QVERIFY2(w.minimumSizeHint().width() < 1000, qPrintable(QString::number(w.minimumSizeHint().width())));
+        FocusBanner* banner = w.focusBanner();
+        QVERIFY(banner->isVisible());
+        QVERIFY(banner->geometry().right() < w.width());
+        QVERIFY2(banner->text().contains(label), "the whole label is kept");
+        const QString shown = banner->shownText();
+        QVERIFY2(shown.size() < label.size() && shown.startsWith(QStringLiteral("Focus")), qPrintable(shown));
+        QVERIFY(banner->fontMetrics().horizontalAdvance(shown) <= banner->width());
+        auto* clear = banner->findChild<QPushButton*>(QStringLiteral("clearFocus"));
+        QVERIFY(clear && clear->isVisible());
+        QVERIFY(banner->rect().contains(clear->geometry()));
     }
 
     void statisticsFollowTheFocus()

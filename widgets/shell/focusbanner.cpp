@@ -2,16 +2,16 @@
 #include "focusbanner.h"
 
 #include "core/util/timeformat.h"
+#include "widgets/common/elidedlabel.h"
 
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QPushButton>
 
 namespace nsw {
 
 FocusBanner::FocusBanner(QWidget* parent)
     : QFrame(parent)
-    , m_text(new QLabel(this))
+    , m_text(new ElidedLabel(this))
 {
     setObjectName(QStringLiteral("focusBanner"));
     setStyleSheet(QStringLiteral("#focusBanner { background: #e8f0fe; border-bottom: 1px solid #9ab6e8; }"));
@@ -37,10 +37,15 @@ void FocusBanner::setFocusRange(const FocusRange& focus, TimeNs captureNs)
             text += tr(" · %1 % of the capture").arg(100.0 * double(focus.durationNs()) / double(captureNs), 0, 'f', 1);
         text += tr(" — the panes show only what overlaps this range");
     }
-    m_text->setText(text);
+    m_text->setFullText(text);
 }
 
 QString FocusBanner::text() const
+{
+    return m_text->fullText();
+}
+
+QString FocusBanner::shownText() const
 {
     return m_text->text();
 }

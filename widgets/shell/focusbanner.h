@@ -5,9 +5,9 @@
 
 #include <QFrame>
 
-class QLabel;
-
 namespace nsw {
+
+class ElidedLabel;
 
 /// The row under the toolbar that says what the panes show when the current profile is focused on a range:
 /// "Focus: ProfilerStep#12 · 412 ms · 3.2 % of the capture", with Clear (Esc). Hidden without a focus.
@@ -19,14 +19,17 @@ public:
     /// Shows @p focus of a capture @p captureNs long (0 = unknown: no share), or nothing when it is inactive.
     void setFocusRange(const FocusRange& focus, TimeNs captureNs);
     bool hasContent() const { return m_focus.isActive(); }
+    /// The whole text (the row shows it elided to its width, whole in the tooltip).
     QString text() const;
+    /// What the row shows.
+    QString shownText() const;
 
 Q_SIGNALS:
     void clearRequested();
 
 private:
     FocusRange m_focus;
-    QLabel* m_text;
+    ElidedLabel* m_text;
 };
 
 } // namespace nsw
