@@ -409,8 +409,11 @@ void RegularParser::chunk(qint64 from, qint64 to, ChunkResult& out, const Cancel
                 const unsigned char* f = rec + kNvf1HostTsBytes;
                 const quint64 value = load<std::uint64_t>(f + 32);
                 // fieldId and scopeId, then valueType 3 (unsigned long long) with nvmlReturn 0, one host and NVML time.
-                const bool usual = (load<std::uint64_t>(f) == key[k]) & (load<std::uint64_t>(f + 24) == 3)
-                    & (load<std::uint64_t>(rec) == hostTs) & (load<std::int64_t>(f + 8) == pollAbs) & !own[k];
+                // Bitwise on ints on purpose: one branch for the five tests in this hot loop.
+                const bool usual = (int(load<std::uint64_t>(f) == key[k]) & int(load<std::uint64_t>(f + 24) == 3)
+                                       & int(load<std::uint64_t>(rec) == hostTs)
+                                       & int(load<std::int64_t>(f + 8) == pollAbs) & int(!own[k]))
+                    != 0;
                 if (__builtin_expect(usual, 1)) {
                     if (counting)
                         step(k, p, value);

@@ -14,9 +14,9 @@
 
 namespace nsw {
 
-/// Allocator for the large sample arrays of NVLink recordings. Buffers of 2 MiB and more are mapped 2 MiB-aligned
-/// with transparent huge pages requested: filling a 10-minute recording's arrays then costs a few hundred page
-/// faults instead of tens of thousands (each one expensive, notably in virtual machines).
+/// Allocator for large arrays filled once (NVLink samples, the timeline's tracks). Buffers of 2 MiB and more are
+/// mapped 2 MiB-aligned with transparent huge pages requested: filling a 10-minute recording's arrays then costs a
+/// few hundred page faults instead of tens of thousands (each one expensive, notably in virtual machines).
 template <typename T> struct HugeAllocator
 {
     using value_type = T;
