@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/deviceunions.h"
 
+#include "core/util/hugepages.h"
+
 #include <algorithm>
+#include <array>
 
 namespace nsw {
 
@@ -19,6 +22,21 @@ std::map<int, DeviceUnions> deviceUnions(const AnalysisContext& c, const JobCont
     auto clipped = [&](TimeNs s, TimeNs e) {
         return TimeInterval { std::max(s, c.windowStart), std::min(e, c.windowEnd) };
     };
+    // Counted first so that each list is reserved once (in huge pages): growing millions of rows by doubling faults
+    // in twice their memory.
+    std::map<int, std::array<std::size_t, 3>> counts;
+    for (std::size_t i = 0; i < p.kernels.size(); ++i)
+        if (c.kernelInFocus[i])
+            ++counts[c.kernelDevice[i]][c.kernelIsNccl[i] ? 1 : 0];
+    for (std::size_t i = 0; i < p.memops.size(); ++i)
+        if (c.memOpInFocus[i])
+            ++counts[c.memOpDevice[i]][2];
+    for (const auto& [device, n] : counts) {
+        Lists& l = lists[device];
+        reserveHugePages(l.compute, n[0]);
+        reserveHugePages(l.nccl, n[1]);
+        reserveHugePages(l.memory, n[2]);
+    }
     for (std::size_t i = 0; i < p.kernels.size(); ++i) {
         if (!c.kernelInFocus[i])
             continue;

@@ -55,8 +55,11 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
     r.idleGaps = computeIdleGaps(context, TimeNs(t.value(QStringLiteral("listed_gap_us")) * 1e3), 2000, job,
         TimeNs(t.value(QStringLiteral("long_gap_ms")) * 1e6));
     job.report(QStringLiteral("Overlap"), 0.3);
-    r.overlap = computeOverlap(context, job);
-    r.temporal = computeTemporalBreakdown(context, job);
+    {
+        const std::map<int, DeviceUnions> unions = deviceUnions(context, job);
+        r.overlap = computeOverlap(context, unions);
+        r.temporal = computeTemporalBreakdown(context, unions);
+    }
     job.report(QStringLiteral("NCCL"), 0.4);
     r.nccl = computeNcclBreakdown(context, job);
     job.report(QStringLiteral("Launch cost"), 0.45);

@@ -2,8 +2,10 @@
 #include "core/diagnostics/idlegaps.h"
 
 #include "core/diagnostics/intervals.h"
+#include "core/util/hugepages.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -35,6 +37,22 @@ std::vector<ProcessCalls> processCalls(const AnalysisContext& c)
     const Profile& p = *c.profile;
     std::vector<std::vector<TimeInterval>> sync(p.processes.size()), memory(p.processes.size()),
         all(p.processes.size());
+    // Counted first so that each list is reserved once, in huge pages (millions of calls).
+    std::vector<std::array<std::size_t, 3>> counts(p.processes.size());
+    for (std::size_t i = 0; i < p.cudaApi.size(); ++i) {
+        const ProcessIndex process = p.processOfThread(p.cudaApi.thread[i]);
+        if (process < 0 || std::size_t(process) >= p.processes.size())
+            continue;
+        std::array<std::size_t, 3>& n = counts[std::size_t(process)];
+        ++n[0];
+        n[1] += (c.apiKind[i] & (ApiSync | ApiWait)) ? 1 : 0;
+        n[2] += (c.apiKind[i] & ApiMemory) ? 1 : 0;
+    }
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        reserveHugePages(all[i], counts[i][0]);
+        reserveHugePages(sync[i], counts[i][1]);
+        reserveHugePages(memory[i], counts[i][2]);
+    }
     for (std::size_t i = 0; i < p.cudaApi.size(); ++i) {
         const ProcessIndex process = p.processOfThread(p.cudaApi.thread[i]);
         if (process < 0 || std::size_t(process) >= p.processes.size())
@@ -152,7 +170,7 @@ IdleGapResult computeIdleGaps(
         return result;
     const Profile& p = *c.profile;
     std::vector<DeviceOp> ops;
-    ops.reserve(p.kernels.size() + p.memops.size());
+    reserveHugePages(ops, p.kernels.size() + p.memops.size());
     for (std::size_t i = 0; i < p.kernels.size(); ++i)
         if (c.kernelInFocus[i])
             ops.push_back({ p.kernels.start[i], p.kernels.end[i], std::uint32_t(i), false, c.kernelDevice[i],

@@ -1,22 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/intervals.h"
 
+#include "core/util/hugepages.h"
+
 #include <algorithm>
 
 namespace nsw {
 
 IntervalUnion::IntervalUnion(std::vector<TimeInterval> intervals)
 {
-    std::sort(intervals.begin(), intervals.end());
+    // Activity comes mostly in start order already: checking is one pass, sorting millions of rows is not.
+    if (!std::is_sorted(intervals.begin(), intervals.end()))
+        std::sort(intervals.begin(), intervals.end());
+    // Merged in place: the result is never longer than the input, and a second array would be fresh pages to fault in.
+    std::size_t kept = 0;
     for (const TimeInterval& i : intervals) {
         if (i.second <= i.first)
             continue;
-        if (!m_intervals.empty() && i.first <= m_intervals.back().second)
-            m_intervals.back().second = std::max(m_intervals.back().second, i.second);
+        if (kept > 0 && i.first <= intervals[kept - 1].second)
+            intervals[kept - 1].second = std::max(intervals[kept - 1].second, i.second);
         else
-            m_intervals.push_back(i);
+            intervals[kept++] = i;
     }
-    m_prefix.reserve(m_intervals.size());
+    intervals.resize(kept);
+    if (kept < intervals.capacity() / 4)
+        intervals.shrink_to_fit(); // many calls merged into few intervals: do not keep the input's size
+    m_intervals = std::move(intervals);
+    reserveHugePages(m_prefix, m_intervals.size());
     TimeNs sum = 0;
     for (const TimeInterval& i : m_intervals) {
         sum += i.second - i.first;

@@ -10,10 +10,15 @@ namespace nsw {
 
 OverlapResult computeOverlap(const AnalysisContext& c, const JobContext& job)
 {
+    return computeOverlap(c, deviceUnions(c, job));
+}
+
+OverlapResult computeOverlap(const AnalysisContext& c, const std::map<int, DeviceUnions>& unions)
+{
     OverlapResult result;
     if (!c.profile)
         return result;
-    for (const auto& [device, u] : deviceUnions(c, job)) {
+    for (const auto& [device, u] : unions) {
         if (u.compute.length() == 0 && u.nccl.length() == 0)
             continue;
         DeviceOverlap d;

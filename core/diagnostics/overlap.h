@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/diagnostics/analysiscontext.h"
+#include "core/diagnostics/deviceunions.h"
 
 namespace nsw {
 
@@ -39,5 +39,7 @@ struct OverlapResult
 
 /// Kernels that overlap the focus, clipped to the window.
 OverlapResult computeOverlap(const AnalysisContext& context, const JobContext& job = {});
+/// The same from the device unions already made (runDiagnostics shares them with the temporal breakdown).
+OverlapResult computeOverlap(const AnalysisContext& context, const std::map<int, DeviceUnions>& unions);
 
 } // namespace nsw

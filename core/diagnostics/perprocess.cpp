@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace nsw {
 
@@ -22,8 +23,68 @@ int pidOfProcess(const Profile& p, ProcessIndex process)
     return process >= 0 ? p.processes[std::size_t(process)].pid : 0;
 }
 
+void merge(NamedDurations& into, const NamedDurations& d)
+{
+    into.minNs = into.count == 0 ? d.minNs : std::min(into.minNs, d.minNs);
+    into.maxNs = into.count == 0 ? d.maxNs : std::max(into.maxNs, d.maxNs);
+    into.count += d.count;
+    into.totalNs += d.totalNs;
+}
+
+using NameKey = std::tuple<int, QString, QString>; ///< pid, domain, name
+
+/// Durations keyed by (pid, domain, name) as integers: millions of rows cost a hash lookup each instead of QString
+/// comparisons down a map, and names are resolved once per key (refs are interned: one ref per distinct text, but
+/// several domains of different processes may share a name, so rows are merged by text afterwards).
+class RefDurations
+{
+public:
+    NamedDurations& operator()(int pid, std::int32_t domain, StringRef name)
+    {
+        const Key key { pid, domain, name };
+        if (m_last && m_lastKey == key)
+            return *m_last;
+        m_lastKey = key;
+        m_last = &m_rows[key];
+        return *m_last;
+    }
+    /// Adds every row to @p byPid under its pid and, when @p all is given, to @p all under pid 0.
+    void mergeInto(const Profile& p, std::map<NameKey, NamedDurations>& byPid,
+        std::map<NameKey, NamedDurations>* all = nullptr) const
+    {
+        for (const auto& [key, d] : m_rows) {
+            const QString& domain = p.nvtxDomainName(key.domain); // -1: the default domain, or not NVTX
+            const QString& name = p.strings.at(key.name);
+            merge(byPid[{ key.pid, domain, name }], d);
+            if (all)
+                merge((*all)[{ 0, domain, name }], d);
+        }
+    }
+
+private:
+    struct Key
+    {
+        int pid;
+        std::int32_t domain;
+        StringRef name;
+        bool operator==(const Key&) const = default;
+    };
+    struct KeyHash
+    {
+        std::size_t operator()(const Key& k) const noexcept
+        {
+            const std::uint64_t a = (std::uint64_t(std::uint32_t(k.pid)) << 32) | std::uint32_t(k.name);
+            return std::size_t(
+                (a ^ (std::uint64_t(std::uint32_t(k.domain)) * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull >> 17);
+        }
+    };
+    std::unordered_map<Key, NamedDurations, KeyHash> m_rows;
+    Key m_lastKey {};
+    NamedDurations* m_last = nullptr;
+};
+
 /// Keyed rows (pid, domain, name) into a vector, by pid then total descending (pid 0 first when aggregated).
-std::vector<NamedDurations> flatten(std::map<std::tuple<int, QString, QString>, NamedDurations>& rows)
+std::vector<NamedDurations> flatten(std::map<NameKey, NamedDurations>& rows)
 {
     std::vector<NamedDurations> out;
     out.reserve(rows.size());
@@ -50,51 +111,48 @@ PerProcessResult computePerProcess(const AnalysisContext& c, const JobContext& j
         return result;
     const Profile& p = *c.profile;
     std::map<int, ProcessBreakdownRow> processes;
+    // The row of each process index (slot 0: no process), made on first use: a map lookup per process, not per row.
+    std::vector<ProcessBreakdownRow*> rowOfProcess(p.processes.size() + 1, nullptr);
     auto processRow = [&](ProcessIndex process) -> ProcessBreakdownRow& {
-        const int pid = pidOfProcess(p, process);
-        ProcessBreakdownRow& r = processes[pid];
-        if (r.process.isEmpty() && process >= 0) {
-            r.pid = pid;
-            r.process = p.processLabel(process);
+        ProcessBreakdownRow*& slot = rowOfProcess[std::size_t(process + 1)];
+        if (!slot) {
+            const int pid = pidOfProcess(p, process);
+            slot = &processes[pid];
+            if (slot->process.isEmpty() && process >= 0) {
+                slot->pid = pid;
+                slot->process = p.processLabel(process);
+            }
         }
-        return r;
+        return *slot;
     };
-    using Key = std::tuple<int, QString, QString>;
-    std::map<Key, NamedDurations> kernelsByPid, kernels, syncByPid, nvtxByPid, nvtx;
-    std::map<std::pair<int, StringRef>, NamedDurations> kernelRefs; // by ref first: names are resolved once
+    auto processOf = [&](ProcessIndex process) {
+        return process >= 0 && std::size_t(process) < p.processes.size() ? process : kNoIndex;
+    };
+    std::map<NameKey, NamedDurations> kernelsByPid, kernels, syncByPid, nvtxByPid, nvtx;
+    RefDurations kernelRefs, syncRefs, nvtxRefs;
 
     CancelPoll<> poll(job.cancelToken());
     for (std::size_t i = 0; i < p.kernels.size() && !poll(); ++i) {
         if (!c.kernelInFocus[i])
             continue;
-        const ProcessIndex process = i < p.kernels.process.size() ? p.kernels.process[i] : kNoIndex;
+        const ProcessIndex process = processOf(i < p.kernels.process.size() ? p.kernels.process[i] : kNoIndex);
         ProcessBreakdownRow& r = processRow(process);
         ++r.kernels;
         r.kernelNs += p.kernels.duration(i);
-        kernelRefs[{ pidOfProcess(p, process), c.kernelNameRef(i) }].add(p.kernels.duration(i));
+        kernelRefs(pidOfProcess(p, process), -1, c.kernelNameRef(i)).add(p.kernels.duration(i));
     }
-    for (const auto& [key, d] : kernelRefs) {
-        const QString& name = p.strings.at(key.second);
-        NamedDurations& byPid = kernelsByPid[{ key.first, QString(), name }];
-        NamedDurations& all = kernels[{ 0, QString(), name }];
-        for (NamedDurations* target : { &byPid, &all }) {
-            target->minNs = target->count == 0 ? d.minNs : std::min(target->minNs, d.minNs);
-            target->maxNs = target->count == 0 ? d.maxNs : std::max(target->maxNs, d.maxNs);
-            target->count += d.count;
-            target->totalNs += d.totalNs;
-        }
-    }
+    kernelRefs.mergeInto(p, kernelsByPid, &kernels);
     for (std::size_t i = 0; i < p.memops.size(); ++i) {
         if (!c.memOpInFocus[i])
             continue;
-        ProcessBreakdownRow& r = processRow(i < p.memops.process.size() ? p.memops.process[i] : kNoIndex);
+        ProcessBreakdownRow& r = processRow(processOf(i < p.memops.process.size() ? p.memops.process[i] : kNoIndex));
         ++r.memOps;
         r.memOpNs += p.memops.duration(i);
     }
     for (std::size_t i = 0; i < p.cudaApi.size() && !poll(); ++i) {
         if (!c.apiInFocus(i))
             continue;
-        const ProcessIndex process = p.processOfThread(p.cudaApi.thread[i]);
+        const ProcessIndex process = processOf(p.processOfThread(p.cudaApi.thread[i]));
         ProcessBreakdownRow& r = processRow(process);
         const TimeNs d = p.cudaApi.end[i] - p.cudaApi.start[i];
         ++r.apiCalls;
@@ -103,23 +161,22 @@ PerProcessResult computePerProcess(const AnalysisContext& c, const JobContext& j
             continue;
         ++r.syncCalls;
         r.syncNs += d;
-        syncByPid[{ pidOfProcess(p, process), QString(), p.strings.at(p.cudaApi.name[i]) }].add(d);
+        syncRefs(pidOfProcess(p, process), -1, p.cudaApi.name[i]).add(d);
     }
+    syncRefs.mergeInto(p, syncByPid);
     for (std::size_t i = 0; i < p.nvtx.size() && !poll(); ++i) {
         if (!NvtxTable::isRange(p.nvtx.eventType[i]) || p.nvtx.end[i] == kNoTime)
             continue;
         if (!c.focus.overlaps(p.nvtx.start[i], p.nvtx.end[i]))
             continue;
-        const ProcessIndex process = p.processOfThread(p.nvtx.thread[i]);
+        const ProcessIndex process = processOf(p.processOfThread(p.nvtx.thread[i]));
         ProcessBreakdownRow& r = processRow(process);
         const TimeNs d = p.nvtx.end[i] - p.nvtx.start[i];
         ++r.nvtxRanges;
         r.nvtxNs += d;
-        const QString& domain = p.nvtxDomainName(p.nvtx.domain[i]);
-        const QString& name = p.strings.at(p.nvtx.name[i]);
-        nvtxByPid[{ pidOfProcess(p, process), domain, name }].add(d);
-        nvtx[{ 0, domain, name }].add(d);
+        nvtxRefs(pidOfProcess(p, process), p.nvtx.domain[i], p.nvtx.name[i]).add(d);
     }
+    nvtxRefs.mergeInto(p, nvtxByPid, &nvtx);
     for (auto& [pid, r] : processes) {
         r.pid = pid;
         result.processes.push_back(r);

@@ -9,8 +9,14 @@ namespace nsw {
 
 std::vector<DeviceTimeBreakdown> computeTemporalBreakdown(const AnalysisContext& c, const JobContext& job)
 {
+    return computeTemporalBreakdown(c, deviceUnions(c, job));
+}
+
+std::vector<DeviceTimeBreakdown> computeTemporalBreakdown(
+    const AnalysisContext& c, const std::map<int, DeviceUnions>& unions)
+{
     std::vector<DeviceTimeBreakdown> out;
-    for (const auto& [device, u] : deviceUnions(c, job)) {
+    for (const auto& [device, u] : unions) {
         DeviceTimeBreakdown d;
         d.device = device;
         d.spanNs = c.windowDuration();

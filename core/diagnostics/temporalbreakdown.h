@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/diagnostics/analysiscontext.h"
+#include "core/diagnostics/deviceunions.h"
 
 namespace nsw {
 
@@ -19,5 +19,8 @@ struct DeviceTimeBreakdown
 };
 
 std::vector<DeviceTimeBreakdown> computeTemporalBreakdown(const AnalysisContext& context, const JobContext& job = {});
+/// The same from the device unions already made.
+std::vector<DeviceTimeBreakdown> computeTemporalBreakdown(
+    const AnalysisContext& context, const std::map<int, DeviceUnions>& unions);
 
 } // namespace nsw

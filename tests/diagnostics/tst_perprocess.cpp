@@ -44,6 +44,7 @@ private Q_SLOTS:
     void processes();
     void kernelsByPid();
     void nvtx();
+    void sameDomainNameInTwoProcessesIsOneRow();
     void sync();
 };
 
@@ -120,6 +121,26 @@ void TestPerProcess::nvtx()
     QCOMPARE(r.nvtxRanges.size(), std::size_t(2));
     QCOMPARE(r.nvtxRanges[0].totalNs, TimeNs(1500));
     QCOMPARE(r.nvtxRanges[0].minNs, TimeNs(500));
+}
+
+void TestPerProcess::sameDomainNameInTwoProcessesIsOneRow()
+{
+    // Each process registers its own "dom" (two domain entries of the profile): over all processes, one row.
+    test::ProfileBuilder b;
+    for (const int pid : { 100, 200 }) {
+        const ProcessIndex process = b.process(pid, QStringLiteral("worker"));
+        const ThreadIndex thread = b.thread(process, pid + 1);
+        const int dom = b.nvtxDomain(process, 1, QStringLiteral("dom"));
+        b.nvtxRange(thread, 0, pid * 2, QStringLiteral("step"), NvtxTable::kPushPop, dom);
+    }
+    const PerProcessResult r = computePerProcess(makeAnalysisContext(b.build()));
+    QCOMPARE(r.nvtxByPid.size(), std::size_t(2));
+    QCOMPARE(r.nvtxRanges.size(), std::size_t(1));
+    QCOMPARE(r.nvtxRanges[0].domain, QStringLiteral("dom"));
+    QCOMPARE(r.nvtxRanges[0].count, qint64(2));
+    QCOMPARE(r.nvtxRanges[0].totalNs, TimeNs(200 + 400));
+    QCOMPARE(r.nvtxRanges[0].minNs, TimeNs(200));
+    QCOMPARE(r.nvtxRanges[0].maxNs, TimeNs(400));
 }
 
 void TestPerProcess::sync()
