@@ -13,12 +13,14 @@
 #include "widgets/nvtx/nvtxpane.h"
 #include "widgets/shell/startpage.h"
 
+#include <QApplication>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLayout>
 #include <QMenu>
 #include <QScreen>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
@@ -64,6 +66,38 @@ bool openAndWait(MainWindow& w, const QString& path)
     QSignalSpy ended(&w, &MainWindow::loadEnded);
     w.openFiles({ path });
     return ended.wait(30000) && ended.first().at(1).toBool();
+}
+
+/// The visible parts of @p dock's visible splitters that overlap each other or stick out of their splitter.
+void checkSplitters(QDockWidget* dock, QStringList& overlaps, int& checked)
+{
+    for (QSplitter* splitter : dock->findChildren<QSplitter*>()) {
+        if (!splitter->isVisible() || splitter->visibleRegion().isEmpty())
+            continue;
+        QList<QWidget*> parts;
+        for (int i = 0; i < splitter->count(); ++i)
+            if (splitter->widget(i)->isVisible())
+                parts << splitter->widget(i);
+        auto describe = [&](const QWidget* part) {
+            return QStringLiteral("%1 in %2: %3,%4 %5x%6 in %7x%8")
+                .arg(QLatin1String(part->metaObject()->className()),
+                    QLatin1String(splitter->parentWidget()->metaObject()->className()))
+                .arg(part->x())
+                .arg(part->y())
+                .arg(part->width())
+                .arg(part->height())
+                .arg(splitter->width())
+                .arg(splitter->height());
+        };
+        for (int i = 0; i < parts.size(); ++i) {
+            if (!splitter->rect().contains(parts[i]->geometry()))
+                overlaps << describe(parts[i]) + QStringLiteral(" (outside)");
+            for (int j = i + 1; j < parts.size(); ++j)
+                if (parts[i]->geometry().intersects(parts[j]->geometry()))
+                    overlaps << describe(parts[i]) + QStringLiteral(" overlaps ") + describe(parts[j]);
+            ++checked;
+        }
+    }
 }
 
 } // namespace
@@ -144,6 +178,41 @@ private Q_SLOTS:
                                .arg(w.width())
                                .arg(w.height())));
         }
+    }
+
+    void splitterPartsNeverOverlap_data()
+    {
+        QTest::addColumn<QSize>("window");
+        QTest::addRow("1366x768") << QSize(1366, 708);
+        QTest::addRow("1920x1080") << QSize(1920, 1020);
+        QTest::addRow("1366x680 (unmaximised at 1366x768)") << QSize(1366, 680);
+    }
+    void splitterPartsNeverOverlap()
+    {
+        // At 1366x768 the focus banner took the height the Categories chart's minimum needed: the chart was drawn
+        // over its table's header.
+        QFETCH(QSize, window);
+        MainWindow w(true);
+        w.resize(window);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoExport()));
+        w.applyDefaultLayout();
+        ProfileSession* session = w.workbench()->current();
+        session->setFocus(FocusRange { 0, session->profile()->captureDurationNs() / 2, QStringLiteral("step") });
+        QApplication::processEvents();
+        int checked = 0;
+        QStringList overlaps;
+        // Every pane brought to the front of its tab group in turn (its splitters are then on screen).
+        for (QDockWidget* dock : w.findChildren<QDockWidget*>()) {
+            if (!dock->isVisible() && w.tabifiedDockWidgets(dock).isEmpty())
+                continue;
+            dock->raise();
+            QApplication::processEvents();
+            checkSplitters(dock, overlaps, checked);
+        }
+        QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.join(QStringLiteral("; "))));
+        QVERIFY(checked > 0);
     }
 
     void startPageHasTheWindowUntilAProfileOpens()

@@ -83,7 +83,7 @@ CategoryChart::CategoryChart(QWidget* parent)
     m_below->setColumnStretchFactor(0, 0.001);
     legend->setIconSize(14, 10);
     legend->setRowSpacing(1);
-    setMinimumSize(320, 220);
+    setMinimumSize(320, 180); // a docked pane at 1366x768 has ~250 px for the chart and its table
     connect(this, &QCustomPlot::afterLayout, this, &CategoryChart::showLabelsThatFit);
 }
 
