@@ -3,6 +3,7 @@
 
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
+#include "widgets/common/axisticks.h"
 #include "widgets/common/plotexport.h"
 
 #include <QToolTip>
@@ -154,6 +155,11 @@ void DurationHistogramChart::showBins()
     xAxis->setRange(left / 1.25, right * 1.25);
     // Head room for the percentile labels.
     yAxis->setRange(0, double(std::max<qint64>(highest, 1)) * 1.35);
+}
+
+void DurationHistogramChart::updateLayout()
+{
+    fitTickCounts({ xAxis }, [this]() { QCustomPlot::updateLayout(); });
 }
 
 void DurationHistogramChart::showPercentiles()

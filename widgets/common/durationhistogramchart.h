@@ -39,6 +39,10 @@ public:
 Q_SIGNALS:
     void binsBrushed(int firstBin, int lastBin);
 
+protected:
+    /// Fewer duration ticks where their labels would run together (the docked chart is ~290 px wide at 1366x768).
+    void updateLayout() override;
+
 private:
     /// Where bin @p bin is drawn on the log axis: [left, right). The zero bin, which a log axis cannot place, is
     /// drawn one bin width left of the first other bin.
