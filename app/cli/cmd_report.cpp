@@ -5,6 +5,7 @@
 #include "app/cli/commands.h"
 #include "core/diagnostics/diagnosticsexport.h"
 #include "core/diagnostics/reportfiles.h"
+#include "core/util/numberformat.h"
 #include "widgets/diagnostics/reportcharts.h"
 
 #include <QDir>
@@ -120,10 +121,11 @@ int runReport(const QStringList& args)
             return ExitInput;
         }
     }
-    writeStdout(QStringLiteral("%1 finding(s), %2 check(s) not run for missing data; report in %3\n")
-                    .arg(result->findings.size())
-                    .arg(result->skipped.size())
-                    .arg(QDir::toNativeSeparators(dir)));
+    writeStdout(
+        QStringLiteral("%1, %2 not run for missing data; report in %3\n")
+            .arg(countOf(qint64(result->findings.size()), QStringLiteral("finding"), QStringLiteral("findings")))
+            .arg(countOf(qint64(result->skipped.size()), QStringLiteral("check"), QStringLiteral("checks")))
+            .arg(QDir::toNativeSeparators(dir)));
     return ExitOk;
 }
 

@@ -134,6 +134,11 @@ QString withThousandsSeparators(qint64 value)
     return groupDigits(QString::number(value));
 }
 
+QString countOf(qint64 count, const QString& one, const QString& many)
+{
+    return withThousandsSeparators(count) + QLatin1Char(' ') + (count == 1 ? one : many);
+}
+
 QString withThousandsSeparators(double value, int decimals)
 {
     const QString fixed = QString::number(value, 'f', decimals);

@@ -18,6 +18,9 @@ QString withThousandsSeparators(qint64 value);
 /// The same for a float printed with @p decimals decimals ("3,481,709.0").
 QString withThousandsSeparators(double value, int decimals);
 
+/// A count and its noun, singular for exactly one: "1 finding", "12 findings", "1,250 executions".
+QString countOf(qint64 count, const QString& one, const QString& many);
+
 /// A count in at most four characters of digits for progress text: "812", "45.3k", "1.2M", "3.4G".
 QString compactCount(qint64 value);
 

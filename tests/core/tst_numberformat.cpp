@@ -161,6 +161,22 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         QCOMPARE(nsw::compactCount(value), expected);
     }
+
+    void countOf_data()
+    {
+        QTest::addColumn<qint64>("count");
+        QTest::addColumn<QString>("expected");
+        QTest::addRow("none is plural") << qint64(0) << QStringLiteral("0 findings");
+        QTest::addRow("one is singular") << qint64(1) << QStringLiteral("1 finding");
+        QTest::addRow("two") << qint64(2) << QStringLiteral("2 findings");
+        QTest::addRow("thousands grouped") << qint64(1250) << QStringLiteral("1,250 findings");
+    }
+    void countOf()
+    {
+        QFETCH(qint64, count);
+        QFETCH(QString, expected);
+        QCOMPARE(nsw::countOf(count, QStringLiteral("finding"), QStringLiteral("findings")), expected);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNumberFormat)

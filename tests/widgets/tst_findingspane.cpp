@@ -133,6 +133,10 @@ void TestFindingsPane::showsFindingsMostSevereFirst()
     QCOMPARE(view->model()->index(idle, FindingsModel::SeverityColumn).data().toString(), QStringLiteral("critical"));
     QVERIFY(m_pane->message()->isVisible());
     QVERIFY2(m_pane->message()->text().contains(QStringLiteral("critical")), qPrintable(m_pane->message()->text()));
+    // Counted in words ("3 findings: 2 critical, 1 warning"), not "finding(s)".
+    const QString message = m_pane->message()->text();
+    QVERIFY2(message.startsWith(QStringLiteral("%1 findings: ").arg(view->model()->rowCount())), qPrintable(message));
+    QVERIFY2(!message.contains(QStringLiteral("(s)")), qPrintable(message));
 }
 
 void TestFindingsPane::detailShowsTheNumbersAndRecommendation()

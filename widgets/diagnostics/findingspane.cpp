@@ -299,12 +299,14 @@ void FindingsPane::showResult(std::shared_ptr<const DiagnosticsResult> result, c
             critical += f.severity == Severity::Critical;
             warnings += f.severity == Severity::Warning;
         }
-        text = tr("%n finding(s): %1 critical, %2 warning(s)", nullptr, int(m_result->findings.size()))
+        text = tr("%1: %2 critical, %3")
+                   .arg(countOf(qint64(m_result->findings.size()), tr("finding"), tr("findings")))
                    .arg(critical)
-                   .arg(warnings)
+                   .arg(countOf(warnings, tr("warning"), tr("warnings")))
             + (m_result->skipped.empty()
                     ? QString()
-                    : tr("; %n check(s) not run for missing data", nullptr, int(m_result->skipped.size())))
+                    : tr("; %1 not run for missing data")
+                          .arg(countOf(qint64(m_result->skipped.size()), tr("check"), tr("checks"))))
             + (m_result->focus.isActive() ? tr(" — in the focus range") : QString())
             + (message.isEmpty() ? QString() : QLatin1Char('\n') + message);
     }

@@ -571,7 +571,7 @@ void KernelTablePane::showHistogram(const KernelGroupStats& stats, const std::ve
         durations.push_back(kernels.end[k] - kernels.start[k]);
     // kernelInstances() lists by ascending duration: no sort needed.
     const DurationHistogram histogram = durationHistogramSorted(durations.data(), durations.size());
-    QString title = tr("%1 executions").arg(withThousandsSeparators(histogram.count));
+    QString title = countOf(histogram.count, tr("execution"), tr("executions"));
     if (histogram.isMultimodal())
         title += QStringLiteral(" · ") + KernelSummaryModel::modesText(histogram.modes);
     m_histogramChart->setHistogram(histogram, title);

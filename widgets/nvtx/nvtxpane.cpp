@@ -405,10 +405,8 @@ void NvtxPane::showHistogramOf(std::int32_t node)
     }
     const DurationHistogram histogram = durationHistogramSorted(durations.data(), durations.size());
     const bool kernel = m_tree->nodes[std::size_t(node)].kind == NvtxNode::Kind::Kernel;
-    const bool one = histogram.count == 1;
-    QString title
-        = (kernel ? (one ? tr("%1 execution") : tr("%1 executions")) : (one ? tr("%1 instance") : tr("%1 instances")))
-              .arg(withThousandsSeparators(histogram.count));
+    QString title = kernel ? countOf(histogram.count, tr("execution"), tr("executions"))
+                           : countOf(histogram.count, tr("instance"), tr("instances"));
     if (histogram.isMultimodal())
         title += QStringLiteral(" · ") + KernelSummaryModel::modesText(histogram.modes);
     m_histogram->setHistogram(histogram, title);
