@@ -6,6 +6,7 @@
 #include "core/profile/capturespan.h"
 #include "core/session/loadjob.h"
 #include "core/session/workbench.h"
+#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 #include "widgets/categories/categoriespane.h"
 #include "widgets/categories/categorycontroller.h"
@@ -724,7 +725,7 @@ void MainWindow::updateStatus()
     for (const QString& m : models)
         gpuNames.append(m);
     const QString gpus = devices.empty() ? tr("no GPU activity")
-                                         : tr("%n GPU(s)", nullptr, int(devices.size()))
+                                         : countOf(qint64(devices.size()), tr("GPU"), tr("GPUs"))
             + (gpuNames.isEmpty() ? QString()
                                   : QStringLiteral(" (") + gpuNames.join(QStringLiteral(", ")) + QLatin1Char(')'));
     const QString version

@@ -15,12 +15,14 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -118,6 +120,34 @@ private Q_SLOTS:
         QTRY_VERIFY(shown.count() > 0 && stats->model()->report().name == QLatin1String("osrt_sum"));
         QCOMPARE(stats->model()->rowCount(), 1); // one ioctl of class 27; the class-31 row is not OS runtime
         QCOMPARE(stats->model()->index(0, 1).data(SortRole).toLongLong(), qint64(200));
+    }
+
+    void statusBarCountsTheGpusInWords()
+    {
+        MainWindow w(true);
+        QVERIFY(openAndWait(w, m_export));
+        int gpus = 0;
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("gpucount"));
+            db.setDatabaseName(m_export);
+            db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY(q.exec(QStringLiteral("SELECT count(DISTINCT deviceId) FROM (SELECT deviceId FROM "
+                                          "CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT deviceId FROM "
+                                          "CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT deviceId FROM "
+                                          "CUPTI_ACTIVITY_KIND_MEMSET)")));
+            QVERIFY(q.next());
+            gpus = q.value(0).toInt();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("gpucount"));
+        QVERIFY(gpus > 0);
+        QString status;
+        for (const QLabel* label : w.statusBar()->findChildren<QLabel*>())
+            if (label->text().contains(QStringLiteral("GPU")))
+                status = label->text();
+        const QString expected = gpus == 1 ? QStringLiteral("1 GPU") : QStringLiteral("%1 GPUs").arg(gpus);
+        QVERIFY2(status.contains(expected) && !status.contains(QStringLiteral("(s)")), qPrintable(status));
     }
 
     void focusBannerSaysWhatThePanesShow()

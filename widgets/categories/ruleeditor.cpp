@@ -7,6 +7,7 @@
 #include "core/models/ruletablemodel.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/session/workbench.h"
+#include "core/util/numberformat.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/tableviews.h"
@@ -620,7 +621,7 @@ QString RuleEditorDialog::statusText() const
             unused += d.status == RuleDiagnostic::Unused;
             invalid += d.status == RuleDiagnostic::Invalid;
         }
-    QString text = tr("%n rule(s)", nullptr, int(m_controller->rules().rules.size()));
+    QString text = countOf(qint64(m_controller->rules().rules.size()), tr("rule"), tr("rules"));
     if (!r)
         return text + tr(" · no profile open: hits are counted on the representative name set only");
     text += tr(" · %1 shadowed · %2 matching nothing").arg(shadowed).arg(unused);
