@@ -431,7 +431,7 @@ NvtxTree Builder::run()
         ++m_tree.coverage.totalKernels;
     }
     if (!m_index || m_index->profile() != &m_p)
-        m_index = NvtxTreeIndex::build(m_tree.profile, m_job.slice(0.0, 0.5));
+        m_index = NvtxTreeIndex::shared(m_tree.profile, m_job.slice(0.0, 0.5));
     if (!m_index)
         return std::move(m_tree);
     m_tree.index = m_index;

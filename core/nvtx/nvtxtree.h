@@ -126,8 +126,8 @@ struct NvtxTreeRequest
     ProfilePtr profile;
     NvtxTreeOptions options;
     FocusRange focus; ///< inactive = the whole capture
-    /// The profile's index from an earlier tree (NvtxTree::index), else built (an index of another profile is
-    /// ignored).
+    /// The profile's index from an earlier tree (NvtxTree::index), else the one another tree of the profile holds
+    /// (NvtxTreeIndex::shared), else built. An index of another profile is ignored.
     std::shared_ptr<const NvtxTreeIndex> index;
 };
 

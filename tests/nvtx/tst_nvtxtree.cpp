@@ -82,6 +82,7 @@ private Q_SLOTS:
     void nodesContainingKernel();
     void nodesWithKernelName();
     void memOpAttribution();
+    void treesOfOneProfileShareAnIndex();
     void cancelledBuildIsSafe();
     void cancelledMidwayGivesNoTree();
     void emptyProfile();
@@ -303,6 +304,21 @@ void TestNvtxTree::memOpAttribution()
     QCOMPARE(tree.nodes[0].memOps, qint64(1));
     for (const std::uint32_t outside : { 9u, 12u, 14u })
         QVERIFY(nvtxNodesContainingKernel(tree, outside).empty());
+}
+
+void TestNvtxTree::treesOfOneProfileShareAnIndex()
+{
+    // Two panes ask for trees of one profile, neither passing an index: the second reuses the first one's.
+    const ProfilePtr profile = test::nvtxFixture();
+    const NvtxTree whole = buildNvtxTree(NvtxTreeRequest { profile, {}, {}, nullptr });
+    const NvtxTree focused
+        = buildNvtxTree(NvtxTreeRequest { profile, {}, FocusRange { 0, 50, QStringLiteral("f") }, nullptr });
+    QVERIFY(whole.index);
+    QCOMPARE(focused.index.get(), whole.index.get());
+    // Another profile, even with the same events, has its own.
+    const NvtxTree other = buildNvtxTree(NvtxTreeRequest { test::nvtxFixture(), {}, {}, nullptr });
+    QVERIFY(other.index && other.index.get() != whole.index.get());
+    QCOMPARE(other.index->profile(), other.profile.get());
 }
 
 void TestNvtxTree::cancelledBuildIsSafe()
