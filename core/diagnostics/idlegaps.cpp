@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace nsw {
 
@@ -110,6 +111,40 @@ private:
     const AnalysisContext& m_c;
     std::vector<ProcessCalls> m_calls;
 };
+
+/// @p ops grouped by @p key in ascending key order, keeping their order within a key: a counting sort (a device's
+/// operations arrive in time order per table, and the keys are few: devices, streams).
+template <typename KeyOf> std::vector<DeviceOp> groupedBy(const std::vector<DeviceOp>& ops, KeyOf keyOf)
+{
+    using Key = decltype(keyOf(DeviceOp {}));
+    std::map<Key, std::size_t> next; // key -> count, then -> where its next operation goes
+    for (const DeviceOp& op : ops)
+        ++next[keyOf(op)];
+    std::size_t offset = 0;
+    for (auto& [key, n] : next)
+        offset += std::exchange(n, offset);
+    std::vector<DeviceOp> out;
+    reserveHugePages(out, ops.size());
+    out.resize(ops.size());
+    for (const DeviceOp& op : ops)
+        out[next[keyOf(op)]++] = op;
+    return out;
+}
+
+/// Sorts [first, last) by start then end, cheaply when it is already sorted or two sorted runs (kernels, then memory
+/// operations).
+void sortByTime(std::vector<DeviceOp>::iterator first, std::vector<DeviceOp>::iterator last)
+{
+    const auto earlier
+        = [](const DeviceOp& a, const DeviceOp& b) { return std::tie(a.start, a.end) < std::tie(b.start, b.end); };
+    const auto descent = std::is_sorted_until(first, last, earlier);
+    if (descent == last)
+        return;
+    if (std::is_sorted(descent, last, earlier))
+        std::inplace_merge(first, descent, last, earlier);
+    else
+        std::sort(first, last, earlier);
+}
 
 void keepLongest(std::vector<IdleGap>& gaps, std::size_t maxListed, bool& truncated)
 {
@@ -214,10 +249,15 @@ IdleGapResult computeIdleGaps(
         return g;
     };
 
-    // Whole devices.
-    std::sort(ops.begin(), ops.end(), [](const DeviceOp& a, const DeviceOp& b) {
-        return std::tie(a.device, a.start, a.end) < std::tie(b.device, b.start, b.end);
-    });
+    // Whole devices: by device, then start and end.
+    ops = groupedBy(ops, [](const DeviceOp& op) { return op.device; });
+    for (std::size_t from = 0; from < ops.size();) {
+        std::size_t to = from;
+        while (to < ops.size() && ops[to].device == ops[from].device)
+            ++to;
+        sortByTime(ops.begin() + std::ptrdiff_t(from), ops.begin() + std::ptrdiff_t(to));
+        from = to;
+    }
     for (std::size_t from = 0; from < ops.size();) {
         std::size_t to = from;
         std::vector<TimeInterval> busy;
@@ -257,10 +297,8 @@ IdleGapResult computeIdleGaps(
     if (poll.stopped())
         return result;
 
-    // Streams.
-    std::sort(ops.begin(), ops.end(), [](const DeviceOp& a, const DeviceOp& b) {
-        return std::tie(a.device, a.stream, a.start, a.end) < std::tie(b.device, b.stream, b.start, b.end);
-    });
+    // Streams: grouped keeping each device's time order.
+    ops = groupedBy(ops, [](const DeviceOp& op) { return std::make_pair(op.device, op.stream); });
     for (std::size_t from = 0; from < ops.size();) {
         std::size_t to = from;
         while (to < ops.size() && ops[to].device == ops[from].device && ops[to].stream == ops[from].stream)
