@@ -34,8 +34,8 @@ void merge(NamedDurations& into, const NamedDurations& d)
 using NameKey = std::tuple<int, QString, QString>; ///< pid, domain, name
 
 /// Durations keyed by (pid, domain, name) as integers: millions of rows cost a hash lookup each instead of QString
-/// comparisons down a map, and names are resolved once per key (refs are interned: one ref per distinct text, but
-/// several domains of different processes may share a name, so rows are merged by text afterwards).
+/// comparisons down a map. Names are resolved once per key, and the keys merged by text afterwards (domains of
+/// different processes may share a name).
 class RefDurations
 {
 public:
