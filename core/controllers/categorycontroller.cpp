@@ -5,7 +5,6 @@
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 
-#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -13,7 +12,6 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
-#include <QSignalBlocker>
 #include <map>
 
 namespace nsw {
@@ -422,20 +420,6 @@ void CategoryController::recompute()
             m_results = std::move(results);
             Q_EMIT resultsChanged();
         });
-}
-
-void CategoryController::fillSelectors(QComboBox* engineBox, QComboBox* modelBox) const
-{
-    const QSignalBlocker blockEngine(engineBox);
-    const QSignalBlocker blockModel(modelBox);
-    engineBox->clear();
-    engineBox->addItems(library().engines());
-    engineBox->setCurrentText(engine());
-    modelBox->clear();
-    modelBox->addItems(library().models(engine()));
-    if (modelBox->findText(model()) < 0)
-        modelBox->addItem(model()); // a model being created, not in the library yet
-    modelBox->setCurrentText(model());
 }
 
 } // namespace nsw

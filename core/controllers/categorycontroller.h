@@ -12,8 +12,6 @@
 #include <memory>
 #include <vector>
 
-class QComboBox;
-
 namespace nsw {
 
 class ProfileSession;
@@ -116,10 +114,6 @@ public:
     CategoryTable table() const { return makeCategoryTable(profileCategories()); }
     /// True while timelines are built or results are computed.
     bool isBusy() const { return m_pendingTimelines > 0 || m_job.isBusy(); }
-
-    /// Fills an engine and a model selector with the library's choices, the current ones selected, without
-    /// emitting their change signals (the pane and the rule editor share it).
-    void fillSelectors(QComboBox* engine, QComboBox* model) const;
 
 Q_SIGNALS:
     void libraryChanged();

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "comparecontroller.h"
 
+#include "core/controllers/categorycontroller.h"
 #include "core/jobs/logging.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
-#include "widgets/categories/categorycontroller.h"
 
 #include <QCryptographicHash>
 #include <algorithm>

@@ -20,6 +20,7 @@ CORE = {
     'compare': 6, 'diagnostics': 6,
     'models': 7,
     'session': 8,
+    'controllers': 9,
 }
 WIDGETS = {
     'common': 0, 'shell': 1,

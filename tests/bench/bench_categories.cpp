@@ -8,7 +8,7 @@
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "widgets/categories/categoriespane.h"
-#include "widgets/categories/categorycontroller.h"
+#include "core/controllers/categorycontroller.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

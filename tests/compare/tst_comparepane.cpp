@@ -6,11 +6,11 @@
 #include "core/models/sortfilterproxy.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
-#include "widgets/categories/categorycontroller.h"
+#include "core/controllers/categorycontroller.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/compare/comparechart.h"
-#include "widgets/compare/comparecontroller.h"
+#include "core/controllers/comparecontroller.h"
 #include "widgets/compare/comparepane.h"
 
 #include <QAbstractItemModelTester>

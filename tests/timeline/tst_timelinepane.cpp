@@ -8,7 +8,7 @@
 #include "core/util/numberformat.h"
 #include "generator.h"
 #include "oracleexports.h"
-#include "widgets/categories/categorycontroller.h"
+#include "core/controllers/categorycontroller.h"
 #include "widgets/nvtx/nvtxpane.h"
 #include "widgets/timeline/timelinefindbar.h"
 #include "widgets/timeline/timelinepane.h"

@@ -6,7 +6,7 @@
 #include "profilebuilder.h"
 #include "widgets/categories/categoriespane.h"
 #include "widgets/categories/categorychart.h"
-#include "widgets/categories/categorycontroller.h"
+#include "core/controllers/categorycontroller.h"
 #include "widgets/categories/ruleeditor.h"
 #include "widgets/common/plotexport.h"
 

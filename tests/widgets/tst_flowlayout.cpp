@@ -2,9 +2,9 @@
 // FlowLayout as a person sees it: controls keep their own width, wrap onto more rows when the pane is narrow, never
 // overlap and never leave the pane; the NVLink pane's controls in a narrow dock.
 #include "core/session/workbench.h"
-#include "widgets/categories/categorycontroller.h"
+#include "core/controllers/categorycontroller.h"
 #include "widgets/common/flowlayout.h"
-#include "widgets/compare/comparecontroller.h"
+#include "core/controllers/comparecontroller.h"
 #include "widgets/compare/comparepane.h"
 #include "widgets/nvlink/nvlinkpane.h"
 

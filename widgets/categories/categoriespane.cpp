@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "categoriespane.h"
 
-#include "categorycontroller.h"
+#include "core/controllers/categorycontroller.h"
 #include "core/models/categorytablemodel.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "ruleeditor.h"
+#include "ruleselectors.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
@@ -250,7 +251,7 @@ void CategoriesPane::setTimeMode(TimeMode mode)
 
 void CategoriesPane::refillRuleSelectors()
 {
-    m_controller->fillSelectors(m_engine, m_model);
+    fillRuleSelectors(*m_controller, m_engine, m_model);
 }
 
 void CategoriesPane::syncOptions()

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ruleeditor.h"
 
-#include "categorycontroller.h"
 #include "core/categories/categorytable.h"
+#include "core/controllers/categorycontroller.h"
 #include "core/models/categorynamesmodel.h"
 #include "core/models/ruletablemodel.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/session/workbench.h"
 #include "core/util/numberformat.h"
+#include "ruleselectors.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/tableviews.h"
@@ -409,7 +410,7 @@ void RuleEditorDialog::setCurrentRow(int row)
 
 void RuleEditorDialog::refillSelectors()
 {
-    m_controller->fillSelectors(m_engine, m_model);
+    fillRuleSelectors(*m_controller, m_engine, m_model);
     const RuleSource* s = m_controller->source();
     QString where;
     if (!s)

@@ -7,7 +7,7 @@
 #include "core/session/workbench.h"
 #include "core/timeline/timelinebuild.h"
 #include "core/util/timeformat.h"
-#include "widgets/categories/categorycontroller.h"
+#include "core/controllers/categorycontroller.h"
 #include "widgets/timeline/timelinefindbar.h"
 #include "widgets/timeline/timelineview.h"
 
