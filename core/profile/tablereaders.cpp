@@ -92,16 +92,15 @@ struct ActivitySelect
     }
 };
 
-void reserveActivity(GpuActivityColumns& c, qint64 rows)
+/// Rows the scan expects (the table's row count, or the chunk's), for reserving columns.
+std::size_t expectedRows(const ScanContext& ctx)
 {
-    const auto n = std::size_t(std::max<qint64>(rows, 0));
-    reserveHugePages(c.start, n);
-    reserveHugePages(c.end, n);
-    reserveHugePages(c.process, n);
-    reserveHugePages(c.device, n);
-    reserveHugePages(c.context, n);
-    reserveHugePages(c.stream, n);
-    reserveHugePages(c.correlation, n);
+    return std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
+}
+
+void reserveActivity(GpuActivityColumns& c, std::size_t n)
+{
+    reserveAllHugePages(n, c.start, c.end, c.process, c.device, c.context, c.stream, c.correlation);
 }
 
 /// A table the loader reads must have its key columns: without them it is not an nsys table (or a damaged one), and
@@ -182,11 +181,10 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
     // Columns the load does not ask for stay empty (see KernelTable): a report that needs names and durations of
     // millions of kernels then holds three columns, not eleven.
     KernelTable& t = out.table;
-    const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
-    reserveHugePages(t.start, n);
-    reserveHugePages(t.end, n);
+    const std::size_t n = expectedRows(ctx);
+    reserveAllHugePages(n, t.start, t.end);
     if (placement)
-        reserveActivity(t, ctx.estimatedRows);
+        reserveActivity(t, n);
     if (wantDemangled)
         reserveHugePages(t.demangledName, n);
     if (wantShort)
@@ -249,7 +247,7 @@ bool readMemcpy(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
     const int copyKind = s.add(QStringLiteral("copyKind"));
     const int srcKind = s.add(QStringLiteral("srcKind"));
     const int dstKind = s.add(QStringLiteral("dstKind"));
-    reserveActivity(out, ctx.estimatedRows);
+    reserveActivity(out, expectedRows(ctx));
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         if (!a.append(st, ctx, out))
             return;
@@ -269,7 +267,7 @@ bool readMemset(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
     const ActivitySelect a(s);
     const int bytes = s.add(QStringLiteral("bytes"));
     const int memKind = s.add(QStringLiteral("memKind"));
-    reserveActivity(out, ctx.estimatedRows);
+    reserveActivity(out, expectedRows(ctx));
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         if (!a.append(st, ctx, out))
             return;
@@ -288,7 +286,7 @@ bool readGraphTrace(const SqliteDb& db, ScanContext& ctx, GraphLaunchTable& out)
     const ActivitySelect a(s);
     const int graphId = s.add(QStringLiteral("graphId"));
     const int graphExecId = s.add(QStringLiteral("graphExecId"));
-    reserveActivity(out, ctx.estimatedRows);
+    reserveActivity(out, expectedRows(ctx));
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         if (!a.append(st, ctx, out))
             return;
@@ -309,14 +307,8 @@ bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
     const int name = s.add(QStringLiteral("nameId"));
     const int eventClass = s.add(QStringLiteral("eventClass"));
     const int returnValue = s.add(QStringLiteral("returnValue"));
-    const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
-    reserveHugePages(out.start, n);
-    reserveHugePages(out.end, n);
-    reserveHugePages(out.thread, n);
-    reserveHugePages(out.correlation, n);
-    reserveHugePages(out.name, n);
-    reserveHugePages(out.eventClass, n);
-    reserveHugePages(out.returnValue, n);
+    reserveAllHugePages(
+        expectedRows(ctx), out.start, out.end, out.thread, out.correlation, out.name, out.eventClass, out.returnValue);
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         TimeNs s0, e0;
         if (!readInterval(st, start, end, ctx, s0, e0))
@@ -346,13 +338,7 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
     const int domainId = s.add(QStringLiteral("domainId"));
 
     NvtxTable& t = out.table;
-    const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
-    reserveHugePages(t.start, n);
-    reserveHugePages(t.end, n);
-    reserveHugePages(t.thread, n);
-    reserveHugePages(t.name, n);
-    reserveHugePages(t.domain, n);
-    reserveHugePages(t.eventType, n);
+    reserveAllHugePages(expectedRows(ctx), t.start, t.end, t.thread, t.name, t.domain, t.eventType);
 
     std::map<std::pair<std::int64_t, std::int64_t>, std::int32_t> domainIndex;
     auto domainOf = [&](std::int64_t globalPid, std::int64_t id) {
@@ -435,12 +421,7 @@ bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
     const int tid = s.add(QStringLiteral("globalTid"));
     const int name = s.add(QStringLiteral("nameId"));
     const int eventClass = s.add(QStringLiteral("eventClass"));
-    const auto n = std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
-    reserveHugePages(out.start, n);
-    reserveHugePages(out.end, n);
-    reserveHugePages(out.thread, n);
-    reserveHugePages(out.name, n);
-    reserveHugePages(out.eventClass, n);
+    reserveAllHugePages(expectedRows(ctx), out.start, out.end, out.thread, out.name, out.eventClass);
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
         TimeNs s0, e0;
         if (!readInterval(st, start, end, ctx, s0, e0))

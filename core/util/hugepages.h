@@ -18,4 +18,10 @@ template <typename Vector> void reserveHugePages(Vector& v, std::size_t n)
     adviseHugePages(v.data(), v.capacity() * sizeof(typename Vector::value_type));
 }
 
+/// reserveHugePages() on each of the columns of a table about to be filled with @p n rows.
+template <typename... Vectors> void reserveAllHugePages(std::size_t n, Vectors&... columns)
+{
+    (reserveHugePages(columns, n), ...);
+}
+
 } // namespace nsw
