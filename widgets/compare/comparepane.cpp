@@ -182,6 +182,20 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     , m_proxy(new SortFilterProxy(this))
     , m_table(new QTableView(this))
 {
+    setUpControls();
+    layOut();
+    restoreSettings();
+    connectControls();
+    connectSources(workbench, categories);
+    refillRuleSelectors();
+    rebuildProfileControls();
+    syncControls();
+    showResults();
+}
+
+/// Items, ranges and tooltips of the controls.
+void ComparePane::setUpControls()
+{
     m_profilesButton->setObjectName(QStringLiteral("profiles"));
     m_baseline->setObjectName(QStringLiteral("baseline"));
     m_profilesButton->setText(tr("Profiles"));
@@ -241,7 +255,10 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
         tr("Chart as PNG…"), this, [this]() { exportPlotInteractively(*m_chart, exportBaseName(), this); });
     for (QComboBox* box : { m_engine, m_ruleModel, m_normalization })
         box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+}
 
+void ComparePane::layOut()
+{
     // The controls wrap onto more rows in a narrow dock instead of being squeezed; a label stays with its field.
     auto* controls = new FlowLayout;
     controls->addWidget(m_profilesButton);
@@ -283,8 +300,11 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     layout->addLayout(controls);
     layout->addWidget(m_status);
     layout->addWidget(splitter, 1);
+}
 
-    // Settings of the last session.
+/// The settings of the last session, given to the controller.
+void ComparePane::restoreSettings()
+{
     const QSettings settings;
     CompareController::Settings s;
     s.by = CompareBy(settings.value(kSettingsGroup + QStringLiteral("by"), int(CompareBy::Kernel)).toInt());
@@ -297,7 +317,10 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     if (s.normalization == CompareNormalization::PerIteration && s.marker.isEmpty())
         s.normalization = CompareNormalization::None;
     m_controller->setSettings(s);
+}
 
+void ComparePane::connectControls()
+{
     for (QComboBox* box : { m_by, m_names, m_normalization })
         connect(box, &QComboBox::activated, this, &ComparePane::applyControls);
     connect(m_normalizeNames, &QCheckBox::toggled, this, &ComparePane::applyControls);
@@ -319,6 +342,11 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
             dock->raise();
     });
     connect(m_chart, &CompareChart::keyClicked, this, [this](const QString& key) { selectKey(key); });
+}
+
+/// Follows the controller's results, the other panes' selections and the Categories pane's rules.
+void ComparePane::connectSources(Workbench* workbench, CategoryController* categories)
+{
     connect(m_controller, &CompareController::profilesChanged, this, &ComparePane::rebuildProfileControls);
     connect(m_controller, &CompareController::settingsChanged, this, &ComparePane::syncControls);
     connect(m_controller, &CompareController::resultsChanged, this, &ComparePane::showResults);
@@ -356,10 +384,6 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
         connect(m_mode, &QComboBox::activated, this,
             [this, categories]() { categories->setTimeMode(TimeMode(m_mode->currentData().toInt())); });
     }
-    refillRuleSelectors();
-    rebuildProfileControls();
-    syncControls();
-    showResults();
 }
 
 ComparePane::~ComparePane() = default;

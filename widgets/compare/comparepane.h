@@ -58,6 +58,11 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    void setUpControls();
+    void layOut();
+    void restoreSettings();
+    void connectControls();
+    void connectSources(Workbench* workbench, CategoryController* categories);
     void rebuildProfileControls();
     void refillRuleSelectors();
     void syncControls();
