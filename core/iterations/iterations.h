@@ -42,7 +42,7 @@ struct Iteration
     TimeNs topKernelTime = 0; ///< its summed (unclipped) durations
     /// The category (first matching rule; "uncategorized" when none) with the most summed kernel duration, the
     /// same way; empty without rules.
-    QString topCategory;
+    QString topCategory {};
     TimeNs topCategoryTime = 0;
     bool outlier = false; ///< |duration - median| > 3 × 1.4826 × MAD of the durations
 

@@ -38,10 +38,10 @@ private Q_SLOTS:
         QTest::addRow("derived window too short, analysis duration holds them")
             << QStringLiteral("1000-2000") << qint64(10'000) << qint64(1000) << qint64(5000)
             << CaptureSpanSource::AnalysisDetails << qint64(10'000);
-        QTest::addRow("events end within 1 % after the window")
+        QTest::addRow("events end within 1 %% after the window")
             << QString() << qint64(10'000) << qint64(0) << qint64(10'100) << CaptureSpanSource::AnalysisDetails
             << qint64(10'000);
-        QTest::addRow("events end more than 1 % after the window")
+        QTest::addRow("events end more than 1 %% after the window")
             << QString() << qint64(10'000) << qint64(50) << qint64(10'101) << CaptureSpanSource::Events
             << qint64(10'051);
         QTest::addRow("no metadata (2021 export)") << QString() << none << qint64(68'078'778) << qint64(6'771'050'631)
