@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rulefile.h"
 
+#include "core/util/userfile.h"
+
 #include <QFile>
 #include <QRegularExpression>
 #include <QSaveFile>
@@ -182,14 +184,48 @@ QString RuleError::message() const
     return text + QStringLiteral(": ") + reason;
 }
 
+namespace {
+
+/// Offset of the first PCRE recursion or subroutine call ((?R), (?1), (?-1), (?&name), (?P>name)) outside escapes
+/// and character classes, or -1. Python's re, which gputrc2graph reads rule files with, rejects them.
+qsizetype pcreOnlyCall(const QString& pattern)
+{
+    static const QRegularExpression call(QStringLiteral(R"(\(\?(?:R|[+-]?\d+|&\w+|P>\w+)\))"));
+    bool inClass = false;
+    for (qsizetype i = 0; i < pattern.size(); ++i) {
+        const QChar c = pattern[i];
+        if (c == QLatin1Char('\\')) {
+            ++i;
+        } else if (inClass) {
+            inClass = c != QLatin1Char(']');
+        } else if (c == QLatin1Char('[')) {
+            inClass = true;
+            if (i + 1 < pattern.size() && pattern[i + 1] == QLatin1Char('^'))
+                ++i;
+            if (i + 1 < pattern.size() && pattern[i + 1] == QLatin1Char(']'))
+                ++i; // a ']' first in a class is a member
+        } else if (c == QLatin1Char('(')
+            && call.match(pattern, i, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption)
+                   .hasMatch()) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+} // namespace
+
 QString validateRulePattern(const CategoryRule& rule)
 {
     QRegularExpression re(rule.key());
-    if (re.isValid())
-        return {};
-    return QStringLiteral("invalid regular expression at offset %1: %2")
-        .arg(re.patternErrorOffset())
-        .arg(re.errorString());
+    if (!re.isValid())
+        return QStringLiteral("invalid regular expression at offset %1: %2")
+            .arg(re.patternErrorOffset())
+            .arg(re.errorString());
+    if (const qsizetype at = pcreOnlyCall(rule.key()); at >= 0)
+        return QStringLiteral("recursion at offset %1 is not in Python's re, which gputrc2graph reads rule files with")
+            .arg(at);
+    return {};
 }
 
 std::optional<RuleDocument> RuleDocument::parse(const QByteArray& bytes, const QString& fileName, RuleError* error)
@@ -281,12 +317,13 @@ std::optional<RuleDocument> RuleDocument::parse(const QByteArray& bytes, const Q
 
 std::optional<RuleDocument> RuleDocument::load(const QString& path, RuleError* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        fail(error, path, {}, file.errorString());
+    QString reason;
+    const std::optional<QByteArray> bytes = readUserFile(path, &reason);
+    if (!bytes) {
+        fail(error, path, {}, reason);
         return std::nullopt;
     }
-    return parse(file.readAll(), path, error);
+    return parse(*bytes, path, error);
 }
 
 const RuleEngine* RuleDocument::engine(const QString& name) const

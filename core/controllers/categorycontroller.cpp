@@ -4,6 +4,7 @@
 #include "core/categories/categoryrun.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
+#include "core/util/userfile.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -267,10 +268,11 @@ QString CategoryController::importFile(const QString& path, bool overwrite, Impo
         *conflicts = found;
     if (!found.isEmpty() && !overwrite)
         return tr("%1 would replace saved rules").arg(path);
-    QFile in(path);
-    if (!in.open(QIODevice::ReadOnly))
-        return QStringLiteral("%1: %2").arg(path, in.errorString());
-    const QByteArray bytes = in.readAll();
+    QString reason;
+    const std::optional<QByteArray> read = readUserFile(path, &reason);
+    if (!read)
+        return QStringLiteral("%1: %2").arg(path, reason);
+    const QByteArray& bytes = *read;
     QDir().mkpath(RuleLibrary::userRulesDir());
     // The replaced engines leave the other files (each kept whole as FILE.bak first), so that the import is what
     // takes effect whatever the file names' order.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "linkpeaks.h"
 
+#include "core/util/userfile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -44,12 +46,12 @@ QString LinkPeakTable::configPath()
 LinkPeakTable LinkPeakTable::load(QString* warning)
 {
     const QString path = configPath();
-    QFile file(path);
-    if (!file.exists() || !file.open(QIODevice::ReadOnly))
+    if (!QFileInfo::exists(path))
         return defaults();
-    LinkPeakTable t;
     QString error;
-    if (!fromJson(file.readAll(), t, &error)) {
+    const std::optional<QByteArray> bytes = readUserFile(path, &error);
+    LinkPeakTable t;
+    if (!bytes || !fromJson(*bytes, t, &error)) {
         if (warning)
             *warning = QStringLiteral("%1: %2; using the built-in table").arg(path, error);
         return defaults();

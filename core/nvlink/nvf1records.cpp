@@ -32,7 +32,8 @@ QString checkHeader(const unsigned char* p, qint64 size, const QString& name, Nv
             .arg(name, printableMagic(h.magic));
     if (h.version != 1)
         return QStringLiteral("%1: unsupported NVF1 version %2 (only version 1 exists)").arg(name).arg(h.version);
-    if (h.fieldSize < kNvf1FieldBytes || h.fieldSize > kMaxFieldSize)
+    // Version 1 is the recorder writing nvmlFieldValue_t as it is: another size is another layout, read as garbage.
+    if (h.fieldSize != kNvf1FieldBytes)
         return QStringLiteral("%1: NVF1 field size %2 is not a 64-bit nvmlFieldValue_t (%3 bytes expected)")
             .arg(name)
             .arg(h.fieldSize)

@@ -18,7 +18,6 @@ constexpr qint64 kMaxRelativeUs = 100LL * 24 * 3600 * 1000000;
 constexpr quint64 kMaxDeltaKiB = (quint64(1) << 53) / 1024;
 constexpr int kDirectLinks = 64;
 constexpr std::uint32_t kNoPoll = std::numeric_limits<std::uint32_t>::max();
-constexpr int kMaxFieldSize = 4096;
 constexpr int kMaxRegularPoll = 4096; // records per poll the fast path accepts
 
 inline qint64 saturatingAdd(qint64 a, qint64 b)

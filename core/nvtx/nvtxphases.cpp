@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvtxphases.h"
 
-#include <QFile>
+#include "core/util/userfile.h"
+
 #include <nlohmann/json.hpp>
 
 namespace nsw {
@@ -57,14 +58,14 @@ NvtxPhaseMap NvtxPhaseMap::fromJson(const QByteArray& json, QString* error)
 
 NvtxPhaseMap NvtxPhaseMap::load(const QString& fileName, QString* error)
 {
-    QFile file(fileName);
-    if (!file.open(QIODevice::ReadOnly)) {
+    QString reason;
+    const std::optional<QByteArray> bytes = readUserFile(fileName, &reason);
+    if (!bytes) {
         if (error)
-            *error = QStringLiteral("%1: %2").arg(fileName, file.errorString());
+            *error = QStringLiteral("%1: %2").arg(fileName, reason);
         return {};
     }
-    QString reason;
-    NvtxPhaseMap map = fromJson(file.readAll(), &reason);
+    NvtxPhaseMap map = fromJson(*bytes, &reason);
     if (!reason.isEmpty() && error)
         *error = QStringLiteral("%1: %2").arg(fileName, reason);
     return map;

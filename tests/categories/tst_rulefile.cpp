@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <sys/stat.h>
 
 using namespace nsw;
 
@@ -146,6 +147,15 @@ private Q_SLOTS:
         QTest::newRow("bad regex") << QByteArray("{\"e\": {\"m\": {\"ok\": \"x\", \"gemm(\": \"y\"}}}")
                                    << QStringLiteral("f.json: e/m rule 2 \"gemm(\": invalid regular expression at "
                                                      "offset 5: missing closing parenthesis");
+        QTest::newRow("recursion (?R), which Python's re rejects")
+            << QByteArray(R"j({"e": {"m": {"^(a|b(?R))$": "x"}}})j")
+            << QStringLiteral("f.json: e/m rule 1 \"^(a|b(?R))$\": recursion at offset 5 is not in Python's re");
+        QTest::newRow("numbered subroutine call (?1)") << QByteArray(R"j({"e": {"m": {"(ab)(?1)": "x"}}})j")
+                                                       << QStringLiteral("f.json: e/m rule 1 \"(ab)(?1)\": recursion");
+        QTest::newRow("relative call (?-1)") << QByteArray(R"j({"e": {"m": {"(ab)(?-1)": "x"}}})j")
+                                             << QStringLiteral("f.json: e/m rule 1 \"(ab)(?-1)\": recursion");
+        QTest::newRow("named call (?&n)") << QByteArray(R"j({"e": {"m": {"(?<n>ab)(?&n)": "x"}}})j")
+                                          << QStringLiteral("f.json: e/m rule 1 \"(?<n>ab)(?&n)\": recursion");
         QTest::newRow("bad extension")
             << QByteArray("{\"e\": {\"m\": {\"a\": \"x\"}}, \"_nsw\": {\"rules\": {\"e\": {\"m\": {\"a\": {\"match\": "
                           "\"mangled\"}}}}}}")
@@ -166,6 +176,59 @@ private Q_SLOTS:
         RuleError error;
         QVERIFY(!RuleDocument::load(QStringLiteral("/nonexistent/rules.json"), &error));
         QVERIFY(error.message().startsWith(QStringLiteral("/nonexistent/rules.json: ")));
+    }
+
+    void pythonCompatibleLookalikesAccepted_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::newRow("escaped parenthesis") << QStringLiteral(R"(\(?R\))");
+        QTest::newRow("inside a character class") << QStringLiteral("[(?R)]+");
+        QTest::newRow("class starting with ]") << QStringLiteral("[](?R)]x");
+        QTest::newRow("optional group then R") << QStringLiteral("(a)?R");
+        QTest::newRow("case-insensitive flag") << QStringLiteral("(?i)gemm");
+        QTest::newRow("named group") << QStringLiteral("(?P<n>ab)(?P=n)");
+    }
+
+    void pythonCompatibleLookalikesAccepted()
+    {
+        QFETCH(QString, pattern);
+        CategoryRule rule;
+        rule.pattern = pattern;
+        QCOMPARE(validateRulePattern(rule), QString());
+    }
+
+    /// A FIFO would block the read until a writer comes and a device never ends: refused before opening.
+    void specialFilesRefused_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("character device") << QStringLiteral("/dev/zero") << QStringLiteral("not a regular file");
+        QTest::newRow("FIFO") << QStringLiteral("fifo") << QStringLiteral("not a regular file");
+        QTest::newRow("directory") << QStringLiteral(".") << QStringLiteral("not a regular file");
+        QTest::newRow("over 16 MB") << QStringLiteral("big.json") << QStringLiteral("larger than 16 MB");
+    }
+
+    void specialFilesRefused()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        if (path == QLatin1String("fifo")) {
+            path = dir.filePath(path);
+            QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+        } else if (path == QLatin1String("big.json")) {
+            path = dir.filePath(path);
+            QFile big(path);
+            QVERIFY(big.open(QIODevice::WriteOnly));
+            QVERIFY(big.resize((qint64(16) << 20) + 1));
+        } else if (path == QLatin1String(".")) {
+            path = dir.path();
+        }
+        RuleError error;
+        QVERIFY(!RuleDocument::load(path, &error));
+        QCOMPARE(error.file, path);
+        QVERIFY2(error.reason.startsWith(reason), qPrintable(error.message()));
     }
 
     void duplicateKeysWarn()

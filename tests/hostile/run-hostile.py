@@ -8,11 +8,13 @@ the limit, an exit 0 that printed nothing, a refusal without a message, or an in
 """
 import argparse
 import hashlib
+import json
 import os
 import random
 import shutil
 import sqlite3
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
@@ -154,6 +156,115 @@ def make_corpus(base, work):
     return corpus
 
 
+NVF1_FIELD = 40
+
+
+def nvf1_record(host_ts, field, link, nvml_us, value, value_type=3, ret=0, field_size=NVF1_FIELD):
+    body = struct.pack("<IIqqIIQ", field, link, nvml_us, 0, value_type, ret, value)
+    return struct.pack("<Q", host_ts) + body + bytes(field_size - NVF1_FIELD)
+
+
+def nvf1_file(records, field_size=NVF1_FIELD):
+    return b"NVF1" + struct.pack("<HHi", 1, field_size, 8) + b"".join(records)
+
+
+def nvf1_polls(count, links=2, jump_at=None):
+    """A recorder-layout recording: TX and RX of each link every millisecond, 1 MB per link and poll."""
+    records = []
+    for p in range(count):
+        for link in range(links):
+            for field in (138, 139):
+                value = p * 1024 if p != jump_at else 2**62
+                records.append(nvf1_record(p + 1, field, link, 1_700_000_000_000_000 + p * 1000, value))
+    return records
+
+
+def side_inputs(base, work):
+    """Hostile files handed to a command beside a valid export: rule files, phase maps, NVF1 recordings, the
+    recorder options of `profile`. name -> (argument list, the hostile path or None)."""
+    side = os.path.join(work, "side")
+    os.makedirs(side)
+    fifo = os.path.join(side, "fifo")
+    os.mkfifo(fifo)
+
+    def write(name, content):
+        path = os.path.join(side, name)
+        with open(path, "wb") as f:
+            f.write(content if isinstance(content, bytes) else content.encode())
+        return path
+
+    cases = {}
+
+    def rules(name, path):
+        cases["rules-" + name] = (["categories", base, "--rules", path, "--format", "csv"], path)
+
+    def phases(name, path):
+        cases["phase-map-" + name] = (["nvtx", base, "--phase-map", path, "--format", "json"], path)
+
+    def nvlink(name, path):
+        cases["nvf1-" + name] = (["nvlink", path, "--metric", "all", "--json"], path)
+
+    for name, path in (("dev-zero", "/dev/zero"), ("dev-urandom", "/dev/urandom"), ("fifo", fifo)):
+        rules(name, path)
+        phases(name, path)
+        nvlink(name, path)
+    rules("catastrophic-regex", write("slow.json", json.dumps(
+        {"e": {"m": {"^(a+)+$": "slow", "(?i)(a|aa)+$": "slower", "!1$": "bang", "gemm": "gemm"}}})))
+    rules("python-rejects", write("recursive.json", json.dumps({"e": {"m": {"(?R)": "x"}}})))
+    rules("not-json", write("broken.json", "{{{"))
+    rules("deep-json", write("deep.json", "[" * 200000 + "]" * 200000))
+    rules("oversized", write("huge.json", '{"e": {"m": {"' + "a" * (17 << 20) + '": "x"}}}'))
+    rules("wrong-shape", write("shape.json", json.dumps({"e": ["gemm", "x"]})))
+    phases("catastrophic-regex", write("slow-phases.json", json.dumps(
+        {"slow": ["re:^(a+)+$", "re:(?i)(a|aa)+$"], "bang": ["re:!1$"]})))
+    phases("10k-phases", write("many-phases.json", json.dumps(
+        {f"phase{i}": [f"re:^layer_{i}(_.*)?$"] for i in range(10000)})))
+    phases("not-json", write("broken-phases.json", "[1, 2"))
+    phases("bad-regex", write("bad-phases.json", json.dumps({"p": ["re:(unclosed"]})))
+    phases("wrong-shape", write("shape-phases.json", json.dumps({"p": 42})))
+    nvlink("one-record", write("one.bin", nvf1_file(nvf1_polls(1, links=1)[:1])))
+    nvlink("field-size-41", write("field41.bin", nvf1_file(
+        [nvf1_record(1, 138, 0, 1_700_000_000_000_000 + i * 1000, i * 1024, field_size=41) for i in range(50)], 41)))
+    nvlink("field-size-4096", write("field4096.bin", nvf1_file(
+        [nvf1_record(1, 138, 0, 1_700_000_000_000_000 + i * 1000, i * 1024, field_size=4096)
+         for i in range(50)], 4096)))
+    nvlink("flipped-counter", write("flipped.bin", nvf1_file(nvf1_polls(200, jump_at=100))))
+    nvlink("truncated-header", write("short.bin", b"NVF1\x01\x00"))
+    nvlink("partial-last-record", write("partial.bin", nvf1_file(nvf1_polls(100))[:-7]))
+    nvlink("wrong-magic", write("magic.bin", b"NVF2" + nvf1_file(nvf1_polls(10))[4:]))
+    nvlink("times-backwards", write("backwards.bin", nvf1_file(list(reversed(nvf1_polls(100))))))
+    out = os.path.join(side, "profiled")
+    for name, options in (("gpus-0-999", ["--nvlink-recorder", "rec --out {out} --gpu {gpu}", "--nvlink-gpus", "0-999"]),
+                          ("gpu-twice", ["--nvlink-recorder", "rec --out {out} --gpu {gpu}", "--nvlink-gpus", "0,0"]),
+                          ("gpus-not-a-list", ["--nvlink-recorder", "rec {out}", "--nvlink-gpus", "abc"]),
+                          ("recorder-without-out", ["--nvlink-recorder", "rec --gpu 0"]),
+                          ("recorder-unterminated-quote", ["--nvlink-recorder", "rec '{out}"]),
+                          ("recorder-missing-program", ["--nvlink-recorder", "/nonexistent/recorder {out}"])):
+        cases["profile-" + name] = (["profile", "-t", "osrt", "-o", out] + options + ["--", "/bin/true"], None)
+    return cases
+
+
+def run_side_inputs(binary, base, work, timeout, env, only):
+    """Every side input: no crash or hang, a message on refusal, no hostile file changed. Returns (runs, failures)."""
+    failures = []
+    runs = 0
+    for name, (args, path) in side_inputs(base, work).items():
+        if only and only not in name:
+            continue
+        before = fingerprint(path) if path else None
+        rc, out, err, elapsed = run_one(binary, args, timeout, env)
+        runs += 1
+        problem = check(name, rc, out, err, elapsed, timeout)
+        if problem is None and path and fingerprint(path) != before:
+            problem = "the input changed"
+        if problem:
+            failures.append(f"{name}: {problem}")
+        first = err.decode(errors="replace").strip().splitlines()[:1] if err else []
+        print(f"{name:36} exit {rc} {elapsed:5.2f} s  {first[0][:90] if first else ''}"
+              f"{'  FAIL: ' + problem if problem else ''}", flush=True)
+    return runs, failures
+
+
 def commands(trace, base):
     return {
         "info": ["info", trace],
@@ -276,9 +387,12 @@ def main():
                 failures.append(f"{name} / {label}: {problem}")
             print(f"{name:28} {label:14} exit {rc} {elapsed:5.2f} s{'  FAIL: ' + problem if problem else ''}",
                   flush=True)
+    side_runs, side_failures = run_side_inputs(a.binary, base, a.work, a.timeout, env, a.only)
+    runs += side_runs
+    failures += side_failures
     if not a.only:
         failures += output_refusals(a.binary, base, a.work, a.timeout, env)
-    print(f"\n{runs} runs on {len(corpus)} inputs, {len(failures)} failures")
+    print(f"\n{runs} runs on {len(corpus)} exports and the side inputs, {len(failures)} failures")
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

@@ -103,6 +103,10 @@ private Q_SLOTS:
         QTest::newRow("version 0") << nvf1Header("NVF1", 0) + record << QStringLiteral("unsupported NVF1 version 0");
         QTest::newRow("field size 32 (32-bit NVML)") << nvf1Header("NVF1", 1, 32)
                 + record << QStringLiteral("NVF1 field size 32 is not a 64-bit nvmlFieldValue_t");
+        QTest::newRow("field size 41 (one byte more)") << nvf1Header("NVF1", 1, 41)
+                + record << QStringLiteral("NVF1 field size 41 is not a 64-bit nvmlFieldValue_t");
+        QTest::newRow("field size 4096") << nvf1Header("NVF1", 1, 4096) + record
+                                         << QStringLiteral("NVF1 field size 4096");
         QTest::newRow("field size 65535")
             << nvf1Header("NVF1", 1, 65535) + record << QStringLiteral("NVF1 field size 65535");
         QTest::newRow("host timestamp size 4")

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <sys/stat.h>
 
 using namespace nsw;
 using namespace Qt::StringLiterals;
@@ -19,6 +20,8 @@ private Q_SLOTS:
     void phaseOf_data();
     void phaseOf();
     void loadNamesTheFile();
+    void specialFilesRefused_data();
+    void specialFilesRefused();
     void phaseTimes();
 };
 
@@ -95,6 +98,27 @@ void TestNvtxPhases::loadNamesTheFile()
     error.clear();
     QVERIFY(NvtxPhaseMap::load(bad, &error).isEmpty());
     QCOMPARE(error, bad + u": phase \"decode\": expected an array of patterns"_s);
+}
+
+void TestNvtxPhases::specialFilesRefused_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::newRow("character device") << u"/dev/urandom"_s;
+    QTest::newRow("FIFO") << u"fifo"_s;
+}
+
+/// A FIFO would block the read until a writer comes, a device would be read until memory runs out.
+void TestNvtxPhases::specialFilesRefused()
+{
+    QFETCH(QString, path);
+    QTemporaryDir dir;
+    if (path == u"fifo"_s) {
+        path = dir.filePath(path);
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    }
+    QString error;
+    QVERIFY(NvtxPhaseMap::load(path, &error).isEmpty());
+    QCOMPARE(error, path + u": not a regular file"_s);
 }
 
 void TestNvtxPhases::phaseTimes()
