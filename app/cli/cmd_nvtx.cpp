@@ -108,8 +108,12 @@ int runNvtx(const QStringList& args)
         return ExitNoData;
     }
     std::vector<NvtxPhaseRow> phaseRows;
-    if (!phases.isEmpty())
-        phaseRows = nvtxPhaseTimes(*tree, phases);
+    if (!phases.isEmpty()) {
+        QStringList phaseWarnings;
+        phaseRows = nvtxPhaseTimes(*tree, phases, &phaseWarnings);
+        for (const QString& w : std::as_const(phaseWarnings))
+            printWarning(QStringLiteral("%1: %2").arg(profile->displayName(), w));
+    }
     const std::vector<NvtxPhaseRow>* phasePtr = phases.isEmpty() ? nullptr : &phaseRows;
 
     NvtxFlatModel model; // the CSV's rows, made only for that format

@@ -22,6 +22,10 @@ Result<CategoryResult> computeCategories(const CategoryRequest& request, const J
     } else {
         result.breakdown = categorize(*request.timeline, request.rules, result.evaluation, request.options);
     }
+    for (std::size_t r = 0; r < result.evaluation.rules.size(); ++r)
+        if (const QString budget = ruleBudgetText(result.evaluation.rules[r]); !budget.isEmpty())
+            result.breakdown.warnings.append(
+                QStringLiteral("rule %1 \"%2\": %3").arg(r + 1).arg(request.rules.rules[r].key(), budget));
     return result;
 }
 

@@ -3,6 +3,8 @@
 
 #include "core/categories/categorytimeline.h"
 #include "core/categories/rulelibrary.h"
+#include "core/util/boundedregex.h"
+#include "core/util/numberformat.h"
 
 #include <QMutexLocker>
 #include <QRegularExpression>
@@ -35,7 +37,7 @@ int mostFrequentWinner(const std::vector<char>& matches, const std::vector<int>&
 {
     std::map<int, int> counts;
     for (std::size_t n = 0; n < matches.size(); ++n)
-        if (matches[n] && winner[n] >= 0 && winner[n] != rule)
+        if (matches[n] == kMatched && winner[n] >= 0 && winner[n] != rule)
             ++counts[winner[n]];
     int best = -1;
     int bestCount = 0;
@@ -56,7 +58,7 @@ std::vector<int> firstMatches(const std::vector<std::shared_ptr<const std::vecto
             continue;
         const std::vector<char>& m = *matches[r];
         for (std::size_t n = 0; n < names; ++n)
-            if (winner[n] < 0 && m[n]) {
+            if (winner[n] < 0 && m[n] == kMatched) {
                 winner[n] = int(r);
                 --left;
             }
@@ -78,18 +80,25 @@ std::shared_ptr<const std::vector<char>> RuleMatchCache::matches(const CategoryR
             return it.value();
     }
     auto result = std::make_shared<std::vector<char>>();
-    QRegularExpression::PatternOptions options = QRegularExpression::UseUnicodePropertiesOption;
-    if (rule.caseInsensitive)
-        options |= QRegularExpression::CaseInsensitiveOption;
-    QRegularExpression re(rule.pattern, options);
+    const BoundedRegex re(rule.pattern, rule.caseInsensitive);
     if (re.isValid()) {
-        re.optimize();
         const QStringList& subjects = rule.name == RuleNameKind::Short ? m_names.shortNames : m_names.demangled;
-        result->resize(std::size_t(subjects.size()));
-        for (qsizetype n = 0; n < subjects.size(); ++n)
-            (*result)[std::size_t(n)] = re.match(subjects[n], 0, QRegularExpression::NormalMatch,
-                                              QRegularExpression::DontCheckSubjectStringMatchOption)
-                                            .hasMatch();
+        result->assign(std::size_t(subjects.size()), kNotTried);
+        int overBudget = 0;
+        for (qsizetype n = 0; n < subjects.size() && overBudget < BoundedRegex::kMaxOverBudgetSubjects; ++n) {
+            switch (re.search(subjects[n])) {
+            case BoundedRegex::Outcome::Match:
+                (*result)[std::size_t(n)] = kMatched;
+                break;
+            case BoundedRegex::Outcome::NoMatch:
+                (*result)[std::size_t(n)] = kNoMatch;
+                break;
+            case BoundedRegex::Outcome::OverBudget:
+                (*result)[std::size_t(n)] = kOverBudget;
+                ++overBudget;
+                break;
+            }
+        }
     }
     QMutexLocker lock(&m_mutex);
     if (m_cache.size() > 4096)
@@ -99,6 +108,13 @@ std::shared_ptr<const std::vector<char>> RuleMatchCache::matches(const CategoryR
 }
 
 QString ruleStatusText(const RuleDiagnostic& d)
+{
+    const QString status = ruleOutcomeText(d);
+    const QString budget = ruleBudgetText(d);
+    return budget.isEmpty() ? status : status + QStringLiteral("; ") + budget;
+}
+
+QString ruleOutcomeText(const RuleDiagnostic& d)
 {
     switch (d.status) {
     case RuleDiagnostic::Wins:
@@ -114,6 +130,23 @@ QString ruleStatusText(const RuleDiagnostic& d)
         return QStringLiteral("invalid: ") + d.error;
     }
     return {};
+}
+
+QString ruleBudgetText(const RuleDiagnostic& d)
+{
+    if (d.namesOverBudget == 0)
+        return {};
+    QString text = QStringLiteral("too expensive on '%1'").arg(d.firstOverBudget);
+    if (d.namesOverBudget > 1)
+        text += QStringLiteral(" and %1").arg(
+            countOf(d.namesOverBudget - 1, QStringLiteral("other name"), QStringLiteral("other names")));
+    if (d.namesNotTried > 0)
+        text += QStringLiteral(", not tried on %1")
+                    .arg(countOf(d.namesNotTried, QStringLiteral("more name"), QStringLiteral("more names")));
+    return text
+        + QStringLiteral(" (over the regex's budget of %1 steps per name: those names are not counted as "
+                         "matched)")
+              .arg(BoundedRegex::kMatchLimit);
 }
 
 RuleEvaluation evaluateRules(const RuleList& rules, RuleMatchCache& profile, RuleMatchCache* representative)
@@ -139,7 +172,15 @@ RuleEvaluation evaluateRules(const RuleList& rules, RuleMatchCache& profile, Rul
             d.error = error;
             continue;
         }
-        d.namesMatched = int(std::count(matches[r]->begin(), matches[r]->end(), char(1)));
+        d.namesMatched = int(std::count(matches[r]->begin(), matches[r]->end(), char(kMatched)));
+        d.namesOverBudget = int(std::count(matches[r]->begin(), matches[r]->end(), char(kOverBudget)));
+        d.namesNotTried = int(std::count(matches[r]->begin(), matches[r]->end(), char(kNotTried)));
+        if (d.namesOverBudget > 0) {
+            const auto first = std::find(matches[r]->begin(), matches[r]->end(), char(kOverBudget));
+            const QStringList& subjects
+                = rule.name == RuleNameKind::Short ? profile.names().shortNames : profile.names().demangled;
+            d.firstOverBudget = subjects.value(qsizetype(first - matches[r]->begin()));
+        }
         d.namesWon = int(std::count(result.ruleOfName.begin(), result.ruleOfName.end(), int(r)));
         if (representative) {
             d.representativeMatched = int(std::count(repMatches[r]->begin(), repMatches[r]->end(), char(1)));

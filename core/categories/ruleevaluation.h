@@ -19,14 +19,23 @@ struct NameSet
     std::size_t size() const { return std::size_t(demangled.size()); }
 };
 
-/// Which names each rule's regex is found in (Python `re.search` semantics), cached per rule so that editing one
-/// rule only runs that rule again. Thread-safe.
+/// What a rule's regex says of one name (RuleMatchCache::matches).
+enum RuleMatch : char
+{
+    kNoMatch = 0,
+    kMatched = 1,
+    kOverBudget = 2, ///< the search reached BoundedRegex's budget: neither matched nor not
+    kNotTried = 3 ///< not searched: the rule had already gone over budget on BoundedRegex::kMaxOverBudgetSubjects names
+};
+
+/// Which names each rule's regex is found in (Python `re.search` semantics, under BoundedRegex's budget), cached per
+/// rule so that editing one rule only runs that rule again. Thread-safe.
 class RuleMatchCache
 {
 public:
     explicit RuleMatchCache(NameSet names);
     const NameSet& names() const { return m_names; }
-    /// One flag per name; empty when the rule's regex is invalid.
+    /// One RuleMatch per name; empty when the rule's regex is invalid.
     std::shared_ptr<const std::vector<char>> matches(const CategoryRule& rule);
 
 private:
@@ -52,9 +61,18 @@ struct RuleDiagnostic
     int representativeMatched = 0;
     int shadowedBy = -1; ///< the earlier rule that takes most of the names this one finds
     QString error;
+    /// Names of the profile the rule could not decide within the budget (kOverBudget), the first of them, and the
+    /// names left unsearched after that (kNotTried). Those names are not counted as matched by the rule.
+    int namesOverBudget = 0;
+    QString firstOverBudget;
+    int namesNotTried = 0;
 };
 
+/// The rule's outcome ("ok", "shadowed by rule 2"...), then its budget text when it has one.
 QString ruleStatusText(const RuleDiagnostic& d);
+QString ruleOutcomeText(const RuleDiagnostic& d);
+/// "too expensive on 'NAME' and 2 other names, not tried on 40 more names (…)", or empty.
+QString ruleBudgetText(const RuleDiagnostic& d);
 
 /// First-match classification of a name set plus the per-rule diagnostics.
 struct RuleEvaluation

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvtxphases.h"
 
+#include "core/util/boundedregex.h"
+#include "core/util/numberformat.h"
 #include "core/util/userfile.h"
 
+#include <QHash>
+#include <QRegularExpression>
 #include <nlohmann/json.hpp>
 
 namespace nsw {
@@ -39,11 +43,12 @@ NvtxPhaseMap NvtxPhaseMap::fromJson(const QByteArray& json, QString* error)
             const QString text = QString::fromStdString(item.get<std::string>());
             Pattern pattern;
             if (text.startsWith(QLatin1String("re:"))) {
-                pattern.isRegex = true;
-                pattern.regex = QRegularExpression(text.mid(3));
-                if (!pattern.regex.isValid())
+                const QRegularExpression check(text.mid(3));
+                if (!check.isValid())
                     return fail(QStringLiteral("phase \"%1\": invalid regular expression \"%2\": %3")
-                                    .arg(phase, text.mid(3), pattern.regex.errorString()));
+                                    .arg(phase, text.mid(3), check.errorString()));
+                pattern.regex = std::make_shared<const BoundedRegex>(text.mid(3), false);
+                ++map.m_regexCount;
             } else if (text.isEmpty()) {
                 return fail(QStringLiteral("phase \"%1\": empty pattern").arg(phase));
             } else {
@@ -79,18 +84,94 @@ QStringList NvtxPhaseMap::phases() const
     return names;
 }
 
-int NvtxPhaseMap::phaseOf(const QString& name) const
+int NvtxPhaseMap::phaseOf(const QString& name, Budget* budget) const
 {
+    if (budget) {
+        budget->lastOverBudget = budget->lastNotTried = false;
+        budget->overBudget.resize(std::size_t(m_regexCount), 0);
+    }
+    std::size_t regexIndex = 0;
     for (std::size_t i = 0; i < m_phases.size(); ++i)
-        for (const Pattern& pattern : m_phases[i].patterns)
-            if (pattern.isRegex ? pattern.regex.match(name).hasMatch()
-                                : name.contains(pattern.substring, Qt::CaseInsensitive))
+        for (const Pattern& pattern : m_phases[i].patterns) {
+            if (!pattern.regex) {
+                if (name.contains(pattern.substring, Qt::CaseInsensitive))
+                    return int(i);
+                continue;
+            }
+            int* overBudget = budget ? &budget->overBudget[regexIndex++] : nullptr;
+            if (overBudget && *overBudget >= BoundedRegex::kMaxOverBudgetSubjects) {
+                budget->lastNotTried = true;
+                continue;
+            }
+            switch (pattern.regex->search(name)) {
+            case BoundedRegex::Outcome::Match:
                 return int(i);
+            case BoundedRegex::Outcome::NoMatch:
+                break;
+            case BoundedRegex::Outcome::OverBudget:
+                if (budget) {
+                    ++*overBudget;
+                    budget->lastOverBudget = true;
+                }
+                break;
+            }
+        }
     return -1;
 }
 
-std::vector<NvtxPhaseRow> nvtxPhaseTimes(const NvtxTree& tree, const NvtxPhaseMap& map)
+namespace {
+
+/// The phase of each distinct name, matched once (a tree repeats names under many parents), and the names some
+/// pattern could not decide.
+class PhaseLookup
 {
+public:
+    explicit PhaseLookup(const NvtxPhaseMap& map)
+        : m_map(map)
+    { }
+
+    int phaseOf(const QString& name)
+    {
+        if (const auto it = m_phases.constFind(name); it != m_phases.constEnd())
+            return it.value();
+        const int phase = m_map.phaseOf(name, &m_budget);
+        if (m_budget.lastOverBudget)
+            m_overBudget.append(name);
+        else if (m_budget.lastNotTried)
+            ++m_notTried;
+        m_phases.insert(name, phase);
+        return phase;
+    }
+
+    QString warning() const
+    {
+        if (m_overBudget.isEmpty())
+            return {};
+        QString text = QStringLiteral("phase map: a pattern is too expensive on '%1'").arg(m_overBudget.front());
+        if (m_overBudget.size() > 1)
+            text += QStringLiteral(" and %1").arg(
+                countOf(m_overBudget.size() - 1, QStringLiteral("other name"), QStringLiteral("other names")));
+        if (m_notTried > 0)
+            text += QStringLiteral(", not tried on %1")
+                        .arg(countOf(m_notTried, QStringLiteral("more name"), QStringLiteral("more names")));
+        return text
+            + QStringLiteral(" (over the regex's budget of %1 steps per name: not counted as matching it)")
+                  .arg(BoundedRegex::kMatchLimit);
+    }
+
+private:
+    const NvtxPhaseMap& m_map;
+    NvtxPhaseMap::Budget m_budget;
+    QHash<QString, int> m_phases;
+    QStringList m_overBudget;
+    qint64 m_notTried = 0;
+};
+
+} // namespace
+
+std::vector<NvtxPhaseRow> nvtxPhaseTimes(const NvtxTree& tree, const NvtxPhaseMap& map, QStringList* warnings)
+{
+    PhaseLookup lookup(map);
     const QStringList phases = map.phases();
     std::vector<NvtxPhaseRow> rows(std::size_t(phases.size()) + 1);
     for (int i = 0; i < phases.size(); ++i)
@@ -106,9 +187,9 @@ std::vector<NvtxPhaseRow> nvtxPhaseTimes(const NvtxTree& tree, const NvtxPhaseMa
             continue;
         const NvtxNode& parent = tree.nodes[std::size_t(n.parent)];
         const bool parentIsRange = parent.kind == NvtxNode::Kind::Range;
-        int own = map.phaseOf(tree.names[std::size_t(n.name)]);
+        int own = lookup.phaseOf(tree.names[std::size_t(n.name)]);
         if (own < 0 && n.domain > 0)
-            own = map.phaseOf(tree.label(std::int32_t(i)));
+            own = lookup.phaseOf(tree.label(std::int32_t(i)));
         phase[i] = own >= 0 ? own : (parentIsRange ? phase[std::size_t(n.parent)] : unmapped);
         NvtxPhaseRow& row = rows[std::size_t(phase[i])];
         if (!parentIsRange || phase[std::size_t(n.parent)] != phase[i]) {
@@ -122,6 +203,8 @@ std::vector<NvtxPhaseRow> nvtxPhaseTimes(const NvtxTree& tree, const NvtxPhaseMa
         row.gpuTime += tree.selfGpuTime(std::int32_t(i));
         row.kernels += selfKernels;
     }
+    if (const QString w = lookup.warning(); !w.isEmpty() && warnings)
+        warnings->append(w);
     return rows;
 }
 

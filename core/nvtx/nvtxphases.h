@@ -2,11 +2,12 @@
 #pragma once
 
 #include "core/nvtx/nvtxtree.h"
+#include "core/util/boundedregex.h"
 
 #include <QByteArray>
-#include <QRegularExpression>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <vector>
 
 namespace nsw {
@@ -25,15 +26,24 @@ public:
 
     bool isEmpty() const { return m_phases.empty(); }
     QStringList phases() const;
-    /// Index of the first phase one of whose patterns matches @p name, or -1.
-    int phaseOf(const QString& name) const;
+    /// Which "re:" patterns went over BoundedRegex's budget, across the names of one run of phaseOf().
+    struct Budget
+    {
+        std::vector<int> overBudget; ///< per regex pattern, in map order: names it could not decide
+        bool lastOverBudget = false; ///< the last name looked up was undecided by some pattern
+        bool lastNotTried = false; ///< ... or skipped by a pattern already over budget too often
+    };
+
+    /// Index of the first phase one of whose patterns matches @p name, or -1. A "re:" pattern that cannot decide
+    /// within BoundedRegex's budget does not match (said in @p budget); with @p budget, a pattern over budget on
+    /// BoundedRegex::kMaxOverBudgetSubjects names is not tried again.
+    int phaseOf(const QString& name, Budget* budget = nullptr) const;
 
 private:
     struct Pattern
     {
         QString substring;
-        QRegularExpression regex;
-        bool isRegex = false;
+        std::shared_ptr<const BoundedRegex> regex; ///< set for a "re:" pattern
     };
     struct Phase
     {
@@ -41,6 +51,7 @@ private:
         std::vector<Pattern> patterns;
     };
     std::vector<Phase> m_phases;
+    int m_regexCount = 0;
 };
 
 inline const QString kUnmappedPhase = QStringLiteral("unmapped");
@@ -58,6 +69,8 @@ struct NvtxPhaseRow
     qint64 kernels = 0;
 };
 
-std::vector<NvtxPhaseRow> nvtxPhaseTimes(const NvtxTree& tree, const NvtxPhaseMap& map);
+/// Each distinct name is matched once; names a pattern could not decide within its budget are said in @p warnings.
+std::vector<NvtxPhaseRow> nvtxPhaseTimes(
+    const NvtxTree& tree, const NvtxPhaseMap& map, QStringList* warnings = nullptr);
 
 } // namespace nsw

@@ -70,6 +70,68 @@ private Q_SLOTS:
         QCOMPARE(QList<int>(e.ruleOfName.begin(), e.ruleOfName.end()), winners);
     }
 
+    /// A catastrophic pattern is stopped at its budget and said to be, never read as "no match" in silence; the
+    /// names it could not decide go to the next rule, as names it does not match do.
+    void catastrophicPatternIsFlagged_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QList<int>>("winners");
+        QTest::addColumn<int>("overBudget");
+        QTest::addColumn<int>("notTried");
+        // Names: 0 and 1 are 40 a's then "!1" / "!2" (exponential for ^(a+)+$), 2 is "gemm", 3 to 6 more long runs.
+        // Searched in order: over budget on names 0, 1 and 3 (the third), so names 4 to 6 are not tried.
+        QTest::newRow("nested quantifier") << QStringLiteral("^(a+)+$") << QList<int> { 1, 1, 2, 1, 1, 1, 1 } << 3 << 3;
+        QTest::newRow("alternation hiding a cheap branch")
+            << QStringLiteral("^(a+)+$|!1$") << QList<int> { 1, 1, 2, 1, 1, 1, 1 } << 3 << 3;
+        QTest::newRow("ordinary pattern stays within budget")
+            << QStringLiteral("a!1$") << QList<int> { 0, 1, 2, 1, 1, 1, 1 } << 0 << 0;
+    }
+
+    void catastrophicPatternIsFlagged()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QList<int>, winners);
+        QFETCH(int, overBudget);
+        QFETCH(int, notTried);
+        const QString run(40, QLatin1Char('a'));
+        RuleMatchCache cache(names({ run + QStringLiteral("!1"), run + QStringLiteral("!2"), QStringLiteral("gemm"),
+            run + QStringLiteral("!3"), run + QStringLiteral("!4"), run + QStringLiteral("!5"),
+            run + QStringLiteral("!6") }));
+        const RuleEvaluation e = evaluateRules(
+            list({ rule(pattern, QStringLiteral("slow")), rule(QStringLiteral("!"), QStringLiteral("bang")),
+                rule(QStringLiteral("gemm"), QStringLiteral("gemm")) }),
+            cache, nullptr);
+        QCOMPARE(QList<int>(e.ruleOfName.begin(), e.ruleOfName.end()), winners);
+        const RuleDiagnostic& d = e.rules[0];
+        QCOMPARE(d.namesOverBudget, overBudget);
+        QCOMPARE(d.namesNotTried, notTried);
+        if (overBudget == 0) {
+            QCOMPARE(ruleBudgetText(d), QString());
+            return;
+        }
+        QCOMPARE(d.firstOverBudget, run + QStringLiteral("!1"));
+        QVERIFY2(ruleStatusText(d).contains(QStringLiteral("too expensive on '%1!1' and 2 other names, not tried on 3 "
+                                                           "more names")
+                                                .arg(run)),
+            qPrintable(ruleStatusText(d)));
+    }
+
+    /// The budget must not change what an ordinary pattern finds in a long name (a demangled template name).
+    void longNamesWithinBudget()
+    {
+        QString name = QStringLiteral("void cutlass::Kernel<");
+        for (int i = 0; i < 400; ++i)
+            name += QStringLiteral("cutlass::gemm::GemmShape<128, 256, 64>, ");
+        name += QStringLiteral("flash_fwd>(Params)");
+        RuleMatchCache cache(names({ name }));
+        const RuleEvaluation e = evaluateRules(list({ rule(QStringLiteral(".*flash.*"), QStringLiteral("flash")),
+                                                   rule(QStringLiteral("(\\w+::)+Kernel"), QStringLiteral("k")) }),
+            cache, nullptr);
+        QCOMPARE(e.ruleOfName.front(), 0);
+        QCOMPARE(e.rules[0].namesOverBudget, 0);
+        QCOMPARE(e.rules[1].namesOverBudget, 0);
+    }
+
     void caseFlag()
     {
         RuleMatchCache cache(

@@ -181,7 +181,7 @@ def nvf1_polls(count, links=2, jump_at=None):
 
 def side_inputs(base, work):
     """Hostile files handed to a command beside a valid export: rule files, phase maps, NVF1 recordings, the
-    recorder options of `profile`. name -> (argument list, the hostile path or None)."""
+    recorder options of `profile`. name -> (argument list, the hostile path or None, text stderr must hold or None)."""
     side = os.path.join(work, "side")
     os.makedirs(side)
     fifo = os.path.join(side, "fifo")
@@ -195,14 +195,14 @@ def side_inputs(base, work):
 
     cases = {}
 
-    def rules(name, path):
-        cases["rules-" + name] = (["categories", base, "--rules", path, "--format", "csv"], path)
+    def rules(name, path, trace=base, expect=None):
+        cases["rules-" + name] = (["categories", trace, "--rules", path, "--format", "csv"], path, expect)
 
-    def phases(name, path):
-        cases["phase-map-" + name] = (["nvtx", base, "--phase-map", path, "--format", "json"], path)
+    def phases(name, path, trace=base, expect=None):
+        cases["phase-map-" + name] = (["nvtx", trace, "--phase-map", path, "--format", "json"], path, expect)
 
     def nvlink(name, path):
-        cases["nvf1-" + name] = (["nvlink", path, "--metric", "all", "--json"], path)
+        cases["nvf1-" + name] = (["nvlink", path, "--metric", "all", "--json"], path, None)
 
     for name, path in (("dev-zero", "/dev/zero"), ("dev-urandom", "/dev/urandom"), ("fifo", fifo)):
         rules(name, path)
@@ -210,6 +210,14 @@ def side_inputs(base, work):
         nvlink(name, path)
     rules("catastrophic-regex", write("slow.json", json.dumps(
         {"e": {"m": {"^(a+)+$": "slow", "(?i)(a|aa)+$": "slower", "!1$": "bang", "gemm": "gemm"}}})))
+    # Kernel and NVTX names on which nested quantifiers backtrack exponentially: a rule or phase pattern is flagged,
+    # not silently read as "no match".
+    long_names = os.path.join(side, "long-a-names.sqlite")
+    sql_variant(base, long_names, f"UPDATE StringIds SET value = '{'a' * 40}!' || id "
+                                  f"WHERE id IN (SELECT demangledName FROM {KERNEL}) "
+                                  "OR id IN (SELECT textId FROM NVTX_EVENTS);"
+                                  f"UPDATE NVTX_EVENTS SET text = '{'a' * 40}!' || rowid WHERE text IS NOT NULL;")
+    rules("catastrophic-regex-on-its-names", os.path.join(side, "slow.json"), long_names, "too expensive on 'aaaa")
     rules("python-rejects", write("recursive.json", json.dumps({"e": {"m": {"(?R)": "x"}}})))
     rules("not-json", write("broken.json", "{{{"))
     rules("deep-json", write("deep.json", "[" * 200000 + "]" * 200000))
@@ -217,6 +225,8 @@ def side_inputs(base, work):
     rules("wrong-shape", write("shape.json", json.dumps({"e": ["gemm", "x"]})))
     phases("catastrophic-regex", write("slow-phases.json", json.dumps(
         {"slow": ["re:^(a+)+$", "re:(?i)(a|aa)+$"], "bang": ["re:!1$"]})))
+    phases("catastrophic-regex-on-its-names", os.path.join(side, "slow-phases.json"), long_names,
+           "too expensive on 'aaaa")
     phases("10k-phases", write("many-phases.json", json.dumps(
         {f"phase{i}": [f"re:^layer_{i}(_.*)?$"] for i in range(10000)})))
     phases("not-json", write("broken-phases.json", "[1, 2"))
@@ -240,7 +250,7 @@ def side_inputs(base, work):
                           ("recorder-without-out", ["--nvlink-recorder", "rec --gpu 0"]),
                           ("recorder-unterminated-quote", ["--nvlink-recorder", "rec '{out}"]),
                           ("recorder-missing-program", ["--nvlink-recorder", "/nonexistent/recorder {out}"])):
-        cases["profile-" + name] = (["profile", "-t", "osrt", "-o", out] + options + ["--", "/bin/true"], None)
+        cases["profile-" + name] = (["profile", "-t", "osrt", "-o", out] + options + ["--", "/bin/true"], None, None)
     return cases
 
 
@@ -248,7 +258,7 @@ def run_side_inputs(binary, base, work, timeout, env, only):
     """Every side input: no crash or hang, a message on refusal, no hostile file changed. Returns (runs, failures)."""
     failures = []
     runs = 0
-    for name, (args, path) in side_inputs(base, work).items():
+    for name, (args, path, expect) in side_inputs(base, work).items():
         if only and only not in name:
             continue
         before = fingerprint(path) if path else None
@@ -257,6 +267,8 @@ def run_side_inputs(binary, base, work, timeout, env, only):
         problem = check(name, rc, out, err, elapsed, timeout)
         if problem is None and path and fingerprint(path) != before:
             problem = "the input changed"
+        if problem is None and expect and expect not in err.decode(errors="replace"):
+            problem = f"stderr does not say '{expect}'"
         if problem:
             failures.append(f"{name}: {problem}")
         first = err.decode(errors="replace").strip().splitlines()[:1] if err else []

@@ -20,6 +20,7 @@ private Q_SLOTS:
     void phaseOf_data();
     void phaseOf();
     void loadNamesTheFile();
+    void catastrophicPatternIsFlagged();
     void specialFilesRefused_data();
     void specialFilesRefused();
     void phaseTimes();
@@ -98,6 +99,32 @@ void TestNvtxPhases::loadNamesTheFile()
     error.clear();
     QVERIFY(NvtxPhaseMap::load(bad, &error).isEmpty());
     QCOMPARE(error, bad + u": phase \"decode\": expected an array of patterns"_s);
+}
+
+/// "^(a+)+$" backtracks exponentially on 40 a's and a '!': each such name is undecided (flagged, falls through to
+/// the next phase); after three, the pattern is not tried again.
+void TestNvtxPhases::catastrophicPatternIsFlagged()
+{
+    QString error;
+    const NvtxPhaseMap map
+        = NvtxPhaseMap::fromJson(R"j({"slow": ["re:^(a+)+$"], "bang": ["!"], "gemm": ["re:gemm"]})j", &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QString run(40, QLatin1Char('a'));
+    NvtxPhaseMap::Budget budget;
+    const QList<std::pair<bool, bool>> expected { { true, false }, { true, false }, { true, false }, { false, true },
+        { false, true } }; // (over budget, not tried) per name
+    for (int k = 0; k < expected.size(); ++k) {
+        QCOMPARE(map.phaseOf(run + u'!' + QString::number(k), &budget), 1);
+        QCOMPARE(budget.lastOverBudget, expected[k].first);
+        QCOMPARE(budget.lastNotTried, expected[k].second);
+    }
+    QCOMPARE(budget.overBudget, (std::vector<int> { 3, 0 }));
+    QCOMPARE(map.phaseOf(u"sgemm_128"_s, &budget), 2);
+    QCOMPARE(map.phaseOf(u"aaaa"_s, &budget), -1); // the pattern is no longer tried...
+    QVERIFY(budget.lastNotTried);
+    NvtxPhaseMap::Budget fresh;
+    QCOMPARE(map.phaseOf(u"aaaa"_s, &fresh), 0); // ...though it decides a short run, and matches it
+    QCOMPARE(map.phaseOf(run + u"!x"_s), 1); // without a budget record: still undecided, still falls through
 }
 
 void TestNvtxPhases::specialFilesRefused_data()

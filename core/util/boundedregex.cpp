@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "boundedregex.h"
+
+#include <mutex>
+
+#define PCRE2_CODE_UNIT_WIDTH 16
+#include <pcre2.h>
+
+namespace nsw {
+
+struct BoundedRegex::Pcre
+{
+    pcre2_code* code = nullptr;
+    pcre2_match_data* data = nullptr;
+    pcre2_match_context* context = nullptr;
+    pcre2_jit_stack* jitStack = nullptr;
+    std::mutex searching; ///< the match data and the JIT stack are one search's at a time
+
+    ~Pcre()
+    {
+        pcre2_jit_stack_free(jitStack);
+        pcre2_match_context_free(context);
+        pcre2_match_data_free(data);
+        pcre2_code_free(code);
+    }
+};
+
+BoundedRegex::BoundedRegex(const QString& pattern, bool caseInsensitive, unsigned matchLimit)
+    : m_pcre(std::make_unique<Pcre>())
+{
+    int error = 0;
+    PCRE2_SIZE offset = 0;
+    const uint32_t options = PCRE2_UTF | PCRE2_UCP | (caseInsensitive ? PCRE2_CASELESS : 0);
+    Pcre& p = *m_pcre;
+    p.code = pcre2_compile(
+        reinterpret_cast<PCRE2_SPTR>(pattern.utf16()), PCRE2_SIZE(pattern.size()), options, &error, &offset, nullptr);
+    if (!p.code)
+        return;
+    pcre2_jit_compile(p.code, PCRE2_JIT_COMPLETE); // without JIT (not built in), the interpreter runs it
+    p.data = pcre2_match_data_create_from_pattern(p.code, nullptr);
+    p.context = pcre2_match_context_create(nullptr);
+    pcre2_set_match_limit(p.context, matchLimit);
+    pcre2_set_depth_limit(p.context, matchLimit);
+    // As QRegularExpression does: JIT stack up to 512 KiB, so a deep but legitimate match is not cut short.
+    p.jitStack = pcre2_jit_stack_create(32 * 1024, 512 * 1024, nullptr);
+    if (p.jitStack)
+        pcre2_jit_stack_assign(p.context, nullptr, p.jitStack);
+    m_code = p.code;
+}
+
+BoundedRegex::~BoundedRegex() = default;
+
+BoundedRegex::Outcome BoundedRegex::search(QStringView subject) const
+{
+    if (!m_code)
+        return Outcome::NoMatch;
+    Pcre& p = *m_pcre;
+    const std::lock_guard lock(p.searching);
+    // Names come from QString::fromUtf8, which leaves no invalid UTF-16.
+    const int rc = pcre2_match(p.code, reinterpret_cast<PCRE2_SPTR>(subject.utf16()), PCRE2_SIZE(subject.size()), 0,
+        PCRE2_NO_UTF_CHECK, p.data, p.context);
+    if (rc >= 0)
+        return Outcome::Match;
+    return rc == PCRE2_ERROR_NOMATCH ? Outcome::NoMatch : Outcome::OverBudget;
+}
+
+} // namespace nsw

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+#include <QStringView>
+#include <memory>
+
+namespace nsw {
+
+/// A regular expression (PCRE2, as QRegularExpression compiles it: UTF, Unicode properties) whose every match runs
+/// under a budget. A catastrophic pattern (`^(a+)+$` on "aaa…a!") stops at PCRE2's match limit and says so, where
+/// QRegularExpression spends up to 10M steps per subject and then reads the failure as "no match".
+class BoundedRegex
+{
+public:
+    enum class Outcome
+    {
+        Match,
+        NoMatch,
+        OverBudget ///< the match limit (or PCRE2's depth, heap or JIT stack limit) was reached: undecided
+    };
+
+    /// A tenth of PCRE2's default: ordinary patterns on names of thousands of characters stay far below it.
+    static constexpr unsigned kMatchLimit = 1'000'000;
+    /// A pattern over budget on this many subjects is not tried on the others (by its callers): a catastrophic
+    /// pattern then costs a few budgets, not one per name.
+    static constexpr int kMaxOverBudgetSubjects = 3;
+
+    BoundedRegex(const QString& pattern, bool caseInsensitive, unsigned matchLimit = kMatchLimit);
+    ~BoundedRegex();
+    BoundedRegex(const BoundedRegex&) = delete;
+    BoundedRegex& operator=(const BoundedRegex&) = delete;
+
+    bool isValid() const { return m_code != nullptr; }
+    /// Unanchored search (Python's re.search). Thread-safe (searches of one object take turns).
+    Outcome search(QStringView subject) const;
+
+private:
+    struct Pcre;
+    std::unique_ptr<Pcre> m_pcre;
+    const void* m_code = nullptr;
+};
+
+} // namespace nsw
