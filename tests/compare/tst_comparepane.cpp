@@ -2,15 +2,15 @@
 // The compare pane offscreen: profiles added and removed without recomputing the others, linked selection, keys,
 // normalization, exports.
 #include "comparefixture.h"
+#include "core/controllers/categorycontroller.h"
+#include "core/controllers/comparecontroller.h"
 #include "core/models/comparetablemodel.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
-#include "core/controllers/categorycontroller.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/compare/comparechart.h"
-#include "core/controllers/comparecontroller.h"
 #include "widgets/compare/comparepane.h"
 
 #include <QAbstractItemModelTester>
@@ -104,6 +104,37 @@ private Q_SLOTS:
     }
 
     void cleanup() { delete m_workbench; }
+
+    /// A short pane (a docked tab at 1366x768) keeps its controls, status and table whole and leaves the chart out
+    /// (squeezed, it was drawn over them); the chart comes back when the pane is tall enough.
+    void chartOnlyWhereItHasRoom_data()
+    {
+        QTest::addColumn<int>("height");
+        QTest::addColumn<bool>("chartShown");
+        QTest::newRow("380 px: the docked tab at 1366x768") << 380 << false;
+        QTest::newRow("800 px") << 800 << true;
+    }
+    void chartOnlyWhereItHasRoom()
+    {
+        QFETCH(int, height);
+        QFETCH(bool, chartShown);
+        ComparePane pane(m_workbench, nullptr);
+        pane.setMinimumSize(200, 120); // as the window docks it
+        pane.resize(400, height);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QTRY_COMPARE(pane.chart()->isVisible(), chartShown);
+        const QTableView* table = pane.findChild<QTableView*>();
+        QVERIFY(table->isVisible());
+        const QRect tableRect(table->mapTo(&pane, QPoint(0, 0)), table->size());
+        QVERIFY2(pane.rect().contains(tableRect) && tableRect.height() > 40,
+            qPrintable(QStringLiteral("table at y %1, %2 px high").arg(tableRect.y()).arg(tableRect.height())));
+        if (chartShown) {
+            const QRect chartRect(pane.chart()->mapTo(&pane, QPoint(0, 0)), pane.chart()->size());
+            QVERIFY(!chartRect.intersects(tableRect));
+            QVERIFY(chartRect.height() >= pane.chart()->minimumHeight());
+        }
+    }
 
     void addAndRemoveProfiles()
     {

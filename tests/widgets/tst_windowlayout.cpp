@@ -69,6 +69,37 @@ bool openAndWait(MainWindow& w, const QString& path)
 }
 
 /// The visible parts of @p dock's visible splitters that overlap each other or stick out of their splitter.
+/// The pane's own parts (controls, status lines, splitters): inside the pane and apart. When the pane has less room
+/// than their minimums, Qt squeezes every part, and wrapped controls are then drawn over the status line below.
+void checkPaneParts(QDockWidget* dock, QStringList& overlaps)
+{
+    QWidget* pane = dock->widget();
+    if (!pane || !pane->isVisible() || pane->visibleRegion().isEmpty())
+        return;
+    QList<QWidget*> parts;
+    for (QWidget* w : pane->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        if (w->isVisible() && !w->isWindow() && w->width() > 0 && w->height() > 0)
+            parts << w;
+    auto describe = [&](const QWidget* part) {
+        return QStringLiteral("%1 %2 in %3: %4,%5 %6x%7 in %8x%9")
+            .arg(QLatin1String(part->metaObject()->className()), part->objectName(),
+                QLatin1String(pane->metaObject()->className()))
+            .arg(part->x())
+            .arg(part->y())
+            .arg(part->width())
+            .arg(part->height())
+            .arg(pane->width())
+            .arg(pane->height());
+    };
+    for (int i = 0; i < parts.size(); ++i) {
+        if (!pane->rect().contains(parts[i]->geometry()))
+            overlaps << describe(parts[i]) + QStringLiteral(" (outside)");
+        for (int j = i + 1; j < parts.size(); ++j)
+            if (parts[i]->geometry().intersects(parts[j]->geometry()))
+                overlaps << describe(parts[i]) + QStringLiteral(" overlaps ") + describe(parts[j]);
+    }
+}
+
 void checkSplitters(QDockWidget* dock, QStringList& overlaps, int& checked)
 {
     for (QSplitter* splitter : dock->findChildren<QSplitter*>()) {
@@ -210,6 +241,7 @@ private Q_SLOTS:
             dock->raise();
             QApplication::processEvents();
             checkSplitters(dock, overlaps, checked);
+            checkPaneParts(dock, overlaps);
         }
         QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.join(QStringLiteral("; "))));
         QVERIFY(checked > 0);

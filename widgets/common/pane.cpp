@@ -6,6 +6,7 @@
 #include <QEvent>
 #include <QFileInfo>
 #include <QLabel>
+#include <QSplitter>
 
 namespace nsw {
 
@@ -102,6 +103,11 @@ QString Pane::exportBaseName() const
     if (ProfileSession* s = m_workbench->current())
         base += QLatin1Char('-') + QFileInfo(s->path()).completeBaseName();
     return base;
+}
+
+void letSplitterGiveWay(QSplitter* splitter)
+{
+    splitter->setMinimumHeight(80); // below its parts' minimums: an explicit minimum replaces minimumSizeHint()
 }
 
 } // namespace nsw

@@ -4,6 +4,8 @@
 #include <QString>
 #include <QWidget>
 
+class QSplitter;
+
 class QAbstractItemView;
 class QShowEvent;
 class QCustomPlot;
@@ -58,5 +60,10 @@ private:
     WaitingOverlay* m_waitingOverlay = nullptr;
     bool m_refreshPending = false; ///< refresh() was deferred while the pane was hidden
 };
+
+/// The chart/table splitter under a pane's controls gives way first when the dock is shorter than all the pane's
+/// minimums (1366x768): the wrapped controls and status lines above it keep their height, the splitter's parts share
+/// what is left. Otherwise Qt squeezes every part and draws the controls' last row over the status line.
+void letSplitterGiveWay(QSplitter* splitter);
 
 } // namespace nsw

@@ -32,11 +32,35 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace nsw {
 
 namespace {
+
+/// Calls @p onResize after each resize of the watched widget (owned by it).
+class ResizeWatcher : public QObject
+{
+public:
+    ResizeWatcher(QWidget* watched, std::function<void()> onResize)
+        : QObject(watched)
+        , m_onResize(std::move(onResize))
+    {
+        watched->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override
+    {
+        if (event->type() == QEvent::Resize)
+            m_onResize();
+        return false;
+    }
+
+private:
+    std::function<void()> m_onResize;
+};
 const QString kSettingsGroup = QStringLiteral("compare/");
 using Column = CompareTableModel::Column;
 
@@ -291,8 +315,14 @@ void ComparePane::layOut()
     tableLayout->addLayout(filterRow);
     tableLayout->addWidget(m_table, 1);
     auto* splitter = new QSplitter(Qt::Vertical, this);
+    letSplitterGiveWay(splitter);
     splitter->addWidget(m_chart);
     splitter->addWidget(tableBox);
+    // Too short for the chart and the table (a docked tab at 1366x768): the table alone, the chart when there is room.
+    new ResizeWatcher(splitter, [this, splitter, tableBox]() {
+        m_chart->setVisible(splitter->height()
+            >= m_chart->minimumHeight() + splitter->handleWidth() + tableBox->minimumSizeHint().height());
+    });
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);

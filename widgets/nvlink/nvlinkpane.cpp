@@ -197,6 +197,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     tables->setStretchFactor(0, 1);
     tables->setStretchFactor(1, 1);
     auto* vertical = new QSplitter(Qt::Vertical, this);
+    letSplitterGiveWay(vertical);
     vertical->addWidget(m_plot);
     vertical->addWidget(tables);
     vertical->setStretchFactor(0, 3);
