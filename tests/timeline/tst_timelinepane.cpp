@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/categories/categorytable.h"
+#include "core/controllers/categorycontroller.h"
 #include "core/models/nvtxtreemodel.h"
 #include "core/nvtx/nvtxtree.h"
 #include "core/session/workbench.h"
@@ -8,7 +9,6 @@
 #include "core/util/numberformat.h"
 #include "generator.h"
 #include "oracleexports.h"
-#include "core/controllers/categorycontroller.h"
 #include "widgets/nvtx/nvtxpane.h"
 #include "widgets/timeline/timelinefindbar.h"
 #include "widgets/timeline/timelinepane.h"
@@ -121,6 +121,7 @@ private Q_SLOTS:
     void showsEveryGpuAndThread_data();
     void showsEveryGpuAndThread();
     void zoomsAtTheCursorAndFitsAll();
+    void rangeTextNeverCutByTheHint();
     void clickSelectsKernelInOtherPanes();
     void tooltipNamesTheEvent();
     void kernelSelectedElsewhereIsRevealed();
@@ -286,6 +287,37 @@ void TestTimelinePane::zoomsAtTheCursorAndFitsAll()
     view->grab();
     view->fitAll();
     QCOMPARE(view->viewport().start(), double(index.start()));
+}
+
+/// The navigation hint shows only beside a whole range text: decided at a resize alone, a longer range text (after a
+/// zoom) was cut by the hint ("72.897704 s – 73.196976 s (29" at 1920x1080).
+void TestTimelinePane::rangeTextNeverCutByTheHint()
+{
+    Open o = open(test::demoExport());
+    TimelineView* view = o.pane->view();
+    QLabel* range = nullptr;
+    QLabel* hint = nullptr;
+    for (QLabel* l : o.pane->findChildren<QLabel*>()) {
+        if (l->text().contains(u" shown)"_s))
+            range = l;
+        else if (l->text().startsWith(u"wheel: zoom"_s))
+            hint = l;
+    }
+    QVERIFY(range && hint);
+    const double start = double(view->index()->start());
+    for (int width = 900; width <= 2400; width += 10) {
+        range->clear(); // as before the profile's timeline is shown
+        o.pane->resize(width, 400);
+        QApplication::processEvents();
+        view->showRange(start + 1234.5, start + 98765.4);
+        QApplication::processEvents();
+        QVERIFY2(range->width() >= range->sizeHint().width() || hint->isHidden(),
+            qPrintable(u"%1 px: range %2 of %3 px beside the hint"_s.arg(width)
+                           .arg(range->width())
+                           .arg(range->sizeHint().width())));
+        if (!hint->isHidden())
+            QVERIFY(!range->geometry().intersects(hint->geometry()));
+    }
 }
 
 void TestTimelinePane::clickSelectsKernelInOtherPanes()

@@ -176,7 +176,7 @@ CompareChart::CompareChart(QWidget* parent)
     m_changeRect->axis(QCPAxis::atLeft)->setTickLength(0, 0);
     // A docked tab at 1366x768 is about 400 px wide: the chart fits it, not clipped. (In a short pane the Compare pane
     // leaves the chart out rather than squeezing it.)
-    setMinimumSize(320, 180);
+    setMinimumSize(320, 220);
     arrange();
     connect(this, &QCustomPlot::plottableClick, this,
         [this](QCPAbstractPlottable* p, int dataIndex, QMouseEvent*) { onPlottableClick(p, dataIndex); });

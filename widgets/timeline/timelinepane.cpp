@@ -2,12 +2,12 @@
 #include "timelinepane.h"
 
 #include "core/categories/categorytable.h"
+#include "core/controllers/categorycontroller.h"
 #include "core/nvlink/nvlinkattachment.h"
 #include "core/profile/capturespan.h"
 #include "core/session/workbench.h"
 #include "core/timeline/timelinebuild.h"
 #include "core/util/timeformat.h"
-#include "core/controllers/categorycontroller.h"
 #include "widgets/timeline/timelinefindbar.h"
 #include "widgets/timeline/timelineview.h"
 
@@ -246,7 +246,12 @@ void TimelinePane::revealRange(ProfileSession* session, TimeNs start, TimeNs end
 void TimelinePane::resizeEvent(QResizeEvent* event)
 {
     Pane::resizeEvent(event);
-    // The hint is the first thing to go when the bar runs out of room (a narrow dock, 1366 px).
+    fitHint();
+}
+
+void TimelinePane::fitHint()
+{
+    // The hint is the first thing to go when the bar runs out of room (a narrow dock, 1366 px, a longer range text).
     const int hintWidth = m_hint->sizeHint().width() + m_bar->spacing();
     const int others = m_bar->sizeHint().width() - (m_hint->isHidden() ? 0 : hintWidth) + m_range->sizeHint().width();
     m_hint->setHidden(others + hintWidth > contentsRect().width() - 8);
@@ -411,6 +416,7 @@ void TimelinePane::showProblem(const QString& problem)
     m_hint->setEnabled(!problem.isEmpty());
     m_hint->setStyleSheet(problem.isEmpty() ? QString() : QStringLiteral("color: #b00020"));
     m_hint->setToolTip(problem);
+    fitHint();
 }
 
 void TimelinePane::updateCounters()
@@ -479,6 +485,7 @@ void TimelinePane::updateRangeLabel()
         tr("%1 – %2 (%3 shown)")
             .arg(formatSeconds(TimeNs(vp.start() - origin), 6), formatSeconds(TimeNs(vp.end() - origin), 6),
                 formatDuration(TimeNs(vp.end() - vp.start()))));
+    fitHint();
 }
 
 } // namespace nsw

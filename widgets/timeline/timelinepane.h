@@ -54,6 +54,8 @@ Q_SIGNALS:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    /// Shows the navigation hint only where the bar has room for it beside the range text.
+    void fitHint();
 
 protected:
     void wholeProfileArrived(ProfileSession* session) override;
