@@ -99,7 +99,7 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
             return Result<DiagnosticsResult>::cancelled();
         r.nvtxCoverage = tree.coverage;
         if (!request.phaseMap.isEmpty())
-            r.phases = nvtxPhaseTimes(tree, request.phaseMap);
+            r.phases = nvtxPhaseTimes(tree, request.phaseMap, &warnings);
     }
 
     if (request.detectIterations) {

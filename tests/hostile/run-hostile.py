@@ -227,6 +227,9 @@ def side_inputs(base, work):
         {"slow": ["re:^(a+)+$", "re:(?i)(a|aa)+$"], "bang": ["re:!1$"]})))
     phases("catastrophic-regex-on-its-names", os.path.join(side, "slow-phases.json"), long_names,
            "too expensive on 'aaaa")
+    cases["phase-map-catastrophic-regex-in-report"] = (
+        ["report", long_names, "--out", os.path.join(side, "report-out"), "--phase-map",
+         os.path.join(side, "slow-phases.json")], os.path.join(side, "slow-phases.json"), "too expensive on 'aaaa")
     phases("10k-phases", write("many-phases.json", json.dumps(
         {f"phase{i}": [f"re:^layer_{i}(_.*)?$"] for i in range(10000)})))
     phases("not-json", write("broken-phases.json", "[1, 2"))
