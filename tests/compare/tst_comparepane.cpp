@@ -21,6 +21,7 @@
 #include <QImage>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -105,35 +106,42 @@ private Q_SLOTS:
 
     void cleanup() { delete m_workbench; }
 
-    /// A short pane (a docked tab at 1366x768) keeps its controls, status and table whole and leaves the chart out
-    /// (squeezed, it was drawn over them); the chart comes back when the pane is tall enough.
-    void chartOnlyWhereItHasRoom_data()
+    /// A pane too short for the chart and the table shows the chart alone (a chart tab), and one too short even for
+    /// the chart (a docked tab at 1366x768) the table alone: squeezed, they were drawn over the controls. Heights
+    /// swept until every case is seen.
+    void chartAndTableWhereTheyHaveRoom()
     {
-        QTest::addColumn<int>("height");
-        QTest::addColumn<bool>("chartShown");
-        QTest::newRow("380 px: the docked tab at 1366x768") << 380 << false;
-        QTest::newRow("800 px") << 800 << true;
-    }
-    void chartOnlyWhereItHasRoom()
-    {
-        QFETCH(int, height);
-        QFETCH(bool, chartShown);
         ComparePane pane(m_workbench, nullptr);
         pane.setMinimumSize(200, 120); // as the window docks it
-        pane.resize(400, height);
+        pane.resize(400, 300);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
-        QTRY_COMPARE(pane.chart()->isVisible(), chartShown);
         const QTableView* table = pane.findChild<QTableView*>();
-        QVERIFY(table->isVisible());
-        const QRect tableRect(table->mapTo(&pane, QPoint(0, 0)), table->size());
-        QVERIFY2(pane.rect().contains(tableRect) && tableRect.height() > 40,
-            qPrintable(QStringLiteral("table at y %1, %2 px high").arg(tableRect.y()).arg(tableRect.height())));
-        if (chartShown) {
-            const QRect chartRect(pane.chart()->mapTo(&pane, QPoint(0, 0)), pane.chart()->size());
-            QVERIFY(!chartRect.intersects(tableRect));
-            QVERIFY(chartRect.height() >= pane.chart()->minimumHeight());
+        const auto* splitter = qobject_cast<const QSplitter*>(pane.chart()->parentWidget());
+        QVERIFY(table && splitter);
+        QSet<QString> seen;
+        for (int height = 300; height <= 1000; height += 10) {
+            pane.resize(400, height);
+            QApplication::processEvents();
+            const QWidget* tableBox = table->parentWidget();
+            const int room = splitter->height();
+            const int chartMin = pane.chart()->minimumHeight();
+            const bool both = room >= chartMin + splitter->handleWidth() + tableBox->minimumSizeHint().height();
+            const QString at = QStringLiteral("%1 px (splitter %2)").arg(height).arg(room);
+            QCOMPARE(pane.chart()->isVisible(), both || room >= chartMin);
+            QCOMPARE(table->isVisible(), both || room < chartMin);
+            seen.insert(
+                both ? QStringLiteral("both") : (room >= chartMin ? QStringLiteral("chart") : QStringLiteral("table")));
+            for (const QWidget* w : { static_cast<const QWidget*>(pane.chart()), tableBox }) {
+                if (!w->isVisible())
+                    continue;
+                const QRect r(w->mapTo(&pane, QPoint(0, 0)), w->size());
+                QVERIFY2(pane.rect().contains(r) && r.height() >= w->minimumSizeHint().height(), qPrintable(at));
+            }
+            if (both)
+                QVERIFY2(!pane.chart()->geometry().intersects(tableBox->geometry()), qPrintable(at));
         }
+        QCOMPARE(seen, (QSet<QString> { QStringLiteral("both"), QStringLiteral("chart"), QStringLiteral("table") }));
     }
 
     void addAndRemoveProfiles()

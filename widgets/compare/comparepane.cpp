@@ -318,10 +318,14 @@ void ComparePane::layOut()
     letSplitterGiveWay(splitter);
     splitter->addWidget(m_chart);
     splitter->addWidget(tableBox);
-    // Too short for the chart and the table (a docked tab at 1366x768): the table alone, the chart when there is room.
+    // Too short for the chart and the table: the chart alone (this is a chart tab), or in a docked tab at 1366x768,
+    // too short even for the chart, the table alone. Both come back when there is room.
     new ResizeWatcher(splitter, [this, splitter, tableBox]() {
-        m_chart->setVisible(splitter->height()
-            >= m_chart->minimumHeight() + splitter->handleWidth() + tableBox->minimumSizeHint().height());
+        const int room = splitter->height();
+        const int chart = m_chart->minimumHeight();
+        const bool both = room >= chart + splitter->handleWidth() + tableBox->minimumSizeHint().height();
+        m_chart->setVisible(both || room >= chart);
+        tableBox->setVisible(both || room < chart);
     });
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);

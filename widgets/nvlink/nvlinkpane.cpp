@@ -107,46 +107,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     , m_kernelView(new QTableView(this))
 {
     m_peakTable = LinkPeakTable::load(&m_peakTableProblem);
-    m_source->setMinimumContentsLength(24);
-    m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_source->setToolTip(
-        tr("NVLink data of this profile: attached NVF1 recordings (one per GPU) or the export's GPU metrics"));
-    m_view->addItem(tr("Per link"));
-    m_view->addItem(tr("Sum of links"));
-    m_view->setToolTip(tr("One line per link, or the sum over all links at each poll"));
-    m_tx->setChecked(true);
-    m_rx->setChecked(true);
-    m_linksButton = menuButton(tr("Links"), m_linksMenu, this);
-    m_unit->addItem(tr("GB/s"));
-    m_unit->addItem(tr("% of peak"));
-    m_top->setRange(1, 1000);
-    m_top->setValue(10);
-    m_top->setPrefix(tr("Top "));
-    m_top->setToolTip(tr("Number of peak intervals to mark and list"));
-    m_ncclOnly->setToolTip(tr("List only NCCL kernels (name contains \"nccl\") for each peak"));
-    // As far as a recording may lie from the session start and still be aligned (ClockAlignment: 100 days).
-    m_offset->setRange(-8.64e9, 8.64e9);
-    m_offset->setDecimals(3);
-    m_offset->setSuffix(tr(" ms"));
-    m_offset->setSingleStep(0.1);
-    m_offsetToolTip = tr("Added to the NVML timestamps of the recording to line them up with the kernels (NVML "
-                         "samples the counters slightly after the traffic)");
-    m_offset->setToolTip(m_offsetToolTip);
-    m_model->setToolTip(tr("GPU model whose link bandwidth gives \"% of peak\""));
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* bannerLayout = new QHBoxLayout(m_placementBanner);
-    bannerLayout->setContentsMargins(6, 2, 6, 2);
-    m_placementWarning->setWordWrap(true);
-    m_placementWarning->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_placementWarning->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_alignButton->setText(tr("Align recording start to capture start"));
-    m_alignButton->setToolTip(tr("Sets the NVML clock offset so that the recording's first sample falls on the "
-                                 "capture's first instant"));
-    bannerLayout->addWidget(m_placementWarning, 1);
-    bannerLayout->addWidget(m_alignButton);
-    m_placementBanner->setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400;"));
-    m_placementBanner->hide();
+    setUpControls();
 
     auto* attach = new QToolButton(this);
     attach->setText(tr("Attach…"));
@@ -171,17 +132,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
         controls->addWidget(w);
     m_alignment->setWordWrap(true);
 
-    m_peakProxy->setSourceModel(m_peakModel);
-    m_peakView->setModel(m_peakProxy);
-    setupTableView(m_peakView);
-    m_peakView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_peakView->sortByColumn(NvlinkPeakModel::RankColumn, Qt::AscendingOrder);
-    m_kernelProxy->setSourceModel(m_kernelModel);
-    m_kernelProxy->setFilterKeyColumn(NvlinkKernelModel::NameColumn);
-    m_kernelView->setModel(m_kernelProxy);
-    setupTableView(m_kernelView);
-    m_kernelView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_kernelView->horizontalHeader()->resizeSection(NvlinkKernelModel::NameColumn, 300);
+    setUpTables();
 
     auto* kernelBox = new QWidget(this);
     auto* kernelLayout = new QVBoxLayout(kernelBox);
@@ -231,14 +182,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     connect(m_model, &QComboBox::currentIndexChanged, this, &NvlinkPane::recompute);
     connect(m_top, &QSpinBox::valueChanged, this, &NvlinkPane::recompute);
     connect(m_linksMenu, &QMenu::triggered, this, &NvlinkPane::recompute);
-    connect(m_offset, &QDoubleSpinBox::valueChanged, this, [this](double ms) {
-        if (!m_session)
-            return;
-        const auto current = attachment();
-        auto next = std::make_shared<NvlinkAttachment>(current ? *current : NvlinkAttachment());
-        next->clockOffsetNs = TimeNs(std::llround(ms * 1e6));
-        m_session->setAttachment(nvlinkAttachmentKey(), next);
-    });
+    connect(m_offset, &QDoubleSpinBox::valueChanged, this, &NvlinkPane::applyClockOffset);
     connect(m_alignButton, &QToolButton::clicked, this, &NvlinkPane::alignRecordingStart);
     connect(m_peakView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &NvlinkPane::showKernelsOfCurrentPeak);
@@ -253,19 +197,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
             const int row = m_kernelProxy->mapToSource(current).row();
             this->workbench()->selectKernelInstance(m_session, m_kernelModel->kernelRowAt(row));
         });
-    connect(showInTable, &QToolButton::clicked, this, [this]() {
-        const NvlinkPeak* p = m_peakModel->peakAt(m_peakProxy->mapToSource(m_peakView->currentIndex()).row());
-        if (!p || !m_session || !m_computed)
-            return;
-        auto rows = std::make_shared<std::vector<char>>(m_session->profile()->kernels.size(), 0);
-        for (const PeakKernel& k : p->kernels)
-            (*rows)[m_computed->result.kernels->spans().row[k.span]] = 1;
-        KernelSelection selection;
-        selection.session = m_session;
-        selection.label = tr("NVLink peak #%1").arg(p->rank);
-        selection.filter.rows = rows;
-        this->workbench()->showKernels(selection);
-    });
+    connect(showInTable, &QToolButton::clicked, this, &NvlinkPane::showPeakKernelsInTable);
     connect(m_plot, &NvlinkPlot::peakClicked, this, &NvlinkPane::selectPeak);
     connect(m_peakView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
         const NvlinkPeak* p = m_peakModel->peakAt(m_peakProxy->mapToSource(i).row());
@@ -274,6 +206,93 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     });
     connect(workbench, &Workbench::currentChanged, this, &NvlinkPane::onCurrentSessionChanged);
     onCurrentSessionChanged(workbench->current());
+}
+
+/// Items, ranges and tooltips of the controls, and the placement banner.
+void NvlinkPane::setUpControls()
+{
+    m_source->setMinimumContentsLength(24);
+    m_source->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_source->setToolTip(
+        tr("NVLink data of this profile: attached NVF1 recordings (one per GPU) or the export's GPU metrics"));
+    m_view->addItem(tr("Per link"));
+    m_view->addItem(tr("Sum of links"));
+    m_view->setToolTip(tr("One line per link, or the sum over all links at each poll"));
+    m_tx->setChecked(true);
+    m_rx->setChecked(true);
+    m_linksButton = menuButton(tr("Links"), m_linksMenu, this);
+    m_unit->addItem(tr("GB/s"));
+    m_unit->addItem(tr("% of peak"));
+    m_top->setRange(1, 1000);
+    m_top->setValue(10);
+    m_top->setPrefix(tr("Top "));
+    m_top->setToolTip(tr("Number of peak intervals to mark and list"));
+    m_ncclOnly->setToolTip(tr("List only NCCL kernels (name contains \"nccl\") for each peak"));
+    // As far as a recording may lie from the session start and still be aligned (ClockAlignment: 100 days).
+    m_offset->setRange(-8.64e9, 8.64e9);
+    m_offset->setDecimals(3);
+    m_offset->setSuffix(tr(" ms"));
+    m_offset->setSingleStep(0.1);
+    m_offsetToolTip = tr("Added to the NVML timestamps of the recording to line them up with the kernels (NVML "
+                         "samples the counters slightly after the traffic)");
+    m_offset->setToolTip(m_offsetToolTip);
+    m_model->setToolTip(tr("GPU model whose link bandwidth gives \"% of peak\""));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* bannerLayout = new QHBoxLayout(m_placementBanner);
+    bannerLayout->setContentsMargins(6, 2, 6, 2);
+    m_placementWarning->setWordWrap(true);
+    m_placementWarning->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_placementWarning->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_alignButton->setText(tr("Align recording start to capture start"));
+    m_alignButton->setToolTip(tr("Sets the NVML clock offset so that the recording's first sample falls on the "
+                                 "capture's first instant"));
+    bannerLayout->addWidget(m_placementWarning, 1);
+    bannerLayout->addWidget(m_alignButton);
+    m_placementBanner->setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400;"));
+    m_placementBanner->hide();
+}
+
+void NvlinkPane::setUpTables()
+{
+    m_peakProxy->setSourceModel(m_peakModel);
+    m_peakView->setModel(m_peakProxy);
+    setupTableView(m_peakView);
+    m_peakView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_peakView->sortByColumn(NvlinkPeakModel::RankColumn, Qt::AscendingOrder);
+    m_kernelProxy->setSourceModel(m_kernelModel);
+    m_kernelProxy->setFilterKeyColumn(NvlinkKernelModel::NameColumn);
+    m_kernelView->setModel(m_kernelProxy);
+    setupTableView(m_kernelView);
+    m_kernelView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_kernelView->horizontalHeader()->resizeSection(NvlinkKernelModel::NameColumn, 300);
+}
+
+/// The NVML clock offset typed in: kept in the profile's NVLink attachment, which recomputes the pane.
+void NvlinkPane::applyClockOffset(double ms)
+{
+    if (!m_session)
+        return;
+    const auto current = attachment();
+    auto next = std::make_shared<NvlinkAttachment>(current ? *current : NvlinkAttachment());
+    next->clockOffsetNs = TimeNs(std::llround(ms * 1e6));
+    m_session->setAttachment(nvlinkAttachmentKey(), next);
+}
+
+/// Filters the kernel table to the kernels of the selected peak.
+void NvlinkPane::showPeakKernelsInTable()
+{
+    const NvlinkPeak* p = m_peakModel->peakAt(m_peakProxy->mapToSource(m_peakView->currentIndex()).row());
+    if (!p || !m_session || !m_computed)
+        return;
+    auto rows = std::make_shared<std::vector<char>>(m_session->profile()->kernels.size(), 0);
+    for (const PeakKernel& k : p->kernels)
+        (*rows)[m_computed->result.kernels->spans().row[k.span]] = 1;
+    KernelSelection selection;
+    selection.session = m_session;
+    selection.label = tr("NVLink peak #%1").arg(p->rank);
+    selection.filter.rows = rows;
+    workbench()->showKernels(selection);
 }
 
 NvlinkPane::~NvlinkPane() = default;

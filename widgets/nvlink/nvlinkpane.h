@@ -98,6 +98,10 @@ private:
     /// Where the current NVF1 recording lies against the capture (none for GPU metrics).
     std::optional<RecordingPlacement> placement() const;
     void alignRecordingStart();
+    void setUpControls();
+    void setUpTables();
+    void applyClockOffset(double ms);
+    void showPeakKernelsInTable();
     void editLinkPeaks();
     void exportJson();
     void exportKernelsCsv();
