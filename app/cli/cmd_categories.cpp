@@ -42,9 +42,32 @@ bool parseElapsed(const QString& text, qsizetype traces, std::vector<TimeNs>* ou
     }
     return true;
 }
-} // namespace
+/// What the command line asks for, checked.
+struct CategoriesCommand
+{
+    QStringList traces;
+    TimeMode timeMode = TimeMode::Global;
+    bool perGpu = false;
+    QString format;
+    QString output;
+    std::optional<QString> mapping; ///< --mapping's file, when given
+    std::optional<QString> png; ///< --png's file, when given
+    QSize pngSize;
+    CommandFocusText focus;
+    std::vector<TimeNs> wall; ///< per trace (-1: the capture span); empty without --elapsed
+    LoadedRules rules;
+};
 
-int runCategories(const QStringList& args)
+/// The breakdown of every trace, and the focus lines that go with them.
+struct CategoriesOutcome
+{
+    std::vector<ProfileCategories> profiles;
+    QStringList focusLines;
+    nlohmann::ordered_json focusObjects = nlohmann::ordered_json::array();
+    bool anyRows = false;
+};
+
+std::optional<CategoriesCommand> parseCategories(const QStringList& args, int* exitCode)
 {
     QCommandLineParser parser;
     parser.addPositionalArgument(
@@ -77,86 +100,92 @@ int runCategories(const QStringList& args)
         QStringLiteral("Rows that overlap it count: sum with whole durations, busy/exclusive/g2g clipped to the range; "
                        "--elapsed capture is then the range's length. Resolved in each TRACE."));
     focusOptions.addTo(parser);
-    int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral(
                 "Kernel categories by regex rules (gputrc2graph's format and semantics: rules in file order, "
                 "first match wins, case-sensitive re.search on demangled names and [CUDA memcpy ...] / "
                 "[CUDA memset])."),
-            &exitCode))
-        return exitCode;
-    const QStringList traces = parser.positionalArguments();
-    if (traces.isEmpty()) {
+            exitCode))
+        return std::nullopt;
+    CategoriesCommand c;
+    *exitCode = ExitUsage;
+    c.traces = parser.positionalArguments();
+    if (c.traces.isEmpty()) {
         printError(QStringLiteral("categories needs at least one TRACE (see categories --help)"));
-        return ExitUsage;
+        return std::nullopt;
     }
     const auto timeMode = parseTimeMode(parser.value(mode));
     if (!timeMode) {
         printError(QStringLiteral("--time-mode must be sum, busy, exclusive or g2g, not '%1'").arg(parser.value(mode)));
-        return ExitUsage;
+        return std::nullopt;
     }
-    const QString fmt = parser.value(format);
-    if (!checkFormat(fmt, { QStringLiteral("csv"), QStringLiteral("json"), QStringLiteral("table") }))
-        return ExitUsage;
+    c.timeMode = *timeMode;
+    c.format = parser.value(format);
+    if (!checkFormat(c.format, { QStringLiteral("csv"), QStringLiteral("json"), QStringLiteral("table") }))
+        return std::nullopt;
     const std::optional<QSize> size = parsePngSize(parser.value(pngSize));
     if (!size)
-        return ExitUsage;
-    const CommandFocusText focusText = focusOptions.textOf(parser);
-    if (!checkFocusText(focusText))
-        return ExitUsage;
-    std::vector<TimeNs> wall;
+        return std::nullopt;
+    c.pngSize = *size;
+    c.focus = focusOptions.textOf(parser);
+    if (!checkFocusText(c.focus))
+        return std::nullopt;
     if (parser.isSet(elapsed)) {
         QString error;
-        if (!parseElapsed(parser.value(elapsed), traces.size(), &wall, &error)) {
+        if (!parseElapsed(parser.value(elapsed), c.traces.size(), &c.wall, &error)) {
             printError(error);
-            return ExitUsage;
+            return std::nullopt;
         }
     }
+    if (const int code = loadRules(parser, ruleOptions, &c.rules); code != ExitOk) {
+        *exitCode = code;
+        return std::nullopt;
+    }
+    c.perGpu = parser.isSet(perGpu);
+    c.output = parser.value(output);
+    if (parser.isSet(mapping))
+        c.mapping = parser.value(mapping);
+    if (parser.isSet(png))
+        c.png = parser.value(png);
+    *exitCode = ExitOk;
+    return c;
+}
 
-    LoadedRules loaded;
-    if (const int code = loadRules(parser, ruleOptions, &loaded); code != ExitOk)
-        return code;
-    const RuleList* list = &loaded.rules;
-    const QString& engineName = loaded.engine;
-    const QString& modelName = loaded.model;
-    const QStringList& ruleFiles = loaded.files;
-
+/// Loads each trace, resolves its focus and computes its breakdown. Returns the exit code.
+int computeCategoryProfiles(const CategoriesCommand& c, CategoriesOutcome& out)
+{
     LoadOptions options;
     options.parts = LoadKernels | LoadMemOps | LoadGraphLaunches;
-    addFocusLoad(focusText, options);
-    const QString semantics = categorySemantics(*timeMode != TimeMode::Sum);
-    std::vector<FocusRange> focuses;
-    QStringList focusLines;
-    nlohmann::ordered_json focusObjects = nlohmann::ordered_json::array();
-    std::vector<ProfileCategories> profiles;
-    bool anyRows = false;
-    for (qsizetype i = 0; i < traces.size(); ++i) {
-        const ProfilePtr profile = loadProfile(traces[i], options, &exitCode);
+    addFocusLoad(c.focus, options);
+    const QString semantics = categorySemantics(c.timeMode != TimeMode::Sum);
+    int exitCode = ExitOk;
+    for (qsizetype i = 0; i < c.traces.size(); ++i) {
+        const ProfilePtr profile = loadProfile(c.traces[i], options, &exitCode);
         if (!profile)
             return exitCode;
-        const std::optional<ResolvedFocus> focus = resolveCommandFocus(profile, focusText, traces[i], &exitCode);
+        const std::optional<ResolvedFocus> focus = resolveCommandFocus(profile, c.focus, c.traces[i], &exitCode);
         if (!focus)
             return exitCode;
         ProfileCategories p;
         p.profile = profile->displayName();
-        p.path = traces[i];
+        p.path = c.traces[i];
         p.timeline = CategoryTimeline::build(profile);
         if (focus->range.isActive()) {
             p.timeline = p.timeline->focused(focus->range);
             const QString line = focusLine(*focus, semantics);
-            focusLines.append(traces.size() > 1 ? p.profile + QStringLiteral(": ") + line : line);
+            out.focusLines.append(c.traces.size() > 1 ? p.profile + QStringLiteral(": ") + line : line);
             nlohmann::ordered_json f = focusJson(*focus, semantics);
             f["profile"] = p.profile.toStdString();
-            focusObjects.push_back(std::move(f));
+            out.focusObjects.push_back(std::move(f));
         }
-        anyRows |= p.timeline->rowCount() > 0;
-        CategoryRequest request { p.timeline, nullptr, *list, {}, false, {} };
-        request.options.mode = *timeMode;
-        request.options.perDevice = parser.isSet(perGpu);
-        if (!wall.empty()) {
-            const bool capture = wall[std::size_t(i)] < 0;
+        out.anyRows |= p.timeline->rowCount() > 0;
+        CategoryRequest request { p.timeline, nullptr, c.rules.rules, {}, false, {} };
+        request.options.mode = c.timeMode;
+        request.options.perDevice = c.perGpu;
+        if (!c.wall.empty()) {
+            const bool capture = c.wall[std::size_t(i)] < 0;
             const bool focused = focus->range.isActive();
-            request.options.wallNs = !capture ? wall[std::size_t(i)]
+            request.options.wallNs = !capture ? c.wall[std::size_t(i)]
                 : focused                     ? focus->range.durationNs()
                                               : profile->captureDurationNs();
             request.options.wallSource = !capture ? QStringLiteral("elapsed time")
@@ -166,70 +195,87 @@ int runCategories(const QStringList& args)
         p.breakdown = computeCategories(request)->breakdown;
         for (const QString& w : std::as_const(p.breakdown.warnings))
             printWarning(QStringLiteral("%1: %2").arg(p.profile, w));
-        profiles.push_back(std::move(p));
+        out.profiles.push_back(std::move(p));
     }
-    if (!anyRows) {
-        printError(QStringLiteral("no CUDA kernels or memory operations in %1%2")
-                       .arg(traces.join(QStringLiteral(", ")),
-                           focusLines.isEmpty() ? QString() : QStringLiteral(" overlapping the focus")));
-        return ExitNoData;
-    }
+    return ExitOk;
+}
 
+/// The table, CSV or JSON to stdout or -o, then the mapping file and the PNG when asked. Returns the exit code.
+int writeCategoryOutputs(const CategoriesCommand& c, CategoriesOutcome& out)
+{
+    const std::vector<ProfileCategories>& profiles = out.profiles;
     QString text;
-    if (fmt == QLatin1String("csv")) {
+    if (c.format == QLatin1String("csv")) {
         text = categoriesCsv(profiles);
-        for (const QString& line : std::as_const(focusLines))
+        for (const QString& line : std::as_const(out.focusLines))
             printError(line);
-    } else if (fmt == QLatin1String("json")) {
-        nlohmann::ordered_json j = categoriesJson(profiles, engineName, modelName, ruleFiles);
-        if (!focusObjects.empty())
-            j["focus"] = std::move(focusObjects);
+    } else if (c.format == QLatin1String("json")) {
+        nlohmann::ordered_json j = categoriesJson(profiles, c.rules.engine, c.rules.model, c.rules.files);
+        if (!out.focusObjects.empty())
+            j["focus"] = std::move(out.focusObjects);
         addWarningsMember(j);
         text = QString::fromStdString(j.dump(2)) + QLatin1Char('\n');
     } else {
         text = categoriesTable(profiles);
-        if (!focusLines.isEmpty())
-            text.prepend(focusLines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+        if (!out.focusLines.isEmpty())
+            text.prepend(out.focusLines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
     }
-    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
+    if (const QString e = writeOutput(text, c.output); !e.isEmpty()) {
         printError(e);
         return ExitInput;
     }
-    if (parser.isSet(mapping)) {
+    if (c.mapping) {
         // The mapping is per profile, whatever the bars.
         std::vector<ProfileCategories> whole = profiles;
-        if (parser.isSet(perGpu))
+        if (c.perGpu)
             for (std::size_t i = 0; i < whole.size(); ++i) {
-                CategoryRequest request { whole[i].timeline, nullptr, *list, {}, false, {} };
-                request.options.mode = *timeMode;
+                CategoryRequest request { whole[i].timeline, nullptr, c.rules.rules, {}, false, {} };
+                request.options.mode = c.timeMode;
                 request.options.wallNs = profiles[i].breakdown.bars.empty() || !profiles[i].breakdown.bars[0].hasCpu
                     ? kNoTime
                     : profiles[i].breakdown.bars[0].wallNs;
                 whole[i].breakdown = computeCategories(request)->breakdown;
             }
-        if (const QString e = writeOutput(mappingCsv(whole, engineName, modelName), parser.value(mapping));
-            !e.isEmpty()) {
+        if (const QString e = writeOutput(mappingCsv(whole, c.rules.engine, c.rules.model), *c.mapping); !e.isEmpty()) {
             printError(e);
             return ExitInput;
         }
     }
-    if (parser.isSet(png)) {
+    if (c.png) {
         if (!checkPngAvailable())
             return ExitUsage;
         CategoryChart chart;
-        const int w = size->width();
-        const int h = size->height();
-        chart.resize(w, h);
-        chart.setTable(makeCategoryTable(profiles), engineName + QStringLiteral(" / ") + modelName);
+        chart.resize(c.pngSize);
+        chart.setTable(makeCategoryTable(profiles), c.rules.engine + QStringLiteral(" / ") + c.rules.model);
         PngExportOptions o;
-        o.width = w;
-        o.height = h;
-        if (const QString e = savePlotPng(chart, parser.value(png), o); !e.isEmpty()) {
+        o.width = c.pngSize.width();
+        o.height = c.pngSize.height();
+        if (const QString e = savePlotPng(chart, *c.png, o); !e.isEmpty()) {
             printError(e);
             return ExitInput;
         }
     }
     return ExitOk;
+}
+
+} // namespace
+
+int runCategories(const QStringList& args)
+{
+    int exitCode = ExitOk;
+    const std::optional<CategoriesCommand> command = parseCategories(args, &exitCode);
+    if (!command)
+        return exitCode;
+    CategoriesOutcome outcome;
+    if (const int code = computeCategoryProfiles(*command, outcome); code != ExitOk)
+        return code;
+    if (!outcome.anyRows) {
+        printError(QStringLiteral("no CUDA kernels or memory operations in %1%2")
+                       .arg(command->traces.join(QStringLiteral(", ")),
+                           outcome.focusLines.isEmpty() ? QString() : QStringLiteral(" overlapping the focus")));
+        return ExitNoData;
+    }
+    return writeCategoryOutputs(*command, outcome);
 }
 
 } // namespace nsw::cli
