@@ -121,6 +121,14 @@ int runNvtx(const QStringList& args)
     nlohmann::ordered_json jsonContext = nlohmann::ordered_json::object();
     if (focused)
         jsonContext["focus"] = focusJson(*focus, nvtxSemantics());
+    if (const NvtxFolding folded = nvtxFoldedBelow(*tree); folded.nodes > 0)
+        printWarning(
+            QStringLiteral("%1: the NVTX tree is %2 levels deeper than the %3 the output shows: %4 nodes below "
+                           "that depth are folded into their ancestors")
+                .arg(profile->displayName())
+                .arg(folded.levels)
+                .arg(kMaxExportedNvtxDepth)
+                .arg(folded.nodes));
     addWarningsMember(jsonContext);
     const QByteArray focusHeader = (focusLine(*focus, nvtxSemantics()) + QStringLiteral("\n\n")).toUtf8();
     if (fmt == QLatin1String("csv"))

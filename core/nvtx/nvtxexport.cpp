@@ -77,8 +77,9 @@ std::string jsonString(const QString& text)
     return nlohmann::ordered_json(text.toStdString()).dump();
 }
 
-/// One node as nlohmann's dump(2) prints it when the object's opening brace is at column @p indent.
-void writeNodeJson(const NvtxTree& tree, std::int32_t node, int indent, ChunkedWriter& w)
+/// One node at @p depth (1 = a child of the root) as nlohmann's dump(2) prints it when the object's opening brace is
+/// at column @p indent.
+void writeNodeJson(const NvtxTree& tree, std::int32_t node, int depth, int indent, ChunkedWriter& w)
 {
     const NvtxNode& n = tree.nodes[std::size_t(node)];
     const std::string pad(std::size_t(indent) + 2, ' ');
@@ -111,14 +112,18 @@ void writeNodeJson(const NvtxTree& tree, std::int32_t node, int indent, ChunkedW
         integer("unterminated", n.unterminated);
     if (n.crossThread)
         integer("cross_thread", n.crossThread);
-    if (!n.children.empty()) {
+    if (!n.children.empty() && depth >= kMaxExportedNvtxDepth) {
+        const NvtxFolding folded = nvtxFoldedBelow(tree, depth, node, depth);
+        integer("folded_levels", folded.levels);
+        integer("folded_nodes", folded.nodes);
+    } else if (!n.children.empty()) {
         key("children");
         const std::string childPad(std::size_t(indent) + 4, ' ');
         bool firstChild = true;
         for (const std::int32_t c : sortedChildren(tree, node)) {
             w << (firstChild ? "[\n" : ",\n") << childPad;
             firstChild = false;
-            writeNodeJson(tree, c, indent + 4, w);
+            writeNodeJson(tree, c, depth + 1, indent + 4, w);
         }
         w << "\n" << pad << "]";
     }
@@ -139,7 +144,26 @@ QString percent(double value)
 
 } // namespace
 
-std::vector<NvtxFlatRow> nvtxPreorder(const NvtxTree& tree)
+NvtxFolding nvtxFoldedBelow(const NvtxTree& tree, int maxDepth, std::int32_t node, int nodeDepth)
+{
+    NvtxFolding folded;
+    if (tree.nodes.empty())
+        return folded;
+    std::vector<std::pair<std::int32_t, int>> stack { { node, nodeDepth } };
+    while (!stack.empty()) {
+        const auto [n, depth] = stack.back();
+        stack.pop_back();
+        if (depth > maxDepth) {
+            ++folded.nodes;
+            folded.levels = std::max(folded.levels, depth - maxDepth);
+        }
+        for (const std::int32_t c : tree.nodes[std::size_t(n)].children)
+            stack.emplace_back(c, depth + 1);
+    }
+    return folded;
+}
+
+std::vector<NvtxFlatRow> nvtxPreorder(const NvtxTree& tree, int maxDepth)
 {
     std::vector<NvtxFlatRow> rows;
     if (tree.nodes.empty())
@@ -153,6 +177,8 @@ std::vector<NvtxFlatRow> nvtxPreorder(const NvtxTree& tree)
         const NvtxFlatRow r = stack.back();
         stack.pop_back();
         rows.push_back(r);
+        if (r.depth >= maxDepth)
+            continue;
         const std::vector<std::int32_t> children = sortedChildren(tree, r.node);
         for (auto it = children.rbegin(); it != children.rend(); ++it)
             stack.push_back({ *it, r.depth + 1 });
@@ -230,7 +256,7 @@ bool writeNvtxTreeJson(const NvtxTree& tree, const std::vector<NvtxPhaseRow>* ph
     const std::vector<std::int32_t> roots = tree.nodes.empty() ? std::vector<std::int32_t> {} : sortedChildren(tree, 0);
     for (std::size_t i = 0; i < roots.size(); ++i) {
         w << (i == 0 ? "[\n    " : ",\n    ");
-        writeNodeJson(tree, roots[i], 4, w);
+        writeNodeJson(tree, roots[i], 1, 4, w);
     }
     w << (roots.empty() ? "[]" : "\n  ]") << "\n}\n";
     return w.flush();
@@ -288,6 +314,13 @@ bool writeNvtxTreeMarkdown(const NvtxTree& tree, const std::vector<NvtxPhaseRow>
         default:
             w << QStringLiteral("%1- %2 · %3 · %4 kernels\n").arg(indent, tree.label(r.node), gpu).arg(n.kernels);
             break;
+        }
+        if (r.depth >= kMaxExportedNvtxDepth && !n.children.empty()) {
+            const NvtxFolding folded = nvtxFoldedBelow(tree, r.depth, r.node, r.depth);
+            w << QStringLiteral("%1  - … %2 deeper levels folded (%3 nodes)\n")
+                     .arg(indent)
+                     .arg(folded.levels)
+                     .arg(folded.nodes);
         }
     }
     return w.flush();

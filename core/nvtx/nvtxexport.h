@@ -18,9 +18,22 @@ struct NvtxFlatRow
     std::int32_t depth = 0;
 };
 
-/// Every node but the root, parents before children, siblings by GPU time (then CPU time, then label) descending:
-/// the order of the CSV, JSON and Markdown exports.
-std::vector<NvtxFlatRow> nvtxPreorder(const NvtxTree& tree);
+/// The exports write a tree this deep at most: what lies deeper is folded into its ancestor at this depth, and the
+/// output says so. Each node's path and indentation grow with its depth, so 10,000 nested ranges wrote 3.2 GB of JSON.
+inline constexpr int kMaxExportedNvtxDepth = 256;
+
+/// What lies below @p maxDepth under @p node (or the whole tree's root): how many nodes, and how many levels.
+struct NvtxFolding
+{
+    qint64 nodes = 0;
+    int levels = 0;
+};
+NvtxFolding nvtxFoldedBelow(
+    const NvtxTree& tree, int maxDepth = kMaxExportedNvtxDepth, std::int32_t node = 0, int nodeDepth = 0);
+
+/// Every node but the root down to @p maxDepth, parents before children, siblings by GPU time (then CPU time, then
+/// label) descending: the order of the CSV, JSON and Markdown exports.
+std::vector<NvtxFlatRow> nvtxPreorder(const NvtxTree& tree, int maxDepth = kMaxExportedNvtxDepth);
 
 /// Share of all kernel time in the profile, in percent.
 double nvtxGpuPercent(const NvtxTree& tree, std::int32_t node);

@@ -104,6 +104,13 @@ def make_corpus(base, work):
     add("kernel-view", sql_variant, f"CREATE TABLE k AS SELECT * FROM {KERNEL}; DROP TABLE {KERNEL};"
                                     f"CREATE VIEW {KERNEL} AS SELECT * FROM k;")
     add("broken-view", sql_variant, f"DROP TABLE {KERNEL}; CREATE VIEW {KERNEL} AS SELECT * FROM nowhere;")
+    # 10,000 ranges nested on one thread: recursion in a writer or a tree would overflow the stack, output may not grow
+    # with the square of the depth.
+    add("deep-nvtx-nesting", sql_variant,
+        "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 9999) "
+        "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) "
+        "SELECT (SELECT min(start) FROM NVTX_EVENTS) + i, (SELECT min(start) FROM NVTX_EVENTS) + 30000 - i, 59, "
+        "'deep', (SELECT globalTid FROM NVTX_EVENTS LIMIT 1), 0 FROM n;")
     add("empty-tables", sql_variant, f"DELETE FROM {KERNEL}; DELETE FROM {RUNTIME}; DELETE FROM NVTX_EVENTS;")
 
     wal_dir = os.path.join(work, "wal")

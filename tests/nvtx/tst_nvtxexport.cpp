@@ -2,6 +2,7 @@
 #include "core/nvtx/nvtxexport.h"
 #include "core/nvtx/nvtxtree.h"
 #include "nvtxfixture.h"
+#include "profilebuilder.h"
 
 #include <QBuffer>
 #include <QRegularExpression>
@@ -50,6 +51,7 @@ private Q_SLOTS:
     void jsonNumbersOfOneRange();
     void markdownListsEveryNode();
     void failingDeviceIsReported();
+    void deepTreesAreFoldedAtTheCap();
 };
 
 void TestNvtxExport::jsonIsWhatNlohmannPrints_data()
@@ -120,6 +122,37 @@ void TestNvtxExport::failingDeviceIsReported()
     readOnly.open(QIODevice::ReadOnly);
     QVERIFY(!writeNvtxTreeJson(tree, nullptr, readOnly));
     QVERIFY(!writeNvtxTreeMarkdown(tree, nullptr, readOnly));
+}
+
+/// 300 ranges nested on one thread: process and thread nodes at depths 1 and 2, ranges at 3..302, so the exports list
+/// the ranges down to depth 256 (254 of them) and fold the 46 below into the one at 256.
+void TestNvtxExport::deepTreesAreFoldedAtTheCap()
+{
+    test::ProfileBuilder b;
+    const ProcessIndex p = b.process(100, u"deep"_s);
+    const ThreadIndex thread = b.thread(p, 101, u"main"_s);
+    const int depth = 300;
+    for (int i = 0; i < depth; ++i)
+        b.nvtxRange(thread, 1000 + i, 10000 - i, u"level_%1"_s.arg(i));
+    const NvtxTree tree = buildNvtxTree(b.build());
+    const NvtxFolding folded = nvtxFoldedBelow(tree);
+    QCOMPARE(folded.nodes, qint64(depth + 2 - kMaxExportedNvtxDepth));
+    QCOMPARE(folded.levels, depth + 2 - kMaxExportedNvtxDepth);
+    const std::vector<NvtxFlatRow> rows = nvtxPreorder(tree);
+    QCOMPARE(int(rows.size()), kMaxExportedNvtxDepth);
+    QCOMPARE(rows.back().depth, kMaxExportedNvtxDepth);
+    QCOMPARE(tree.label(rows.back().node), u"level_%1"_s.arg(kMaxExportedNvtxDepth - 3));
+
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(streamed(tree, true).toStdString());
+    const nlohmann::ordered_json* node = &j["tree"][0];
+    for (int d = 1; d < kMaxExportedNvtxDepth; ++d) {
+        QVERIFY2(node->contains("children"), qPrintable(QString::number(d)));
+        node = &(*node)["children"][0];
+    }
+    QVERIFY(!node->contains("children"));
+    QCOMPARE((*node)["folded_levels"].get<int>(), depth + 2 - kMaxExportedNvtxDepth);
+    QCOMPARE((*node)["folded_nodes"].get<int>(), depth + 2 - kMaxExportedNvtxDepth);
+    QVERIFY(streamed(tree, false).contains("… 46 deeper levels folded (46 nodes)"));
 }
 
 QTEST_GUILESS_MAIN(TestNvtxExport)
