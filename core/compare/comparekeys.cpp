@@ -4,6 +4,7 @@
 #include "core/categories/categorytimeline.h"
 #include "core/categories/ruleevaluation.h"
 #include "core/compare/kernelnames.h"
+#include "core/nvtx/nvtxexport.h"
 #include "core/nvtx/nvtxnames.h"
 #include "core/stats/durationstats.h"
 
@@ -167,21 +168,28 @@ ProfileKeys nvtxKeys(const NvtxTree& tree, std::vector<std::int32_t>* keyOfNode)
     out.captureNs = tree.profile ? tree.profile->captureDurationNs() : 0;
     out.gpu = { tree.coverage.totalNs, tree.coverage.totalKernels };
     QHash<QString, std::int32_t> keys;
-    // Parents come before their children, so each path is its parent's plus one label.
+    // Parents come before their children, so each path is its parent's plus one label. Ranges nested more than
+    // kMaxExportedNvtxDepth deep are folded into their ancestor at that depth (its time includes theirs): paths grow
+    // with depth, and 10,000 nested ranges made gigabytes of them.
     std::vector<QString> path(tree.nodes.size());
-    if (keyOfNode)
-        keyOfNode->assign(tree.nodes.size(), -1);
+    std::vector<int> depth(tree.nodes.size(), 0);
+    std::vector<std::int32_t> keyOf(tree.nodes.size(), -1);
     for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
         const NvtxNode& n = tree.nodes[i];
         if (n.kind != NvtxNode::Kind::Range)
             continue;
-        const QString& parentPath = path[std::size_t(n.parent)];
-        const bool top = parentPath.isEmpty();
-        path[i] = top ? tree.label(std::int32_t(i)) : parentPath + kNvtxPathSeparator + tree.label(std::int32_t(i));
-        const std::int32_t key = accumulate(out, keys, path[i], n.gpuTime, n.instances, top);
-        if (keyOfNode)
-            (*keyOfNode)[i] = key;
+        const auto parent = std::size_t(n.parent);
+        const bool top = depth[parent] == 0;
+        depth[i] = depth[parent] + 1;
+        if (depth[i] > kMaxExportedNvtxDepth) {
+            keyOf[i] = keyOf[parent];
+            continue;
+        }
+        path[i] = top ? tree.label(std::int32_t(i)) : path[parent] + kNvtxPathSeparator + tree.label(std::int32_t(i));
+        keyOf[i] = accumulate(out, keys, path[i], n.gpuTime, n.instances, top);
     }
+    if (keyOfNode)
+        *keyOfNode = std::move(keyOf);
     return out;
 }
 

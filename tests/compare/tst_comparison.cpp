@@ -5,7 +5,9 @@
 #include "core/categories/ruleevaluation.h"
 #include "core/compare/compareexport.h"
 #include "core/compare/comparison.h"
+#include "core/nvtx/nvtxexport.h"
 #include "core/nvtx/nvtxnames.h"
+#include "profilebuilder.h"
 
 #include <QTest>
 #include <cmath>
@@ -410,6 +412,25 @@ private Q_SLOTS:
         QCOMPARE(describe(c), expected);
         for (const CompareRow& r : c.rows)
             QCOMPARE(r.topLevel, !r.key.contains(kNvtxPathSeparator));
+    }
+
+    // 300 nested ranges, a 500 ns kernel launched in the innermost: the paths stop at the export depth, and the
+    // deepest key kept holds the kernel of the ranges folded into it.
+    void nvtxKeysFoldBelowTheExportDepth()
+    {
+        ProfileBuilder b;
+        const ThreadIndex thread = b.thread(b.process(100, u"deep"_s), 101, u"main"_s);
+        const int depth = 300;
+        for (int i = 0; i < depth; ++i)
+            b.nvtxRange(thread, 1000 + i, 10000 - i, u"r%1"_s.arg(i));
+        b.kernel(thread, 2000, 2010, 3000, 3500, u"k"_s);
+        const auto keys = nvtx(b.build(), false);
+        QCOMPARE(int(keys->size()), kMaxExportedNvtxDepth);
+        const QString& deepest = keys->keys.back();
+        QCOMPARE(int(deepest.count(kNvtxPathSeparator)), kMaxExportedNvtxDepth - 1);
+        QVERIFY(deepest.endsWith(u"r%1"_s.arg(kMaxExportedNvtxDepth - 1)));
+        QCOMPARE(keys->values.back().total, TimeNs(500));
+        QCOMPARE(keys->values.front().total, TimeNs(500));
     }
 
     void selfIsUnchanged_data()
