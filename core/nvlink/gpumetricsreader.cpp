@@ -6,22 +6,18 @@
 
 #include <QRegularExpression>
 #include <algorithm>
+#include <chrono>
+#include <mutex>
 #include <numeric>
+#include <set>
 #include <unordered_map>
 
 namespace nsw {
 
 namespace {
 
-struct Target
-{
-    int series = -1;
-};
-
 struct Accumulator
 {
-    int gpu = 0;
-    LinkDirection direction = LinkDirection::Tx;
     std::vector<TimeNs> time;
     std::vector<double> value;
     bool sorted = true;
@@ -118,101 +114,6 @@ int nvlinkMetricDirection(const QString& name)
     return isTx ? int(LinkDirection::Tx) : int(LinkDirection::Rx);
 }
 
-GpuMetricsResult readGpuMetricsNvlink(const QString& path)
-{
-    QString error;
-    const auto db = SqliteDb::open(path, &error);
-    if (!db)
-        return { nullptr, error };
-    return readGpuMetricsNvlink(*db);
-}
-
-GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
-{
-    GpuMetricsResult result;
-    if (!db.hasTable(QStringLiteral("TARGET_INFO_GPU_METRICS")) || !db.hasTable(QStringLiteral("GPU_METRICS")))
-        return result;
-    if (const QString missing = missingGpuMetricsColumn(db); !missing.isEmpty())
-        return { nullptr, missing };
-
-    auto data = std::make_shared<GpuMetricsNvlink>();
-    data->path = db.path();
-    std::vector<Accumulator> acc;
-    std::map<std::pair<qint64, qint64>, int> targets; // (typeId, metricId) -> accumulator
-    std::map<std::pair<int, int>, int> accOf; // (gpu, direction) -> accumulator
-    std::vector<qint64> metricIds;
-    {
-        Statement st(db, QStringLiteral("SELECT typeId, typeName, metricId, metricName FROM TARGET_INFO_GPU_METRICS"));
-        if (!st.isValid())
-            return { nullptr, QStringLiteral("%1: %2").arg(db.path(), st.error()) };
-        while (st.step() == Statement::Step::Row) {
-            const QString metric = st.text(3);
-            const int dir = nvlinkMetricDirection(metric);
-            if (dir < 0)
-                continue;
-            const qint64 typeId = st.int64(0);
-            const QString typeName = st.text(1);
-            const int gpu = gpuOfType(typeId, typeName);
-            if (const QString chip = chipOfType(typeName); !chip.isEmpty())
-                data->chips[gpu] = chip;
-            auto it = accOf.find({ gpu, dir });
-            if (it == accOf.end()) {
-                Accumulator a;
-                a.gpu = gpu;
-                a.direction = LinkDirection(dir);
-                acc.push_back(std::move(a));
-                it = accOf.emplace(std::make_pair(gpu, dir), int(acc.size()) - 1).first;
-            }
-            targets[{ typeId, st.int64(2) }] = it->second;
-            metricIds.push_back(st.int64(2));
-            if (!data->metrics.contains(metric))
-                data->metrics.append(metric);
-        }
-    }
-    if (targets.empty())
-        return result;
-    std::sort(metricIds.begin(), metricIds.end());
-    metricIds.erase(std::unique(metricIds.begin(), metricIds.end()), metricIds.end());
-    QStringList ids;
-    for (const qint64 id : metricIds)
-        ids.append(QString::number(id));
-    Statement st(db,
-        QStringLiteral("SELECT timestamp, typeId, metricId, value FROM GPU_METRICS WHERE metricId IN (%1)")
-            .arg(ids.join(QLatin1Char(','))));
-    if (!st.isValid())
-        return { nullptr, QStringLiteral("%1: %2").arg(db.path(), st.error()) };
-    Statement::Step step;
-    while ((step = st.step()) == Statement::Step::Row) {
-        const auto it = targets.find({ st.int64(1), st.int64(2) });
-        if (it == targets.end())
-            continue;
-        ++data->rows;
-        if (st.isNull(0) || st.int64(0) < 0) {
-            ++data->droppedRows;
-            continue;
-        }
-        acc[std::size_t(it->second)].add(st.int64(0), st.real(3));
-    }
-    if (step == Statement::Step::Error)
-        return { nullptr, QStringLiteral("%1: reading GPU_METRICS failed: %2").arg(db.path(), db.lastError()) };
-
-    std::sort(acc.begin(), acc.end(), [](const Accumulator& a, const Accumulator& b) {
-        return std::tie(a.gpu, a.direction) < std::tie(b.gpu, b.direction);
-    });
-    for (Accumulator& a : acc) {
-        ThroughputSeries s = percentSeries(a);
-        s.gpu = a.gpu;
-        s.direction = a.direction;
-        data->series.push_back(std::move(s));
-    }
-    if (data->droppedRows > 0)
-        data->warnings << QStringLiteral(
-            "%1 GPU metric samples before the capture start (negative timestamps): dropped")
-                              .arg(data->droppedRows);
-    result.data = std::move(data);
-    return result;
-}
-
 namespace {
 
 /// A counter being read: its samples and where it is listed (NVLink TX, RX, then the metrics in table order).
@@ -253,7 +154,7 @@ GpuMetricCountersResult readGpuMetricCounters(const QString& path, const JobCont
     return readGpuMetricCounters(*db, job);
 }
 
-GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobContext& job)
+GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobContext& job, GpuMetricSelection selection)
 {
     if (!db.hasTable(QStringLiteral("TARGET_INFO_GPU_METRICS")) || !db.hasTable(QStringLiteral("GPU_METRICS")))
         return {};
@@ -261,10 +162,11 @@ GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobConte
         return { nullptr, missing };
     job.report(QStringLiteral("GPU metrics"), 0);
     auto data = std::make_shared<GpuMetricCounters>();
+    data->path = db.path();
     std::vector<CounterSlot> counterSlots;
     std::map<std::pair<int, QString>, int> slotOf; // (gpu, counter name)
     std::unordered_map<std::pair<qint64, qint64>, int, PairHash> targets; // (typeId, metricId) -> slot
-    QStringList metricOrder;
+    std::set<qint64> metricIds;
     {
         Statement st(db,
             QStringLiteral(
@@ -273,12 +175,14 @@ GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobConte
             return { nullptr, QStringLiteral("%1: %2").arg(db.path(), st.error()) };
         while (st.step() == Statement::Step::Row) {
             const QString metric = st.text(3), typeName = st.text(1);
+            const int direction = nvlinkMetricDirection(metric);
+            if (selection == GpuMetricSelection::NvlinkOnly && direction < 0)
+                continue;
             const int gpu = gpuOfType(st.int64(0), typeName);
             if (const QString chip = chipOfType(typeName); !chip.isEmpty())
                 data->chips[gpu] = chip;
-            if (!metricOrder.contains(metric))
-                metricOrder.append(metric);
-            const int direction = nvlinkMetricDirection(metric);
+            if (!data->metricNames.contains(metric))
+                data->metricNames.append(metric);
             auto [name, unit] = splitMetricUnit(metric);
             if (direction >= 0) {
                 name = QStringLiteral("NVLink ") + directionLabel(LinkDirection(direction));
@@ -290,7 +194,8 @@ GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobConte
                 slot.counter.gpu = gpu;
                 slot.counter.name = name;
                 slot.counter.unit = unit;
-                slot.rank = direction >= 0 ? direction : 2 + int(metricOrder.indexOf(metric));
+                slot.counter.nvlinkDirection = direction;
+                slot.rank = direction >= 0 ? direction : 2 + int(data->metricNames.indexOf(metric));
                 counterSlots.push_back(std::move(slot));
                 it = slotOf.emplace(std::make_pair(gpu, name), int(counterSlots.size()) - 1).first;
             }
@@ -298,11 +203,19 @@ GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobConte
             if (!parts.contains(metric))
                 parts.append(metric);
             targets[{ st.int64(0), st.int64(2) }] = it->second;
+            metricIds.insert(st.int64(2));
         }
     }
     if (targets.empty())
         return {};
-    Statement st(db, QStringLiteral("SELECT timestamp, typeId, metricId, value FROM GPU_METRICS"));
+    QString sql = QStringLiteral("SELECT timestamp, typeId, metricId, value FROM GPU_METRICS");
+    if (selection == GpuMetricSelection::NvlinkOnly) {
+        QStringList ids;
+        for (const qint64 id : metricIds)
+            ids.append(QString::number(id));
+        sql += QStringLiteral(" WHERE metricId IN (%1)").arg(ids.join(QLatin1Char(',')));
+    }
+    Statement st(db, sql);
     if (!st.isValid())
         return { nullptr, QStringLiteral("%1: %2").arg(db.path(), st.error()) };
     CancelPoll<> cancelled(job.cancelToken());
@@ -313,9 +226,12 @@ GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobConte
         const auto it = targets.find({ st.int64(1), st.int64(2) });
         if (it == targets.end())
             continue;
+        GpuMetricCounter& counter = counterSlots[std::size_t(it->second)].counter;
         ++data->rows;
+        ++counter.rows;
         if (st.isNull(0) || st.int64(0) < 0) {
             ++data->droppedRows;
+            ++counter.droppedRows;
             continue;
         }
         counterSlots[std::size_t(it->second)].samples.add(st.int64(0), st.real(3));
@@ -328,11 +244,117 @@ GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobConte
     for (CounterSlot& slot : counterSlots) {
         slot.counter.series = percentSeries(slot.samples);
         slot.counter.series.gpu = slot.counter.gpu;
-        if (slot.counter.series.intervalCount() > 0)
+        if (slot.counter.nvlinkDirection >= 0)
+            slot.counter.series.direction = LinkDirection(slot.counter.nvlinkDirection);
+        if (slot.counter.series.intervalCount() > 0 || slot.counter.nvlinkDirection >= 0)
             data->counters.push_back(std::move(slot.counter));
     }
     job.report(QStringLiteral("GPU metrics"), 1);
     return { std::move(data), QString() };
+}
+
+GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db)
+{
+    const GpuMetricCountersResult read = readGpuMetricCounters(db, {}, GpuMetricSelection::NvlinkOnly);
+    if (!read.data)
+        return { nullptr, read.error };
+    return nvlinkFromCounters(*read.data);
+}
+
+GpuMetricsResult readGpuMetricsNvlink(const QString& path)
+{
+    QString error;
+    const auto db = SqliteDb::open(path, &error);
+    if (!db)
+        return { nullptr, error };
+    return readGpuMetricsNvlink(*db);
+}
+
+GpuMetricsResult nvlinkFromCounters(const GpuMetricCounters& counters)
+{
+    auto data = std::make_shared<GpuMetricsNvlink>();
+    data->path = counters.path;
+    for (const GpuMetricCounter& c : counters.counters) {
+        if (c.nvlinkDirection < 0)
+            continue;
+        data->series.push_back(c.series);
+        data->rows += c.rows;
+        data->droppedRows += c.droppedRows;
+        if (const auto chip = counters.chips.find(c.gpu); chip != counters.chips.end())
+            data->chips.insert(*chip);
+    }
+    if (data->series.empty())
+        return {};
+    for (const QString& metric : counters.metricNames)
+        if (nvlinkMetricDirection(metric) >= 0)
+            data->metrics.append(metric);
+    if (data->droppedRows > 0)
+        data->warnings << QStringLiteral(
+            "%1 GPU metric samples before the capture start (negative timestamps): dropped")
+                              .arg(data->droppedRows);
+    return { std::move(data), QString() };
+}
+
+namespace {
+
+/// The reads of GPU metrics that someone still holds, one per profile.
+struct SharedReads
+{
+    struct Entry
+    {
+        std::weak_ptr<const Profile> profile;
+        std::shared_ptr<std::timed_mutex> reading = std::make_shared<std::timed_mutex>();
+        std::weak_ptr<const GpuMetricCounters> data;
+    };
+    std::mutex mutex;
+    std::vector<Entry> entries;
+
+    Entry& entryOf(const ProfilePtr& profile)
+    {
+        std::erase_if(entries, [](const Entry& e) { return e.profile.expired(); });
+        for (Entry& e : entries)
+            if (e.profile.lock() == profile)
+                return e;
+        entries.push_back({ profile, std::make_shared<std::timed_mutex>(), {} });
+        return entries.back();
+    }
+};
+
+SharedReads& sharedReads()
+{
+    static SharedReads reads;
+    return reads;
+}
+
+} // namespace
+
+GpuMetricCountersResult sharedGpuMetricCounters(const ProfilePtr& profile, const JobContext& job)
+{
+    SharedReads& shared = sharedReads();
+    std::shared_ptr<std::timed_mutex> reading;
+    {
+        const std::lock_guard lock(shared.mutex);
+        SharedReads::Entry& e = shared.entryOf(profile);
+        if (auto data = e.data.lock())
+            return { std::move(data), QString() };
+        reading = e.reading;
+    }
+    // One reader at a time per profile; the others wait for its result instead of scanning the table again.
+    while (!reading->try_lock_for(std::chrono::milliseconds(20)))
+        if (job.isCancelled())
+            return { nullptr, QString(), true };
+    const std::lock_guard readLock(*reading, std::adopt_lock);
+    {
+        const std::lock_guard lock(shared.mutex);
+        if (auto data = shared.entryOf(profile).data.lock())
+            return { std::move(data), QString() };
+    }
+    GpuMetricCountersResult read = readGpuMetricCounters(profile->meta.filePath, job);
+    if (read.data) {
+        const std::lock_guard lock(shared.mutex);
+        shared.entryOf(profile).data = read.data;
+    }
+    return read;
 }
 
 } // namespace nsw

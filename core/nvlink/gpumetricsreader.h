@@ -3,6 +3,7 @@
 
 #include "core/jobs/jobcontext.h"
 #include "core/nvlink/throughputseries.h"
+#include "core/profile/profile.h"
 
 #include <QStringList>
 #include <map>
@@ -33,9 +34,9 @@ struct GpuMetricsResult
 };
 
 /// Metrics are matched by name (ids are not stable between captures), GPUs by the "[N]" of the type name (else
-/// typeId & 0xFF). Opens @p path read-only.
-GpuMetricsResult readGpuMetricsNvlink(const QString& path);
+/// typeId & 0xFF). Reads only the NVLink metrics' samples (readGpuMetricCounters() with nvlinkOnly).
 GpuMetricsResult readGpuMetricsNvlink(const SqliteDb& db);
+GpuMetricsResult readGpuMetricsNvlink(const QString& path);
 
 /// Direction of an NVLink GPU metric name, or -1 when @p name is not an NVLink data throughput metric (protocol
 /// metrics and non-percent units are not).
@@ -50,15 +51,21 @@ struct GpuMetricCounter
     QString name; ///< without the unit: "SMs Active", "NVLink TX"
     QString unit; ///< "%" for "[Throughput %]", else as written in the brackets ("MHz")
     QStringList metrics; ///< the export's metric names it is made of (several for an NVLink sum)
+    int nvlinkDirection = -1; ///< LinkDirection of an NVLink data sum, else -1
+    qint64 rows = 0; ///< its GPU_METRICS rows, dropped ones included
+    qint64 droppedRows = 0; ///< negative or NULL timestamps
     ThroughputSeries series;
 };
 
 /// Every GPU metric of an export, per GPU: NVLink TX and RX first (the data metrics summed, as the NVLink pane
-/// shows them), then every other metric in the order of TARGET_INFO_GPU_METRICS. Metrics without samples are left out.
+/// shows them), then every other metric in the order of TARGET_INFO_GPU_METRICS. Metrics without samples are left out,
+/// except the NVLink sums (the NVLink pane lists a GPU whose links the export defines even when nothing was sampled).
 struct GpuMetricCounters
 {
+    QString path;
     std::vector<GpuMetricCounter> counters;
     std::map<int, QString> chips; ///< GPU id -> chip, as in GpuMetricsNvlink
+    QStringList metricNames; ///< every metric named in TARGET_INFO_GPU_METRICS, in its order, once
     qint64 rows = 0;
     qint64 droppedRows = 0; ///< negative or NULL timestamps
 };
@@ -70,9 +77,25 @@ struct GpuMetricCountersResult
     bool cancelled = false;
 };
 
-/// Reads every GPU metric of @p db (a long scan on big captures: polls @p job's cancel token).
-GpuMetricCountersResult readGpuMetricCounters(const SqliteDb& db, const JobContext& job = {});
+enum class GpuMetricSelection
+{
+    Every,
+    NvlinkOnly
+};
+
+/// Reads every GPU metric of @p db, or only the NVLink data metrics (a long scan on big captures: polls @p job's
+/// cancel token).
+GpuMetricCountersResult readGpuMetricCounters(
+    const SqliteDb& db, const JobContext& job = {}, GpuMetricSelection selection = GpuMetricSelection::Every);
 GpuMetricCountersResult readGpuMetricCounters(const QString& path, const JobContext& job = {});
+
+/// Every GPU metric of @p profile's export, read once while anyone holds the result: the timeline's counter rows
+/// and the NVLink pane share one scan of GPU_METRICS. A caller that arrives during the read waits for it (polling
+/// its own cancel token); if that read was cancelled, the next caller reads.
+GpuMetricCountersResult sharedGpuMetricCounters(const ProfilePtr& profile, const JobContext& job = {});
+
+/// The NVLink view of counters read with either selection: the NVLink sums per GPU and direction.
+GpuMetricsResult nvlinkFromCounters(const GpuMetricCounters& counters);
 
 /// "SMs Active [Throughput %]" -> { "SMs Active", "%" }; a name without brackets has no unit.
 std::pair<QString, QString> splitMetricUnit(const QString& metricName);

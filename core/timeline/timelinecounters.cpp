@@ -95,6 +95,8 @@ bool addGpuMetricTracks(TimelineCounters& out, const Profile& profile,
 {
     int group = -1, groupGpu = 0;
     for (const GpuMetricCounter& c : metrics->counters) {
+        if (c.series.intervalCount() == 0)
+            continue; // an NVLink sum the export defines but never sampled
         if (job.isCancelled())
             return false;
         if (group < 0 || c.gpu != groupGpu) {

@@ -2,10 +2,12 @@
 #include "core/nvlink/gpumetricsreader.h"
 #include "core/nvlink/kernelspans.h"
 #include "core/sqlite/sqlitedb.h"
+#include "profilebuilder.h"
 #include "scenarioexport.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <thread>
 
 using namespace nsw;
 using namespace nsw::test;
@@ -186,6 +188,45 @@ private Q_SLOTS:
         QCOMPARE(r.data->series.at(0).gpu, 3); // typeId & 0xFF
         QCOMPARE(vec(r.data->series.at(0).time), (std::vector<TimeNs> { 10, 20, 30 })); // sorted
         QCOMPARE(vec(r.data->series.at(0).percent), (std::vector<float> { 3, 6 }));
+    }
+
+    // The timeline and the NVLink pane ask for a profile's metrics at once: both get the one read, and its NVLink
+    // view is the NVLink-only read's.
+    void oneSharedReadPerProfile()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("shared.sqlite"));
+        QCOMPARE(writeGpuMetrics(path,
+                     { { 0x1100, QStringLiteral("GPU Metrics [0] (GH100)"), 2, kUserTxReq },
+                         { 0x1100, QStringLiteral("GPU Metrics [0] (GH100)"), 3, kSm } },
+                     { { 100, 0x1100, 2, 7 }, { 100, 0x1100, 3, 40 }, { 200, 0x1100, 2, 9 }, { 200, 0x1100, 3, 41 },
+                         { 300, 0x1100, 2, 1 } }),
+            QString());
+        test::ProfileBuilder b;
+        const ProfilePtr profile = b.build(path);
+        GpuMetricCountersResult first, second;
+        std::thread other([&] { second = sharedGpuMetricCounters(profile); });
+        first = sharedGpuMetricCounters(profile);
+        other.join();
+        QVERIFY2(first.data, qPrintable(first.error));
+        QCOMPARE(first.data.get(), second.data.get());
+        QCOMPARE(first.data->counters.size(), std::size_t(2)); // NVLink TX, SMs Active
+        QCOMPARE(sharedGpuMetricCounters(profile).data.get(), first.data.get());
+
+        const GpuMetricsResult nvlink = nvlinkFromCounters(*first.data);
+        QVERIFY(nvlink.data);
+        QCOMPARE(nvlink.data->series.size(), std::size_t(1));
+        QCOMPARE(vec(nvlink.data->series[0].percent), (std::vector<float> { 7, 9 }));
+        QCOMPARE(nvlink.data->rows, 3); // the NVLink metric's rows only
+        QCOMPARE(nvlink.data->metrics, QStringList { kUserTxReq });
+        QCOMPARE(nvlink.data->chips.at(0), QStringLiteral("GH100"));
+
+        // Once nobody holds it, the next caller reads it again.
+        first = {};
+        second = {};
+        const GpuMetricCountersResult again = sharedGpuMetricCounters(profile);
+        QVERIFY(again.data);
+        QCOMPARE(again.data->counters.size(), std::size_t(2));
     }
 
     void exportWithoutMetrics()

@@ -365,9 +365,14 @@ void NvlinkPane::readGpuMetricsIfNeeded()
         return;
     m_readingGpuMetrics = true;
     QPointer<ProfileSession> session = m_session;
-    const QString path = m_session->path();
+    const ProfilePtr profile = m_session->profile();
     runInBackground<GpuMetricsResult>(
-        this, [path]() { return readGpuMetricsNvlink(path); },
+        this,
+        [profile]() {
+            // The timeline reads every GPU metric of the profile too: one scan serves both.
+            const GpuMetricCountersResult read = sharedGpuMetricCounters(profile);
+            return read.data ? nvlinkFromCounters(*read.data) : GpuMetricsResult { nullptr, read.error };
+        },
         [this, session](GpuMetricsResult r) {
             if (!session)
                 return;

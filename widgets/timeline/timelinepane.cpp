@@ -97,7 +97,7 @@ Result<TimelineBuild> buildTimeline(
     build.index = *index;
     build.counters = std::make_shared<TimelineCountersCache>();
     if (hasMetrics) {
-        GpuMetricCountersResult metrics = readGpuMetricCounters(profile->meta.filePath, job.slice(0.7, 0.95));
+        GpuMetricCountersResult metrics = sharedGpuMetricCounters(profile, job.slice(0.7, 0.95));
         if (metrics.cancelled)
             return Result<TimelineBuild>::cancelled();
         build.counters->metrics = metrics.data;
@@ -440,7 +440,7 @@ void TimelinePane::updateCounters()
             next->metrics = cached;
             next->nvlink = nvlink;
             if (readMetrics) {
-                const GpuMetricCountersResult r = readGpuMetricCounters(profile->meta.filePath, job.slice(0, 0.9));
+                const GpuMetricCountersResult r = sharedGpuMetricCounters(profile, job.slice(0, 0.9));
                 if (r.cancelled)
                     return std::shared_ptr<TimelineCountersCache>();
                 next->metrics = r.data;
