@@ -4,7 +4,8 @@
 // Measures, in one run: an in-process SQLite scan of the columns the timeline index reads (times, placement,
 // thread), the index build on the loaded profile (best of two), its own bytes per event, hit-testing, and the paint
 // time of the whole pane offscreen (1920 px wide) over VIEWS (30) views from "fit all" down to a 10 µs window at
-// random places (CPU time of the GUI thread: the machine may be shared; wall time is printed too), after one warm-up
+// random places (CPU time of the GUI thread, best of three paints per view: the machine may be shared; wall time is
+// printed too), after one warm-up
 // paint (font and style caches), the search box's search (off the GUI thread in the pane) and a step to the next
 // occurrence, and the correlated partner of a launch call. An export with GPU_METRICS is painted with its counter rows
 // (read first, timed). NSW_BENCH_VERBOSE=1 prints each view. The last
@@ -177,12 +178,18 @@ int main(int argc, char** argv)
     std::vector<double> paints, walls;
     for (const auto& [start, end] : views(*index, viewCount)) {
         view->showRange(start, end);
-        QElapsedTimer t;
-        t.start();
-        const double cpu = threadSeconds();
-        pane.render(&image);
-        paints.push_back((threadSeconds() - cpu) * 1000);
-        walls.push_back(seconds(t) * 1000);
+        // Best of three, as the build's best of two: one paint of a view is what it costs, a VM's other tenants not.
+        double paint = 1e300, wall = 1e300;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            QElapsedTimer t;
+            t.start();
+            const double cpu = threadSeconds();
+            pane.render(&image);
+            paint = std::min(paint, (threadSeconds() - cpu) * 1000);
+            wall = std::min(wall, seconds(t) * 1000);
+        }
+        paints.push_back(paint);
+        walls.push_back(wall);
         if (qEnvironmentVariableIsSet("NSW_BENCH_VERBOSE"))
             std::printf("view %.0f..%.0f ns: %.2f ms (wall %.2f ms)\n", start, end, paints.back(), walls.back());
     }

@@ -58,6 +58,8 @@ private:
     const TimelineFrame& m_f;
     EventColors& m_colors;
     std::vector<TimelineSpan> m_spans; ///< reused for every lane
+    double m_viewStart; ///< the viewport's, for spanRect()'s hot path
+    double m_pixelsPerNs;
 };
 
 } // namespace nsw
