@@ -191,18 +191,30 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     m_changeLegend = false;
     m_changeKeys.clear();
     m_stack = makeCompareStack(c);
-    const std::size_t n = c.error.isEmpty() ? c.profileCount() : 0;
     m_title->setText(tr("Compared by %1").arg(compareByName(c.by)));
     m_subtitleText = subtitle;
+    const std::size_t n = c.error.isEmpty() ? c.profileCount() : 0;
+    const QStringList profileLabels = compactProfileLabels(c.profiles, 16);
+    plotStacks(c, n, profileLabels);
+    plotChanges(c, n, profileLabels);
+    showChanges();
+    fitChangeRange();
+}
 
-    // Left: one stacked bar per profile.
+double CompareChart::stackTotal(std::size_t profile) const
+{
+    double t = 0;
+    for (const auto& v : m_stack.values)
+        t += v[profile];
+    return t;
+}
+
+// Left: one stacked bar per profile, its total above it.
+void CompareChart::plotStacks(const Comparison& c, std::size_t n, const QStringList& profileLabels)
+{
     double maxTotal = 0;
-    for (std::size_t p = 0; p < n; ++p) {
-        double t = 0;
-        for (const auto& v : m_stack.values)
-            t += v[p];
-        maxTotal = std::max(maxTotal, t);
-    }
+    for (std::size_t p = 0; p < n; ++p)
+        maxTotal = std::max(maxTotal, stackTotal(p));
     const Unit unit = unitFor(maxTotal, c.normalization);
     QVector<double> positions;
     for (std::size_t p = 0; p < n; ++p)
@@ -232,7 +244,6 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     for (auto it = stackBars.rbegin(); it != stackBars.rend(); ++it)
         (*it)->addToLegend(m_legend);
     keepLegendInk(*m_legend);
-    const QStringList profileLabels = compactProfileLabels(c.profiles, 16);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (std::size_t p = 0; p < n; ++p)
         ticker->addTick(
@@ -242,9 +253,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     yAxis->setLabel(tr("GPU time (%1)").arg(unit.name));
     yAxis->setRange(0, maxTotal > 0 ? maxTotal / unit.ns * 1.12 : 1);
     for (std::size_t p = 0; p < n; ++p) {
-        double t = 0;
-        for (const auto& v : m_stack.values)
-            t += v[p];
+        const double t = stackTotal(p);
         auto* label = new QCPItemText(this);
         label->setClipAxisRect(m_stackRect);
         label->position->setAxes(xAxis, yAxis);
@@ -253,12 +262,15 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
         label->setText(number(t / unit.ns) + QLatin1Char(' ') + unit.name);
         label->setPadding(QMargins(0, 0, 0, 3));
     }
+}
 
-    // Right: the largest changes, the largest on top.
+// Right: the largest changes, the largest on top; with one compared profile coloured by status and labelled with
+// the percentage, with several one bar per compared profile.
+void CompareChart::plotChanges(const Comparison& c, std::size_t n, const QStringList& profileLabels)
+{
     QCPAxis* keyAxis = m_changeRect->axis(QCPAxis::atLeft);
     QCPAxis* valueAxis = m_changeRect->axis(QCPAxis::atBottom);
     const std::vector<std::size_t> changes = topChanges(c);
-    const std::size_t count = changes.size();
     double lo = 0, hi = 0;
     for (const std::size_t r : changes)
         for (std::size_t p = 0; p < n; ++p) {
@@ -266,77 +278,27 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
             hi = std::max(hi, c.rows[r].delta[p]);
         }
     const Unit deltaUnit = unitFor(std::max(std::fabs(lo), std::fabs(hi)), c.normalization);
-    auto changeTicker = QSharedPointer<QCPAxisTickerText>::create();
     for (const std::size_t r : changes)
         m_changeKeys.append(c.rows[r].key);
     const QStringList changeLabels = keyLabels(m_changeKeys, c.by, 40);
-    for (std::size_t i = 0; i < count; ++i)
-        changeTicker->addTick(double(count - i), changeLabels[qsizetype(i)]);
+    auto changeTicker = QSharedPointer<QCPAxisTickerText>::create();
+    for (std::size_t i = 0; i < changes.size(); ++i)
+        changeTicker->addTick(double(changes.size() - i), changeLabels[qsizetype(i)]);
     keyAxis->setTicker(changeTicker);
-    keyAxis->setRange(0.4, double(std::max<std::size_t>(count, 1)) + 0.6);
+    keyAxis->setRange(0.4, double(std::max<std::size_t>(changes.size(), 1)) + 0.6);
     valueAxis->setLabel(tr("change against %1 (%2)").arg(profileLabels.value(qsizetype(c.baseline)), deltaUnit.name));
     m_changeLo = lo / deltaUnit.ns;
     m_changeHi = hi / deltaUnit.ns;
     m_labelPixels = 0;
-    const std::size_t others = n > 0 ? n - 1 : 0;
     std::vector<std::size_t> compared;
     for (std::size_t p = 0; p < n; ++p)
         if (p != c.baseline)
             compared.push_back(p);
-    auto makeBars = [&](const QString& name, std::uint32_t color) {
-        auto* bars = new QCPBars(keyAxis, valueAxis);
-        bars->setName(name);
-        bars->setBrush(argb(color));
-        bars->setPen(QPen(argb(color).darker(130), 0.8));
-        bars->setSelectable(QCP::stNone);
-        m_changeBars.insert(bars);
-        m_changeLegend = others > 1;
-        return bars;
-    };
-    if (others == 1) {
-        // Coloured by status: within the threshold or the noise floor a change is grey.
-        auto* more = makeBars(tr("more time"), 0xFFD62728u);
-        auto* less = makeBars(tr("less time"), 0xFF2CA02Cu);
-        auto* same = makeBars(tr("unchanged"), 0xFFAAAAAAu);
-        for (QCPBars* b : { more, less, same }) {
-            b->setWidth(0.7);
-            b->removeFromLegend();
-        }
-        for (std::size_t i = 0; i < count; ++i) {
-            const CompareRow& row = c.rows[changes[i]];
-            const double d = row.delta[compared[0]];
-            const CompareStatus st = row.status[compared[0]];
-            QCPBars* target = st == CompareStatus::Unchanged ? same : d >= 0 ? more : less;
-            target->addData(double(count - i), d / deltaUnit.ns);
-        }
-    } else if (others > 1) {
-        auto* group = new QCPBarsGroup(this);
-        group->setSpacing(0);
-        for (std::size_t k = 0; k < others; ++k) {
-            auto* bars = makeBars(
-                tr("Δ %1").arg(profileLabels[qsizetype(compared[k])]), kProfilePalette[k % std::size(kProfilePalette)]);
-            bars->setWidth(0.8 / double(others));
-            bars->setBarsGroup(group);
-            for (std::size_t i = 0; i < count; ++i)
-                bars->addData(double(count - i), c.rows[changes[i]].delta[compared[k]] / deltaUnit.ns);
-        }
-    }
-    if (others == 1) {
-        // The percentage sits on the other side of the zero line, where the row has no bar: never clipped.
-        for (std::size_t i = 0; i < count; ++i) {
-            const CompareRow& row = c.rows[changes[i]];
-            auto* label = new QCPItemText(this);
-            label->setClipAxisRect(m_changeRect);
-            label->position->setAxes(valueAxis, keyAxis);
-            const double d = row.delta[compared[0]];
-            label->position->setCoords(0, double(count - i));
-            label->setPositionAlignment((d >= 0 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
-            label->setPadding(QMargins(4, 0, 4, 0));
-            label->setText(formatComparePercent(row.deltaPercent[compared[0]]));
-            label->setColor(QColor(60, 60, 60));
-            m_labelPixels = std::max(m_labelPixels, QFontMetrics(label->font()).horizontalAdvance(label->text()) + 10);
-        }
-    }
+    if (compared.size() == 1)
+        plotChangesAgainstOne(c, changes, compared.front(), deltaUnit.ns);
+    else if (compared.size() > 1)
+        plotChangesOfEach(c, changes, compared, profileLabels, deltaUnit.ns);
+
     auto* zero = new QCPItemStraightLine(this);
     zero->setClipAxisRect(m_changeRect);
     zero->point1->setAxes(valueAxis, keyAxis);
@@ -344,7 +306,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     zero->point1->setCoords(0, 0);
     zero->point2->setCoords(0, 1);
     zero->setPen(QPen(QColor(90, 90, 90), 1));
-    if (count == 0) {
+    if (changes.empty()) {
         auto* none = new QCPItemText(this);
         none->setClipAxisRect(m_changeRect);
         none->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -353,8 +315,65 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
         none->setText(!c.error.isEmpty() ? c.error : n < 2 ? tr("Choose two profiles or more") : tr("No change"));
         none->setColor(QColor(110, 110, 110));
     }
-    showChanges();
-    fitChangeRange();
+}
+
+QCPBars* CompareChart::addChangeBars(const QString& name, std::uint32_t color)
+{
+    auto* bars = new QCPBars(m_changeRect->axis(QCPAxis::atLeft), m_changeRect->axis(QCPAxis::atBottom));
+    bars->setName(name);
+    bars->setBrush(argb(color));
+    bars->setPen(QPen(argb(color).darker(130), 0.8));
+    bars->setSelectable(QCP::stNone);
+    m_changeBars.insert(bars);
+    return bars;
+}
+
+void CompareChart::plotChangesAgainstOne(
+    const Comparison& c, const std::vector<std::size_t>& changes, std::size_t compared, double unitNs)
+{
+    // Coloured by status: within the threshold or the noise floor a change is grey.
+    auto* more = addChangeBars(tr("more time"), 0xFFD62728u);
+    auto* less = addChangeBars(tr("less time"), 0xFF2CA02Cu);
+    auto* same = addChangeBars(tr("unchanged"), 0xFFAAAAAAu);
+    for (QCPBars* b : { more, less, same }) {
+        b->setWidth(0.7);
+        b->removeFromLegend();
+    }
+    const std::size_t count = changes.size();
+    for (std::size_t i = 0; i < count; ++i) {
+        const CompareRow& row = c.rows[changes[i]];
+        const double d = row.delta[compared];
+        QCPBars* target = row.status[compared] == CompareStatus::Unchanged ? same : d >= 0 ? more : less;
+        target->addData(double(count - i), d / unitNs);
+
+        // The percentage sits on the other side of the zero line, where the row has no bar: never clipped.
+        auto* label = new QCPItemText(this);
+        label->setClipAxisRect(m_changeRect);
+        label->position->setAxes(m_changeRect->axis(QCPAxis::atBottom), m_changeRect->axis(QCPAxis::atLeft));
+        label->position->setCoords(0, double(count - i));
+        label->setPositionAlignment((d >= 0 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+        label->setPadding(QMargins(4, 0, 4, 0));
+        label->setText(formatComparePercent(row.deltaPercent[compared]));
+        label->setColor(QColor(60, 60, 60));
+        m_labelPixels = std::max(m_labelPixels, QFontMetrics(label->font()).horizontalAdvance(label->text()) + 10);
+    }
+}
+
+void CompareChart::plotChangesOfEach(const Comparison& c, const std::vector<std::size_t>& changes,
+    const std::vector<std::size_t>& compared, const QStringList& profileLabels, double unitNs)
+{
+    m_changeLegend = true;
+    auto* group = new QCPBarsGroup(this);
+    group->setSpacing(0);
+    const std::size_t count = changes.size();
+    for (std::size_t k = 0; k < compared.size(); ++k) {
+        auto* bars = addChangeBars(
+            tr("Δ %1").arg(profileLabels[qsizetype(compared[k])]), kProfilePalette[k % std::size(kProfilePalette)]);
+        bars->setWidth(0.8 / double(compared.size()));
+        bars->setBarsGroup(group);
+        for (std::size_t i = 0; i < count; ++i)
+            bars->addData(double(count - i), c.rows[changes[i]].delta[compared[k]] / unitNs);
+    }
 }
 
 void CompareChart::resizeEvent(QResizeEvent* event)

@@ -58,6 +58,14 @@ protected:
     void updateLayout() override;
 
 private:
+    double stackTotal(std::size_t profile) const;
+    void plotStacks(const Comparison& c, std::size_t n, const QStringList& profileLabels);
+    void plotChanges(const Comparison& c, std::size_t n, const QStringList& profileLabels);
+    QCPBars* addChangeBars(const QString& name, std::uint32_t color);
+    void plotChangesAgainstOne(
+        const Comparison& c, const std::vector<std::size_t>& changes, std::size_t compared, double unitNs);
+    void plotChangesOfEach(const Comparison& c, const std::vector<std::size_t>& changes,
+        const std::vector<std::size_t>& compared, const QStringList& profileLabels, double unitNs);
     void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
     /// Sets the change axis so that the bars and the percentage labels beside the zero line fit in its pixels.
     void fitChangeRange();
