@@ -82,6 +82,16 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     , m_indexJob(this)
     , m_focusJob(this)
 {
+    setUpControls();
+    setUpTables();
+    layOut();
+    connectControls();
+    connectWorkbench();
+    onCurrentSessionChanged(workbench->current());
+}
+
+void KernelTablePane::setUpControls()
+{
     m_devicesButton = makeMenuButton(tr("Devices"), m_devicesMenu, this);
     m_processesButton = makeMenuButton(tr("Processes"), m_processesMenu, this);
     m_streamsButton = makeMenuButton(tr("Streams"), m_streamsMenu, this);
@@ -92,23 +102,21 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
         tr("Group kernels as nsys stats does: by demangled name (default), :base (short) or :mangled"));
     m_splitByDevice->setToolTip(tr("One row per kernel name and device"));
 
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(m_filterBar, 1);
-    bar->addWidget(m_nameMode);
-    bar->addWidget(m_splitByDevice);
-    bar->addWidget(m_devicesButton);
-    bar->addWidget(m_processesButton);
-    bar->addWidget(m_streamsButton);
-
     auto* bannerLayout = new QHBoxLayout(m_selectionBanner);
     bannerLayout->setContentsMargins(6, 2, 6, 2);
-    auto* clear = new QToolButton(m_selectionBanner);
-    clear->setText(tr("Show all kernels"));
+    m_showAll = new QToolButton(m_selectionBanner);
+    m_showAll->setText(tr("Show all kernels"));
     bannerLayout->addWidget(m_selectionLabel, 1);
-    bannerLayout->addWidget(clear);
+    bannerLayout->addWidget(m_showAll);
     m_selectionBanner->setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400;"));
     m_selectionBanner->hide();
+    m_brushLabel->setTextFormat(Qt::RichText);
+    m_brushLabel->setStyleSheet(QStringLiteral("background: #dbe8fb; color: #14407a; padding: 1px 6px;"));
+    m_brushLabel->hide();
+}
 
+void KernelTablePane::setUpTables()
+{
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterKeyColumn(KernelSummaryModel::NameColumn);
     m_summaryView->setModel(m_proxy);
@@ -127,15 +135,23 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     m_notice->setWordWrap(true);
     m_notice->setStyleSheet(QStringLiteral("background: #e7f1ff; color: #0b3d91; padding: 2px 6px;"));
     m_notice->hide();
+}
+
+void KernelTablePane::layOut()
+{
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_filterBar, 1);
+    bar->addWidget(m_nameMode);
+    bar->addWidget(m_splitByDevice);
+    bar->addWidget(m_devicesButton);
+    bar->addWidget(m_processesButton);
+    bar->addWidget(m_streamsButton);
 
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(m_summaryView);
     topLayout->addWidget(m_summaryLabel);
-    m_brushLabel->setTextFormat(Qt::RichText);
-    m_brushLabel->setStyleSheet(QStringLiteral("background: #dbe8fb; color: #14407a; padding: 1px 6px;"));
-    m_brushLabel->hide();
     auto* histogramMenu = new QMenu(this);
     auto* histogramExport = makeMenuButton(tr("Histogram"), histogramMenu, this);
     histogramExport->setToolTip(tr("Export the duration histogram of the selected kernel"));
@@ -176,7 +192,10 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     layout->addWidget(m_selectionBanner);
     layout->addWidget(m_notice);
     layout->addWidget(splitter, 1);
+}
 
+void KernelTablePane::connectControls()
+{
     connect(m_filterBar, &FilterBar::filterChanged, this, [this](const QString& text, bool regex) {
         m_filterBar->setError(m_proxy->setFilter(text, regex));
         updateSummaryLine();
@@ -197,7 +216,7 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
             m_notice->hide();
             recompute();
         });
-    connect(clear, &QToolButton::clicked, this, [this]() { this->workbench()->clearKernelSelection(m_session); });
+    connect(m_showAll, &QToolButton::clicked, this, [this]() { this->workbench()->clearKernelSelection(m_session); });
     connect(m_summaryView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &KernelTablePane::showInstancesOfCurrentRow);
     connect(m_histogramChart, &DurationHistogramChart::binsBrushed, this, &KernelTablePane::brushBins);
@@ -207,20 +226,24 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
             if (current.isValid() && m_session)
                 this->workbench()->selectKernelInstance(m_session, m_instances->kernelRowAt(current.row()));
         });
-    connect(workbench, &Workbench::currentChanged, this, &KernelTablePane::onCurrentSessionChanged);
-    connect(workbench, &Workbench::kernelSelectionChanged, this, &KernelTablePane::onKernelSelection);
-    connect(workbench, &Workbench::kernelNameSelected, this, [this](ProfileSession* s, const QString& name) {
+}
+
+void KernelTablePane::connectWorkbench()
+{
+    Workbench* wb = workbench();
+    connect(wb, &Workbench::currentChanged, this, &KernelTablePane::onCurrentSessionChanged);
+    connect(wb, &Workbench::kernelSelectionChanged, this, &KernelTablePane::onKernelSelection);
+    connect(wb, &Workbench::kernelNameSelected, this, [this](ProfileSession* s, const QString& name) {
         if (s == m_session && !selectKernelByName(name))
             revealHiddenKernel(name, std::nullopt);
     });
-    connect(workbench, &Workbench::kernelInstanceSelected, this, &KernelTablePane::selectKernelInstance);
-    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
+    connect(wb, &Workbench::kernelInstanceSelected, this, &KernelTablePane::selectKernelInstance);
+    connect(wb, &Workbench::focusChanged, this, [this](ProfileSession* s) {
         if (s == m_session) {
             updateFocusRows();
             recompute();
         }
     });
-    onCurrentSessionChanged(workbench->current());
 }
 
 KernelTablePane::~KernelTablePane() = default;

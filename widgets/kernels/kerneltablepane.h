@@ -69,6 +69,11 @@ protected:
     void wholeProfileArrived(ProfileSession* session) override;
 
 private:
+    void setUpControls();
+    void setUpTables();
+    void layOut();
+    void connectControls();
+    void connectWorkbench();
     void onCurrentSessionChanged(ProfileSession* session);
     /// Shows the session's index for the chosen name mode, building it off the GUI thread when needed.
     void useIndexOfCurrentMode();
@@ -103,6 +108,7 @@ private:
     QMenu* m_processesMenu;
     QMenu* m_streamsMenu;
     QWidget* m_selectionBanner;
+    QToolButton* m_showAll = nullptr; ///< on the selection banner
     QLabel* m_selectionLabel;
     QLabel* m_notice;
     QLabel* m_summaryLabel;
