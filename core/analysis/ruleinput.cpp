@@ -2,6 +2,7 @@
 #include "core/analysis/ruleinput.h"
 
 #include "core/nsys/reportexport.h"
+#include "core/profile/exportcheck.h"
 
 #include <QFileInfo>
 #include <unordered_map>
@@ -90,6 +91,8 @@ Result<std::unique_ptr<RuleInput>> RuleInput::open(const QString& givenPath)
     if (!QFileInfo::exists(path))
         return Result<std::unique_ptr<RuleInput>>::failure(
             ErrorKind::Input, QStringLiteral("Database file %1 does not exist.").arg(path));
+    if (const QString e = checkFileBeforeOpen(path); !e.isEmpty())
+        return Result<std::unique_ptr<RuleInput>>::failure(ErrorKind::Input, e);
     QString error;
     auto db = SqliteDb::open(path, &error);
     if (!db)
@@ -99,44 +102,62 @@ Result<std::unique_ptr<RuleInput>> RuleInput::open(const QString& givenPath)
     if (input->m_tables.isEmpty() && !db->lastError().isEmpty())
         return Result<std::unique_ptr<RuleInput>>::failure(ErrorKind::Input,
             QStringLiteral("Database file %1 could not be opened and appears to be invalid.").arg(path));
+    // What the loader refuses, the rules refuse too: a view in place of an nsys table, or a StringIds that cannot be
+    // read, would otherwise make rules report "no problems detected" on data they never saw.
+    if (const QString e = checkIsNsysExport(*db); !e.isEmpty())
+        return Result<std::unique_ptr<RuleInput>>::failure(ErrorKind::Input, e);
     input->m_db = std::move(db);
+    if (const QString e = input->readStrings(); !e.isEmpty())
+        return Result<std::unique_ptr<RuleInput>>::failure(ErrorKind::Input, e);
     return Result<std::unique_ptr<RuleInput>>(std::move(input));
+}
+
+QString RuleInput::readStrings()
+{
+    if (!hasTable(QStringLiteral("StringIds")))
+        return {};
+    Statement st(*m_db, QStringLiteral("SELECT id, value FROM StringIds"));
+    if (!st.isValid())
+        return QStringLiteral("%1: cannot read StringIds: %2").arg(path(), st.error());
+    Statement::Step step;
+    while ((step = st.step()) == Statement::Step::Row)
+        if (!st.isNull(1))
+            m_strings.emplace_back(st.int64(0), st.text(1));
+    if (step == Statement::Step::Error)
+        return QStringLiteral("%1: cannot read StringIds: %2").arg(path(), st.error());
+    for (std::size_t i = 0; i < m_strings.size(); ++i)
+        m_stringIndex.emplace(m_strings[i].first, i);
+    return {};
 }
 
 std::unordered_set<qint64> RuleInput::stringIds(const std::function<bool(const QString&)>& accept) const
 {
     std::unordered_set<qint64> ids;
-    if (!hasTable(QStringLiteral("StringIds")))
-        return ids;
-    Statement st(*m_db, QStringLiteral("SELECT id, value FROM StringIds"));
-    while (st.isValid() && st.step() == Statement::Step::Row)
-        if (!st.isNull(1) && accept(st.text(1)))
-            ids.insert(st.int64(0));
+    for (const auto& [id, value] : m_strings)
+        if (accept(value))
+            ids.insert(id);
     return ids;
 }
 
 void RuleInput::forEachString(const std::function<void(qint64, const QString&)>& fn) const
 {
-    if (!hasTable(QStringLiteral("StringIds")))
-        return;
-    Statement st(*m_db, QStringLiteral("SELECT id, value FROM StringIds"));
-    while (st.isValid() && st.step() == Statement::Step::Row)
-        if (!st.isNull(1))
-            fn(st.int64(0), st.text(1));
+    for (const auto& [id, value] : m_strings)
+        fn(id, value);
 }
 
 QString RuleInput::string(qint64 id) const
 {
-    Statement st(*m_db, QStringLiteral("SELECT value FROM StringIds WHERE id = ?"));
-    if (!st.isValid())
-        return {};
-    st.bindInt64(1, id);
-    return st.step() == Statement::Step::Row ? st.text(0) : QString();
+    const auto it = m_stringIndex.find(id);
+    return it != m_stringIndex.end() ? m_strings[it->second].second : QString();
 }
 
 Status RuleInput::scan(
     const QString& table, const QStringList& columns, const TimeWindow* window, const RowFn& row) const
 {
+    for (const QString& c : { QStringLiteral("start"), QStringLiteral("end") })
+        if (columns.contains(c) && !hasColumn(table, c))
+            return Status(Error { ErrorKind::Input,
+                QStringLiteral("%1: %2 has no column %3; not the table nsys writes").arg(path(), table, c) });
     const WindowMode mode = windowMode(*this, table, window);
     QStringList select;
     std::vector<int> index; // result column of each requested column, -1 when the table lacks it

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -96,8 +97,13 @@ public:
     void setCancelToken(CancelToken token) { m_cancel = std::move(token); }
 
 private:
+    /// Reads StringIds once (rules look names up many times); an error when the table cannot be read.
+    QString readStrings();
+
     std::unique_ptr<SqliteDb> m_db;
     QStringList m_tables;
+    std::vector<std::pair<qint64, QString>> m_strings; ///< StringIds in rowid order, NULL values left out
+    std::unordered_map<qint64, std::size_t> m_stringIndex; ///< id -> its entry in m_strings
     CancelToken m_cancel;
 };
 

@@ -174,6 +174,8 @@ ProfileKeys nvtxKeys(const NvtxTree& tree, std::vector<std::int32_t>* keyOfNode)
     std::vector<QString> path(tree.nodes.size());
     std::vector<int> depth(tree.nodes.size(), 0);
     std::vector<std::int32_t> keyOf(tree.nodes.size(), -1);
+    qint64 folded = 0;
+    int deepest = 0;
     for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
         const NvtxNode& n = tree.nodes[i];
         if (n.kind != NvtxNode::Kind::Range)
@@ -183,11 +185,19 @@ ProfileKeys nvtxKeys(const NvtxTree& tree, std::vector<std::int32_t>* keyOfNode)
         depth[i] = depth[parent] + 1;
         if (depth[i] > kMaxExportedNvtxDepth) {
             keyOf[i] = keyOf[parent];
+            ++folded;
+            deepest = std::max(deepest, depth[i]);
             continue;
         }
         path[i] = top ? tree.label(std::int32_t(i)) : path[parent] + kNvtxPathSeparator + tree.label(std::int32_t(i));
         keyOf[i] = accumulate(out, keys, path[i], n.gpuTime, n.instances, top);
     }
+    if (folded > 0)
+        out.warnings << QStringLiteral("NVTX ranges nest %1 deep: the %2 ranges below depth %3 are compared as part of "
+                                       "their ancestor at that depth")
+                            .arg(deepest)
+                            .arg(folded)
+                            .arg(kMaxExportedNvtxDepth);
     if (keyOfNode)
         *keyOfNode = std::move(keyOf);
     return out;

@@ -431,6 +431,10 @@ private Q_SLOTS:
         QVERIFY(deepest.endsWith(u"r%1"_s.arg(kMaxExportedNvtxDepth - 1)));
         QCOMPARE(keys->values.back().total, TimeNs(500));
         QCOMPARE(keys->values.front().total, TimeNs(500));
+        QCOMPARE(keys->warnings.size(), 1);
+        QVERIFY2(keys->warnings.front().contains(
+                     u"the %1 ranges below depth %2"_s.arg(depth - kMaxExportedNvtxDepth).arg(kMaxExportedNvtxDepth)),
+            qPrintable(keys->warnings.front()));
     }
 
     void selfIsUnchanged_data()
