@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Hostile-input corpus: makes broken and hostile variants of a small export written by the project's own generator
 (nsys-tracegen), runs every headless command on each with a time limit, and fails on a crash (a signal), a run past
-the limit, an exit 0 that printed nothing, a refusal without a message, or an input that changed.
+the limit, an exit 0 that printed nothing, a refusal that does not name the file, a damaged export read without a
+warning, or an input that changed.
 
     run-hostile.py NSYS_WORKBENCH NSYS_TRACEGEN WORKDIR [--only SUBSTRING] [--timeout SECONDS]
 """
@@ -287,7 +288,34 @@ def run_side_inputs(binary, base, work, timeout, env, only):
     return runs, failures
 
 
-def commands(trace, base):
+# Exports read with damage (rows skipped, ids unknown, strings missing, nesting folded): every command that loads the
+# profile and succeeds must say so on stderr. `info` reads the metadata only, `nvlink` finds no NVLink data, and
+# `analyze` runs nsys's rules as nsys does (left out here).
+WARNS_ON_DAMAGE = {"info-load", "stats", "nvtx", "categories", "compare-self", "compare-base", "export", "iterations",
+                   "findings", "report"}
+DAMAGE_WARNINGS = {
+    "text-in-time-columns": "rows skipped",
+    "nulls-in-not-null": "rows skipped",
+    "extreme-times": "rows skipped",
+    "blob-names": "ids out of range or not integers",
+    "huge-ids": "ids out of range or not integers",
+    "strings-trimmed": "missing from StringIds",
+    "no-stringids": "missing from StringIds",
+}
+# Only the commands that show the NVTX tree by path fold it.
+FOLDING_WARNINGS = {("deep-nvtx-nesting", "nvtx"): "levels deeper than", ("deep-nvtx-nesting", "compare-base"):
+                    "ranges below depth 256"}
+
+
+def expected_warning(variant, label):
+    if (variant, label) in FOLDING_WARNINGS:
+        return FOLDING_WARNINGS[(variant, label)]
+    if variant in DAMAGE_WARNINGS and label in WARNS_ON_DAMAGE:
+        return DAMAGE_WARNINGS[variant]
+    return None
+
+
+def commands(trace, base, out_dir):
     return {
         "info": ["info", trace],
         "info-json": ["info", "--format", "json", trace],
@@ -304,6 +332,7 @@ def commands(trace, base):
         "export": ["export", "--format", "perfetto", trace],
         "iterations": ["iterations", trace, "--format", "json"],
         "findings": ["findings", trace, "--format", "json"],
+        "report": ["report", trace, "--no-charts", "--out", out_dir],
     }
 
 
@@ -389,6 +418,7 @@ def main():
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", NSYS_WORKBENCH_CACHE_DIR=tempfile.mkdtemp(prefix="nsw-cache-"),
                ASAN_OPTIONS="abort_on_error=1:detect_leaks=0:" + os.environ.get("ASAN_OPTIONS", ""),
                UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1")
+    report_dir = os.path.join(tempfile.mkdtemp(prefix="nsw-hostile-report-"), "report")
     corpus = {"valid": base}
     corpus.update(make_corpus(base, a.work))
     failures = []
@@ -396,13 +426,23 @@ def main():
     for name, trace in corpus.items():
         if a.only and a.only not in name:
             continue
-        for label, args in commands(trace, base).items():
+        for label, args in commands(trace, base, report_dir).items():
             before = (fingerprint(trace), listing(trace, a.work))
+            shutil.rmtree(report_dir, ignore_errors=True)
             rc, out, err, elapsed = run_one(a.binary, args, a.timeout, env)
             runs += 1
+            if label == "report" and rc == 0 and not out.strip():
+                out = b"written" if os.path.exists(os.path.join(report_dir, "report.json")) else b""
             problem = check(name, rc, out, err, elapsed, a.timeout)
+            text = err.decode(errors="replace")
             if problem is None and name == "valid" and rc not in (0, 4):
-                problem = f"exit {rc} on the valid export: {err.decode(errors='replace')[-300:]}"
+                problem = f"exit {rc} on the valid export: {text[-300:]}"
+            # A refusal names the file it refuses (its name, as the user typed it or as a path).
+            if problem is None and rc != 0 and isinstance(trace, str) and os.path.basename(trace) not in text:
+                problem = f"exit {rc} without naming {os.path.basename(trace)}: {text[-200:]}"
+            warning = expected_warning(name, label)
+            if problem is None and rc == 0 and warning and warning not in text:
+                problem = f"read with damage but stderr does not say '{warning}'"
             if problem is None and (fingerprint(trace), listing(trace, a.work)) != before:
                 problem = "the input or its folder changed"
             if problem:
