@@ -377,25 +377,40 @@ def check(name, rc, out, err, elapsed, timeout):
 
 
 def output_refusals(binary, base, work, timeout, env):
-    """Outputs that must be refused: the input itself, a FIFO, a directory. Returns failures."""
+    """Outputs that must be refused, each with a message naming the path: an input, a FIFO, a directory, a device.
+    Returns failures."""
     failures = []
     fifo = os.path.join(work, "output-fifo")
     os.mkfifo(fifo)
     before = fingerprint(base)
-    for label, args in (("-o onto the input", ["info", base, "-o", base]),
-                        ("--output= onto the input", ["stats", "-r", "cuda_gpu_kern_sum", base, f"--output={base}"]),
-                        ("-o onto a FIFO", ["nvtx", base, "-o", fifo]),
-                        ("--mapping onto the input", ["categories", base, "--rule-set", "vllm", "--model", "llama",
-                                                       "--mapping", base]),
-                        ("-o onto a directory", ["info", base, "-o", work])):
+    categories = ["categories", base, "--rule-set", "vllm", "--model", "llama"]
+    cases = (("-o onto the input", ["info", base, "-o", base], base),
+             ("--output= onto the input", ["stats", "-r", "cuda_gpu_kern_sum", base, f"--output={base}"], base),
+             ("-o onto a FIFO", ["nvtx", base, "-o", fifo], fifo),
+             ("--mapping onto the input", categories + ["--mapping", base], base),
+             ("--mapping onto a FIFO", categories + ["--mapping", fifo], fifo),
+             ("--png onto the input", categories + ["--png", base], base),
+             ("-o onto a directory", ["info", base, "-o", work], work),
+             ("-o onto a device", ["stats", "-r", "cuda_gpu_kern_sum", base, "-o", "/dev/full"], "/dev/full"),
+             ("nvtx -o onto /dev/null", ["nvtx", base, "-o", "/dev/null"], "/dev/null"),
+             ("analyze -o onto the input", ["analyze", base, "-o", base], base),
+             ("compare -o onto an input", ["compare", base, base, "-o", base], base),
+             ("export -o onto the input", ["export", "--format", "perfetto", base, "-o", base], base),
+             ("iterations -o onto the input", ["iterations", base, "-o", base], base),
+             ("findings -o onto the input", ["findings", base, "-o", base], base),
+             ("report --out onto the input", ["report", base, "--no-charts", "--out", base], base))
+    for label, args, refused in cases:
         rc, out, err, elapsed = run_one(binary, args, timeout, env)
         problem = check(label, rc, out, err, elapsed, timeout)
         if problem is None and rc == 0:
             problem = "accepted"
+        if problem is None and os.path.basename(refused) not in err.decode(errors="replace"):
+            problem = f"the refusal does not name {refused}: {err.decode(errors='replace')[-200:]}"
         if problem is None and not stat.S_ISFIFO(os.lstat(fifo).st_mode):
             problem = "the FIFO was replaced"
         if problem is None and fingerprint(base) != before:
             problem = "the input changed"
+        print(f"{label:36} exit {rc} {elapsed:5.2f} s{'  FAIL: ' + problem if problem else ''}", flush=True)
         if problem:
             failures.append(f"output check '{label}': {problem}")
     return failures
