@@ -26,6 +26,9 @@ struct OpenPlan
     QString error;
 };
 
+/// How a file with a rollback journal beside it is opened: read-only, with locks (a writer may be active).
+const QString kJournalParameters = QStringLiteral("mode=ro");
+
 /// Size of a file named by raw bytes, or -1 when it does not exist.
 qint64 sizeOf(const QByteArray& path)
 {
@@ -55,7 +58,7 @@ OpenPlan planOpen(const QString& path)
         return { QStringLiteral("mode=ro&readonly_shm=1"), QStringLiteral("read-only (WAL)"), {} };
     }
     if (sizeOf(real + "-journal") > 0) // a writer may be active: take locks, so its pages are never read
-        return { QStringLiteral("mode=ro"), QStringLiteral("read-only (rollback journal present)"), {} };
+        return { kJournalParameters, QStringLiteral("read-only (rollback journal present)"), {} };
     // immutable=1: SQLite takes no locks and never creates -journal/-wal/-shm files next to the trace.
     return { QStringLiteral("mode=ro&immutable=1"), QStringLiteral("immutable"), {} };
 }
@@ -103,10 +106,19 @@ std::unique_ptr<SqliteDb> SqliteDb::open(const QString& path, QString* error)
     // Read the schema now: this is where "file is not a database", truncation of page 1 and locks surface.
     Statement st(*db, QStringLiteral("SELECT count(*) FROM sqlite_master"));
     if (!st.isValid() || st.step() != Statement::Step::Row) {
-        message = isBusy(st.errorCode())
-            ? QStringLiteral("%1: in use by another process (a writer holds its lock); try again when it is done")
-                  .arg(path)
-            : QStringLiteral("%1: not a readable SQLite database (%2)").arg(path, st.error());
+        const bool journal = plan.parameters == kJournalParameters;
+        if (isBusy(st.errorCode()))
+            message = QStringLiteral("%1: in use by another process (a writer holds its lock); try again when it is "
+                                     "done")
+                          .arg(path);
+        else if (journal && (st.errorCode() & 0xFF) == SQLITE_READONLY)
+            // A hot journal: SQLite would roll the writer's unfinished transaction back, writing next to the trace.
+            message = QStringLiteral("%1: has a rollback journal (%1-journal) left by a writer that did not finish; "
+                                     "reading it would roll that back, writing next to the trace. Open it once with "
+                                     "sqlite3 (which rolls it back), or open a copy of both files")
+                          .arg(path);
+        else
+            message = QStringLiteral("%1: not a readable SQLite database (%2)").arg(path, st.error());
         return nullptr;
     }
     return db;

@@ -799,6 +799,36 @@ private Q_SLOTS:
             qPrintable(r.error));
     }
 
+    // A writer that died mid-transaction leaves a hot journal: reading would roll it back (a write next to the trace).
+    void hotJournalIsRefusedAndKept()
+    {
+        QTemporaryDir folder, crashed;
+        const QString path = folder.filePath(QStringLiteral("trace.sqlite"));
+        QString error;
+        QVERIFY2(writeModernExport(path, &error), qPrintable(error));
+        sqlite3* writer = nullptr;
+        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &writer), SQLITE_OK);
+        // A one-page cache spills the transaction's pages into the file, their originals into the journal.
+        QCOMPARE(sqlite3_exec(writer,
+                     "PRAGMA cache_size=1; BEGIN EXCLUSIVE; DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL; "
+                     "DELETE FROM StringIds;",
+                     nullptr, nullptr, nullptr),
+            SQLITE_OK);
+        // The files as a crash would leave them: changed pages in the file, never committed or rolled back.
+        const QString copy = crashed.filePath(QStringLiteral("trace.sqlite"));
+        QVERIFY(QFile::copy(path, copy));
+        QVERIFY(QFile::copy(path + QStringLiteral("-journal"), copy + QStringLiteral("-journal")));
+        sqlite3_exec(writer, "ROLLBACK;", nullptr, nullptr, nullptr);
+        sqlite3_close(writer);
+        const QStringList before = folderListing(crashed.path());
+        const LoadResult r = ProfileLoader::load(copy);
+        QVERIFY(!r.profile);
+        QVERIFY2(r.error.contains(copy) && r.error.contains(QLatin1String("left by a writer that did not finish")),
+            qPrintable(r.error));
+        QCOMPARE(folderListing(crashed.path()), before);
+        QVERIFY(QFileInfo(copy + QStringLiteral("-journal")).size() > 0);
+    }
+
     void cancelMidWay_data()
     {
         QTest::addColumn<QString>("stage");

@@ -113,6 +113,24 @@ def make_corpus(base, work):
         "SELECT (SELECT min(start) FROM NVTX_EVENTS) + i, (SELECT min(start) FROM NVTX_EVENTS) + 30000 - i, 59, "
         "'deep', (SELECT globalTid FROM NVTX_EVENTS LIMIT 1), 0 FROM n;")
     add("empty-tables", sql_variant, f"DELETE FROM {KERNEL}; DELETE FROM {RUNTIME}; DELETE FROM NVTX_EVENTS;")
+    add("huge-domain-ids", sql_variant, "UPDATE NVTX_EVENTS SET domainId = 1099511627776 WHERE rowid % 2 = 0;"
+                                        "UPDATE NVTX_EVENTS SET domainId = -3 WHERE rowid % 5 = 0;")
+
+    # A rollback journal beside the export (a writer died mid-transaction): read-only, nothing may be rolled back or
+    # removed next to the trace.
+    journal_dir = os.path.join(work, "journal")
+    os.makedirs(journal_dir)
+    journal = os.path.join(journal_dir, "hot-journal.sqlite")
+    shutil.copyfile(base, journal)
+    with open(journal + "-journal", "wb") as f:
+        f.write(bytes(rng.getrandbits(8) for _ in range(2048)))
+    corpus["hot-journal"] = journal
+    # An export another process is writing (see LockedByWriter): "in use", not a wait or a half-written read.
+    locked_dir = os.path.join(work, "locked")
+    os.makedirs(locked_dir)
+    locked = os.path.join(locked_dir, "locked-by-writer.sqlite")
+    shutil.copyfile(base, locked)
+    corpus["locked-by-writer"] = locked
 
     wal_dir = os.path.join(work, "wal")
     os.makedirs(wal_dir)
@@ -307,6 +325,10 @@ FOLDING_WARNINGS = {("deep-nvtx-nesting", "nvtx"): "levels deeper than", ("deep-
                     "ranges below depth 256"}
 
 
+# Exports every command must refuse, with these words.
+REFUSALS = {"locked-by-writer": "in use by another process", "hot-journal": "left by a writer that did not finish"}
+
+
 def expected_warning(variant, label):
     if (variant, label) in FOLDING_WARNINGS:
         return FOLDING_WARNINGS[(variant, label)]
@@ -351,6 +373,36 @@ def listing(path, work):
     if not isinstance(path, str) or not path.startswith(work):
         return None
     return sorted(os.listdir(os.path.dirname(path)))
+
+
+class LockedByWriter:
+    """Holds an exclusive write transaction on the "locked-by-writer" export while its commands run. The writer is a
+    process of its own: POSIX locks are per process, and this script's own open/close of the file (fingerprint())
+    would release a lock held here."""
+
+    WRITER = ("import sqlite3, sys\n"
+              "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+              "c.execute('BEGIN EXCLUSIVE')\n"
+              f"c.execute('DELETE FROM {KERNEL} WHERE rowid % 2 = 0')\n"
+              "print('locked', flush=True)\n"
+              "sys.stdin.read()\n"
+              "c.execute('ROLLBACK')\n")
+
+    def __init__(self, name, path):
+        self.writer = None
+        if name == "locked-by-writer":
+            self.writer = subprocess.Popen([sys.executable, "-c", self.WRITER, path], stdin=subprocess.PIPE,
+                                           stdout=subprocess.PIPE, text=True)
+            if self.writer.stdout.readline().strip() != "locked":
+                raise RuntimeError("the writer could not lock " + path)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.writer:
+            self.writer.stdin.close()
+            self.writer.wait(timeout=30)
 
 
 def run_one(binary, args, timeout, env):
@@ -416,6 +468,38 @@ def output_refusals(binary, base, work, timeout, env):
     return failures
 
 
+def run_commands(a, name, trace, base, report_dir, env):
+    """Every command on one export; returns (runs, failures)."""
+    runs = 0
+    failures = []
+    for label, args in commands(trace, base, report_dir).items():
+        before = (fingerprint(trace), listing(trace, a.work))
+        shutil.rmtree(report_dir, ignore_errors=True)
+        rc, out, err, elapsed = run_one(a.binary, args, a.timeout, env)
+        runs += 1
+        if label == "report" and rc == 0 and not out.strip():
+            out = b"written" if os.path.exists(os.path.join(report_dir, "report.json")) else b""
+        problem = check(name, rc, out, err, elapsed, a.timeout)
+        text = err.decode(errors="replace")
+        if problem is None and name == "valid" and rc not in (0, 4):
+            problem = f"exit {rc} on the valid export: {text[-300:]}"
+        # A refusal names the file it refuses (its name, as the user typed it or as a path).
+        if problem is None and rc != 0 and isinstance(trace, str) and os.path.basename(trace) not in text:
+            problem = f"exit {rc} without naming {os.path.basename(trace)}: {text[-200:]}"
+        if problem is None and name in REFUSALS and (rc == 0 or REFUSALS[name] not in text):
+            problem = f"exit {rc}, not refused as '{REFUSALS[name]}'"
+        warning = expected_warning(name, label)
+        if problem is None and rc == 0 and warning and warning not in text:
+            problem = f"read with damage but stderr does not say '{warning}'"
+        if problem is None and (fingerprint(trace), listing(trace, a.work)) != before:
+            problem = "the input or its folder changed"
+        if problem:
+            failures.append(f"{name} / {label}: {problem}")
+        print(f"{name:28} {label:14} exit {rc} {elapsed:5.2f} s{'  FAIL: ' + problem if problem else ''}",
+              flush=True)
+    return runs, failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
@@ -441,29 +525,10 @@ def main():
     for name, trace in corpus.items():
         if a.only and a.only not in name:
             continue
-        for label, args in commands(trace, base, report_dir).items():
-            before = (fingerprint(trace), listing(trace, a.work))
-            shutil.rmtree(report_dir, ignore_errors=True)
-            rc, out, err, elapsed = run_one(a.binary, args, a.timeout, env)
-            runs += 1
-            if label == "report" and rc == 0 and not out.strip():
-                out = b"written" if os.path.exists(os.path.join(report_dir, "report.json")) else b""
-            problem = check(name, rc, out, err, elapsed, a.timeout)
-            text = err.decode(errors="replace")
-            if problem is None and name == "valid" and rc not in (0, 4):
-                problem = f"exit {rc} on the valid export: {text[-300:]}"
-            # A refusal names the file it refuses (its name, as the user typed it or as a path).
-            if problem is None and rc != 0 and isinstance(trace, str) and os.path.basename(trace) not in text:
-                problem = f"exit {rc} without naming {os.path.basename(trace)}: {text[-200:]}"
-            warning = expected_warning(name, label)
-            if problem is None and rc == 0 and warning and warning not in text:
-                problem = f"read with damage but stderr does not say '{warning}'"
-            if problem is None and (fingerprint(trace), listing(trace, a.work)) != before:
-                problem = "the input or its folder changed"
-            if problem:
-                failures.append(f"{name} / {label}: {problem}")
-            print(f"{name:28} {label:14} exit {rc} {elapsed:5.2f} s{'  FAIL: ' + problem if problem else ''}",
-                  flush=True)
+        with LockedByWriter(name, trace):
+            runs_of_one, failures_of_one = run_commands(a, name, trace, base, report_dir, env)
+        runs += runs_of_one
+        failures += failures_of_one
     side_runs, side_failures = run_side_inputs(a.binary, base, a.work, a.timeout, env, a.only)
     runs += side_runs
     failures += side_failures
