@@ -97,7 +97,7 @@ std::optional<DiagnosticsResult> runCommandDiagnostics(
     request.profile = profile;
     Result<DiagnosticsResult> result = runDiagnostics(request);
     for (const QString& w : result.warnings())
-        printWarning(w);
+        printWarning(QStringLiteral("%1: %2").arg(profile->displayName(), w));
     if (!result) {
         printError(result.errorMessage());
         *exitCode = result.error().kind == ErrorKind::Usage ? ExitUsage

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rulefile.h"
 
+#include "core/util/boundedregex.h"
 #include "core/util/userfile.h"
 
 #include <QFile>
@@ -184,36 +185,7 @@ QString RuleError::message() const
     return text + QStringLiteral(": ") + reason;
 }
 
-namespace {
-
-/// Offset of the first PCRE recursion or subroutine call ((?R), (?1), (?-1), (?&name), (?P>name)) outside escapes
-/// and character classes, or -1. Python's re, which gputrc2graph reads rule files with, rejects them.
-qsizetype pcreOnlyCall(const QString& pattern)
-{
-    static const QRegularExpression call(QStringLiteral(R"(\(\?(?:R|[+-]?\d+|&\w+|P>\w+)\))"));
-    bool inClass = false;
-    for (qsizetype i = 0; i < pattern.size(); ++i) {
-        const QChar c = pattern[i];
-        if (c == QLatin1Char('\\')) {
-            ++i;
-        } else if (inClass) {
-            inClass = c != QLatin1Char(']');
-        } else if (c == QLatin1Char('[')) {
-            inClass = true;
-            if (i + 1 < pattern.size() && pattern[i + 1] == QLatin1Char('^'))
-                ++i;
-            if (i + 1 < pattern.size() && pattern[i + 1] == QLatin1Char(']'))
-                ++i; // a ']' first in a class is a member
-        } else if (c == QLatin1Char('(')
-            && call.match(pattern, i, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption)
-                   .hasMatch()) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-} // namespace
+namespace { } // namespace
 
 QString validateRulePattern(const CategoryRule& rule)
 {
@@ -222,7 +194,7 @@ QString validateRulePattern(const CategoryRule& rule)
         return QStringLiteral("invalid regular expression at offset %1: %2")
             .arg(re.patternErrorOffset())
             .arg(re.errorString());
-    if (const qsizetype at = pcreOnlyCall(rule.key()); at >= 0)
+    if (const qsizetype at = pcreRecursionAt(rule.key()); at >= 0)
         return QStringLiteral("recursion at offset %1 is not in Python's re, which gputrc2graph reads rule files with")
             .arg(at);
     return {};

@@ -47,6 +47,11 @@ NvtxPhaseMap NvtxPhaseMap::fromJson(const QByteArray& json, QString* error)
                 if (!check.isValid())
                     return fail(QStringLiteral("phase \"%1\": invalid regular expression \"%2\": %3")
                                     .arg(phase, text.mid(3), check.errorString()));
+                if (const qsizetype at = pcreRecursionAt(text.mid(3)); at >= 0)
+                    return fail(QStringLiteral("phase \"%1\": regular expression \"%2\": recursion at offset %3 is "
+                                               "not supported (its cost has no bound)")
+                                    .arg(phase, text.mid(3))
+                                    .arg(at));
                 pattern.regex = std::make_shared<const BoundedRegex>(text.mid(3), false);
                 ++map.m_regexCount;
             } else if (text.isEmpty()) {

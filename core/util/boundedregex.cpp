@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "boundedregex.h"
 
+#include <QRegularExpression>
 #include <mutex>
 
 #define PCRE2_CODE_UNIT_WIDTH 16
@@ -62,6 +63,31 @@ BoundedRegex::Outcome BoundedRegex::search(QStringView subject) const
     if (rc >= 0)
         return Outcome::Match;
     return rc == PCRE2_ERROR_NOMATCH ? Outcome::NoMatch : Outcome::OverBudget;
+}
+
+qsizetype pcreRecursionAt(const QString& pattern)
+{
+    static const QRegularExpression call(QStringLiteral(R"(\(\?(?:R|[+-]?\d+|&\w+|P>\w+)\))"));
+    bool inClass = false;
+    for (qsizetype i = 0; i < pattern.size(); ++i) {
+        const QChar c = pattern[i];
+        if (c == QLatin1Char('\\')) {
+            ++i;
+        } else if (inClass) {
+            inClass = c != QLatin1Char(']');
+        } else if (c == QLatin1Char('[')) {
+            inClass = true;
+            if (i + 1 < pattern.size() && pattern[i + 1] == QLatin1Char('^'))
+                ++i;
+            if (i + 1 < pattern.size() && pattern[i + 1] == QLatin1Char(']'))
+                ++i; // a ']' first in a class is a member
+        } else if (c == QLatin1Char('(')
+            && call.match(pattern, i, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption)
+                   .hasMatch()) {
+            return i;
+        }
+    }
+    return -1;
 }
 
 } // namespace nsw

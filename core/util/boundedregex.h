@@ -41,4 +41,8 @@ private:
     const void* m_code = nullptr;
 };
 
+/// Offset of the first PCRE recursion or subroutine call ((?R), (?1), (?-1), (?&name), (?P>name)) outside escapes
+/// and character classes, or -1. Python's re rejects them, and they are what makes a pattern's cost unbounded.
+qsizetype pcreRecursionAt(const QString& pattern);
+
 } // namespace nsw

@@ -221,11 +221,16 @@ def side_inputs(base, work):
 
     cases = {}
 
+    # Rule files through `categories` and `compare`, phase maps through `nvtx` and `findings` (one reader each, but
+    # each command handles what it returns).
     def rules(name, path, trace=base, expect=None):
         cases["rules-" + name] = (["categories", trace, "--rules", path, "--format", "csv"], path, expect)
+        cases["compare-rules-" + name] = (["compare", trace, base, "--by", "category", "--rules", path], path, expect)
 
     def phases(name, path, trace=base, expect=None):
         cases["phase-map-" + name] = (["nvtx", trace, "--phase-map", path, "--format", "json"], path, expect)
+        cases["findings-phase-map-" + name] = (["findings", trace, "--phase-map", path, "--format", "json"], path,
+                                               expect)
 
     def nvlink(name, path):
         cases["nvf1-" + name] = (["nvlink", path, "--metric", "all", "--json"], path, None)
@@ -258,6 +263,7 @@ def side_inputs(base, work):
          os.path.join(side, "slow-phases.json")], os.path.join(side, "slow-phases.json"), "too expensive on 'aaaa")
     phases("10k-phases", write("many-phases.json", json.dumps(
         {f"phase{i}": [f"re:^layer_{i}(_.*)?$"] for i in range(10000)})))
+    phases("python-rejects", write("recursive-phases.json", json.dumps({"p": ["re:(?R)"]})))
     phases("not-json", write("broken-phases.json", "[1, 2"))
     phases("bad-regex", write("bad-phases.json", json.dumps({"p": ["re:(unclosed"]})))
     phases("wrong-shape", write("shape-phases.json", json.dumps({"p": 42})))

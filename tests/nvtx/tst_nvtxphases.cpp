@@ -40,6 +40,10 @@ void TestNvtxPhases::parseErrors_data()
     QTest::newRow("invalid regex") << QByteArray("{\"decode\": [\"re:(unclosed\"]}")
                                    << u"phase \"decode\": invalid regular expression \"(unclosed\""_s;
     QTest::newRow("empty pattern") << QByteArray("{\"decode\": [\"\"]}") << u"phase \"decode\": empty pattern"_s;
+    QTest::newRow("recursion") << QByteArray("{\"decode\": [\"re:a(?R)?b\"]}")
+                               << u"phase \"decode\": regular expression \"a(?R)?b\": recursion at offset 1"_s;
+    QTest::newRow("subroutine call") << QByteArray("{\"decode\": [\"re:(x)(?1)\"]}")
+                                     << u"phase \"decode\": regular expression \"(x)(?1)\": recursion at offset 3"_s;
     QTest::newRow("empty phase name") << QByteArray("{\"\": [\"x\"]}") << u"a phase has an empty name"_s;
 }
 
