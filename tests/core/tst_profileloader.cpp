@@ -17,6 +17,23 @@
 using namespace nsw;
 using namespace nsw::test;
 
+namespace {
+/// A writer connection on a fresh export at @p path that has run @p sql (its transaction left as @p sql leaves it);
+/// null when either fails. The caller closes it.
+sqlite3* writerOnNewExport(const QString& path, const char* sql)
+{
+    QString error;
+    sqlite3* writer = nullptr;
+    if (!writeModernExport(path, &error) || sqlite3_open(path.toUtf8().constData(), &writer) != SQLITE_OK)
+        return nullptr;
+    if (sqlite3_exec(writer, sql, nullptr, nullptr, nullptr) != SQLITE_OK) {
+        sqlite3_close(writer);
+        return nullptr;
+    }
+    return writer;
+}
+} // namespace
+
 class TestProfileLoader : public QObject
 {
     Q_OBJECT
@@ -746,15 +763,10 @@ private Q_SLOTS:
         // A writer keeps the database open in WAL mode with rows only in the log (-wal and -shm exist).
         QTemporaryDir folder;
         const QString path = folder.filePath(QStringLiteral("trace.sqlite"));
-        QString error;
-        QVERIFY2(writeModernExport(path, &error), qPrintable(error));
-        sqlite3* writer = nullptr;
-        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &writer), SQLITE_OK);
-        QCOMPARE(sqlite3_exec(writer,
-                     "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL "
-                     "SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;",
-                     nullptr, nullptr, nullptr),
-            SQLITE_OK);
+        sqlite3* writer = writerOnNewExport(path,
+            "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL "
+            "SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;");
+        QVERIFY(writer);
         const QStringList listing = folderListing(folder.path());
         QVERIFY(QFileInfo::exists(path + QStringLiteral("-wal")) && QFileInfo::exists(path + QStringLiteral("-shm")));
         const LoadResult r = ProfileLoader::load(path);
@@ -781,15 +793,9 @@ private Q_SLOTS:
     {
         QTemporaryDir folder;
         const QString path = folder.filePath(QStringLiteral("trace.sqlite"));
-        QString error;
-        QVERIFY2(writeModernExport(path, &error), qPrintable(error));
-        sqlite3* writer = nullptr;
-        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &writer), SQLITE_OK);
-        QCOMPARE(sqlite3_exec(writer,
-                     "BEGIN EXCLUSIVE; INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM "
-                     "CUPTI_ACTIVITY_KIND_KERNEL;",
-                     nullptr, nullptr, nullptr),
-            SQLITE_OK);
+        sqlite3* writer = writerOnNewExport(
+            path, "BEGIN EXCLUSIVE; INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;");
+        QVERIFY(writer);
         QVERIFY(QFileInfo::exists(path + QStringLiteral("-journal")));
         const LoadResult r = ProfileLoader::load(path);
         sqlite3_exec(writer, "ROLLBACK;", nullptr, nullptr, nullptr);
@@ -804,16 +810,10 @@ private Q_SLOTS:
     {
         QTemporaryDir folder, crashed;
         const QString path = folder.filePath(QStringLiteral("trace.sqlite"));
-        QString error;
-        QVERIFY2(writeModernExport(path, &error), qPrintable(error));
-        sqlite3* writer = nullptr;
-        QCOMPARE(sqlite3_open(path.toUtf8().constData(), &writer), SQLITE_OK);
         // A one-page cache spills the transaction's pages into the file, their originals into the journal.
-        QCOMPARE(sqlite3_exec(writer,
-                     "PRAGMA cache_size=1; BEGIN EXCLUSIVE; DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL; "
-                     "DELETE FROM StringIds;",
-                     nullptr, nullptr, nullptr),
-            SQLITE_OK);
+        sqlite3* writer = writerOnNewExport(path,
+            "PRAGMA cache_size=1; BEGIN EXCLUSIVE; DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL; DELETE FROM StringIds;");
+        QVERIFY(writer);
         // The files as a crash would leave them: changed pages in the file, never committed or rolled back.
         const QString copy = crashed.filePath(QStringLiteral("trace.sqlite"));
         QVERIFY(QFile::copy(path, copy));
