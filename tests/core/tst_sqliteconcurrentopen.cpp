@@ -22,9 +22,10 @@ namespace {
 
 const char* const kChildFlag = "--open-concurrently";
 
-int openConcurrently(const QString& path)
+int openConcurrently(int argc, char** argv)
 {
-    QCoreApplication app(*new int(0), nullptr);
+    QCoreApplication app(argc, argv);
+    const QString path = QString::fromLocal8Bit(argv[2]);
     constexpr int kThreads = 8;
     std::latch start(kThreads);
     std::vector<std::thread> threads;
@@ -62,8 +63,12 @@ private slots:
             QProcess child;
             child.start(QCoreApplication::applicationFilePath(), { QString::fromLatin1(kChildFlag), path });
             QVERIFY2(child.waitForFinished(20000), qPrintable(QStringLiteral("round %1: still running").arg(round)));
-            QCOMPARE(child.exitStatus(), QProcess::NormalExit);
-            QCOMPARE(child.exitCode(), 0);
+            const QByteArray output = child.readAllStandardError();
+            QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0,
+                qPrintable(QStringLiteral("round %1: exit %2: %3")
+                               .arg(round)
+                               .arg(child.exitCode())
+                               .arg(QString::fromLocal8Bit(output.right(2000)))));
         }
     }
 };
@@ -71,7 +76,7 @@ private slots:
 int main(int argc, char** argv)
 {
     if (argc == 3 && qstrcmp(argv[1], kChildFlag) == 0)
-        return openConcurrently(QString::fromLocal8Bit(argv[2]));
+        return openConcurrently(argc, argv);
     QCoreApplication app(argc, argv);
     TestSqliteConcurrentOpen test;
     return QTest::qExec(&test, argc, argv);
