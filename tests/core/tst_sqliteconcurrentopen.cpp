@@ -22,10 +22,9 @@ namespace {
 
 const char* const kChildFlag = "--open-concurrently";
 
-int openConcurrently(int argc, char** argv)
+/// Opens @p path on eight threads released together; how many opened it.
+int openOnEightThreads(const QString& path)
 {
-    QCoreApplication app(argc, argv);
-    const QString path = QString::fromLocal8Bit(argv[2]);
     constexpr int kThreads = 8;
     std::latch start(kThreads);
     std::vector<std::thread> threads;
@@ -39,7 +38,25 @@ int openConcurrently(int argc, char** argv)
         });
     for (std::thread& t : threads)
         t.join();
-    return opened == kThreads ? 0 : 3;
+    return opened;
+}
+
+int openConcurrently(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    return openOnEightThreads(QString::fromLocal8Bit(argv[2])) == 8 ? 0 : 3;
+}
+
+/// A tiny SQLite file SqliteDb opens; empty on failure.
+QString writeTinyDatabase(const QTemporaryDir& dir)
+{
+    const QString path = dir.filePath(QStringLiteral("tiny.sqlite"));
+    sqlite3* db = nullptr;
+    const bool ok = sqlite3_open(QFile::encodeName(path).constData(), &db) == SQLITE_OK
+        && sqlite3_exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT)", nullptr, nullptr, nullptr)
+            == SQLITE_OK;
+    sqlite3_close(db);
+    return ok ? path : QString();
 }
 
 } // namespace
@@ -49,16 +66,23 @@ class TestSqliteConcurrentOpen : public QObject
     Q_OBJECT
 
 private slots:
-    void processEndsAfterConcurrentFirstOpens()
+    // In this process (under the tsan preset: no data race in the opening path).
+    void concurrentOpensAllSucceed()
     {
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("tiny.sqlite"));
-        sqlite3* db = nullptr;
-        QCOMPARE(sqlite3_open(QFile::encodeName(path).constData(), &db), SQLITE_OK);
-        QCOMPARE(
-            sqlite3_exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT)", nullptr, nullptr, nullptr),
-            SQLITE_OK);
-        sqlite3_close(db);
+        const QString path = writeTinyDatabase(dir);
+        QVERIFY(!path.isEmpty());
+        QCOMPARE(openOnEightThreads(path), 8);
+    }
+
+    void processEndsAfterConcurrentFirstOpens()
+    {
+#if defined(__SANITIZE_THREAD__) || (defined(__has_feature) && __has_feature(thread_sanitizer))
+        QSKIP("ThreadSanitizer (clang 14) aborts in its fork handling when QProcess starts a child");
+#endif
+        QTemporaryDir dir;
+        const QString path = writeTinyDatabase(dir);
+        QVERIFY(!path.isEmpty());
         for (int round = 0; round < 40; ++round) {
             QProcess child;
             child.start(QCoreApplication::applicationFilePath(), { QString::fromLatin1(kChildFlag), path });
