@@ -600,6 +600,8 @@ int runNvlink(const QStringList& args)
     const bool anyInterval = !topIntervals(request.series, 1).empty();
     if (exportData.db && anyInterval && (wantsPeaks(o) || request.forPlot)) {
         Result<NvlinkPeaksResult> computed = computeNvlinkPeaks(request);
+        for (const QString& w : computed.warnings())
+            printWarning(QStringLiteral("%1: %2").arg(in.exportPath, w));
         if (!computed) {
             printError(computed.errorMessage());
             return ExitInput;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kernelspans.h"
 
+#include "core/profile/timelimits.h"
 #include "core/sqlite/sqlitedb.h"
 
 #include <map>
@@ -145,8 +146,10 @@ std::shared_ptr<const KernelSpans> kernelSpansFromExport(
     for (const TimeWindow& w : merged)
         hi = std::max(hi, w.to);
     const QString nameExpr = nameColumn.isEmpty() ? QStringLiteral("NULL") : quoteIdentifier(nameColumn);
+    // Rows whose times are not integers are selected too, to be counted: the loader says how many it skipped.
     Statement st(db,
-        QStringLiteral("SELECT rowid, start, end, streamId, %1 FROM %2 WHERE deviceId = ?1 AND start < ?2 AND end > ?3")
+        QStringLiteral("SELECT rowid, start, end, streamId, %1 FROM %2 WHERE deviceId = ?1 AND ((start < ?2 AND end > "
+                       "?3) OR typeof(start) != 'integer' OR typeof(end) != 'integer')")
             .arg(nameExpr, table));
     if (!st.isValid()) {
         if (error)
@@ -157,8 +160,14 @@ std::shared_ptr<const KernelSpans> kernelSpansFromExport(
     st.bindInt64(2, hi);
     st.bindInt64(3, lo);
     std::vector<qint64> pendingId; // per kept row: StringIds id still to resolve, or -1
+    qint64 skippedRows = 0, badNames = 0;
     Statement::Step step;
     while ((step = st.step()) == Statement::Step::Row) {
+        if (st.type(1) != SqlType::Integer || st.type(2) != SqlType::Integer
+            || !plausibleInterval(st.int64(1), st.int64(2))) {
+            ++skippedRows;
+            continue;
+        }
         const TimeNs a = st.int64(1), b = st.int64(2);
         const auto w = std::upper_bound(
             merged.begin(), merged.end(), a, [](TimeNs t, const TimeWindow& win) { return t < win.to; });
@@ -173,9 +182,13 @@ std::shared_ptr<const KernelSpans> kernelSpansFromExport(
         if (type == SqlType::Text) {
             s->name.push_back(s->ownStrings->intern(st.text(4)));
             pendingId.push_back(-1);
-        } else {
+        } else if (type == SqlType::Integer && st.int64(4) >= 0) {
             s->name.push_back(kNoString);
-            pendingId.push_back(type == SqlType::Null ? -1 : st.int64(4));
+            pendingId.push_back(st.int64(4));
+        } else {
+            badNames += type != SqlType::Null;
+            s->name.push_back(kNoString);
+            pendingId.push_back(-1);
         }
     }
     if (step == Statement::Step::Error) {
@@ -187,20 +200,28 @@ std::shared_ptr<const KernelSpans> kernelSpansFromExport(
     for (const qint64 id : pendingId)
         if (id >= 0)
             resolved.emplace(id, kNoString);
+    qint64 missingNames = 0;
     if (!resolved.empty()) {
         const bool haveStrings = db.hasTable(QStringLiteral("StringIds"));
         Statement lookup(db, QStringLiteral("SELECT value FROM StringIds WHERE id = ?1"));
         for (auto& [id, ref] : resolved) {
             QString text;
+            Statement::Step found = Statement::Step::Done;
             if (haveStrings && lookup.isValid()) {
                 lookup.reset();
                 lookup.bindInt64(1, id);
-                if (lookup.step() == Statement::Step::Row)
-                    text = lookup.text(0);
-                else
-                    text = QStringLiteral("kernel_%1").arg(id); // what correlate_nsys_nvlink.py shows
+                found = lookup.step();
+            }
+            if (found == Statement::Step::Error) {
+                if (error)
+                    *error = QStringLiteral("%1: cannot read StringIds: %2").arg(db.path(), lookup.error());
+                return nullptr;
+            }
+            if (found == Statement::Step::Row) {
+                text = lookup.text(0);
             } else {
-                text = QStringLiteral("kernel_%1").arg(id);
+                text = QStringLiteral("kernel_%1").arg(id); // what correlate_nsys_nvlink.py shows
+                ++missingNames;
             }
             ref = s->ownStrings->intern(text);
         }
@@ -208,6 +229,17 @@ std::shared_ptr<const KernelSpans> kernelSpansFromExport(
             if (pendingId[i] >= 0)
                 s->name[i] = resolved[pendingId[i]];
     }
+    if (skippedRows > 0)
+        s->warnings << QStringLiteral("%1: %2 rows skipped (start or end missing, not an integer, implausible, or end "
+                                      "before start)")
+                           .arg(table)
+                           .arg(skippedRows);
+    if (badNames > 0)
+        s->warnings
+            << QStringLiteral("%1: %2 ids out of range or not integers, shown as unknown").arg(table).arg(badNames);
+    if (missingNames > 0)
+        s->warnings << QStringLiteral("%1 string ids are missing from StringIds (trimmed export?): shown as kernel_ID")
+                           .arg(missingNames);
     sortByStart(*s);
     flagNccl(*s);
     return s;

@@ -3,6 +3,7 @@
 
 #include "core/profile/profile.h"
 
+#include <QStringList>
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -28,6 +29,8 @@ struct KernelSpans
     std::shared_ptr<StringPool> ownStrings;
     /// The device has kernels in the export at all (a window read keeps only some of them).
     bool deviceHasKernels = false;
+    /// What a read from the export skipped or could not name (damaged rows), in the loader's words.
+    QStringList warnings;
 
     std::size_t size() const { return start.size(); }
     const StringPool& strings() const { return ownStrings ? *ownStrings : profile->strings; }

@@ -65,7 +65,9 @@ Result<std::shared_ptr<const KernelOverlapIndex>> kernelIndex(
     auto spans = kernelSpansFromExport(*source.exportDb, request.gpu, windows, &error);
     if (!spans)
         return Result<std::shared_ptr<const KernelOverlapIndex>>::failure(ErrorKind::Input, error);
-    return std::make_shared<const KernelOverlapIndex>(std::move(spans));
+    const QStringList warnings = spans->warnings;
+    return Result<std::shared_ptr<const KernelOverlapIndex>>(
+        std::make_shared<const KernelOverlapIndex>(std::move(spans)), warnings);
 }
 
 } // namespace
@@ -96,6 +98,7 @@ Result<NvlinkPeaksResult> computeNvlinkPeaks(const NvlinkPeaksRequest& request, 
     auto index = kernelIndex(request, result);
     if (!index)
         return index.failureAs<NvlinkPeaksResult>();
+    const QStringList warnings = index.warnings();
     result.kernels = std::move(*index);
     if (job.isCancelled())
         return Result<NvlinkPeaksResult>::cancelled();
@@ -114,7 +117,7 @@ Result<NvlinkPeaksResult> computeNvlinkPeaks(const NvlinkPeaksRequest& request, 
         }
     }
     job.report(QStringLiteral("NVLink peaks"), 1);
-    return result;
+    return Result<NvlinkPeaksResult>(std::move(result), warnings);
 }
 
 OrderedJson cclPeakKernelsOf(const NvlinkPeaksRequest& request, const NvlinkPeaksResult& result)

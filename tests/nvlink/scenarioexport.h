@@ -31,6 +31,7 @@ public:
         QSqlDatabase::removeDatabase(m_name);
     }
     bool ok() const { return m_ok; }
+    const QString& name() const { return m_name; } ///< the Qt SQL connection, for queries of a test's own
     QString exec(const QString& sql, const QVariantList& binds = {})
     {
         QSqlQuery q(QSqlDatabase::database(m_name, false));

@@ -5,6 +5,8 @@
 #include "profilebuilder.h"
 #include "scenarioexport.h"
 
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <thread>
@@ -275,6 +277,44 @@ private Q_SLOTS:
         QCOMPARE(two->size(), std::size_t(4)); // persistent, AllReduce, before_kernel, SendRecv
         const auto none = kernelSpansFromExport(*db, 5, { { 0, 1000000000 } }, &error);
         QVERIFY(none && !none->deviceHasKernels && none->size() == 0);
+    }
+
+    // Damaged rows of the GPU are counted, a name missing from StringIds is said and shown as kernel_ID.
+    void kernelsFromADamagedExport()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("k.sqlite"));
+        QCOMPARE(writeScenarioExport(path), QString());
+        qint64 damaged = 0;
+        {
+            SqliteWriter w(path);
+            QVERIFY(w.ok());
+            QCOMPARE(w.exec(QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 'soon' "
+                                           "WHERE deviceId = 0 AND rowid IN (1, 5, 7)")),
+                QString());
+            QCOMPARE(w.exec(QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET shortName = 999999 WHERE rowid = 2")),
+                QString());
+            QSqlQuery q(QSqlDatabase::database(w.name(), false));
+            QVERIFY(q.exec(QStringLiteral("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = 0 AND "
+                                          "typeof(start) != 'integer'"))
+                && q.next());
+            damaged = q.value(0).toLongLong();
+        }
+        QVERIFY(damaged > 0);
+        QString error;
+        const auto db = SqliteDb::open(path, &error);
+        QVERIFY2(db, qPrintable(error));
+        const auto spans = kernelSpansFromExport(*db, 0, { { 12000000, 13000000 } }, &error);
+        QVERIFY2(spans, qPrintable(error));
+        QCOMPARE(spans->warnings.size(), 2);
+        QVERIFY2(spans->warnings[0].contains(QStringLiteral(": %1 rows skipped").arg(damaged)),
+            qPrintable(spans->warnings[0]));
+        QVERIFY2(spans->warnings[1].startsWith(QStringLiteral("1 string ids are missing from StringIds")),
+            qPrintable(spans->warnings[1]));
+        QStringList names;
+        for (std::size_t i = 0; i < spans->size(); ++i)
+            names << spans->nameOf(i);
+        QVERIFY2(names.contains(QStringLiteral("kernel_999999")), qPrintable(names.join(u',')));
     }
 };
 
