@@ -49,6 +49,102 @@ void flagNccl(KernelSpans& s)
     }
 }
 
+/// What a read from the export found damaged, said in the loader's words.
+struct ExportDamage
+{
+    qint64 skippedRows = 0; ///< times missing, not integers or implausible
+    qint64 badNames = 0; ///< name ids that are not integers or negative
+    qint64 missingNames = 0; ///< name ids missing from StringIds
+
+    QStringList warnings(const QString& table) const
+    {
+        QStringList out;
+        if (skippedRows > 0)
+            out << QStringLiteral("%1: %2 rows skipped (start or end missing, not an integer, implausible, or end "
+                                  "before start)")
+                       .arg(table)
+                       .arg(skippedRows);
+        if (badNames > 0)
+            out << QStringLiteral("%1: %2 ids out of range or not integers, shown as unknown").arg(table).arg(badNames);
+        if (missingNames > 0)
+            out << QStringLiteral("%1 string ids are missing from StringIds (trimmed export?): shown as kernel_ID")
+                       .arg(missingNames);
+        return out;
+    }
+};
+
+/// One kept row (rowid, start, end, streamId, name) of the window query; its name now when it is text, else its
+/// StringIds id in @p pendingId.
+void appendRow(const Statement& st, KernelSpans& s, std::vector<qint64>& pendingId, ExportDamage& damage)
+{
+    s.row.push_back(std::uint32_t(st.int64(0)));
+    s.start.push_back(st.int64(1));
+    s.end.push_back(st.int64(2));
+    s.stream.push_back(std::uint32_t(st.int64(3)));
+    // Through the Statement, not the native handle: that is null when Qt SQL does the reading.
+    const SqlType type = st.type(4);
+    if (type == SqlType::Text) {
+        s.name.push_back(s.ownStrings->intern(st.text(4)));
+        pendingId.push_back(-1);
+    } else if (type == SqlType::Integer && st.int64(4) >= 0) {
+        s.name.push_back(kNoString);
+        pendingId.push_back(st.int64(4));
+    } else {
+        damage.badNames += type != SqlType::Null;
+        s.name.push_back(kNoString);
+        pendingId.push_back(-1);
+    }
+}
+
+std::vector<TimeWindow> mergedWindows(std::vector<TimeWindow> windows)
+{
+    std::sort(windows.begin(), windows.end(), [](const TimeWindow& a, const TimeWindow& b) { return a.from < b.from; });
+    std::vector<TimeWindow> merged;
+    for (const TimeWindow& w : windows) {
+        if (!merged.empty() && w.from <= merged.back().to)
+            merged.back().to = std::max(merged.back().to, w.to);
+        else
+            merged.push_back(w);
+    }
+    return merged;
+}
+
+/// Names the rows whose name is a StringIds id (@p pendingId, -1 for rows named already): the string, else
+/// "kernel_ID" as correlate_nsys_nvlink.py shows it (counted in @p missing). False on a StringIds read error.
+bool resolveNames(
+    const SqliteDb& db, KernelSpans& s, const std::vector<qint64>& pendingId, qint64* missing, QString* error)
+{
+    std::map<qint64, StringRef> resolved;
+    for (const qint64 id : pendingId)
+        if (id >= 0)
+            resolved.emplace(id, kNoString);
+    if (resolved.empty())
+        return true;
+    const bool haveStrings = db.hasTable(QStringLiteral("StringIds"));
+    Statement lookup(db, QStringLiteral("SELECT value FROM StringIds WHERE id = ?1"));
+    for (auto& [id, ref] : resolved) {
+        Statement::Step found = Statement::Step::Done;
+        if (haveStrings && lookup.isValid()) {
+            lookup.reset();
+            lookup.bindInt64(1, id);
+            found = lookup.step();
+        }
+        if (found == Statement::Step::Error) {
+            if (error)
+                *error = QStringLiteral("%1: cannot read StringIds: %2").arg(db.path(), lookup.error());
+            return false;
+        }
+        if (found != Statement::Step::Row)
+            ++*missing;
+        ref = s.ownStrings->intern(
+            found == Statement::Step::Row ? lookup.text(0) : QStringLiteral("kernel_%1").arg(id));
+    }
+    for (std::size_t i = 0; i < pendingId.size(); ++i)
+        if (pendingId[i] >= 0)
+            s.name[i] = resolved[pendingId[i]];
+    return true;
+}
+
 } // namespace
 
 KernelOverlapIndex::KernelOverlapIndex(std::shared_ptr<const KernelSpans> spans)
@@ -134,14 +230,7 @@ std::shared_ptr<const KernelSpans> kernelSpansFromExport(
     if (!s->deviceHasKernels || windows.empty())
         return s;
 
-    std::sort(windows.begin(), windows.end(), [](const TimeWindow& a, const TimeWindow& b) { return a.from < b.from; });
-    std::vector<TimeWindow> merged;
-    for (const TimeWindow& w : windows) {
-        if (!merged.empty() && w.from <= merged.back().to)
-            merged.back().to = std::max(merged.back().to, w.to);
-        else
-            merged.push_back(w);
-    }
+    const std::vector<TimeWindow> merged = mergedWindows(std::move(windows));
     TimeNs lo = merged.front().from, hi = merged.front().to;
     for (const TimeWindow& w : merged)
         hi = std::max(hi, w.to);
@@ -160,86 +249,28 @@ std::shared_ptr<const KernelSpans> kernelSpansFromExport(
     st.bindInt64(2, hi);
     st.bindInt64(3, lo);
     std::vector<qint64> pendingId; // per kept row: StringIds id still to resolve, or -1
-    qint64 skippedRows = 0, badNames = 0;
+    ExportDamage damage;
     Statement::Step step;
     while ((step = st.step()) == Statement::Step::Row) {
         if (st.type(1) != SqlType::Integer || st.type(2) != SqlType::Integer
             || !plausibleInterval(st.int64(1), st.int64(2))) {
-            ++skippedRows;
+            ++damage.skippedRows;
             continue;
         }
         const TimeNs a = st.int64(1), b = st.int64(2);
         const auto w = std::upper_bound(
             merged.begin(), merged.end(), a, [](TimeNs t, const TimeWindow& win) { return t < win.to; });
-        if (w == merged.end() || !(w->from < b))
-            continue;
-        s->row.push_back(std::uint32_t(st.int64(0)));
-        s->start.push_back(a);
-        s->end.push_back(b);
-        s->stream.push_back(std::uint32_t(st.int64(3)));
-        // Through the Statement, not the native handle: that is null when Qt SQL does the reading.
-        const SqlType type = st.type(4);
-        if (type == SqlType::Text) {
-            s->name.push_back(s->ownStrings->intern(st.text(4)));
-            pendingId.push_back(-1);
-        } else if (type == SqlType::Integer && st.int64(4) >= 0) {
-            s->name.push_back(kNoString);
-            pendingId.push_back(st.int64(4));
-        } else {
-            badNames += type != SqlType::Null;
-            s->name.push_back(kNoString);
-            pendingId.push_back(-1);
-        }
+        if (w != merged.end() && w->from < b)
+            appendRow(st, *s, pendingId, damage);
     }
     if (step == Statement::Step::Error) {
         if (error)
             *error = QStringLiteral("%1: reading kernels failed: %2").arg(db.path(), db.lastError());
         return nullptr;
     }
-    std::map<qint64, StringRef> resolved;
-    for (const qint64 id : pendingId)
-        if (id >= 0)
-            resolved.emplace(id, kNoString);
-    qint64 missingNames = 0;
-    if (!resolved.empty()) {
-        const bool haveStrings = db.hasTable(QStringLiteral("StringIds"));
-        Statement lookup(db, QStringLiteral("SELECT value FROM StringIds WHERE id = ?1"));
-        for (auto& [id, ref] : resolved) {
-            QString text;
-            Statement::Step found = Statement::Step::Done;
-            if (haveStrings && lookup.isValid()) {
-                lookup.reset();
-                lookup.bindInt64(1, id);
-                found = lookup.step();
-            }
-            if (found == Statement::Step::Error) {
-                if (error)
-                    *error = QStringLiteral("%1: cannot read StringIds: %2").arg(db.path(), lookup.error());
-                return nullptr;
-            }
-            if (found == Statement::Step::Row) {
-                text = lookup.text(0);
-            } else {
-                text = QStringLiteral("kernel_%1").arg(id); // what correlate_nsys_nvlink.py shows
-                ++missingNames;
-            }
-            ref = s->ownStrings->intern(text);
-        }
-        for (std::size_t i = 0; i < pendingId.size(); ++i)
-            if (pendingId[i] >= 0)
-                s->name[i] = resolved[pendingId[i]];
-    }
-    if (skippedRows > 0)
-        s->warnings << QStringLiteral("%1: %2 rows skipped (start or end missing, not an integer, implausible, or end "
-                                      "before start)")
-                           .arg(table)
-                           .arg(skippedRows);
-    if (badNames > 0)
-        s->warnings
-            << QStringLiteral("%1: %2 ids out of range or not integers, shown as unknown").arg(table).arg(badNames);
-    if (missingNames > 0)
-        s->warnings << QStringLiteral("%1 string ids are missing from StringIds (trimmed export?): shown as kernel_ID")
-                           .arg(missingNames);
+    if (!resolveNames(db, *s, pendingId, &damage.missingNames, error))
+        return nullptr;
+    s->warnings = damage.warnings(table);
     sortByStart(*s);
     flagNccl(*s);
     return s;
