@@ -126,10 +126,11 @@ std::unique_ptr<SqliteDb> SqliteDb::open(const QString& path, QString* error)
 
 bool SqliteDb::openConnection(const QString& uri, QString* error)
 {
-    // Qt SQL sets up its driver table on first use without a lock (a static flag, then qAddPostRoutine): two exports
-    // opened at once for the first time (`compare A B`, the window's parallel loads) could register its cleanup twice,
-    // and at exit the second run re-registers itself forever (seen twice: the process spun in Qt SQL's post routine
-    // after printing its output). The first use happens once, here, while concurrent openers wait.
+    // Qt SQL sets up its driver table on first use behind an unlocked static flag, then qAddPostRoutine: two exports
+    // opened at once for the first time (`compare A B`, the window's parallel loads) can, by our reading of its source,
+    // register its cleanup twice, and at exit the second run re-registers itself forever. `compare` was seen twice
+    // spinning in Qt SQL's post routine after its output; the race was never forced. The first use happens once,
+    // here, while concurrent openers wait.
     static std::once_flag qtSqlReady;
     std::call_once(qtSqlReady, [] { QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")); });
     m_connectionName = QStringLiteral("nsw-sqlite-%1").arg(s_connectionCounter.fetchAndAddRelaxed(1));
