@@ -185,8 +185,6 @@ QString RuleError::message() const
     return text + QStringLiteral(": ") + reason;
 }
 
-namespace { } // namespace
-
 QString validateRulePattern(const CategoryRule& rule)
 {
     QRegularExpression re(rule.key());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "kernelspans.h"
 
+#include "core/profile/loadwarnings.h"
 #include "core/profile/timelimits.h"
 #include "core/sqlite/sqlitedb.h"
 
@@ -60,15 +61,11 @@ struct ExportDamage
     {
         QStringList out;
         if (skippedRows > 0)
-            out << QStringLiteral("%1: %2 rows skipped (start or end missing, not an integer, implausible, or end "
-                                  "before start)")
-                       .arg(table)
-                       .arg(skippedRows);
+            out << skippedRowsWarning(table, skippedRows);
         if (badNames > 0)
-            out << QStringLiteral("%1: %2 ids out of range or not integers, shown as unknown").arg(table).arg(badNames);
+            out << unknownIdsWarning(table, badNames);
         if (missingNames > 0)
-            out << QStringLiteral("%1 string ids are missing from StringIds (trimmed export?): shown as kernel_ID")
-                       .arg(missingNames);
+            out << missingStringsWarning(missingNames) + QStringLiteral(": shown as kernel_ID");
         return out;
     }
 };

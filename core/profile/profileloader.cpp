@@ -5,6 +5,7 @@
 #include "core/profile/chunkplan.h"
 #include "core/profile/correlationjoin.h"
 #include "core/profile/exportcheck.h"
+#include "core/profile/loadwarnings.h"
 #include "core/profile/metadatareader.h"
 #include "core/profile/stringresolver.h"
 #include "core/profile/tablereaders.h"
@@ -498,14 +499,9 @@ void LoadRun::recordTimings()
     }
     for (const auto& [table, counts] : damage) {
         if (counts.first > 0)
-            addWarning(QStringLiteral("%1: %2 rows skipped (start or end missing, not an integer, implausible, "
-                                      "or end before start)")
-                           .arg(table)
-                           .arg(counts.first));
+            addWarning(skippedRowsWarning(table, counts.first));
         if (counts.second > 0)
-            addWarning(QStringLiteral("%1: %2 ids out of range or not integers, shown as unknown")
-                           .arg(table)
-                           .arg(counts.second));
+            addWarning(unknownIdsWarning(table, counts.second));
     }
     m_result.timings.insert(m_result.timings.end(), perTable.begin(), perTable.end());
 }
@@ -595,8 +591,7 @@ bool LoadRun::resolveStrings(const ChunkTasks& tasks, const std::vector<RawThrea
         strings.remapColumn(t->nvtx.table.name, nvtxInline.back());
     }
     if (strings.missingIds() > 0)
-        addWarning(
-            QStringLiteral("%1 string ids are missing from StringIds (trimmed export?)").arg(strings.missingIds()));
+        addWarning(missingStringsWarning(strings.missingIds()));
     return true;
 }
 

@@ -24,10 +24,8 @@ struct OpenPlan
     QString parameters;
     QString mode;
     QString error;
+    bool rollbackJournal = false; ///< a -journal file lies beside the file: opened with locks
 };
-
-/// How a file with a rollback journal beside it is opened: read-only, with locks (a writer may be active).
-const QString kJournalParameters = QStringLiteral("mode=ro");
 
 /// Size of a file named by raw bytes, or -1 when it does not exist.
 qint64 sizeOf(const QByteArray& path)
@@ -58,7 +56,7 @@ OpenPlan planOpen(const QString& path)
         return { QStringLiteral("mode=ro&readonly_shm=1"), QStringLiteral("read-only (WAL)"), {} };
     }
     if (sizeOf(real + "-journal") > 0) // a writer may be active: take locks, so its pages are never read
-        return { kJournalParameters, QStringLiteral("read-only (rollback journal present)"), {} };
+        return { QStringLiteral("mode=ro"), QStringLiteral("read-only (rollback journal present)"), {}, true };
     // immutable=1: SQLite takes no locks and never creates -journal/-wal/-shm files next to the trace.
     return { QStringLiteral("mode=ro&immutable=1"), QStringLiteral("immutable"), {} };
 }
@@ -106,12 +104,11 @@ std::unique_ptr<SqliteDb> SqliteDb::open(const QString& path, QString* error)
     // Read the schema now: this is where "file is not a database", truncation of page 1 and locks surface.
     Statement st(*db, QStringLiteral("SELECT count(*) FROM sqlite_master"));
     if (!st.isValid() || st.step() != Statement::Step::Row) {
-        const bool journal = plan.parameters == kJournalParameters;
         if (isBusy(st.errorCode()))
             message = QStringLiteral("%1: in use by another process (a writer holds its lock); try again when it is "
                                      "done")
                           .arg(path);
-        else if (journal && (st.errorCode() & 0xFF) == SQLITE_READONLY)
+        else if (plan.rollbackJournal && (st.errorCode() & 0xFF) == SQLITE_READONLY)
             // A hot journal: SQLite would roll the writer's unfinished transaction back, writing next to the trace.
             message = QStringLiteral("%1: has a rollback journal (%1-journal) left by a writer that did not finish; "
                                      "reading it would roll that back, writing next to the trace. Open it once with "
