@@ -137,18 +137,26 @@ Outcome profileApplication(const ProfileRequest& request, const JobContext& cont
     if (!profiled.started)
         return Outcome::failure(ErrorKind::Input, profiled.startError);
 
-    ProfileOutcome outcome { request.reportPath(), profiled.exitCode, recorders.stop() };
     const QString stream = QDir(request.outputFolder).filePath(request.outputName + QStringLiteral(".qdstrm"));
-    if (!QFileInfo::exists(outcome.reportPath) && QFileInfo::exists(stream)) {
-        if (Status s = importCapture(*tool, stream, outcome.reportPath, context, log); !s)
-            return s.failureAs<ProfileOutcome>();
-        QFile::remove(stream); // as nsys does once its own import succeeded
-    }
-    if (!QFileInfo::exists(outcome.reportPath))
+    const auto noReport = [&] {
         return Outcome::failure(ErrorKind::Input,
             QStringLiteral("nsys profile of %1 wrote no report (%2); its output ends: %3")
                 .arg(request.program, profiled.endDescription(run.timeoutSeconds),
                     profiled.outputTail.right(400).trimmed()));
+    };
+    if (!QFileInfo::exists(request.reportPath()) && !QFileInfo::exists(stream)) {
+        // Recordings without a report to go with them would only block running the same command again.
+        recorders.discard();
+        return noReport();
+    }
+    ProfileOutcome outcome { request.reportPath(), profiled.exitCode, recorders.stop() };
+    if (!QFileInfo::exists(outcome.reportPath)) {
+        if (Status s = importCapture(*tool, stream, outcome.reportPath, context, log); !s)
+            return s.failureAs<ProfileOutcome>();
+        QFile::remove(stream); // as nsys does once its own import succeeded
+        if (!QFileInfo::exists(outcome.reportPath))
+            return noReport();
+    }
     return outcome;
 }
 

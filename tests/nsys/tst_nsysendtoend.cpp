@@ -67,6 +67,19 @@ QString nvtxIncludeFolder(const QString& nsysPath)
     return {};
 }
 
+/// `nsys-workbench profile ARGS`, run a second time when nsys 2022.4 failed to reach the profiling agent it had just
+/// started ("Local Endpoint is not available", seen once in CI on a loaded 2-core machine, never here in 50 runs): a
+/// failure of nsys's start, before it ran the program, which says nothing about the workbench.
+Run profileWithRealNsys(const QStringList& args, const QProcessEnvironment& env)
+{
+    Run profiled = run(QStringLiteral(NSW_APP_PATH), QStringList { QStringLiteral("profile") } + args, env);
+    if (profiled.exitCode != 0 && profiled.err.contains(QLatin1String("Local Endpoint is not available"))) {
+        qWarning("nsys could not reach its agent; profiling again: %s", qPrintable(profiled.err.right(300)));
+        profiled = run(QStringLiteral(NSW_APP_PATH), QStringList { QStringLiteral("profile") } + args, env);
+    }
+    return profiled;
+}
+
 /// Rows of a CSV (nsys stats and ours: no quoted commas in these reports' fields we read).
 QList<QStringList> csvRows(const QString& text)
 {
@@ -110,10 +123,10 @@ private Q_SLOTS:
         m_env.insert(QStringLiteral("NSYS_WORKBENCH_NSYS"), m_nsys);
         qputenv("NSYS_WORKBENCH_CACHE_DIR", m_dir.filePath(QStringLiteral("cache")).toLocal8Bit());
 
-        const Run profiled = run(QStringLiteral(NSW_APP_PATH),
-            { QStringLiteral("profile"), QStringLiteral("-t"), QStringLiteral("nvtx,osrt"), QStringLiteral("-o"),
-                m_dir.filePath(QStringLiteral("e2e")), QStringLiteral("--"), program },
-            m_env);
+        const Run profiled
+            = profileWithRealNsys({ QStringLiteral("-t"), QStringLiteral("nvtx,osrt"), QStringLiteral("-o"),
+                                      m_dir.filePath(QStringLiteral("e2e")), QStringLiteral("--"), program },
+                m_env);
         QVERIFY2(profiled.exitCode == 0, qPrintable(profiled.err + profiled.out));
         m_report = m_dir.filePath(QStringLiteral("e2e.nsys-rep"));
         QVERIFY(QFileInfo(m_report).isFile());
@@ -167,11 +180,11 @@ private Q_SLOTS:
                      "while :; do sleep 0.02; done\n");
         script.close();
         script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        const Run profiled = run(QStringLiteral(NSW_APP_PATH),
-            { QStringLiteral("profile"), QStringLiteral("-t"), QStringLiteral("osrt"),
-                QStringLiteral("--nvlink-recorder"), recorder + QStringLiteral(" --gpu {gpu} --out {out}"),
-                QStringLiteral("--nvlink-gpus"), QStringLiteral("0,1"), QStringLiteral("-o"),
-                m_dir.filePath(QStringLiteral("links")), QStringLiteral("--"), QStringLiteral("/bin/true") },
+        const Run profiled = profileWithRealNsys(
+            { QStringLiteral("-t"), QStringLiteral("osrt"), QStringLiteral("--nvlink-recorder"),
+                recorder + QStringLiteral(" --gpu {gpu} --out {out}"), QStringLiteral("--nvlink-gpus"),
+                QStringLiteral("0,1"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("links")),
+                QStringLiteral("--"), QStringLiteral("/bin/true") },
             m_env);
         QVERIFY2(profiled.exitCode == 0, qPrintable(profiled.err + profiled.out));
         QVERIFY(QFileInfo(m_dir.filePath(QStringLiteral("links.nsys-rep"))).isFile());

@@ -271,11 +271,20 @@ private Q_SLOTS:
         FakeNsys nsys;
         nsys.setProfileMode(QStringLiteral("none"));
         nsys.setProfileExitCode(1);
-        const Result<ProfileOutcome> outcome
-            = profileApplication(request(QStringLiteral("none")), JobContext(), {}, CancelToken());
+        ProfileRequest r = request(QStringLiteral("none"));
+        r.nvlink.command = recorderScript() + QStringLiteral(" --gpu {gpu} --interval-ms 1 --out {out} --mode ok");
+        r.nvlink.gpus = { 0 };
+        const Result<ProfileOutcome> outcome = profileApplication(r, JobContext(), {}, CancelToken());
         QVERIFY(!outcome.ok());
         QVERIFY2(outcome.errorMessage().contains(QStringLiteral("wrote no report (exit code 1)")),
             qPrintable(outcome.errorMessage()));
+        // A recording with no report is gone, so the same command can run again.
+        QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("none.*") }, QDir::Files), QStringList());
+        nsys.setProfileMode(QStringLiteral("report"));
+        nsys.setProfileExitCode(0);
+        const Result<ProfileOutcome> again = profileApplication(r, JobContext(), {}, CancelToken());
+        QVERIFY2(again.ok(), qPrintable(again.errorMessage()));
+        QCOMPARE(again->nvlink.files.size(), std::size_t(1));
     }
 };
 
