@@ -127,6 +127,7 @@ int runAnalyze(const QStringList& args)
         printError(result.errorMessage());
         return result.error().kind == ErrorKind::Usage ? ExitUsage : ExitInput;
     }
+    printLoadWarnings(request.path, result->warnings);
     const QString outFile = parser.value(output);
     int produced = 0;
     const bool focused = request.focus.isActive();

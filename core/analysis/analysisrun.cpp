@@ -76,6 +76,7 @@ Result<AnalysisResult> computeAnalysis(const AnalysisRequest& request, const Job
             return table.failureAs<AnalysisResult>();
         result.rules.push_back(std::move(table.value()));
     }
+    result.warnings = (*input)->damageWarnings();
     job.report(QStringLiteral("done"), 1.0);
     return result;
 }

@@ -7,6 +7,7 @@
 #include "core/profile/focusrange.h"
 
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -45,6 +46,7 @@ struct AnalysisRequest
 struct AnalysisResult
 {
     std::vector<RuleTable> rules;
+    QStringList warnings; ///< damage the rules read past (RuleInput::damageWarnings())
 };
 
 /// Runs every rule of @p request on the export, reading SQLite directly (only the columns each rule needs).

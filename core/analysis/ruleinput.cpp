@@ -160,45 +160,77 @@ Status RuleInput::scan(
                 QStringLiteral("%1: %2 has no column %3; not the table nsys writes").arg(path(), table, c) });
     const WindowMode mode = windowMode(*this, table, window);
     QStringList select;
+    std::vector<bool> neverNull; // per selected column: nsys always fills it (start, end), so NULL there is damage
+    const auto add = [&](const QString& column) {
+        select << quoteIdentifier(column);
+        neverNull.push_back(column == QLatin1String("start") || column == QLatin1String("end"));
+    };
     std::vector<int> index; // result column of each requested column, -1 when the table lacks it
     for (const QString& c : columns) {
         index.push_back(hasColumn(table, c) ? int(select.size()) : -1);
         if (index.back() >= 0)
-            select << quoteIdentifier(c);
+            add(c);
     }
     const int extraAt = int(select.size());
     if (mode != WindowMode::None) {
-        select << QStringLiteral("start") << QStringLiteral("end");
+        add(QStringLiteral("start"));
+        add(QStringLiteral("end"));
         if (mode == WindowMode::TimeAndThread || mode == WindowMode::TimeAndProcessByTid)
-            select << QStringLiteral("globalTid");
+            add(QStringLiteral("globalTid"));
         else if (mode == WindowMode::TimeAndProcessByPid)
-            select << QStringLiteral("globalPid");
+            add(QStringLiteral("globalPid"));
     }
-    if (select.isEmpty())
-        select << QStringLiteral("1");
-    Statement st(*m_db, QStringLiteral("SELECT %1 FROM %2").arg(select.join(QLatin1Char(',')), quoteIdentifier(table)));
+    const int selected = int(select.size());
+    Statement st(*m_db,
+        QStringLiteral("SELECT %1 FROM %2")
+            .arg(selected > 0 ? select.join(QLatin1Char(',')) : QStringLiteral("1"), quoteIdentifier(table)));
     if (!st.isValid())
         return Status(Error { ErrorKind::Input, QStringLiteral("%1: %2").arg(path(), st.error()) });
+    std::vector<NullableInt> cells(static_cast<std::size_t>(selected));
     std::vector<NullableInt> values(columns.size());
     std::vector<NullableInt> extra(3);
+    qint64 damaged = 0;
     Statement::Step step;
     CancelPoll<65536> poll(m_cancel);
     while ((step = st.step()) == Statement::Step::Row) {
         if (poll())
             return Status(Error { ErrorKind::Cancelled, QStringLiteral("cancelled") });
+        bool damage = false;
+        for (int k = 0; k < selected; ++k) {
+            // As SQL reads it (sqlite3_column_int64): text by its leading digits, a real truncated.
+            const SqlType type = st.type(k);
+            cells[std::size_t(k)] = type == SqlType::Null ? NullableInt() : NullableInt(st.int64(k));
+            damage = damage || (type == SqlType::Null ? neverNull[std::size_t(k)] : type != SqlType::Integer);
+        }
+        damaged += damage;
         if (mode != WindowMode::None) {
             for (int k = 0; k < select.size() - extraAt; ++k)
-                extra[k] = st.isNull(extraAt + k) ? NullableInt() : NullableInt(st.int64(extraAt + k));
+                extra[std::size_t(k)] = cells[std::size_t(extraAt + k)];
             if (!keepRow(mode, *window, extra))
                 continue;
         }
         for (size_t k = 0; k < index.size(); ++k)
-            values[k] = index[k] < 0 || st.isNull(index[k]) ? NullableInt() : NullableInt(st.int64(index[k]));
+            values[k] = index[k] < 0 ? NullableInt() : cells[std::size_t(index[k])];
         row(values);
     }
     if (step == Statement::Step::Error)
         return Status(Error { ErrorKind::Input, QStringLiteral("%1: %2").arg(path(), st.error()) });
+    qint64& counted = m_damagedRows[table];
+    counted = std::max(counted, damaged);
     return success();
+}
+
+QStringList RuleInput::damageWarnings() const
+{
+    QStringList warnings;
+    for (const auto& [table, rows] : m_damagedRows)
+        if (rows > 0)
+            warnings << QStringLiteral("%1: %2 rows hold values nsys does not write (start or end missing, or text, "
+                                       "a fraction or a blob where nsys writes an integer); the rules read them as "
+                                       "nsys analyze's SQL does")
+                            .arg(table)
+                            .arg(rows);
+    return warnings;
 }
 
 } // namespace nsw

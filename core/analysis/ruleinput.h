@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -93,6 +94,9 @@ public:
     using RowFn = std::function<void(const std::vector<NullableInt>&)>;
     Status scan(const QString& table, const QStringList& columns, const TimeWindow* window, const RowFn& row) const;
     const SqliteDb& db() const { return *m_db; }
+    /// One line per table in which scan() met rows nsys would not write (a NULL start or end, a value that is not an
+    /// integer): such rows are read as SQL reads them, so a rule's numbers may hold them.
+    QStringList damageWarnings() const;
     /// Scans stop (with ErrorKind::Cancelled) once @p token is cancelled.
     void setCancelToken(CancelToken token) { m_cancel = std::move(token); }
 
@@ -105,6 +109,7 @@ private:
     std::vector<std::pair<qint64, QString>> m_strings; ///< StringIds in rowid order, NULL values left out
     std::unordered_map<qint64, std::size_t> m_stringIndex; ///< id -> its entry in m_strings
     CancelToken m_cancel;
+    mutable std::map<QString, qint64> m_damagedRows; ///< table -> most damaged rows one scan of it met
 };
 
 struct RuleOptions;

@@ -8,6 +8,7 @@
 #include "oracleexports.h"
 #include "sqlitefixture.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -320,6 +321,49 @@ private slots:
         QFETCH(double, value);
         QFETCH(double, expected);
         QCOMPARE(sqlite340Round(value, 1), expected);
+    }
+
+    void damagedRowsAreSaid_data()
+    {
+        QTest::addColumn<QString>("damage"); // SQL on the GPU fixture's kernel table K (5 sound rows)
+        QTest::addColumn<int>("rows"); // rows damaged, counted by hand
+        QTest::newRow("sound export: no warning") << QString() << 0;
+        QTest::newRow("a start that is text") << "UPDATE K SET start = 'soon' WHERE rowid = 1" << 1;
+        QTest::newRow("an end that is a fraction and a start that is a blob")
+            << "UPDATE K SET end = 1100.5 WHERE rowid = 1; UPDATE K SET start = x'01' WHERE rowid = 4" << 2;
+        QTest::newRow("both times of one row count once")
+            << "UPDATE K SET start = 'a', end = x'00' WHERE rowid = 2" << 1;
+    }
+
+    /// Rules read damaged rows as nsys analyze's SQL does, and say how many they met.
+    void damagedRowsAreSaid()
+    {
+        QFETCH(QString, damage);
+        QFETCH(int, rows);
+        const QString path
+            = m_dir.filePath(QStringLiteral("damaged-%1.sqlite").arg(QString::fromLatin1(QTest::currentDataTag())));
+        QVERIFY(QFile::copy(m_gpu, path));
+        if (!damage.isEmpty()) {
+            const QString error = test::execOnFile(
+                path, QString(damage).replace(QStringLiteral(" K "), QStringLiteral(" CUPTI_ACTIVITY_KIND_KERNEL ")));
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+        }
+        const QList<QStringList> counted = test::queryRows(path,
+            QStringLiteral("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL "
+                           "WHERE typeof(start) != 'integer' OR typeof(end) != 'integer'"));
+        QCOMPARE(counted.value(0).value(0).toInt(), rows); // the hand count, by plain SQL
+        const auto plan = planRules({ QStringLiteral("gpu_gaps:gap=0") });
+        QVERIFY(plan);
+        const Result<AnalysisResult> result = computeAnalysis({ path, plan.value(), {}, {} });
+        QVERIFY2(result, qPrintable(result.errorMessage()));
+        if (rows == 0) {
+            QCOMPARE(result->warnings, QStringList());
+            return;
+        }
+        QCOMPARE(result->warnings.size(), 1);
+        QVERIFY2(result->warnings[0].startsWith(
+                     QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL: %1 rows hold values nsys does not write").arg(rows)),
+            qPrintable(result->warnings[0]));
     }
 
     void apiSyncMatchesPlainSql_data()

@@ -36,6 +36,20 @@ bool SqliteFixture::exec(const QString& sql)
     return true;
 }
 
+QString execOnFile(const QString& path, const QString& sql)
+{
+    sqlite3* db = nullptr;
+    QString error;
+    char* message = nullptr;
+    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK)
+        error = QString::fromUtf8(sqlite3_errmsg(db));
+    else if (sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, &message) != SQLITE_OK)
+        error = QString::fromUtf8(message);
+    sqlite3_free(message);
+    sqlite3_close(db);
+    return error;
+}
+
 QList<QStringList> queryRows(const QString& path, const QString& sql)
 {
     QList<QStringList> rows;

@@ -27,6 +27,9 @@ private:
     QString m_error;
 };
 
+/// Runs @p sql on an existing file (to damage a generated export, say); the error, empty on success.
+QString execOnFile(const QString& path, const QString& sql);
+
 /// Runs a query on a file (read-only) and returns rows of text cells; for independent checks in tests.
 QList<QStringList> queryRows(const QString& path, const QString& sql);
 
