@@ -3,12 +3,10 @@
 
 #include "core/jobs/handoff.h"
 #include "core/jobs/jobcontext.h"
+#include "core/jobs/mainthreadcall.h"
 
-#include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QMetaObject>
 #include <QPointer>
-#include <QThreadPool>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -17,8 +15,8 @@ namespace nsw {
 
 /// Runs one owner's background work (a pane, a controller), "latest request wins": starting a job cancels the one
 /// before it, whose result is then never delivered; destroying the slot cancels its job. Work runs on the global
-/// thread pool with a JobContext; results and progress arrive on the owner's (GUI) thread through the application
-/// object, which outlives every owner, so no queued call ever targets a deleted object.
+/// thread pool with a JobContext; results and progress arrive on the owner's (GUI) thread through postToMainThread(),
+/// whose receiver outlives every owner, so no call ever targets a deleted object.
 class JobSlot
 {
 public:
@@ -48,16 +46,10 @@ public:
             progress = [guard, state, generation, onProgress, throttle](const Progress& p) {
                 if (!throttle->due())
                     return;
-                auto box = std::make_shared<const Progress>(p);
-                handoffRelease(box.get());
-                QMetaObject::invokeMethod(
-                    QCoreApplication::instance(),
-                    [guard, state, generation, onProgress, box]() {
-                        handoffAcquire(box.get());
-                        if (guard && state->generation == generation)
-                            onProgress(*box);
-                    },
-                    Qt::QueuedConnection);
+                postToMainThread([guard, state, generation, onProgress, p]() {
+                    if (guard && state->generation == generation)
+                        onProgress(p);
+                });
             };
         }
         const JobContext context(m_token, std::move(progress));
@@ -65,21 +57,13 @@ public:
             if (context.isCancelled())
                 return;
             auto result = std::make_shared<R>(work(context));
-            const void* key = result.get();
-            handoffRelease(key);
-            QMetaObject::invokeMethod(
-                QCoreApplication::instance(),
-                [guard, state, generation, context, done = std::move(done), result = std::move(result),
-                    back = HandoffBack(key)]() {
-                    handoffAcquire(result.get());
-                    const HandoffDone finished { back.key };
-                    // generation is only touched on the owner's thread: this check and run() cannot race.
-                    if (!guard || state->generation != generation || context.isCancelled())
-                        return;
-                    state->busy = false;
-                    done(std::move(*result));
-                },
-                Qt::QueuedConnection);
+            postToMainThread([guard, state, generation, context, done = std::move(done), result]() {
+                // generation is only touched on the owner's thread: this check and run() cannot race.
+                if (!guard || state->generation != generation || context.isCancelled())
+                    return;
+                state->busy = false;
+                done(std::move(*result));
+            });
         });
     }
 

@@ -21,10 +21,11 @@ extern "C" void __tsan_release(void* addr);
 
 namespace nsw {
 
-/// Qt hands work to pool threads (QThreadPool) and results to the GUI thread (queued calls) through its own futex
+/// Qt hands work to pool threads (QThreadPool) and results to the GUI thread (posted events) through its own futex
 /// locks, which ThreadSanitizer cannot see in Debian's uninstrumented Qt: every such hand-over looks like a race.
-/// The sending side calls handoffRelease(key) just before the hand-over, the receiving side handoffAcquire(key)
-/// first thing, with the same key (an object both sides hold). No-ops outside the tsan preset.
+/// The sending side calls handoffRelease(key) once the object it hands over is complete, the receiving side
+/// handoffAcquire(key) first thing, with the key Qt gives it (the runnable, the event): never a key read from memory
+/// written after the release. No-ops outside the tsan preset. Used by startInPool() and postToMainThread().
 inline void handoffRelease([[maybe_unused]] const void* key)
 {
 #ifdef NSW_THREAD_SANITIZER
@@ -38,26 +39,6 @@ inline void handoffAcquire([[maybe_unused]] const void* key)
     __tsan_acquire(const_cast<void*>(key));
 #endif
 }
-
-/// Captured last in a queued call's closure (so destroyed first): Qt may destroy a delivered call's closure on the
-/// sending thread, after an uninstrumented reference count; acquiring @p key there orders that destruction after
-/// the receiver's use, which ends with handoffRelease(key).
-struct HandoffBack
-{
-    const void* key = nullptr;
-    HandoffBack(const HandoffBack&) = default;
-    explicit HandoffBack(const void* k)
-        : key(k)
-    { }
-    ~HandoffBack() { handoffAcquire(key); }
-};
-
-/// Releases @p key when the receiving side is done with a hand-over (see HandoffBack).
-struct HandoffDone
-{
-    const void* key;
-    ~HandoffDone() { handoffRelease(key); }
-};
 
 /// Runs @p work on the global thread pool, announcing the hand-over to ThreadSanitizer. The work is wrapped in a
 /// runnable that is complete before the release and passed by pointer, so nothing is written after the release;
