@@ -5,6 +5,10 @@
 #include "core/analysis/gpuops.h"
 #include "core/analysis/ruleinput.h"
 
+#include <algorithm>
+#include <functional>
+#include <thread>
+
 namespace nsw {
 
 namespace {
@@ -56,6 +60,51 @@ Result<RuleTable> runRule(const RuleInput& input, CudaRuleInputs& cuda, GpuRuleI
     return table;
 }
 
+/// The GPU rules read the GPU operation tables, the CUDA rules the runtime API table: when a request has both, the
+/// GPU rules get a connection of their own, so that their read runs beside the CUDA rules (each is about half the
+/// work). Null when one connection does (or a second cannot be opened: the rules then share the first).
+std::unique_ptr<RuleInput> secondConnection(const AnalysisRequest& request, const CancelToken& stop)
+{
+    const auto gpuRule = [](const RuleRequest& r) { return isGpuRule(r.spec->id); };
+    if (std::none_of(request.rules.begin(), request.rules.end(), gpuRule)
+        || std::all_of(request.rules.begin(), request.rules.end(), gpuRule))
+        return nullptr;
+    Result<std::unique_ptr<RuleInput>> second = RuleInput::open(request.path);
+    if (!second)
+        return nullptr;
+    (*second)->setCancelToken(stop);
+    return std::move(second.value());
+}
+
+/// One read on a thread of its own; waited for (and stopped, when still running) at the latest on destruction.
+class BackgroundRead
+{
+public:
+    explicit BackgroundRead(CancelToken stop)
+        : m_stop(std::move(stop))
+    { }
+    ~BackgroundRead()
+    {
+        if (m_thread.joinable()) {
+            m_stop.cancel();
+            m_thread.join();
+        }
+    }
+    BackgroundRead(const BackgroundRead&) = delete;
+    BackgroundRead& operator=(const BackgroundRead&) = delete;
+
+    void start(std::function<void()> read) { m_thread = std::thread(std::move(read)); }
+    void wait()
+    {
+        if (m_thread.joinable())
+            m_thread.join();
+    }
+
+private:
+    CancelToken m_stop;
+    std::thread m_thread;
+};
+
 } // namespace
 
 Result<AnalysisResult> computeAnalysis(const AnalysisRequest& request, const JobContext& job)
@@ -63,19 +112,31 @@ Result<AnalysisResult> computeAnalysis(const AnalysisRequest& request, const Job
     Result<std::unique_ptr<RuleInput>> input = RuleInput::open(request.path);
     if (!input)
         return input.failureAs<AnalysisResult>();
-    (*input)->setCancelToken(job.cancelToken());
+    const CancelToken stop = job.cancelToken().child(); // also stops the GPU read when a rule fails
+    (*input)->setCancelToken(stop);
+    std::unique_ptr<RuleInput> gpuConnection = secondConnection(request, stop);
     CudaRuleInputs cuda(**input);
-    GpuRuleInputs gpu(**input);
+    GpuRuleInputs gpu(gpuConnection ? *gpuConnection : **input);
+    BackgroundRead gpuRead(stop);
+    if (gpuConnection && gpu.missingData().isEmpty()) {
+        // An error comes back again when a GPU rule asks for the operations.
+        gpuRead.start([&gpu] { static_cast<void>(gpu.load()); });
+    }
     AnalysisResult result;
     for (size_t i = 0; i < request.rules.size(); ++i) {
         if (job.isCancelled())
             return Result<AnalysisResult>::cancelled();
         job.report(request.rules[i].spec->name, double(i) / double(request.rules.size()));
+        if (isGpuRule(request.rules[i].spec->id))
+            gpuRead.wait();
         Result<RuleTable> table = runRule(**input, cuda, gpu, request.rules[i], focusWindow(request, request.rules[i]));
         if (!table)
             return table.failureAs<AnalysisResult>();
         result.rules.push_back(std::move(table.value()));
     }
+    gpuRead.wait();
+    if (gpuConnection)
+        (*input)->mergeDamage(*gpuConnection);
     result.warnings = (*input)->damageWarnings();
     job.report(QStringLiteral("done"), 1.0);
     return result;

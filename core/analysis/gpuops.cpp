@@ -373,46 +373,52 @@ QString GpuRuleInputs::missingData() const
     return {};
 }
 
+Status GpuRuleInputs::load()
+{
+    if (m_data)
+        return success();
+    auto data = std::make_unique<Data>();
+    for (const ApiSource& source : apiSources()) {
+        if (!sourcePresent(m_input, source))
+            continue;
+        std::vector<TableOps> tables;
+        for (const QString& table : source.tables) {
+            if (!m_input.hasTable(table))
+                continue;
+            Result<TableOps> t = readTable(m_input, source, table);
+            if (!t)
+                return t.failureAs<Done>();
+            tables.push_back(std::move(t.value()));
+        }
+        data->sources.emplace_back(&source, std::move(tables));
+    }
+    const QString overhead = QStringLiteral("PROFILER_OVERHEAD");
+    if (m_input.hasTable(overhead)) {
+        data->hasOverheadTable = true;
+        data->overheadId = m_input.idColumn(overhead);
+        m_input.forEachString([&](qint64 id, const QString& v) {
+            for (const ApiSource& source : apiSources())
+                if (source.overheadNames.contains(v))
+                    data->overheadNames.emplace(id, v);
+        });
+        const Status s = m_input.scan(overhead,
+            { QStringLiteral("start"), QStringLiteral("end"), QStringLiteral("globalTid"), QStringLiteral("nameId") },
+            nullptr, [&](const std::vector<NullableInt>& v) {
+                if (v[3] && data->overheadNames.contains(*v[3]))
+                    data->overheads.push_back({ v[0], v[1], v[2], *v[3] });
+            });
+        if (!s)
+            return s;
+    }
+    m_data = std::move(data);
+    return success();
+}
+
 Result<const std::vector<std::vector<GpuOp>>*> GpuRuleInputs::ops(const TimeWindow& window)
 {
     using R = Result<const std::vector<std::vector<GpuOp>>*>;
-    if (!m_data) {
-        auto data = std::make_unique<Data>();
-        for (const ApiSource& source : apiSources()) {
-            if (!sourcePresent(m_input, source))
-                continue;
-            std::vector<TableOps> tables;
-            for (const QString& table : source.tables) {
-                if (!m_input.hasTable(table))
-                    continue;
-                Result<TableOps> t = readTable(m_input, source, table);
-                if (!t)
-                    return t.failureAs<const std::vector<std::vector<GpuOp>>*>();
-                tables.push_back(std::move(t.value()));
-            }
-            data->sources.emplace_back(&source, std::move(tables));
-        }
-        const QString overhead = QStringLiteral("PROFILER_OVERHEAD");
-        if (m_input.hasTable(overhead)) {
-            data->hasOverheadTable = true;
-            data->overheadId = m_input.idColumn(overhead);
-            m_input.forEachString([&](qint64 id, const QString& v) {
-                for (const ApiSource& source : apiSources())
-                    if (source.overheadNames.contains(v))
-                        data->overheadNames.emplace(id, v);
-            });
-            const Status s = m_input.scan(overhead,
-                { QStringLiteral("start"), QStringLiteral("end"), QStringLiteral("globalTid"),
-                    QStringLiteral("nameId") },
-                nullptr, [&](const std::vector<NullableInt>& v) {
-                    if (v[3] && data->overheadNames.contains(*v[3]))
-                        data->overheads.push_back({ v[0], v[1], v[2], *v[3] });
-                });
-            if (!s)
-                return s.failureAs<const std::vector<std::vector<GpuOp>>*>();
-        }
-        m_data = std::move(data);
-    }
+    if (Status loaded = load(); !loaded)
+        return loaded.failureAs<const std::vector<std::vector<GpuOp>>*>();
     const auto key = std::make_tuple(window.active, window.start, window.end, window.globalTid.value_or(kNull));
     if (const auto it = m_data->byWindow.find(key); it != m_data->byWindow.end())
         return R(&it->second);

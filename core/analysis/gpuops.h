@@ -40,6 +40,10 @@ public:
     /// by average and duration, numbered.
     Result<std::vector<RuleRow>> timeUtil(const RuleRequest& request, const TimeWindow& window);
 
+    /// Reads the GPU operation tables (unfiltered) unless done already; the rules call it when they need it, a caller
+    /// may call it earlier (on another thread, with an input of its own) to read beside other work.
+    Status load();
+
 private:
     struct Data;
     Result<const std::vector<std::vector<GpuOp>>*> ops(const TimeWindow& window);

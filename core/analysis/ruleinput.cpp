@@ -192,15 +192,16 @@ Status RuleInput::scan(
     qint64 damaged = 0;
     Statement::Step step;
     CancelPoll<65536> poll(m_cancel);
+    const ConnectionLock hold(*m_db);
     while ((step = st.step()) == Statement::Step::Row) {
         if (poll())
             return Status(Error { ErrorKind::Cancelled, QStringLiteral("cancelled") });
         bool damage = false;
         for (int k = 0; k < selected; ++k) {
             // As SQL reads it (sqlite3_column_int64): text by its leading digits, a real truncated.
-            const SqlType type = st.type(k);
-            cells[std::size_t(k)] = type == SqlType::Null ? NullableInt() : NullableInt(st.int64(k));
-            damage = damage || (type == SqlType::Null ? neverNull[std::size_t(k)] : type != SqlType::Integer);
+            const Statement::IntCell cell = st.intCell(k);
+            cells[std::size_t(k)] = cell.type == SqlType::Null ? NullableInt() : NullableInt(cell.value);
+            damage = damage || (cell.type == SqlType::Null ? neverNull[std::size_t(k)] : cell.type != SqlType::Integer);
         }
         damaged += damage;
         if (mode != WindowMode::None) {
@@ -218,6 +219,14 @@ Status RuleInput::scan(
     qint64& counted = m_damagedRows[table];
     counted = std::max(counted, damaged);
     return success();
+}
+
+void RuleInput::mergeDamage(const RuleInput& other) const
+{
+    for (const auto& [table, rows] : other.m_damagedRows) {
+        qint64& counted = m_damagedRows[table];
+        counted = std::max(counted, rows);
+    }
 }
 
 QStringList RuleInput::damageWarnings() const

@@ -97,6 +97,8 @@ public:
     /// One line per table in which scan() met rows nsys would not write (a NULL start or end, a value that is not an
     /// integer): such rows are read as SQL reads them, so a rule's numbers may hold them.
     QStringList damageWarnings() const;
+    /// Adds what scans of @p other met (another connection to the same export) to damageWarnings().
+    void mergeDamage(const RuleInput& other) const;
     /// Scans stop (with ErrorKind::Cancelled) once @p token is cancelled.
     void setCancelToken(CancelToken token) { m_cancel = std::move(token); }
 

@@ -391,6 +391,27 @@ qint64 Statement::int64(int column) const
     return v.typeId() == QMetaType::Double ? qint64(v.toDouble()) : v.toLongLong();
 }
 
+Statement::IntCell Statement::intCell(int column) const
+{
+    if (m_query) {
+        const SqlType t = type(column);
+        return { t, t == SqlType::Null ? 0 : int64(column) };
+    }
+    sqlite3_value* value = sqlite3_column_value(m_stmt, column);
+    return { SqlType(sqlite3_value_type(value)), sqlite3_value_int64(value) };
+}
+
+ConnectionLock::ConnectionLock(const SqliteDb& db)
+    : m_mutex(db.handle() ? sqlite3_db_mutex(db.handle()) : nullptr)
+{
+    sqlite3_mutex_enter(m_mutex); // a no-op on a null mutex
+}
+
+ConnectionLock::~ConnectionLock()
+{
+    sqlite3_mutex_leave(m_mutex);
+}
+
 double Statement::real(int column) const
 {
     return m_query ? m_query->value(column).toDouble() : sqlite3_column_double(m_stmt, column);

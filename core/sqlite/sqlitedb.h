@@ -15,6 +15,7 @@
 #include <vector>
 
 struct sqlite3;
+struct sqlite3_mutex;
 struct sqlite3_stmt;
 class QSqlQuery;
 
@@ -139,6 +140,14 @@ public:
     void bindInt64(int index1Based, qint64 value);
 
     qint64 int64(int column) const;
+    /// An integer column's storage class and value (as int64() reads it: NULL 0, text by its leading digits, a real
+    /// truncated) in one call into SQLite, for scans of millions of rows. Hold a ConnectionLock while calling it.
+    struct IntCell
+    {
+        SqlType type;
+        qint64 value;
+    };
+    IntCell intCell(int column) const;
     double real(int column) const;
     bool isNull(int column) const;
     SqlType type(int column) const;
@@ -156,6 +165,20 @@ private:
     mutable QByteArray m_bytes;
     QString m_error;
     int m_errorCode = 0;
+};
+
+/// Holds a connection's own mutex (if SQLite gave it one) for the length of a scan, so that the values
+/// Statement::intCell() reads without taking it per call are "protected" in SQLite's terms.
+class ConnectionLock
+{
+public:
+    explicit ConnectionLock(const SqliteDb& db);
+    ~ConnectionLock();
+    ConnectionLock(const ConnectionLock&) = delete;
+    ConnectionLock& operator=(const ConnectionLock&) = delete;
+
+private:
+    sqlite3_mutex* m_mutex = nullptr;
 };
 
 QString quoteIdentifier(const QString& identifier);

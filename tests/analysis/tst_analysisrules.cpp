@@ -323,6 +323,27 @@ private slots:
         QCOMPARE(sqlite340Round(value, 1), expected);
     }
 
+    void mixedRequestsReadTheGpuTablesAlongside_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::newRow("CUDA fixture") << m_cuda;
+        QTest::newRow("GPU fixture (CUDA rules skipped)") << m_gpu;
+    }
+
+    /// CUDA and GPU rules in one request read on two connections at once: the same output as each rule alone, whose
+    /// rows the rows above work out by hand.
+    void mixedRequestsReadTheGpuTablesAlongside()
+    {
+        QFETCH(QString, fixture);
+        const QStringList rules { QStringLiteral("cuda_memcpy_async"), QStringLiteral("gpu_gaps:gap=0"),
+            QStringLiteral("cuda_api_sync"), QStringLiteral("gpu_time_util:chunks=10:threshold=60"),
+            QStringLiteral("cuda_memset_sync") };
+        QString alone;
+        for (const QString& rule : rules)
+            alone += analyze(fixture, rule);
+        QCOMPARE(analyze(fixture, rules.join(QLatin1Char(','))), alone);
+    }
+
     void damagedRowsAreSaid_data()
     {
         QTest::addColumn<QString>("damage"); // SQL on the GPU fixture's kernel table K (5 sound rows)
