@@ -25,6 +25,14 @@ public:
     }
     bool isNull(int column) const { return type(column) == SqlType::Null; }
     bool isInteger(int column) const { return type(column) == SqlType::Integer; }
+    /// Storage class and value in one call into SQLite (scanRows() holds the connection's lock, as it needs).
+    Statement::IntCell cell(int column) const
+    {
+        if (!m_native)
+            return m_st.intCell(column);
+        sqlite3_value* value = sqlite3_column_value(m_native, column);
+        return { SqlType(sqlite3_value_type(value)), sqlite3_value_int64(value) };
+    }
     std::string_view bytes(int column) const
     {
         if (!m_native)
@@ -41,14 +49,14 @@ private:
 /// A StringIds id from a name column: NULL is "no name"; a value that is not an integer is counted and unknown.
 inline std::int32_t readStringId(ScanContext& ctx, const Row& row, int column)
 {
-    const SqlType type = row.type(column);
-    if (type == SqlType::Null)
+    const Statement::IntCell id = row.cell(column);
+    if (id.type == SqlType::Null)
         return kNoString;
-    if (type != SqlType::Integer) {
+    if (id.type != SqlType::Integer) {
         ++ctx.badIds;
         return kNoString;
     }
-    return ctx.stringId(row.int64(column));
+    return ctx.stringId(id.value);
 }
 
 /// The message for a failed scan, naming the file and the table.
@@ -65,6 +73,7 @@ template <typename RowFn> bool scanRows(const SqliteDb& db, const QString& sql, 
         return false;
     }
     const Row row(st);
+    const ConnectionLock hold(db);
     qint64 rows = 0;
     Statement::Step step;
     while ((step = st.step()) == Statement::Step::Row) {

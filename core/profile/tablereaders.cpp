@@ -15,9 +15,10 @@ namespace {
 
 bool readTime(const Row& r, int column, TimeNs& t)
 {
-    if (!r.isInteger(column))
+    const Statement::IntCell time = r.cell(column);
+    if (time.type != SqlType::Integer)
         return false;
-    t = r.int64(column);
+    t = time.value;
     return plausibleTime(t);
 }
 
