@@ -3,6 +3,9 @@
 
 #include "core/profile/capturespan.h"
 
+#include <optional>
+#include <thread>
+
 namespace nsw {
 
 QString severityName(Severity severity)
@@ -27,17 +30,133 @@ const QString& DiagnosticsResult::deviceLabel(int key) const
     return none;
 }
 
+namespace {
+
+/// The memory transfers (their kinds read again from the export), compute/communication overlap, the NVTX tree and
+/// the iterations: none needs another analysis' result, so they run on a thread of their own beside idle gaps, NCCL,
+/// launch cost, synchronisation and per process (about half the work each). They write only their own fields of
+/// the result and report no progress (the other half does).
+struct SideAnalyses
+{
+    Warnings warnings;
+    bool cancelled = false;
+
+    void run(const DiagnosticsRequest& request, const AnalysisContext& context, const CancelToken& stop,
+        DiagnosticsResult& r)
+    {
+        const JobContext job(stop);
+        memoryTransfers(request, context, job, r);
+        if (job.isCancelled())
+            return void(cancelled = true);
+        const std::map<int, DeviceUnions> unions = deviceUnions(context, job);
+        r.overlap = computeOverlap(context, unions);
+        r.temporal = computeTemporalBreakdown(context, unions);
+        if (job.isCancelled())
+            return void(cancelled = true);
+        nvtxCoverage(request, job, r);
+        if (job.isCancelled())
+            return void(cancelled = true);
+        iterations(request, job, r);
+        cancelled = job.isCancelled();
+    }
+
+private:
+    void memoryTransfers(
+        const DiagnosticsRequest& request, const AnalysisContext& context, const JobContext& job, DiagnosticsResult& r)
+    {
+        const ProfilePtr& profile = request.profile;
+        if (!request.readMemoryKinds || profile->memops.size() == 0) {
+            r.memory = computeMemoryTransfers(context, nullptr,
+                request.readMemoryKinds ? QStringLiteral("no memory operations")
+                                        : QStringLiteral("memory kinds not read (readMemoryKinds off)"),
+                job);
+            return;
+        }
+        Result<MemcpyKindRows> kinds = readMemcpyKinds(profile->meta.filePath, job);
+        if (kinds.isCancelled())
+            return;
+        r.memory
+            = computeMemoryTransfers(context, kinds ? &*kinds : nullptr, kinds ? QString() : kinds.errorMessage(), job);
+        if (!kinds && kinds.error().kind == ErrorKind::Input)
+            warnings << kinds.errorMessage();
+    }
+
+    void nvtxCoverage(const DiagnosticsRequest& request, const JobContext& job, DiagnosticsResult& r)
+    {
+        const Profile& profile = *request.profile;
+        bool hasRanges = false;
+        for (std::size_t i = 0; i < profile.nvtx.size() && !hasRanges; ++i)
+            hasRanges = NvtxTable::isRange(profile.nvtx.eventType[i]);
+        if (!hasRanges)
+            return;
+        const NvtxTree tree = buildNvtxTree(request.profile, {}, job, request.focus);
+        if (job.isCancelled())
+            return;
+        r.nvtxCoverage = tree.coverage;
+        if (!request.phaseMap.isEmpty())
+            r.phases = nvtxPhaseTimes(tree, request.phaseMap, &warnings);
+    }
+
+    static void iterations(const DiagnosticsRequest& request, const JobContext& job, DiagnosticsResult& r)
+    {
+        if (!request.detectIterations) {
+            r.iterationsMissing = QStringLiteral("iteration detection not asked for");
+            return;
+        }
+        Result<IterationTable> table = computeIterations({ request.profile, request.iterationMarker, nullptr }, job);
+        if (table.isCancelled())
+            return;
+        if (table)
+            r.iterations = std::make_shared<const IterationTable>(std::move(*table));
+        else
+            r.iterationsMissing = table.errorMessage();
+    }
+};
+
+/// Runs the side analyses on a thread; joined (after stopping them, when still running) at the latest on
+/// destruction, so that no return path leaves the thread behind.
+class SideThread
+{
+public:
+    SideThread(
+        const DiagnosticsRequest& request, const AnalysisContext& context, const JobContext& job, DiagnosticsResult& r)
+        : m_stop(job.cancelToken().child())
+        , m_thread([this, &request, &context, &r] { m_side.run(request, context, m_stop, r); })
+    { }
+    ~SideThread()
+    {
+        if (m_thread.joinable()) {
+            m_stop.cancel();
+            m_thread.join();
+        }
+    }
+    SideThread(const SideThread&) = delete;
+    SideThread& operator=(const SideThread&) = delete;
+
+    /// Waits for the side analyses: their warnings, or nothing when they were cancelled.
+    std::optional<Warnings> finish()
+    {
+        m_thread.join();
+        return m_side.cancelled ? std::nullopt : std::optional<Warnings>(m_side.warnings);
+    }
+
+private:
+    CancelToken m_stop;
+    SideAnalyses m_side;
+    std::thread m_thread; // last: starts once the members it uses exist
+};
+
+} // namespace
+
 Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, const JobContext& job)
 {
     if (!request.profile)
         return Result<DiagnosticsResult>::failure(ErrorKind::Usage, QStringLiteral("no profile to diagnose"));
     const ProfilePtr& profile = request.profile;
-    Warnings warnings;
-    auto cancelled = [&] { return job.isCancelled(); };
 
     job.report(QStringLiteral("Preparing"), 0.0);
     const AnalysisContext context = makeAnalysisContext(profile, request.focus, job);
-    if (cancelled())
+    if (job.isCancelled())
         return Result<DiagnosticsResult>::cancelled();
 
     DiagnosticsResult r;
@@ -51,74 +170,30 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
     r.thresholds = request.thresholds;
     const Thresholds& t = request.thresholds;
 
+    SideThread side(request, context, job, r);
     job.report(QStringLiteral("Idle gaps"), 0.1);
     r.idleGaps = computeIdleGaps(context, TimeNs(t.value(QStringLiteral("listed_gap_us")) * 1e3), 2000, job,
         TimeNs(t.value(QStringLiteral("long_gap_ms")) * 1e6));
-    job.report(QStringLiteral("Overlap"), 0.3);
-    {
-        const std::map<int, DeviceUnions> unions = deviceUnions(context, job);
-        r.overlap = computeOverlap(context, unions);
-        r.temporal = computeTemporalBreakdown(context, unions);
-    }
-    job.report(QStringLiteral("NCCL"), 0.4);
+    job.report(QStringLiteral("NCCL"), 0.5);
     r.nccl = computeNcclBreakdown(context, job);
-    job.report(QStringLiteral("Launch cost"), 0.45);
+    job.report(QStringLiteral("Launch cost"), 0.55);
     r.launchCost = computeLaunchCost(context, TimeNs(t.value(QStringLiteral("short_kernel_us")) * 1e3), job);
-    job.report(QStringLiteral("Synchronisation"), 0.5);
+    job.report(QStringLiteral("Synchronisation"), 0.6);
     r.sync = computeSync(context, job);
-    if (cancelled())
+    if (job.isCancelled())
         return Result<DiagnosticsResult>::cancelled();
-
-    job.report(QStringLiteral("Memory transfers"), 0.55);
-    if (request.readMemoryKinds && profile->memops.size() > 0) {
-        Result<MemcpyKindRows> kinds = readMemcpyKinds(profile->meta.filePath, job);
-        if (kinds.isCancelled())
-            return Result<DiagnosticsResult>::cancelled();
-        r.memory
-            = computeMemoryTransfers(context, kinds ? &*kinds : nullptr, kinds ? QString() : kinds.errorMessage(), job);
-        if (!kinds && kinds.error().kind == ErrorKind::Input)
-            warnings << kinds.errorMessage();
-    } else {
-        r.memory = computeMemoryTransfers(context, nullptr,
-            request.readMemoryKinds ? QStringLiteral("no memory operations")
-                                    : QStringLiteral("memory kinds not read (readMemoryKinds off)"),
-            job);
-    }
-    job.report(QStringLiteral("Per process"), 0.6);
+    job.report(QStringLiteral("Per process"), 0.7);
     r.perProcess = computePerProcess(context, job);
-    if (cancelled())
+    if (job.isCancelled())
         return Result<DiagnosticsResult>::cancelled();
 
-    job.report(QStringLiteral("NVTX coverage"), 0.7);
-    bool hasRanges = false;
-    for (std::size_t i = 0; i < profile->nvtx.size() && !hasRanges; ++i)
-        hasRanges = NvtxTable::isRange(profile->nvtx.eventType[i]);
-    if (hasRanges) {
-        const NvtxTree tree = buildNvtxTree(profile, {}, job.slice(0.7, 0.85), request.focus);
-        if (cancelled())
-            return Result<DiagnosticsResult>::cancelled();
-        r.nvtxCoverage = tree.coverage;
-        if (!request.phaseMap.isEmpty())
-            r.phases = nvtxPhaseTimes(tree, request.phaseMap, &warnings);
-    }
-
-    if (request.detectIterations) {
-        job.report(QStringLiteral("Iterations"), 0.85);
-        Result<IterationTable> iterations
-            = computeIterations({ profile, request.iterationMarker, nullptr }, job.slice(0.85, 0.98));
-        if (iterations.isCancelled())
-            return Result<DiagnosticsResult>::cancelled();
-        if (iterations)
-            r.iterations = std::make_shared<const IterationTable>(std::move(*iterations));
-        else
-            r.iterationsMissing = iterations.errorMessage();
-    } else {
-        r.iterationsMissing = QStringLiteral("iteration detection not asked for");
-    }
-
+    job.report(QStringLiteral("Memory transfers, overlap, NVTX and iterations"), 0.9);
+    const std::optional<Warnings> warnings = side.finish();
+    if (!warnings || job.isCancelled())
+        return Result<DiagnosticsResult>::cancelled();
     computeFindings(r, t);
     job.report(QStringLiteral("Done"), 1.0);
-    return Result<DiagnosticsResult>(std::move(r), warnings);
+    return Result<DiagnosticsResult>(std::move(r), *warnings);
 }
 
 } // namespace nsw
