@@ -4,10 +4,9 @@
 #include "core/analysis/cudarules.h"
 #include "core/analysis/gpuops.h"
 #include "core/analysis/ruleinput.h"
+#include "core/jobs/sidejob.h"
 
 #include <algorithm>
-#include <functional>
-#include <thread>
 
 namespace nsw {
 
@@ -76,35 +75,6 @@ std::unique_ptr<RuleInput> secondConnection(const AnalysisRequest& request, cons
     return std::move(second.value());
 }
 
-/// One read on a thread of its own; waited for (and stopped, when still running) at the latest on destruction.
-class BackgroundRead
-{
-public:
-    explicit BackgroundRead(CancelToken stop)
-        : m_stop(std::move(stop))
-    { }
-    ~BackgroundRead()
-    {
-        if (m_thread.joinable()) {
-            m_stop.cancel();
-            m_thread.join();
-        }
-    }
-    BackgroundRead(const BackgroundRead&) = delete;
-    BackgroundRead& operator=(const BackgroundRead&) = delete;
-
-    void start(std::function<void()> read) { m_thread = std::thread(std::move(read)); }
-    void wait()
-    {
-        if (m_thread.joinable())
-            m_thread.join();
-    }
-
-private:
-    CancelToken m_stop;
-    std::thread m_thread;
-};
-
 } // namespace
 
 Result<AnalysisResult> computeAnalysis(const AnalysisRequest& request, const JobContext& job)
@@ -117,7 +87,7 @@ Result<AnalysisResult> computeAnalysis(const AnalysisRequest& request, const Job
     std::unique_ptr<RuleInput> gpuConnection = secondConnection(request, stop);
     CudaRuleInputs cuda(**input);
     GpuRuleInputs gpu(gpuConnection ? *gpuConnection : **input);
-    BackgroundRead gpuRead(stop);
+    SideJob gpuRead(stop);
     if (gpuConnection && gpu.missingData().isEmpty()) {
         // An error comes back again when a GPU rule asks for the operations.
         gpuRead.start([&gpu] { static_cast<void>(gpu.load()); });

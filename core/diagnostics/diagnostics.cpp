@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/diagnostics.h"
 
+#include "core/jobs/sidejob.h"
 #include "core/profile/capturespan.h"
-
-#include <optional>
-#include <thread>
 
 namespace nsw {
 
@@ -113,39 +111,6 @@ private:
     }
 };
 
-/// Runs the side analyses on a thread; joined (after stopping them, when still running) at the latest on
-/// destruction, so that no return path leaves the thread behind.
-class SideThread
-{
-public:
-    SideThread(
-        const DiagnosticsRequest& request, const AnalysisContext& context, const JobContext& job, DiagnosticsResult& r)
-        : m_stop(job.cancelToken().child())
-        , m_thread([this, &request, &context, &r] { m_side.run(request, context, m_stop, r); })
-    { }
-    ~SideThread()
-    {
-        if (m_thread.joinable()) {
-            m_stop.cancel();
-            m_thread.join();
-        }
-    }
-    SideThread(const SideThread&) = delete;
-    SideThread& operator=(const SideThread&) = delete;
-
-    /// Waits for the side analyses: their warnings, or nothing when they were cancelled.
-    std::optional<Warnings> finish()
-    {
-        m_thread.join();
-        return m_side.cancelled ? std::nullopt : std::optional<Warnings>(m_side.warnings);
-    }
-
-private:
-    CancelToken m_stop;
-    SideAnalyses m_side;
-    std::thread m_thread; // last: starts once the members it uses exist
-};
-
 } // namespace
 
 Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, const JobContext& job)
@@ -170,7 +135,10 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
     r.thresholds = request.thresholds;
     const Thresholds& t = request.thresholds;
 
-    SideThread side(request, context, job, r);
+    const CancelToken sideStop = job.cancelToken().child();
+    SideAnalyses side;
+    SideJob sideJob(sideStop);
+    sideJob.start([&] { side.run(request, context, sideStop, r); });
     job.report(QStringLiteral("Idle gaps"), 0.1);
     r.idleGaps = computeIdleGaps(context, TimeNs(t.value(QStringLiteral("listed_gap_us")) * 1e3), 2000, job,
         TimeNs(t.value(QStringLiteral("long_gap_ms")) * 1e6));
@@ -188,12 +156,12 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
         return Result<DiagnosticsResult>::cancelled();
 
     job.report(QStringLiteral("Memory transfers, overlap, NVTX and iterations"), 0.9);
-    const std::optional<Warnings> warnings = side.finish();
-    if (!warnings || job.isCancelled())
+    sideJob.wait();
+    if (side.cancelled || job.isCancelled())
         return Result<DiagnosticsResult>::cancelled();
     computeFindings(r, t);
     job.report(QStringLiteral("Done"), 1.0);
-    return Result<DiagnosticsResult>(std::move(r), *warnings);
+    return Result<DiagnosticsResult>(std::move(r), side.warnings);
 }
 
 } // namespace nsw

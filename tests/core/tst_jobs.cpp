@@ -3,6 +3,7 @@
 #include "core/jobs/cancel.h"
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
+#include "core/jobs/sidejob.h"
 
 #include <QSemaphore>
 #include <QTest>
@@ -163,6 +164,36 @@ private Q_SLOTS:
         QTRY_VERIFY(done);
         QTRY_COMPARE(stage, QStringLiteral("NVTX"));
         QCOMPARE(seenOn, owner.thread());
+    }
+
+    void sideJobStoppedAndJoinedWhenLeftEarly()
+    {
+        SpinningJob job;
+        const CancelToken caller;
+        {
+            const CancelToken stop = caller.child();
+            SideJob side(stop);
+            side.start([&] { job(JobContext(stop)); });
+            QVERIFY(job.started.tryAcquire(1, 5000));
+        } // an early return: the side job is stopped through its token and joined here
+        QVERIFY(job.finished);
+        QVERIFY(job.sawCancel);
+        QVERIFY(!caller.isCancelled()); // its own token only, not the caller's
+    }
+
+    void sideJobWaitedForRunsToItsEnd()
+    {
+        std::atomic<int> steps { 0 };
+        const CancelToken stop;
+        SideJob side(stop);
+        side.wait(); // nothing started: returns at once
+        side.start([&] {
+            for (int i = 0; i < 1000; ++i)
+                ++steps;
+        });
+        side.wait();
+        QCOMPARE(steps.load(), 1000);
+        QVERIFY(!stop.isCancelled());
     }
 };
 
