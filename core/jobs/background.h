@@ -14,7 +14,7 @@
 namespace nsw {
 
 /// Runs one owner's background work (a pane, a controller), "latest request wins": starting a job cancels the one
-/// before it, whose result is then never delivered; destroying the slot cancels its job. Work runs on the global
+/// before it, whose result is then never delivered; destroying the slot cancels its job. Work runs on the jobs'
 /// thread pool with a JobContext; results and progress arrive on the owner's (GUI) thread through postToMainThread(),
 /// whose receiver outlives every owner, so no call ever targets a deleted object.
 class JobSlot

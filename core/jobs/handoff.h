@@ -40,7 +40,10 @@ inline void handoffAcquire([[maybe_unused]] const void* key)
 #endif
 }
 
-/// Runs @p work on the global thread pool, announcing the hand-over to ThreadSanitizer. The work is wrapped in a
+/// The pool every background job of the workbench runs on (see jobpool.cpp for why it is not Qt's global one).
+QThreadPool* jobThreadPool();
+
+/// Runs @p work on jobThreadPool(), announcing the hand-over to ThreadSanitizer. The work is wrapped in a
 /// runnable that is complete before the release and passed by pointer, so nothing is written after the release;
 /// the pool thread acquires on the runnable's own address before it reads the work.
 inline void startInPool(std::function<void()> work)
@@ -62,7 +65,7 @@ inline void startInPool(std::function<void()> work)
     };
     auto* task = new Task(std::move(work));
     handoffRelease(task);
-    QThreadPool::globalInstance()->start(task);
+    jobThreadPool()->start(task);
 }
 
 } // namespace nsw

@@ -10,7 +10,7 @@
 
 namespace nsw {
 
-/// Runs @p work on the global thread pool and hands its result to @p done on the GUI thread, unless @p context
+/// Runs @p work on the jobs' thread pool and hands its result to @p done on the GUI thread, unless @p context
 /// was destroyed meanwhile. Results go through postToMainThread(), whose receiver outlives every context, so
 /// no call ever targets a deleted object.
 template <typename Result>
