@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The jobs' thread pool and painting: Qt 6.4's raster engine spreads large fills over QThreadPool::globalInstance()
+// and waits for them on the painting thread, so the jobs must not run there (a 4M-kernel load froze the window ~6 s).
+#include "core/jobs/cancel.h"
+#include "core/jobs/handoff.h"
+
+#include <QGuiApplication>
+#include <QImage>
+#include <QLinearGradient>
+#include <QPainter>
+#include <QSemaphore>
+#include <QTest>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+using namespace nsw;
+
+class TestJobPool : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void paintingDoesNotWaitForBusyJobs()
+    {
+        // Every worker of the jobs' pool busy until told to stop, as long analyses keep it.
+        const int workers = jobThreadPool()->maxThreadCount();
+        const CancelToken stop;
+        QSemaphore started;
+        std::atomic<int> finished { 0 };
+        for (int i = 0; i < workers; ++i)
+            startInPool([&started, &finished, stop] {
+                started.release();
+                while (!stop.isCancelled())
+                    std::this_thread::yield();
+                ++finished;
+            });
+        QVERIFY(started.tryAcquire(workers, 5000));
+
+        // A watchdog that ends the jobs after 10 s, should the paint below wait for them (it then finds them ended).
+        std::mutex mutex;
+        std::condition_variable painted;
+        bool done = false;
+        std::thread watchdog([&] {
+            std::unique_lock lock(mutex);
+            painted.wait_for(lock, std::chrono::seconds(10), [&] { return done; });
+            stop.cancel();
+        });
+
+        QImage image(3840, 2160, QImage::Format_ARGB32_Premultiplied);
+        QPainter painter(&image);
+        QLinearGradient gradient(0, 0, 3840, 2160);
+        gradient.setColorAt(0, Qt::white);
+        gradient.setColorAt(1, Qt::darkBlue);
+        for (int i = 0; i < 4; ++i)
+            painter.fillRect(image.rect(), gradient);
+        painter.end();
+        const int finishedWhilePainting = finished.load();
+        {
+            const std::lock_guard lock(mutex);
+            done = true;
+        }
+        painted.notify_one();
+        watchdog.join();
+        QTRY_COMPARE(finished.load(), workers);
+        QCOMPARE(finishedWhilePainting, 0); // the paint did not need the jobs' workers
+        QCOMPARE(image.pixelColor(0, 0), QColor(Qt::white)); // and it painted
+    }
+};
+
+QTEST_MAIN(TestJobPool)
+#include "tst_jobpool.moc"
