@@ -37,13 +37,14 @@ private Q_SLOTS:
             });
         QVERIFY(started.tryAcquire(workers, 5000));
 
-        // A watchdog that ends the jobs after 10 s, should the paint below wait for them (it then finds them ended).
+        // A watchdog that ends the jobs after 30 s (a loaded CI machine paints slowly), should the paint below wait for
+        // them: it then finds them ended.
         std::mutex mutex;
         std::condition_variable painted;
         bool done = false;
         std::thread watchdog([&] {
             std::unique_lock lock(mutex);
-            painted.wait_for(lock, std::chrono::seconds(10), [&] { return done; });
+            painted.wait_for(lock, std::chrono::seconds(30), [&] { return done; });
             stop.cancel();
         });
 
