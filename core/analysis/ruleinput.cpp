@@ -3,6 +3,7 @@
 
 #include "core/nsys/reportexport.h"
 #include "core/profile/exportcheck.h"
+#include "core/profile/loadwarnings.h"
 
 #include <QFileInfo>
 #include <unordered_map>
@@ -216,17 +217,20 @@ Status RuleInput::scan(
     }
     if (step == Statement::Step::Error)
         return Status(Error { ErrorKind::Input, QStringLiteral("%1: %2").arg(path(), st.error()) });
-    qint64& counted = m_damagedRows[table];
-    counted = std::max(counted, damaged);
+    noteDamage(table, damaged);
     return success();
+}
+
+void RuleInput::noteDamage(const QString& table, qint64 rows) const
+{
+    qint64& counted = m_damagedRows[table];
+    counted = std::max(counted, rows); // scans of one table with other columns may see other rows damaged
 }
 
 void RuleInput::mergeDamage(const RuleInput& other) const
 {
-    for (const auto& [table, rows] : other.m_damagedRows) {
-        qint64& counted = m_damagedRows[table];
-        counted = std::max(counted, rows);
-    }
+    for (const auto& [table, rows] : other.m_damagedRows)
+        noteDamage(table, rows);
 }
 
 QStringList RuleInput::damageWarnings() const
@@ -234,11 +238,7 @@ QStringList RuleInput::damageWarnings() const
     QStringList warnings;
     for (const auto& [table, rows] : m_damagedRows)
         if (rows > 0)
-            warnings << QStringLiteral("%1: %2 rows hold values nsys does not write (start or end missing, or text, "
-                                       "a fraction or a blob where nsys writes an integer); the rules read them as "
-                                       "nsys analyze's SQL does")
-                            .arg(table)
-                            .arg(rows);
+            warnings << readAsSqlWarning(table, rows);
     return warnings;
 }
 

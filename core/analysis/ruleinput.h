@@ -103,6 +103,8 @@ public:
     void setCancelToken(CancelToken token) { m_cancel = std::move(token); }
 
 private:
+    /// Keeps the most damaged rows one scan of @p table met.
+    void noteDamage(const QString& table, qint64 rows) const;
     /// Reads StringIds once (rules look names up many times); an error when the table cannot be read.
     QString readStrings();
 

@@ -21,6 +21,15 @@ inline QString unknownIdsWarning(const QString& table, qint64 ids)
     return QStringLiteral("%1: %2 ids out of range or not integers, shown as unknown").arg(table).arg(ids);
 }
 
+/// For readers that keep nsys's SQL semantics (analyze's rules): the damaged rows were read, not skipped.
+inline QString readAsSqlWarning(const QString& table, qint64 rows)
+{
+    return QStringLiteral("%1: %2 rows hold values nsys does not write (start or end missing, or text, a fraction or "
+                          "a blob where nsys writes an integer); the rules read them as nsys analyze's SQL does")
+        .arg(table)
+        .arg(rows);
+}
+
 inline QString missingStringsWarning(qint64 ids)
 {
     return QStringLiteral("%1 string ids are missing from StringIds (trimmed export?)").arg(ids);
