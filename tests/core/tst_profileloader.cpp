@@ -5,6 +5,7 @@
 #include "core/sqlite/sqlitedb.h"
 #include "loaderfixtures.h"
 #include "oracleexports.h"
+#include "sqlitefixture.h"
 #include "testutils.h"
 
 #include <QFile>
@@ -66,16 +67,10 @@ private:
             qWarning("%s", qPrintable(error));
             return {};
         }
-        sqlite3* db = nullptr; // not SqliteFixture: it starts a new file
-        char* message = nullptr;
-        const bool ok = sqlite3_open(path.toUtf8().constData(), &db) == SQLITE_OK
-            && sqlite3_exec(db, sql.toUtf8().constData(), nullptr, nullptr, &message) == SQLITE_OK;
-        if (!ok)
-            qWarning("%s", message ? message : sqlite3_errmsg(db));
-        sqlite3_free(message);
-        sqlite3_close(db);
-        if (!ok)
+        if (const QString failed = test::execOnFile(path, sql); !failed.isEmpty()) {
+            qWarning("%s", qPrintable(failed));
             return {};
+        }
         return path;
     }
     static qint64 countOf(const QString& path, const QString& sql)
