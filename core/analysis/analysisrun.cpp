@@ -62,13 +62,14 @@ Result<RuleTable> runRule(const RuleInput& input, CudaRuleInputs& cuda, GpuRuleI
 /// The GPU rules read the GPU operation tables, the CUDA rules the runtime API table: when a request has both, the
 /// GPU rules get a connection of their own, so that their read runs beside the CUDA rules (each is about half the
 /// work). Null when one connection does (or a second cannot be opened: the rules then share the first).
-std::unique_ptr<RuleInput> secondConnection(const AnalysisRequest& request, const CancelToken& stop)
+std::unique_ptr<RuleInput> secondConnection(
+    const AnalysisRequest& request, const RuleInput& first, const CancelToken& stop)
 {
     const auto gpuRule = [](const RuleRequest& r) { return isGpuRule(r.spec->id); };
     if (std::none_of(request.rules.begin(), request.rules.end(), gpuRule)
         || std::all_of(request.rules.begin(), request.rules.end(), gpuRule))
         return nullptr;
-    Result<std::unique_ptr<RuleInput>> second = RuleInput::open(request.path);
+    Result<std::unique_ptr<RuleInput>> second = first.openAlongside();
     if (!second)
         return nullptr;
     (*second)->setCancelToken(stop);
@@ -84,7 +85,7 @@ Result<AnalysisResult> computeAnalysis(const AnalysisRequest& request, const Job
         return input.failureAs<AnalysisResult>();
     const CancelToken stop = job.cancelToken().child(); // also stops the GPU read when a rule fails
     (*input)->setCancelToken(stop);
-    std::unique_ptr<RuleInput> gpuConnection = secondConnection(request, stop);
+    std::unique_ptr<RuleInput> gpuConnection = secondConnection(request, **input, stop);
     CudaRuleInputs cuda(**input);
     GpuRuleInputs gpu(gpuConnection ? *gpuConnection : **input);
     SideJob gpuRead(stop);

@@ -113,6 +113,20 @@ Result<std::unique_ptr<RuleInput>> RuleInput::open(const QString& givenPath)
     return Result<std::unique_ptr<RuleInput>>(std::move(input));
 }
 
+Result<std::unique_ptr<RuleInput>> RuleInput::openAlongside() const
+{
+    QString error;
+    auto db = SqliteDb::open(path(), &error);
+    if (!db)
+        return Result<std::unique_ptr<RuleInput>>::failure(ErrorKind::Input, error);
+    auto input = std::unique_ptr<RuleInput>(new RuleInput);
+    input->m_db = std::move(db);
+    input->m_tables = m_tables;
+    input->m_strings = m_strings;
+    input->m_stringIndex = m_stringIndex;
+    return Result<std::unique_ptr<RuleInput>>(std::move(input));
+}
+
 QString RuleInput::readStrings()
 {
     if (!hasTable(QStringLiteral("StringIds")))

@@ -71,6 +71,9 @@ class RuleInput
 {
 public:
     static Result<std::unique_ptr<RuleInput>> open(const QString& path);
+    /// A second connection to the same export, for a read on another thread: the checks, tables and StringIds of
+    /// this one are taken over, not read again.
+    Result<std::unique_ptr<RuleInput>> openAlongside() const;
 
     const QString& path() const { return m_db->path(); }
     bool hasTable(const QString& table) const { return m_tables.contains(table); }
