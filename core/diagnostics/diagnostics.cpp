@@ -2,6 +2,7 @@
 #include "core/diagnostics/diagnostics.h"
 
 #include "core/jobs/sidejob.h"
+#include "core/nvtx/nvtxcoverage.h"
 #include "core/profile/capturespan.h"
 
 namespace nsw {
@@ -87,12 +88,17 @@ private:
             hasRanges = NvtxTable::isRange(profile.nvtx.eventType[i]);
         if (!hasRanges)
             return;
+        if (request.phaseMap.isEmpty()) { // the coverage alone costs a fraction of the tree
+            Result<NvtxCoverage> coverage = computeNvtxCoverage(request.profile, request.focus, job);
+            if (coverage)
+                r.nvtxCoverage = *coverage;
+            return;
+        }
         const NvtxTree tree = buildNvtxTree(request.profile, {}, job, request.focus);
         if (job.isCancelled())
             return;
         r.nvtxCoverage = tree.coverage;
-        if (!request.phaseMap.isEmpty())
-            r.phases = nvtxPhaseTimes(tree, request.phaseMap, &warnings);
+        r.phases = nvtxPhaseTimes(tree, request.phaseMap, &warnings);
     }
 
     static void iterations(const DiagnosticsRequest& request, const JobContext& job, DiagnosticsResult& r)

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/perprocess.h"
 
+#include "core/util/flatindex.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 
 namespace nsw {
 
@@ -41,23 +42,22 @@ class RefDurations
 public:
     NamedDurations& operator()(int pid, std::int32_t domain, StringRef name)
     {
-        const Key key { pid, domain, name };
-        if (m_last && m_lastKey == key)
-            return *m_last;
-        m_lastKey = key;
-        m_last = &m_rows[key];
-        return *m_last;
+        const auto i = std::size_t(m_keys.index({ pid, domain, name }));
+        if (i == m_rows.size())
+            m_rows.emplace_back();
+        return m_rows[i];
     }
     /// Adds every row to @p byPid under its pid and, when @p all is given, to @p all under pid 0.
     void mergeInto(const Profile& p, std::map<NameKey, NamedDurations>& byPid,
         std::map<NameKey, NamedDurations>* all = nullptr) const
     {
-        for (const auto& [key, d] : m_rows) {
+        for (std::size_t i = 0; i < m_rows.size(); ++i) {
+            const Key& key = m_keys.keys()[i];
             const QString& domain = p.nvtxDomainName(key.domain); // -1: the default domain, or not NVTX
             const QString& name = p.strings.at(key.name);
-            merge(byPid[{ key.pid, domain, name }], d);
+            merge(byPid[{ key.pid, domain, name }], m_rows[i]);
             if (all)
-                merge((*all)[{ 0, domain, name }], d);
+                merge((*all)[{ 0, domain, name }], m_rows[i]);
         }
     }
 
@@ -78,9 +78,8 @@ private:
                 (a ^ (std::uint64_t(std::uint32_t(k.domain)) * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull >> 17);
         }
     };
-    std::unordered_map<Key, NamedDurations, KeyHash> m_rows;
-    Key m_lastKey {};
-    NamedDurations* m_last = nullptr;
+    FlatIndex<Key, KeyHash> m_keys;
+    std::vector<NamedDurations> m_rows; ///< by key index
 };
 
 /// Keyed rows (pid, domain, name) into a vector, by pid then total descending (pid 0 first when aggregated).
