@@ -85,7 +85,7 @@ std::optional<DiagnosticsResult> runCommandDiagnostics(
         return std::nullopt;
     }
 
-    const ProfilePtr profile = loadProfile(trace, LoadOptions {}, exitCode);
+    const ProfilePtr profile = loadProfile(trace, diagnosticsLoadOptions(), exitCode);
     if (!profile)
         return std::nullopt;
     if (!focusText.isEmpty()) {

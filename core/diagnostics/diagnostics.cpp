@@ -119,6 +119,14 @@ private:
 
 } // namespace
 
+LoadOptions diagnosticsLoadOptions()
+{
+    LoadOptions options;
+    options.parts = LoadEverything & ~LoadOsrt;
+    options.kernelColumns = KernelDemangledName | KernelShortName | KernelPlacement;
+    return options;
+}
+
 Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, const JobContext& job)
 {
     if (!request.profile)

@@ -16,6 +16,7 @@
 #include "core/jobs/result.h"
 #include "core/nvtx/nvtxphases.h"
 #include "core/nvtx/nvtxtree.h"
+#include "core/profile/loadtypes.h"
 
 #include <memory>
 #include <optional>
@@ -71,6 +72,10 @@ struct DiagnosticsResult
 
     const QString& deviceLabel(int key) const;
 };
+
+/// What runDiagnostics reads of a profile, for callers that load one only to diagnose it (`report`, `findings`):
+/// everything but the OS runtime calls and the kernels' mangled names and launch shapes, which no analysis uses.
+LoadOptions diagnosticsLoadOptions();
 
 /// Runs every analysis of section 2 on the profile, then the findings. Cancelled when @p job is; progress in
 /// stages ("Idle gaps", "Overlap"...).

@@ -2,12 +2,14 @@
 #include "core/diagnostics/idlegaps.h"
 
 #include "core/diagnostics/intervals.h"
+#include "core/util/flatindex.h"
 #include "core/util/hugepages.h"
+#include "core/util/sortruns.h"
 
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <map>
+#include <span>
 #include <tuple>
 #include <utility>
 
@@ -72,79 +74,260 @@ std::vector<ProcessCalls> processCalls(const AnalysisContext& c)
     return out;
 }
 
+/// Decides a gap's cause (see GapCause) from the calls of the process whose operation ends it. @p Calls is
+/// `const IntervalUnion` for gaps in any order, or IntervalCursor for gaps in time order.
+template <typename Calls>
+GapCause causeOf(
+    const Profile& p, const DeviceOp& next, TimeNs start, TimeNs end, Calls* sync, Calls* memory, Calls* all)
+{
+    if (sync && sync->overlaps(start, end))
+        return GapCause::Sync;
+    if (next.memory || (memory && memory->overlaps(start, end)))
+        return GapCause::MemoryTransfer;
+    const GpuActivityColumns& t = next.memory ? static_cast<const GpuActivityColumns&>(p.memops)
+                                              : static_cast<const GpuActivityColumns&>(p.kernels);
+    const std::int32_t api = next.row < t.api.size() ? t.api[next.row] : -1;
+    if (api >= 0 && p.cudaApi.start[std::size_t(api)] < start)
+        return GapCause::LaunchLatency;
+    const TimeNs covered = all ? all->coveredWithin(start, end) : 0;
+    return covered * 2 >= end - start && covered > 0 ? GapCause::HostWait : GapCause::CpuBound;
+}
+
 class GapClassifier
 {
 public:
     explicit GapClassifier(const AnalysisContext& c)
         : m_c(c)
         , m_calls(processCalls(c))
-    { }
+    {
+        for (const ProcessCalls& calls : m_calls)
+            m_cursors.push_back(
+                { IntervalCursor(&calls.sync), IntervalCursor(&calls.memory), IntervalCursor(&calls.all) });
+    }
+
+    /// For gaps met in time order (a sweep over one device): cheaper than classify().
+    GapCause classifyInOrder(const DeviceOp& next, TimeNs start, TimeNs end)
+    {
+        const std::size_t process = processOf(next);
+        if (process >= m_cursors.size())
+            return causeOf<IntervalCursor>(*m_c.profile, next, start, end, nullptr, nullptr, nullptr);
+        Cursors& c = m_cursors[process];
+        return causeOf(*m_c.profile, next, start, end, &c.sync, &c.memory, &c.all);
+    }
 
     GapCause classify(const DeviceOp& next, TimeNs start, TimeNs end) const
     {
-        const Profile& p = *m_c.profile;
-        const GpuActivityColumns& t = next.memory ? static_cast<const GpuActivityColumns&>(p.memops)
-                                                  : static_cast<const GpuActivityColumns&>(p.kernels);
-        const ProcessIndex process = next.row < t.process.size() ? t.process[next.row] : kNoIndex;
-        const ProcessCalls* calls
-            = process >= 0 && std::size_t(process) < m_calls.size() ? &m_calls[std::size_t(process)] : nullptr;
-        if (calls && calls->sync.overlaps(start, end))
-            return GapCause::Sync;
-        if (next.memory || (calls && calls->memory.overlaps(start, end)))
-            return GapCause::MemoryTransfer;
-        const std::int32_t api = next.row < t.api.size() ? t.api[next.row] : -1;
-        if (api >= 0 && p.cudaApi.start[std::size_t(api)] < start)
-            return GapCause::LaunchLatency;
-        const TimeNs covered = calls ? calls->all.coveredWithin(start, end) : 0;
-        return covered * 2 >= end - start && covered > 0 ? GapCause::HostWait : GapCause::CpuBound;
+        const std::size_t process = processOf(next);
+        if (process >= m_calls.size())
+            return causeOf<const IntervalUnion>(*m_c.profile, next, start, end, nullptr, nullptr, nullptr);
+        const ProcessCalls& c = m_calls[process];
+        return causeOf(*m_c.profile, next, start, end, &c.sync, &c.memory, &c.all);
     }
 
     int pidOf(const DeviceOp& op) const
     {
-        const Profile& p = *m_c.profile;
-        const std::vector<ProcessIndex>& process = op.memory ? p.memops.process : p.kernels.process;
-        const ProcessIndex i = op.row < process.size() ? process[op.row] : kNoIndex;
-        return i >= 0 ? p.processes[std::size_t(i)].pid : 0;
+        const std::size_t process = processOf(op);
+        return process < m_c.profile->processes.size() ? m_c.profile->processes[process].pid : 0;
     }
 
 private:
+    struct Cursors
+    {
+        IntervalCursor sync, memory, all;
+    };
+
+    /// The op's process index, or SIZE_MAX when it has none.
+    std::size_t processOf(const DeviceOp& op) const
+    {
+        const Profile& p = *m_c.profile;
+        const std::vector<ProcessIndex>& process = op.memory ? p.memops.process : p.kernels.process;
+        const ProcessIndex i = op.row < process.size() ? process[op.row] : kNoIndex;
+        return i >= 0 ? std::size_t(i) : std::numeric_limits<std::size_t>::max();
+    }
+
     const AnalysisContext& m_c;
     std::vector<ProcessCalls> m_calls;
+    std::vector<Cursors> m_cursors; ///< per process, pointing into m_calls
 };
 
-/// @p ops grouped by @p key in ascending key order, keeping their order within a key: a counting sort (a device's
-/// operations arrive in time order per table, and the keys are few: devices, streams).
-template <typename KeyOf> std::vector<DeviceOp> groupedBy(const std::vector<DeviceOp>& ops, KeyOf keyOf)
+/// The operations that overlap the focus, grouped by device (in DiagnosticsDevice order), each device's kernels
+/// then its memory operations in table order.
+struct OpsByDevice
 {
-    using Key = decltype(keyOf(DeviceOp {}));
-    std::map<Key, std::size_t> next; // key -> count, then -> where its next operation goes
-    for (const DeviceOp& op : ops)
-        ++next[keyOf(op)];
+    std::vector<DeviceOp> ops;
+    std::vector<std::size_t> begin; ///< per device of AnalysisContext::devices, size devices + 1
+};
+
+OpsByDevice opsByDevice(const AnalysisContext& c)
+{
+    const Profile& p = *c.profile;
+    std::vector<int> keys;
+    for (const DiagnosticsDevice& d : c.devices)
+        keys.push_back(d.key);
+    // Every device key of the context is one of its devices; few devices, so a search per operation is cheap.
+    auto slotOf = [&](int key) { return std::size_t(std::lower_bound(keys.begin(), keys.end(), key) - keys.begin()); };
+    OpsByDevice out;
+    std::vector<std::size_t> next(keys.size() + 1, 0);
+    for (std::size_t i = 0; i < p.kernels.size(); ++i)
+        next[slotOf(c.kernelDevice[i])] += c.kernelInFocus[i] ? 1 : 0;
+    for (std::size_t i = 0; i < p.memops.size(); ++i)
+        next[slotOf(c.memOpDevice[i])] += c.memOpInFocus[i] ? 1 : 0;
     std::size_t offset = 0;
-    for (auto& [key, n] : next)
+    for (std::size_t& n : next)
         offset += std::exchange(n, offset);
-    std::vector<DeviceOp> out;
-    reserveHugePages(out, ops.size());
-    out.resize(ops.size());
-    for (const DeviceOp& op : ops)
-        out[next[keyOf(op)]++] = op;
+    out.begin = next;
+    reserveHugePages(out.ops, offset);
+    out.ops.resize(offset);
+    for (std::size_t i = 0; i < p.kernels.size(); ++i)
+        if (c.kernelInFocus[i])
+            out.ops[next[slotOf(c.kernelDevice[i])]++] = { p.kernels.start[i], p.kernels.end[i], std::uint32_t(i),
+                false, c.kernelDevice[i], i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u };
+    for (std::size_t i = 0; i < p.memops.size(); ++i)
+        if (c.memOpInFocus[i])
+            out.ops[next[slotOf(c.memOpDevice[i])]++] = { p.memops.start[i], p.memops.end[i], std::uint32_t(i), true,
+                c.memOpDevice[i], i < p.memops.stream.size() ? p.memops.stream[i] : 0u };
     return out;
 }
 
-/// Sorts [first, last) by start then end, cheaply when it is already sorted or two sorted runs (kernels, then memory
+/// Sorts @p ops by start then end, cheaply when they are already sorted or a few sorted runs (kernels, then memory
 /// operations).
-void sortByTime(std::vector<DeviceOp>::iterator first, std::vector<DeviceOp>::iterator last)
+void sortByTime(std::span<DeviceOp> ops, std::vector<DeviceOp>& scratch)
 {
     const auto earlier
         = [](const DeviceOp& a, const DeviceOp& b) { return std::tie(a.start, a.end) < std::tie(b.start, b.end); };
-    const auto descent = std::is_sorted_until(first, last, earlier);
-    if (descent == last)
-        return;
-    if (std::is_sorted(descent, last, earlier))
-        std::inplace_merge(first, descent, last, earlier);
-    else
-        std::sort(first, last, earlier);
+    if (!sortByRuns(ops, scratch, earlier))
+        std::stable_sort(ops.begin(), ops.end(), earlier);
 }
+
+/// Finds the gaps of one device, whole and per stream, in one pass over its operations sorted by time: each
+/// stream's operations are then in time order too.
+class DeviceSweep
+{
+public:
+    DeviceSweep(const AnalysisContext& c, GapClassifier& classifier, IdleGapResult& result)
+        : m_c(c)
+        , m_classifier(classifier)
+        , m_result(result)
+    { }
+
+    DeviceIdle run(std::span<const DeviceOp> ops, CancelPoll<>& poll)
+    {
+        DeviceIdle d;
+        d.device = ops.front().device;
+        d.spanNs = m_c.windowDuration();
+        d.histogram = gapBuckets();
+        m_streams = {};
+        m_streamEnds.clear();
+        TimeNs busyStart = 0, busyEnd = 0; // the busy interval being merged (clipped to the window)
+        bool busy = false;
+        TimeNs latestEnd = ops.front().end;
+        std::size_t latest = 0;
+        for (std::size_t i = 0; i < ops.size() && !poll(); ++i) {
+            const DeviceOp& op = ops[i];
+            const TimeNs s = std::max(op.start, m_c.windowStart), e = std::min(op.end, m_c.windowEnd);
+            if (e > s) {
+                if (busy && s <= busyEnd) {
+                    busyEnd = std::max(busyEnd, e);
+                } else {
+                    d.busyNs += busy ? busyEnd - busyStart : 0;
+                    std::tie(busyStart, busyEnd, busy) = std::tuple(s, e, true);
+                }
+            }
+            if (i > 0 && op.start > latestEnd)
+                addDeviceGap(d, ops[latest], op, latestEnd);
+            if (op.end > latestEnd) {
+                latestEnd = op.end;
+                latest = i;
+            }
+            sweepStream(ops, i);
+        }
+        d.busyNs += busy ? busyEnd - busyStart : 0;
+        d.idleNs = std::max<TimeNs>(0, d.spanNs - d.busyNs);
+        return d;
+    }
+
+private:
+    struct StreamState
+    {
+        TimeNs latestEnd;
+        std::size_t latest;
+    };
+    struct StreamHash
+    {
+        std::size_t operator()(std::uint32_t stream) const noexcept
+        {
+            return std::size_t((std::uint64_t(stream) * 0x9E3779B97F4A7C15ull) >> 32);
+        }
+    };
+
+    IdleGap makeGap(
+        const DeviceOp& prev, const DeviceOp& next, TimeNs s, TimeNs e, std::int64_t stream, GapCause cause) const
+    {
+        IdleGap g;
+        g.device = next.device;
+        g.stream = stream;
+        g.start = s;
+        g.end = e;
+        g.cause = cause;
+        g.nextKernel = next.memory ? -1 : std::int64_t(next.row);
+        g.previousKernel = prev.memory ? -1 : std::int64_t(prev.row);
+        g.pid = m_classifier.pidOf(next);
+        return g;
+    }
+
+    /// The gap between the latest end so far and @p next, clipped to the window, counted for the device.
+    void addDeviceGap(DeviceIdle& d, const DeviceOp& prev, const DeviceOp& next, TimeNs latestEnd)
+    {
+        const TimeNs s = std::max(latestEnd, m_c.windowStart), e = std::min(next.start, m_c.windowEnd);
+        if (e <= s)
+            return;
+        const GapCause cause = m_classifier.classifyInOrder(next, s, e);
+        const TimeNs duration = e - s;
+        ++d.gaps;
+        d.gapNs += duration;
+        d.causeNs[int(cause)] += duration;
+        ++d.causeCount[int(cause)];
+        for (GapBucket& b : d.histogram)
+            if (duration >= b.lower && duration < b.upper) {
+                ++b.count;
+                b.totalNs += duration;
+            }
+        if (duration >= m_result.longMinNs) {
+            ++d.longGaps;
+            d.longGapNs += duration;
+            d.longCauseNs[int(cause)] += duration;
+        }
+        if (duration >= m_result.listedMinNs)
+            m_result.deviceGaps.push_back(makeGap(prev, next, s, e, -1, cause));
+    }
+
+    void sweepStream(std::span<const DeviceOp> ops, std::size_t i)
+    {
+        const DeviceOp& op = ops[i];
+        const auto slot = std::size_t(m_streams.index(op.stream));
+        if (slot == m_streamEnds.size())
+            return m_streamEnds.push_back({ op.end, i });
+        StreamState& stream = m_streamEnds[slot];
+        if (op.start > stream.latestEnd) {
+            const TimeNs s = std::max(stream.latestEnd, m_c.windowStart), e = std::min(op.start, m_c.windowEnd);
+            if (e > s) {
+                ++m_result.streamGapCount;
+                m_result.streamGapNs += e - s;
+                if (e - s >= m_result.listedMinNs)
+                    m_result.streamGaps.push_back(makeGap(
+                        ops[stream.latest], op, s, e, std::int64_t(op.stream), m_classifier.classify(op, s, e)));
+            }
+        }
+        if (op.end > stream.latestEnd)
+            stream = { op.end, i };
+    }
+
+    const AnalysisContext& m_c;
+    GapClassifier& m_classifier;
+    IdleGapResult& m_result;
+    FlatIndex<std::uint32_t, StreamHash> m_streams;
+    std::vector<StreamState> m_streamEnds; ///< by m_streams index
+};
 
 void keepLongest(std::vector<IdleGap>& gaps, std::size_t maxListed, bool& truncated)
 {
@@ -203,113 +386,20 @@ IdleGapResult computeIdleGaps(
     result.longMinNs = longMinNs;
     if (!c.profile)
         return result;
-    const Profile& p = *c.profile;
-    std::vector<DeviceOp> ops;
-    reserveHugePages(ops, p.kernels.size() + p.memops.size());
-    for (std::size_t i = 0; i < p.kernels.size(); ++i)
-        if (c.kernelInFocus[i])
-            ops.push_back({ p.kernels.start[i], p.kernels.end[i], std::uint32_t(i), false, c.kernelDevice[i],
-                i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u });
-    for (std::size_t i = 0; i < p.memops.size(); ++i)
-        if (c.memOpInFocus[i])
-            ops.push_back({ p.memops.start[i], p.memops.end[i], std::uint32_t(i), true, c.memOpDevice[i],
-                i < p.memops.stream.size() ? p.memops.stream[i] : 0u });
+    OpsByDevice byDevice = opsByDevice(c);
     if (job.isCancelled())
         return result;
-    const GapClassifier classifier(c);
+    GapClassifier classifier(c);
     CancelPoll<> poll(job.cancelToken());
-
-    // One pass over a series sorted by start: a gap wherever the next start is after the latest end so far.
-    auto sweep = [&](std::size_t from, std::size_t to, auto&& onGap) {
-        TimeNs latestEnd = ops[from].end;
-        std::size_t latest = from;
-        for (std::size_t i = from + 1; i < to && !poll(); ++i) {
-            if (ops[i].start > latestEnd) {
-                const TimeNs s = std::max(latestEnd, c.windowStart);
-                const TimeNs e = std::min(ops[i].start, c.windowEnd);
-                if (e > s)
-                    onGap(ops[latest], ops[i], s, e);
-            }
-            if (ops[i].end > latestEnd) {
-                latestEnd = ops[i].end;
-                latest = i;
-            }
-        }
-    };
-    auto makeGap = [&](const DeviceOp& prev, const DeviceOp& next, TimeNs s, TimeNs e, std::int64_t stream) {
-        IdleGap g;
-        g.device = next.device;
-        g.stream = stream;
-        g.start = s;
-        g.end = e;
-        g.cause = classifier.classify(next, s, e);
-        g.nextKernel = next.memory ? -1 : std::int64_t(next.row);
-        g.previousKernel = prev.memory ? -1 : std::int64_t(prev.row);
-        g.pid = classifier.pidOf(next);
-        return g;
-    };
-
-    // Whole devices: by device, then start and end.
-    ops = groupedBy(ops, [](const DeviceOp& op) { return op.device; });
-    for (std::size_t from = 0; from < ops.size();) {
-        std::size_t to = from;
-        while (to < ops.size() && ops[to].device == ops[from].device)
-            ++to;
-        sortByTime(ops.begin() + std::ptrdiff_t(from), ops.begin() + std::ptrdiff_t(to));
-        from = to;
-    }
-    for (std::size_t from = 0; from < ops.size();) {
-        std::size_t to = from;
-        std::vector<TimeInterval> busy;
-        while (to < ops.size() && ops[to].device == ops[from].device) {
-            const TimeNs s = std::max(ops[to].start, c.windowStart), e = std::min(ops[to].end, c.windowEnd);
-            busy.emplace_back(s, e);
-            ++to;
-        }
-        DeviceIdle d;
-        d.device = ops[from].device;
-        d.spanNs = c.windowDuration();
-        d.busyNs = IntervalUnion(std::move(busy)).length();
-        d.idleNs = std::max<TimeNs>(0, d.spanNs - d.busyNs);
-        d.histogram = gapBuckets();
-        sweep(from, to, [&](const DeviceOp& prev, const DeviceOp& next, TimeNs s, TimeNs e) {
-            const IdleGap g = makeGap(prev, next, s, e, -1);
-            ++d.gaps;
-            d.gapNs += g.duration();
-            d.causeNs[int(g.cause)] += g.duration();
-            ++d.causeCount[int(g.cause)];
-            for (GapBucket& b : d.histogram)
-                if (g.duration() >= b.lower && g.duration() < b.upper) {
-                    ++b.count;
-                    b.totalNs += g.duration();
-                }
-            if (g.duration() >= longMinNs) {
-                ++d.longGaps;
-                d.longGapNs += g.duration();
-                d.longCauseNs[int(g.cause)] += g.duration();
-            }
-            if (g.duration() >= listedMinNs)
-                result.deviceGaps.push_back(g);
-        });
-        result.devices.push_back(std::move(d));
-        from = to;
-    }
-    if (poll.stopped())
-        return result;
-
-    // Streams: grouped keeping each device's time order.
-    ops = groupedBy(ops, [](const DeviceOp& op) { return std::make_pair(op.device, op.stream); });
-    for (std::size_t from = 0; from < ops.size();) {
-        std::size_t to = from;
-        while (to < ops.size() && ops[to].device == ops[from].device && ops[to].stream == ops[from].stream)
-            ++to;
-        sweep(from, to, [&](const DeviceOp& prev, const DeviceOp& next, TimeNs s, TimeNs e) {
-            ++result.streamGapCount;
-            result.streamGapNs += e - s;
-            if (e - s >= listedMinNs)
-                result.streamGaps.push_back(makeGap(prev, next, s, e, std::int64_t(next.stream)));
-        });
-        from = to;
+    DeviceSweep sweep(c, classifier, result);
+    std::vector<DeviceOp> scratch;
+    for (std::size_t d = 0; d + 1 < byDevice.begin.size() && !poll.stopped(); ++d) {
+        const std::span<DeviceOp> ops(
+            byDevice.ops.data() + byDevice.begin[d], byDevice.ops.data() + byDevice.begin[d + 1]);
+        if (ops.empty())
+            continue;
+        sortByTime(ops, scratch);
+        result.devices.push_back(sweep.run(ops, poll));
     }
     keepLongest(result.deviceGaps, maxListed, result.truncated);
     keepLongest(result.streamGaps, maxListed, result.truncated);

@@ -2,6 +2,7 @@
 #include "core/diagnostics/intervals.h"
 
 #include "core/util/hugepages.h"
+#include "core/util/sortruns.h"
 
 #include <algorithm>
 
@@ -9,8 +10,10 @@ namespace nsw {
 
 IntervalUnion::IntervalUnion(std::vector<TimeInterval> intervals)
 {
-    // Activity comes mostly in start order already: checking is one pass, sorting millions of rows is not.
-    if (!std::is_sorted(intervals.begin(), intervals.end()))
+    // Activity comes in a few runs already in start order: merging them costs a few passes, sorting millions of rows
+    // much more.
+    std::vector<TimeInterval> scratch;
+    if (!sortByRuns(std::span<TimeInterval>(intervals), scratch, std::less<TimeInterval>()))
         std::sort(intervals.begin(), intervals.end());
     // Merged in place: the result is never longer than the input, and a second array would be fresh pages to fault in.
     std::size_t kept = 0;
@@ -50,16 +53,62 @@ TimeNs IntervalUnion::coveredWithin(TimeNs start, TimeNs end) const
         return 0;
     const auto first = std::upper_bound(
         m_intervals.begin(), m_intervals.end(), start, [](TimeNs t, const TimeInterval& i) { return t < i.second; });
-    const auto last = std::lower_bound(m_intervals.begin(), m_intervals.end(), end,
-        [](const TimeInterval& i, TimeNs t) { return i.first < t; }); // first interval starting at or after end
-    if (first >= last)
+    return coveredFrom(std::size_t(first - m_intervals.begin()), start, end);
+}
+
+namespace {
+
+/// The first position at or after @p from where @p before turns false (it holds, then does not, along @p v): doubling
+/// steps from @p from, then a binary search inside the last step, so O(log distance) rather than O(log size).
+template <typename Before> std::size_t gallop(const std::vector<TimeInterval>& v, std::size_t from, Before before)
+{
+    std::size_t low = from, step = 1;
+    while (low + step <= v.size() && before(v[low + step - 1])) {
+        low += step;
+        step *= 2;
+    }
+    const auto high = v.begin() + std::ptrdiff_t(std::min(v.size(), low + step));
+    return std::size_t(std::partition_point(v.begin() + std::ptrdiff_t(low), high, before) - v.begin());
+}
+
+} // namespace
+
+TimeNs IntervalUnion::coveredFrom(std::size_t a, TimeNs start, TimeNs end) const
+{
+    // The first interval starting at or after end: most gaps hold few calls, so it is close to a.
+    const std::size_t last = gallop(m_intervals, a, [end](const TimeInterval& i) { return i.first < end; });
+    if (last <= a)
         return 0;
-    const std::size_t a = std::size_t(first - m_intervals.begin());
-    const std::size_t b = std::size_t(last - m_intervals.begin()) - 1;
+    const std::size_t b = last - 1;
     TimeNs sum = m_prefix[b] - (a > 0 ? m_prefix[a - 1] : 0);
     sum -= std::max<TimeNs>(0, start - m_intervals[a].first);
     sum -= std::max<TimeNs>(0, m_intervals[b].second - end);
     return sum;
+}
+
+std::size_t IntervalCursor::firstEndingAfter(TimeNs t)
+{
+    if (t < m_lastStart)
+        m_position = 0;
+    m_lastStart = t;
+    m_position = gallop(m_union->m_intervals, m_position, [t](const TimeInterval& i) { return i.second <= t; });
+    return m_position;
+}
+
+bool IntervalCursor::overlaps(TimeNs start, TimeNs end)
+{
+    if (!m_union || end <= start)
+        return false;
+    const std::size_t i = firstEndingAfter(start);
+    const std::vector<TimeInterval>& v = m_union->m_intervals;
+    return i < v.size() && v[i].first < end;
+}
+
+TimeNs IntervalCursor::coveredWithin(TimeNs start, TimeNs end)
+{
+    if (!m_union || end <= start || m_union->m_intervals.empty())
+        return 0;
+    return m_union->coveredFrom(firstEndingAfter(start), start, end);
 }
 
 TimeNs IntervalUnion::intersectionLength(const IntervalUnion& other) const

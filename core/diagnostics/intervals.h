@@ -29,8 +29,34 @@ public:
     TimeNs intersectionLength(const IntervalUnion& other) const;
 
 private:
+    friend class IntervalCursor;
+    /// coveredWithin() once @p first, the first interval that ends after @p start, is known.
+    TimeNs coveredFrom(std::size_t first, TimeNs start, TimeNs end) const;
+
     std::vector<TimeInterval> m_intervals;
     std::vector<TimeNs> m_prefix; ///< m_prefix[i] = length of intervals 0..i
+};
+
+/// overlaps() and coveredWithin() of one union for queries whose start never decreases (a sweep over a device's gaps in
+/// time order): each answer gallops forward from the previous one instead of searching the whole union. A query
+/// that starts earlier than the previous one is answered by a search from the beginning.
+class IntervalCursor
+{
+public:
+    explicit IntervalCursor(const IntervalUnion* intervals = nullptr)
+        : m_union(intervals)
+    { }
+
+    bool overlaps(TimeNs start, TimeNs end);
+    TimeNs coveredWithin(TimeNs start, TimeNs end);
+
+private:
+    /// The first interval that ends after @p t.
+    std::size_t firstEndingAfter(TimeNs t);
+
+    const IntervalUnion* m_union;
+    std::size_t m_position = 0; ///< every interval before it ends at or before m_lastStart
+    TimeNs m_lastStart = 0;
 };
 
 /// The union of two unions.

@@ -23,6 +23,13 @@ QString directionOf(const Profile& p, int copyKind)
     return it != p.memcpyKindLabels.end() ? it->second : QStringLiteral("kind %1").arg(copyKind);
 }
 
+void add(MemoryTransferRow& into, const MemoryTransferRow& r)
+{
+    into.count += r.count;
+    into.bytes += r.bytes;
+    into.totalNs += r.totalNs;
+}
+
 void sortByTime(std::vector<MemoryTransferRow>& rows)
 {
     std::stable_sort(rows.begin(), rows.end(), [](const MemoryTransferRow& a, const MemoryTransferRow& b) {
@@ -97,24 +104,22 @@ MemoryResult computeMemoryTransfers(
     if (!c.profile)
         return result;
     const Profile& p = *c.profile;
-    std::map<QString, MemoryTransferRow> byDirection;
-    std::unordered_map<quint64, std::int32_t> apiOf; // (pid << 32 | correlation) -> launching call
+    // Summed per integer code first, named afterwards: a QString per row of millions costs more than the sums.
+    std::map<int, MemoryTransferRow> byCopyKind;
     for (std::size_t i = 0; i < p.memops.size(); ++i) {
-        const ProcessIndex process = i < p.memops.process.size() ? p.memops.process[i] : kNoIndex;
-        if (kinds && process >= 0 && i < p.memops.correlation.size())
-            apiOf.emplace(
-                (quint64(std::uint32_t(p.processes[std::size_t(process)].pid)) << 32) | p.memops.correlation[i],
-                i < p.memops.api.size() ? p.memops.api[i] : -1);
         if (!c.memOpInFocus[i])
             continue;
         const std::uint8_t kind = i < p.memops.copyKind.size() ? p.memops.copyKind[i] : 0;
-        MemoryTransferRow& r = byDirection[directionOf(p, kind)];
+        MemoryTransferRow& r = byCopyKind[kind];
         ++r.count;
         r.bytes += i < p.memops.bytes.size() ? p.memops.bytes[i] : 0;
         r.totalNs += p.memops.duration(i);
         if (kind != MemOpTable::kMemset)
             ++result.copies;
     }
+    std::map<QString, MemoryTransferRow> byDirection;
+    for (const auto& [kind, r] : byCopyKind)
+        add(byDirection[directionOf(p, kind)], r);
     for (auto& [direction, r] : byDirection) {
         r.direction = direction;
         result.byDirection.push_back(r);
@@ -141,15 +146,13 @@ MemoryResult computeMemoryTransfers(
         return result;
     }
     result.kindsKnown = true;
-    std::map<std::pair<QString, QString>, MemoryTransferRow> byKind;
+    std::map<std::tuple<int, int, int>, MemoryTransferRow> byCodes; // copy kind, source kind, destination kind
+    std::vector<std::size_t> pageable;
     CancelPoll<> poll(job.cancelToken());
     for (std::size_t i = 0; i < kinds->size() && !poll(); ++i) {
         if (!c.focus.overlaps(kinds->start[i], kinds->end[i]))
             continue;
-        const QString direction = directionOf(p, kinds->copyKind[i]);
-        const QString kind
-            = memoryKindName(kinds->srcKind[i]) + QStringLiteral(" -> ") + memoryKindName(kinds->dstKind[i]);
-        MemoryTransferRow& r = byKind[{ direction, kind }];
+        MemoryTransferRow& r = byCodes[{ kinds->copyKind[i], kinds->srcKind[i], kinds->dstKind[i] }];
         const TimeNs d = kinds->end[i] - kinds->start[i];
         ++r.count;
         r.bytes += kinds->bytes[i];
@@ -159,9 +162,30 @@ MemoryResult computeMemoryTransfers(
         ++result.pageableCopies;
         result.pageableBytes += kinds->bytes[i];
         result.pageableNs += d;
-        const auto api = apiOf.find((quint64(std::uint32_t(kinds->pid[i])) << 32) | kinds->correlation[i]);
-        if (api != apiOf.end() && api->second >= 0 && !(c.apiKind[std::size_t(api->second)] & ApiSync))
-            ++result.pageableAsyncCopies;
+        pageable.push_back(i);
+    }
+    if (!pageable.empty()) {
+        std::unordered_map<quint64, std::int32_t> apiOf; // (pid << 32 | correlation) -> launching call
+        apiOf.reserve(p.memops.size());
+        for (std::size_t i = 0; i < p.memops.size() && i < p.memops.correlation.size(); ++i) {
+            const ProcessIndex process = i < p.memops.process.size() ? p.memops.process[i] : kNoIndex;
+            if (process >= 0)
+                apiOf.emplace(
+                    (quint64(std::uint32_t(p.processes[std::size_t(process)].pid)) << 32) | p.memops.correlation[i],
+                    i < p.memops.api.size() ? p.memops.api[i] : -1);
+        }
+        for (const std::size_t i : pageable) {
+            const auto api = apiOf.find((quint64(std::uint32_t(kinds->pid[i])) << 32) | kinds->correlation[i]);
+            if (api != apiOf.end() && api->second >= 0 && !(c.apiKind[std::size_t(api->second)] & ApiSync))
+                ++result.pageableAsyncCopies;
+        }
+    }
+    std::map<std::pair<QString, QString>, MemoryTransferRow> byKind;
+    for (const auto& [codes, r] : byCodes) {
+        const auto [copyKind, source, destination] = codes;
+        add(byKind[{ directionOf(p, copyKind),
+                memoryKindName(source) + QStringLiteral(" -> ") + memoryKindName(destination) }],
+            r);
     }
     for (auto& [key, r] : byKind) {
         r.direction = key.first;

@@ -2,10 +2,13 @@
 #include "core/diagnostics/intervals.h"
 
 #include <QTest>
+#include <algorithm>
 
 using namespace nsw;
 
 Q_DECLARE_METATYPE(std::vector<nsw::TimeInterval>)
+Q_DECLARE_METATYPE(std::vector<qint64>)
+Q_DECLARE_METATYPE(std::vector<bool>)
 
 class TestIntervals : public QObject
 {
@@ -17,7 +20,32 @@ private Q_SLOTS:
     void coveredWithin_data();
     void coveredWithin();
     void intersection();
+    void cursor_data();
+    void cursor();
 };
+
+namespace {
+
+/// [10k, 10k + 5) for k = 0..99 as @p runs ascending runs (run r holds k = r, r + runs, ...; @p runs <= 50, so that
+/// every run but the last ends after the next one starts).
+std::vector<TimeInterval> interleavedRuns(int runs)
+{
+    std::vector<TimeInterval> v;
+    for (int r = 0; r < runs; ++r)
+        for (int k = r; k < 100; k += runs)
+            v.emplace_back(10 * k, 10 * k + 5);
+    return v;
+}
+
+std::vector<TimeInterval> everyTenth()
+{
+    std::vector<TimeInterval> v;
+    for (int k = 0; k < 100; ++k)
+        v.emplace_back(10 * k, 10 * k + 5);
+    return v;
+}
+
+} // namespace
 
 void TestIntervals::merging_data()
 {
@@ -32,6 +60,12 @@ void TestIntervals::merging_data()
                                                 << std::vector<TimeInterval> { { 10, 12 } } << qint64(2);
     QTest::newRow("nested") << std::vector<TimeInterval> { { 0, 10 }, { 2, 3 }, { 20, 21 } }
                             << std::vector<TimeInterval> { { 0, 10 }, { 20, 21 } } << qint64(11);
+    // Sorted by merging runs (up to 64) or by sorting (more): the same union either way.
+    QTest::newRow("two ascending runs") << interleavedRuns(2) << everyTenth() << qint64(500);
+    QTest::newRow("50 ascending runs") << interleavedRuns(50) << everyTenth() << qint64(500);
+    std::vector<TimeInterval> descending = everyTenth();
+    std::reverse(descending.begin(), descending.end());
+    QTest::newRow("100 runs of one (descending)") << descending << everyTenth() << qint64(500);
 }
 
 void TestIntervals::merging()
@@ -77,6 +111,41 @@ void TestIntervals::intersection()
     QCOMPARE(a.intersectionLength(b), TimeNs(5 + 5 + 2));
     QCOMPARE(b.intersectionLength(a), TimeNs(12));
     QCOMPARE(unite(a, b).length(), TimeNs(40));
+}
+
+void TestIntervals::cursor_data()
+{
+    // Queries [start, end) in this order on [10k, 10k + 5), k = 0..99; each answered as counted by hand.
+    QTest::addColumn<std::vector<TimeInterval>>("queries");
+    QTest::addColumn<std::vector<qint64>>("covered");
+    QTest::addColumn<std::vector<bool>>("overlaps");
+    QTest::newRow("ascending, far apart")
+        << std::vector<TimeInterval> { { 3, 12 }, { 5, 10 }, { 402, 431 }, { 995, 2000 } }
+        << std::vector<qint64> { 2 + 2, 0, 3 + 5 + 5 + 1, 0 } << std::vector<bool> { true, false, true, false };
+    QTest::newRow("an earlier query after a later one")
+        << std::vector<TimeInterval> { { 900, 905 }, { 0, 1000 }, { 17, 21 } } << std::vector<qint64> { 5, 500, 1 }
+        << std::vector<bool> { true, true, true };
+    QTest::newRow("touching an interval's end or start only") << std::vector<TimeInterval> { { 5, 10 }, { 15, 20 },
+        { 25, 30 } } << std::vector<qint64> { 0, 0, 0 } << std::vector<bool> { false, false, false };
+    QTest::newRow("before the first, empty query, past the last") << std::vector<TimeInterval> { { -50, -1 }, { 7, 7 },
+        { 5000, 6000 } } << std::vector<qint64> { 0, 0, 0 } << std::vector<bool> { false, false, false };
+}
+
+void TestIntervals::cursor()
+{
+    QFETCH(std::vector<TimeInterval>, queries);
+    QFETCH(std::vector<qint64>, covered);
+    QFETCH(std::vector<bool>, overlaps);
+    const IntervalUnion u(everyTenth());
+    IntervalCursor coverage(&u), overlap(&u);
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+        const auto [start, end] = queries[i];
+        QCOMPARE(coverage.coveredWithin(start, end), covered[i]);
+        QCOMPARE(overlap.overlaps(start, end), bool(overlaps[i]));
+    }
+    IntervalCursor none;
+    QCOMPARE(none.coveredWithin(0, 100), TimeNs(0));
+    QVERIFY(!none.overlaps(0, 100));
 }
 
 QTEST_GUILESS_MAIN(TestIntervals)
