@@ -7,6 +7,7 @@
 #include "widgets/timeline/timelinelayout.h"
 #include "widgets/timeline/timelineviewport.h"
 
+#include <QImage>
 #include <QLineF>
 #include <QPainter>
 #include <QRect>
@@ -47,7 +48,8 @@ private:
     /// The value at the top of a counter row, at the bottom right of its label.
     void paintCounterScale(const CounterTrack& track, const QRect& line);
     void paintLane(std::uint32_t lane, int top);
-    void paintSpan(std::uint32_t lane, const TimelineSpan& span, int top);
+    /// The event's name inside a single-event span wide enough for it.
+    void paintName(std::uint32_t lane, const TimelineSpan& span, int top);
     /// An area chart of the per-pixel-column maxima of counter @p track in the row from @p top, @p height tall.
     void paintCounter(std::uint32_t track, int top, int height);
     void paintSelection();
@@ -60,6 +62,7 @@ private:
     std::vector<TimelineSpan> m_spans; ///< reused for every lane
     double m_viewStart; ///< the viewport's, for spanRect()'s hot path
     double m_pixelsPerNs;
+    QImage m_laneRow; ///< one pixel row of the area: a lane's spans, drawn lane-high
 };
 
 } // namespace nsw
