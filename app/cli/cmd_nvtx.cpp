@@ -25,9 +25,18 @@ QString phasesCsv(const NvtxTree& tree, const std::vector<NvtxPhaseRow>& phases)
     return text;
 }
 
-} // namespace
+/// What `nvtx` was asked for, checked before the (possibly long) load.
+struct NvtxCommand
+{
+    QString trace;
+    QString format;
+    QString output;
+    NvtxTreeOptions options;
+    CommandFocusText focusText;
+    NvtxPhaseMap phases;
+};
 
-int runNvtx(const QStringList& args)
+std::optional<NvtxCommand> parseNvtxCommand(const QStringList& args, int* exitCode)
 {
     QCommandLineParser parser;
     parser.addPositionalArgument(
@@ -51,92 +60,85 @@ int runNvtx(const QStringList& args)
     const FocusOptions focusOptions(
         QStringLiteral("The tree holds the ranges that overlap it, their GPU work projected as usual."));
     focusOptions.addTo(parser);
-    int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral("The NVTX range tree with the GPU time of the kernels launched inside each range "
                            "(innermost range on the launching thread), coverage, and time per phase."),
-            &exitCode))
-        return exitCode;
+            exitCode))
+        return std::nullopt;
+    *exitCode = ExitUsage;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
         printError(QStringLiteral("nvtx takes exactly one TRACE (see nvtx --help)"));
-        return ExitUsage;
+        return std::nullopt;
     }
-    const QString fmt = parser.value(format);
-    if (!checkFormat(fmt, { QStringLiteral("markdown"), QStringLiteral("json"), QStringLiteral("csv") }))
-        return ExitUsage;
-    NvtxTreeOptions options;
-    options.normalizeNames = parser.isSet(normalize);
+    NvtxCommand c;
+    c.trace = positional.first();
+    c.format = parser.value(format);
+    c.output = parser.value(output);
+    if (!checkFormat(c.format, { QStringLiteral("markdown"), QStringLiteral("json"), QStringLiteral("csv") }))
+        return std::nullopt;
+    c.options.normalizeNames = parser.isSet(normalize);
     const QString grouping = parser.value(group);
     if (grouping == QLatin1String("thread"))
-        options.grouping = NvtxGrouping::ByThread;
+        c.options.grouping = NvtxGrouping::ByThread;
     else if (grouping == QLatin1String("process"))
-        options.grouping = NvtxGrouping::ByProcess;
+        c.options.grouping = NvtxGrouping::ByProcess;
     else if (grouping == QLatin1String("merged"))
-        options.grouping = NvtxGrouping::Merged;
+        c.options.grouping = NvtxGrouping::Merged;
     else {
         printError(QStringLiteral("--group must be thread, process or merged, not '%1'").arg(grouping));
-        return ExitUsage;
+        return std::nullopt;
     }
-    const CommandFocusText focusText = focusOptions.textOf(parser);
-    if (!checkFocusText(focusText))
-        return ExitUsage;
-    // The phase map is checked before the (possibly long) load.
-    NvtxPhaseMap phases;
+    c.focusText = focusOptions.textOf(parser);
+    if (!checkFocusText(c.focusText))
+        return std::nullopt;
     if (parser.isSet(phaseMap)) {
         QString error;
-        phases = NvtxPhaseMap::load(parser.value(phaseMap), &error);
+        c.phases = NvtxPhaseMap::load(parser.value(phaseMap), &error);
         if (!error.isEmpty()) {
             printError(error);
-            return ExitInput;
+            *exitCode = ExitInput;
+            return std::nullopt;
         }
     }
+    *exitCode = ExitOk;
+    return c;
+}
 
-    LoadOptions load;
-    load.parts = LoadNvtx | LoadCudaApi | LoadKernels | LoadMemOps;
-    const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
-    if (!profile)
-        return exitCode;
-    const std::optional<ResolvedFocus> focus = resolveCommandFocus(profile, focusText, positional.first(), &exitCode);
-    if (!focus)
-        return exitCode;
-    const std::shared_ptr<const NvtxTree> tree = *computeNvtxTree({ profile, options, focus->range, nullptr });
-    if (tree->ranges == 0) {
-        printError(focus->range.isActive() ? QStringLiteral("%1 has no NVTX ranges overlapping the focus (%2)")
-                                                 .arg(profile->meta.filePath, focus->range.label)
-                                           : QStringLiteral("%1 has no NVTX ranges").arg(profile->meta.filePath));
-        return ExitNoData;
-    }
+/// Writes @p tree in the asked format (with the phases when a phase map was given) to stdout or the output file.
+int writeNvtxTree(const NvtxCommand& c, const ResolvedFocus& focus, const std::shared_ptr<const NvtxTree>& tree)
+{
+    const Profile& profile = *tree->profile;
     std::vector<NvtxPhaseRow> phaseRows;
-    if (!phases.isEmpty()) {
+    if (!c.phases.isEmpty()) {
         QStringList phaseWarnings;
-        phaseRows = nvtxPhaseTimes(*tree, phases, &phaseWarnings);
+        phaseRows = nvtxPhaseTimes(*tree, c.phases, &phaseWarnings);
         for (const QString& w : std::as_const(phaseWarnings))
-            printWarning(QStringLiteral("%1: %2").arg(profile->displayName(), w));
+            printWarning(QStringLiteral("%1: %2").arg(profile.displayName(), w));
     }
-    const std::vector<NvtxPhaseRow>* phasePtr = phases.isEmpty() ? nullptr : &phaseRows;
+    const std::vector<NvtxPhaseRow>* phasePtr = c.phases.isEmpty() ? nullptr : &phaseRows;
 
     NvtxFlatModel model; // the CSV's rows, made only for that format
-    const bool focused = focus->range.isActive();
+    const bool focused = focus.range.isActive();
     nlohmann::ordered_json jsonContext = nlohmann::ordered_json::object();
     if (focused)
-        jsonContext["focus"] = focusJson(*focus, nvtxSemantics());
+        jsonContext["focus"] = focusJson(focus, nvtxSemantics());
     if (const NvtxFolding folded = nvtxFoldedBelow(*tree); folded.nodes > 0)
         printWarning(
             QStringLiteral("%1: the NVTX tree is %2 levels deeper than the %3 the output shows: %4 nodes below "
                            "that depth are folded into their ancestors")
-                .arg(profile->displayName())
+                .arg(profile.displayName())
                 .arg(folded.levels)
                 .arg(kMaxExportedNvtxDepth)
                 .arg(folded.nodes));
     addWarningsMember(jsonContext);
-    const QByteArray focusHeader = (focusLine(*focus, nvtxSemantics()) + QStringLiteral("\n\n")).toUtf8();
-    if (fmt == QLatin1String("csv"))
-        printFocusLine(*focus, nvtxSemantics());
+    const QByteArray focusHeader = (focusLine(focus, nvtxSemantics()) + QStringLiteral("\n\n")).toUtf8();
+    if (c.format == QLatin1String("csv"))
+        printFocusLine(focus, nvtxSemantics());
     const auto write = [&](QIODevice& out) {
-        if (fmt == QLatin1String("json"))
+        if (c.format == QLatin1String("json"))
             return writeNvtxTreeJson(*tree, phasePtr, out, &jsonContext);
-        if (fmt == QLatin1String("markdown"))
+        if (c.format == QLatin1String("markdown"))
             return (!focused || out.write(focusHeader) == focusHeader.size())
                 && writeNvtxTreeMarkdown(*tree, phasePtr, out);
         model.setTree(tree);
@@ -147,11 +149,38 @@ int runNvtx(const QStringList& args)
         const QByteArray phaseCsv = (QStringLiteral("\n") + phasesCsv(*tree, phaseRows)).toUtf8();
         return out.write(phaseCsv) == phaseCsv.size();
     };
-    if (const QString e = writeOutputWith(parser.value(output), write); !e.isEmpty()) {
+    if (const QString e = writeOutputWith(c.output, write); !e.isEmpty()) {
         printError(e);
         return ExitInput;
     }
     return ExitOk;
+}
+
+} // namespace
+
+int runNvtx(const QStringList& args)
+{
+    int exitCode = ExitOk;
+    const std::optional<NvtxCommand> command = parseNvtxCommand(args, &exitCode);
+    if (!command)
+        return exitCode;
+    LoadOptions load;
+    load.parts = LoadNvtx | LoadCudaApi | LoadKernels | LoadMemOps;
+    const ProfilePtr profile = loadProfile(command->trace, load, &exitCode);
+    if (!profile)
+        return exitCode;
+    const std::optional<ResolvedFocus> focus
+        = resolveCommandFocus(profile, command->focusText, command->trace, &exitCode);
+    if (!focus)
+        return exitCode;
+    const std::shared_ptr<const NvtxTree> tree = *computeNvtxTree({ profile, command->options, focus->range, nullptr });
+    if (tree->ranges == 0) {
+        printError(focus->range.isActive() ? QStringLiteral("%1 has no NVTX ranges overlapping the focus (%2)")
+                                                 .arg(profile->meta.filePath, focus->range.label)
+                                           : QStringLiteral("%1 has no NVTX ranges").arg(profile->meta.filePath));
+        return ExitNoData;
+    }
+    return writeNvtxTree(*command, *focus, tree);
 }
 
 } // namespace nsw::cli

@@ -202,8 +202,22 @@ void CategoryChart::rebuild()
     m_placeholder = nullptr;
     m_segmentLabels.clear();
     m_totalLabels.clear();
-    const std::size_t bars = std::size_t(table.bars.size());
-    const TimeNs maxTotal = bars ? *std::max_element(table.barTotal.begin(), table.barTotal.end()) : 0;
+    const TimeNs maxTotal = table.bars.isEmpty() ? 0 : *std::max_element(table.barTotal.begin(), table.barTotal.end());
+    chooseUnit(maxTotal);
+    m_titleText = tr("Kernel categories · %1 · time mode %2").arg(m_rulesName, timeModeName(table.mode));
+    m_subtitleText = timeModeDescription(table.mode);
+    addStackedBars();
+    keepLegendInk(*legend);
+    setUpAxes(maxTotal);
+    if (maxTotal <= 0)
+        showPlaceholder();
+    else
+        addValueLabels();
+    replot();
+}
+
+void CategoryChart::chooseUnit(TimeNs maxTotal)
+{
     if (maxTotal >= 1'000'000'000) {
         m_unitNs = 1e9;
         m_unit = QStringLiteral("s");
@@ -217,18 +231,19 @@ void CategoryChart::rebuild()
         m_unitNs = 1;
         m_unit = QStringLiteral("ns");
     }
-    m_titleText = tr("Kernel categories · %1 · time mode %2").arg(m_rulesName, timeModeName(table.mode));
-    m_subtitleText = timeModeDescription(table.mode);
+}
 
-    QCPAxis* const barAxis = this->barAxis();
-    QCPAxis* const timeAxis = this->timeAxis();
+void CategoryChart::addStackedBars()
+{
+    const CategoryTable& table = m_table;
+    const std::size_t bars = std::size_t(table.bars.size());
     QVector<double> keys;
     for (std::size_t b = 0; b < bars; ++b)
         keys.append(double(b + 1));
     // Created from the top of the stack down, so that the legend lists them in the order they are stacked.
     std::vector<QCPBars*> stack(table.rowCount(), nullptr);
     for (std::size_t r = table.rowCount(); r-- > 0;) {
-        auto* b = new QCPBars(barAxis, timeAxis);
+        auto* b = new QCPBars(barAxis(), timeAxis());
         b->setName(table.categories[qsizetype(r)]);
         const QColor c = argb(table.colors[r]);
         b->setBrush(c);
@@ -244,8 +259,14 @@ void CategoryChart::rebuild()
     }
     for (std::size_t r = 1; r < stack.size(); ++r)
         stack[r]->moveAbove(stack[r - 1]);
-    keepLegendInk(*legend);
+}
 
+void CategoryChart::setUpAxes(TimeNs maxTotal)
+{
+    const CategoryTable& table = m_table;
+    const std::size_t bars = std::size_t(table.bars.size());
+    QCPAxis* const barAxis = this->barAxis();
+    QCPAxis* const timeAxis = this->timeAxis();
     // Horizontal labels are shortened to a third of what the legend leaves: what all bars share is dropped first (as
     // Compare's headers do), then the middle. The full names are in the tooltip and the table.
     const QFontMetrics metrics(barAxis->tickLabelFont());
@@ -275,31 +296,32 @@ void CategoryChart::rebuild()
     timeAxis->setLabel(tr("time [%1] (%2)").arg(timeModeName(table.mode), m_unit));
     // Up to the longest bar; fitTimeRange() adds the room its total label needs once the axis' length is known.
     timeAxis->setRange(0, maxTotal > 0 ? scaled(maxTotal) : 1);
+}
 
-    // Nothing to stack: say why instead of drawing bars of "0.00 ns".
-    m_placeholder = nullptr;
-    if (maxTotal <= 0) {
-        m_placeholder = new QCPItemText(this);
-        m_placeholder->setClipToAxisRect(false);
-        m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
-        m_placeholder->position->setCoords(0.5, 0.5);
-        m_placeholder->setPositionAlignment(Qt::AlignCenter);
-        m_placeholder->setTextAlignment(Qt::AlignCenter);
-        m_placeholder->setColor(QColor(90, 90, 90));
-        m_placeholderText = bars == 0
-            ? m_emptyText
-            : tr("No kernel or memory time in %1.\nThe export has no CUDA kernels or memory operations%2, or "
-                 "the focus range holds none.")
-                  .arg(bars == 1 ? table.bars.front() : tr("any of the %1 bars").arg(bars),
-                      table.cpuRow >= 0 ? tr(" (the CPU segment is empty too)") : QString());
-        m_placeholder->setText(m_placeholderText); // wrapped to the plot's width once laid out
-        replot();
-        return;
-    }
+void CategoryChart::showPlaceholder()
+{
+    const CategoryTable& table = m_table;
+    const qsizetype bars = table.bars.size();
+    m_placeholder = new QCPItemText(this);
+    m_placeholder->setClipToAxisRect(false);
+    m_placeholder->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_placeholder->position->setCoords(0.5, 0.5);
+    m_placeholder->setPositionAlignment(Qt::AlignCenter);
+    m_placeholder->setTextAlignment(Qt::AlignCenter);
+    m_placeholder->setColor(QColor(90, 90, 90));
+    m_placeholderText = bars == 0
+        ? m_emptyText
+        : tr("No kernel or memory time in %1.\nThe export has no CUDA kernels or memory operations%2, or "
+             "the focus range holds none.")
+              .arg(bars == 1 ? table.bars.front() : tr("any of the %1 bars").arg(bars),
+                  table.cpuRow >= 0 ? tr(" (the CPU segment is empty too)") : QString());
+    m_placeholder->setText(m_placeholderText); // wrapped to the plot's width once laid out
+}
 
-    // Value labels on the segments (shown where they fit, see showLabelsThatFit); the total (and any warning) at the
-    // end of each bar.
-    for (std::size_t bar = 0; bar < bars; ++bar) {
+void CategoryChart::addValueLabels()
+{
+    const CategoryTable& table = m_table;
+    for (std::size_t bar = 0; bar < std::size_t(table.bars.size()); ++bar) {
         TimeNs base = 0;
         for (std::size_t r = 0; r < table.rowCount(); ++r) {
             const TimeNs t = table.time[r][bar];
@@ -328,7 +350,6 @@ void CategoryChart::rebuild()
         total->setPadding(m_horizontal ? QMargins(4, 0, 0, 0) : QMargins(0, 0, 0, 3));
         m_totalLabels.push_back({ total, scaled(base) });
     }
-    replot();
 }
 
 void CategoryChart::showLabelsThatFit()

@@ -60,6 +60,15 @@ private:
     int labelRoom() const;
     void fitLegend();
     void rebuild();
+    /// The time unit for bars up to @p maxTotal: s, ms, µs or ns.
+    void chooseUnit(TimeNs maxTotal);
+    /// One QCPBars per category, stacked bottom-up in table order.
+    void addStackedBars();
+    void setUpAxes(TimeNs maxTotal);
+    /// Says why there are no bars instead of drawing bars of "0.00 ns".
+    void showPlaceholder();
+    /// The value labels on the segments (shown where they fit, see showLabelsThatFit) and each bar's total.
+    void addValueLabels();
     /// Hides the value labels of segments too short for their text (after each layout).
     void showLabelsThatFit();
     /// The time axis' range: the longest bar and its total label, read whole.
