@@ -2,6 +2,7 @@
 #include "nvtxtree.h"
 
 #include "core/nvtx/nvtxnames.h"
+#include "core/util/flatindex.h"
 #include "core/util/hugepages.h"
 
 #include <QHash>
@@ -138,6 +139,15 @@ private:
     NvtxTree m_tree;
     ChildTable m_children;
     std::vector<std::int32_t> m_nameKeyOfRef; ///< with normalized names only
+    struct RefHash
+    {
+        std::size_t operator()(StringRef ref) const noexcept
+        {
+            return std::size_t((std::uint64_t(std::uint32_t(ref)) * 0x9E3779B97F4A7C15ull) >> 29);
+        }
+    };
+    FlatIndex<StringRef, RefHash> m_refSlots; ///< without normalization: each ref's slot in m_keyOfSlot
+    std::vector<std::int32_t> m_keyOfSlot;
     std::int32_t m_unnamedKey = -1;
     QHash<QString, std::int32_t> m_nameIndex;
     std::vector<std::int32_t> m_domainKey;
@@ -159,13 +169,21 @@ std::int32_t Builder::nameKey(StringRef ref)
     const bool normalize = m_tree.options.normalizeNames;
     if (normalize && m_nameKeyOfRef.empty())
         m_nameKeyOfRef.assign(m_p.strings.size(), -1);
-    std::int32_t unused = -1;
-    std::int32_t& key = normalize ? m_nameKeyOfRef[std::size_t(ref)] : unused;
+    if (!normalize) {
+        // Equal texts share one StringRef: the ref names the text, no need to hash it (a node per range when every
+        // range has its own name, as PyTorch's op_ids without normalization).
+        const auto slot = std::size_t(m_refSlots.index(ref));
+        if (slot == m_keyOfSlot.size()) {
+            m_keyOfSlot.push_back(std::int32_t(m_tree.names.size()));
+            m_tree.names.push_back(m_p.strings.at(ref));
+        }
+        return m_keyOfSlot[slot];
+    }
+    std::int32_t& key = m_nameKeyOfRef[std::size_t(ref)];
     if (key >= 0)
         return key;
-    // Once per distinct string (normalized) or per node, never per event.
-    const QString& text = m_p.strings.at(ref);
-    const QString name = normalize ? normalizeNvtxName(text) : text;
+    // Once per distinct string, never per event.
+    const QString name = normalizeNvtxName(m_p.strings.at(ref));
     const auto it = m_nameIndex.constFind(name);
     if (it != m_nameIndex.constEnd()) {
         key = it.value();
