@@ -95,6 +95,16 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     , m_bins(new DurationBinsModel(this))
     , m_job(this)
 {
+    setUpControls();
+    setUpExportMenu();
+    setUpViews();
+    layOut();
+    connectSignals(workbench);
+    onCurrentSessionChanged(workbench->current());
+}
+
+void NvtxPane::setUpControls()
+{
     // Long coverage and status lines wrap instead of widening the dock.
     m_coverage->setWordWrap(true);
     m_coverage->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -111,6 +121,18 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     m_grouping->setCurrentIndex(std::max(0, m_grouping->findData(settings.value(kGroupingKey, 0).toInt())));
     m_normalize->setChecked(settings.value(kNormalizeKey, false).toBool());
 
+    m_threshold->setRange(0, 100);
+    m_threshold->setSuffix(QStringLiteral(" %"));
+    m_threshold->setPrefix(tr("warn below "));
+    m_threshold->setToolTip(tr("Warn when less of the kernel time than this is inside NVTX ranges"));
+    m_threshold->setValue(settings.value(kThresholdKey, 70).toInt());
+    m_coverage->setTextFormat(Qt::RichText);
+    m_coverage->setMargin(3);
+    m_message->hide();
+}
+
+void NvtxPane::setUpExportMenu()
+{
     auto* exportMenu = new QMenu(this);
     m_export->setText(tr("Export"));
     m_export->setMenu(exportMenu);
@@ -129,17 +151,10 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
         [this]() { exportPlotInteractively(*m_histogram, exportBaseName() + QStringLiteral("-histogram"), this); });
     exportMenu->addAction(tr("Duration histogram bins as CSV…"), this,
         [this]() { exportModelCsvInteractively(*m_bins, exportBaseName() + QStringLiteral("-histogram-bins"), this); });
+}
 
-    m_threshold->setRange(0, 100);
-    m_threshold->setSuffix(QStringLiteral(" %"));
-    m_threshold->setPrefix(tr("warn below "));
-    m_threshold->setToolTip(tr("Warn when less of the kernel time than this is inside NVTX ranges"));
-    m_threshold->setValue(QSettings().value(kThresholdKey, 70).toInt());
-    m_coverage->setTextFormat(Qt::RichText);
-    m_coverage->setMargin(3);
-    m_message->setWordWrap(true);
-    m_message->hide();
-
+void NvtxPane::setUpViews()
+{
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterKeyColumn(NvtxTreeModel::RangeColumn);
     m_view->setModel(m_proxy);
@@ -154,7 +169,10 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     m_view->header()->setMinimumSectionSize(60);
     m_flatView->setModel(m_flat);
     m_flatView->hide();
+}
 
+void NvtxPane::layOut()
+{
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_grouping);
@@ -178,7 +196,10 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     split->setStretchFactor(1, 1);
     split->setSizes({ 4000, 1000 });
     layout->addWidget(split, 1);
+}
 
+void NvtxPane::connectSignals(Workbench* workbench)
+{
     connect(m_filter, &FilterBar::filterChanged, this,
         [this](const QString& text, bool regex) { m_filter->setError(m_proxy->setFilter(text, regex)); });
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this]() {
@@ -219,7 +240,6 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
         if (s == m_session && m_tree)
             highlight(nvtxNodesWithKernelName(*m_tree, name));
     });
-    onCurrentSessionChanged(workbench->current());
 }
 
 NvtxPane::~NvtxPane() = default;

@@ -71,6 +71,13 @@ protected:
     void wholeProfileArrived(ProfileSession* session) override;
 
 private:
+    /// The constructor's parts: the grouping, normalization and threshold controls with their saved values; the
+    /// Export menu; the tree and flat views; the layout; what the controls and the workbench change.
+    void setUpControls();
+    void setUpExportMenu();
+    void setUpViews();
+    void layOut();
+    void connectSignals(Workbench* workbench);
     void onCurrentSessionChanged(ProfileSession* session);
     void rebuild();
     void showTree(std::shared_ptr<const NvtxTree> tree);
