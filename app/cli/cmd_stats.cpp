@@ -10,20 +10,37 @@
 
 namespace nsw::cli {
 
-int runStats(const QStringList& args)
+namespace {
+
+/// What `stats` was asked for, checked before the load.
+struct StatsCommand
+{
+    QString trace;
+    QString format; ///< csv, table or json
+    QString output;
+    CommandFocusText focusText;
+    StatsPlan plan;
+};
+
+QString reportListHelp()
+{
+    QString list;
+    for (const ReportSpec& s : reportSpecs())
+        list += QStringLiteral("\n  %1%2")
+                    .arg(s.name,
+                        s.arguments.isEmpty()
+                            ? QString()
+                            : QStringLiteral("[:") + s.arguments.join(QStringLiteral("|:")) + QLatin1Char(']'));
+    return list;
+}
+
+std::optional<StatsCommand> parseStatsCommand(const QStringList& args, int* exitCode)
 {
     QCommandLineParser parser;
-    QString reportList;
-    for (const ReportSpec& s : reportSpecs())
-        reportList += QStringLiteral("\n  %1%2")
-                          .arg(s.name,
-                              s.arguments.isEmpty()
-                                  ? QString()
-                                  : QStringLiteral("[:") + s.arguments.join(QStringLiteral("|:")) + QLatin1Char(']'));
     parser.addPositionalArgument(
         QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
     const QCommandLineOption report(QStringList { QStringLiteral("r"), QStringLiteral("report") },
-        QStringLiteral("Reports to run, comma separated:") + reportList, QStringLiteral("reports"));
+        QStringLiteral("Reports to run, comma separated:") + reportListHelp(), QStringLiteral("reports"));
     const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
         QStringLiteral("csv (nsys stats --format csv, identical), table (default) or json."), QStringLiteral("format"),
         QStringLiteral("table"));
@@ -33,82 +50,72 @@ int runStats(const QStringList& args)
     parser.addOptions({ report, format, output });
     const FocusOptions focusOptions(QStringLiteral("Reports count the rows that overlap it, durations not clipped."));
     focusOptions.addTo(parser);
-    int exitCode = ExitOk;
     if (!parseArguments(parser, args,
             QStringLiteral("Statistics reports computed as nsys stats computes them: same rows, grouping, "
                            "rounding, order and headers."),
-            &exitCode))
-        return exitCode;
+            exitCode))
+        return std::nullopt;
+    *exitCode = ExitUsage;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
         printError(QStringLiteral("stats takes exactly one TRACE (see stats --help)"));
-        return ExitUsage;
+        return std::nullopt;
     }
-    QString fmt = parser.value(format);
-    if (fmt == QLatin1String("column"))
-        fmt = QStringLiteral("table");
-    if (!checkFormat(fmt, { QStringLiteral("csv"), QStringLiteral("table"), QStringLiteral("json") }))
-        return ExitUsage;
+    StatsCommand c;
+    c.trace = positional.first();
+    c.output = parser.value(output);
+    c.format = parser.value(format);
+    if (c.format == QLatin1String("column"))
+        c.format = QStringLiteral("table");
+    if (!checkFormat(c.format, { QStringLiteral("csv"), QStringLiteral("table"), QStringLiteral("json") }))
+        return std::nullopt;
     if (!parser.isSet(report)) {
         printError(QStringLiteral("no report given; use -r REPORT (see stats --help)"));
-        return ExitUsage;
+        return std::nullopt;
     }
-    const CommandFocusText focusText = focusOptions.textOf(parser);
-    if (!checkFocusText(focusText))
-        return ExitUsage;
+    c.focusText = focusOptions.textOf(parser);
+    if (!checkFocusText(c.focusText))
+        return std::nullopt;
     Result<StatsPlan> plan = planReports(parser.value(report).split(QLatin1Char(','), Qt::SkipEmptyParts));
     if (!plan) {
         const bool unknown = plan.errorMessage().startsWith(QLatin1String("unknown report"));
         printError(plan.errorMessage() + (unknown ? QStringLiteral(" (see stats --help)") : QString()));
-        return ExitUsage;
+        return std::nullopt;
     }
-    LoadOptions load = plan->load;
-    addFocusLoad(focusText, load);
-    const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
-    if (!profile)
-        return exitCode;
-    const std::optional<ResolvedFocus> focus = resolveCommandFocus(profile, focusText, positional.first(), &exitCode);
-    if (!focus)
-        return exitCode;
-    setFocus(*plan, focus->range);
+    c.plan = std::move(*plan);
+    *exitCode = ExitOk;
+    return c;
+}
 
-    const QString outFile = parser.value(output);
-    const bool toFile = !outFile.isEmpty() && outFile != QLatin1String("-");
-    const Result<std::vector<ReportTable>> tables = computeReports(*plan, *profile);
-    std::vector<const ReportTable*> produced;
-    for (const ReportTable& table : tables.value()) {
-        if (!table.skipped.isEmpty())
-            printError(QStringLiteral("SKIPPED: %1").arg(table.skipped));
-        else
-            produced.push_back(&table);
-    }
-    if (produced.empty())
-        return ExitNoData;
-    if (fmt == QLatin1String("csv"))
-        printFocusLine(*focus, overlapSemantics());
+/// Writes the reports that were produced, one after the other, in the asked format.
+int writeReports(const StatsCommand& c, const ResolvedFocus& focus, const std::vector<const ReportTable*>& produced)
+{
+    const bool toFile = !c.output.isEmpty() && c.output != QLatin1String("-");
+    if (c.format == QLatin1String("csv"))
+        printFocusLine(focus, overlapSemantics());
     // Written table by table and line by line: a trace report's millions of rows never sit in one string.
     const auto write = [&](QIODevice& out) {
         auto put = [&out](const QString& text) {
             const QByteArray utf8 = text.toUtf8();
             return out.write(utf8) == utf8.size();
         };
-        if (fmt == QLatin1String("json")) {
+        if (c.format == QLatin1String("json")) {
             nlohmann::ordered_json json = nlohmann::ordered_json::array();
             for (std::size_t i = 0; i < produced.size(); ++i) {
                 json.push_back(reportJsonShell(*produced[i], i));
-                if (focus->range.isActive())
-                    json.back()["focus"] = focusJson(*focus, overlapSemantics());
+                if (focus.range.isActive())
+                    json.back()["focus"] = focusJson(focus, overlapSemantics());
                 addWarningsMember(json.back());
             }
-            return writeJsonDocument(plan->reports.size() == 1 ? json[0] : json, produced, out);
+            return writeJsonDocument(c.plan.reports.size() == 1 ? json[0] : json, produced, out);
         }
-        if (fmt == QLatin1String("table") && focus->range.isActive()
-            && !put(focusLine(*focus, overlapSemantics()) + QLatin1Char('\n')))
+        if (c.format == QLatin1String("table") && focus.range.isActive()
+            && !put(focusLine(focus, overlapSemantics()) + QLatin1Char('\n')))
             return false;
         for (std::size_t i = 0; i < produced.size(); ++i) {
             const ReportTable& table = *produced[i];
             // As `nsys stats -q`: a CSV block is followed by a blank line on the console; files hold the blocks only.
-            if (fmt == QLatin1String("csv")) {
+            if (c.format == QLatin1String("csv")) {
                 if ((i > 0 && toFile && !put(QStringLiteral("\n"))) || !writeReportCsv(table, out)
                     || (!toFile && !put(QStringLiteral("\n"))))
                     return false;
@@ -119,11 +126,42 @@ int runStats(const QStringList& args)
         }
         return true;
     };
-    if (const QString e = writeOutputWith(outFile, write); !e.isEmpty()) {
+    if (const QString e = writeOutputWith(c.output, write); !e.isEmpty()) {
         printError(e);
         return ExitInput;
     }
     return ExitOk;
+}
+
+} // namespace
+
+int runStats(const QStringList& args)
+{
+    int exitCode = ExitOk;
+    std::optional<StatsCommand> command = parseStatsCommand(args, &exitCode);
+    if (!command)
+        return exitCode;
+    LoadOptions load = command->plan.load;
+    addFocusLoad(command->focusText, load);
+    const ProfilePtr profile = loadProfile(command->trace, load, &exitCode);
+    if (!profile)
+        return exitCode;
+    const std::optional<ResolvedFocus> focus
+        = resolveCommandFocus(profile, command->focusText, command->trace, &exitCode);
+    if (!focus)
+        return exitCode;
+    setFocus(command->plan, focus->range);
+    const Result<std::vector<ReportTable>> tables = computeReports(command->plan, *profile);
+    std::vector<const ReportTable*> produced;
+    for (const ReportTable& table : tables.value()) {
+        if (!table.skipped.isEmpty())
+            printError(QStringLiteral("SKIPPED: %1").arg(table.skipped));
+        else
+            produced.push_back(&table);
+    }
+    if (produced.empty())
+        return ExitNoData;
+    return writeReports(*command, *focus, produced);
 }
 
 } // namespace nsw::cli
