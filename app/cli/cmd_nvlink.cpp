@@ -264,6 +264,118 @@ QString textPeakKernels(const OrderedJson& j, const ClockAlignment& alignment)
     return t;
 }
 
+/// The command's options, declared once for the parser and read back by the checks below.
+struct NvlinkOptionSet
+{
+    QCommandLineOption sqlite { QStringLiteral("sqlite"),
+        QStringLiteral("The export the kernels come from (default: the only .sqlite next to the recording)."),
+        QStringLiteral("file") };
+    QCommandLineOption metric { QStringLiteral("metric"),
+        QStringLiteral("peak_kernels, max_throughput, avg_throughput, total_communication, nvlink_all (the three "
+                       "throughput metrics) or all (those and peak_kernels)."),
+        QStringLiteral("name") };
+    QCommandLineOption gpu { QStringLiteral("gpu"),
+        QStringLiteral("GPU (CUDA device of the export) the recording is of; kernels of this device are matched "
+                       "(default 0)."),
+        QStringLiteral("n"), QStringLiteral("0") };
+    QCommandLineOption link { QStringLiteral("link"), QStringLiteral("Only this NVLink link."), QStringLiteral("l") };
+    QCommandLineOption direction { QStringLiteral("direction"), QStringLiteral("Only tx or rx."),
+        QStringLiteral("tx|rx") };
+    QCommandLineOption top { QStringLiteral("top"), QStringLiteral("Peak intervals to analyse (default 1)."),
+        QStringLiteral("k"), QStringLiteral("1") };
+    QCommandLineOption ncclOnly { QStringLiteral("nccl-only"), QStringLiteral("List only NCCL kernels.") };
+    QCommandLineOption aggregate { QStringLiteral("aggregate-links"),
+        QStringLiteral("Use the sum over all links at each poll instead of single links.") };
+    QCommandLineOption json { QStringLiteral("json"),
+        QStringLiteral("JSON output, identical to the CCL-Bench tools' (correlate_nsys_nvlink.py, "
+                       "analyze_nvlink_throughput.py).") };
+    QCommandLineOption png { QStringLiteral("png"), QStringLiteral("Also draw the throughput with the peaks to FILE."),
+        QStringLiteral("file") };
+    QCommandLineOption offset { QStringLiteral("offset-us"),
+        QStringLiteral("Correction added to the NVML timestamps before matching kernels (µs, default 0)."),
+        QStringLiteral("us"), QStringLiteral("0") };
+    QCommandLineOption alignStart { QStringLiteral("align-start"),
+        QStringLiteral("Put the recording's first sample at the capture start (then add --offset-us): for a "
+                       "recording whose clock does not match the export's.") };
+    QCommandLineOption output { QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file") };
+
+    QList<QCommandLineOption> all() const
+    {
+        return { sqlite, metric, gpu, link, direction, top, ncclOnly, aggregate, json, png, offset, alignStart,
+            output };
+    }
+};
+
+/// The metric and which series of the recording: GPU, link, direction, aggregation, peaks.
+bool readSelection(const QCommandLineParser& parser, const NvlinkOptionSet& options, Options& o)
+{
+    o.metric = parser.value(options.metric);
+    const QStringList metrics
+        = { QStringLiteral("peak_kernels"), QStringLiteral("max_throughput"), QStringLiteral("avg_throughput"),
+              QStringLiteral("total_communication"), QStringLiteral("nvlink_all"), QStringLiteral("all") };
+    if (!metrics.contains(o.metric)) {
+        printError(o.metric.isEmpty()
+                ? QStringLiteral("no --metric given (%1)").arg(metrics.join(QLatin1Char('|')))
+                : QStringLiteral("unknown --metric '%1' (%2)").arg(o.metric, metrics.join(QLatin1Char('|'))));
+        return false;
+    }
+    bool ok = false;
+    o.gpu = parser.value(options.gpu).toInt(&ok);
+    if (!ok || o.gpu < 0) {
+        printError(QStringLiteral("--gpu must be a GPU number, not '%1'").arg(parser.value(options.gpu)));
+        return false;
+    }
+    if (parser.isSet(options.link)) {
+        const int l = parser.value(options.link).toInt(&ok);
+        if (!ok || l < 0) {
+            printError(QStringLiteral("--link must be a link number, not '%1'").arg(parser.value(options.link)));
+            return false;
+        }
+        o.filter.links = { l };
+    }
+    if (parser.isSet(options.direction)) {
+        const QString d = parser.value(options.direction).toLower();
+        if (d != QLatin1String("tx") && d != QLatin1String("rx")) {
+            printError(QStringLiteral("--direction must be tx or rx, not '%1'").arg(parser.value(options.direction)));
+            return false;
+        }
+        o.filter.direction = d == QLatin1String("tx") ? LinkDirection::Tx : LinkDirection::Rx;
+        o.directionFiltered = true;
+    }
+    const int topValue = parser.value(options.top).toInt(&ok);
+    if (!ok || topValue < 0) {
+        printError(QStringLiteral("--top must be 0 or more, not '%1'").arg(parser.value(options.top)));
+        return false;
+    }
+    o.top = std::size_t(topValue);
+    o.filter.aggregateLinks = parser.isSet(options.aggregate);
+    if (o.filter.aggregateLinks && parser.isSet(options.link)) {
+        printError(QStringLiteral("--link and --aggregate-links exclude each other"));
+        return false;
+    }
+    o.ncclOnly = parser.isSet(options.ncclOnly);
+    return true;
+}
+
+/// Clock alignment and where the results go: JSON, PNG, the output file.
+bool readOutput(const QCommandLineParser& parser, const NvlinkOptionSet& options, Options& o)
+{
+    o.json = parser.isSet(options.json);
+    o.png = parser.value(options.png);
+    bool ok = false;
+    const double offsetUs = parser.value(options.offset).toDouble(&ok);
+    // As far as a recording may lie from its export's session start (ClockAlignment: 100 days).
+    if (!ok || std::abs(offsetUs) > 8.64e12) {
+        printError(QStringLiteral("--offset-us must be a number of µs, not '%1'").arg(parser.value(options.offset)));
+        return false;
+    }
+    o.offsetNs = TimeNs(std::llround(offsetUs * 1000.0));
+    o.alignStart = parser.isSet(options.alignStart);
+    o.output = parser.value(options.output);
+    return o.png.isEmpty() || checkPngAvailable();
+}
+
 /// The command line, checked. Returns false when the command stops here: --help (exit code 0) or a bad option
 /// (printed, exit code != 0).
 bool parseOptions(const QStringList& args, Options& o, int* exitCode)
@@ -273,112 +385,22 @@ bool parseOptions(const QStringList& args, Options& o, int* exitCode)
         QStringLiteral("A trace folder (an export and NVF1 .bin recordings), an NVF1 recording, or an export with "
                        "nsys GPU metrics."),
         QStringLiteral("TRACE_DIR|FILE.bin|EXPORT.sqlite|REPORT.nsys-rep"));
-    const QCommandLineOption sqlite(QStringLiteral("sqlite"),
-        QStringLiteral("The export the kernels come from (default: the only .sqlite next to the recording)."),
-        QStringLiteral("file"));
-    const QCommandLineOption metric(QStringLiteral("metric"),
-        QStringLiteral("peak_kernels, max_throughput, avg_throughput, total_communication, nvlink_all (the three "
-                       "throughput metrics) or all (those and peak_kernels)."),
-        QStringLiteral("name"));
-    const QCommandLineOption gpu(QStringLiteral("gpu"),
-        QStringLiteral("GPU (CUDA device of the export) the recording is of; kernels of this device are matched "
-                       "(default 0)."),
-        QStringLiteral("n"), QStringLiteral("0"));
-    const QCommandLineOption link(
-        QStringLiteral("link"), QStringLiteral("Only this NVLink link."), QStringLiteral("l"));
-    const QCommandLineOption direction(
-        QStringLiteral("direction"), QStringLiteral("Only tx or rx."), QStringLiteral("tx|rx"));
-    const QCommandLineOption top(QStringLiteral("top"), QStringLiteral("Peak intervals to analyse (default 1)."),
-        QStringLiteral("k"), QStringLiteral("1"));
-    const QCommandLineOption ncclOnly(QStringLiteral("nccl-only"), QStringLiteral("List only NCCL kernels."));
-    const QCommandLineOption aggregate(QStringLiteral("aggregate-links"),
-        QStringLiteral("Use the sum over all links at each poll instead of single links."));
-    const QCommandLineOption json(QStringLiteral("json"),
-        QStringLiteral("JSON output, identical to the CCL-Bench tools' (correlate_nsys_nvlink.py, "
-                       "analyze_nvlink_throughput.py)."));
-    const QCommandLineOption png(QStringLiteral("png"),
-        QStringLiteral("Also draw the throughput with the peaks to FILE."), QStringLiteral("file"));
-    const QCommandLineOption offset(QStringLiteral("offset-us"),
-        QStringLiteral("Correction added to the NVML timestamps before matching kernels (µs, default 0)."),
-        QStringLiteral("us"), QStringLiteral("0"));
-    const QCommandLineOption alignStart(QStringLiteral("align-start"),
-        QStringLiteral("Put the recording's first sample at the capture start (then add --offset-us): for a "
-                       "recording whose clock does not match the export's."));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
-    parser.addOptions(
-        { sqlite, metric, gpu, link, direction, top, ncclOnly, aggregate, json, png, offset, alignStart, output });
+    const NvlinkOptionSet options;
+    parser.addOptions(options.all());
     if (!parseArguments(parser, args,
             QStringLiteral("NVLink throughput of an NVML recording (NVF1) or nsys GPU metrics, and the kernels running "
                            "at its peaks. The metrics and their JSON are those of the CCL-Bench NVLink tools; records "
                            "whose NVML call failed and counter resets are not counted (those tools count them)."),
             exitCode))
         return false;
-
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
         printError(QStringLiteral("nvlink takes exactly one TRACE_DIR, FILE.bin or EXPORT.sqlite (see nvlink --help)"));
         return usageError(exitCode);
     }
     o.input = positional.first();
-    o.sqlite = parser.value(sqlite);
-    o.metric = parser.value(metric);
-    const QStringList metrics
-        = { QStringLiteral("peak_kernels"), QStringLiteral("max_throughput"), QStringLiteral("avg_throughput"),
-              QStringLiteral("total_communication"), QStringLiteral("nvlink_all"), QStringLiteral("all") };
-    if (!metrics.contains(o.metric)) {
-        printError(o.metric.isEmpty()
-                ? QStringLiteral("no --metric given (%1)").arg(metrics.join(QLatin1Char('|')))
-                : QStringLiteral("unknown --metric '%1' (%2)").arg(o.metric, metrics.join(QLatin1Char('|'))));
-        return usageError(exitCode);
-    }
-    bool ok = false;
-    o.gpu = parser.value(gpu).toInt(&ok);
-    if (!ok || o.gpu < 0) {
-        printError(QStringLiteral("--gpu must be a GPU number, not '%1'").arg(parser.value(gpu)));
-        return usageError(exitCode);
-    }
-    if (parser.isSet(link)) {
-        const int l = parser.value(link).toInt(&ok);
-        if (!ok || l < 0) {
-            printError(QStringLiteral("--link must be a link number, not '%1'").arg(parser.value(link)));
-            return usageError(exitCode);
-        }
-        o.filter.links = { l };
-    }
-    if (parser.isSet(direction)) {
-        const QString d = parser.value(direction).toLower();
-        if (d != QLatin1String("tx") && d != QLatin1String("rx")) {
-            printError(QStringLiteral("--direction must be tx or rx, not '%1'").arg(parser.value(direction)));
-            return usageError(exitCode);
-        }
-        o.filter.direction = d == QLatin1String("tx") ? LinkDirection::Tx : LinkDirection::Rx;
-        o.directionFiltered = true;
-    }
-    const int topValue = parser.value(top).toInt(&ok);
-    if (!ok || topValue < 0) {
-        printError(QStringLiteral("--top must be 0 or more, not '%1'").arg(parser.value(top)));
-        return usageError(exitCode);
-    }
-    o.top = std::size_t(topValue);
-    o.filter.aggregateLinks = parser.isSet(aggregate);
-    if (o.filter.aggregateLinks && parser.isSet(link)) {
-        printError(QStringLiteral("--link and --aggregate-links exclude each other"));
-        return usageError(exitCode);
-    }
-    o.ncclOnly = parser.isSet(ncclOnly);
-    o.json = parser.isSet(json);
-    o.png = parser.value(png);
-    const double offsetUs = parser.value(offset).toDouble(&ok);
-    // As far as a recording may lie from its export's session start (ClockAlignment: 100 days).
-    if (!ok || std::abs(offsetUs) > 8.64e12) {
-        printError(QStringLiteral("--offset-us must be a number of µs, not '%1'").arg(parser.value(offset)));
-        return usageError(exitCode);
-    }
-    o.offsetNs = TimeNs(std::llround(offsetUs * 1000.0));
-    o.alignStart = parser.isSet(alignStart);
-    o.output = parser.value(output);
-    if (!o.png.isEmpty() && !checkPngAvailable())
+    o.sqlite = parser.value(options.sqlite);
+    if (!readSelection(parser, options, o) || !readOutput(parser, options, o))
         return usageError(exitCode);
     return true;
 }
