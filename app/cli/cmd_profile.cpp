@@ -93,9 +93,16 @@ int printSummary(const QString& report, const QString& png, const QSize& pngSize
     }
     return ExitOk;
 }
-} // namespace
 
-int runProfile(const QStringList& args)
+/// What `profile` was asked for: the nsys request, checked, and where the summary's chart goes.
+struct ProfileCommand
+{
+    ProfileRequest request;
+    QString png;
+    QSize pngSize;
+};
+
+std::optional<ProfileCommand> parseProfileCommand(const QStringList& args, int* exitCode)
 {
     // Everything after "--" is the application's: QCommandLineParser would read its options as ours.
     const qsizetype separator = args.indexOf(QStringLiteral("--"));
@@ -135,23 +142,26 @@ int runProfile(const QStringList& args)
         QStringLiteral("The GPUs to record, one recorder each: 0, 0-3 or 0,2 (default 0)."), QStringLiteral("list"),
         QStringLiteral("0"));
     parser.addOptions({ trace, delay, duration, sampleCpu, output, png, pngSize, recorder, recorderGpus });
-    int exitCode = ExitOk;
     if (!parseArguments(parser, own,
             QStringLiteral("Profiles an application with nsys profile (found as Preferences, NSYS_WORKBENCH_NSYS or "
                            "PATH say), then prints the kernel summary of the report. nsys's own output goes to "
                            "stderr."),
-            &exitCode))
-        return exitCode;
+            exitCode))
+        return std::nullopt;
+    *exitCode = ExitUsage;
     const QStringList command = parser.positionalArguments() + application;
     if (command.isEmpty()) {
         printError(QStringLiteral("profile needs the application to run: profile [OPTIONS] -- COMMAND [ARGS...]"));
-        return ExitUsage;
+        return std::nullopt;
     }
     const std::optional<QSize> size = parsePngSize(parser.value(pngSize));
     if (!size)
-        return ExitUsage;
+        return std::nullopt;
 
-    ProfileRequest request;
+    ProfileCommand c;
+    c.png = parser.value(png);
+    c.pngSize = *size;
+    ProfileRequest& request = c.request;
     request.program = command.first();
     request.arguments = command.mid(1);
     request.trace = parser.value(trace).split(QLatin1Char(','), Qt::SkipEmptyParts);
@@ -161,7 +171,7 @@ int runProfile(const QStringList& args)
     request.durationSeconds = parser.value(duration).toDouble(&durationOk);
     if (!delayOk || !durationOk) {
         printError(QStringLiteral("--delay and --duration take seconds (a number)"));
-        return ExitUsage;
+        return std::nullopt;
     }
     request.sampleCpu = parser.isSet(sampleCpu);
     request.nvlink.command = parser.value(recorder);
@@ -169,38 +179,56 @@ int runProfile(const QStringList& args)
     splitOutput(parser.value(output), request.program, request);
     if (Status valid = validateProfileRequest(request); !valid) {
         printError(valid.errorMessage());
-        return ExitUsage;
+        return std::nullopt;
     }
+    *exitCode = ExitOk;
+    return c;
+}
 
+/// After nsys: the application's exit code, the NVLink recordings and the kernel summary of the report.
+int reportProfiled(const ProfileCommand& c, const ProfileOutcome& profiled)
+{
+    if (profiled.applicationExitCode != 0)
+        printError(QStringLiteral("warning: %1 exited with code %2; its report is shown all the same")
+                       .arg(c.request.program)
+                       .arg(profiled.applicationExitCode));
+    QStringList warnings;
+    const std::vector<RecordingChoice> recorded = usableRecordings(profiled.nvlink, &warnings);
+    for (const QString& warning : warnings)
+        printError(QStringLiteral("warning: ") + warning);
+    const int summarised = printSummary(profiled.reportPath, c.png, c.pngSize);
+    QString recordings;
+    for (const RecordingChoice& r : recorded)
+        recordings += QStringLiteral(
+            "NVLink recording of GPU %1: %2 (nsys-workbench nvlink %2 --sqlite %3 --gpu %1 --metric all)\n")
+                          .arg(r.gpu)
+                          .arg(r.path, profiled.reportPath);
+    if (!recordings.isEmpty())
+        writeStdout(QLatin1Char('\n') + recordings);
+    return summarised;
+}
+
+} // namespace
+
+int runProfile(const QStringList& args)
+{
+    int exitCode = ExitOk;
+    const std::optional<ProfileCommand> command = parseProfileCommand(args, &exitCode);
+    if (!command)
+        return exitCode;
     CancelToken stop;
     s_stop = &stop;
     const auto previous = std::signal(SIGINT, onInterrupt);
     const Result<ProfileOutcome> profiled = profileApplication(
-        request, JobContext(), [](const QString& text) { std::fputs(text.toLocal8Bit().constData(), stderr); }, stop);
+        command->request, JobContext(), [](const QString& text) { std::fputs(text.toLocal8Bit().constData(), stderr); },
+        stop);
     std::signal(SIGINT, previous);
     s_stop = nullptr;
     if (!profiled) {
         printError(profiled.errorMessage());
         return profiled.error().kind == ErrorKind::Usage ? ExitUsage : ExitInput;
     }
-    if (profiled->applicationExitCode != 0)
-        printError(QStringLiteral("warning: %1 exited with code %2; its report is shown all the same")
-                       .arg(request.program)
-                       .arg(profiled->applicationExitCode));
-    QStringList warnings;
-    const std::vector<RecordingChoice> recorded = usableRecordings(profiled->nvlink, &warnings);
-    for (const QString& warning : warnings)
-        printError(QStringLiteral("warning: ") + warning);
-    const int summarised = printSummary(profiled->reportPath, parser.value(png), *size);
-    QString recordings;
-    for (const RecordingChoice& c : recorded)
-        recordings += QStringLiteral(
-            "NVLink recording of GPU %1: %2 (nsys-workbench nvlink %2 --sqlite %3 --gpu %1 --metric all)\n")
-                          .arg(c.gpu)
-                          .arg(c.path, profiled->reportPath);
-    if (!recordings.isEmpty())
-        writeStdout(QLatin1Char('\n') + recordings);
-    return summarised;
+    return reportProfiled(*command, *profiled);
 }
 
 } // namespace nsw::cli
