@@ -6,8 +6,9 @@
 
 namespace nsw {
 
-/// The memory kinds of each memcpy (CUPTI_ACTIVITY_KIND_MEMCPY.srcKind/dstKind), which the loaded profile does not
-/// hold: read from the export on their own, only the columns needed.
+/// The memory kinds of each memcpy (CUPTI_ACTIVITY_KIND_MEMCPY.srcKind/dstKind), read from the export again, only the
+/// columns needed. The loaded profile holds the kinds too (MemOpTable::srcKind/dstKind), but it cannot tell a table
+/// or column that is missing (said as such in MemoryResult::kindsMissing) from NULL values.
 struct MemcpyKindRows
 {
     std::vector<TimeNs> start;
