@@ -133,6 +133,19 @@ std::optional<ResolvedFocus> resolveCommandFocus(
     return std::nullopt;
 }
 
+std::optional<FocusedProfile> loadFocusedProfile(
+    const QString& trace, LoadOptions load, const CommandFocusText& text, int* exitCode)
+{
+    addFocusLoad(text, load);
+    ProfilePtr profile = loadProfile(trace, load, exitCode);
+    if (!profile)
+        return std::nullopt;
+    std::optional<ResolvedFocus> focus = resolveCommandFocus(profile, text, trace, exitCode);
+    if (!focus)
+        return std::nullopt;
+    return FocusedProfile { std::move(profile), std::move(*focus) };
+}
+
 namespace {
 double captureShare(const ResolvedFocus& focus)
 {

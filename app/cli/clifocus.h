@@ -47,6 +47,17 @@ Result<ResolvedFocus> resolveCommandFocus(const ProfilePtr& profile, const Comma
 std::optional<ResolvedFocus> resolveCommandFocus(
     const ProfilePtr& profile, const CommandFocusText& text, const QString& path, int* exitCode);
 
+/// A loaded profile and the focus its command asked for (inactive when none).
+struct FocusedProfile
+{
+    ProfilePtr profile;
+    ResolvedFocus focus;
+};
+/// Loads @p trace with @p load plus what the focus needs (addFocusLoad), then resolves the focus. Prints the error and
+/// sets @p exitCode on failure.
+std::optional<FocusedProfile> loadFocusedProfile(
+    const QString& trace, LoadOptions load, const CommandFocusText& text, int* exitCode);
+
 /// One input of `compare`: a trace, optionally as "TRACE#iter=N|median" (that profile focused on one iteration, as
 /// --iteration takes it).
 struct TraceEntry

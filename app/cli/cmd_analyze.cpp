@@ -110,15 +110,10 @@ int runAnalyze(const QStringList& args)
         // Only what resolving the focus needs: the metadata, and the NVTX table for --nvtx.
         LoadOptions load;
         load.parts = 0;
-        addFocusLoad(focusText, load);
-        const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
-        if (!profile)
+        const std::optional<FocusedProfile> loaded = loadFocusedProfile(positional.first(), load, focusText, &exitCode);
+        if (!loaded)
             return exitCode;
-        const std::optional<ResolvedFocus> resolved
-            = resolveCommandFocus(profile, focusText, positional.first(), &exitCode);
-        if (!resolved)
-            return exitCode;
-        focus = *resolved;
+        focus = loaded->focus;
         request.focus = focus.range;
         request.focusGlobalTid = focus.nvtxGlobalTid;
     }

@@ -166,21 +166,21 @@ int runNvtx(const QStringList& args)
         return exitCode;
     LoadOptions load;
     load.parts = LoadNvtx | LoadCudaApi | LoadKernels | LoadMemOps;
-    const ProfilePtr profile = loadProfile(command->trace, load, &exitCode);
-    if (!profile)
+    const std::optional<FocusedProfile> loaded
+        = loadFocusedProfile(command->trace, load, command->focusText, &exitCode);
+    if (!loaded)
         return exitCode;
-    const std::optional<ResolvedFocus> focus
-        = resolveCommandFocus(profile, command->focusText, command->trace, &exitCode);
-    if (!focus)
-        return exitCode;
-    const std::shared_ptr<const NvtxTree> tree = *computeNvtxTree({ profile, command->options, focus->range, nullptr });
+    const FocusRange& focus = loaded->focus.range;
+    const std::shared_ptr<const NvtxTree> tree
+        = *computeNvtxTree({ loaded->profile, command->options, focus, nullptr });
     if (tree->ranges == 0) {
-        printError(focus->range.isActive() ? QStringLiteral("%1 has no NVTX ranges overlapping the focus (%2)")
-                                                 .arg(profile->meta.filePath, focus->range.label)
-                                           : QStringLiteral("%1 has no NVTX ranges").arg(profile->meta.filePath));
+        const QString& file = loaded->profile->meta.filePath;
+        printError(focus.isActive()
+                ? QStringLiteral("%1 has no NVTX ranges overlapping the focus (%2)").arg(file, focus.label)
+                : QStringLiteral("%1 has no NVTX ranges").arg(file));
         return ExitNoData;
     }
-    return writeNvtxTree(*command, *focus, tree);
+    return writeNvtxTree(*command, loaded->focus, tree);
 }
 
 } // namespace nsw::cli

@@ -141,17 +141,12 @@ int runStats(const QStringList& args)
     std::optional<StatsCommand> command = parseStatsCommand(args, &exitCode);
     if (!command)
         return exitCode;
-    LoadOptions load = command->plan.load;
-    addFocusLoad(command->focusText, load);
-    const ProfilePtr profile = loadProfile(command->trace, load, &exitCode);
-    if (!profile)
+    const std::optional<FocusedProfile> loaded
+        = loadFocusedProfile(command->trace, command->plan.load, command->focusText, &exitCode);
+    if (!loaded)
         return exitCode;
-    const std::optional<ResolvedFocus> focus
-        = resolveCommandFocus(profile, command->focusText, command->trace, &exitCode);
-    if (!focus)
-        return exitCode;
-    setFocus(command->plan, focus->range);
-    const Result<std::vector<ReportTable>> tables = computeReports(command->plan, *profile);
+    setFocus(command->plan, loaded->focus.range);
+    const Result<std::vector<ReportTable>> tables = computeReports(command->plan, *loaded->profile);
     std::vector<const ReportTable*> produced;
     for (const ReportTable& table : tables.value()) {
         if (!table.skipped.isEmpty())
@@ -161,7 +156,7 @@ int runStats(const QStringList& args)
     }
     if (produced.empty())
         return ExitNoData;
-    return writeReports(*command, *focus, produced);
+    return writeReports(*command, loaded->focus, produced);
 }
 
 } // namespace nsw::cli
