@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Times re-focusing the panes' pipelines on a new range of a (large) export (issue 16): the stats reports
-// (cuda_gpu_kern_sum, nvtx_sum), the NVTX tree (from the profile's NVTX index, built with the first tree) and the
-// categories (g2g and busy, clipped), each computed from the loaded profile for a range it has not seen, against the
-// floor of a plain sqlite3 scan of the kernels' start and end measured in the same run. Target: 300 ms per pane on the
-// 4M-kernel export.
+// (cuda_gpu_kern_sum, nvtx_sum), the NVTX tree (from the profile's NVTX index, built with the first tree), the
+// categories (g2g and busy, clipped) and the Findings pane's diagnostics, each computed from the loaded profile for a
+// range it has not seen, against the floor of a plain sqlite3 scan of the kernels' start and end measured in the same
+// run. Target: 300 ms per pane on the 4M-kernel export.
 //   bench_focus [EXPORT] [--iterations N]
 #include "core/categories/categoryrun.h"
 #include "core/categories/rulelibrary.h"
+#include "core/diagnostics/diagnostics.h"
 #include "core/nvtx/nvtxtree.h"
 #include "core/profile/profileloader.h"
 #include "core/reports/statsrun.h"
@@ -108,7 +109,7 @@ int main(int argc, char** argv)
 
     Result<StatsPlan> plan = planReports({ QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("nvtx_sum") });
     const TimeNs span = p.activityEnd - p.activityStart;
-    std::vector<double> stats, nvtx, categoriesG2g, categoriesBusy;
+    std::vector<double> stats, nvtx, categoriesG2g, categoriesBusy, findings;
     for (int i = 0; i < iterations; ++i) {
         floor.push_back(scanFloorMs(path, &floorRows));
         // A new 10 % window each time, moving through the capture.
@@ -134,7 +135,14 @@ int main(int argc, char** argv)
             if (!result || result->breakdown.bars.empty())
                 return 3;
         }
-        if (!reports || !tree || (*tree)->ranges < 0)
+        // What the Findings pane asks for (widgets/diagnostics/findingspane.cpp): every analysis and finding.
+        timer.restart();
+        DiagnosticsRequest diagnostics;
+        diagnostics.profile = loaded.profile;
+        diagnostics.focus = focus;
+        const auto diagnosed = runDiagnostics(diagnostics);
+        findings.push_back(msSince(timer));
+        if (!reports || !tree || (*tree)->ranges < 0 || !diagnosed)
             return 3;
     }
     const double floorMs = median(floor);
@@ -148,5 +156,6 @@ int main(int argc, char** argv)
     print("nvtx tree", nvtx);
     print("categories g2g", categoriesG2g);
     print("categories busy", categoriesBusy);
+    print("findings (every analysis)", findings);
     return 0;
 }
