@@ -38,15 +38,24 @@ struct ProcessCalls
 std::vector<ProcessCalls> processCalls(const AnalysisContext& c)
 {
     const Profile& p = *c.profile;
+    constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+    // Every gap lies inside the window (the focus, else the capture span): a call that does not reach into it can
+    // neither overlap nor cover one, so a focused analysis unites only the calls near its focus.
+    auto processOf = [&](std::size_t i) {
+        if (p.cudaApi.end[i] <= c.windowStart || p.cudaApi.start[i] >= c.windowEnd)
+            return kNone;
+        const ProcessIndex process = p.processOfThread(p.cudaApi.thread[i]);
+        return process >= 0 && std::size_t(process) < p.processes.size() ? std::size_t(process) : kNone;
+    };
     std::vector<std::vector<TimeInterval>> sync(p.processes.size()), memory(p.processes.size()),
         all(p.processes.size());
     // Counted first so that each list is reserved once, in huge pages (millions of calls).
     std::vector<std::array<std::size_t, 3>> counts(p.processes.size());
     for (std::size_t i = 0; i < p.cudaApi.size(); ++i) {
-        const ProcessIndex process = p.processOfThread(p.cudaApi.thread[i]);
-        if (process < 0 || std::size_t(process) >= p.processes.size())
+        const std::size_t process = processOf(i);
+        if (process == kNone)
             continue;
-        std::array<std::size_t, 3>& n = counts[std::size_t(process)];
+        std::array<std::size_t, 3>& n = counts[process];
         ++n[0];
         n[1] += (c.apiKind[i] & (ApiSync | ApiWait)) ? 1 : 0;
         n[2] += (c.apiKind[i] & ApiMemory) ? 1 : 0;
@@ -57,15 +66,15 @@ std::vector<ProcessCalls> processCalls(const AnalysisContext& c)
         reserveHugePages(memory[i], counts[i][2]);
     }
     for (std::size_t i = 0; i < p.cudaApi.size(); ++i) {
-        const ProcessIndex process = p.processOfThread(p.cudaApi.thread[i]);
-        if (process < 0 || std::size_t(process) >= p.processes.size())
+        const std::size_t process = processOf(i);
+        if (process == kNone)
             continue;
         const TimeInterval call { p.cudaApi.start[i], p.cudaApi.end[i] };
-        all[std::size_t(process)].push_back(call);
+        all[process].push_back(call);
         if (c.apiKind[i] & (ApiSync | ApiWait))
-            sync[std::size_t(process)].push_back(call);
+            sync[process].push_back(call);
         if (c.apiKind[i] & ApiMemory)
-            memory[std::size_t(process)].push_back(call);
+            memory[process].push_back(call);
     }
     std::vector<ProcessCalls> out(p.processes.size());
     for (std::size_t i = 0; i < out.size(); ++i)

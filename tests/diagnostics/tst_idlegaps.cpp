@@ -78,6 +78,7 @@ private Q_SLOTS:
     void streamGaps();
     void listedMinimumAndLimit();
     void focusClipsTheWindow();
+    void focusKeepsCallsThatReachIntoIt();
 };
 
 void TestIdleGaps::deviceGaps_data()
@@ -235,6 +236,23 @@ void TestIdleGaps::focusClipsTheWindow()
     QCOMPARE(d->idleNs, 320 * S);
     QCOMPARE(d->gaps, qint64(1));
     QCOMPARE(d->causeNs[int(GapCause::Sync)], 220 * S);
+}
+
+void TestIdleGaps::focusKeepsCallsThatReachIntoIt()
+{
+    // K1 [10, 100], K2 [300, 400] launched at [290, 295]; cudaEventQuery [50, 280] starts before the focus [90, 500).
+    // The gap [100, 300] is host wait: calls cover 180 + 5 of its 200 (without the query it would be CPU-bound).
+    test::ProfileBuilder b;
+    const ThreadIndex t = b.thread(b.process(100, QStringLiteral("python")), 101);
+    b.kernel(t, 0, S, 10 * S, 100 * S, QStringLiteral("gemm"));
+    b.apiCall(t, 50 * S, 280 * S, QStringLiteral("cudaEventQuery_v3020"));
+    b.kernel(t, 290 * S, 295 * S, 300 * S, 400 * S, QStringLiteral("gemm"));
+    const AnalysisContext c = makeAnalysisContext(b.build(), FocusRange { 90 * S, 500 * S, QStringLiteral("f") });
+    const IdleGapResult r = computeIdleGaps(c, 0);
+    const IdleGap* g = gapAt(r.deviceGaps, 0, -1, 100 * S);
+    QVERIFY(g);
+    QCOMPARE(g->end, 300 * S);
+    QCOMPARE(g->cause, GapCause::HostWait);
 }
 
 QTEST_GUILESS_MAIN(TestIdleGaps)
