@@ -133,6 +133,92 @@ ReportValue throughputMBps(qint64 bytes, TimeNs duration)
     return double(product) / 1e6;
 }
 
+/// The kernels and memory operations that overlap @p focus as rows (memory operations tagged with kMemOpBit), by
+/// start: kernels, then copies, then memsets for equal starts, as nsys's UNION ALL reads them.
+std::vector<std::uint32_t> gpuTraceOrder(const Profile& p, const FocusRange& focus)
+{
+    const KernelTable& k = p.kernels;
+    const MemOpTable& m = p.memops;
+    std::vector<std::uint32_t> order;
+    for (std::size_t i = 0; i < k.size(); ++i)
+        if (focus.overlaps(k.start[i], k.end[i]))
+            order.push_back(std::uint32_t(i));
+    for (const bool memsets : { false, true })
+        for (std::size_t i = 0; i < m.size(); ++i)
+            if ((m.copyKind[i] == MemOpTable::kMemset) == memsets && focus.overlaps(m.start[i], m.end[i]))
+                order.push_back(std::uint32_t(i) | kMemOpBit);
+    auto startOf = [&k, &m](std::uint32_t row) { return row & kMemOpBit ? m.start[row & ~kMemOpBit] : k.start[row]; };
+    std::stable_sort(
+        order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return startOf(x) < startOf(y); });
+    return order;
+}
+
+/// printf('%s (%d)', TARGET_INFO_GPU.name, deviceId) for each device of @p order: the name is empty when no GPU has
+/// that id.
+std::map<int, QString> gpuTraceDeviceLabels(const Profile& p, const std::vector<std::uint32_t>& order)
+{
+    std::map<int, QString> labels;
+    const bool hasGpuTable = profileHasTable(p, "TARGET_INFO_GPU");
+    for (const std::uint32_t row : order) {
+        const int device = row & kMemOpBit ? p.memops.device[row & ~kMemOpBit] : p.kernels.device[row];
+        if (labels.count(device))
+            continue;
+        QString gpuName;
+        if (hasGpuTable)
+            for (const GpuInfo& g : p.gpus)
+                if (g.id == device) {
+                    gpuName = g.name;
+                    break;
+                }
+        labels[device] = QStringLiteral("%1 (%2)").arg(gpuName).arg(device);
+    }
+    return labels;
+}
+
+std::vector<ReportColumn> gpuTraceColumns()
+{
+    using T = ReportColumn::Type;
+    return { { QStringLiteral("Start (ns)"), T::Integer }, { QStringLiteral("Duration (ns)"), T::Integer },
+        { QStringLiteral("CorrId"), T::Integer }, { QStringLiteral("GrdX"), T::Integer },
+        { QStringLiteral("GrdY"), T::Integer }, { QStringLiteral("GrdZ"), T::Integer },
+        { QStringLiteral("BlkX"), T::Integer }, { QStringLiteral("BlkY"), T::Integer },
+        { QStringLiteral("BlkZ"), T::Integer }, { QStringLiteral("Reg/Trd"), T::Integer },
+        { QStringLiteral("StcSMem (MB)"), T::Real, 3 }, { QStringLiteral("DymSMem (MB)"), T::Real, 3 },
+        { QStringLiteral("Bytes (MB)"), T::Real, 3 }, { QStringLiteral("Throughput (MBps)"), T::Real, 3 },
+        { QStringLiteral("SrcMemKd"), T::Text }, { QStringLiteral("DstMemKd"), T::Text },
+        { QStringLiteral("Device"), T::Text }, { QStringLiteral("Ctx"), T::Integer },
+        { QStringLiteral("Strm"), T::Integer }, { QStringLiteral("Name"), T::Text } };
+}
+
+/// The launch shape columns of a kernel row and the transfer columns of a memory operation row (each blank for the
+/// other kind).
+void addShapeOrTransferCells(const Profile& p, bool memop, std::size_t i, std::vector<ReportValue>& cells)
+{
+    auto kindName = [](const std::vector<std::uint8_t>& kinds, std::size_t row) -> ReportValue {
+        const QString n = row < kinds.size() ? memKindName(kinds[row]) : QString();
+        return n.isEmpty() ? ReportValue {} : ReportValue { n };
+    };
+    if (!memop) {
+        const LaunchShape& s = p.launchShapes[p.kernels.shape[i]];
+        for (const std::uint32_t v : { s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2] })
+            cells.emplace_back(qint64(v));
+        cells.emplace_back(qint64(s.registersPerThread));
+        cells.emplace_back(megabytes(s.staticSharedMemory));
+        cells.emplace_back(megabytes(s.dynamicSharedMemory));
+        cells.emplace_back(std::monostate {}); // Bytes
+        cells.emplace_back(QString()); // Throughput: '' for kernels
+        cells.emplace_back(std::monostate {});
+        cells.emplace_back(std::monostate {});
+        return;
+    }
+    const MemOpTable& m = p.memops;
+    cells.insert(cells.end(), 9, std::monostate {});
+    cells.emplace_back(megabytes(m.bytes[i]));
+    cells.push_back(throughputMBps(m.bytes[i], m.end[i] - m.start[i]));
+    cells.push_back(kindName(m.srcKind, i));
+    cells.push_back(kindName(m.dstKind, i));
+}
+
 } // namespace
 
 ReportTable cudaGpuTrace(const Profile& p, const FocusRange& focus)
@@ -143,55 +229,15 @@ ReportTable cudaGpuTrace(const Profile& p, const FocusRange& focus)
         return skippedReport(name, title, QStringLiteral("%1 does not contain GPU trace data.").arg(reportFileName(p)));
     if (lacksMemcpyEnum(p))
         return skippedReport(name, title, noEnumMessage(p));
-
-    const KernelTable& k = p.kernels;
-    const MemOpTable& m = p.memops;
-    auto order = std::make_shared<std::vector<std::uint32_t>>();
-    for (std::size_t i = 0; i < k.size(); ++i)
-        if (focus.overlaps(k.start[i], k.end[i]))
-            order->push_back(std::uint32_t(i));
-    // nsys's UNION ALL reads the copies, then the memsets.
-    for (const bool memsets : { false, true })
-        for (std::size_t i = 0; i < m.size(); ++i)
-            if ((m.copyKind[i] == MemOpTable::kMemset) == memsets && focus.overlaps(m.start[i], m.end[i]))
-                order->push_back(std::uint32_t(i) | kMemOpBit);
+    auto order = std::make_shared<const std::vector<std::uint32_t>>(gpuTraceOrder(p, focus));
     if (order->empty())
         return skippedReport(name, title, noDataMessage());
-    auto startOf = [&k, &m](std::uint32_t row) { return row & kMemOpBit ? m.start[row & ~kMemOpBit] : k.start[row]; };
-    std::stable_sort(
-        order->begin(), order->end(), [&](std::uint32_t x, std::uint32_t y) { return startOf(x) < startOf(y); });
-
-    // printf('%s (%d)', TARGET_INFO_GPU.name, deviceId): the name is empty when no GPU has that id.
-    auto devices = std::make_shared<std::map<int, QString>>();
-    auto deviceOf = [&p, &devices](int device) {
-        if (devices->count(device))
-            return;
-        QString gpuName;
-        if (profileHasTable(p, "TARGET_INFO_GPU"))
-            for (const GpuInfo& g : p.gpus)
-                if (g.id == device) {
-                    gpuName = g.name;
-                    break;
-                }
-        (*devices)[device] = QStringLiteral("%1 (%2)").arg(gpuName).arg(device);
-    };
-    for (const std::uint32_t row : *order)
-        deviceOf(row & kMemOpBit ? m.device[row & ~kMemOpBit] : k.device[row]);
+    auto devices = std::make_shared<const std::map<int, QString>>(gpuTraceDeviceLabels(p, *order));
 
     ReportTable t;
     t.name = name;
     t.title = title;
-    using T = ReportColumn::Type;
-    t.columns = { { QStringLiteral("Start (ns)"), T::Integer }, { QStringLiteral("Duration (ns)"), T::Integer },
-        { QStringLiteral("CorrId"), T::Integer }, { QStringLiteral("GrdX"), T::Integer },
-        { QStringLiteral("GrdY"), T::Integer }, { QStringLiteral("GrdZ"), T::Integer },
-        { QStringLiteral("BlkX"), T::Integer }, { QStringLiteral("BlkY"), T::Integer },
-        { QStringLiteral("BlkZ"), T::Integer }, { QStringLiteral("Reg/Trd"), T::Integer },
-        { QStringLiteral("StcSMem (MB)"), T::Real, 3 }, { QStringLiteral("DymSMem (MB)"), T::Real, 3 },
-        { QStringLiteral("Bytes (MB)"), T::Real, 3 }, { QStringLiteral("Throughput (MBps)"), T::Real, 3 },
-        { QStringLiteral("SrcMemKd"), T::Text }, { QStringLiteral("DstMemKd"), T::Text },
-        { QStringLiteral("Device"), T::Text }, { QStringLiteral("Ctx"), T::Integer },
-        { QStringLiteral("Strm"), T::Integer }, { QStringLiteral("Name"), T::Text } };
+    t.columns = gpuTraceColumns();
     t.lazyRowCount = order->size();
     const Profile* profile = &p;
     t.lazyRow = [profile, order, devices](std::size_t r, std::vector<ReportValue>& cells) {
@@ -205,29 +251,7 @@ ReportTable cudaGpuTrace(const Profile& p, const FocusRange& focus)
         cells.emplace_back(c.start[i]);
         cells.emplace_back(c.end[i] - c.start[i]);
         cells.emplace_back(qint64(c.correlation[i]));
-        auto kindName = [](const std::vector<std::uint8_t>& kinds, std::size_t row) -> ReportValue {
-            const QString n = row < kinds.size() ? memKindName(kinds[row]) : QString();
-            return n.isEmpty() ? ReportValue {} : ReportValue { n };
-        };
-        if (!memop) {
-            const LaunchShape& s = pr.launchShapes[pr.kernels.shape[i]];
-            for (const std::uint32_t v : { s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2] })
-                cells.emplace_back(qint64(v));
-            cells.emplace_back(qint64(s.registersPerThread));
-            cells.emplace_back(megabytes(s.staticSharedMemory));
-            cells.emplace_back(megabytes(s.dynamicSharedMemory));
-            cells.emplace_back(std::monostate {}); // Bytes
-            cells.emplace_back(QString()); // Throughput: '' for kernels
-            cells.emplace_back(std::monostate {});
-            cells.emplace_back(std::monostate {});
-        } else {
-            const MemOpTable& mt = pr.memops;
-            cells.insert(cells.end(), 9, std::monostate {});
-            cells.emplace_back(megabytes(mt.bytes[i]));
-            cells.push_back(throughputMBps(mt.bytes[i], c.end[i] - c.start[i]));
-            cells.push_back(kindName(mt.srcKind, i));
-            cells.push_back(kindName(mt.dstKind, i));
-        }
+        addShapeOrTransferCells(pr, memop, i, cells);
         cells.emplace_back(devices->at(c.device[i]));
         cells.emplace_back(qint64(c.context[i]));
         cells.emplace_back(qint64(c.stream[i]));
