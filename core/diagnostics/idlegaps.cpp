@@ -261,13 +261,6 @@ private:
         TimeNs latestEnd;
         std::size_t latest;
     };
-    struct StreamHash
-    {
-        std::size_t operator()(std::uint32_t stream) const noexcept
-        {
-            return std::size_t((std::uint64_t(stream) * 0x9E3779B97F4A7C15ull) >> 32);
-        }
-    };
 
     IdleGap makeGap(
         const DeviceOp& prev, const DeviceOp& next, TimeNs s, TimeNs e, std::int64_t stream, GapCause cause) const
@@ -334,7 +327,7 @@ private:
     const AnalysisContext& m_c;
     GapClassifier& m_classifier;
     IdleGapResult& m_result;
-    FlatIndex<std::uint32_t, StreamHash> m_streams;
+    FlatIndex<std::uint32_t, IntegerHash> m_streams;
     std::vector<StreamState> m_streamEnds; ///< by m_streams index
 };
 

@@ -139,14 +139,7 @@ private:
     NvtxTree m_tree;
     ChildTable m_children;
     std::vector<std::int32_t> m_nameKeyOfRef; ///< with normalized names only
-    struct RefHash
-    {
-        std::size_t operator()(StringRef ref) const noexcept
-        {
-            return std::size_t((std::uint64_t(std::uint32_t(ref)) * 0x9E3779B97F4A7C15ull) >> 29);
-        }
-    };
-    FlatIndex<StringRef, RefHash> m_refSlots; ///< without normalization: each ref's slot in m_keyOfSlot
+    FlatIndex<StringRef, IntegerHash> m_refSlots; ///< without normalization: each ref's slot in m_keyOfSlot
     std::vector<std::int32_t> m_keyOfSlot;
     std::int32_t m_unnamedKey = -1;
     QHash<QString, std::int32_t> m_nameIndex;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/profile/loadtypes.h"
+#include "core/util/flatindex.h"
 
 #include <QString>
 #include <QStringList>
@@ -10,37 +11,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace nsw {
 
 class SqliteDb;
 
-/// Maps 64-bit keys (globalTid, globalPid...) to dense local indices; rows of one thread tend to come in runs,
-/// so the last key is cached.
-class LocalKeyMap
-{
-public:
-    std::int32_t index(std::int64_t key)
-    {
-        if (key == m_lastKey && m_lastIndex >= 0)
-            return m_lastIndex;
-        const auto [it, inserted] = m_map.try_emplace(key, std::int32_t(m_keys.size()));
-        if (inserted)
-            m_keys.push_back(key);
-        m_lastKey = key;
-        m_lastIndex = it->second;
-        return m_lastIndex;
-    }
-    const std::vector<std::int64_t>& keys() const { return m_keys; }
-
-private:
-    std::unordered_map<std::int64_t, std::int32_t> m_map;
-    std::vector<std::int64_t> m_keys;
-    std::int64_t m_lastKey = 0;
-    std::int32_t m_lastIndex = -1;
-};
+/// Maps 64-bit keys (globalTid, globalPid...) to dense local indices, in order of first appearance; rows of one
+/// thread tend to come in runs, which FlatIndex's last-key check serves.
+using LocalKeyMap = FlatIndex<std::int64_t, IntegerHash>;
 
 /// Inline (non-StringIds) texts met during one scan, as raw UTF-8. A name column holds StringIds ids as
 /// values >= 0 and inline texts as encode(index) < -1 until the loader resolves both into the StringPool.

@@ -8,6 +8,15 @@
 
 namespace nsw {
 
+/// A hash for integer keys whose low bits FlatIndex can use: consecutive ids land far apart.
+struct IntegerHash
+{
+    std::size_t operator()(std::int64_t key) const noexcept
+    {
+        return std::size_t((std::uint64_t(key) * 0x9E3779B97F4A7C15ull) >> 17);
+    }
+};
+
 /// Numbers the distinct keys met in a scan 0, 1, 2... in order of first appearance. Open addressing on a power-of-two
 /// table (linear probing): a scan of millions of rows with a few thousand distinct keys stays in cache, where
 /// std::unordered_map pays a modulo, a node and a pointer chase per lookup. @p Hash must spread the low bits.
