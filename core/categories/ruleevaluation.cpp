@@ -49,14 +49,14 @@ int mostFrequentWinner(const std::vector<char>& matches, const std::vector<int>&
     return best;
 }
 
-std::vector<int> firstMatches(const std::vector<std::shared_ptr<const std::vector<char>>>& matches, std::size_t names)
+std::vector<int> firstMatches(const std::vector<std::shared_ptr<const RuleMatches>>& matches, std::size_t names)
 {
     std::vector<int> winner(names, -1);
     std::size_t left = names;
     for (std::size_t r = 0; r < matches.size() && left > 0; ++r) {
-        if (!matches[r] || matches[r]->empty())
+        if (!matches[r] || matches[r]->byName.empty())
             continue;
-        const std::vector<char>& m = *matches[r];
+        const std::vector<char>& m = matches[r]->byName;
         for (std::size_t n = 0; n < names; ++n)
             if (winner[n] < 0 && m[n] == kMatched) {
                 winner[n] = int(r);
@@ -71,36 +71,40 @@ RuleMatchCache::RuleMatchCache(NameSet names)
     : m_names(std::move(names))
 { }
 
-std::shared_ptr<const std::vector<char>> RuleMatchCache::matches(const CategoryRule& rule)
+std::shared_ptr<const RuleMatches> RuleMatchCache::matches(const CategoryRule& rule)
 {
     const QString key = cacheKey(rule);
+    auto result = std::make_shared<RuleMatches>();
     {
         QMutexLocker lock(&m_mutex);
         if (const auto it = m_cache.constFind(key); it != m_cache.constEnd())
             return it.value();
+        result->matchLimit = m_overBudget < BoundedRegex::kMaxOverBudgetTotal ? BoundedRegex::kMatchLimit
+                                                                              : BoundedRegex::kSpentMatchLimit;
     }
-    auto result = std::make_shared<std::vector<char>>();
-    const BoundedRegex re(rule.pattern, rule.caseInsensitive);
+    const BoundedRegex re(rule.pattern, rule.caseInsensitive, result->matchLimit);
+    int overBudget = 0;
     if (re.isValid()) {
         const QStringList& subjects = rule.name == RuleNameKind::Short ? m_names.shortNames : m_names.demangled;
-        result->assign(std::size_t(subjects.size()), kNotTried);
-        int overBudget = 0;
+        std::vector<char>& byName = result->byName;
+        byName.assign(std::size_t(subjects.size()), kNotTried);
         for (qsizetype n = 0; n < subjects.size() && overBudget < BoundedRegex::kMaxOverBudgetSubjects; ++n) {
             switch (re.search(subjects[n])) {
             case BoundedRegex::Outcome::Match:
-                (*result)[std::size_t(n)] = kMatched;
+                byName[std::size_t(n)] = kMatched;
                 break;
             case BoundedRegex::Outcome::NoMatch:
-                (*result)[std::size_t(n)] = kNoMatch;
+                byName[std::size_t(n)] = kNoMatch;
                 break;
             case BoundedRegex::Outcome::OverBudget:
-                (*result)[std::size_t(n)] = kOverBudget;
+                byName[std::size_t(n)] = kOverBudget;
                 ++overBudget;
                 break;
             }
         }
     }
     QMutexLocker lock(&m_mutex);
+    m_overBudget += overBudget;
     if (m_cache.size() > 4096)
         m_cache.clear();
     m_cache.insert(key, result);
@@ -146,14 +150,14 @@ QString ruleBudgetText(const RuleDiagnostic& d)
     return text
         + QStringLiteral(" (over the regex's budget of %1 steps per name: those names are not counted as "
                          "matched)")
-              .arg(BoundedRegex::kMatchLimit);
+              .arg(d.matchLimit);
 }
 
 RuleEvaluation evaluateRules(const RuleList& rules, RuleMatchCache& profile, RuleMatchCache* representative)
 {
     const std::size_t ruleCount = rules.rules.size();
-    std::vector<std::shared_ptr<const std::vector<char>>> matches(ruleCount);
-    std::vector<std::shared_ptr<const std::vector<char>>> repMatches(ruleCount);
+    std::vector<std::shared_ptr<const RuleMatches>> matches(ruleCount);
+    std::vector<std::shared_ptr<const RuleMatches>> repMatches(ruleCount);
     for (std::size_t r = 0; r < ruleCount; ++r) {
         matches[r] = profile.matches(rules.rules[r]);
         if (representative)
@@ -172,18 +176,21 @@ RuleEvaluation evaluateRules(const RuleList& rules, RuleMatchCache& profile, Rul
             d.error = error;
             continue;
         }
-        d.namesMatched = int(std::count(matches[r]->begin(), matches[r]->end(), char(kMatched)));
-        d.namesOverBudget = int(std::count(matches[r]->begin(), matches[r]->end(), char(kOverBudget)));
-        d.namesNotTried = int(std::count(matches[r]->begin(), matches[r]->end(), char(kNotTried)));
+        const std::vector<char>& byName = matches[r]->byName;
+        d.matchLimit = matches[r]->matchLimit;
+        d.namesMatched = int(std::count(byName.begin(), byName.end(), char(kMatched)));
+        d.namesOverBudget = int(std::count(byName.begin(), byName.end(), char(kOverBudget)));
+        d.namesNotTried = int(std::count(byName.begin(), byName.end(), char(kNotTried)));
         if (d.namesOverBudget > 0) {
-            const auto first = std::find(matches[r]->begin(), matches[r]->end(), char(kOverBudget));
+            const auto first = std::find(byName.begin(), byName.end(), char(kOverBudget));
             const QStringList& subjects
                 = rule.name == RuleNameKind::Short ? profile.names().shortNames : profile.names().demangled;
-            d.firstOverBudget = subjects.value(qsizetype(first - matches[r]->begin()));
+            d.firstOverBudget = subjects.value(qsizetype(first - byName.begin()));
         }
         d.namesWon = int(std::count(result.ruleOfName.begin(), result.ruleOfName.end(), int(r)));
         if (representative) {
-            d.representativeMatched = int(std::count(repMatches[r]->begin(), repMatches[r]->end(), char(1)));
+            const std::vector<char>& rep = repMatches[r]->byName;
+            d.representativeMatched = int(std::count(rep.begin(), rep.end(), char(kMatched)));
             d.representativeWon = int(std::count(repWinner.begin(), repWinner.end(), int(r)));
         }
         QRegularExpression re(rule.key());
@@ -193,9 +200,9 @@ RuleEvaluation evaluateRules(const RuleList& rules, RuleMatchCache& profile, Rul
             d.status = RuleDiagnostic::Wins;
         } else if (d.namesMatched > 0 || d.representativeMatched > 0) {
             d.status = RuleDiagnostic::Shadowed;
-            d.shadowedBy = mostFrequentWinner(*matches[r], result.ruleOfName, int(r));
+            d.shadowedBy = mostFrequentWinner(matches[r]->byName, result.ruleOfName, int(r));
             if (d.shadowedBy < 0 && representative)
-                d.shadowedBy = mostFrequentWinner(*repMatches[r], repWinner, int(r));
+                d.shadowedBy = mostFrequentWinner(repMatches[r]->byName, repWinner, int(r));
         } else {
             d.status = RuleDiagnostic::Unused;
         }

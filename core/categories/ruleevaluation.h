@@ -28,6 +28,13 @@ enum RuleMatch : char
     kNotTried = 3 ///< not searched: the rule had already gone over budget on BoundedRegex::kMaxOverBudgetSubjects names
 };
 
+/// One RuleMatch per name (empty when the rule's regex is invalid), and the step budget each search had.
+struct RuleMatches
+{
+    std::vector<char> byName;
+    unsigned matchLimit = 0;
+};
+
 /// Which names each rule's regex is found in (Python `re.search` semantics, under BoundedRegex's budget), cached per
 /// rule so that editing one rule only runs that rule again. Thread-safe.
 class RuleMatchCache
@@ -35,13 +42,16 @@ class RuleMatchCache
 public:
     explicit RuleMatchCache(NameSet names);
     const NameSet& names() const { return m_names; }
-    /// One RuleMatch per name; empty when the rule's regex is invalid.
-    std::shared_ptr<const std::vector<char>> matches(const CategoryRule& rule);
+    /// Searched under BoundedRegex::kMatchLimit steps per name until the rules searched here have been over it
+    /// BoundedRegex::kMaxOverBudgetTotal times, then under BoundedRegex::kSpentMatchLimit: a file of catastrophic
+    /// patterns costs a bounded time in all, not a few full budgets per pattern.
+    std::shared_ptr<const RuleMatches> matches(const CategoryRule& rule);
 
 private:
     NameSet m_names;
     QMutex m_mutex;
-    QHash<QString, std::shared_ptr<const std::vector<char>>> m_cache;
+    QHash<QString, std::shared_ptr<const RuleMatches>> m_cache;
+    int m_overBudget = 0; ///< searches over budget so far, all rules (under m_mutex)
 };
 
 struct RuleDiagnostic
@@ -66,6 +76,7 @@ struct RuleDiagnostic
     int namesOverBudget = 0;
     QString firstOverBudget;
     int namesNotTried = 0;
+    unsigned matchLimit = 0; ///< the steps each search of the rule had (RuleMatches::matchLimit)
 };
 
 /// The rule's outcome ("ok", "shadowed by rule 2"...), then its budget text when it has one.

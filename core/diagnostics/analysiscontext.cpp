@@ -20,6 +20,14 @@ QString baseApiName(const QString& name)
     return base.toLower();
 }
 
+StringRef kernelNameRefOf(const Profile& p, std::size_t row)
+{
+    const KernelTable& k = p.kernels;
+    if (row < k.demangledName.size() && k.demangledName[row] != kNoString)
+        return k.demangledName[row];
+    return row < k.shortName.size() ? k.shortName[row] : kNoString;
+}
+
 } // namespace
 
 std::uint8_t apiKindOf(const QString& name)
@@ -58,10 +66,7 @@ const QString& AnalysisContext::deviceLabel(int key) const
 
 StringRef AnalysisContext::kernelNameRef(std::size_t row) const
 {
-    const KernelTable& k = profile->kernels;
-    if (row < k.demangledName.size() && k.demangledName[row] != kNoString)
-        return k.demangledName[row];
-    return row < k.shortName.size() ? k.shortName[row] : kNoString;
+    return kernelNameRefOf(*profile, row);
 }
 
 const QString& AnalysisContext::kernelName(std::size_t row) const
@@ -74,25 +79,12 @@ bool AnalysisContext::apiInFocus(std::size_t row) const
     return focus.overlaps(profile->cudaApi.start[row], profile->cudaApi.end[row]);
 }
 
-AnalysisContext makeAnalysisContext(const ProfilePtr& profile, const FocusRange& focus, const JobContext& job)
-{
-    AnalysisContext c;
-    c.profile = profile;
-    c.focus = focus;
-    if (!profile)
-        return c;
-    const Profile& p = *profile;
-    if (focus.isActive()) {
-        c.windowStart = focus.start;
-        c.windowEnd = focus.end;
-    } else {
-        const CaptureSpan span = captureSpanOf(p);
-        c.windowStart = span.start;
-        c.windowEnd = span.end;
-        if (span.source == CaptureSpanSource::None)
-            c.windowStart = c.windowEnd = 0;
-    }
+namespace {
 
+/// Which GPU each kernel and memory operation ran on: one key per GPU of the profile (its CUDA ordinal when the
+/// process's devices cannot be mapped to GPUs).
+void addDevices(const Profile& p, AnalysisRows& rows)
+{
     const bool mapped = !p.cudaDevices.empty();
     std::map<std::pair<ProcessIndex, int>, int> keyOf;
     std::map<int, QString> labels;
@@ -117,39 +109,72 @@ AnalysisContext makeAnalysisContext(const ProfilePtr& profile, const FocusRange&
             out[i] = deviceKey(process, ordinal);
         }
     };
-    deviceKeys(p.kernels, c.kernelDevice);
-    deviceKeys(p.memops, c.memOpDevice);
+    deviceKeys(p.kernels, rows.kernelDevice);
+    deviceKeys(p.memops, rows.memOpDevice);
     for (const auto& [key, label] : labels)
-        c.devices.push_back({ key, label });
+        rows.devices.push_back({ key, label });
+}
+
+std::shared_ptr<const AnalysisRows> buildRows(const Profile& p, const JobContext& job)
+{
+    auto rows = std::make_shared<AnalysisRows>();
+    addDevices(p, *rows);
     if (job.isCancelled())
-        return c;
+        return nullptr;
 
     std::unordered_map<StringRef, char> ncclByName;
-    c.kernelIsNccl.resize(p.kernels.size());
-    c.kernelInFocus.resize(p.kernels.size());
+    rows->kernelIsNccl.resize(p.kernels.size());
     for (std::size_t i = 0; i < p.kernels.size(); ++i) {
-        const StringRef ref = c.kernelNameRef(i);
+        const StringRef ref = kernelNameRefOf(p, i);
         auto it = ncclByName.find(ref);
         if (it == ncclByName.end())
-            it = ncclByName.emplace(ref, c.kernelName(i).contains(QLatin1String("nccl"), Qt::CaseInsensitive)).first;
-        c.kernelIsNccl[i] = it->second;
-        c.kernelInFocus[i] = focus.overlaps(p.kernels.start[i], p.kernels.end[i]);
+            it = ncclByName.emplace(ref, p.strings.at(ref).contains(QLatin1String("nccl"), Qt::CaseInsensitive)).first;
+        rows->kernelIsNccl[i] = it->second;
     }
-    c.memOpInFocus.resize(p.memops.size());
-    for (std::size_t i = 0; i < p.memops.size(); ++i)
-        c.memOpInFocus[i] = focus.overlaps(p.memops.start[i], p.memops.end[i]);
     if (job.isCancelled())
-        return c;
+        return nullptr;
 
     std::unordered_map<StringRef, std::uint8_t> kindByName;
-    c.apiKind.resize(p.cudaApi.size());
+    rows->apiKind.resize(p.cudaApi.size());
     for (std::size_t i = 0; i < p.cudaApi.size(); ++i) {
         const StringRef ref = p.cudaApi.name[i];
         auto it = kindByName.find(ref);
         if (it == kindByName.end())
             it = kindByName.emplace(ref, apiKindOf(p.strings.at(ref))).first;
-        c.apiKind[i] = it->second;
+        rows->apiKind[i] = it->second;
     }
+    return job.isCancelled() ? nullptr : rows;
+}
+
+} // namespace
+
+AnalysisContext makeAnalysisContext(const ProfilePtr& profile, const FocusRange& focus, const JobContext& job)
+{
+    AnalysisContext c;
+    c.profile = profile;
+    c.focus = focus;
+    if (!profile)
+        return c;
+    const Profile& p = *profile;
+    if (focus.isActive()) {
+        c.windowStart = focus.start;
+        c.windowEnd = focus.end;
+    } else {
+        const CaptureSpan span = captureSpanOf(p);
+        c.windowStart = span.start;
+        c.windowEnd = span.end;
+        if (span.source == CaptureSpanSource::None)
+            c.windowStart = c.windowEnd = 0;
+    }
+    c.rows = p.derived.get<AnalysisRows>("analysis rows", job.cancelToken(), [&] { return buildRows(p, job); });
+    if (!c.rows)
+        return c;
+    c.zones = timeZonesOf(p);
+    c.devices = c.rows->devices;
+    c.kernelDevice = c.rows->kernelDevice;
+    c.memOpDevice = c.rows->memOpDevice;
+    c.kernelIsNccl = c.rows->kernelIsNccl;
+    c.apiKind = c.rows->apiKind;
     return c;
 }
 

@@ -3,13 +3,29 @@
 
 #include "core/diagnostics/diagnosticstypes.h"
 #include "core/jobs/jobcontext.h"
+#include "core/profile/timezones.h"
 
+#include <memory>
+#include <span>
 #include <vector>
 
 namespace nsw {
 
-/// What the diagnostics analyses share, computed once per request: the window they look at, which GPU each kernel
-/// and memory operation ran on, which kernels are NCCL's, and what each CUDA API name is.
+/// What the analyses know of every row whatever the focus, built once per profile (Profile::derived): which GPU
+/// each kernel and memory operation ran on, which kernels are NCCL's, and what each CUDA API call does.
+struct AnalysisRows
+{
+    std::vector<DiagnosticsDevice> devices; ///< by key, ascending
+    std::vector<int> kernelDevice; ///< per kernel row: DiagnosticsDevice::key
+    std::vector<int> memOpDevice; ///< per memory operation row
+    /// Per kernel row: 1 when its demangled (or short) name contains "nccl", case-insensitive.
+    std::vector<char> kernelIsNccl;
+    /// Per CUDA API row: its ApiKind flags.
+    std::vector<std::uint8_t> apiKind;
+};
+
+/// What the diagnostics analyses share, computed once per request: the window they look at, and the profile's
+/// AnalysisRows and zone maps, through which each analysis visits only the rows that overlap the focus.
 struct AnalysisContext
 {
     ProfilePtr profile;
@@ -18,15 +34,12 @@ struct AnalysisContext
     TimeNs windowStart = 0;
     TimeNs windowEnd = 0;
     std::vector<DiagnosticsDevice> devices; ///< by key, ascending
-    std::vector<int> kernelDevice; ///< per kernel row: DiagnosticsDevice::key
-    std::vector<int> memOpDevice; ///< per memory operation row
-    /// Per kernel row: 1 when its demangled (or short) name contains "nccl", case-insensitive.
-    std::vector<char> kernelIsNccl;
-    /// Per kernel row: 1 when it overlaps the focus (FocusRange::overlaps; all 1 without a focus).
-    std::vector<char> kernelInFocus;
-    std::vector<char> memOpInFocus;
-    /// Per CUDA API row: its ApiKind flags.
-    std::vector<std::uint8_t> apiKind;
+    std::span<const int> kernelDevice; ///< AnalysisRows::kernelDevice
+    std::span<const int> memOpDevice;
+    std::span<const char> kernelIsNccl;
+    std::span<const std::uint8_t> apiKind;
+    std::shared_ptr<const AnalysisRows> rows; ///< what the spans above look into
+    std::shared_ptr<const ProfileTimeZones> zones;
 
     TimeNs windowDuration() const { return windowEnd - windowStart; }
     const QString& deviceLabel(int key) const;
@@ -34,6 +47,21 @@ struct AnalysisContext
     const QString& kernelName(std::size_t row) const;
     StringRef kernelNameRef(std::size_t row) const;
     bool apiInFocus(std::size_t row) const;
+
+    /// Calls @p f(row) for each kernel, memory operation or CUDA API call that overlaps the focus (every row when
+    /// there is none), in row order.
+    template <class F> void forEachKernel(F&& f) const
+    {
+        zones->kernels.forEachOverlapping(focus, profile->kernels.start.vec(), profile->kernels.end.vec(), f);
+    }
+    template <class F> void forEachMemOp(F&& f) const
+    {
+        zones->memops.forEachOverlapping(focus, profile->memops.start.vec(), profile->memops.end.vec(), f);
+    }
+    template <class F> void forEachApiCall(F&& f) const
+    {
+        zones->cudaApi.forEachOverlapping(focus, profile->cudaApi.start, profile->cudaApi.end, f);
+    }
 };
 
 /// What a CUDA API call does, from its name (runtime `cuda*` and driver `cu*`, version suffixes such as `_v3020`
@@ -47,7 +75,8 @@ enum ApiKind : std::uint8_t
 };
 std::uint8_t apiKindOf(const QString& name);
 
-/// Builds the context; a cancelled @p job leaves it partly filled (callers check the token).
+/// Builds the context (the profile's AnalysisRows and zone maps on first use); a cancelled @p job leaves it without
+/// rows (callers check the token).
 AnalysisContext makeAnalysisContext(
     const ProfilePtr& profile, const FocusRange& focus = {}, const JobContext& job = {});
 

@@ -25,27 +25,20 @@ std::map<int, DeviceUnions> deviceUnions(const AnalysisContext& c, const JobCont
     // Counted first so that each list is reserved once (in huge pages): growing millions of rows by doubling faults
     // in twice their memory.
     std::map<int, std::array<std::size_t, 3>> counts;
-    for (std::size_t i = 0; i < p.kernels.size(); ++i)
-        if (c.kernelInFocus[i])
-            ++counts[c.kernelDevice[i]][c.kernelIsNccl[i] ? 1 : 0];
-    for (std::size_t i = 0; i < p.memops.size(); ++i)
-        if (c.memOpInFocus[i])
-            ++counts[c.memOpDevice[i]][2];
+    c.forEachKernel([&](std::size_t i) { ++counts[c.kernelDevice[i]][c.kernelIsNccl[i] ? 1 : 0]; });
+    c.forEachMemOp([&](std::size_t i) { ++counts[c.memOpDevice[i]][2]; });
     for (const auto& [device, n] : counts) {
         Lists& l = lists[device];
         reserveHugePages(l.compute, n[0]);
         reserveHugePages(l.nccl, n[1]);
         reserveHugePages(l.memory, n[2]);
     }
-    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
-        if (!c.kernelInFocus[i])
-            continue;
+    c.forEachKernel([&](std::size_t i) {
         Lists& l = lists[c.kernelDevice[i]];
         (c.kernelIsNccl[i] ? l.nccl : l.compute).push_back(clipped(p.kernels.start[i], p.kernels.end[i]));
-    }
-    for (std::size_t i = 0; i < p.memops.size(); ++i)
-        if (c.memOpInFocus[i])
-            lists[c.memOpDevice[i]].memory.push_back(clipped(p.memops.start[i], p.memops.end[i]));
+    });
+    c.forEachMemOp(
+        [&](std::size_t i) { lists[c.memOpDevice[i]].memory.push_back(clipped(p.memops.start[i], p.memops.end[i])); });
     for (auto& [device, l] : lists) {
         if (job.isCancelled())
             break;

@@ -71,13 +71,19 @@ private:
                 job);
             return;
         }
-        Result<MemcpyKindRows> kinds = readMemcpyKinds(profile->meta.filePath, job);
-        if (kinds.isCancelled())
+        // Read once per profile (a failure too: it is the file's): a re-focus then costs no pass over the export.
+        const auto kinds = profile->derived.get<Result<MemcpyKindRows>>(
+            "memcpy kinds", job.cancelToken(), [&]() -> std::shared_ptr<const Result<MemcpyKindRows>> {
+                auto read
+                    = std::make_shared<const Result<MemcpyKindRows>>(readMemcpyKinds(profile->meta.filePath, job));
+                return read->isCancelled() ? nullptr : read;
+            });
+        if (!kinds)
             return;
-        r.memory
-            = computeMemoryTransfers(context, kinds ? &*kinds : nullptr, kinds ? QString() : kinds.errorMessage(), job);
-        if (!kinds && kinds.error().kind == ErrorKind::Input)
-            warnings << kinds.errorMessage();
+        r.memory = computeMemoryTransfers(
+            context, *kinds ? &**kinds : nullptr, *kinds ? QString() : kinds->errorMessage(), job);
+        if (!*kinds && kinds->error().kind == ErrorKind::Input)
+            warnings << kinds->errorMessage();
     }
 
     void nvtxCoverage(const DiagnosticsRequest& request, const JobContext& job, DiagnosticsResult& r)
@@ -107,13 +113,28 @@ private:
             r.iterationsMissing = QStringLiteral("iteration detection not asked for");
             return;
         }
-        Result<IterationTable> table = computeIterations({ request.profile, request.iterationMarker, nullptr }, job);
-        if (table.isCancelled())
+        // The iterations do not depend on the focus: found once per profile and marker (or not found: that is the
+        // profile's too). The cached table does not hold its profile (the profile holds the cache).
+        const auto found = request.profile->derived.get<Result<IterationTable>>(
+            "iterations " + request.iterationMarker.toStdString(), job.cancelToken(),
+            [&]() -> std::shared_ptr<const Result<IterationTable>> {
+                Result<IterationTable> table
+                    = computeIterations({ request.profile, request.iterationMarker, nullptr }, job);
+                if (table.isCancelled())
+                    return nullptr;
+                if (table)
+                    table->profile = nullptr;
+                return std::make_shared<const Result<IterationTable>>(std::move(table));
+            });
+        if (!found)
             return;
-        if (table)
-            r.iterations = std::make_shared<const IterationTable>(std::move(*table));
-        else
-            r.iterationsMissing = table.errorMessage();
+        if (!*found) {
+            r.iterationsMissing = found->errorMessage();
+            return;
+        }
+        auto table = std::make_shared<IterationTable>(**found);
+        table->profile = request.profile;
+        r.iterations = std::move(table);
     }
 };
 

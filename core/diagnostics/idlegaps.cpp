@@ -51,31 +51,32 @@ std::vector<ProcessCalls> processCalls(const AnalysisContext& c)
         all(p.processes.size());
     // Counted first so that each list is reserved once, in huge pages (millions of calls).
     std::vector<std::array<std::size_t, 3>> counts(p.processes.size());
-    for (std::size_t i = 0; i < p.cudaApi.size(); ++i) {
+    const TimeZones& zones = c.zones->cudaApi;
+    zones.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
         const std::size_t process = processOf(i);
         if (process == kNone)
-            continue;
+            return;
         std::array<std::size_t, 3>& n = counts[process];
         ++n[0];
         n[1] += (c.apiKind[i] & (ApiSync | ApiWait)) ? 1 : 0;
         n[2] += (c.apiKind[i] & ApiMemory) ? 1 : 0;
-    }
+    });
     for (std::size_t i = 0; i < counts.size(); ++i) {
         reserveHugePages(all[i], counts[i][0]);
         reserveHugePages(sync[i], counts[i][1]);
         reserveHugePages(memory[i], counts[i][2]);
     }
-    for (std::size_t i = 0; i < p.cudaApi.size(); ++i) {
+    zones.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
         const std::size_t process = processOf(i);
         if (process == kNone)
-            continue;
+            return;
         const TimeInterval call { p.cudaApi.start[i], p.cudaApi.end[i] };
         all[process].push_back(call);
         if (c.apiKind[i] & (ApiSync | ApiWait))
             sync[process].push_back(call);
         if (c.apiKind[i] & ApiMemory)
             memory[process].push_back(call);
-    }
+    });
     std::vector<ProcessCalls> out(p.processes.size());
     for (std::size_t i = 0; i < out.size(); ++i)
         out[i] = { IntervalUnion(std::move(sync[i])), IntervalUnion(std::move(memory[i])),
@@ -177,24 +178,22 @@ OpsByDevice opsByDevice(const AnalysisContext& c)
     auto slotOf = [&](int key) { return std::size_t(std::lower_bound(keys.begin(), keys.end(), key) - keys.begin()); };
     OpsByDevice out;
     std::vector<std::size_t> next(keys.size() + 1, 0);
-    for (std::size_t i = 0; i < p.kernels.size(); ++i)
-        next[slotOf(c.kernelDevice[i])] += c.kernelInFocus[i] ? 1 : 0;
-    for (std::size_t i = 0; i < p.memops.size(); ++i)
-        next[slotOf(c.memOpDevice[i])] += c.memOpInFocus[i] ? 1 : 0;
+    c.forEachKernel([&](std::size_t i) { ++next[slotOf(c.kernelDevice[i])]; });
+    c.forEachMemOp([&](std::size_t i) { ++next[slotOf(c.memOpDevice[i])]; });
     std::size_t offset = 0;
     for (std::size_t& n : next)
         offset += std::exchange(n, offset);
     out.begin = next;
     reserveHugePages(out.ops, offset);
     out.ops.resize(offset);
-    for (std::size_t i = 0; i < p.kernels.size(); ++i)
-        if (c.kernelInFocus[i])
-            out.ops[next[slotOf(c.kernelDevice[i])]++] = { p.kernels.start[i], p.kernels.end[i], std::uint32_t(i),
-                false, c.kernelDevice[i], i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u };
-    for (std::size_t i = 0; i < p.memops.size(); ++i)
-        if (c.memOpInFocus[i])
-            out.ops[next[slotOf(c.memOpDevice[i])]++] = { p.memops.start[i], p.memops.end[i], std::uint32_t(i), true,
-                c.memOpDevice[i], i < p.memops.stream.size() ? p.memops.stream[i] : 0u };
+    c.forEachKernel([&](std::size_t i) {
+        out.ops[next[slotOf(c.kernelDevice[i])]++] = { p.kernels.start[i], p.kernels.end[i], std::uint32_t(i), false,
+            c.kernelDevice[i], i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u };
+    });
+    c.forEachMemOp([&](std::size_t i) {
+        out.ops[next[slotOf(c.memOpDevice[i])]++] = { p.memops.start[i], p.memops.end[i], std::uint32_t(i), true,
+            c.memOpDevice[i], i < p.memops.stream.size() ? p.memops.stream[i] : 0u };
+    });
     return out;
 }
 

@@ -17,9 +17,9 @@ LaunchCostResult computeLaunchCost(const AnalysisContext& c, TimeNs shortKernelN
     std::unordered_map<StringRef, std::size_t> rowOf;
     std::map<ProcessIndex, LaunchRateRow> processes;
     CancelPoll<> poll(job.cancelToken());
-    for (std::size_t i = 0; i < p.kernels.size() && !poll(); ++i) {
-        if (!c.kernelInFocus[i])
-            continue;
+    c.forEachKernel([&](std::size_t i) {
+        if (poll())
+            return;
         const StringRef ref = c.kernelNameRef(i);
         auto [it, inserted] = rowOf.try_emplace(ref, result.kernels.size());
         if (inserted) {
@@ -44,7 +44,7 @@ LaunchCostResult computeLaunchCost(const AnalysisContext& c, TimeNs shortKernelN
         result.totalKernelNs += d;
         const std::int32_t api = i < p.kernels.api.size() ? p.kernels.api[i] : -1;
         if (api < 0)
-            continue;
+            return;
         const TimeNs apiStart = p.cudaApi.start[std::size_t(api)], apiEnd = p.cudaApi.end[std::size_t(api)];
         ++r.launches;
         r.apiNs += apiEnd - apiStart;
@@ -55,7 +55,7 @@ LaunchCostResult computeLaunchCost(const AnalysisContext& c, TimeNs shortKernelN
         pr.apiNs += apiEnd - apiStart;
         if (isShort)
             result.shortKernelApiNs += apiEnd - apiStart;
-    }
+    });
     std::stable_sort(result.kernels.begin(), result.kernels.end(), [](const LaunchCostRow& a, const LaunchCostRow& b) {
         return a.kernelNs != b.kernelNs ? a.kernelNs > b.kernelNs : a.name < b.name;
     });

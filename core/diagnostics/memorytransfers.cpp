@@ -106,9 +106,7 @@ MemoryResult computeMemoryTransfers(
     const Profile& p = *c.profile;
     // Summed per integer code first, named afterwards: a QString per row of millions costs more than the sums.
     std::map<int, MemoryTransferRow> byCopyKind;
-    for (std::size_t i = 0; i < p.memops.size(); ++i) {
-        if (!c.memOpInFocus[i])
-            continue;
+    c.forEachMemOp([&](std::size_t i) {
         const std::uint8_t kind = i < p.memops.copyKind.size() ? p.memops.copyKind[i] : 0;
         MemoryTransferRow& r = byCopyKind[kind];
         ++r.count;
@@ -116,7 +114,7 @@ MemoryResult computeMemoryTransfers(
         r.totalNs += p.memops.duration(i);
         if (kind != MemOpTable::kMemset)
             ++result.copies;
-    }
+    });
     std::map<QString, MemoryTransferRow> byDirection;
     for (const auto& [kind, r] : byCopyKind)
         add(byDirection[directionOf(p, kind)], r);
@@ -127,13 +125,13 @@ MemoryResult computeMemoryTransfers(
     sortByTime(result.byDirection);
 
     std::map<StringRef, TimeNs> syncApis;
-    for (std::size_t i = 0; i < p.cudaApi.size(); ++i) {
-        if ((c.apiKind[i] & (ApiSync | ApiMemory)) != (ApiSync | ApiMemory) || !c.apiInFocus(i))
-            continue;
+    c.forEachApiCall([&](std::size_t i) {
+        if ((c.apiKind[i] & (ApiSync | ApiMemory)) != (ApiSync | ApiMemory))
+            return;
         ++result.syncCopyCalls;
         result.syncCopyApiNs += p.cudaApi.end[i] - p.cudaApi.start[i];
         syncApis[p.cudaApi.name[i]] += p.cudaApi.end[i] - p.cudaApi.start[i];
-    }
+    });
     std::vector<std::pair<TimeNs, QString>> apis;
     for (const auto& [ref, ns] : syncApis)
         apis.emplace_back(-ns, p.strings.at(ref));
@@ -165,15 +163,15 @@ MemoryResult computeMemoryTransfers(
         pageable.push_back(i);
     }
     if (!pageable.empty()) {
+        // A memcpy row and its memory operation are one event (same start and end): the focus holds both or neither.
         std::unordered_map<quint64, std::int32_t> apiOf; // (pid << 32 | correlation) -> launching call
-        apiOf.reserve(p.memops.size());
-        for (std::size_t i = 0; i < p.memops.size() && i < p.memops.correlation.size(); ++i) {
+        c.forEachMemOp([&](std::size_t i) {
             const ProcessIndex process = i < p.memops.process.size() ? p.memops.process[i] : kNoIndex;
-            if (process >= 0)
+            if (process >= 0 && i < p.memops.correlation.size())
                 apiOf.emplace(
                     (quint64(std::uint32_t(p.processes[std::size_t(process)].pid)) << 32) | p.memops.correlation[i],
                     i < p.memops.api.size() ? p.memops.api[i] : -1);
-        }
+        });
         for (const std::size_t i : pageable) {
             const auto api = apiOf.find((quint64(std::uint32_t(kinds->pid[i])) << 32) | kinds->correlation[i]);
             if (api != apiOf.end() && api->second >= 0 && !(c.apiKind[std::size_t(api->second)] & ApiSync))

@@ -54,9 +54,9 @@ NcclBreakdown computeNcclBreakdown(const AnalysisContext& c, const JobContext& j
     std::map<std::pair<int, std::uint32_t>, NcclStats> streams;
     std::unordered_map<StringRef, Collective> byName;
     CancelPoll<> poll(job.cancelToken());
-    for (std::size_t i = 0; i < p.kernels.size() && !poll(); ++i) {
-        if (!c.kernelIsNccl[i] || !c.kernelInFocus[i])
-            continue;
+    c.forEachKernel([&](std::size_t i) {
+        if (poll() || !c.kernelIsNccl[i])
+            return;
         const StringRef ref = c.kernelNameRef(i);
         auto it = byName.find(ref);
         if (it == byName.end())
@@ -65,7 +65,7 @@ NcclBreakdown computeNcclBreakdown(const AnalysisContext& c, const JobContext& j
         collectives[int(it->second)].add(d);
         streams[{ c.kernelDevice[i], i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u }].add(d);
         result.total.add(d);
-    }
+    });
     auto share = [&](NcclStats& s) {
         s.sharePercent = result.total.totalNs > 0 ? 100.0 * double(s.totalNs) / double(result.total.totalNs) : 0.0;
     };

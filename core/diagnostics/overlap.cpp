@@ -34,9 +34,7 @@ OverlapResult computeOverlap(const AnalysisContext& c, const std::map<int, Devic
 
     const Profile& p = *c.profile;
     std::map<std::pair<int, std::uint32_t>, SharedStream> streams;
-    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
-        if (!c.kernelInFocus[i])
-            continue;
+    c.forEachKernel([&](std::size_t i) {
         const std::uint32_t stream = i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u;
         SharedStream& s = streams[{ c.kernelDevice[i], stream }];
         if (c.kernelIsNccl[i]) {
@@ -45,7 +43,7 @@ OverlapResult computeOverlap(const AnalysisContext& c, const std::map<int, Devic
         } else {
             ++s.computeKernels;
         }
-    }
+    });
     for (auto& [key, s] : streams) {
         if (s.ncclKernels == 0 || s.computeKernels == 0)
             continue;

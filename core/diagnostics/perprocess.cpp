@@ -131,50 +131,46 @@ PerProcessResult computePerProcess(const AnalysisContext& c, const JobContext& j
     RefDurations kernelRefs, syncRefs, nvtxRefs;
 
     CancelPoll<> poll(job.cancelToken());
-    for (std::size_t i = 0; i < p.kernels.size() && !poll(); ++i) {
-        if (!c.kernelInFocus[i])
-            continue;
+    c.forEachKernel([&](std::size_t i) {
+        if (poll())
+            return;
         const ProcessIndex process = processOf(i < p.kernels.process.size() ? p.kernels.process[i] : kNoIndex);
         ProcessBreakdownRow& r = processRow(process);
         ++r.kernels;
         r.kernelNs += p.kernels.duration(i);
         kernelRefs(pidOfProcess(p, process), -1, c.kernelNameRef(i)).add(p.kernels.duration(i));
-    }
+    });
     kernelRefs.mergeInto(p, kernelsByPid, &kernels);
-    for (std::size_t i = 0; i < p.memops.size(); ++i) {
-        if (!c.memOpInFocus[i])
-            continue;
+    c.forEachMemOp([&](std::size_t i) {
         ProcessBreakdownRow& r = processRow(processOf(i < p.memops.process.size() ? p.memops.process[i] : kNoIndex));
         ++r.memOps;
         r.memOpNs += p.memops.duration(i);
-    }
-    for (std::size_t i = 0; i < p.cudaApi.size() && !poll(); ++i) {
-        if (!c.apiInFocus(i))
-            continue;
+    });
+    c.forEachApiCall([&](std::size_t i) {
+        if (poll())
+            return;
         const ProcessIndex process = processOf(p.processOfThread(p.cudaApi.thread[i]));
         ProcessBreakdownRow& r = processRow(process);
         const TimeNs d = p.cudaApi.end[i] - p.cudaApi.start[i];
         ++r.apiCalls;
         r.apiNs += d;
         if (!(c.apiKind[i] & (ApiSync | ApiWait)))
-            continue;
+            return;
         ++r.syncCalls;
         r.syncNs += d;
         syncRefs(pidOfProcess(p, process), -1, p.cudaApi.name[i]).add(d);
-    }
+    });
     syncRefs.mergeInto(p, syncByPid);
-    for (std::size_t i = 0; i < p.nvtx.size() && !poll(); ++i) {
-        if (!NvtxTable::isRange(p.nvtx.eventType[i]) || p.nvtx.end[i] == kNoTime)
-            continue;
-        if (!c.focus.overlaps(p.nvtx.start[i], p.nvtx.end[i]))
-            continue;
+    c.zones->nvtx.forEachOverlapping(c.focus, p.nvtx.start, p.nvtx.end, [&](std::size_t i) {
+        if (poll() || !NvtxTable::isRange(p.nvtx.eventType[i]) || p.nvtx.end[i] == kNoTime)
+            return;
         const ProcessIndex process = processOf(p.processOfThread(p.nvtx.thread[i]));
         ProcessBreakdownRow& r = processRow(process);
         const TimeNs d = p.nvtx.end[i] - p.nvtx.start[i];
         ++r.nvtxRanges;
         r.nvtxNs += d;
         nvtxRefs(pidOfProcess(p, process), p.nvtx.domain[i], p.nvtx.name[i]).add(d);
-    }
+    });
     nvtxRefs.mergeInto(p, nvtxByPid, &nvtx);
     for (auto& [pid, r] : processes) {
         r.pid = pid;

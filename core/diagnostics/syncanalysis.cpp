@@ -21,9 +21,9 @@ SyncResult computeSync(const AnalysisContext& c, const JobContext& job)
     std::map<ThreadIndex, ThreadAcc> threads;
     std::map<std::pair<int, StringRef>, SyncApiRow> apis;
     CancelPoll<> poll(job.cancelToken());
-    for (std::size_t i = 0; i < p.cudaApi.size() && !poll(); ++i) {
-        if (!c.apiInFocus(i))
-            continue;
+    c.forEachApiCall([&](std::size_t i) {
+        if (poll())
+            return;
         const TimeNs s = p.cudaApi.start[i], e = p.cudaApi.end[i];
         const ThreadIndex thread = p.cudaApi.thread[i];
         ThreadAcc& t = threads[thread];
@@ -32,7 +32,7 @@ SyncResult computeSync(const AnalysisContext& c, const JobContext& job)
         t.row.apiNs += e - s;
         result.apiNs += e - s;
         if (!(c.apiKind[i] & (ApiSync | ApiWait)))
-            continue;
+            return;
         ++t.row.calls;
         t.row.totalNs += e - s;
         t.row.maxNs = std::max(t.row.maxNs, e - s);
@@ -44,7 +44,7 @@ SyncResult computeSync(const AnalysisContext& c, const JobContext& job)
         ++a.calls;
         a.totalNs += e - s;
         a.maxNs = std::max(a.maxNs, e - s);
-    }
+    });
     for (auto& [thread, t] : threads) {
         if (t.row.calls == 0)
             continue;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/nvtx/nvtxcoverage.h"
 
+#include "core/profile/timezones.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -41,12 +43,10 @@ Result<NvtxCoverage> computeNvtxCoverage(const ProfilePtr& profile, const FocusR
     if (!profile)
         return coverage;
     const Profile& p = *profile;
-    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
-        if (!focus.overlaps(p.kernels.start[i], p.kernels.end[i]))
-            continue;
+    timeZonesOf(p)->kernels.forEachOverlapping(focus, p.kernels.start.vec(), p.kernels.end.vec(), [&](std::size_t i) {
         coverage.totalNs += p.kernels.end[i] - p.kernels.start[i];
         ++coverage.totalKernels;
-    }
+    });
     if (!index || index->profile() != &p)
         index = NvtxTreeIndex::shared(profile, job);
     if (!index)

@@ -108,7 +108,7 @@ int NvtxPhaseMap::phaseOf(const QString& name, Budget* budget) const
                 budget->lastNotTried = true;
                 continue;
             }
-            switch (pattern.regex->search(name)) {
+            switch (pattern.regex->search(name, budget ? budget->matchLimit() : BoundedRegex::kMatchLimit)) {
             case BoundedRegex::Outcome::Match:
                 return int(i);
             case BoundedRegex::Outcome::NoMatch:
@@ -116,6 +116,7 @@ int NvtxPhaseMap::phaseOf(const QString& name, Budget* budget) const
             case BoundedRegex::Outcome::OverBudget:
                 if (budget) {
                     ++*overBudget;
+                    ++budget->overBudgetTotal;
                     budget->lastOverBudget = true;
                 }
                 break;
@@ -159,9 +160,14 @@ public:
         if (m_notTried > 0)
             text += QStringLiteral(", not tried on %1")
                         .arg(countOf(m_notTried, QStringLiteral("more name"), QStringLiteral("more names")));
+        const QString limit = m_budget.matchLimit() == BoundedRegex::kMatchLimit
+            ? QString::number(BoundedRegex::kMatchLimit)
+            : QStringLiteral("%1 (%2 once the map's patterns had gone over it %3 times)")
+                  .arg(BoundedRegex::kMatchLimit)
+                  .arg(BoundedRegex::kSpentMatchLimit)
+                  .arg(BoundedRegex::kMaxOverBudgetTotal);
         return text
-            + QStringLiteral(" (over the regex's budget of %1 steps per name: not counted as matching it)")
-                  .arg(BoundedRegex::kMatchLimit);
+            + QStringLiteral(" (over the regex's budget of %1 steps per name: not counted as matching it)").arg(limit);
     }
 
 private:

@@ -32,6 +32,14 @@ public:
         std::vector<int> overBudget; ///< per regex pattern, in map order: names it could not decide
         bool lastOverBudget = false; ///< the last name looked up was undecided by some pattern
         bool lastNotTried = false; ///< ... or skipped by a pattern already over budget too often
+        /// Searches over budget so far, all patterns: from BoundedRegex::kMaxOverBudgetTotal on, each search has
+        /// BoundedRegex::kSpentMatchLimit steps.
+        int overBudgetTotal = 0;
+        unsigned matchLimit() const
+        {
+            return overBudgetTotal < BoundedRegex::kMaxOverBudgetTotal ? BoundedRegex::kMatchLimit
+                                                                       : BoundedRegex::kSpentMatchLimit;
+        }
     };
 
     /// Index of the first phase one of whose patterns matches @p name, or -1. A "re:" pattern that cannot decide

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/profile/column.h"
+#include "core/profile/derivedcache.h"
 #include "core/profile/stringpool.h"
 
 #include <QMetaType>
@@ -246,6 +247,9 @@ public:
     /// min(start)..max(end) over the loaded kernel, memory, API and NVTX rows; kNoTime when there are none.
     TimeNs activityStart = kNoTime;
     TimeNs activityEnd = kNoTime;
+
+    /// What analyses derive from the rows whatever the focus, built on first use (core/profile/derivedcache.h).
+    DerivedCache derived;
 
     QString displayName() const;
     /// captureSpanOf(*this).durationNs() (core/profile/capturespan.h): the capture span's one definition.

@@ -15,7 +15,8 @@ struct BoundedRegex::Pcre
     pcre2_match_data* data = nullptr;
     pcre2_match_context* context = nullptr;
     pcre2_jit_stack* jitStack = nullptr;
-    std::mutex searching; ///< the match data and the JIT stack are one search's at a time
+    unsigned matchLimit = 0; ///< the construction's
+    std::mutex searching; ///< the match data, the match context and the JIT stack are one search's at a time
 
     ~Pcre()
     {
@@ -40,8 +41,7 @@ BoundedRegex::BoundedRegex(const QString& pattern, bool caseInsensitive, unsigne
     pcre2_jit_compile(p.code, PCRE2_JIT_COMPLETE); // without JIT (not built in), the interpreter runs it
     p.data = pcre2_match_data_create_from_pattern(p.code, nullptr);
     p.context = pcre2_match_context_create(nullptr);
-    pcre2_set_match_limit(p.context, matchLimit);
-    pcre2_set_depth_limit(p.context, matchLimit);
+    p.matchLimit = matchLimit;
     // As QRegularExpression does: JIT stack up to 512 KiB, so a deep but legitimate match is not cut short.
     p.jitStack = pcre2_jit_stack_create(32 * 1024, 512 * 1024, nullptr);
     if (p.jitStack)
@@ -51,12 +51,15 @@ BoundedRegex::BoundedRegex(const QString& pattern, bool caseInsensitive, unsigne
 
 BoundedRegex::~BoundedRegex() = default;
 
-BoundedRegex::Outcome BoundedRegex::search(QStringView subject) const
+BoundedRegex::Outcome BoundedRegex::search(QStringView subject, unsigned matchLimit) const
 {
     if (!m_code)
         return Outcome::NoMatch;
     Pcre& p = *m_pcre;
     const std::lock_guard lock(p.searching);
+    const unsigned limit = matchLimit ? matchLimit : p.matchLimit;
+    pcre2_set_match_limit(p.context, limit);
+    pcre2_set_depth_limit(p.context, limit);
     // Names come from QString::fromUtf8, which leaves no invalid UTF-16.
     const int rc = pcre2_match(p.code, reinterpret_cast<PCRE2_SPTR>(subject.utf16()), PCRE2_SIZE(subject.size()), 0,
         PCRE2_NO_UTF_CHECK, p.data, p.context);

@@ -25,6 +25,13 @@ public:
     /// A pattern over budget on this many subjects is not tried on the others (by its callers): a catastrophic
     /// pattern then costs a few budgets, not one per name.
     static constexpr int kMaxOverBudgetSubjects = 3;
+    /// A rule file or phase map whose searches have been over budget this many times in all searches the rest under
+    /// kSpentMatchLimit: a file of a thousand catastrophic patterns then costs about this many full budgets, not
+    /// three per pattern (each takes tens of milliseconds).
+    static constexpr int kMaxOverBudgetTotal = 30;
+    /// Ordinary patterns on ordinary names need a few hundred steps; a search that needs more after the file's budget
+    /// is spent is reported over budget like any other.
+    static constexpr unsigned kSpentMatchLimit = 10'000;
 
     BoundedRegex(const QString& pattern, bool caseInsensitive, unsigned matchLimit = kMatchLimit);
     ~BoundedRegex();
@@ -32,8 +39,9 @@ public:
     BoundedRegex& operator=(const BoundedRegex&) = delete;
 
     bool isValid() const { return m_code != nullptr; }
-    /// Unanchored search (Python's re.search). Thread-safe (searches of one object take turns).
-    Outcome search(QStringView subject) const;
+    /// Unanchored search (Python's re.search) under @p matchLimit steps (0: the limit given at construction).
+    /// Thread-safe (searches of one object take turns).
+    Outcome search(QStringView subject, unsigned matchLimit = 0) const;
 
 private:
     struct Pcre;

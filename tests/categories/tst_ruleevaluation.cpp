@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/categories/ruleevaluation.h"
 #include "core/categories/rulelibrary.h"
+#include "core/util/boundedregex.h"
 
 #include <QTest>
 
@@ -114,6 +115,40 @@ private Q_SLOTS:
                                                            "more names")
                                                 .arg(run)),
             qPrintable(ruleStatusText(d)));
+    }
+
+    /// A file of many catastrophic rules: the first kMaxOverBudgetTotal over-budget searches (3 names each, so
+    /// 10 rules) have the full budget, the rest the spent one; an ordinary rule after them still finds its names.
+    void manyCatastrophicRulesShareOneBudget_data()
+    {
+        QTest::addColumn<int>("rule");
+        QTest::addColumn<unsigned>("limit");
+        QTest::newRow("first rule: full budget") << 0 << BoundedRegex::kMatchLimit;
+        QTest::newRow("tenth rule: full budget (27 searches over before it)") << 9 << BoundedRegex::kMatchLimit;
+        QTest::newRow("eleventh rule: spent budget (30 over before it)") << 10 << BoundedRegex::kSpentMatchLimit;
+        QTest::newRow("last catastrophic rule") << 39 << BoundedRegex::kSpentMatchLimit;
+    }
+
+    void manyCatastrophicRulesShareOneBudget()
+    {
+        QFETCH(int, rule);
+        QFETCH(unsigned, limit);
+        const QString run(40, QLatin1Char('a'));
+        std::vector<CategoryRule> rules;
+        for (int r = 0; r < 40; ++r)
+            rules.push_back(::rule(QStringLiteral("^(a+)+$|zz%1").arg(r), QStringLiteral("slow %1").arg(r)));
+        rules.push_back(::rule(QStringLiteral("^gemm"), QStringLiteral("gemm")));
+        RuleMatchCache cache(names({ run + QStringLiteral("!1"), run + QStringLiteral("!2"), run + QStringLiteral("!3"),
+            run + QStringLiteral("!4"), QStringLiteral("gemm_kernel") }));
+        const RuleEvaluation e = evaluateRules(list(rules), cache, nullptr);
+        const RuleDiagnostic& d = e.rules[std::size_t(rule)];
+        QCOMPARE(d.matchLimit, limit);
+        QCOMPARE(d.namesOverBudget, 3);
+        QCOMPARE(d.namesNotTried, 2); // the fourth catastrophic name and gemm_kernel
+        QVERIFY2(
+            ruleStatusText(d).contains(QStringLiteral("budget of %1 steps").arg(limit)), qPrintable(ruleStatusText(d)));
+        QCOMPARE(e.ruleOfName.back(), 40); // the ordinary rule at the end
+        QCOMPARE(e.rules.back().namesOverBudget, 0);
     }
 
     /// The budget must not change what an ordinary pattern finds in a long name (a demangled template name).

@@ -226,13 +226,46 @@ void TestDiagnosticsOracle::focusedKernels()
     const TimeNs a = span[0].toLongLong(), b = span[1].toLongLong();
     const FocusRange focus { a + (b - a) / 3, a + 2 * (b - a) / 3, u"middle"_s };
     const DiagnosticsResult r = diagnose(file, focus);
+    // nsys's range filter: starts in the range, ends in it, or spans it.
+    const QString inFocus
+        = u"((start >= %1 AND start < %2) OR (end >= %1 AND end < %2) OR (start < %1 AND end >= %2))"_s.arg(focus.start)
+              .arg(focus.end);
     const CountTotal sql = countTotal(file,
-        u"SELECT count(*), coalesce(sum(end - start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE (start >= %1 AND start "
-        "< %2) OR (end >= %1 AND end < %2) OR (start < %1 AND end >= %2)"_s.arg(focus.start)
-            .arg(focus.end));
+        u"SELECT count(*), coalesce(sum(end - start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE %1"_s.arg(inFocus));
     QCOMPARE((CountTotal { r.launchCost.totalKernels, r.launchCost.totalKernelNs }), sql);
     for (const DeviceTimeBreakdown& d : r.temporal)
         QCOMPARE(d.computeNs + d.communicationNs + d.memoryNs + d.idleNs, focus.durationNs());
+
+    // The other tables each analysis reads through the profile's zone maps.
+    if (hasTable(file, u"CUPTI_ACTIVITY_KIND_RUNTIME"_s)) {
+        const CountTotal api = countTotal(file,
+            u"SELECT count(*), coalesce(sum(end - start), 0) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE %1"_s.arg(inFocus));
+        QCOMPARE(r.sync.apiNs, api.total);
+    }
+    if (hasTable(file, u"CUPTI_ACTIVITY_KIND_MEMCPY"_s)) {
+        const CountTotal copies = countTotal(file,
+            u"SELECT count(*), coalesce(sum(end - start), 0) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE %1"_s.arg(inFocus));
+        CountTotal ours;
+        for (const MemoryTransferRow& m : r.memory.byDirection)
+            if (m.direction != QLatin1String("memset"))
+                ours = { ours.count + m.count, ours.total + m.totalNs };
+        QCOMPARE(ours, copies);
+        if (r.memory.kindsKnown) {
+            const CountTotal pageable = countTotal(file,
+                u"SELECT count(*), coalesce(sum(bytes), 0) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE (srcKind = 0 OR "
+                "dstKind = 0) AND %1"_s.arg(inFocus));
+            QCOMPARE((CountTotal { r.memory.pageableCopies, r.memory.pageableBytes }), pageable);
+        }
+    }
+    if (hasTable(file, u"NVTX_EVENTS"_s)) {
+        const CountTotal ranges = countTotal(file,
+            u"SELECT count(*), coalesce(sum(end - start), 0) FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71) AND "
+            "end IS NOT NULL AND end >= start AND %1"_s.arg(inFocus));
+        CountTotal ours;
+        for (const ProcessBreakdownRow& p : r.perProcess.processes)
+            ours = { ours.count + p.nvtxRanges, ours.total + p.nvtxNs };
+        QCOMPARE(ours, ranges);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDiagnosticsOracle)

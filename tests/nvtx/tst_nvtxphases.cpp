@@ -21,6 +21,7 @@ private Q_SLOTS:
     void phaseOf();
     void loadNamesTheFile();
     void catastrophicPatternIsFlagged();
+    void manyCatastrophicPatternsShareOneBudget();
     void specialFilesRefused_data();
     void specialFilesRefused();
     void phaseTimes();
@@ -129,6 +130,28 @@ void TestNvtxPhases::catastrophicPatternIsFlagged()
     NvtxPhaseMap::Budget fresh;
     QCOMPARE(map.phaseOf(u"aaaa"_s, &fresh), 0); // ...though it decides a short run, and matches it
     QCOMPARE(map.phaseOf(run + u"!x"_s), 1); // without a budget record: still undecided, still falls through
+}
+
+/// Forty catastrophic patterns: the first kMaxOverBudgetTotal over-budget searches (ten patterns, three names each)
+/// have the full budget, the later ones the spent one, and an ordinary pattern after them still decides its names.
+void TestNvtxPhases::manyCatastrophicPatternsShareOneBudget()
+{
+    QString json = u"{"_s;
+    for (int p = 0; p < 40; ++p)
+        json += u"\"slow %1\": [\"re:^(a+)+$|zz%1\"], "_s.arg(p);
+    json += u"\"gemm\": [\"re:gemm\"]}"_s;
+    QString error;
+    const NvtxPhaseMap map = NvtxPhaseMap::fromJson(json.toUtf8(), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QString run(40, QLatin1Char('a'));
+    NvtxPhaseMap::Budget budget;
+    for (int k = 0; k < 3; ++k) {
+        QCOMPARE(budget.matchLimit(), k == 0 ? BoundedRegex::kMatchLimit : BoundedRegex::kSpentMatchLimit);
+        QCOMPARE(map.phaseOf(run + u'!' + QString::number(k), &budget), -1);
+        QCOMPARE(budget.overBudgetTotal, 40 * (k + 1)); // every pattern over budget on every name
+    }
+    QCOMPARE(map.phaseOf(u"sgemm_128"_s, &budget), 40); // every slow pattern is now not tried
+    QVERIFY(budget.lastNotTried);
 }
 
 void TestNvtxPhases::specialFilesRefused_data()

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/jobs/cancel.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace nsw {
+
+/// What analyses derive from a loaded profile whatever the focus (zone maps, per-row device keys, the iteration
+/// table), built once on first use and kept as long as the profile: a refocus then costs what the focus holds, not a
+/// pass over every row. Values must not hold the profile (that would keep it alive forever).
+///
+/// One builder at a time per key; the others wait for its value (polling their cancel token) instead of building
+/// it again. A builder that returns nullptr (cancelled, failed) stores nothing, so the next caller builds.
+class DerivedCache
+{
+public:
+    DerivedCache() = default;
+    // A copied profile starts with nothing derived (its rows may be edited before it is shared).
+    DerivedCache(const DerivedCache&) { }
+    DerivedCache& operator=(const DerivedCache&) { return *this; }
+
+    template <class T, class Build>
+    std::shared_ptr<const T> get(const std::string& key, const CancelToken& cancel, Build&& build) const
+    {
+        std::shared_ptr<std::timed_mutex> building;
+        {
+            const std::lock_guard lock(m_mutex);
+            Entry& e = m_entries[key];
+            if (e.value)
+                return std::static_pointer_cast<const T>(e.value);
+            if (!e.building)
+                e.building = std::make_shared<std::timed_mutex>();
+            building = e.building;
+        }
+        while (!building->try_lock_for(std::chrono::milliseconds(20)))
+            if (cancel.isCancelled())
+                return nullptr;
+        const std::lock_guard buildLock(*building, std::adopt_lock);
+        {
+            const std::lock_guard lock(m_mutex);
+            if (const auto& value = m_entries[key].value)
+                return std::static_pointer_cast<const T>(value);
+        }
+        std::shared_ptr<const T> built = build();
+        if (built) {
+            const std::lock_guard lock(m_mutex);
+            m_entries[key].value = built;
+        }
+        return built;
+    }
+
+private:
+    struct Entry
+    {
+        std::shared_ptr<const void> value;
+        std::shared_ptr<std::timed_mutex> building;
+    };
+    mutable std::mutex m_mutex;
+    mutable std::map<std::string, Entry> m_entries;
+};
+
+} // namespace nsw

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Profile::derived (core/profile/derivedcache.h): built once per key and shared, nothing stored for a builder that
+// gives up, one builder at a time while the others wait (or stop waiting when cancelled), copies start empty.
+#include "core/profile/derivedcache.h"
+
+#include <QTest>
+#include <atomic>
+#include <future>
+#include <thread>
+#include <vector>
+
+using namespace nsw;
+
+class TestDerivedCache : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void buildsOncePerKey_data();
+    void buildsOncePerKey();
+    void failedBuildIsNotKept();
+    void concurrentCallersShareOneBuild();
+    void cancelledWaiterStopsWaiting();
+    void copyStartsEmpty();
+};
+
+void TestDerivedCache::buildsOncePerKey_data()
+{
+    QTest::addColumn<QStringList>("keys");
+    QTest::addColumn<int>("builds"); // distinct keys, counted by hand
+    QTest::newRow("one key asked three times") << QStringLiteral("a|a|a").split(u'|') << 1;
+    QTest::newRow("two keys, interleaved") << QStringLiteral("a|b|a|b").split(u'|') << 2;
+    QTest::newRow("keys that differ only in a suffix") << QStringLiteral("iterations |iterations x").split(u'|') << 2;
+}
+
+void TestDerivedCache::buildsOncePerKey()
+{
+    QFETCH(QStringList, keys);
+    QFETCH(int, builds);
+    DerivedCache cache;
+    int built = 0;
+    std::map<QString, const int*> first;
+    for (const QString& key : keys) {
+        const auto value = cache.get<int>(key.toStdString(), CancelToken::never(), [&] {
+            ++built;
+            return std::make_shared<const int>(built);
+        });
+        QVERIFY(value);
+        const auto [it, inserted] = first.try_emplace(key, value.get());
+        QCOMPARE(value.get(), it->second); // the same object every time
+    }
+    QCOMPARE(built, builds);
+}
+
+void TestDerivedCache::failedBuildIsNotKept()
+{
+    DerivedCache cache;
+    int attempts = 0;
+    auto build
+        = [&]() -> std::shared_ptr<const int> { return ++attempts == 1 ? nullptr : std::make_shared<const int>(7); };
+    QVERIFY(!cache.get<int>("k", CancelToken::never(), build));
+    const auto second = cache.get<int>("k", CancelToken::never(), build);
+    QVERIFY(second);
+    QCOMPARE(*second, 7);
+    QCOMPARE(attempts, 2);
+}
+
+void TestDerivedCache::concurrentCallersShareOneBuild()
+{
+    DerivedCache cache;
+    std::atomic<int> built { 0 };
+    std::promise<void> release;
+    const std::shared_future<void> released = release.get_future().share();
+    std::atomic<int> started { 0 };
+    std::vector<std::shared_ptr<const int>> values(4);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < values.size(); ++t)
+        threads.emplace_back([&, t] {
+            ++started;
+            values[t] = cache.get<int>("k", CancelToken::never(), [&] {
+                ++built;
+                released.wait(); // the builder holds the key until every caller has asked
+                return std::make_shared<const int>(1);
+            });
+        });
+    while (started.load() < int(values.size()))
+        std::this_thread::yield();
+    release.set_value();
+    for (std::thread& t : threads)
+        t.join();
+    QCOMPARE(built.load(), 1);
+    for (const auto& v : values)
+        QCOMPARE(v.get(), values.front().get());
+}
+
+void TestDerivedCache::cancelledWaiterStopsWaiting()
+{
+    DerivedCache cache;
+    std::promise<void> release, building;
+    const std::shared_future<void> released = release.get_future().share();
+    std::thread builder([&] {
+        (void)cache.get<int>("k", CancelToken::never(), [&] {
+            building.set_value();
+            released.wait();
+            return std::make_shared<const int>(1);
+        });
+    });
+    building.get_future().wait();
+    const CancelToken cancelled;
+    cancelled.cancel();
+    bool waiterBuilt = false;
+    const auto value = cache.get<int>("k", cancelled, [&] {
+        waiterBuilt = true;
+        return std::make_shared<const int>(2);
+    });
+    QVERIFY(!value); // returned while the other build still runs
+    QVERIFY(!waiterBuilt);
+    release.set_value();
+    builder.join();
+    QCOMPARE(*cache.get<int>("k", CancelToken::never(), [] { return std::make_shared<const int>(3); }), 1);
+}
+
+void TestDerivedCache::copyStartsEmpty()
+{
+    DerivedCache cache;
+    (void)cache.get<int>("k", CancelToken::never(), [] { return std::make_shared<const int>(1); });
+    const DerivedCache copy(cache);
+    QCOMPARE(*copy.get<int>("k", CancelToken::never(), [] { return std::make_shared<const int>(2); }), 2);
+}
+
+QTEST_GUILESS_MAIN(TestDerivedCache)
+#include "tst_derivedcache.moc"
