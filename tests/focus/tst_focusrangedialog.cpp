@@ -102,6 +102,23 @@ private Q_SLOTS:
         QVERIFY(!dialog.isErrorShown());
     }
 
+    /// Shown, the dialog is wide enough for its title bar ("Focus on Range — nsys-workbench" plus the window
+    /// manager's buttons, ~100 px) and its hint reads in at most three lines, not a narrow column of words.
+    void wideEnoughToRead()
+    {
+        FocusRangeDialog dialog(kCapture, {});
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const auto* hint = dialog.findChild<QLabel*>(u"focusRangeHint"_s);
+        QVERIFY(hint && hint->isVisible());
+        const QString title = dialog.windowTitle() + u" \u2014 nsys-workbench"_s;
+        QVERIFY2(dialog.width() >= dialog.fontMetrics().horizontalAdvance(title) + 100,
+            qPrintable(u"dialog %1 px wide"_s.arg(dialog.width())));
+        const int textHeight = hint->heightForWidth(hint->width()); // the wrapped text's, whatever the layout adds
+        QVERIFY2(textHeight <= 3 * hint->fontMetrics().lineSpacing(),
+            qPrintable(u"hint text %1 px high in %2 px"_s.arg(textHeight).arg(hint->width())));
+    }
+
     void currentFocusFillsTheFields()
     {
         const FocusRange current { kOrigin + 1'234'567'891, kOrigin + 1'500'000'000, u"iteration 3"_s };

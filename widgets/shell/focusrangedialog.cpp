@@ -46,6 +46,9 @@ FocusRangeDialog::FocusRangeDialog(const CaptureSpan& capture, const FocusRange&
                                 .arg(formatDuration(capture.durationNs())),
         this);
     hint->setWordWrap(true);
+    hint->setObjectName(QStringLiteral("focusRangeHint"));
+    // A word-wrapped label asks for little width: without a minimum the dialog opens a few words wide, its title cut.
+    setMinimumWidth(fontMetrics().averageCharWidth() * 64);
     m_error->setObjectName(QStringLiteral("focusRangeError"));
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #a00000;"));
