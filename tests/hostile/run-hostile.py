@@ -249,6 +249,9 @@ def side_inputs(base, work):
                                   "OR id IN (SELECT textId FROM NVTX_EVENTS);"
                                   f"UPDATE NVTX_EVENTS SET text = '{'a' * 40}!' || rowid WHERE text IS NOT NULL;")
     rules("catastrophic-regex-on-its-names", os.path.join(side, "slow.json"), long_names, "too expensive on 'aaaa")
+    # Ten thousand catastrophic patterns share one budget: tens of full budgets in all, not three per pattern (40 s).
+    rules("10k-catastrophic-regexes", write("slow-10k.json", json.dumps(
+        {"e": {"m": {f"^(a+)+$|zz{i}": f"slow{i}" for i in range(10000)}}})), long_names, "too expensive on 'aaaa")
     rules("python-rejects", write("recursive.json", json.dumps({"e": {"m": {"(?R)": "x"}}})))
     rules("not-json", write("broken.json", "{{{"))
     rules("deep-json", write("deep.json", "[" * 200000 + "]" * 200000))
@@ -261,6 +264,8 @@ def side_inputs(base, work):
     cases["phase-map-catastrophic-regex-in-report"] = (
         ["report", long_names, "--out", os.path.join(side, "report-out"), "--phase-map",
          os.path.join(side, "slow-phases.json")], os.path.join(side, "slow-phases.json"), "too expensive on 'aaaa")
+    phases("10k-catastrophic-regexes", write("slow-phases-10k.json", json.dumps(
+        {f"slow{i}": [f"re:^(a+)+$|zz{i}"] for i in range(10000)})), long_names, "too expensive on 'aaaa")
     phases("10k-phases", write("many-phases.json", json.dumps(
         {f"phase{i}": [f"re:^layer_{i}(_.*)?$"] for i in range(10000)})))
     phases("python-rejects", write("recursive-phases.json", json.dumps({"p": ["re:(?R)"]})))
