@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/diagnostics/analysiscontext.h"
-#include "core/diagnostics/intervals.h"
+#include "core/profile/intervals.h"
 
 #include <map>
 

@@ -2,7 +2,6 @@
 #include "gpubusy.h"
 
 #include "core/util/hugepages.h"
-#include "core/util/sortruns.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +13,7 @@ namespace {
 constexpr double kMinGapRatio = 4.0;
 constexpr TimeNs kMinBoundaryGapNs = 10'000;
 
-void addIntervals(const GpuActivityColumns& table, std::vector<std::pair<TimeNs, TimeNs>>& out)
+void addIntervals(const GpuActivityColumns& table, std::vector<TimeInterval>& out)
 {
     for (std::size_t i = 0; i < table.size(); ++i)
         if (table.end[i] > table.start[i])
@@ -23,45 +22,20 @@ void addIntervals(const GpuActivityColumns& table, std::vector<std::pair<TimeNs,
 
 } // namespace
 
-TimeNs GpuBusyUnion::busyWithin(TimeNs start, TimeNs end) const
+IntervalUnion gpuBusyUnion(const Profile& profile, const JobContext& job)
 {
-    // The first interval that ends after start; intervals are disjoint and sorted, so ends are sorted too.
-    auto it = std::upper_bound(intervals.begin(), intervals.end(), start,
-        [](TimeNs t, const std::pair<TimeNs, TimeNs>& iv) { return t < iv.second; });
-    TimeNs busy = 0;
-    for (; it != intervals.end() && it->first < end; ++it)
-        busy += std::min(it->second, end) - std::max(it->first, start);
-    return busy;
-}
-
-GpuBusyUnion gpuBusyUnion(const Profile& profile, const JobContext& job)
-{
-    std::vector<std::pair<TimeNs, TimeNs>> all;
+    std::vector<TimeInterval> all;
     reserveHugePages(all, profile.kernels.size() + profile.memops.size());
     addIntervals(profile.kernels, all);
     addIntervals(profile.memops, all);
     if (job.isCancelled())
         return {};
-    // Each table is a few runs in start order: merging them is a few passes, sorting 5M rows is not.
-    std::vector<std::pair<TimeNs, TimeNs>> scratch;
-    if (!sortByRuns(std::span(all), scratch, std::less<>()))
-        std::sort(all.begin(), all.end());
-    GpuBusyUnion result;
-    CancelPoll<> poll(job.cancelToken());
-    for (const auto& iv : all) {
-        if (poll())
-            return {};
-        if (!result.intervals.empty() && iv.first <= result.intervals.back().second)
-            result.intervals.back().second = std::max(result.intervals.back().second, iv.second);
-        else
-            result.intervals.push_back(iv);
-    }
-    return result;
+    return IntervalUnion(std::move(all)); // each table is a few runs in start order: merged, not sorted
 }
 
-GapSegments splitAtIdleGaps(const GpuBusyUnion& busy)
+GapSegments splitAtIdleGaps(const IntervalUnion& busy)
 {
-    const auto& iv = busy.intervals;
+    const auto& iv = busy.intervals();
     std::vector<TimeNs> gaps;
     for (std::size_t i = 1; i < iv.size(); ++i)
         gaps.push_back(iv[i].first - iv[i - 1].second);

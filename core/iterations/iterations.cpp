@@ -200,7 +200,7 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
         return markers.failureAs<IterationTable>();
 
     job.report(QStringLiteral("GPU busy time"), 0.2);
-    const GpuBusyUnion busy = gpuBusyUnion(profile, job);
+    const IntervalUnion busy = gpuBusyUnion(profile, job);
     if (job.isCancelled())
         return Result<IterationTable>::cancelled();
 
@@ -213,8 +213,8 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
     } else {
         const GapSegments segments = splitAtIdleGaps(busy);
         if (segments.segments.empty()) {
-            const QString why = busy.intervals.empty() ? QStringLiteral("no GPU activity to guess them from")
-                                                       : QStringLiteral("no clear GPU idle gaps to guess them from");
+            const QString why = busy.intervals().empty() ? QStringLiteral("no GPU activity to guess them from")
+                                                         : QStringLiteral("no clear GPU idle gaps to guess them from");
             return Result<IterationTable>::failure(
                 ErrorKind::NoData, QStringLiteral("%1 and %2").arg(markers.errorMessage(), why));
         }
@@ -241,7 +241,7 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
     }
     for (std::size_t i = 0; i < table.iterations.size(); ++i) {
         Iteration& it = table.iterations[i];
-        it.gpuBusy = busy.busyWithin(it.start, it.end);
+        it.gpuBusy = busy.coveredWithin(it.start, it.end);
         if (!measureKernels(profile, sorted, categories ? &*categories : nullptr, it, job))
             return Result<IterationTable>::cancelled();
         job.report(QStringLiteral("Measuring iterations"), 0.4 + 0.6 * double(i + 1) / double(table.iterations.size()));

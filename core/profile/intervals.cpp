@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "core/diagnostics/intervals.h"
+#include "core/profile/intervals.h"
 
 #include "core/util/hugepages.h"
 #include "core/util/sortruns.h"
