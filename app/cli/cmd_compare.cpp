@@ -97,168 +97,174 @@ struct CompareCommand
     bool timings = false;
 };
 
-/// Parses and checks the command line. Returns false when the command stops here: --help (exit code 0) or a bad
-/// option (printed, exit code != 0).
-bool parseCommand(const QStringList& args, CompareCommand& c, int* exitCode)
+/// compare's options, declared once.
+struct CompareOptionSet
 {
-    QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("base"),
-        QStringLiteral(
-            "The baseline export. TRACE#iter=N or TRACE#iter=median (any entry) is that trace focused on one "
-            "iteration, as `iterations` lists them: a.sqlite#iter=5 a.sqlite#iter=median."),
-        QStringLiteral("BASE"));
-    parser.addPositionalArgument(
-        QStringLiteral("others"), QStringLiteral("Exports compared with it."), QStringLiteral("OTHER..."));
-    const QCommandLineOption by(QStringLiteral("by"),
+    QCommandLineOption by { QStringLiteral("by"),
         QStringLiteral("category | kernel (default) | nvtx: what the rows are."), QStringLiteral("key"),
-        QStringLiteral("kernel"));
-    const QCommandLineOption normalize(QStringLiteral("normalize"),
+        QStringLiteral("kernel") };
+    QCommandLineOption normalize { QStringLiteral("normalize"),
         QStringLiteral("none (default) | names: kernel names without template arguments, hashes and numbers; NVTX "
                        "names with numbers as # (op_id = #, layer_#)."),
-        QStringLiteral("how"), QStringLiteral("none"));
-    const QCommandLineOption names(QStringLiteral("names"),
+        QStringLiteral("how"), QStringLiteral("none") };
+    QCommandLineOption names { QStringLiteral("names"),
         QStringLiteral("demangled (default) | short: which kernel name keys --by kernel."), QStringLiteral("kind"),
-        QStringLiteral("demangled"));
-    const RuleOptions ruleOptions;
-    const QCommandLineOption mode(QStringLiteral("time-mode"),
+        QStringLiteral("demangled") };
+    QCommandLineOption mode { QStringLiteral("time-mode"),
         QStringLiteral("--by category: sum | busy | exclusive | g2g (default)."), QStringLiteral("mode"),
-        QStringLiteral("g2g"));
-    const QCommandLineOption per(QStringLiteral("per"),
+        QStringLiteral("g2g") };
+    QCommandLineOption per { QStringLiteral("per"),
         QStringLiteral("Normalize totals: none (default) | second (per second of capture) | iteration (per instance "
                        "of the --marker range) | instance (per execution: average and median per instance, instance "
                        "counts beside; values and Delta % per execution)."),
-        QStringLiteral("unit"), QStringLiteral("none"));
-    const QCommandLineOption marker(QStringLiteral("marker"),
+        QStringLiteral("unit"), QStringLiteral("none") };
+    QCommandLineOption marker { QStringLiteral("marker"),
         QStringLiteral("NVTX range name counted as one iteration (implies --per iteration); numbers in names are "
                        "ignored, so ProfilerStep#12 matches every ProfilerStep#N."),
-        QStringLiteral("name"));
-    const QCommandLineOption threshold(QStringLiteral("threshold"),
+        QStringLiteral("name") };
+    QCommandLineOption threshold { QStringLiteral("threshold"),
         QStringLiteral("Percent change beyond which a key is a regression or an improvement (5)."),
-        QStringLiteral("pct"), QStringLiteral("5"));
-    const QCommandLineOption noiseFloor(QStringLiteral("noise-floor"),
+        QStringLiteral("pct"), QStringLiteral("5") };
+    QCommandLineOption noiseFloor { QStringLiteral("noise-floor"),
         QStringLiteral("Changes smaller than this many ns (in the normalized unit) are unchanged (1000)."),
-        QStringLiteral("ns"), QStringLiteral("1000"));
-    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("ns"), QStringLiteral("1000") };
+    QCommandLineOption format { QStringList { QStringLiteral("f"), QStringLiteral("format") },
         QStringLiteral("table (default), csv (the pane's table, raw values) or json {by, profiles, rows: [{key, "
                        "values: [{total_ns, instances}], delta_ns, delta_pct, status}]}."),
-        QStringLiteral("format"), QStringLiteral("table"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
-    const QCommandLineOption png(
-        QStringLiteral("png"), QStringLiteral("Also render the chart to a PNG (headless)."), QStringLiteral("file"));
-    const QCommandLineOption pngSize(QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1400x700)."),
-        QStringLiteral("WxH"), QStringLiteral("1400x700"));
-    const QCommandLineOption failAbove(QStringLiteral("fail-above"),
+        QStringLiteral("format"), QStringLiteral("table") };
+    QCommandLineOption output { QStringList { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file") };
+    QCommandLineOption png { QStringLiteral("png"), QStringLiteral("Also render the chart to a PNG (headless)."),
+        QStringLiteral("file") };
+    QCommandLineOption pngSize { QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1400x700)."),
+        QStringLiteral("WxH"), QStringLiteral("1400x700") };
+    QCommandLineOption failAbove { QStringLiteral("fail-above"),
         QStringLiteral("Exit 3 when a key grows by more than PCT percent over the baseline (and more than the noise "
                        "floor); a key the baseline lacks counts as infinitely above. For CI."),
-        QStringLiteral("pct"));
-    const QCommandLineOption timings(
-        QStringLiteral("timings"), QStringLiteral("Print load and key times per trace on stderr."));
-    parser.addOptions({ by, normalize, names });
-    ruleOptions.addTo(parser);
-    parser.addOptions({ mode, per, marker, threshold, noiseFloor, format, output, png, pngSize, failAbove, timings });
-    const FocusOptions focusOptions(QStringLiteral(
+        QStringLiteral("pct") };
+    QCommandLineOption timings { QStringLiteral("timings"),
+        QStringLiteral("Print load and key times per trace on stderr.") };
+    const RuleOptions rules;
+    const FocusOptions focus { QStringLiteral(
         "Resolved in each trace; keys count what overlaps it (kernels with whole durations, categories clipped in "
         "busy/exclusive/g2g, NVTX ranges that overlap); --per second divides by the range's length, --per iteration "
-        "counts the marker's instances that overlap it."));
-    focusOptions.addTo(parser);
-    if (!parseArguments(parser, args,
-            QStringLiteral("Compares profiles side by side against the first one (the baseline): per kernel category, "
-                           "kernel name or NVTX path, total GPU time, instances, delta and status."),
-            exitCode))
-        return false;
+        "counts the marker's instances that overlap it.") };
 
-    c.traces = parser.positionalArguments();
-    if (c.traces.size() < 2) {
-        printError(QStringLiteral("compare needs a BASE and at least one OTHER trace (see compare --help)"));
-        return usageError(exitCode);
+    void addTo(QCommandLineParser& parser) const
+    {
+        parser.addPositionalArgument(QStringLiteral("base"),
+            QStringLiteral(
+                "The baseline export. TRACE#iter=N or TRACE#iter=median (any entry) is that trace focused on one "
+                "iteration, as `iterations` lists them: a.sqlite#iter=5 a.sqlite#iter=median."),
+            QStringLiteral("BASE"));
+        parser.addPositionalArgument(
+            QStringLiteral("others"), QStringLiteral("Exports compared with it."), QStringLiteral("OTHER..."));
+        parser.addOptions({ by, normalize, names });
+        rules.addTo(parser);
+        parser.addOptions(
+            { mode, per, marker, threshold, noiseFloor, format, output, png, pngSize, failAbove, timings });
+        focus.addTo(parser);
     }
+};
+
+/// --by, --normalize, --names and --time-mode (and the rules with --by category) into @p c's key options.
+bool readKeyOptions(const QCommandLineParser& parser, const CompareOptionSet& o, CompareCommand& c, int* exitCode)
+{
     CompareKeyOptions& keyOptions = c.keyOptions;
-    if (const auto b = parseCompareBy(parser.value(by)))
+    if (const auto b = parseCompareBy(parser.value(o.by)))
         keyOptions.by = *b;
     else {
-        printError(QStringLiteral("--by must be category, kernel or nvtx, not '%1'").arg(parser.value(by)));
+        printError(QStringLiteral("--by must be category, kernel or nvtx, not '%1'").arg(parser.value(o.by)));
         return usageError(exitCode);
     }
-    if (parser.value(normalize) != QLatin1String("none") && parser.value(normalize) != QLatin1String("names")) {
-        printError(QStringLiteral("--normalize must be none or names, not '%1'").arg(parser.value(normalize)));
+    if (parser.value(o.normalize) != QLatin1String("none") && parser.value(o.normalize) != QLatin1String("names")) {
+        printError(QStringLiteral("--normalize must be none or names, not '%1'").arg(parser.value(o.normalize)));
         return usageError(exitCode);
     }
-    keyOptions.normalizeNames = parser.value(normalize) == QLatin1String("names");
-    if (parser.value(names) == QLatin1String("short"))
+    keyOptions.normalizeNames = parser.value(o.normalize) == QLatin1String("names");
+    if (parser.value(o.names) == QLatin1String("short"))
         keyOptions.kernelNames = KernelNameMode::Short;
-    else if (parser.value(names) != QLatin1String("demangled")) {
-        printError(QStringLiteral("--names must be demangled or short, not '%1'").arg(parser.value(names)));
+    else if (parser.value(o.names) != QLatin1String("demangled")) {
+        printError(QStringLiteral("--names must be demangled or short, not '%1'").arg(parser.value(o.names)));
         return usageError(exitCode);
     }
-    const auto timeMode = parseTimeMode(parser.value(mode));
+    const auto timeMode = parseTimeMode(parser.value(o.mode));
     if (!timeMode) {
-        printError(QStringLiteral("--time-mode must be sum, busy, exclusive or g2g, not '%1'").arg(parser.value(mode)));
+        printError(
+            QStringLiteral("--time-mode must be sum, busy, exclusive or g2g, not '%1'").arg(parser.value(o.mode)));
         return usageError(exitCode);
     }
     keyOptions.timeMode = *timeMode;
-    if (keyOptions.by != CompareBy::Category && (ruleOptions.isSet(parser) || parser.isSet(mode))) {
+    if (keyOptions.by != CompareBy::Category && (o.rules.isSet(parser) || parser.isSet(o.mode))) {
         printError(QStringLiteral("--rules, --rule-set, --engine, --model and --time-mode need --by category"));
         return usageError(exitCode);
     }
+    return true;
+}
+
+/// --per, --marker, --threshold, --noise-floor and --fail-above.
+bool readNormalization(const QCommandLineParser& parser, const CompareOptionSet& o, CompareCommand& c, int* exitCode)
+{
     CompareOptions& options = c.options;
-    const auto normalization = parseCompareNormalization(parser.value(per));
+    const auto normalization = parseCompareNormalization(parser.value(o.per));
     if (!normalization) {
         printError(
-            QStringLiteral("--per must be none, second, iteration or instance, not '%1'").arg(parser.value(per)));
+            QStringLiteral("--per must be none, second, iteration or instance, not '%1'").arg(parser.value(o.per)));
         return usageError(exitCode);
     }
     options.normalization
-        = parser.isSet(marker) && !parser.isSet(per) ? CompareNormalization::PerIteration : *normalization;
-    keyOptions.medians = options.normalization == CompareNormalization::PerInstance;
-    c.markerName = parser.value(marker);
-    const QString& markerName = c.markerName;
-    if (options.normalization == CompareNormalization::PerIteration && markerName.isEmpty()) {
+        = parser.isSet(o.marker) && !parser.isSet(o.per) ? CompareNormalization::PerIteration : *normalization;
+    c.keyOptions.medians = options.normalization == CompareNormalization::PerInstance;
+    c.markerName = parser.value(o.marker);
+    if (options.normalization == CompareNormalization::PerIteration && c.markerName.isEmpty()) {
         printError(QStringLiteral("--per iteration needs --marker NAME (the NVTX range of one iteration)"));
         return usageError(exitCode);
     }
-    if (options.normalization != CompareNormalization::PerIteration && !markerName.isEmpty()) {
+    if (options.normalization != CompareNormalization::PerIteration && !c.markerName.isEmpty()) {
         printError(QStringLiteral("--marker goes with --per iteration"));
         return usageError(exitCode);
     }
-    if (!parseNumber(parser.value(threshold), &options.thresholdPercent)) {
-        printError(QStringLiteral("--threshold must be a percentage >= 0, not '%1'").arg(parser.value(threshold)));
+    if (!parseNumber(parser.value(o.threshold), &options.thresholdPercent)) {
+        printError(QStringLiteral("--threshold must be a percentage >= 0, not '%1'").arg(parser.value(o.threshold)));
         return usageError(exitCode);
     }
-    if (!parseNumber(parser.value(noiseFloor), &options.noiseFloorNs)) {
-        printError(QStringLiteral("--noise-floor must be a number of ns >= 0, not '%1'").arg(parser.value(noiseFloor)));
+    if (!parseNumber(parser.value(o.noiseFloor), &options.noiseFloorNs)) {
+        printError(
+            QStringLiteral("--noise-floor must be a number of ns >= 0, not '%1'").arg(parser.value(o.noiseFloor)));
         return usageError(exitCode);
     }
     double failPercent = 0;
-    if (parser.isSet(failAbove) && !parseNumber(parser.value(failAbove), &failPercent)) {
-        printError(QStringLiteral("--fail-above must be a percentage >= 0, not '%1'").arg(parser.value(failAbove)));
+    if (parser.isSet(o.failAbove) && !parseNumber(parser.value(o.failAbove), &failPercent)) {
+        printError(QStringLiteral("--fail-above must be a percentage >= 0, not '%1'").arg(parser.value(o.failAbove)));
         return usageError(exitCode);
     }
-    if (parser.isSet(failAbove))
+    if (parser.isSet(o.failAbove))
         c.failAbovePercent = failPercent;
-    c.format = parser.value(format);
+    return true;
+}
+
+/// --format, --png, --png-size, --output and --timings.
+bool readOutputs(const QCommandLineParser& parser, const CompareOptionSet& o, CompareCommand& c, int* exitCode)
+{
+    c.format = parser.value(o.format);
     if (!checkFormat(c.format, { QStringLiteral("csv"), QStringLiteral("json"), QStringLiteral("table") }))
         return usageError(exitCode);
-    const std::optional<QSize> size = parsePngSize(parser.value(pngSize));
+    const std::optional<QSize> size = parsePngSize(parser.value(o.pngSize));
     if (!size)
         return usageError(exitCode);
     c.pngSize = *size;
-    c.png = parser.value(png);
+    c.png = parser.value(o.png);
     if (!c.png.isEmpty() && !checkPngAvailable())
         return usageError(exitCode);
-    c.output = parser.value(output);
-    c.timings = parser.isSet(timings);
-    if (keyOptions.by == CompareBy::Category) {
-        LoadedRules loaded;
-        if (const int code = loadRules(parser, ruleOptions, &loaded); code != ExitOk) {
-            *exitCode = code;
-            return false;
-        }
-        keyOptions.rules = loaded.rules;
-        c.ruleLabel = QStringLiteral("%1 / %2, %3").arg(loaded.engine, loaded.model, timeModeName(*timeMode));
-    }
+    c.output = parser.value(o.output);
+    c.timings = parser.isSet(o.timings);
+    return true;
+}
 
-    c.focusText = focusOptions.textOf(parser);
+/// The traces (with their #iter= suffixes) and the command's focus, which such entries cannot take.
+bool readEntries(const QCommandLineParser& parser, const CompareOptionSet& o, CompareCommand& c, int* exitCode)
+{
+    c.focusText = o.focus.textOf(parser);
     if (!checkFocusText(c.focusText))
         return usageError(exitCode);
     bool anyIteration = false;
@@ -275,6 +281,40 @@ bool parseCommand(const QStringList& args, CompareCommand& c, int* exitCode)
         return usageError(exitCode);
     }
     return true;
+}
+
+/// Parses and checks the command line. Returns false when the command stops here: --help (exit code 0) or a bad
+/// option (printed, exit code != 0).
+bool parseCommand(const QStringList& args, CompareCommand& c, int* exitCode)
+{
+    QCommandLineParser parser;
+    const CompareOptionSet o;
+    o.addTo(parser);
+    if (!parseArguments(parser, args,
+            QStringLiteral("Compares profiles side by side against the first one (the baseline): per kernel category, "
+                           "kernel name or NVTX path, total GPU time, instances, delta and status."),
+            exitCode))
+        return false;
+
+    c.traces = parser.positionalArguments();
+    if (c.traces.size() < 2) {
+        printError(QStringLiteral("compare needs a BASE and at least one OTHER trace (see compare --help)"));
+        return usageError(exitCode);
+    }
+    if (!readKeyOptions(parser, o, c, exitCode) || !readNormalization(parser, o, c, exitCode)
+        || !readOutputs(parser, o, c, exitCode))
+        return false;
+    if (c.keyOptions.by == CompareBy::Category) {
+        LoadedRules loaded;
+        if (const int code = loadRules(parser, o.rules, &loaded); code != ExitOk) {
+            *exitCode = code;
+            return false;
+        }
+        c.keyOptions.rules = loaded.rules;
+        c.ruleLabel
+            = QStringLiteral("%1 / %2, %3").arg(loaded.engine, loaded.model, timeModeName(c.keyOptions.timeMode));
+    }
+    return readEntries(parser, o, c, exitCode);
 }
 
 /// Loads every trace and reduces it to keys, each on its own thread (the traces are independent; each loads only the
