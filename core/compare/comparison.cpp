@@ -150,35 +150,27 @@ int Comparison::rowOf(const QString& key) const
     return -1;
 }
 
-Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const CompareOptions& options)
+namespace {
+
+/// Checks that every profile has keys of one kind and takes their GPU totals, warnings and normalization divisors;
+/// false (with c.error) when one cannot be compared.
+bool takeProfiles(const std::vector<CompareProfile>& profiles, const CompareOptions& options, Comparison& c,
+    std::vector<KeyValue>& gpu)
 {
-    Comparison c;
-    c.normalization = options.normalization;
-    c.baseline = options.baseline;
-    c.thresholdPercent = options.thresholdPercent;
-    c.noiseFloorNs = options.noiseFloorNs;
     const std::size_t n = profiles.size();
-    for (const CompareProfile& p : profiles)
-        c.profiles.append(p.label);
-    if (n == 0)
-        return c;
-    if (options.baseline >= n) {
-        c.error = QStringLiteral("baseline %1 is not one of the %2 profiles").arg(options.baseline).arg(n);
-        return c;
-    }
     c.by = profiles.front().keys ? profiles.front().keys->by : CompareBy::Kernel;
-    std::vector<KeyValue> gpu(n);
+    gpu.assign(n, {});
     c.divisor.assign(n, 1.0);
     for (std::size_t p = 0; p < n; ++p) {
         if (!profiles[p].keys) {
             c.error = QStringLiteral("%1: no data").arg(profiles[p].label);
-            return c;
+            return false;
         }
         const ProfileKeys& k = *profiles[p].keys;
         if (k.by != c.by) {
             c.error = QStringLiteral("%1: keyed by %2, the others by %3")
                           .arg(profiles[p].label, compareByName(k.by), compareByName(c.by));
-            return c;
+            return false;
         }
         gpu[p] = k.gpu;
         for (const QString& w : k.warnings)
@@ -186,18 +178,24 @@ Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const Co
         if (options.normalization == CompareNormalization::PerSecond) {
             if (k.captureNs <= 0) {
                 c.error = QStringLiteral("%1: no capture span to normalize by").arg(profiles[p].label);
-                return c;
+                return false;
             }
             c.divisor[p] = double(k.captureNs) / 1e9;
         } else if (options.normalization == CompareNormalization::PerIteration) {
             if (profiles[p].iterations <= 0) {
                 c.error = QStringLiteral("%1: no instance of the iteration marker").arg(profiles[p].label);
-                return c;
+                return false;
             }
             c.divisor[p] = double(profiles[p].iterations);
         }
     }
+    return true;
+}
 
+/// One row per key of any profile, in order of first appearance, each with one cell per profile.
+void mergeKeys(const std::vector<CompareProfile>& profiles, Comparison& c)
+{
+    const std::size_t n = profiles.size();
     QHash<QString, std::size_t> rowOfKey;
     for (std::size_t p = 0; p < n; ++p) {
         const ProfileKeys& k = *profiles[p].keys;
@@ -218,16 +216,11 @@ Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const Co
             cell.instances += k.values[i].instances;
         }
     }
-    for (CompareRow& row : c.rows)
-        finishRow(row, c.divisor, gpu, options);
-    c.totals.key = QStringLiteral("(all GPU time)");
-    c.totals.cells.resize(n);
-    for (std::size_t p = 0; p < n; ++p) {
-        c.totals.cells[p].totalNs = gpu[p].total;
-        c.totals.cells[p].instances = gpu[p].instances;
-    }
-    finishRow(c.totals, c.divisor, gpu, options);
+}
 
+/// Largest change first, then largest total, then by key.
+void sortRows(Comparison& c)
+{
     // Sort indexes on precomputed keys, then move each row once (rows are heavy: five vectors and a string).
     std::vector<double> largest(c.rows.size(), 0.0);
     for (std::size_t r = 0; r < c.rows.size(); ++r)
@@ -250,6 +243,40 @@ Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const Co
     for (const std::size_t r : order)
         sorted.push_back(std::move(c.rows[r]));
     c.rows = std::move(sorted);
+}
+
+} // namespace
+
+Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const CompareOptions& options)
+{
+    Comparison c;
+    c.normalization = options.normalization;
+    c.baseline = options.baseline;
+    c.thresholdPercent = options.thresholdPercent;
+    c.noiseFloorNs = options.noiseFloorNs;
+    const std::size_t n = profiles.size();
+    for (const CompareProfile& p : profiles)
+        c.profiles.append(p.label);
+    if (n == 0)
+        return c;
+    if (options.baseline >= n) {
+        c.error = QStringLiteral("baseline %1 is not one of the %2 profiles").arg(options.baseline).arg(n);
+        return c;
+    }
+    std::vector<KeyValue> gpu;
+    if (!takeProfiles(profiles, options, c, gpu))
+        return c;
+    mergeKeys(profiles, c);
+    for (CompareRow& row : c.rows)
+        finishRow(row, c.divisor, gpu, options);
+    c.totals.key = QStringLiteral("(all GPU time)");
+    c.totals.cells.resize(n);
+    for (std::size_t p = 0; p < n; ++p) {
+        c.totals.cells[p].totalNs = gpu[p].total;
+        c.totals.cells[p].instances = gpu[p].instances;
+    }
+    finishRow(c.totals, c.divisor, gpu, options);
+    sortRows(c);
     return c;
 }
 
