@@ -56,38 +56,32 @@ private:
 };
 } // namespace
 
-std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr& profile)
-{
-    auto t = std::make_shared<CategoryTimeline>();
-    t->m_profile = profile;
-    const Profile& p = *profile;
-    const KernelTable& k = p.kernels;
-    const MemOpTable& m = p.memops;
-    const std::size_t rowCount = k.size() + m.size();
-    t->m_graphLaunches = p.graphLaunches.size();
+namespace {
 
-    // Distinct (demangled, short) pairs. Nearly always one short name per demangled name: index by demangled
-    // name first and fall back to a map of pairs.
+using Names = std::vector<CategoryTimeline::Name>;
+
+/// Fills the kernels' rows (the first k.size() of @p rows) and gives each kernel its name: one per distinct
+/// (demangled, short) pair, added to @p names.
+std::shared_ptr<std::vector<std::uint32_t>> addKernelRows(
+    const Profile& p, Names& names, DeviceMapper& devices, IntervalColumns& rows)
+{
+    const KernelTable& k = p.kernels;
+    // Nearly always one short name per demangled name: index by demangled name first and fall back to a map of pairs.
     std::vector<std::int32_t> byDemangled(p.strings.size(), -1);
     std::unordered_map<std::uint64_t, std::uint32_t> byPair;
     std::vector<StringRef> shortOfName;
-    IntervalColumns rows;
-    rows.start.resize(rowCount);
-    rows.end.resize(rowCount);
-    rows.device.resize(rowCount);
-    rows.group.resize(rowCount);
     auto kernelName = std::make_shared<std::vector<std::uint32_t>>(k.size());
-    DeviceMapper devices(p);
     for (std::size_t i = 0; i < k.size(); ++i) {
         const StringRef d = k.demangledName[i];
         const StringRef s = k.shortName[i];
         std::int32_t name = d >= 0 ? byDemangled[std::size_t(d)] : -1;
         if (name < 0 || shortOfName[std::size_t(name)] != s) {
             const std::uint64_t pair = (std::uint64_t(std::uint32_t(d)) << 32) | std::uint32_t(s);
-            const auto [it, inserted] = byPair.try_emplace(pair, std::uint32_t(t->m_names.size()));
+            const auto [it, inserted] = byPair.try_emplace(pair, std::uint32_t(names.size()));
             if (inserted) {
                 const QString& demangled = p.strings.at(d >= 0 ? d : s);
-                t->m_names.push_back(Name { demangled, s >= 0 ? p.strings.at(s) : shortNameOf(demangled), false });
+                names.push_back(
+                    CategoryTimeline::Name { demangled, s >= 0 ? p.strings.at(s) : shortNameOf(demangled), false });
                 shortOfName.push_back(s);
             }
             name = std::int32_t(it->second);
@@ -100,43 +94,53 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
         rows.device[i] = devices(k.process[i], k.device[i]);
         rows.group[i] = std::uint32_t(name);
     }
+    return kernelName;
+}
+
+/// Fills the memory operations' rows (after the kernels'), one name per copy kind.
+void addMemOpRows(const Profile& p, Names& names, DeviceMapper& devices, IntervalColumns& rows)
+{
+    const MemOpTable& m = p.memops;
     std::array<std::int32_t, 256> byKind;
     byKind.fill(-1);
     for (std::size_t j = 0; j < m.size(); ++j) {
-        const std::size_t i = k.size() + j;
+        const std::size_t i = p.kernels.size() + j;
         const std::uint8_t kind = m.copyKind[j];
         if (byKind[kind] < 0) {
-            byKind[kind] = std::int32_t(t->m_names.size());
+            byKind[kind] = std::int32_t(names.size());
             const QString label = p.memOpName(kind);
-            t->m_names.push_back(Name { label, label, true });
+            names.push_back(CategoryTimeline::Name { label, label, true });
         }
         rows.start[i] = m.start[j];
         rows.end[i] = m.end[j];
         rows.device[i] = devices(m.process[j], m.device[j]);
         rows.group[i] = std::uint32_t(byKind[kind]);
     }
+}
 
-    // Dense device indexes in ascending id order.
+/// Renumbers the rows' devices densely in ascending id order; returns the ids in that order.
+std::vector<int> rankDevices(const DeviceMapper& devices, IntervalColumns& rows)
+{
     std::vector<std::uint32_t> rank(devices.ids.size());
     std::vector<std::uint32_t> byId(devices.ids.size());
     std::iota(byId.begin(), byId.end(), 0u);
     std::sort(
         byId.begin(), byId.end(), [&](std::uint32_t a, std::uint32_t b) { return devices.ids[a] < devices.ids[b]; });
+    std::vector<int> ids;
     for (std::size_t r = 0; r < byId.size(); ++r) {
         rank[byId[r]] = std::uint32_t(r);
-        t->m_devices.push_back(devices.ids[byId[r]]);
+        ids.push_back(devices.ids[byId[r]]);
     }
     for (std::uint32_t& d : rows.device)
         d = rank[d];
-    auto kernelDevice = std::make_shared<std::vector<std::uint16_t>>(k.size());
-    for (std::size_t i = 0; i < k.size(); ++i)
-        (*kernelDevice)[i] = std::uint16_t(rows.device[i]);
-    t->m_kernelName = std::move(kernelName);
-    t->m_kernelDevice = std::move(kernelDevice);
+    return ids;
+}
 
-    const std::size_t deviceCount = t->m_devices.size();
-    const DeviceOrder order = sortByDeviceAndStart(rows, deviceCount);
-    IntervalColumns& sorted = t->m_rows;
+/// @p rows in @p order, each end at least its start.
+IntervalColumns inOrder(const IntervalColumns& rows, const DeviceOrder& order)
+{
+    const std::size_t rowCount = rows.start.size();
+    IntervalColumns sorted;
     sorted.start.resize(rowCount);
     sorted.end.resize(rowCount);
     sorted.device.resize(rowCount);
@@ -148,6 +152,37 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
         sorted.device[pos] = rows.device[i];
         sorted.group[pos] = rows.group[i];
     }
+    return sorted;
+}
+
+} // namespace
+
+std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr& profile)
+{
+    auto t = std::make_shared<CategoryTimeline>();
+    t->m_profile = profile;
+    const Profile& p = *profile;
+    const std::size_t kernels = p.kernels.size();
+    const std::size_t rowCount = kernels + p.memops.size();
+    t->m_graphLaunches = p.graphLaunches.size();
+
+    IntervalColumns rows;
+    rows.start.resize(rowCount);
+    rows.end.resize(rowCount);
+    rows.device.resize(rowCount);
+    rows.group.resize(rowCount);
+    DeviceMapper devices(p);
+    t->m_kernelName = addKernelRows(p, t->m_names, devices, rows);
+    addMemOpRows(p, t->m_names, devices, rows);
+    t->m_devices = rankDevices(devices, rows);
+    auto kernelDevice = std::make_shared<std::vector<std::uint16_t>>(kernels);
+    for (std::size_t i = 0; i < kernels; ++i)
+        (*kernelDevice)[i] = std::uint16_t(rows.device[i]);
+    t->m_kernelDevice = std::move(kernelDevice);
+
+    const DeviceOrder order = sortByDeviceAndStart(rows, t->m_devices.size());
+    t->m_rows = inOrder(rows, order);
+    IntervalColumns& sorted = t->m_rows;
     rows = {};
     t->m_deviceBegin = order.deviceBegin;
 
