@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Times re-focusing the panes' pipelines on a new range of a (large) export (issue 16): the stats reports
 // (cuda_gpu_kern_sum, nvtx_sum), the NVTX tree (from the profile's NVTX index, built with the first tree), the
-// categories (g2g and busy, clipped) and the Findings pane's diagnostics (after its first, whole-capture analysis),
-// each computed from the loaded profile for a range it has not seen, against the floor of a plain sqlite3 scan of the
-// kernels' start and end measured in the same run. Target: 300 ms per pane on the 4M-kernel export.
+// categories (g2g and busy, clipped), a Compare entry keyed by kernel and the Findings pane's diagnostics (after its
+// first, whole-capture analysis), each computed from the loaded profile for a range it has not seen, against the floor
+// of a plain sqlite3 scan of the kernels' start and end measured in the same run. Target: 300 ms per pane on the
+// 4M-kernel export.
 //   bench_focus [EXPORT] [--iterations N]
 #include "core/categories/categoryrun.h"
 #include "core/categories/rulelibrary.h"
+#include "core/compare/compareentry.h"
 #include "core/diagnostics/diagnostics.h"
 #include "core/nvtx/nvtxtree.h"
 #include "core/profile/profileloader.h"
@@ -116,9 +118,14 @@ int main(int argc, char** argv)
         return 3;
     std::printf("once per profile: findings of the whole capture %.0f ms\n", msSince(timer));
 
+    // The Compare pane's entry reuses the session's kernel index (built with the Kernels pane).
+    timer.restart();
+    const auto kernelIndex = std::make_shared<const KernelIndex>(loaded.profile, KernelNameMode::Demangled);
+    std::printf("once per profile: kernel index %.0f ms\n", msSince(timer));
+
     Result<StatsPlan> plan = planReports({ QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("nvtx_sum") });
     const TimeNs span = p.activityEnd - p.activityStart;
-    std::vector<double> stats, nvtx, categoriesG2g, categoriesBusy, findings;
+    std::vector<double> stats, nvtx, categoriesG2g, categoriesBusy, compareEntry, findings;
     for (int i = 0; i < iterations; ++i) {
         floor.push_back(scanFloorMs(path, &floorRows));
         // A new 10 % window each time, moving through the capture.
@@ -144,6 +151,17 @@ int main(int argc, char** argv)
             if (!result || result->breakdown.bars.empty())
                 return 3;
         }
+        // A Compare entry keyed by kernel, as the pane asks for it (linked to the kernel rows, with the index).
+        timer.restart();
+        CompareEntryRequest entryRequest;
+        entryRequest.profile = loaded.profile;
+        entryRequest.focus = focus;
+        entryRequest.forLinking = true;
+        entryRequest.index = kernelIndex;
+        const auto entry = computeCompareEntry(entryRequest);
+        compareEntry.push_back(msSince(timer));
+        if (!entry)
+            return 3;
         // What the Findings pane asks for (widgets/diagnostics/findingspane.cpp): every analysis and finding.
         timer.restart();
         DiagnosticsRequest diagnostics;
@@ -165,6 +183,7 @@ int main(int argc, char** argv)
     print("nvtx tree", nvtx);
     print("categories g2g", categoriesG2g);
     print("categories busy", categoriesBusy);
+    print("compare entry (by kernel)", compareEntry);
     print("findings (every analysis)", findings);
     return 0;
 }
