@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Times re-focusing the panes' pipelines on a new range of a (large) export (issue 16): the stats reports
+// Times re-focusing the panes' pipelines on a new range of a (large) export (issue 16): the Kernels pane (focus mask
+// and summary through the kernel index), the stats reports
 // (cuda_gpu_kern_sum, nvtx_sum), the NVTX tree (from the profile's NVTX index, built with the first tree), the
 // categories (g2g and busy, clipped), a Compare entry keyed by kernel and the Findings pane's diagnostics (after its
 // first, whole-capture analysis), each computed from the loaded profile for a range it has not seen, against the floor
@@ -118,19 +119,28 @@ int main(int argc, char** argv)
         return 3;
     std::printf("once per profile: findings of the whole capture %.0f ms\n", msSince(timer));
 
-    // The Compare pane's entry reuses the session's kernel index (built with the Kernels pane).
+    // The Kernels pane and the Compare pane's entries reuse the session's kernel index.
     timer.restart();
     const auto kernelIndex = std::make_shared<const KernelIndex>(loaded.profile, KernelNameMode::Demangled);
     std::printf("once per profile: kernel index %.0f ms\n", msSince(timer));
 
     Result<StatsPlan> plan = planReports({ QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("nvtx_sum") });
     const TimeNs span = p.activityEnd - p.activityStart;
-    std::vector<double> stats, nvtx, categoriesG2g, categoriesBusy, compareEntry, findings;
+    std::vector<double> kernels, stats, nvtx, categoriesG2g, categoriesBusy, compareEntry, findings;
     for (int i = 0; i < iterations; ++i) {
         floor.push_back(scanFloorMs(path, &floorRows));
         // A new 10 % window each time, moving through the capture.
         const TimeNs start = p.activityStart + span * (5 + (i * 17) % 85) / 100;
         const FocusRange focus { start, start + span / 10, QStringLiteral("window %1").arg(i) };
+
+        // The Kernels pane: the focus mask of the kernel rows, then the summary per name through the session's index.
+        timer.restart();
+        KernelFilter filter;
+        filter.focusRows = kernelRowsOverlapping(p.kernels, focus, CancelToken::never());
+        const auto summary = summarizeKernels(*kernelIndex, filter, false);
+        kernels.push_back(msSince(timer));
+        if (summary.empty())
+            return 3;
 
         timer.restart();
         setFocus(*plan, focus);
@@ -179,6 +189,7 @@ int main(int argc, char** argv)
         std::printf("refocus %-34s median %7.1f ms  worst %7.1f ms  %5.2f x floor  target %.0f ms: %s\n", what,
             median(ms), worst, median(ms) / floorMs, kTargetMs, worst <= kTargetMs ? "met" : "MISSED");
     };
+    print("kernels pane (mask + summary)", kernels);
     print("stats (kern_sum + nvtx_sum)", stats);
     print("nvtx tree", nvtx);
     print("categories g2g", categoriesG2g);
