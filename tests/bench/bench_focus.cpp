@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Times re-focusing the panes' pipelines on a new range of a (large) export (issue 16): the Kernels pane (focus mask
-// and summary through the kernel index), the stats reports
-// (cuda_gpu_kern_sum, nvtx_sum), the NVTX tree (from the profile's NVTX index, built with the first tree), the
-// categories (g2g and busy, clipped), a Compare entry keyed by kernel and the Findings pane's diagnostics (after its
-// first, whole-capture analysis), each computed from the loaded profile for a range it has not seen, against the floor
-// of a plain sqlite3 scan of the kernels' start and end measured in the same run. Target: 300 ms per pane on the
-// 4M-kernel export.
+// and summary through the kernel index), the stats reports (cuda_gpu_kern_sum, nvtx_sum), the NVTX tree (from the
+// profile's NVTX index, built with the first tree), the categories (g2g and busy, clipped), a Compare entry keyed by
+// kernel and the Findings pane's diagnostics (after its first, whole-capture analysis), each computed from the loaded
+// profile for a range it has not seen, against the floor of a plain sqlite3 scan of the kernels' start and end
+// measured in the same run. Target: 300 ms per pane on the 4M-kernel export.
 //   bench_focus [EXPORT] [--iterations N]
 #include "core/categories/categoryrun.h"
 #include "core/categories/rulelibrary.h"
