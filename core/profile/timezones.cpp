@@ -3,6 +3,23 @@
 
 namespace nsw {
 
+TimeZones::TimeZones(std::span<const TimeNs> start, std::span<const TimeNs> end)
+    : m_rows(start.size())
+{
+    const std::size_t blocks = (m_rows + kBlock - 1) / kBlock;
+    m_minStart.resize(blocks);
+    m_maxEnd.resize(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) {
+        TimeNs lo = start[b * kBlock], hi = lo;
+        for (std::size_t i = b * kBlock; i < std::min(m_rows, (b + 1) * kBlock); ++i) {
+            lo = std::min(lo, start[i]);
+            hi = std::max(hi, std::max(start[i], end[i])); // an end before its start (or kNoTime) is not later
+        }
+        m_minStart[b] = lo;
+        m_maxEnd[b] = hi;
+    }
+}
+
 std::shared_ptr<const ProfileTimeZones> timeZonesOf(const Profile& profile)
 {
     return profile.derived.get<ProfileTimeZones>("time zones", CancelToken::never(), [&] {

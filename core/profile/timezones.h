@@ -20,22 +20,8 @@ public:
     static constexpr std::size_t kBlock = 512;
 
     TimeZones() = default;
-    TimeZones(std::span<const TimeNs> start, std::span<const TimeNs> end)
-        : m_rows(start.size())
-    {
-        const std::size_t blocks = (m_rows + kBlock - 1) / kBlock;
-        m_minStart.resize(blocks);
-        m_maxEnd.resize(blocks);
-        for (std::size_t b = 0; b < blocks; ++b) {
-            TimeNs lo = start[b * kBlock], hi = lo;
-            for (std::size_t i = b * kBlock; i < std::min(m_rows, (b + 1) * kBlock); ++i) {
-                lo = std::min(lo, start[i]);
-                hi = std::max(hi, std::max(start[i], end[i])); // an end before its start (or kNoTime) is not later
-            }
-            m_minStart[b] = lo;
-            m_maxEnd[b] = hi;
-        }
-    }
+    /// Zones of the rows start[i]..end[i]; @p end holds as many rows as @p start.
+    TimeZones(std::span<const TimeNs> start, std::span<const TimeNs> end);
 
     std::size_t rows() const { return m_rows; }
 
