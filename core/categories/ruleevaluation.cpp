@@ -74,14 +74,15 @@ RuleMatchCache::RuleMatchCache(NameSet names)
 std::shared_ptr<const RuleMatches> RuleMatchCache::matches(const CategoryRule& rule)
 {
     const QString key = cacheKey(rule);
-    auto result = std::make_shared<RuleMatches>();
+    unsigned matchLimit = 0;
     {
         QMutexLocker lock(&m_mutex);
         if (const auto it = m_cache.constFind(key); it != m_cache.constEnd())
             return it.value();
-        result->matchLimit = m_overBudget < BoundedRegex::kMaxOverBudgetTotal ? BoundedRegex::kMatchLimit
-                                                                              : BoundedRegex::kSpentMatchLimit;
+        matchLimit = BoundedRegex::matchLimitAfter(m_overBudget);
     }
+    auto result = std::make_shared<RuleMatches>();
+    result->matchLimit = matchLimit;
     const BoundedRegex re(rule.pattern, rule.caseInsensitive, result->matchLimit);
     int overBudget = 0;
     if (re.isValid()) {

@@ -55,28 +55,9 @@ std::uint8_t apiKindOf(const QString& name)
     return kind;
 }
 
-const QString& AnalysisContext::deviceLabel(int key) const
-{
-    static const QString none;
-    for (const DiagnosticsDevice& d : devices)
-        if (d.key == key)
-            return d.label;
-    return none;
-}
-
 StringRef AnalysisContext::kernelNameRef(std::size_t row) const
 {
     return kernelNameRefOf(*profile, row);
-}
-
-const QString& AnalysisContext::kernelName(std::size_t row) const
-{
-    return profile->strings.at(kernelNameRef(row));
-}
-
-bool AnalysisContext::apiInFocus(std::size_t row) const
-{
-    return focus.overlaps(profile->cudaApi.start[row], profile->cudaApi.end[row]);
 }
 
 namespace {

@@ -33,7 +33,7 @@ struct AnalysisContext
     /// The window occupancy measures are clipped to: the focus when active, else the capture span.
     TimeNs windowStart = 0;
     TimeNs windowEnd = 0;
-    std::vector<DiagnosticsDevice> devices; ///< by key, ascending
+    std::span<const DiagnosticsDevice> devices; ///< AnalysisRows::devices
     std::span<const int> kernelDevice; ///< AnalysisRows::kernelDevice
     std::span<const int> memOpDevice;
     std::span<const char> kernelIsNccl;
@@ -42,11 +42,8 @@ struct AnalysisContext
     std::shared_ptr<const ProfileTimeZones> zones;
 
     TimeNs windowDuration() const { return windowEnd - windowStart; }
-    const QString& deviceLabel(int key) const;
     /// The kernel's demangled name (its short name when the demangled one is missing).
-    const QString& kernelName(std::size_t row) const;
     StringRef kernelNameRef(std::size_t row) const;
-    bool apiInFocus(std::size_t row) const;
 
     /// Calls @p f(row) for each kernel, memory operation or CUDA API call that overlaps the focus (every row when
     /// there is none), in row order.

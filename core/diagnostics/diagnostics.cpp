@@ -166,7 +166,7 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
     r.windowEnd = context.windowEnd;
     const CaptureSpan span = captureSpanOf(*profile);
     r.captureStart = span.source == CaptureSpanSource::None ? 0 : span.start;
-    r.devices = context.devices;
+    r.devices.assign(context.devices.begin(), context.devices.end());
     r.thresholds = request.thresholds;
     const Thresholds& t = request.thresholds;
 

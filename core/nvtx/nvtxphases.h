@@ -35,11 +35,7 @@ public:
         /// Searches over budget so far, all patterns: from BoundedRegex::kMaxOverBudgetTotal on, each search has
         /// BoundedRegex::kSpentMatchLimit steps.
         int overBudgetTotal = 0;
-        unsigned matchLimit() const
-        {
-            return overBudgetTotal < BoundedRegex::kMaxOverBudgetTotal ? BoundedRegex::kMatchLimit
-                                                                       : BoundedRegex::kSpentMatchLimit;
-        }
+        unsigned matchLimit() const { return BoundedRegex::matchLimitAfter(overBudgetTotal); }
     };
 
     /// Index of the first phase one of whose patterns matches @p name, or -1. A "re:" pattern that cannot decide

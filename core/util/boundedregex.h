@@ -32,6 +32,12 @@ public:
     /// Ordinary patterns on ordinary names need a few hundred steps; a search that needs more after the file's budget
     /// is spent is reported over budget like any other.
     static constexpr unsigned kSpentMatchLimit = 10'000;
+    /// The steps a search gets once the searches of its rule file or phase map have gone over budget
+    /// @p overBudgetSoFar times in all.
+    static constexpr unsigned matchLimitAfter(int overBudgetSoFar)
+    {
+        return overBudgetSoFar < kMaxOverBudgetTotal ? kMatchLimit : kSpentMatchLimit;
+    }
 
     BoundedRegex(const QString& pattern, bool caseInsensitive, unsigned matchLimit = kMatchLimit);
     ~BoundedRegex();
