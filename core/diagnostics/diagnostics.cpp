@@ -72,12 +72,8 @@ private:
             return;
         }
         // Read once per profile (a failure too: it is the file's): a re-focus then costs no pass over the export.
-        const auto kinds = profile->derived.get<Result<MemcpyKindRows>>(
-            "memcpy kinds", job.cancelToken(), [&]() -> std::shared_ptr<const Result<MemcpyKindRows>> {
-                auto read
-                    = std::make_shared<const Result<MemcpyKindRows>>(readMemcpyKinds(profile->meta.filePath, job));
-                return read->isCancelled() ? nullptr : read;
-            });
+        const auto kinds = profile->derived.getResult<MemcpyKindRows>(
+            "memcpy kinds", job.cancelToken(), [&] { return readMemcpyKinds(profile->meta.filePath, job); });
         if (!kinds)
             return;
         r.memory = computeMemoryTransfers(
@@ -115,16 +111,13 @@ private:
         }
         // The iterations do not depend on the focus: found once per profile and marker (or not found: that is the
         // profile's too). The cached table does not hold its profile (the profile holds the cache).
-        const auto found = request.profile->derived.get<Result<IterationTable>>(
-            "iterations " + request.iterationMarker.toStdString(), job.cancelToken(),
-            [&]() -> std::shared_ptr<const Result<IterationTable>> {
+        const auto found = request.profile->derived.getResult<IterationTable>(
+            "iterations " + request.iterationMarker.toStdString(), job.cancelToken(), [&] {
                 Result<IterationTable> table
                     = computeIterations({ request.profile, request.iterationMarker, nullptr }, job);
-                if (table.isCancelled())
-                    return nullptr;
                 if (table)
                     table->profile = nullptr;
-                return std::make_shared<const Result<IterationTable>>(std::move(table));
+                return table;
             });
         if (!found)
             return;

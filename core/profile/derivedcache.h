@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/jobs/cancel.h"
+#include "core/jobs/result.h"
 
 #include <chrono>
 #include <map>
@@ -53,6 +54,18 @@ public:
             m_entries[key].value = built;
         }
         return built;
+    }
+
+    /// The Result<T> @p compute gives, kept whether a value or an error (a failure that is the file's, such as a
+    /// missing table, is as lasting as a value); a cancelled one is not kept and gives nullptr.
+    template <class T, class Compute>
+    std::shared_ptr<const Result<T>> getResult(
+        const std::string& key, const CancelToken& cancel, Compute&& compute) const
+    {
+        return get<Result<T>>(key, cancel, [&]() -> std::shared_ptr<const Result<T>> {
+            auto result = std::make_shared<const Result<T>>(compute());
+            return result->isCancelled() ? nullptr : result;
+        });
     }
 
 private:

@@ -22,6 +22,8 @@ private Q_SLOTS:
     void concurrentCallersShareOneBuild();
     void cancelledWaiterStopsWaiting();
     void copyStartsEmpty();
+    void resultsKeptUnlessCancelled_data();
+    void resultsKeptUnlessCancelled();
 };
 
 void TestDerivedCache::buildsOncePerKey_data()
@@ -126,6 +128,39 @@ void TestDerivedCache::copyStartsEmpty()
     (void)cache.get<int>("k", CancelToken::never(), [] { return std::make_shared<const int>(1); });
     const DerivedCache copy(cache);
     QCOMPARE(*copy.get<int>("k", CancelToken::never(), [] { return std::make_shared<const int>(2); }), 2);
+}
+
+void TestDerivedCache::resultsKeptUnlessCancelled_data()
+{
+    QTest::addColumn<int>("kind"); // 0 a value, else 1 + ErrorKind
+    QTest::addColumn<int>("computes"); // after two calls, counted by hand
+    QTest::newRow("a value is kept") << 0 << 1;
+    QTest::newRow("a missing table (NoData) is kept") << 1 + int(ErrorKind::NoData) << 1;
+    QTest::newRow("an unreadable file (Input) is kept") << 1 + int(ErrorKind::Input) << 1;
+    QTest::newRow("a cancelled computation is not kept") << 1 + int(ErrorKind::Cancelled) << 2;
+}
+
+void TestDerivedCache::resultsKeptUnlessCancelled()
+{
+    QFETCH(int, kind);
+    QFETCH(int, computes);
+    DerivedCache cache;
+    int computed = 0;
+    auto compute = [&]() -> Result<int> {
+        ++computed;
+        if (kind == 0)
+            return 5;
+        return Result<int>::failure(ErrorKind(kind - 1), QStringLiteral("why"));
+    };
+    for (int call = 0; call < 2; ++call) {
+        const auto r = cache.getResult<int>("k", CancelToken::never(), compute);
+        QCOMPARE(bool(r), kind != 1 + int(ErrorKind::Cancelled));
+        if (r && kind == 0)
+            QCOMPARE(**r, 5);
+        if (r && kind != 0)
+            QCOMPARE(r->errorMessage(), QStringLiteral("why"));
+    }
+    QCOMPARE(computed, computes);
 }
 
 QTEST_GUILESS_MAIN(TestDerivedCache)
