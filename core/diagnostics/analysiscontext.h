@@ -49,11 +49,11 @@ struct AnalysisContext
     /// there is none), in row order.
     template <class F> void forEachKernel(F&& f) const
     {
-        zones->kernels.forEachOverlapping(focus, profile->kernels.start.vec(), profile->kernels.end.vec(), f);
+        zones->kernels.forEachOverlapping(focus, profile->kernels.start, profile->kernels.end, f);
     }
     template <class F> void forEachMemOp(F&& f) const
     {
-        zones->memops.forEachOverlapping(focus, profile->memops.start.vec(), profile->memops.end.vec(), f);
+        zones->memops.forEachOverlapping(focus, profile->memops.start, profile->memops.end, f);
     }
     template <class F> void forEachApiCall(F&& f) const
     {

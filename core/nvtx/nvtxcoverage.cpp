@@ -43,7 +43,7 @@ Result<NvtxCoverage> computeNvtxCoverage(const ProfilePtr& profile, const FocusR
     if (!profile)
         return coverage;
     const Profile& p = *profile;
-    timeZonesOf(p)->kernels.forEachOverlapping(focus, p.kernels.start.vec(), p.kernels.end.vec(), [&](std::size_t i) {
+    timeZonesOf(p)->kernels.forEachOverlapping(focus, p.kernels.start, p.kernels.end, [&](std::size_t i) {
         coverage.totalNs += p.kernels.end[i] - p.kernels.start[i];
         ++coverage.totalKernels;
     });

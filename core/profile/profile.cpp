@@ -124,6 +124,14 @@ template <typename T> std::size_t vectorBytes(const Column<T>& c)
 {
     return c.capacity() * sizeof(T);
 }
+std::size_t vectorBytes(const TimeColumn& c)
+{
+    return c.memoryBytes();
+}
+template <typename T> std::size_t vectorBytes(const IndexColumn<T>& c)
+{
+    return c.memoryBytes();
+}
 
 std::size_t activityBytes(const GpuActivityColumns& c)
 {

@@ -3,7 +3,9 @@
 
 #include "core/profile/column.h"
 #include "core/profile/derivedcache.h"
+#include "core/profile/indexcolumn.h"
 #include "core/profile/stringpool.h"
+#include "core/profile/timecolumn.h"
 
 #include <QMetaType>
 #include <QString>
@@ -16,10 +18,6 @@
 #include <vector>
 
 namespace nsw {
-
-/// Nanoseconds on the export's session timeline (t = 0 at capture start; may be negative). Never a double.
-using TimeNs = std::int64_t;
-inline constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::min();
 
 using ProcessIndex = std::int32_t;
 using ThreadIndex = std::int32_t;
@@ -98,8 +96,8 @@ struct LaunchShape
 /// Columns shared by every GPU activity table: where and when it ran, and the API call that launched it.
 struct GpuActivityColumns
 {
-    Column<TimeNs> start;
-    Column<TimeNs> end;
+    TimeColumn start;
+    TimeColumn end;
     Column<ProcessIndex> process;
     Column<std::int32_t> device; ///< CUDA ordinal as seen by the process (deviceId)
     Column<std::uint32_t> context;
@@ -146,11 +144,11 @@ struct CudaApiTable
 {
     static constexpr std::uint8_t kRuntime = 0;
     static constexpr std::uint8_t kDriver = 1;
-    std::vector<TimeNs> start;
-    std::vector<TimeNs> end;
-    std::vector<ThreadIndex> thread;
+    TimeColumn start;
+    TimeColumn end;
+    IndexColumn<ThreadIndex> thread;
     std::vector<std::uint32_t> correlation;
-    std::vector<StringRef> name;
+    IndexColumn<StringRef> name;
     std::vector<std::uint8_t> eventClass;
     /// returnValue (a CUresult / cudaError_t). May be empty (profiles built by hand): read as NULL.
     std::vector<std::int32_t> returnValue;
@@ -176,10 +174,10 @@ struct NvtxTable
     static bool isPushPop(std::uint8_t type) { return type == kPushPop || type == kNvtxtPushPop; }
     static bool isStartEnd(std::uint8_t type) { return type == kStartEnd || type == kNvtxtStartEnd; }
     static bool isRange(std::uint8_t type) { return isPushPop(type) || isStartEnd(type); }
-    std::vector<TimeNs> start;
-    std::vector<TimeNs> end; ///< kNoTime for marks and unterminated ranges
-    std::vector<ThreadIndex> thread;
-    std::vector<StringRef> name; ///< StringIds[textId], else `text` (nsys's precedence); kNoString when both NULL
+    TimeColumn start;
+    TimeColumn end; ///< kNoTime for marks and unterminated ranges
+    IndexColumn<ThreadIndex> thread;
+    IndexColumn<StringRef> name; ///< StringIds[textId], else `text` (nsys's precedence); kNoString when both NULL
     std::vector<std::int16_t> domain; ///< index into Profile::nvtxDomains, -1 = default domain (19M rows: 2 bytes)
     std::vector<std::uint8_t> eventType;
     /// (row, thread) for every row whose endGlobalTid is set (start/end ranges; it may equal the start thread).
@@ -199,10 +197,10 @@ struct OsrtTable
 {
     static constexpr std::uint8_t kOsRuntime = 27; ///< ENUM_NSYS_EVENT_CLASS; osrt_sum counts only these
     std::vector<std::uint8_t> eventClass;
-    std::vector<TimeNs> start;
-    std::vector<TimeNs> end;
-    std::vector<ThreadIndex> thread;
-    std::vector<StringRef> name;
+    TimeColumn start;
+    TimeColumn end;
+    IndexColumn<ThreadIndex> thread;
+    IndexColumn<StringRef> name;
     std::size_t size() const { return start.size(); }
 };
 

@@ -158,6 +158,27 @@ template <typename C> void remapIndices(C& column, const std::vector<std::int32_
         if (v >= 0)
             v = std::remove_reference_t<decltype(v)>(remap[std::size_t(v)]);
 }
+template <typename T> void remapIndices(IndexColumn<T>& column, const std::vector<std::int32_t>& remap)
+{
+    column.transform([&](T v) { return v >= 0 ? T(remap[std::size_t(v)]) : v; });
+}
+
+void needLocalNames(StringResolver& strings, const ScanContext& ctx)
+{
+    for (const std::int64_t raw : ctx.names.keys())
+        strings.need(std::int32_t(raw));
+}
+
+/// Local name index (ScanContext::localName) -> string pool index.
+std::vector<StringRef> localNameRefs(
+    const StringResolver& strings, const ScanContext& ctx, const std::vector<StringRef>& inlineRefs)
+{
+    std::vector<StringRef> refs;
+    refs.reserve(ctx.names.keys().size());
+    for (const std::int64_t raw : ctx.names.keys())
+        refs.push_back(strings.refOfRaw(std::int32_t(raw), inlineRefs));
+    return refs;
+}
 
 /// Appends the chunks' column to @p dest in order, freeing each chunk's copy as soon as it is moved: the peak grows
 /// by one column, not by one table. Without chunks @p dest is not touched (in the second stage of a staged load the
@@ -167,16 +188,26 @@ void concatColumn(Table& dest, const std::vector<Table*>& parts, Member member)
 {
     if (parts.empty())
         return;
-    auto& out = storageOf(dest.*member);
-    std::size_t total = out.size();
+    std::size_t total = (dest.*member).size();
     for (Table* p : parts)
         total += (p->*member).size();
-    out.reserve(total);
-    adviseHugePages(out.data(), out.capacity() * sizeof(out[0]));
-    for (Table* p : parts) {
-        auto& in = storageOf(p->*member);
-        out.insert(out.end(), in.begin(), in.end());
-        release(p->*member);
+    // Time and index columns are encoded: they append their own way.
+    if constexpr (requires { (dest.*member).append(dest.*member); }) {
+        auto& out = dest.*member;
+        out.reserve(total);
+        for (Table* p : parts) {
+            out.append(p->*member);
+            (p->*member).release();
+        }
+    } else {
+        auto& out = storageOf(dest.*member);
+        out.reserve(total);
+        adviseHugePages(out.data(), out.capacity() * sizeof(out[0]));
+        for (Table* p : parts) {
+            auto& in = storageOf(p->*member);
+            out.insert(out.end(), in.begin(), in.end());
+            release(p->*member);
+        }
     }
 }
 
@@ -196,7 +227,7 @@ void computeActivitySpan(Profile& p)
 {
     TimeNs lo = std::numeric_limits<TimeNs>::max();
     TimeNs hi = std::numeric_limits<TimeNs>::min();
-    auto cover = [&](const std::vector<TimeNs>& starts, const std::vector<TimeNs>& ends) {
+    auto cover = [&](const TimeColumn& starts, const TimeColumn& ends) {
         for (const TimeNs s : starts)
             lo = std::min(lo, s);
         for (const TimeNs e : ends)
@@ -560,11 +591,11 @@ bool LoadRun::resolveStrings(const ChunkTasks& tasks, const std::vector<RawThrea
         strings.needColumn(t->kernels.table.mangledName);
     }
     for (ScanTask* t : tasks.api)
-        strings.needColumn(t->api.name);
+        needLocalNames(strings, t->ctx);
     for (ScanTask* t : tasks.osrt)
-        strings.needColumn(t->osrt.name);
+        needLocalNames(strings, t->ctx);
     for (ScanTask* t : tasks.nvtx) {
-        strings.needColumn(t->nvtx.table.name);
+        needLocalNames(strings, t->ctx);
         for (const NvtxScan::Domain& d : t->nvtx.domains)
             strings.need(d.nameValue);
         for (const auto& [thread, name] : t->nvtx.threadNames)
@@ -583,12 +614,12 @@ bool LoadRun::resolveStrings(const ChunkTasks& tasks, const std::vector<RawThrea
         strings.remapColumn(t->kernels.table.mangledName.mut());
     }
     for (ScanTask* t : tasks.api)
-        strings.remapColumn(t->api.name);
+        remapIndices(t->api.name, localNameRefs(strings, t->ctx, {}));
     for (ScanTask* t : tasks.osrt)
-        strings.remapColumn(t->osrt.name);
+        remapIndices(t->osrt.name, localNameRefs(strings, t->ctx, {}));
     for (ScanTask* t : tasks.nvtx) {
         nvtxInline.push_back(strings.internTexts(t->ctx.inlineTexts.texts()));
-        strings.remapColumn(t->nvtx.table.name, nvtxInline.back());
+        remapIndices(t->nvtx.table.name, localNameRefs(strings, t->ctx, nvtxInline.back()));
     }
     if (strings.missingIds() > 0)
         addWarning(missingStringsWarning(strings.missingIds()));

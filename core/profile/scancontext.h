@@ -53,6 +53,10 @@ struct ScanContext
     LocalKeyMap threads; ///< globalTid -> local thread index
     LocalKeyMap processes; ///< globalPid -> local process index
     InlineTexts inlineTexts;
+    /// Raw name value (StringIds id, or an encoded inline text) -> local name index. The CUDA API, OS runtime and
+    /// NVTX name columns hold these small indices rather than raw ids (millions in big exports), so that they stay
+    /// 2 bytes a row (IndexColumn) from the scan on.
+    LocalKeyMap names;
     std::int64_t maxStringId = -1;
     qint64 badTimeRows = 0; ///< rows skipped: start/end NULL, not integers, implausible, or end < start
     qint64 badIds = 0; ///< ids out of range or of the wrong type, read as unknown
@@ -68,6 +72,8 @@ struct ScanContext
     bool cancelled() const { return cancel.isCancelled(); }
     /// Records a StringIds id read from a row; returns it as stored in a name column (kNoString when out of range).
     std::int32_t stringId(std::int64_t id);
+    /// The local name index of a raw name value; kNoString stays kNoString.
+    std::int32_t localName(std::int32_t raw) { return raw == kNoString ? kNoString : names.index(raw); }
 };
 
 /// Builds "SELECT a, b, NULL, ... FROM T" with columns found by name; missing optional columns read as NULL so

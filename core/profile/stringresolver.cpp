@@ -147,12 +147,18 @@ void StringResolver::remapColumn(std::vector<std::int32_t>& column, const std::v
             continue;
         }
         lastRaw = v;
-        if (v >= 0)
-            v = ref(v);
-        else if (v < kNoString)
-            v = inlineRefs[std::size_t(InlineTexts::decode(v))];
+        v = refOfRaw(v, inlineRefs);
         lastRef = v;
     }
+}
+
+StringRef StringResolver::refOfRaw(std::int32_t raw, const std::vector<StringRef>& inlineRefs) const
+{
+    if (raw >= 0)
+        return ref(raw);
+    if (raw < kNoString)
+        return inlineRefs[std::size_t(InlineTexts::decode(raw))];
+    return raw;
 }
 
 } // namespace nsw

@@ -318,7 +318,7 @@ bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
         out.end.push_back(e0);
         out.thread.push_back(ctx.threads.index(st.int64(tid)));
         out.correlation.push_back(readCorrelation(st, correlation, ctx));
-        out.name.push_back(readStringId(ctx, st, name));
+        out.name.push_back(ctx.localName(readStringId(ctx, st, name)));
         out.eventClass.push_back(std::uint8_t(st.int64(eventClass)));
         out.returnValue.push_back(std::int32_t(st.int64(returnValue)));
     });
@@ -391,7 +391,7 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
         t.end.push_back(type == NvtxTable::kMark ? kNoTime : rowEnd);
         const std::int32_t thread = ctx.threads.index(globalTid);
         t.thread.push_back(thread);
-        t.name.push_back(nameOf(st));
+        t.name.push_back(ctx.localName(nameOf(st)));
         t.eventType.push_back(std::uint8_t(type));
         if (domain == 0) {
             t.domain.push_back(-1);
@@ -430,7 +430,7 @@ bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
         out.start.push_back(s0);
         out.end.push_back(e0);
         out.thread.push_back(ctx.threads.index(st.int64(tid)));
-        out.name.push_back(readStringId(ctx, st, name));
+        out.name.push_back(ctx.localName(readStringId(ctx, st, name)));
         out.eventClass.push_back(std::uint8_t(st.isNull(eventClass) ? OsrtTable::kOsRuntime : st.int64(eventClass)));
     });
 }

@@ -3,7 +3,7 @@
 
 namespace nsw {
 
-TimeZones::TimeZones(std::span<const TimeNs> start, std::span<const TimeNs> end)
+TimeZones::TimeZones(const TimeColumn& start, const TimeColumn& end)
     : m_rows(start.size())
 {
     const std::size_t blocks = (m_rows + kBlock - 1) / kBlock;
@@ -24,8 +24,8 @@ std::shared_ptr<const ProfileTimeZones> timeZonesOf(const Profile& profile)
 {
     return profile.derived.get<ProfileTimeZones>("time zones", CancelToken::never(), [&] {
         auto zones = std::make_shared<ProfileTimeZones>();
-        zones->kernels = TimeZones(profile.kernels.start.vec(), profile.kernels.end.vec());
-        zones->memops = TimeZones(profile.memops.start.vec(), profile.memops.end.vec());
+        zones->kernels = TimeZones(profile.kernels.start, profile.kernels.end);
+        zones->memops = TimeZones(profile.memops.start, profile.memops.end);
         zones->cudaApi = TimeZones(profile.cudaApi.start, profile.cudaApi.end);
         zones->nvtx = TimeZones(profile.nvtx.start, profile.nvtx.end);
         return zones;

@@ -2,10 +2,10 @@
 #pragma once
 
 #include "core/profile/focusrange.h"
+#include "core/profile/timecolumn.h"
 
 #include <algorithm>
 #include <memory>
-#include <span>
 #include <vector>
 
 namespace nsw {
@@ -21,7 +21,7 @@ public:
 
     TimeZones() = default;
     /// Zones of the rows start[i]..end[i]; @p end holds as many rows as @p start.
-    TimeZones(std::span<const TimeNs> start, std::span<const TimeNs> end);
+    TimeZones(const TimeColumn& start, const TimeColumn& end);
 
     std::size_t rows() const { return m_rows; }
 
@@ -41,8 +41,7 @@ public:
     /// Calls @p f(row) for every row that overlaps @p focus (FocusRange::overlaps on @p start and @p end, the
     /// columns the zones were built from), ascending; every row when the focus is inactive.
     template <class F>
-    void forEachOverlapping(
-        const FocusRange& focus, std::span<const TimeNs> start, std::span<const TimeNs> end, F&& f) const
+    void forEachOverlapping(const FocusRange& focus, const TimeColumn& start, const TimeColumn& end, F&& f) const
     {
         if (!focus.isActive()) {
             for (std::size_t i = 0; i < m_rows; ++i)

@@ -14,7 +14,7 @@ constexpr EventTable kSearched[] = { EventTable::Kernel, EventTable::CudaApi, Ev
 constexpr std::size_t kCancelCheckRows = 1 << 20;
 
 /// Sorts @p rows by (start, row) unless they already are (rows of an export mostly come in time order).
-void sortByStart(std::vector<std::uint32_t>& rows, const std::vector<TimeNs>& start)
+void sortByStart(std::vector<std::uint32_t>& rows, const TimeColumn& start)
 {
     const auto earlier
         = [&](std::uint32_t a, std::uint32_t b) { return start[a] != start[b] ? start[a] < start[b] : a < b; };

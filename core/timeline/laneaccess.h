@@ -13,18 +13,18 @@ namespace nsw::laneaccess {
 /// Start and end columns of the GPU tables, indexed by the gpuop tag.
 struct GpuColumns
 {
-    const TimeNs* start[4] = {};
-    const TimeNs* end[4] = {};
+    const TimeColumn* start[4] = {};
+    const TimeColumn* end[4] = {};
     explicit GpuColumns(const Profile& p)
     {
         const GpuActivityColumns* tables[4] = { &p.kernels, &p.memops, &p.graphLaunches, &p.kernels };
         for (int i = 0; i < 4; ++i) {
-            start[i] = tables[i]->start.data();
-            end[i] = tables[i]->end.data();
+            start[i] = &tables[i]->start;
+            end[i] = &tables[i]->end;
         }
     }
-    TimeNs startOf(std::uint32_t code) const { return start[code >> 30][code & gpuop::kRowMask]; }
-    TimeNs endOf(std::uint32_t code) const { return end[code >> 30][code & gpuop::kRowMask]; }
+    TimeNs startOf(std::uint32_t code) const { return (*start[code >> 30])[code & gpuop::kRowMask]; }
+    TimeNs endOf(std::uint32_t code) const { return (*end[code >> 30])[code & gpuop::kRowMask]; }
 };
 
 struct GpuOps
@@ -48,10 +48,10 @@ struct GpuBusy
 struct Plain
 {
     const std::uint32_t* refs;
-    const TimeNs* starts;
-    const TimeNs* ends;
-    TimeNs start(std::uint32_t k) const { return starts[refs[k]]; }
-    TimeNs end(std::uint32_t k) const { return ends[refs[k]]; }
+    const TimeColumn* starts;
+    const TimeColumn* ends;
+    TimeNs start(std::uint32_t k) const { return (*starts)[refs[k]]; }
+    TimeNs end(std::uint32_t k) const { return (*ends)[refs[k]]; }
 };
 
 /// NVTX: unterminated ranges end at the table's last timestamp, marks where they start (as eventEnd()).
@@ -86,9 +86,9 @@ decltype(auto) visit(
     case LaneSource::GpuBusy:
         return f(GpuBusy { refs, busyEnds, GpuColumns(p) });
     case LaneSource::CudaApi:
-        return f(Plain { refs, p.cudaApi.start.data(), p.cudaApi.end.data() });
+        return f(Plain { refs, &p.cudaApi.start, &p.cudaApi.end });
     case LaneSource::Osrt:
-        return f(Plain { refs, p.osrt.start.data(), p.osrt.end.data() });
+        return f(Plain { refs, &p.osrt.start, &p.osrt.end });
     case LaneSource::Nvtx:
         break;
     }

@@ -82,13 +82,13 @@ private:
     /// Every column of two loads of one file, compared by value (strings, threads and processes by what they are).
     static void compareProfiles(const Profile& x, const Profile& y)
     {
-        auto names = [](const Profile& p, const std::vector<StringRef>& refs) {
+        auto names = [](const Profile& p, const auto& refs) {
             QStringList out;
             for (const StringRef r : refs)
                 out.append(p.strings.at(r));
             return out;
         };
-        auto gtids = [](const Profile& p, const std::vector<ThreadIndex>& threads) {
+        auto gtids = [](const Profile& p, const auto& threads) {
             std::vector<qint64> out;
             for (const ThreadIndex t : threads)
                 out.push_back(t >= 0 ? p.threads[std::size_t(t)].globalTid : -1);
@@ -372,6 +372,53 @@ private Q_SLOTS:
             qPrintable(r.profile->meta.warnings.join(QLatin1Char(' '))));
     }
 
+    void manyNamesAndThreadsReadBackExactly_data()
+    {
+        QTest::addColumn<qint64>("chunkRows");
+        QTest::addRow("one chunk: local indices past 2 bytes") << std::numeric_limits<qint64>::max();
+        QTest::addRow("chunks of 25000: narrow per chunk, wide once merged") << qint64(25000);
+    }
+    void manyNamesAndThreadsReadBackExactly()
+    {
+        // 70,000 NVTX ranges and CUDA API calls, each with a name and a thread of its own: more than the 65,535
+        // values an IndexColumn holds in 2 bytes, with StringIds ids past 100,000.
+        QFETCH(qint64, chunkRows);
+        const QString path = m_dir.filePath(QStringLiteral("manynames.sqlite"));
+        if (!QFileInfo::exists(path)) {
+            SqliteFixture db(path);
+            QVERIFY(db.exec(QStringLiteral(
+                "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+                "CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, "
+                "text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER);"
+                "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, "
+                "eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, "
+                "returnValue INTEGER NOT NULL);"
+                "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 69999) "
+                "INSERT INTO StringIds SELECT 100000 + i, 'api name ' || i FROM n;"
+                "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 69999) "
+                "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) "
+                "SELECT i * 10, i * 10 + 5, 59, 'range ' || i, (7 << 24) + 1000 + i FROM n;"
+                "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 69999) "
+                "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME (start, end, eventClass, globalTid, correlationId, nameId, "
+                "returnValue) SELECT i * 10, i * 10 + 3, 0, (7 << 24) + 1000 + i, i + 1, 100000 + i, 0 FROM n;")));
+        }
+        LoadOptions options;
+        options.chunkRows = chunkRows;
+        const LoadResult r = ProfileLoader::load(path, options);
+        QVERIFY2(r.profile, qPrintable(r.error));
+        const Profile& p = *r.profile;
+        QCOMPARE(p.nvtx.size(), std::size_t(70000));
+        QCOMPARE(p.cudaApi.size(), std::size_t(70000));
+        for (std::size_t i = 0; i < 70000; ++i) {
+            const int tid = 1000 + int(i);
+            if (p.strings.at(p.nvtx.name[i]) != QStringLiteral("range %1").arg(i)
+                || p.threads[std::size_t(p.nvtx.thread[i])].tid != tid
+                || p.strings.at(p.cudaApi.name[i]) != QStringLiteral("api name %1").arg(i)
+                || p.threads[std::size_t(p.cudaApi.thread[i])].tid != tid || p.nvtx.end[i] != TimeNs(i) * 10 + 5)
+                QFAIL(qPrintable(QStringLiteral("row %1").arg(i)));
+        }
+    }
+
     void neverWritesNextToTheTrace()
     {
         // A copy in its own folder, switched to WAL mode: a plain read-only open of a WAL database would create
@@ -520,7 +567,7 @@ private Q_SLOTS:
                 strings = p->strings.size();
                 processes = p->processes.size();
                 threads = p->threads.size();
-                starts = p->kernels.start.vec();
+                starts = p->kernels.start.toVector();
             });
         QVERIFY2(staged.profile, qPrintable(staged.error));
         QVERIFY(first);
@@ -530,7 +577,7 @@ private Q_SLOTS:
         QCOMPARE(first->threads.size(), threads);
         QVERIFY(first->kernels.api.empty());
         QCOMPARE(first->cudaApi.size(), std::size_t(0));
-        QCOMPARE(first->kernels.start.vec(), starts);
+        QCOMPARE(first->kernels.start.toVector(), starts);
         QVERIFY(staged.profile->cudaApi.size() > 0);
     }
 

@@ -117,20 +117,22 @@ void TestTimeZones::visitsTheOverlappingRows()
     QFETCH(Rows, rows);
     QFETCH(TimeNs, from);
     QFETCH(TimeNs, to);
-    const TimeZones zones(rows.start, rows.end);
+    const TimeColumn start(rows.start), end(rows.end);
+    const TimeZones zones(start, end);
     std::vector<std::size_t> visited;
-    zones.forEachOverlapping(FocusRange { from, to, QStringLiteral("f") }, rows.start, rows.end,
-        [&](std::size_t i) { visited.push_back(i); });
+    zones.forEachOverlapping(
+        FocusRange { from, to, QStringLiteral("f") }, start, end, [&](std::size_t i) { visited.push_back(i); });
     QCOMPARE(visited, byHand(rows, from, to));
 }
 
 void TestTimeZones::inactiveFocusVisitsEveryRow()
 {
     const Rows rows = shuffled(1500);
-    const TimeZones zones(rows.start, rows.end);
+    const TimeColumn start(rows.start), end(rows.end);
+    const TimeZones zones(start, end);
     std::size_t next = 0;
     bool inOrder = true;
-    zones.forEachOverlapping(FocusRange {}, rows.start, rows.end, [&](std::size_t i) { inOrder &= i == next++; });
+    zones.forEachOverlapping(FocusRange {}, start, end, [&](std::size_t i) { inOrder &= i == next++; });
     QVERIFY(inOrder);
     QCOMPARE(next, rows.start.size());
 }
@@ -141,7 +143,7 @@ void TestTimeZones::orderedRowsSkipBlocks()
     // straddles.
     const std::size_t n = 100 * TimeZones::kBlock;
     const Rows rows = ordered(n);
-    const TimeZones zones(rows.start, rows.end);
+    const TimeZones zones(TimeColumn(rows.start), TimeColumn(rows.end));
     const TimeNs span = TimeNs(n) * 20;
     std::size_t candidates = 0;
     zones.forEachCandidate(span / 2, span / 2 + span / 10, [&](std::size_t) { ++candidates; });

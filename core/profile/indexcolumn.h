@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/util/hugepages.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <type_traits>
+#include <vector>
+
+namespace nsw {
+
+/// A column of int32 indices (a thread, a string) held in 2 bytes a row while every value is in [-1, 65534], and in
+/// 4 bytes from the first value that is not (issue 12: the 4M-kernel export's NVTX and CUDA API rows name a few
+/// dozen threads and strings, 26M times). Reading returns values; every value reads back exactly either way.
+template <typename T> class IndexColumn
+{
+    static_assert(sizeof(T) == 4 && std::is_signed_v<T>);
+
+public:
+    class const_iterator;
+    using value_type = T;
+    using size_type = std::size_t;
+
+    IndexColumn() = default;
+    IndexColumn(std::initializer_list<T> values)
+    {
+        for (const T v : values)
+            push_back(v);
+    }
+
+    std::size_t size() const { return m_wide ? m_wideValues.size() : m_narrow.size(); }
+    bool empty() const { return size() == 0; }
+    T operator[](std::size_t row) const { return m_wide ? m_wideValues[row] : T(std::int32_t(m_narrow[row]) - 1); }
+    T front() const { return (*this)[0]; }
+    T back() const { return (*this)[size() - 1]; }
+    const_iterator begin() const { return const_iterator(this, 0); }
+    const_iterator end() const { return const_iterator(this, size()); }
+    std::vector<T> toVector() const { return std::vector<T>(begin(), end()); }
+    bool isWide() const { return m_wide; }
+
+    void push_back(T value)
+    {
+        if (!m_wide && fits(value))
+            m_narrow.push_back(std::uint16_t(value + 1));
+        else
+            widen().push_back(value);
+    }
+    void reserve(std::size_t rows)
+    {
+        if (m_wide)
+            reserveHugePages(m_wideValues, rows);
+        else
+            reserveHugePages(m_narrow, rows);
+    }
+    /// Sets one row (tests and hand-built profiles; a load only appends).
+    void set(std::size_t row, T value)
+    {
+        transformRow(row, [value](T) { return value; });
+    }
+    /// Replaces every value v by @p f(v), in row order.
+    template <typename F> void transform(F&& f)
+    {
+        for (std::size_t row = 0, n = size(); row < n; ++row)
+            transformRow(row, f);
+    }
+    void append(const IndexColumn& other)
+    {
+        if (!m_wide && other.m_wide)
+            widen();
+        reserve(size() + other.size());
+        for (const T v : other)
+            push_back(v);
+    }
+    void clear() { release(); }
+    void release()
+    {
+        std::vector<std::uint16_t>().swap(m_narrow);
+        std::vector<T>().swap(m_wideValues);
+        m_wide = false;
+    }
+    std::size_t memoryBytes() const
+    {
+        return m_narrow.capacity() * sizeof(std::uint16_t) + m_wideValues.capacity() * sizeof(T);
+    }
+
+    friend bool operator==(const IndexColumn& a, const IndexColumn& b)
+    {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+    }
+    friend bool operator==(const IndexColumn& a, const std::vector<T>& b)
+    {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+    }
+
+private:
+    static bool fits(T value) { return value >= -1 && value < 0xFFFF; }
+    std::vector<T>& widen()
+    {
+        if (!m_wide) {
+            std::vector<T> wide;
+            reserveHugePages(wide, std::max(m_narrow.capacity(), m_narrow.size() + 1));
+            for (const std::uint16_t v : m_narrow)
+                wide.push_back(T(std::int32_t(v) - 1));
+            std::vector<std::uint16_t>().swap(m_narrow);
+            m_wideValues = std::move(wide);
+            m_wide = true;
+        }
+        return m_wideValues;
+    }
+    template <typename F> void transformRow(std::size_t row, F&& f)
+    {
+        const T value = f((*this)[row]);
+        if (!m_wide && fits(value))
+            m_narrow[row] = std::uint16_t(value + 1);
+        else
+            widen()[row] = value;
+    }
+
+    bool m_wide = false;
+    std::vector<std::uint16_t> m_narrow; ///< value + 1
+    std::vector<T> m_wideValues;
+};
+
+/// reserveHugePages() (core/util/hugepages.h) of an index column.
+template <typename T> void reserveHugePages(IndexColumn<T>& column, std::size_t rows)
+{
+    column.reserve(rows);
+}
+
+/// Random access over an IndexColumn's values (dereferencing yields a value).
+template <typename T> class IndexColumn<T>::const_iterator
+{
+public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    using reference = T;
+    using pointer = void;
+
+    const_iterator() = default;
+    const_iterator(const IndexColumn* column, std::size_t row)
+        : m_column(column)
+        , m_row(row)
+    { }
+
+    T operator*() const { return (*m_column)[m_row]; }
+    T operator[](difference_type n) const { return (*m_column)[std::size_t(difference_type(m_row) + n)]; }
+
+    const_iterator& operator++()
+    {
+        ++m_row;
+        return *this;
+    }
+    const_iterator operator++(int)
+    {
+        const_iterator old = *this;
+        ++m_row;
+        return old;
+    }
+    const_iterator& operator--()
+    {
+        --m_row;
+        return *this;
+    }
+    const_iterator& operator+=(difference_type n)
+    {
+        m_row = std::size_t(difference_type(m_row) + n);
+        return *this;
+    }
+    friend const_iterator operator+(const_iterator it, difference_type n) { return it += n; }
+    friend difference_type operator-(const const_iterator& a, const const_iterator& b)
+    {
+        return difference_type(a.m_row) - difference_type(b.m_row);
+    }
+    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_row == b.m_row; }
+    friend bool operator<(const const_iterator& a, const const_iterator& b) { return a.m_row < b.m_row; }
+
+private:
+    const IndexColumn* m_column = nullptr;
+    std::size_t m_row = 0;
+};
+
+} // namespace nsw

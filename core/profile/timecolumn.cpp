@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timecolumn.h"
+
+#include "core/util/hugepages.h"
+
+#include <algorithm>
+
+namespace nsw {
+
+TimeColumn::TimeColumn(std::initializer_list<TimeNs> values)
+{
+    for (const TimeNs v : values)
+        push_back(v);
+}
+
+TimeColumn::TimeColumn(const std::vector<TimeNs>& values)
+{
+    reserve(values.size());
+    for (const TimeNs v : values)
+        push_back(v);
+}
+
+std::vector<TimeNs> TimeColumn::toVector() const
+{
+    return std::vector<TimeNs>(begin(), end());
+}
+
+TimeColumn::Storage& TimeColumn::mut()
+{
+    if (!m_data)
+        m_data = std::make_shared<Storage>();
+    else if (m_data.use_count() > 1)
+        m_data = std::make_shared<Storage>(*m_data);
+    return *m_data;
+}
+
+void TimeColumn::Storage::seal()
+{
+    TimeNs lo = std::numeric_limits<TimeNs>::max();
+    TimeNs hi = std::numeric_limits<TimeNs>::min();
+    for (const TimeNs v : open) {
+        if (v == kNoTime)
+            continue;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    // Unsigned, so that the span of times at both ends of the int64 range does not overflow.
+    const bool narrow = lo > hi || std::uint64_t(hi) - std::uint64_t(lo) < kNoTimeOffset;
+    if (narrow) {
+        const TimeNs base = lo > hi ? 0 : lo;
+        bases.push_back(base);
+        for (const TimeNs v : open)
+            offsets.push_back(v == kNoTime ? kNoTimeOffset : std::uint32_t(std::uint64_t(v) - std::uint64_t(base)));
+    } else {
+        bases.push_back(kWholeBlock);
+        for (const TimeNs v : open) {
+            offsets.push_back(std::uint32_t(whole.size()));
+            whole.push_back(v);
+        }
+    }
+    open.clear();
+}
+
+void TimeColumn::push_back(TimeNs value)
+{
+    Storage& s = mut();
+    if (s.open.capacity() < kBlockRows)
+        s.open.reserve(kBlockRows);
+    s.open.push_back(value);
+    if (s.open.size() == kBlockRows)
+        s.seal();
+}
+
+void TimeColumn::append(const TimeColumn& other)
+{
+    if (other.empty())
+        return;
+    if (&other == this) {
+        const TimeColumn copy = other;
+        append(copy);
+        return;
+    }
+    reserve(size() + other.size());
+    for (const TimeNs v : other)
+        push_back(v);
+}
+
+void TimeColumn::reserve(std::size_t rows)
+{
+    Storage& s = mut();
+    s.offsets.reserve(rows);
+    s.bases.reserve(rows / kBlockRows + 1);
+    adviseHugePages(s.offsets.data(), s.offsets.capacity() * sizeof(std::uint32_t));
+}
+
+void TimeColumn::set(std::size_t row, TimeNs value)
+{
+    Storage& s = mut();
+    const std::size_t sealed = s.sealedRows();
+    if (row >= sealed) {
+        s.open.at(row - sealed) = value;
+        return;
+    }
+    TimeNs& base = s.bases[row >> kBlockBits];
+    if (base == kWholeBlock) {
+        s.whole[s.offsets[row]] = value;
+        return;
+    }
+    const std::uint64_t offset = std::uint64_t(value) - std::uint64_t(base);
+    if (value == kNoTime || (value >= base && offset < kNoTimeOffset)) {
+        s.offsets[row] = value == kNoTime ? kNoTimeOffset : std::uint32_t(offset);
+        return;
+    }
+    // The new time does not fit the block's offsets: the block keeps its times whole from now on.
+    const std::size_t first = row & ~(kBlockRows - 1);
+    for (std::size_t r = first; r < first + kBlockRows; ++r) {
+        const TimeNs v = r == row ? value : s.at(r);
+        s.offsets[r] = std::uint32_t(s.whole.size());
+        s.whole.push_back(v);
+    }
+    base = kWholeBlock;
+}
+
+std::size_t TimeColumn::memoryBytes() const
+{
+    if (!m_data)
+        return 0;
+    return m_data->offsets.capacity() * sizeof(std::uint32_t)
+        + (m_data->bases.capacity() + m_data->whole.capacity() + m_data->open.capacity()) * sizeof(TimeNs);
+}
+
+bool operator==(const TimeColumn& a, const TimeColumn& b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
+
+bool operator==(const TimeColumn& a, const std::vector<TimeNs>& b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
+
+} // namespace nsw

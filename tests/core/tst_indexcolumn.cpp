@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// IndexColumn: every value reads back exactly as a plain vector of the same pushes holds it, 2 bytes a row while the
+// values are in [-1, 65534] and 4 from the first one that is not.
+#include "core/profile/indexcolumn.h"
+
+#include <QTest>
+
+using namespace nsw;
+
+Q_DECLARE_METATYPE(std::vector<std::int32_t>)
+
+namespace {
+
+std::vector<std::int32_t> counting(std::size_t n, std::int32_t from)
+{
+    std::vector<std::int32_t> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = from + std::int32_t(i % 70000);
+    return v;
+}
+
+IndexColumn<std::int32_t> columnOf(const std::vector<std::int32_t>& values)
+{
+    IndexColumn<std::int32_t> c;
+    for (const std::int32_t v : values)
+        c.push_back(v);
+    return c;
+}
+
+} // namespace
+
+class TestIndexColumn : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void readsBackWhatWasPushed_data()
+    {
+        QTest::addColumn<std::vector<std::int32_t>>("values");
+        QTest::addColumn<bool>("wide");
+        QTest::newRow("empty") << std::vector<std::int32_t> {} << false;
+        QTest::newRow("-1 and the largest narrow value") << std::vector<std::int32_t> { -1, 0, 65534, -1 } << false;
+        QTest::newRow("65535 widens") << std::vector<std::int32_t> { 3, -1, 65535, 4 } << true;
+        QTest::newRow("-2 widens") << std::vector<std::int32_t> { 3, -2, 7 } << true;
+        QTest::newRow("the int32 extremes") << std::vector<std::int32_t> { 0, INT32_MAX, INT32_MIN, -1 } << true;
+        QTest::newRow("a wide value after 70000 narrow ones") << [] {
+            std::vector<std::int32_t> v = counting(70000, -1);
+            for (std::int32_t& x : v)
+                x = std::min(x, 65534);
+            v.push_back(1 << 20);
+            return v;
+        }() << true;
+    }
+
+    void readsBackWhatWasPushed()
+    {
+        QFETCH(std::vector<std::int32_t>, values);
+        QFETCH(bool, wide);
+        const IndexColumn<std::int32_t> c = columnOf(values);
+        QCOMPARE(c.size(), values.size());
+        QCOMPARE(c.toVector(), values);
+        QVERIFY(c == values);
+        QCOMPARE(c.isWide(), wide);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            QCOMPARE(c[i], values[i]);
+    }
+
+    void transformWidensWhenNeeded_data()
+    {
+        QTest::addColumn<std::int32_t>("offset");
+        QTest::addColumn<bool>("wide");
+        QTest::newRow("stays narrow") << 100 << false;
+        QTest::newRow("past 65534") << 65200 << true;
+    }
+
+    void transformWidensWhenNeeded()
+    {
+        QFETCH(std::int32_t, offset);
+        QFETCH(bool, wide);
+        const std::vector<std::int32_t> values { 5, -1, 0, 400, 9, -1 };
+        IndexColumn<std::int32_t> c = columnOf(values);
+        c.transform([offset](std::int32_t v) { return v >= 0 ? v + offset : v; });
+        std::vector<std::int32_t> expected = values;
+        for (std::int32_t& v : expected)
+            if (v >= 0)
+                v += offset;
+        QCOMPARE(c.toVector(), expected);
+        QCOMPARE(c.isWide(), wide);
+    }
+
+    void appendAndSet()
+    {
+        IndexColumn<std::int32_t> c = columnOf({ 1, 2, 3 });
+        c.append(columnOf({ 4, 100000 }));
+        QCOMPARE(c.toVector(), (std::vector<std::int32_t> { 1, 2, 3, 4, 100000 }));
+        QVERIFY(c.isWide());
+        IndexColumn<std::int32_t> d = columnOf({ 1, 2, 3 });
+        d.set(1, -1);
+        QCOMPARE(d.toVector(), (std::vector<std::int32_t> { 1, -1, 3 }));
+        QVERIFY(!d.isWide());
+        d.set(2, 70000);
+        QCOMPARE(d.toVector(), (std::vector<std::int32_t> { 1, -1, 70000 }));
+        d.release();
+        QVERIFY(d.empty());
+        QVERIFY(!d.isWide());
+    }
+
+    void twoBytesARowWhileNarrow()
+    {
+        IndexColumn<std::int32_t> c;
+        c.reserve(100000);
+        for (int i = 0; i < 100000; ++i)
+            c.push_back(i % 300);
+        QCOMPARE(c.memoryBytes(), std::size_t(200000));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIndexColumn)
+#include "tst_indexcolumn.moc"
