@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/rowiterator.h"
 #include "core/util/hugepages.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <type_traits>
 #include <vector>
 
@@ -20,7 +20,7 @@ template <typename T> class IndexColumn
     static_assert(sizeof(T) == 4 && std::is_signed_v<T>);
 
 public:
-    class const_iterator;
+    using const_iterator = RowIterator<IndexColumn, T>;
     using value_type = T;
     using size_type = std::size_t;
 
@@ -129,58 +129,5 @@ template <typename T> void reserveHugePages(IndexColumn<T>& column, std::size_t 
 {
     column.reserve(rows);
 }
-
-/// Random access over an IndexColumn's values (dereferencing yields a value).
-template <typename T> class IndexColumn<T>::const_iterator
-{
-public:
-    using iterator_category = std::random_access_iterator_tag;
-    using value_type = T;
-    using difference_type = std::ptrdiff_t;
-    using reference = T;
-    using pointer = void;
-
-    const_iterator() = default;
-    const_iterator(const IndexColumn* column, std::size_t row)
-        : m_column(column)
-        , m_row(row)
-    { }
-
-    T operator*() const { return (*m_column)[m_row]; }
-    T operator[](difference_type n) const { return (*m_column)[std::size_t(difference_type(m_row) + n)]; }
-
-    const_iterator& operator++()
-    {
-        ++m_row;
-        return *this;
-    }
-    const_iterator operator++(int)
-    {
-        const_iterator old = *this;
-        ++m_row;
-        return old;
-    }
-    const_iterator& operator--()
-    {
-        --m_row;
-        return *this;
-    }
-    const_iterator& operator+=(difference_type n)
-    {
-        m_row = std::size_t(difference_type(m_row) + n);
-        return *this;
-    }
-    friend const_iterator operator+(const_iterator it, difference_type n) { return it += n; }
-    friend difference_type operator-(const const_iterator& a, const const_iterator& b)
-    {
-        return difference_type(a.m_row) - difference_type(b.m_row);
-    }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_row == b.m_row; }
-    friend bool operator<(const const_iterator& a, const const_iterator& b) { return a.m_row < b.m_row; }
-
-private:
-    const IndexColumn* m_column = nullptr;
-    std::size_t m_row = 0;
-};
 
 } // namespace nsw

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/rowiterator.h"
+
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -25,7 +26,7 @@ inline constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::min();
 class TimeColumn
 {
 public:
-    class const_iterator;
+    using const_iterator = RowIterator<TimeColumn, TimeNs>;
     using value_type = TimeNs;
     using size_type = std::size_t;
 
@@ -41,8 +42,8 @@ public:
     TimeNs operator[](std::size_t row) const { return m_data->at(row); }
     TimeNs front() const { return (*this)[0]; }
     TimeNs back() const { return (*this)[size() - 1]; }
-    const_iterator begin() const;
-    const_iterator end() const;
+    const_iterator begin() const { return const_iterator(this, 0); }
+    const_iterator end() const { return const_iterator(this, size()); }
     std::vector<TimeNs> toVector() const;
 
     void push_back(TimeNs value);
@@ -91,81 +92,6 @@ private:
 
     std::shared_ptr<Storage> m_data;
 };
-
-/// Random access over a TimeColumn's values (dereferencing yields a value), for std algorithms and range-for.
-class TimeColumn::const_iterator
-{
-public:
-    using iterator_category = std::random_access_iterator_tag;
-    using value_type = TimeNs;
-    using difference_type = std::ptrdiff_t;
-    using reference = TimeNs;
-    using pointer = void;
-
-    const_iterator() = default;
-    const_iterator(const TimeColumn* column, std::size_t row)
-        : m_column(column)
-        , m_row(row)
-    { }
-
-    TimeNs operator*() const { return (*m_column)[m_row]; }
-    TimeNs operator[](difference_type n) const { return (*m_column)[std::size_t(difference_type(m_row) + n)]; }
-    std::size_t row() const { return m_row; }
-
-    const_iterator& operator++()
-    {
-        ++m_row;
-        return *this;
-    }
-    const_iterator operator++(int)
-    {
-        const_iterator old = *this;
-        ++m_row;
-        return old;
-    }
-    const_iterator& operator--()
-    {
-        --m_row;
-        return *this;
-    }
-    const_iterator operator--(int)
-    {
-        const_iterator old = *this;
-        --m_row;
-        return old;
-    }
-    const_iterator& operator+=(difference_type n)
-    {
-        m_row = std::size_t(difference_type(m_row) + n);
-        return *this;
-    }
-    const_iterator& operator-=(difference_type n) { return *this += -n; }
-    friend const_iterator operator+(const_iterator it, difference_type n) { return it += n; }
-    friend const_iterator operator+(difference_type n, const_iterator it) { return it += n; }
-    friend const_iterator operator-(const_iterator it, difference_type n) { return it -= n; }
-    friend difference_type operator-(const const_iterator& a, const const_iterator& b)
-    {
-        return difference_type(a.m_row) - difference_type(b.m_row);
-    }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.m_row == b.m_row; }
-    friend bool operator<(const const_iterator& a, const const_iterator& b) { return a.m_row < b.m_row; }
-    friend bool operator>(const const_iterator& a, const const_iterator& b) { return a.m_row > b.m_row; }
-    friend bool operator<=(const const_iterator& a, const const_iterator& b) { return a.m_row <= b.m_row; }
-    friend bool operator>=(const const_iterator& a, const const_iterator& b) { return a.m_row >= b.m_row; }
-
-private:
-    const TimeColumn* m_column = nullptr;
-    std::size_t m_row = 0;
-};
-
-inline TimeColumn::const_iterator TimeColumn::begin() const
-{
-    return const_iterator(this, 0);
-}
-inline TimeColumn::const_iterator TimeColumn::end() const
-{
-    return const_iterator(this, size());
-}
 
 /// reserveHugePages() (core/util/hugepages.h) of a time column: reserve() advises them already.
 inline void reserveHugePages(TimeColumn& column, std::size_t rows)
