@@ -6,6 +6,7 @@
 #include "core/util/hugepages.h"
 
 #include <QHash>
+#include <array>
 #include <optional>
 #include <unordered_map>
 
@@ -93,6 +94,32 @@ struct ActivitySelect
     }
 };
 
+/// Result positions of the columns the CPU-side call tables (CUDA API, OS runtime) share.
+struct CallSelect
+{
+    int start, end, thread, name;
+
+    explicit CallSelect(ColumnSelect& s)
+        : start(s.add(QStringLiteral("start")))
+        , end(s.add(QStringLiteral("end")))
+        , thread(s.add(QStringLiteral("globalTid")))
+        , name(s.add(QStringLiteral("nameId")))
+    { }
+
+    /// Appends the row's time, thread and name, or skips it (counted) when its interval is unusable.
+    template <typename Table> bool append(const Row& st, ScanContext& ctx, Table& out) const
+    {
+        TimeNs s, e;
+        if (!readInterval(st, start, end, ctx, s, e))
+            return false;
+        out.start.push_back(s);
+        out.end.push_back(e);
+        out.thread.push_back(ctx.threads.index(st.int64(thread)));
+        out.name.push_back(ctx.localName(readStringId(ctx, st, name)));
+        return true;
+    }
+};
+
 /// Rows the scan expects (the table's row count, or the chunk's), for reserving columns.
 std::size_t expectedRows(const ScanContext& ctx)
 {
@@ -146,6 +173,26 @@ struct ShapeHash
         return h;
     }
 };
+
+/// Scans a GPU activity table: the placement columns every one has, then the table's own @p columns (by name), whose
+/// result positions @p readRow gets, in the same order, for each row kept.
+template <std::size_t N, typename ReadRow>
+bool readActivityTable(const SqliteDb& db, ScanContext& ctx, GpuActivityColumns& out,
+    const std::array<const char*, N>& columns, ReadRow&& readRow)
+{
+    ColumnSelect s(db, ctx.table);
+    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
+        return false;
+    const ActivitySelect a(s);
+    std::array<int, N> at {};
+    for (std::size_t i = 0; i < N; ++i)
+        at[i] = s.add(QLatin1String(columns[i]));
+    reserveActivity(out, expectedRows(ctx));
+    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
+        if (a.append(st, ctx, out))
+            readRow(st, at);
+    });
+}
 
 } // namespace
 
@@ -240,59 +287,33 @@ bool readKernels(const SqliteDb& db, ScanContext& ctx, KernelScan& out, unsigned
 
 bool readMemcpy(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
 {
-    ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
-        return false;
-    const ActivitySelect a(s);
-    const int bytes = s.add(QStringLiteral("bytes"));
-    const int copyKind = s.add(QStringLiteral("copyKind"));
-    const int srcKind = s.add(QStringLiteral("srcKind"));
-    const int dstKind = s.add(QStringLiteral("dstKind"));
-    reserveActivity(out, expectedRows(ctx));
-    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
-        if (!a.append(st, ctx, out))
-            return;
-        out.bytes.push_back(st.int64(bytes));
+    const std::array columns { "bytes", "copyKind", "srcKind", "dstKind" };
+    return readActivityTable(db, ctx, out, columns, [&](const Row& st, const std::array<int, 4>& at) {
+        out.bytes.push_back(st.int64(at[0]));
         // Kinds are 0..13; anything else is shown as its number through memcpyKindLabels.
-        out.copyKind.push_back(std::uint8_t(std::clamp<qint64>(st.int64(copyKind), 0, 254)));
-        out.srcKind.push_back(readMemKind(st, srcKind));
-        out.dstKind.push_back(readMemKind(st, dstKind));
+        out.copyKind.push_back(std::uint8_t(std::clamp<qint64>(st.int64(at[1]), 0, 254)));
+        out.srcKind.push_back(readMemKind(st, at[2]));
+        out.dstKind.push_back(readMemKind(st, at[3]));
     });
 }
 
 bool readMemset(const SqliteDb& db, ScanContext& ctx, MemOpTable& out)
 {
-    ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
-        return false;
-    const ActivitySelect a(s);
-    const int bytes = s.add(QStringLiteral("bytes"));
-    const int memKind = s.add(QStringLiteral("memKind"));
-    reserveActivity(out, expectedRows(ctx));
-    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
-        if (!a.append(st, ctx, out))
-            return;
-        out.bytes.push_back(st.int64(bytes));
+    const std::array columns { "bytes", "memKind" };
+    return readActivityTable(db, ctx, out, columns, [&](const Row& st, const std::array<int, 2>& at) {
+        out.bytes.push_back(st.int64(at[0]));
         out.copyKind.push_back(MemOpTable::kMemset);
-        out.srcKind.push_back(readMemKind(st, memKind));
+        out.srcKind.push_back(readMemKind(st, at[1]));
         out.dstKind.push_back(MemOpTable::kNoMemKind);
     });
 }
 
 bool readGraphTrace(const SqliteDb& db, ScanContext& ctx, GraphLaunchTable& out)
 {
-    ColumnSelect s(db, ctx.table);
-    if (!requireColumns(s, ctx, db.path(), { "start", "end" }))
-        return false;
-    const ActivitySelect a(s);
-    const int graphId = s.add(QStringLiteral("graphId"));
-    const int graphExecId = s.add(QStringLiteral("graphExecId"));
-    reserveActivity(out, expectedRows(ctx));
-    return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
-        if (!a.append(st, ctx, out))
-            return;
-        out.graphId.push_back(st.int64(graphId));
-        out.graphExecId.push_back(st.int64(graphExecId));
+    const std::array columns { "graphId", "graphExecId" };
+    return readActivityTable(db, ctx, out, columns, [&](const Row& st, const std::array<int, 2>& at) {
+        out.graphId.push_back(st.int64(at[0]));
+        out.graphExecId.push_back(st.int64(at[1]));
     });
 }
 
@@ -301,24 +322,16 @@ bool readCudaApi(const SqliteDb& db, ScanContext& ctx, CudaApiTable& out)
     ColumnSelect s(db, ctx.table);
     if (!requireColumns(s, ctx, db.path(), { "start", "end", "globalTid" }))
         return false;
-    const int start = s.add(QStringLiteral("start"));
-    const int end = s.add(QStringLiteral("end"));
-    const int tid = s.add(QStringLiteral("globalTid"));
+    const CallSelect call(s);
     const int correlation = s.add(QStringLiteral("correlationId"));
-    const int name = s.add(QStringLiteral("nameId"));
     const int eventClass = s.add(QStringLiteral("eventClass"));
     const int returnValue = s.add(QStringLiteral("returnValue"));
     reserveAllHugePages(
         expectedRows(ctx), out.start, out.end, out.thread, out.correlation, out.name, out.eventClass, out.returnValue);
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
-        TimeNs s0, e0;
-        if (!readInterval(st, start, end, ctx, s0, e0))
+        if (!call.append(st, ctx, out))
             return;
-        out.start.push_back(s0);
-        out.end.push_back(e0);
-        out.thread.push_back(ctx.threads.index(st.int64(tid)));
         out.correlation.push_back(readCorrelation(st, correlation, ctx));
-        out.name.push_back(ctx.localName(readStringId(ctx, st, name)));
         out.eventClass.push_back(std::uint8_t(st.int64(eventClass)));
         out.returnValue.push_back(std::int32_t(st.int64(returnValue)));
     });
@@ -417,20 +430,12 @@ bool readOsrt(const SqliteDb& db, ScanContext& ctx, OsrtTable& out)
     ColumnSelect s(db, ctx.table);
     if (!requireColumns(s, ctx, db.path(), { "start", "end", "globalTid" }))
         return false;
-    const int start = s.add(QStringLiteral("start"));
-    const int end = s.add(QStringLiteral("end"));
-    const int tid = s.add(QStringLiteral("globalTid"));
-    const int name = s.add(QStringLiteral("nameId"));
+    const CallSelect call(s);
     const int eventClass = s.add(QStringLiteral("eventClass"));
     reserveAllHugePages(expectedRows(ctx), out.start, out.end, out.thread, out.name, out.eventClass);
     return scanRows(db, s.sql(ctx.rowRangeCondition()), ctx, [&](const Row& st) {
-        TimeNs s0, e0;
-        if (!readInterval(st, start, end, ctx, s0, e0))
+        if (!call.append(st, ctx, out))
             return;
-        out.start.push_back(s0);
-        out.end.push_back(e0);
-        out.thread.push_back(ctx.threads.index(st.int64(tid)));
-        out.name.push_back(ctx.localName(readStringId(ctx, st, name)));
         out.eventClass.push_back(std::uint8_t(st.isNull(eventClass) ? OsrtTable::kOsRuntime : st.int64(eventClass)));
     });
 }
