@@ -191,13 +191,19 @@ void concatColumn(Table& dest, const std::vector<Table*>& parts, Member member)
     std::size_t total = (dest.*member).size();
     for (Table* p : parts)
         total += (p->*member).size();
-    // Time and index columns are encoded: they append their own way.
+    // Time and index columns are encoded: an empty column takes the first chunk's storage as it is, later chunks are
+    // appended value by value.
     if constexpr (requires { (dest.*member).append(dest.*member); }) {
         auto& out = dest.*member;
-        out.reserve(total);
         for (Table* p : parts) {
-            out.append(p->*member);
-            (p->*member).release();
+            auto& in = p->*member;
+            if (out.empty()) {
+                out = std::move(in);
+            } else {
+                out.reserve(total);
+                out.append(in);
+            }
+            in.release();
         }
     } else {
         auto& out = storageOf(dest.*member);
