@@ -3,28 +3,10 @@
 
 namespace nsw {
 
-namespace {
-
-const GpuActivityColumns* gpuColumns(const Profile& p, EventTable table)
-{
-    switch (table) {
-    case EventTable::Kernel:
-        return &p.kernels;
-    case EventTable::MemOp:
-        return &p.memops;
-    case EventTable::GraphLaunch:
-        return &p.graphLaunches;
-    default:
-        return nullptr;
-    }
-}
-
-} // namespace
-
 std::vector<EventRef> correlatedEvents(const Profile& profile, EventRef event, std::size_t limit)
 {
     std::vector<EventRef> out;
-    if (const GpuActivityColumns* c = gpuColumns(profile, event.table)) {
+    if (const GpuActivityColumns* c = gpuActivityColumns(profile, event.table)) {
         if (event.row < c->api.size() && c->api[event.row] >= 0)
             out.push_back({ EventTable::CudaApi, std::uint32_t(c->api[event.row]) });
         return out;
@@ -34,7 +16,7 @@ std::vector<EventRef> correlatedEvents(const Profile& profile, EventRef event, s
     // No reverse index: a linear pass over the `api` columns (a few ms for millions of kernels, once per click).
     const std::int32_t call = std::int32_t(event.row);
     for (const EventTable table : { EventTable::Kernel, EventTable::MemOp, EventTable::GraphLaunch }) {
-        const std::vector<std::int32_t>& api = gpuColumns(profile, table)->api;
+        const std::vector<std::int32_t>& api = gpuActivityColumns(profile, table)->api;
         for (std::size_t r = 0; r < api.size() && out.size() < limit; ++r)
             if (api[r] == call)
                 out.push_back({ table, std::uint32_t(r) });

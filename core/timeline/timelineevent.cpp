@@ -7,20 +7,6 @@ namespace nsw {
 
 namespace {
 
-const GpuActivityColumns* activityColumns(const Profile& p, EventTable table)
-{
-    switch (table) {
-    case EventTable::Kernel:
-        return &p.kernels;
-    case EventTable::MemOp:
-        return &p.memops;
-    case EventTable::GraphLaunch:
-        return &p.graphLaunches;
-    default:
-        return nullptr;
-    }
-}
-
 TimeNs nvtxEnd(const NvtxTable& n, std::uint32_t row)
 {
     const TimeNs end = n.end[row];
@@ -75,6 +61,20 @@ QString nvtxKind(std::uint8_t type)
 
 } // namespace
 
+const GpuActivityColumns* gpuActivityColumns(const Profile& profile, EventTable table)
+{
+    switch (table) {
+    case EventTable::Kernel:
+        return &profile.kernels;
+    case EventTable::MemOp:
+        return &profile.memops;
+    case EventTable::GraphLaunch:
+        return &profile.graphLaunches;
+    default:
+        return nullptr;
+    }
+}
+
 TimeNs timelineOrigin(const Profile& profile)
 {
     if (profile.meta.timeNormalized && profile.meta.sessionStartUtcNs != kNoTime)
@@ -86,7 +86,7 @@ TimeNs timelineOrigin(const Profile& profile)
 
 TimeNs eventStart(const Profile& p, EventRef e)
 {
-    if (const GpuActivityColumns* c = activityColumns(p, e.table))
+    if (const GpuActivityColumns* c = gpuActivityColumns(p, e.table))
         return c->start[e.row];
     switch (e.table) {
     case EventTable::CudaApi:
@@ -102,7 +102,7 @@ TimeNs eventStart(const Profile& p, EventRef e)
 
 TimeNs eventEnd(const Profile& p, EventRef e)
 {
-    if (const GpuActivityColumns* c = activityColumns(p, e.table))
+    if (const GpuActivityColumns* c = gpuActivityColumns(p, e.table))
         return c->end[e.row];
     switch (e.table) {
     case EventTable::CudaApi:

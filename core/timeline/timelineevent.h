@@ -47,6 +47,9 @@ inline EventRef decode(std::uint32_t code)
 }
 } // namespace gpuop
 
+/// The columns of a GPU activity table (kernels, memory operations, graph launches); null for the CPU-side tables.
+const GpuActivityColumns* gpuActivityColumns(const Profile& profile, EventTable table);
+
 /// The capture clock's zero: session start, also for exports made with --ts-normalize (absolute timestamps).
 TimeNs timelineOrigin(const Profile& profile);
 

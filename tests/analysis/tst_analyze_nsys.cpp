@@ -107,26 +107,17 @@ private:
 private slots:
     void initTestCase()
     {
-        m_nsys = QStandardPaths::findExecutable(QStringLiteral("nsys"));
-        if (m_nsys.isEmpty()) {
-            if (qEnvironmentVariableIntValue("NSW_REQUIRE_NSYS") == 1)
-                QFAIL("NSW_REQUIRE_NSYS is set but nsys is not on PATH");
-            QSKIP("nsys is not installed (Debian non-free package nsight-systems, 2022.4): the comparison with the "
-                  "real nsys analyze cannot run; tst_analysisrules still checks every rule by hand");
-        }
+        NSW_FIND_NSYS_OR_SKIP(m_nsys,
+            "nsys is not installed (Debian non-free package nsight-systems, 2022.4): the comparison with the "
+            "real nsys analyze cannot run; tst_analysisrules still checks every rule by hand");
         QVERIFY(m_dir.isValid());
     }
 
     /// The real exports must be among those compared when ../shared/traces is required (CI).
     void realExportsCompared()
     {
-        const QString shared = QFileInfo(QStringLiteral(NSW_SHARED_TRACES)).canonicalFilePath();
-        qsizetype real = 0;
-        for (const test::OracleExport& e : test::oracleExports())
-            real += !shared.isEmpty() && QFileInfo(e.path).canonicalFilePath().startsWith(shared) ? 1 : 0;
-        if (real == 0)
+        if (test::realOracleExportCount() == 0)
             NSW_SKIP_WITHOUT_SHARED_TRACES("no real export in ../shared/traces: only generated ones are compared");
-        QVERIFY(real > 0);
     }
 
     void sameAsNsys_data()

@@ -67,6 +67,15 @@ const GeneratedSet& generatedSet()
 
 } // namespace
 
+qsizetype realOracleExportCount()
+{
+    const QString shared = QFileInfo(sharedTracesDir()).canonicalFilePath();
+    qsizetype real = 0;
+    for (const OracleExport& e : oracleExports())
+        real += !shared.isEmpty() && QFileInfo(e.path).canonicalFilePath().startsWith(shared) ? 1 : 0;
+    return real;
+}
+
 QString generatedExport(const QString& schemaVersion)
 {
     const GeneratedSet& set = generatedSet();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QList>
+#include <QStandardPaths>
 #include <QString>
 
 namespace nsw::test {
@@ -17,6 +18,9 @@ struct OracleExport
 /// knows (alternating inference and training workloads, generated once per test process), the demo, and the real
 /// exports in ../shared/traces when present. So a clean clone without ../shared still runs every oracle.
 QList<OracleExport> oracleExports();
+
+/// How many of oracleExports() are real exports from ../shared/traces.
+qsizetype realOracleExportCount();
 
 /// The generated export for @p schemaVersion (as in oracleExports()).
 QString generatedExport(const QString& schemaVersion);
@@ -41,4 +45,16 @@ bool sharedTracesRequired();
         if (nsw::test::sharedTracesRequired())                                                                         \
             QFAIL("NSW_REQUIRE_SHARED_TRACES is set but ../shared/traces is missing: " message);                       \
         QSKIP(message);                                                                                                \
+    } while (false)
+
+/// Sets @p path to the nsys on PATH; skips the current test with @p message when there is none, or fails it when the
+/// environment says nsys must be there (NSW_REQUIRE_NSYS=1).
+#define NSW_FIND_NSYS_OR_SKIP(path, message)                                                                           \
+    do {                                                                                                               \
+        path = QStandardPaths::findExecutable(QStringLiteral("nsys"));                                                 \
+        if (path.isEmpty()) {                                                                                          \
+            if (qEnvironmentVariableIntValue("NSW_REQUIRE_NSYS") == 1)                                                 \
+                QFAIL("NSW_REQUIRE_NSYS is set but nsys is not on PATH");                                              \
+            QSKIP(message);                                                                                            \
+        }                                                                                                              \
     } while (false)
