@@ -172,21 +172,32 @@ void appendStats(std::vector<ReportValue>& cells, std::vector<qint64>& values)
     cells.emplace_back(sqliteRound(s.stddev, 1));
 }
 
-} // namespace
-
-ReportTable cudaKernExecSum(const Profile& p, KernelNameMode mode, const FocusRange& focus)
+/// Sorts the groups as nsys's GROUP BY emits them: PID, TID, device, then API and kernel name (NULL first, then bytes).
+void sortGroups(std::vector<LaunchGroup>& groups, const TextIds& texts)
 {
-    const QString name = reportnames::cudaKernExecSum.idString();
-    const QString title = reportnames::cudaKernExecSum.titleString();
-    if (const QString reason = kernExecSkipReason(p); !reason.isEmpty())
-        return skippedReport(name, title, reason);
-    const std::vector<LaunchPair> launched = launchPairs(p, focus);
-    if (launched.empty())
-        return skippedReport(name, title, noDataMessage());
+    auto textOf = [&](int id) { return id < 0 ? nullptr : &texts.text(id); };
+    std::sort(groups.begin(), groups.end(), [&](const LaunchGroup& x, const LaunchGroup& y) {
+        const GroupKey& a = x.key;
+        const GroupKey& b = y.key;
+        if (a.pid != b.pid)
+            return a.pid < b.pid;
+        if (a.tid != b.tid)
+            return a.tid < b.tid;
+        if (a.device != b.device)
+            return a.device < b.device;
+        if (a.api != b.api)
+            return textLess(textOf(a.api), textOf(b.api));
+        return textLess(textOf(a.kernel), textOf(b.kernel));
+    });
+}
 
+/// The launches grouped by (PID, TID, device, cleaned API name, kernel name), in nsys's order; @p texts receives the
+/// names.
+std::vector<LaunchGroup> groupLaunches(
+    const Profile& p, const std::vector<LaunchPair>& launched, KernelNameMode mode, TextIds& texts)
+{
     const KernelTable& k = p.kernels;
     const CudaApiTable& a = p.cudaApi;
-    TextIds texts;
     QHash<StringRef, int> apiIds, kernelIds;
     auto idOf = [&](QHash<StringRef, int>& cache, StringRef ref, bool api) {
         if (ref == kNoString)
@@ -216,39 +227,33 @@ ReportTable cudaKernExecSum(const Profile& p, KernelNameMode mode, const FocusRa
             g.queue.push_back(l.queueDuration);
         g.kernel.push_back(l.kernelDuration);
     }
-    auto textOf = [&](int id) { return id < 0 ? nullptr : &texts.text(id); };
-    std::sort(groups.begin(), groups.end(), [&](const LaunchGroup& x, const LaunchGroup& y) {
-        const GroupKey& a1 = x.key;
-        const GroupKey& b1 = y.key;
-        if (a1.pid != b1.pid)
-            return a1.pid < b1.pid;
-        if (a1.tid != b1.tid)
-            return a1.tid < b1.tid;
-        if (a1.device != b1.device)
-            return a1.device < b1.device;
-        if (a1.api != b1.api)
-            return textLess(textOf(a1.api), textOf(b1.api));
-        return textLess(textOf(a1.kernel), textOf(b1.kernel));
-    });
+    sortGroups(groups, texts);
+    return groups;
+}
 
-    ReportTable t;
-    t.name = name;
-    t.title = title;
+std::vector<ReportColumn> kernExecSumColumns()
+{
     using T = ReportColumn::Type;
-    t.columns = { { QStringLiteral("PID"), T::Integer }, { QStringLiteral("TID"), T::Integer },
+    std::vector<ReportColumn> columns { { QStringLiteral("PID"), T::Integer }, { QStringLiteral("TID"), T::Integer },
         { QStringLiteral("DevId"), T::Integer }, { QStringLiteral("Count"), T::Integer },
         { QStringLiteral("QCount"), T::Integer } };
     for (const char* phase : { "T", "A", "Q", "K" }) {
         const QString p1 = QLatin1String(phase);
-        t.columns.push_back({ p1 + QStringLiteral("Avg (ns)"), T::Real });
-        t.columns.push_back({ p1 + QStringLiteral("Med (ns)"), T::Real });
-        t.columns.push_back({ p1 + QStringLiteral("Min (ns)"), T::Integer });
-        t.columns.push_back({ p1 + QStringLiteral("Max (ns)"), T::Integer });
-        t.columns.push_back({ p1 + QStringLiteral("StdDev (ns)"), T::Real });
+        columns.push_back({ p1 + QStringLiteral("Avg (ns)"), T::Real });
+        columns.push_back({ p1 + QStringLiteral("Med (ns)"), T::Real });
+        columns.push_back({ p1 + QStringLiteral("Min (ns)"), T::Integer });
+        columns.push_back({ p1 + QStringLiteral("Max (ns)"), T::Integer });
+        columns.push_back({ p1 + QStringLiteral("StdDev (ns)"), T::Real });
     }
-    t.columns.push_back({ QStringLiteral("API Name"), T::Text });
-    t.columns.push_back({ QStringLiteral("Kernel Name"), T::Text });
+    columns.push_back({ QStringLiteral("API Name"), T::Text });
+    columns.push_back({ QStringLiteral("Kernel Name"), T::Text });
+    return columns;
+}
 
+/// One row per group, ordered by the printed TAvg only: equal ones keep the group order (SQLite's sort is stable
+/// here).
+std::vector<std::vector<ReportValue>> kernExecSumRows(std::vector<LaunchGroup>& groups, const TextIds& texts)
+{
     struct Row
     {
         double totalAverage;
@@ -267,11 +272,33 @@ ReportTable cudaKernExecSum(const Profile& p, KernelNameMode mode, const FocusRa
         r.totalAverage = std::get<double>(r.cells[5]);
         rows.push_back(std::move(r));
     }
-    // ORDER BY the printed TAvg only: equal ones keep the group order (SQLite's sort is stable here).
     std::stable_sort(
         rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.totalAverage > y.totalAverage; });
+    std::vector<std::vector<ReportValue>> out;
+    out.reserve(rows.size());
     for (Row& r : rows)
-        t.rows.push_back(std::move(r.cells));
+        out.push_back(std::move(r.cells));
+    return out;
+}
+
+} // namespace
+
+ReportTable cudaKernExecSum(const Profile& p, KernelNameMode mode, const FocusRange& focus)
+{
+    const QString name = reportnames::cudaKernExecSum.idString();
+    const QString title = reportnames::cudaKernExecSum.titleString();
+    if (const QString reason = kernExecSkipReason(p); !reason.isEmpty())
+        return skippedReport(name, title, reason);
+    const std::vector<LaunchPair> launched = launchPairs(p, focus);
+    if (launched.empty())
+        return skippedReport(name, title, noDataMessage());
+    TextIds texts;
+    std::vector<LaunchGroup> groups = groupLaunches(p, launched, mode, texts);
+    ReportTable t;
+    t.name = name;
+    t.title = title;
+    t.columns = kernExecSumColumns();
+    t.rows = kernExecSumRows(groups, texts);
     return t;
 }
 
