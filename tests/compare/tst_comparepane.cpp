@@ -17,8 +17,11 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QSplitter>
@@ -26,6 +29,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace nsw;
 using namespace nsw::test;
@@ -106,9 +110,8 @@ private Q_SLOTS:
 
     void cleanup() { delete m_workbench; }
 
-    /// A pane too short for the chart and the table shows the chart alone (a chart tab), and one too short even for
-    /// the chart (a docked tab at 1366x768) the table alone: squeezed, they were drawn over the controls. Heights
-    /// swept until every case is seen.
+    /// A pane too short for the chart and the table (a docked tab at 1366x768) shows the table alone: squeezed, they
+    /// were drawn over the controls. Heights swept until both cases are seen.
     void chartAndTableWhereTheyHaveRoom()
     {
         ComparePane pane(m_workbench, nullptr);
@@ -128,10 +131,9 @@ private Q_SLOTS:
             const int chartMin = pane.chart()->minimumHeight();
             const bool both = room >= chartMin + splitter->handleWidth() + tableBox->minimumSizeHint().height();
             const QString at = QStringLiteral("%1 px (splitter %2)").arg(height).arg(room);
-            QCOMPARE(pane.chart()->isVisible(), both || room >= chartMin);
-            QCOMPARE(table->isVisible(), both || room < chartMin);
-            seen.insert(
-                both ? QStringLiteral("both") : (room >= chartMin ? QStringLiteral("chart") : QStringLiteral("table")));
+            QCOMPARE(pane.chart()->isVisible(), both);
+            QVERIFY2(table->isVisible(), qPrintable(at));
+            seen.insert(both ? QStringLiteral("both") : QStringLiteral("table"));
             for (const QWidget* w : { static_cast<const QWidget*>(pane.chart()), tableBox }) {
                 if (!w->isVisible())
                     continue;
@@ -141,7 +143,60 @@ private Q_SLOTS:
             if (both)
                 QVERIFY2(!pane.chart()->geometry().intersects(tableBox->geometry()), qPrintable(at));
         }
-        QCOMPARE(seen, (QSet<QString> { QStringLiteral("both"), QStringLiteral("chart"), QStringLiteral("table") }));
+        QCOMPARE(seen, (QSet<QString> { QStringLiteral("both"), QStringLiteral("table") }));
+    }
+
+    /// The Compare tab docked at 1366x768 (about 360x340 px) gave its table one row: the options wrapped onto four
+    /// rows and the status onto four lines; at 1920x1080 (510x540) it kept two rows under the chart. Short, the
+    /// options fold behind "Options" and the status takes one line; tall, everything shows as before.
+    void shortPaneKeepsItsRowsForTheTable_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("compact");
+        QTest::newRow("docked tab at 1366x768") << QSize(360, 340) << true;
+        QTest::newRow("docked tab at 1920x1080") << QSize(510, 540) << true;
+        QTest::newRow("undocked, tall") << QSize(900, 900) << false;
+    }
+    void shortPaneKeepsItsRowsForTheTable()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, compact);
+        ComparePane pane(m_workbench, nullptr);
+        pane.setMinimumSize(200, 120);
+        pane.resize(size);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QTRY_VERIFY(!pane.controller()->isBusy() && !pane.controller()->comparison().rows.empty());
+        QApplication::processEvents();
+        QCOMPARE(pane.isCompact(), compact);
+        auto* options = pane.findChild<QToolButton*>(s("options"));
+        auto* threshold = pane.findChild<QDoubleSpinBox*>();
+        auto* line = pane.findChild<QLabel*>(s("statusLine"));
+        QVERIFY(options && threshold && line);
+        QCOMPARE(options->isVisible(), compact);
+        QCOMPARE(threshold->isVisible(), !compact);
+        QCOMPARE(line->isVisible(), compact);
+        QTableView* table = pane.tableView();
+        const int rowHeight = table->verticalHeader()->defaultSectionSize();
+        if (compact) {
+            // One line that leads with the counts; the whole status in its tooltip.
+            QVERIFY2(line->height() < 2 * line->fontMetrics().height(), qPrintable(QString::number(line->height())));
+            const QString keys = s("%1 keys: ").arg(pane.controller()->comparison().rows.size());
+            QVERIFY2(line->text().startsWith(keys), qPrintable(line->text()));
+            QVERIFY(line->toolTip().contains(s("Mode: totals")));
+            QVERIFY2(table->isVisible() && table->viewport()->height() >= 5 * rowHeight,
+                qPrintable(s("viewport %1 px, rows of %2 px").arg(table->viewport()->height()).arg(rowHeight)));
+            // The options come back on demand.
+            options->click();
+            QApplication::processEvents();
+            QVERIFY(threshold->isVisible());
+            options->click();
+            QApplication::processEvents();
+            QVERIFY(!threshold->isVisible());
+        } else {
+            QVERIFY(pane.statusText().contains(s("Mode: totals")));
+            QVERIFY(table->isVisible());
+        }
     }
 
     void addAndRemoveProfiles()
@@ -443,6 +498,8 @@ private Q_SLOTS:
         // stack and its legend had no room for their labels.
         QTest::newRow("docked 500x260: stack only, the table has the changes")
             << QSize(500, 260) << int(CompareChart::Arrangement::StackOnly);
+        QTest::newRow("docked 500x220 under compact controls: stack only")
+            << QSize(500, 220) << int(CompareChart::Arrangement::StackOnly);
         QTest::newRow("700x400: stack only, with a note")
             << QSize(700, 400) << int(CompareChart::Arrangement::StackOnly);
         QTest::newRow("tall 600x600: changes below") << QSize(600, 600) << int(CompareChart::Arrangement::Below);
@@ -489,6 +546,18 @@ private Q_SLOTS:
                     QVERIFY(item->plottable()->visible());
             break;
         }
+        // The totals above the stacks fit under the axis rect's top (a short chart cut them off).
+        int totals = 0;
+        for (int i = 0; i < chart.itemCount(); ++i)
+            if (auto* label = qobject_cast<QCPItemText*>(chart.item(i));
+                label && label->clipAxisRect() == chart.stackRect()) {
+                const double top = label->position->pixelPosition().y() - QFontMetrics(label->font()).height()
+                    - label->padding().bottom();
+                QVERIFY2(top >= stack.top(),
+                    qPrintable(s("%1 at %2, axis rect from %3").arg(label->text()).arg(top).arg(stack.top())));
+                ++totals;
+            }
+        QCOMPARE(totals, 2);
         // Every line of the subtitle fits the chart's width.
         const QFontMetrics metrics(chart.font());
         for (const QString& line : chart.subtitle().split(QLatin1Char('\n')))

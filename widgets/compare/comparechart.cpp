@@ -199,6 +199,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     plotChanges(c, n, profileLabels);
     showChanges();
     fitChangeRange();
+    fitStackRange();
 }
 
 double CompareChart::stackTotal(std::size_t profile) const
@@ -251,7 +252,7 @@ void CompareChart::plotStacks(const Comparison& c, std::size_t n, const QStringL
     xAxis->setTicker(ticker);
     xAxis->setRange(0.4, double(n) + 0.6);
     yAxis->setLabel(tr("GPU time (%1)").arg(unit.name));
-    yAxis->setRange(0, maxTotal > 0 ? maxTotal / unit.ns * 1.12 : 1);
+    m_stackTop = maxTotal / unit.ns;
     for (std::size_t p = 0; p < n; ++p) {
         const double t = stackTotal(p);
         auto* label = new QCPItemText(this);
@@ -381,6 +382,7 @@ void CompareChart::resizeEvent(QResizeEvent* event)
     QCustomPlot::resizeEvent(event);
     arrange();
     fitChangeRange();
+    fitStackRange();
 }
 
 void CompareChart::updateLayout()
@@ -480,6 +482,15 @@ void CompareChart::fitChangeRange()
         ->setRange(std::min(0.0, m_changeLo) - (left + margin) * perPixel,
             std::max(0.0, m_changeHi) + (right + margin) * perPixel);
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void CompareChart::fitStackRange()
+{
+    // 12 % above the tallest stack, or the height of its label where the chart is short (the label was cut off).
+    const double labelPixels = QFontMetrics(font()).height() + 6;
+    const double pixels = std::max(40, m_stackRect->height());
+    const double headroom = std::max(1.12, pixels / std::max(pixels - labelPixels, 0.5 * pixels));
+    yAxis->setRange(0, m_stackTop > 0 ? m_stackTop * headroom : 1);
 }
 
 void CompareChart::onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex)

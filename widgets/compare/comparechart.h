@@ -69,6 +69,8 @@ private:
     void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
     /// Sets the change axis so that the bars and the percentage labels beside the zero line fit in its pixels.
     void fitChangeRange();
+    /// Sets the stack axis so that the total above the tallest stack fits under the axis rect's top.
+    void fitStackRange();
     /// Places the change bars for the chart's size (see the class comment).
     void arrange();
     /// Shows or hides the change bars for the arrangement, with the subtitle.
@@ -90,6 +92,7 @@ private:
     std::set<QCPAbstractPlottable*> m_changeBars;
     double m_changeLo = 0; ///< smallest and largest change, in the axis unit
     double m_changeHi = 0;
+    double m_stackTop = 0; ///< the tallest stack, in the axis unit
     int m_labelPixels = 0; ///< widest percentage label (0: no labels)
 };
 

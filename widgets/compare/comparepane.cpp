@@ -10,6 +10,7 @@
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "core/util/timeformat.h"
+#include "widgets/common/elidedlabel.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/flowlayout.h"
 #include "widgets/common/plotexport.h"
@@ -200,7 +201,9 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     , m_statusFilter(new QComboBox(this))
     , m_filter(new FilterBar(this))
     , m_export(new QToolButton(this))
+    , m_optionsButton(new QToolButton(this))
     , m_status(new QLabel(this))
+    , m_statusLine(new ElidedLabel(this))
     , m_chart(new CompareChart(this))
     , m_model(new CompareTableModel(this))
     , m_proxy(new SortFilterProxy(this))
@@ -279,6 +282,11 @@ void ComparePane::setUpControls()
         tr("Chart as PNG…"), this, [this]() { exportPlotInteractively(*m_chart, exportBaseName(), this); });
     for (QComboBox* box : { m_engine, m_ruleModel, m_normalization })
         box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_optionsButton->setObjectName(QStringLiteral("options"));
+    m_optionsButton->setText(tr("Options"));
+    m_optionsButton->setCheckable(true);
+    m_optionsButton->setToolTip(tr("Show the values, threshold, noise floor and name normalization (folded away while "
+                                   "the pane is short)"));
 }
 
 void ComparePane::layOut()
@@ -291,12 +299,15 @@ void ComparePane::layOut()
     for (QWidget* w : std::initializer_list<QWidget*> {
              m_names, m_normalizeNames, m_rulesLabel, m_engine, m_ruleModel, m_mode, m_export })
         controls->addWidget(w);
-    controls->addWidget(labelledField(tr("Values:"), m_normalization, this));
-    controls->addWidget(m_marker);
-    controls->addWidget(labelledField(tr("Threshold:"), m_threshold, this));
-    controls->addWidget(labelledField(tr("Noise floor:"), m_noiseFloor, this));
+    controls->addWidget(m_optionsButton);
+    m_valuesField = labelledField(tr("Values:"), m_normalization, this);
+    m_thresholdField = labelledField(tr("Threshold:"), m_threshold, this);
+    m_noiseFloorField = labelledField(tr("Noise floor:"), m_noiseFloor, this);
+    for (QWidget* w : { m_valuesField, static_cast<QWidget*>(m_marker), m_thresholdField, m_noiseFloorField })
+        controls->addWidget(w);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_statusLine->setObjectName(QStringLiteral("statusLine"));
 
     m_proxy->setSourceModel(m_model);
     m_table->setModel(m_proxy);
@@ -318,14 +329,14 @@ void ComparePane::layOut()
     letSplitterGiveWay(splitter);
     splitter->addWidget(m_chart);
     splitter->addWidget(tableBox);
-    // Too short for the chart and the table: the chart alone (this is a chart tab), or in a docked tab at 1366x768,
-    // too short even for the chart, the table alone. Both come back when there is room.
+    // Too short for the chart and the table (a docked tab at 1366x768): the table alone, which holds every number the
+    // chart draws. Both come back when there is room.
     new ResizeWatcher(splitter, [this, splitter, tableBox]() {
         const int room = splitter->height();
-        const int chart = m_chart->minimumHeight();
-        const bool both = room >= chart + splitter->handleWidth() + tableBox->minimumSizeHint().height();
-        m_chart->setVisible(both || room >= chart);
-        tableBox->setVisible(both || room < chart);
+        const bool both
+            = room >= m_chart->minimumHeight() + splitter->handleWidth() + tableBox->minimumSizeHint().height();
+        m_chart->setVisible(both);
+        tableBox->setVisible(true);
     });
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
@@ -333,7 +344,20 @@ void ComparePane::layOut()
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
     layout->addWidget(m_status);
+    layout->addWidget(m_statusLine);
     layout->addWidget(splitter, 1);
+    // Compact below 40 text lines. Docked, the pane has about 24 at 1366x768, where the controls and the status took
+    // all but one table row, and 38 at 1920x1080, where the table kept two rows under the chart.
+    new ResizeWatcher(this, [this]() { setCompact(height() < 40 * fontMetrics().height()); });
+}
+
+void ComparePane::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    syncControls();
+    showStatus();
 }
 
 /// The settings of the last session, given to the controller.
@@ -358,6 +382,7 @@ void ComparePane::connectControls()
     for (QComboBox* box : { m_by, m_names, m_normalization })
         connect(box, &QComboBox::activated, this, &ComparePane::applyControls);
     connect(m_normalizeNames, &QCheckBox::toggled, this, &ComparePane::applyControls);
+    connect(m_optionsButton, &QToolButton::toggled, this, &ComparePane::syncControls);
     connect(m_marker, &QLineEdit::editingFinished, this, &ComparePane::applyControls);
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &ComparePane::applyControls);
     connect(m_noiseFloor, &QDoubleSpinBox::valueChanged, this, &ComparePane::applyControls);
@@ -448,6 +473,15 @@ QString ComparePane::statusText() const
     return m_status->text();
 }
 
+/// The whole status, or one line of it when the pane is compact; a warning always shows whole.
+void ComparePane::showStatus()
+{
+    const bool any = !m_status->text().isEmpty();
+    const bool oneLine = m_compact && !m_statusWarns;
+    m_status->setVisible(any && !oneLine);
+    m_statusLine->setVisible(any && oneLine);
+}
+
 void ComparePane::rebuildProfileControls()
 {
     m_profilesMenu->clear();
@@ -528,11 +562,15 @@ void ComparePane::syncControls()
     m_noiseFloor->setValue(s.noiseFloorNs / 1000.0);
     m_mode->setCurrentIndex(m_mode->findData(int(m_controller->categoryTimeMode())));
     const bool category = s.by == CompareBy::Category;
+    const bool options = !m_compact || m_optionsButton->isChecked();
     m_names->setVisible(s.by == CompareBy::Kernel);
-    m_normalizeNames->setVisible(!category);
+    m_normalizeNames->setVisible(options && !category);
     for (QWidget* w : std::initializer_list<QWidget*> { m_rulesLabel, m_engine, m_ruleModel, m_mode })
         w->setVisible(category);
-    m_marker->setVisible(s.normalization == CompareNormalization::PerIteration);
+    m_optionsButton->setVisible(m_compact);
+    for (QWidget* w : { m_valuesField, m_thresholdField, m_noiseFloorField })
+        w->setVisible(options);
+    m_marker->setVisible(options && s.normalization == CompareNormalization::PerIteration);
     m_syncing = false;
 }
 
@@ -589,6 +627,7 @@ void ComparePane::showResults()
         m_table->setColumnWidth(0, 420);
 
     QStringList lines;
+    qsizetype modeLine = -1;
     bool warn = false;
     const std::size_t sessions = workbench()->sessions().size();
     const std::size_t members = m_controller->members().size();
@@ -612,6 +651,7 @@ void ComparePane::showResults()
         warn = true;
     }
     if (c.error.isEmpty() && c.profileCount() >= 2) {
+        modeLine = lines.size();
         lines.append(tr("Mode: %1").arg(modeDescription(c, s.marker)));
         if (const QString focus = focusDescription(m_controller->profiles()); !focus.isEmpty())
             lines.append(focus);
@@ -633,7 +673,12 @@ void ComparePane::showResults()
     }
     m_status->setText(lines.join(QLatin1Char('\n')));
     m_status->setStyleSheet(warn ? QStringLiteral("background: #fff3cd; color: #5c4400; padding: 2px;") : QString());
-    m_status->setVisible(!lines.isEmpty());
+    QStringList oneLine = lines; // the counts first: the mode is the line's least news
+    if (modeLine >= 0)
+        oneLine.move(modeLine, oneLine.size() - 1);
+    m_statusLine->setFullText(oneLine.join(QStringLiteral(" · ")));
+    m_statusWarns = warn;
+    showStatus();
     if (!m_selectedKey.isEmpty()) {
         // Keep the selection across recomputes when the key is still there (without re-sending it).
         m_syncing = true;

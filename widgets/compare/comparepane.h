@@ -18,6 +18,7 @@ class CategoryController;
 class CompareChart;
 class CompareController;
 class CompareTableModel;
+class ElidedLabel;
 class FilterBar;
 class ProfileSession;
 class SortFilterProxy;
@@ -47,6 +48,9 @@ public:
     FilterBar* filterBar() const { return m_filter; }
     QMenu* profilesMenu() const { return m_profilesMenu; }
     QString statusText() const;
+    /// A short pane (a docked tab at 1366x768) keeps its rows for the table: the options (values, threshold, noise
+    /// floor, name normalization) fold behind an Options button and the status shrinks to one line.
+    bool isCompact() const { return m_compact; }
     /// Selects the row of @p key (and so its kernels in the other panes); false when the key is not shown.
     bool selectKey(const QString& key);
 
@@ -66,6 +70,8 @@ private:
     void rebuildProfileControls();
     void refillRuleSelectors();
     void syncControls();
+    void setCompact(bool compact);
+    void showStatus();
     void applyControls();
     void showResults();
     void onCurrentRowChanged();
@@ -90,7 +96,14 @@ private:
     QComboBox* m_statusFilter;
     FilterBar* m_filter;
     QToolButton* m_export;
+    QToolButton* m_optionsButton;
+    QWidget* m_valuesField = nullptr;
+    QWidget* m_thresholdField = nullptr;
+    QWidget* m_noiseFloorField = nullptr;
     QLabel* m_status;
+    ElidedLabel* m_statusLine; ///< the status in one line, when compact and nothing to warn about
+    bool m_statusWarns = false;
+    bool m_compact = false;
     CompareChart* m_chart;
     CompareTableModel* m_model;
     SortFilterProxy* m_proxy;
