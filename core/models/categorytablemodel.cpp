@@ -89,8 +89,11 @@ QVariant CategoryTableModel::headerData(int section, Qt::Orientation orientation
         // One bar: the column keeps its plain name; several: each bar's own count, never their sum.
         return m_table.bars.size() == 1 ? tr("Instances") : QString(name + tr(" instances"));
     }
-    if (part == SharePart)
+    if (part == SharePart) {
+        if (role == Qt::ToolTipRole)
+            return tr("%1: the category's share of the whole bar (its categories and CPU segment), in %").arg(name);
         return QString(name + QStringLiteral(" (%)"));
+    }
     if (role == Qt::ToolTipRole)
         return tr("%1, %2").arg(name, timeModeDescription(m_table.mode));
     if (raw)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/controllers/categorycontroller.h"
 #include "core/models/categorynamesmodel.h"
 #include "core/models/ruletablemodel.h"
 #include "core/session/profilesession.h"
@@ -6,7 +7,6 @@
 #include "profilebuilder.h"
 #include "widgets/categories/categoriespane.h"
 #include "widgets/categories/categorychart.h"
-#include "core/controllers/categorycontroller.h"
 #include "widgets/categories/ruleeditor.h"
 #include "widgets/common/plotexport.h"
 
@@ -33,7 +33,7 @@ using namespace nsw;
 
 namespace {
 /// The hand-worked profile of tst_categorybreakdown: g2g gemm 15 (sgemm 13 + hgemm 2), comm 10, memops 10, misc 2.
-ProfilePtr fixture()
+ProfilePtr fixture(const QString& fileName = QStringLiteral("hand-made.sqlite"))
 {
     test::ProfileBuilder b;
     const ProcessIndex p = b.process(100, QStringLiteral("python"));
@@ -49,7 +49,7 @@ ProfilePtr fixture()
     b.kernel(t, -5, -4, 18, 25, nccl, 1, 8, QStringLiteral("ncclDevKernel_AllReduce"));
     b.kernel(t, -5, -4, 20, 22, nccl, 1, 9, QStringLiteral("ncclDevKernel_AllReduce"));
     b.kernel(t, -5, -4, 50, 52, QStringLiteral("Weird_Kernel(int)"), 1, 7, QStringLiteral("Weird_Kernel"));
-    return b.build(QStringLiteral("hand-made.sqlite"));
+    return b.build(fileName);
 }
 
 const QByteArray kRules = "{\n  \"e\": {\n    \"m\": {\n      \"gemm\": \"gemm\",\n      \"(?i)NCCL\": \"comm\",\n"
@@ -306,7 +306,8 @@ private Q_SLOTS:
         for (const int column : { 3, 6 }) {
             QVERIFY(!view->isColumnHidden(column));
             const QString header = m->headerData(column, Qt::Horizontal).toString();
-            QVERIFY(view->columnWidth(column) >= view->horizontalHeader()->fontMetrics().horizontalAdvance(header));
+            QVERIFY2(view->columnWidth(column) >= view->horizontalHeader()->fontMetrics().horizontalAdvance(header),
+                qPrintable(header));
         }
         // One bar: the plain "Instances" column of that bar.
         c->setPerDevice(false);
@@ -314,6 +315,41 @@ private Q_SLOTS:
         QCOMPARE(m->columnCount(), 4);
         QCOMPARE(m->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Instances"));
         QTRY_COMPARE(cell(QStringLiteral("gemm"), 3), QStringLiteral("4"));
+    }
+
+    /// Docked at 1366x768 the table is about 360 px wide; a column headed by a real export's file name
+    /// ("nsys2025.1_t4_softmax_memcpy_heavy.sqlite [g2g]") pushed the times out of sight, and at 1920x1080 cut them.
+    void longProfileNameKeepsTheTimesInSight()
+    {
+        delete m_workbench;
+        m_workbench = new Workbench(this);
+        LoadedProfile loaded;
+        loaded.profile = fixture(QStringLiteral("nsys2025.1_t4_softmax_memcpy_heavy_with_a_longer_name.sqlite"));
+        m_workbench->addSession(new ProfileSession(loaded));
+        CategoriesPane pane(m_workbench);
+        pane.resize(360, 340);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QVERIFY(pane.controller()->select(QStringLiteral("e"), QStringLiteral("m")));
+        pane.controller()->setTimeMode(TimeMode::Global);
+        QTRY_COMPARE(chartTime(pane, QStringLiteral("gemm")), TimeNs(15));
+        QTableView* view = pane.tableView();
+        QTRY_VERIFY(view->isVisible() && view->model()->rowCount() > 0);
+        const int timeColumn = 1;
+        const QString header = view->model()->headerData(timeColumn, Qt::Horizontal).toString();
+        QVERIFY(header.startsWith(QStringLiteral("nsys2025.1_t4_softmax")));
+        const int right = view->columnViewportPosition(timeColumn) + view->columnWidth(timeColumn);
+        QVERIFY2(right <= view->viewport()->width(),
+            qPrintable(QStringLiteral("time column ends at %1 px of %2").arg(right).arg(view->viewport()->width())));
+        // Every time fits its column; the header, elided, is whole in its tooltip.
+        for (int r = 0; r < view->model()->rowCount(); ++r) {
+            const QString text = view->model()->index(r, timeColumn).data().toString();
+            QVERIFY2(view->fontMetrics().horizontalAdvance(text) < view->columnWidth(timeColumn), qPrintable(text));
+        }
+        QVERIFY(view->model()
+                    ->headerData(timeColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("nsys2025.1_t4_softmax_memcpy_heavy_with_a_longer_name.sqlite")));
     }
 
     /// A profile without kernels or memory operations: a sentence, not bars labelled "0.00 ns".

@@ -292,7 +292,8 @@ void CategoriesPane::showResults()
                   .arg(current->displayName()));
     m_chart->setTable(table, subtitle);
     m_tableModel->setTable(table);
-    m_tableView->resizeColumnsToContents();
+    // Headers are "<profile file name> [g2g]": elided past about 22 characters, so that the numbers stay in sight.
+    resizeColumnsToCells(m_tableView, 22 * m_tableView->fontMetrics().averageCharWidth());
 
     QStringList lines;
     if (workbench()->sessions().empty())

@@ -15,6 +15,7 @@
 #include <QSaveFile>
 #include <QTableView>
 #include <QTreeView>
+#include <algorithm>
 
 namespace nsw {
 
@@ -54,6 +55,17 @@ void setupTableView(QTableView* view)
     view->horizontalHeader()->setHighlightSections(false);
     view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     addCopyAction(view);
+}
+
+void resizeColumnsToCells(QTableView* view, int maxHeaderWidth)
+{
+    QHeaderView* header = view->horizontalHeader();
+    const QAbstractItemView* cellsOf = view; // QTableView makes sizeHintForColumn protected; the base has it public
+    for (int column = 0; column < header->count(); ++column) {
+        const int cells = cellsOf->sizeHintForColumn(column);
+        const int title = std::min(header->sectionSizeHint(column), maxHeaderWidth);
+        header->resizeSection(column, std::max(cells, title));
+    }
 }
 
 void setupTreeView(QTreeView* view)

@@ -15,6 +15,9 @@ namespace nsw {
 /// millions of rows), interactive columns, a context menu with Copy.
 void setupTableView(QTableView* view);
 void setupTreeView(QTreeView* view);
+/// Sizes each column to its cells, and to its header only up to @p maxHeaderWidth pixels (a longer header elides, whole
+/// in its tooltip): a profile's file name as a header pushed a docked table's numbers out of sight.
+void resizeColumnsToCells(QTableView* view, int maxHeaderWidth);
 
 /// Writes the view's model, in view order, with writeModelCsv() (the CLI's CSV) after asking for a file. Returns false
 /// when cancelled or failed (errors shown).
