@@ -13,6 +13,7 @@
 #include "widgets/common/elidedlabel.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/flowlayout.h"
+#include "widgets/common/optionsfold.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 
@@ -201,7 +202,9 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     , m_statusFilter(new QComboBox(this))
     , m_filter(new FilterBar(this))
     , m_export(new QToolButton(this))
-    , m_optionsButton(new QToolButton(this))
+    // Below 40 text lines. Docked, the pane has about 24 at 1366x768, where the controls and the status took all but
+    // one table row, and 38 at 1920x1080, where the table kept two rows under the chart.
+    , m_fold(new OptionsFold(this, 40))
     , m_status(new QLabel(this))
     , m_statusLine(new ElidedLabel(this))
     , m_chart(new CompareChart(this))
@@ -282,11 +285,8 @@ void ComparePane::setUpControls()
         tr("Chart as PNG…"), this, [this]() { exportPlotInteractively(*m_chart, exportBaseName(), this); });
     for (QComboBox* box : { m_engine, m_ruleModel, m_normalization })
         box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_optionsButton->setObjectName(QStringLiteral("options"));
-    m_optionsButton->setText(tr("Options"));
-    m_optionsButton->setCheckable(true);
-    m_optionsButton->setToolTip(tr("Show the values, threshold, noise floor and name normalization (folded away while "
-                                   "the pane is short)"));
+    m_fold->button()->setToolTip(tr("Show the values, threshold, noise floor and name normalization (folded away "
+                                    "while the pane is short)"));
 }
 
 void ComparePane::layOut()
@@ -299,7 +299,7 @@ void ComparePane::layOut()
     for (QWidget* w : std::initializer_list<QWidget*> {
              m_names, m_normalizeNames, m_rulesLabel, m_engine, m_ruleModel, m_mode, m_export })
         controls->addWidget(w);
-    controls->addWidget(m_optionsButton);
+    controls->addWidget(m_fold->button());
     m_valuesField = labelledField(tr("Values:"), m_normalization, this);
     m_thresholdField = labelledField(tr("Threshold:"), m_threshold, this);
     m_noiseFloorField = labelledField(tr("Noise floor:"), m_noiseFloor, this);
@@ -346,18 +346,6 @@ void ComparePane::layOut()
     layout->addWidget(m_status);
     layout->addWidget(m_statusLine);
     layout->addWidget(splitter, 1);
-    // Compact below 40 text lines. Docked, the pane has about 24 at 1366x768, where the controls and the status took
-    // all but one table row, and 38 at 1920x1080, where the table kept two rows under the chart.
-    new ResizeWatcher(this, [this]() { setCompact(height() < 40 * fontMetrics().height()); });
-}
-
-void ComparePane::setCompact(bool compact)
-{
-    if (compact == m_compact)
-        return;
-    m_compact = compact;
-    syncControls();
-    showStatus();
 }
 
 /// The settings of the last session, given to the controller.
@@ -382,7 +370,10 @@ void ComparePane::connectControls()
     for (QComboBox* box : { m_by, m_names, m_normalization })
         connect(box, &QComboBox::activated, this, &ComparePane::applyControls);
     connect(m_normalizeNames, &QCheckBox::toggled, this, &ComparePane::applyControls);
-    connect(m_optionsButton, &QToolButton::toggled, this, &ComparePane::syncControls);
+    connect(m_fold, &OptionsFold::changed, this, [this]() {
+        syncControls();
+        showStatus();
+    });
     connect(m_marker, &QLineEdit::editingFinished, this, &ComparePane::applyControls);
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, &ComparePane::applyControls);
     connect(m_noiseFloor, &QDoubleSpinBox::valueChanged, this, &ComparePane::applyControls);
@@ -468,6 +459,11 @@ QString ComparePane::exportBaseName() const
     return QStringLiteral("compare-by-%1").arg(compareByName(m_controller->settings().by));
 }
 
+bool ComparePane::isCompact() const
+{
+    return m_fold->isCompact();
+}
+
 QString ComparePane::statusText() const
 {
     return m_status->text();
@@ -477,7 +473,7 @@ QString ComparePane::statusText() const
 void ComparePane::showStatus()
 {
     const bool any = !m_status->text().isEmpty();
-    const bool oneLine = m_compact && !m_statusWarns;
+    const bool oneLine = m_fold->isCompact() && !m_statusWarns;
     m_status->setVisible(any && !oneLine);
     m_statusLine->setVisible(any && oneLine);
 }
@@ -562,12 +558,11 @@ void ComparePane::syncControls()
     m_noiseFloor->setValue(s.noiseFloorNs / 1000.0);
     m_mode->setCurrentIndex(m_mode->findData(int(m_controller->categoryTimeMode())));
     const bool category = s.by == CompareBy::Category;
-    const bool options = !m_compact || m_optionsButton->isChecked();
+    const bool options = m_fold->showsOptions();
     m_names->setVisible(s.by == CompareBy::Kernel);
     m_normalizeNames->setVisible(options && !category);
     for (QWidget* w : std::initializer_list<QWidget*> { m_rulesLabel, m_engine, m_ruleModel, m_mode })
         w->setVisible(category);
-    m_optionsButton->setVisible(m_compact);
     for (QWidget* w : { m_valuesField, m_thresholdField, m_noiseFloorField })
         w->setVisible(options);
     m_marker->setVisible(options && s.normalization == CompareNormalization::PerIteration);

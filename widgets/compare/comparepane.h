@@ -20,6 +20,7 @@ class CompareController;
 class CompareTableModel;
 class ElidedLabel;
 class FilterBar;
+class OptionsFold;
 class ProfileSession;
 class SortFilterProxy;
 
@@ -50,7 +51,7 @@ public:
     QString statusText() const;
     /// A short pane (a docked tab at 1366x768) keeps its rows for the table: the options (values, threshold, noise
     /// floor, name normalization) fold behind an Options button and the status shrinks to one line.
-    bool isCompact() const { return m_compact; }
+    bool isCompact() const;
     /// Selects the row of @p key (and so its kernels in the other panes); false when the key is not shown.
     bool selectKey(const QString& key);
 
@@ -70,7 +71,6 @@ private:
     void rebuildProfileControls();
     void refillRuleSelectors();
     void syncControls();
-    void setCompact(bool compact);
     void showStatus();
     void applyControls();
     void showResults();
@@ -96,14 +96,13 @@ private:
     QComboBox* m_statusFilter;
     FilterBar* m_filter;
     QToolButton* m_export;
-    QToolButton* m_optionsButton;
+    OptionsFold* m_fold;
     QWidget* m_valuesField = nullptr;
     QWidget* m_thresholdField = nullptr;
     QWidget* m_noiseFloorField = nullptr;
     QLabel* m_status;
     ElidedLabel* m_statusLine; ///< the status in one line, when compact and nothing to warn about
     bool m_statusWarns = false;
-    bool m_compact = false;
     CompareChart* m_chart;
     CompareTableModel* m_model;
     SortFilterProxy* m_proxy;
