@@ -336,7 +336,6 @@ void ComparePane::layOut()
         const bool both
             = room >= m_chart->minimumHeight() + splitter->handleWidth() + tableBox->minimumSizeHint().height();
         m_chart->setVisible(both);
-        tableBox->setVisible(true);
     });
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
