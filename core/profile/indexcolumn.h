@@ -55,11 +55,6 @@ public:
         else
             reserveHugePages(m_narrow, rows);
     }
-    /// Sets one row (tests and hand-built profiles; a load only appends).
-    void set(std::size_t row, T value)
-    {
-        transformRow(row, [value](T) { return value; });
-    }
     /// Replaces every value v by @p f(v), in row order.
     template <typename F> void transform(F&& f)
     {

@@ -137,7 +137,7 @@ std::vector<StringRef> StringResolver::internTexts(const std::vector<std::string
     return refs;
 }
 
-void StringResolver::remapColumn(std::vector<std::int32_t>& column, const std::vector<StringRef>& inlineRefs) const
+void StringResolver::remapColumn(std::vector<std::int32_t>& column) const
 {
     std::int32_t lastRaw = kNoString;
     StringRef lastRef = kNoString;
@@ -147,7 +147,7 @@ void StringResolver::remapColumn(std::vector<std::int32_t>& column, const std::v
             continue;
         }
         lastRaw = v;
-        v = refOfRaw(v, inlineRefs);
+        v = v >= 0 ? ref(v) : v;
         lastRef = v;
     }
 }

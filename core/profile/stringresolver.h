@@ -28,8 +28,8 @@ public:
     StringRef ref(std::int32_t id) const;
     /// Interns inline texts; returns their pool indices in order.
     std::vector<StringRef> internTexts(const std::vector<std::string>& utf8Texts);
-    /// Rewrites a raw name column (ids >= 0, inline texts encoded < -1) into pool indices.
-    void remapColumn(std::vector<std::int32_t>& column, const std::vector<StringRef>& inlineRefs = {}) const;
+    /// Rewrites a column of StringIds ids into pool indices (kNoString stays kNoString).
+    void remapColumn(std::vector<std::int32_t>& column) const;
     /// The pool index of a raw name value: a StringIds id, an inline text (< kNoString) or kNoString.
     StringRef refOfRaw(std::int32_t raw, const std::vector<StringRef>& inlineRefs) const;
     std::int64_t missingIds() const { return m_missing; }

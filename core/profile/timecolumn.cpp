@@ -93,34 +93,6 @@ void TimeColumn::reserve(std::size_t rows)
     adviseHugePages(s.offsets.data(), s.offsets.capacity() * sizeof(std::uint32_t));
 }
 
-void TimeColumn::set(std::size_t row, TimeNs value)
-{
-    Storage& s = mut();
-    const std::size_t sealed = s.sealedRows();
-    if (row >= sealed) {
-        s.open.at(row - sealed) = value;
-        return;
-    }
-    TimeNs& base = s.bases[row >> kBlockBits];
-    if (base == kWholeBlock) {
-        s.whole[s.offsets[row]] = value;
-        return;
-    }
-    const std::uint64_t offset = std::uint64_t(value) - std::uint64_t(base);
-    if (value == kNoTime || (value >= base && offset < kNoTimeOffset)) {
-        s.offsets[row] = value == kNoTime ? kNoTimeOffset : std::uint32_t(offset);
-        return;
-    }
-    // The new time does not fit the block's offsets: the block keeps its times whole from now on.
-    const std::size_t first = row & ~(kBlockRows - 1);
-    for (std::size_t r = first; r < first + kBlockRows; ++r) {
-        const TimeNs v = r == row ? value : s.at(r);
-        s.offsets[r] = std::uint32_t(s.whole.size());
-        s.whole.push_back(v);
-    }
-    base = kWholeBlock;
-}
-
 std::size_t TimeColumn::memoryBytes() const
 {
     if (!m_data)

@@ -50,8 +50,6 @@ public:
     /// Appends every row of @p other.
     void append(const TimeColumn& other);
     void reserve(std::size_t rows);
-    /// Sets one row (tests and hand-built profiles; a load only appends).
-    void set(std::size_t row, TimeNs value);
     void clear() { m_data.reset(); }
     /// Frees this column's storage (other columns sharing it keep theirs).
     void release() { m_data.reset(); }

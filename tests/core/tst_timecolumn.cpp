@@ -135,34 +135,6 @@ private Q_SLOTS:
         QCOMPARE(self.toVector(), twice);
     }
 
-    void setChangesOneRow_data()
-    {
-        QTest::addColumn<std::size_t>("row");
-        QTest::addColumn<TimeNs>("value");
-        // 3 blocks of times 0, 100, 200, ...; the third block is kept whole (it holds a time 9 s away).
-        QTest::newRow("in the block being filled") << std::size_t(3 * 1024 + 5) << TimeNs(-77);
-        QTest::newRow("in a narrow block, within its span") << std::size_t(10) << TimeNs(12345);
-        QTest::newRow("in a narrow block, to kNoTime") << std::size_t(11) << kNoTime;
-        QTest::newRow("in a narrow block, before its base") << std::size_t(1024 + 1) << TimeNs(-1);
-        QTest::newRow("in a narrow block, 5 s past its base") << std::size_t(1024 + 2) << 5 * kSecond;
-        QTest::newRow("in a whole block") << std::size_t(2 * 1024 + 3) << TimeNs(4);
-    }
-
-    void setChangesOneRow()
-    {
-        QFETCH(std::size_t, row);
-        QFETCH(TimeNs, value);
-        std::vector<TimeNs> values = ordered(3 * 1024 + 10, 0, 100);
-        values[2 * 1024 + 500] = 9 * kSecond;
-        TimeColumn c = columnOf(values);
-        const TimeColumn before = c;
-        c.set(row, value);
-        values[row] = value;
-        QCOMPARE(c.toVector(), values);
-        QVERIFY(!c.sharesStorageWith(before));
-        QVERIFY(before != c);
-    }
-
     void copiesShareUntilWritten()
     {
         TimeColumn a = columnOf(ordered(2000, 0, 10));
