@@ -4,10 +4,10 @@
 
 NSW_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Build tools, Qt 6.4 (Core/Sql/Gui/Widgets/Test, QSQLITE driver), QCustomPlot (Qt 6 build), JSON, SQLite, PCRE2.
+# Build tools (lld: faster links), Qt 6.4 (Core/Sql/Gui/Widgets/Test, QSQLITE driver), QCustomPlot (Qt 6 build), JSON, SQLite, PCRE2.
 NSW_PACKAGES=(cmake ninja-build g++ pkg-config qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite
               libqcustomplot-dev nlohmann-json3-dev libsqlite3-dev libpcre2-dev sqlite3 python3
-              desktop-file-utils libxml2-utils appstream dpkg-dev)
+              desktop-file-utils libxml2-utils appstream dpkg-dev lld)
 
 nsw_missing_packages() {
     local missing=()
