@@ -9,7 +9,7 @@ cd "$NSW_ROOT"
 cmake --preset dev
 cmake --build --preset dev -j "$(nsw_jobs)"
 export QT_QPA_PLATFORM=offscreen
-ctest --preset dev -j "$(nsw_jobs)"
+nsw_ctest --preset dev -j "$(nsw_jobs)"
 if [ -f "$NSW_ROOT/tests/fuzz/run-fuzzers.sh" ]; then
     "$NSW_ROOT/tests/fuzz/run-fuzzers.sh"
 fi

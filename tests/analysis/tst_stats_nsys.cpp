@@ -195,6 +195,7 @@ private:
     ExportRun m_run; ///< of the export the current rows are about (rows come export by export)
     qsizetype m_rowsCompared = 0;
     qsizetype m_roundingTies = 0;
+    qsizetype m_knownDifferences = 0; ///< reports nsys 2022.4 cannot make, checked against the known reason
 
     /// Runs nsys and our reports on a copy of @p path, once per export.
     void prepare(const QString& path)
@@ -440,8 +441,11 @@ private slots:
         if (old == QLatin1String("gputrace") && expected.lines.isEmpty()
             && m_run.nsysErrors.contains(QLatin1String("gputrace.py' encountered an internal error: no such table: "
                                                        "TARGET_INFO_GPU"))) {
+            // A known difference, checked rather than skipped: nsys 2022.4's gputrace fails without TARGET_INFO_GPU
+            // (the error above); the workbench makes the report, naming devices " (N)".
             QVERIFY2(ours.skipped.isEmpty(), qPrintable(ours.skipped));
-            QSKIP("SKIP: no TARGET_INFO_GPU: nsys 2022.4's gputrace fails; the workbench names devices \" (N)\"");
+            ++m_knownDifferences;
+            return;
         }
         if (expected.lines.isEmpty()) {
             // nsys 2022.4 prints nothing for an empty table (the current nsys: "No data available.").
@@ -449,9 +453,11 @@ private slots:
             return;
         }
         if (!ours.skipped.isEmpty() && !m_run.hasMemcpyEnum && namesCopies(old)) {
+            // A known difference, checked rather than skipped: without ENUM_CUDA_MEMCPY_OPER nsys 2022.4 names the
+            // copy kinds from its own list, the current nsys (and the workbench) skip the report with this message.
             QCOMPARE(ours.skipped, QStringLiteral("%1 does not contain ENUM_CUDA_MEMCPY_OPER table.").arg(m_run.copy));
-            QSKIP("SKIP: no ENUM_CUDA_MEMCPY_OPER table: nsys 2022.4 names the copy kinds from its own list, the "
-                  "current nsys (and the workbench) skip the report");
+            ++m_knownDifferences;
+            return;
         }
         QVERIFY2(ours.skipped.isEmpty(), qPrintable(ours.skipped));
         QStringList differences;
@@ -464,8 +470,9 @@ private slots:
 
     void cleanupTestCase()
     {
-        qInfo("%lld report rows compared with nsys stats 2022.4; %lld SQLite 3.40 rounding ties accepted",
-            qint64(m_rowsCompared), qint64(m_roundingTies));
+        qInfo("%lld report rows compared with nsys stats 2022.4; %lld SQLite 3.40 rounding ties accepted; %lld "
+              "reports nsys 2022.4 cannot make checked as known differences",
+            qint64(m_rowsCompared), qint64(m_roundingTies), qint64(m_knownDifferences));
     }
 };
 

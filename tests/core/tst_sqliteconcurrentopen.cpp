@@ -77,9 +77,6 @@ private slots:
 
     void processEndsAfterConcurrentFirstOpens()
     {
-#if defined(__SANITIZE_THREAD__) || (defined(__has_feature) && __has_feature(thread_sanitizer))
-        QSKIP("ThreadSanitizer (clang 14) aborts in its fork handling when QProcess starts a child");
-#endif
         QTemporaryDir dir;
         const QString path = writeTinyDatabase(dir);
         QVERIFY(!path.isEmpty());

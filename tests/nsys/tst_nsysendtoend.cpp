@@ -9,6 +9,7 @@
 #include "core/nsys/reportexport.h"
 #include "core/session/workbench.h"
 #include "core/stats/reporttable.h"
+#include "tests/support/oracleexports.h"
 #include "tests/support/sqlitefixture.h"
 #include "widgets/statistics/statisticspane.h"
 
@@ -105,14 +106,15 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         const Result<NsysTool> tool = findNsys();
         if (!tool)
-            QSKIP(qPrintable(QStringLiteral("SKIP: no nsys: %1").arg(tool.errorMessage())));
+            NSW_SKIP_UNLESS_REQUIRED("NSW_REQUIRE_NSYS", QStringLiteral("no nsys: %1").arg(tool.errorMessage()));
         m_nsys = tool->path;
         const QString include = nvtxIncludeFolder(m_nsys);
         if (include.isEmpty())
-            QSKIP("SKIP: NVTX headers (nvtx3/nvToolsExt.h, in nsight-systems-target) not found next to nsys");
+            NSW_SKIP_UNLESS_REQUIRED(
+                "NSW_REQUIRE_NSYS", "NVTX headers (nvtx3/nvToolsExt.h, in nsight-systems-target) not found next to nsys");
         const QString cc = QStandardPaths::findExecutable(QStringLiteral("cc"));
         if (cc.isEmpty())
-            QSKIP("SKIP: no C compiler (cc) to build the NVTX program");
+            NSW_SKIP_UNLESS_REQUIRED("NSW_REQUIRE_NSYS", "no C compiler (cc) to build the NVTX program");
         const QString program = m_dir.filePath(QStringLiteral("nvtxprogram"));
         const Run built = run(cc,
             { QStringLiteral("-O1"), QStringLiteral("-I") + include, QStringLiteral(NSW_NVTX_PROGRAM),

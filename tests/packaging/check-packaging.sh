@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Validates the desktop entry, the MIME type and the AppStream metainfo with the platform's own validators.
-# Exit 77 (CTest SKIP_RETURN_CODE) when a validator is not installed.
+# Exit 77 (CTest SKIP_RETURN_CODE: shown as skipped) when a validator or a real export to check is missing.
 set -u
 dir=$(cd "$(dirname "$0")/../../packaging" && pwd)
 missing=0
@@ -35,6 +35,8 @@ if command -v update-mime-database >/dev/null && command -v gio >/dev/null; then
         [ "$detected" = application/vnd.nvidia.nsys-sqlite ] || { echo "renamed.db detected as '$detected'"; exit 1; }
     else
         echo "SKIP magic check of a renamed export: $traces not present"
+        [ "${NSW_REQUIRE_SHARED_TRACES:-}" = 1 ] && { echo "NSW_REQUIRE_SHARED_TRACES is set"; exit 1; }
+        missing=1
     fi
 else
     echo "update-mime-database or gio not installed: MIME detection not checked"; missing=1

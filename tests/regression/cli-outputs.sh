@@ -7,10 +7,10 @@
 # TRACEs default to ../shared/traces/*.sqlite (when present) and the demo. PNG outputs are not recorded (fonts).
 set -uo pipefail
 bin=$(realpath "$1")
-out=$2
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
 shift 2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$out"
 traces=("$@")
 if [ ${#traces[@]} -eq 0 ]; then
     for t in "$root"/../shared/traces/*.sqlite; do [ -f "$t" ] && traces+=("$(realpath "$t")"); done
@@ -63,6 +63,9 @@ for t in "${traces[@]}"; do
     run "$b.iterations.json" iterations "$t" --format json
     run "$b.findings" findings "$t"
     run "$b.findings.json" findings "$t" --format json
+    # The report folder itself (its files diff with the recording), written from inside the recording's folder so
+    # that the path it prints is the same in every recording.
+    (cd "$out" && run "$b.report" report "$t" --no-charts --out "$b.report.d")
     run "$b.compare.self.cat" compare "$t" "$t" --by category --rule-set vllm --model llama --format csv
 done
 

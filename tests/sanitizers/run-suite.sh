@@ -7,9 +7,10 @@ set -euo pipefail
 preset=${1:?usage: run-suite.sh asan|tsan [CTEST_ARGS...]}
 shift
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$ROOT/packaging/common.sh"
 cd "$ROOT"
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$jobs"
 export QT_QPA_PLATFORM=offscreen
-ctest --preset "$preset" -j "$jobs" "$@"
+nsw_ctest --preset "$preset" -j "$jobs" "$@"

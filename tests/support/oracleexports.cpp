@@ -106,11 +106,6 @@ QString demoExport()
     return QStringLiteral(NSW_SOURCE_DIR "/resources/demo/demo-llm-inference.sqlite");
 }
 
-bool sharedTracesRequired()
-{
-    return qEnvironmentVariableIntValue("NSW_REQUIRE_SHARED_TRACES") == 1;
-}
-
 QList<OracleExport> oracleExports()
 {
     QList<OracleExport> out;

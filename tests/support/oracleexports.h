@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QByteArray>
 #include <QList>
 #include <QStandardPaths>
 #include <QString>
@@ -33,28 +34,37 @@ QString pairAfter();
 /// The demo profile shipped in resources/demo.
 QString demoExport();
 
-/// True when the environment says ../shared/traces must be there (NSW_REQUIRE_SHARED_TRACES=1, set by .ci/run):
-/// a test that needs a real export then fails instead of skipping.
-bool sharedTracesRequired();
-
 } // namespace nsw::test
 
-/// Skips the current test with @p message, or fails it when ../shared/traces is required.
-#define NSW_SKIP_WITHOUT_SHARED_TRACES(message)                                                                        \
+namespace nsw::test {
+inline QByteArray skipReason(const char* message)
+{
+    return QByteArray(message);
+}
+inline QByteArray skipReason(const QString& message)
+{
+    return message.toUtf8();
+}
+} // namespace nsw::test
+
+/// Skips the current test with @p message (text or QString), or fails it when the environment variable @p required
+/// is 1: CI sets NSW_REQUIRE_NSYS and NSW_REQUIRE_SHARED_TRACES (.ci/run), since it installs what those tests need.
+#define NSW_SKIP_UNLESS_REQUIRED(required, message)                                                                    \
     do {                                                                                                               \
-        if (nsw::test::sharedTracesRequired())                                                                         \
-            QFAIL("NSW_REQUIRE_SHARED_TRACES is set but ../shared/traces is missing: " message);                       \
-        QSKIP(message);                                                                                                \
+        const QByteArray nswSkipReason = nsw::test::skipReason(message);                                               \
+        if (qEnvironmentVariableIntValue(required) == 1)                                                               \
+            QFAIL(QByteArray(required " is set: " + nswSkipReason).constData());                                       \
+        QSKIP(nswSkipReason.constData());                                                                              \
     } while (false)
+
+/// Skips the current test with @p message, or fails it when ../shared/traces is required.
+#define NSW_SKIP_WITHOUT_SHARED_TRACES(message) NSW_SKIP_UNLESS_REQUIRED("NSW_REQUIRE_SHARED_TRACES", message)
 
 /// Sets @p path to the nsys on PATH; skips the current test with @p message when there is none, or fails it when the
 /// environment says nsys must be there (NSW_REQUIRE_NSYS=1).
 #define NSW_FIND_NSYS_OR_SKIP(path, message)                                                                           \
     do {                                                                                                               \
         path = QStandardPaths::findExecutable(QStringLiteral("nsys"));                                                 \
-        if (path.isEmpty()) {                                                                                          \
-            if (qEnvironmentVariableIntValue("NSW_REQUIRE_NSYS") == 1)                                                 \
-                QFAIL("NSW_REQUIRE_NSYS is set but nsys is not on PATH");                                              \
-            QSKIP(message);                                                                                            \
-        }                                                                                                              \
+        if (path.isEmpty())                                                                                            \
+            NSW_SKIP_UNLESS_REQUIRED("NSW_REQUIRE_NSYS", "nsys is not on PATH: " message);                            \
     } while (false)
