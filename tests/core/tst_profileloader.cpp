@@ -473,7 +473,7 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("chunkRows");
         QTest::addRow("modern export, one row per chunk") << m_modern << qint64(1);
         QTest::addRow("modern export, chunks of 3") << m_modern << qint64(3);
-        const QString demo = QStringLiteral(NSW_SOURCE_DIR "/resources/demo/demo-llm-inference.sqlite");
+        const QString demo = demoExport();
         if (QFileInfo::exists(demo))
             QTest::addRow("demo profile, chunks of 777") << demo << qint64(777);
         for (const QString& t : sharedTraces())

@@ -30,6 +30,11 @@ QString sharedTracesDir()
     return {};
 }
 
+QString sourceDir()
+{
+    return QStringLiteral(NSW_SOURCE_DIR);
+}
+
 QStringList sharedTraces()
 {
     QStringList files;

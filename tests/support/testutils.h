@@ -15,6 +15,8 @@ QStringList printModel(const QAbstractItemModel& model, const QModelIndex& paren
 
 /// The real exports in ../shared/traces when present (empty when absent: callers QSKIP and say so).
 QString sharedTracesDir();
+/// The project's source folder (the tests read shipped files from it).
+QString sourceDir();
 QStringList sharedTraces();
 
 /// @p value rounded half away from zero at one decimal on its exact binary value, as nsys's reports round (SQLite's

@@ -6,6 +6,7 @@
 #include "schemacatalog.h"
 #include "sessiontables.h"
 #include "sqltestutil.h"
+#include "testutils.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -59,11 +60,6 @@ QStringList appendedColumns(const QString& sql)
             names.append(def.trimmed().section(QLatin1Char(' '), 0, 0));
     }
     return names;
-}
-
-QString sharedTraces()
-{
-    return QStringLiteral(NSW_SHARED_TRACES);
 }
 
 } // namespace
@@ -171,12 +167,12 @@ private slots:
     void matchesRealExport()
     {
         QFETCH(QString, version);
-        if (!QDir(sharedTraces()).exists())
+        if (!QDir(nsw::test::sharedTracesDir()).exists())
             NSW_SKIP_WITHOUT_SHARED_TRACES("the generator's schemas are compared with the real exports");
         QString file;
         for (const auto& [v, f] : kRealFiles) {
             if (v == version)
-                file = QDir(sharedTraces()).filePath(f);
+                file = QDir(nsw::test::sharedTracesDir()).filePath(f);
         }
         if (!QFile::exists(file))
             QFAIL(qPrintable(QStringLiteral("%1 is missing from ../shared/traces").arg(file)));
@@ -279,13 +275,13 @@ private slots:
         if (atLeast(version, "2022.4"))
             QVERIFY(db.integer(QStringLiteral("SELECT count(*) FROM ENUM_CUDA_MEMCPY_OPER")) >= 14);
 
-        if (!QDir(sharedTraces()).exists())
+        if (!QDir(nsw::test::sharedTracesDir()).exists())
             return;
         // Same metadata keys as the real export (nsys-ai's DERIVED_* rows are not nsys's).
         QString file;
         for (const auto& [v, f] : kRealFiles) {
             if (v == version)
-                file = QDir(sharedTraces()).filePath(f);
+                file = QDir(nsw::test::sharedTracesDir()).filePath(f);
         }
         Db real(file);
         const QString keys

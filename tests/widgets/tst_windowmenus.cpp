@@ -2,6 +2,7 @@
 // The window's menus as a person uses them: distinct mnemonics, the Help dialogs, file dialogs that remember the
 // last folder.
 #include "app/mainwindow.h"
+#include "testutils.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/shell/helpdialogs.h"
 
@@ -99,7 +100,7 @@ private Q_SLOTS:
         w.show();
         QMenu* help = menuNamed(w, s("&Help"));
         QVERIFY(help);
-        QFile readme(QStringLiteral(NSW_SOURCE_DIR "/README.md"));
+        QFile readme(nsw::test::sourceDir() + QStringLiteral("/README.md"));
         QVERIFY(readme.open(QIODevice::ReadOnly));
         const QString section = guideSection(QString::fromUtf8(readme.readAll()));
         QVERIFY(section.startsWith(s("## Using the workbench")));
