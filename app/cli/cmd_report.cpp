@@ -51,16 +51,18 @@ int runReport(const QStringList& args)
     options.addTo(parser);
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
-            QStringLiteral("Diagnoses a profile and writes a report: findings (severity, the numbers that triggered "
-                           "them, evidence, recommendation; sorted by severity then time lost; checks whose data is "
-                           "missing say so instead of firing) and the analyses behind them: GPU idle gaps per device "
-                           "and stream with their cause, the gap histogram, compute/NCCL overlap, NCCL per "
-                           "collective and stream, launch cost, synchronisation per process and thread, memory "
-                           "transfers by direction and memory kind, per-process tables, the GPU time breakdown, "
-                           "NVTX coverage and phases, iteration outliers. report.html is one self-contained page "
-                           "with the charts embedded as PNG (also written to charts/*.png). report.json holds the "
-                           "findings and every table under "
-                           "\"metrics\", raw values (ns relative to the capture start, bytes, percent)."),
+            QStringLiteral(
+                "Diagnoses a profile and writes a report: findings (severity, the numbers that triggered "
+                "them, evidence, recommendation; ranked by the GPU time they cost (idle time their cause leaves, "
+                "communication not hidden, waiting for a peer; host time is said as host time); checks whose data is "
+                "missing say so instead of firing) and the analyses behind them: GPU idle gaps per device "
+                "and stream with their cause, the gap histogram, compute/NCCL overlap, NCCL per "
+                "collective and stream, launch cost, synchronisation per process and thread, memory "
+                "transfers by direction and memory kind, per-process tables, the GPU time breakdown, "
+                "NVTX coverage and phases, iteration outliers. report.html is one self-contained page "
+                "with the charts embedded as PNG (also written to charts/*.png). report.json holds the "
+                "findings and every table under "
+                "\"metrics\", raw values (ns relative to the capture start, bytes, percent)."),
             &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();

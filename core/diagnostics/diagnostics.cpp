@@ -172,6 +172,7 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
         TimeNs(t.value(QStringLiteral("long_gap_ms")) * 1e6));
     job.report(QStringLiteral("NCCL"), 0.5);
     r.nccl = computeNcclBreakdown(context, job);
+    r.ncclSkew = computeNcclSkew(context, job);
     job.report(QStringLiteral("Launch cost"), 0.55);
     r.launchCost = computeLaunchCost(context, TimeNs(t.value(QStringLiteral("short_kernel_us")) * 1e3), job);
     job.report(QStringLiteral("Synchronisation"), 0.6);

@@ -6,6 +6,7 @@
 #include "core/diagnostics/launchcost.h"
 #include "core/diagnostics/memorytransfers.h"
 #include "core/diagnostics/ncclbreakdown.h"
+#include "core/diagnostics/ncclskew.h"
 #include "core/diagnostics/overlap.h"
 #include "core/diagnostics/perprocess.h"
 #include "core/diagnostics/syncanalysis.h"
@@ -55,6 +56,7 @@ struct DiagnosticsResult
     IdleGapResult idleGaps;
     OverlapResult overlap;
     NcclBreakdown nccl;
+    NcclSkewResult ncclSkew;
     LaunchCostResult launchCost;
     SyncResult sync;
     MemoryResult memory;
@@ -67,7 +69,7 @@ struct DiagnosticsResult
     std::shared_ptr<const IterationTable> iterations;
     QString iterationsMissing;
 
-    std::vector<Finding> findings; ///< sorted: severity (critical first), then time lost, then id
+    std::vector<Finding> findings; ///< ranked: GPU cost, then severity (critical first), host time, id
     std::vector<SkippedCheck> skipped;
 
     const QString& deviceLabel(int key) const;
@@ -90,7 +92,7 @@ void computeFindings(DiagnosticsResult& result, const Thresholds& thresholds);
 /// Every table of the result, in a stable order, with nsys-llm-explainer's names where it has one: kernels,
 /// nvtx_ranges, gpu_idle_gaps, kernels_by_pid, sync_by_pid, nvtx_by_pid; then ours: gpu_idle_by_device,
 /// gpu_stream_gaps, gap_histogram, overlap_by_gpu, nccl_shared_streams, nccl_by_collective, nccl_by_stream,
-/// launch_cost, launch_rate_by_pid, sync_by_thread, memory_by_direction, memory_by_kind, processes,
+/// nccl_skew, launch_cost, launch_rate_by_pid, sync_by_thread, memory_by_direction, memory_by_kind, processes,
 /// gpu_time_breakdown, nvtx_phases (with a phase map), iterations (when detected), findings. Raw values: durations
 /// in ns, start_ns/end_ns columns relative to captureStart (add it back for the events' clock), percentages 0..100,
 /// an empty cell (std::monostate) where a value does not apply.

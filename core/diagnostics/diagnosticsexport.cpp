@@ -114,6 +114,24 @@ QString mdEscape(QString text)
 
 } // namespace
 
+QString findingGpuCostText(const DiagnosticsResult& r, const Finding& f)
+{
+    if (f.gpuCostNs <= 0)
+        return {};
+    return QStringLiteral("%1 of GPU time (%2 % of the window%3)")
+        .arg(formatDuration(f.gpuCostNs))
+        .arg(f.gpuCostPercent, 0, 'f', 1)
+        .arg(f.gpuCostDevice >= 0 ? QStringLiteral(", ") + r.deviceLabel(f.gpuCostDevice) : QString());
+}
+
+QString findingHostTimeText(const Finding& f)
+{
+    if (f.hostNs <= 0)
+        return {};
+    return f.hostThread.isEmpty() ? formatDuration(f.hostNs)
+                                  : QStringLiteral("%1 on %2").arg(formatDuration(f.hostNs), f.hostThread);
+}
+
 nlohmann::ordered_json diagnosticsJson(const DiagnosticsResult& r)
 {
     nlohmann::ordered_json j;
@@ -157,10 +175,13 @@ nlohmann::ordered_json diagnosticsJson(const DiagnosticsResult& r)
         nlohmann::ordered_json used = nlohmann::ordered_json::array();
         for (const QString& t : f.thresholds)
             used.push_back(s(t));
-        j["findings"].push_back(
-            { { "id", s(f.id) }, { "severity", s(severityName(f.severity)) }, { "title", s(f.title) },
-                { "detail", s(f.detail) }, { "recommendation", s(f.recommendation) }, { "time_lost_ns", f.timeLostNs },
-                { "metrics", metrics }, { "evidence", evidence }, { "thresholds", used } });
+        j["findings"].push_back({ { "id", s(f.id) }, { "severity", s(severityName(f.severity)) },
+            { "title", s(f.title) }, { "detail", s(f.detail) }, { "recommendation", s(f.recommendation) },
+            { "gpu_cost_ns", f.gpuCostNs }, { "gpu_cost_pct", f.gpuCostPercent },
+            { "gpu_cost_device",
+                f.gpuCostDevice >= 0 ? nlohmann::ordered_json(f.gpuCostDevice) : nlohmann::ordered_json() },
+            { "host_ns", f.hostNs }, { "host_thread", s(f.hostThread) }, { "metrics", metrics },
+            { "evidence", evidence }, { "thresholds", used } });
     }
     j["skipped"] = nlohmann::ordered_json::array();
     for (const SkippedCheck& k : r.skipped)
@@ -210,8 +231,10 @@ QString findingsText(const DiagnosticsResult& r)
     for (const Finding& f : r.findings) {
         out += QStringLiteral("%1. [%2] %3\n").arg(++n).arg(severityName(f.severity).toUpper(), f.title);
         out += QStringLiteral("   %1\n").arg(f.detail);
-        if (f.timeLostNs > 0)
-            out += QStringLiteral("   Time lost: %1\n").arg(formatDuration(f.timeLostNs));
+        if (const QString cost = findingGpuCostText(r, f); !cost.isEmpty())
+            out += QStringLiteral("   GPU cost: %1\n").arg(cost);
+        if (const QString host = findingHostTimeText(f); !host.isEmpty())
+            out += QStringLiteral("   Host time: %1\n").arg(host);
         if (const QString e = evidenceText(r, f.evidence); !e.isEmpty())
             out += QStringLiteral("   Evidence: %1\n").arg(e);
         out += QStringLiteral("   Recommendation: %1\n").arg(f.recommendation);
@@ -245,8 +268,10 @@ QString diagnosticsMarkdown(const DiagnosticsResult& r)
     for (const Finding& f : r.findings) {
         out += QStringLiteral("### [%1] %2\n\n").arg(severityName(f.severity), f.title);
         out += f.detail + QStringLiteral("\n\n");
-        if (f.timeLostNs > 0)
-            out += QStringLiteral("- **Time lost**: %1\n").arg(formatDuration(f.timeLostNs));
+        if (const QString cost = findingGpuCostText(r, f); !cost.isEmpty())
+            out += QStringLiteral("- **GPU cost**: %1\n").arg(cost);
+        if (const QString host = findingHostTimeText(f); !host.isEmpty())
+            out += QStringLiteral("- **Host time**: %1\n").arg(host);
         if (const QString e = evidenceText(r, f.evidence); !e.isEmpty())
             out += QStringLiteral("- **Evidence**: %1\n").arg(e);
         out += QStringLiteral("- **Recommendation**: %1\n").arg(f.recommendation);
@@ -305,8 +330,10 @@ QString diagnosticsHtml(const DiagnosticsResult& r, const std::map<QString, QByt
         const QString sev = severityName(f.severity);
         out += QStringLiteral("<div class=\"finding %1\"><p><span class=\"sev\">%1</span> <b>%2</b></p><p>%3</p><ul>")
                    .arg(sev, htmlEscape(f.title), htmlEscape(f.detail));
-        if (f.timeLostNs > 0)
-            out += QStringLiteral("<li>Time lost: %1</li>").arg(htmlEscape(formatDuration(f.timeLostNs)));
+        if (const QString cost = findingGpuCostText(r, f); !cost.isEmpty())
+            out += QStringLiteral("<li>GPU cost: %1</li>").arg(htmlEscape(cost));
+        if (const QString host = findingHostTimeText(f); !host.isEmpty())
+            out += QStringLiteral("<li>Host time: %1</li>").arg(htmlEscape(host));
         if (const QString e = evidenceText(r, f.evidence); !e.isEmpty())
             out += QStringLiteral("<li>Evidence: %1</li>").arg(htmlEscape(e));
         out += QStringLiteral("<li>Recommendation: %1</li>").arg(htmlEscape(f.recommendation));

@@ -14,6 +14,11 @@ namespace nsw {
 /// objects keyed by the table's columns]}}; stable keys, raw values (ns, bytes, percent).
 nlohmann::ordered_json diagnosticsJson(const DiagnosticsResult& result);
 
+/// What a finding costs, for people: "32.7 ms of GPU time (10.9 % of the window, GPU 1)"; empty without a GPU cost.
+QString findingGpuCostText(const DiagnosticsResult& result, const Finding& finding);
+/// "164 ms on python3 (144)"; empty without host time.
+QString findingHostTimeText(const Finding& finding);
+
 /// One table as CSV (RFC 4180, `\n` line ends, raw values).
 QString diagnosticsTableCsv(const DiagnosticsTable& table);
 

@@ -63,6 +63,7 @@ public:
         out.push_back(sharedStreams());
         out.push_back(ncclByCollective());
         out.push_back(ncclByStream());
+        out.push_back(ncclSkew());
         out.push_back(launchCost());
         out.push_back(launchRate());
         out.push_back(syncByThread());
@@ -190,10 +191,10 @@ private:
     DiagnosticsTable sharedStreams()
     {
         DiagnosticsTable t = table("nccl_shared_streams", "Streams shared by NCCL and compute",
-            "device,device_label,stream,nccl_kernels,compute_kernels,nccl_ns");
+            "device,device_label,stream,nccl_kernels,compute_kernels,nccl_ns,queued_kernels,overlappable_ns");
         for (const SharedStream& s : r.overlap.sharedStreams)
             t.rows.push_back({ i64(s.device), label(s.device), i64(s.stream), i64(s.ncclKernels), i64(s.computeKernels),
-                i64(s.ncclNs) });
+                i64(s.ncclNs), i64(s.queuedKernels), i64(s.overlappableNs) });
         return t;
     }
 
@@ -225,6 +226,17 @@ private:
             row.insert(row.end(), s.begin(), s.end());
             t.rows.push_back(std::move(row));
         }
+        return t;
+    }
+
+    DiagnosticsTable ncclSkew()
+    {
+        DiagnosticsTable t = table("nccl_skew", "NCCL skew between GPUs",
+            "collective,device,device_label,instances,nccl_ns,wait_ns,wait_pct,arrived_last,unmatched_kernels");
+        for (const NcclSkewCollective& c : r.ncclSkew.collectives)
+            for (const NcclSkewDevice& d : c.devices)
+                t.rows.push_back({ text(collectiveName(c.collective)), i64(d.device), label(d.device), i64(d.instances),
+                    i64(d.ncclNs), i64(d.waitNs), percent(d.waitNs, d.ncclNs), i64(d.arrivedLast), i64(c.unmatched) });
         return t;
     }
 
@@ -322,12 +334,13 @@ private:
     DiagnosticsTable findings()
     {
         DiagnosticsTable t = table("findings", "Findings",
-            "severity,id,title,time_lost_ns,detail,recommendation,evidence_start_ns,evidence_end_ns,evidence_kernels,"
-            "evidence_nvtx_range,evidence_apis");
+            "severity,id,title,gpu_cost_ns,gpu_cost_pct,host_ns,detail,recommendation,evidence_start_ns,evidence_end_"
+            "ns,"
+            "evidence_kernels,evidence_nvtx_range,evidence_apis");
         for (const Finding& f : r.findings)
-            t.rows.push_back({ text(severityName(f.severity)), text(f.id), text(f.title), i64(f.timeLostNs),
-                text(f.detail), text(f.recommendation), rel(f.evidence.start), rel(f.evidence.end),
-                text(f.evidence.kernelNames.join(QLatin1Char(';'))), text(f.evidence.nvtxRange),
+            t.rows.push_back({ text(severityName(f.severity)), text(f.id), text(f.title), i64(f.gpuCostNs),
+                real(f.gpuCostPercent), i64(f.hostNs), text(f.detail), text(f.recommendation), rel(f.evidence.start),
+                rel(f.evidence.end), text(f.evidence.kernelNames.join(QLatin1Char(';'))), text(f.evidence.nvtxRange),
                 text(f.evidence.apiNames.join(QLatin1Char(';'))) });
         return t;
     }

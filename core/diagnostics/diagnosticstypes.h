@@ -65,9 +65,16 @@ struct Finding
     std::vector<FindingMetric> metrics;
     QString recommendation;
     Evidence evidence;
-    /// Estimated time the problem costs (idle time, un-overlapped NCCL time, sync time...), 0 when not a time; the
-    /// second sort key after the severity.
-    TimeNs timeLostNs = 0;
+    /// What the finding costs the GPUs, the sort key: GPU time lost to its cause on the GPU it hurts most (idle time
+    /// attributable to the cause, communication not hidden behind compute, time spent waiting for a peer), never
+    /// summed over GPUs, so at most the window. 0 when it costs no GPU time that can be measured.
+    TimeNs gpuCostNs = 0;
+    int gpuCostDevice = -1; ///< the GPU of gpuCostNs (DiagnosticsDevice key), -1 without
+    double gpuCostPercent = 0; ///< gpuCostNs as a share of the window, 0..100
+    /// Host-side time (a thread inside sync or launch calls) on the thread that spends the most, at most the window;
+    /// never added across threads and never ranked as GPU time. 0 when not a host-side finding.
+    TimeNs hostNs = 0;
+    QString hostThread; ///< the thread of hostNs ("python3 (144)"), empty when not one thread
     QStringList thresholds; ///< the thresholds it was decided by ("gpu_idle_pct=10")
 };
 

@@ -84,19 +84,49 @@ std::vector<ProcessCalls> processCalls(const AnalysisContext& c)
     return out;
 }
 
+/// The CUDA API row that issued @p op, -1 when unknown.
+std::int32_t apiRowOf(const Profile& p, const DeviceOp& op)
+{
+    const GpuActivityColumns& t = op.memory ? static_cast<const GpuActivityColumns&>(p.memops)
+                                            : static_cast<const GpuActivityColumns&>(p.kernels);
+    return op.row < t.api.size() ? t.api[op.row] : -1;
+}
+
+/// The copy kind of a memory operation row, kMemset when unknown.
+std::uint8_t copyKindOf(const Profile& p, std::uint32_t row)
+{
+    return row < p.memops.copyKind.size() ? p.memops.copyKind[row] : MemOpTable::kMemset;
+}
+
+/// The host sat for most of the gap in the one call that issued @p next, a call that does not wait for the GPU and
+/// lasted far longer than what it issued (see GapCause::BlockedCall).
+bool blockedInCall(const AnalysisContext& c, const DeviceOp& next, std::int32_t api, TimeNs start, TimeNs end)
+{
+    if (api < 0 || (c.apiKind[std::size_t(api)] & (ApiSync | ApiWait)))
+        return false;
+    const TimeNs callStart = c.profile->cudaApi.start[std::size_t(api)],
+                 callEnd = c.profile->cudaApi.end[std::size_t(api)];
+    const TimeNs inGap = std::min(callEnd, end) - std::max(callStart, start);
+    const TimeNs call = callEnd - callStart;
+    return inGap * 2 >= end - start && call >= kBlockedCallMinNs && call >= 10 * (next.end - next.start);
+}
+
 /// Decides a gap's cause (see GapCause) from the calls of the process whose operation ends it. @p Calls is
 /// `const IntervalUnion` for gaps in any order, or IntervalCursor for gaps in time order.
 template <typename Calls>
 GapCause causeOf(
-    const Profile& p, const DeviceOp& next, TimeNs start, TimeNs end, Calls* sync, Calls* memory, Calls* all)
+    const AnalysisContext& c, const DeviceOp& next, TimeNs start, TimeNs end, Calls* sync, Calls* memory, Calls* all)
 {
+    const Profile& p = *c.profile;
     if (sync && sync->overlaps(start, end))
         return GapCause::Sync;
+    if (next.memory && MemOpTable::isPageMigration(copyKindOf(p, next.row)))
+        return GapCause::PageMigration;
+    const std::int32_t api = apiRowOf(p, next);
+    if (blockedInCall(c, next, api, start, end))
+        return GapCause::BlockedCall;
     if (next.memory || (memory && memory->overlaps(start, end)))
         return GapCause::MemoryTransfer;
-    const GpuActivityColumns& t = next.memory ? static_cast<const GpuActivityColumns&>(p.memops)
-                                              : static_cast<const GpuActivityColumns&>(p.kernels);
-    const std::int32_t api = next.row < t.api.size() ? t.api[next.row] : -1;
     if (api >= 0 && p.cudaApi.start[std::size_t(api)] < start)
         return GapCause::LaunchLatency;
     const TimeNs covered = all ? all->coveredWithin(start, end) : 0;
@@ -120,18 +150,18 @@ public:
     {
         const std::size_t process = processOf(next);
         if (process >= m_cursors.size())
-            return causeOf<IntervalCursor>(*m_c.profile, next, start, end, nullptr, nullptr, nullptr);
+            return causeOf<IntervalCursor>(m_c, next, start, end, nullptr, nullptr, nullptr);
         Cursors& c = m_cursors[process];
-        return causeOf(*m_c.profile, next, start, end, &c.sync, &c.memory, &c.all);
+        return causeOf(m_c, next, start, end, &c.sync, &c.memory, &c.all);
     }
 
     GapCause classify(const DeviceOp& next, TimeNs start, TimeNs end) const
     {
         const std::size_t process = processOf(next);
         if (process >= m_calls.size())
-            return causeOf<const IntervalUnion>(*m_c.profile, next, start, end, nullptr, nullptr, nullptr);
+            return causeOf<const IntervalUnion>(m_c, next, start, end, nullptr, nullptr, nullptr);
         const ProcessCalls& c = m_calls[process];
-        return causeOf(*m_c.profile, next, start, end, &c.sync, &c.memory, &c.all);
+        return causeOf(m_c, next, start, end, &c.sync, &c.memory, &c.all);
     }
 
     int pidOf(const DeviceOp& op) const
@@ -273,6 +303,8 @@ private:
         g.nextKernel = next.memory ? -1 : std::int64_t(next.row);
         g.previousKernel = prev.memory ? -1 : std::int64_t(prev.row);
         g.pid = m_classifier.pidOf(next);
+        g.nextCall = apiRowOf(*m_c.profile, next);
+        g.nextMemOp = next.memory ? std::int64_t(next.row) : -1;
         return g;
     }
 
@@ -354,6 +386,10 @@ QString gapCauseName(GapCause cause)
     switch (cause) {
     case GapCause::Sync:
         return QStringLiteral("sync");
+    case GapCause::PageMigration:
+        return QStringLiteral("page_migration");
+    case GapCause::BlockedCall:
+        return QStringLiteral("blocked_call");
     case GapCause::MemoryTransfer:
         return QStringLiteral("memory_transfer");
     case GapCause::LaunchLatency:

@@ -10,13 +10,21 @@ namespace nsw {
 enum class GapCause : std::uint8_t
 {
     Sync, ///< a synchronizing call (ApiSync or ApiWait) overlaps the gap
+    /// the operation ending the gap is a unified-memory page migration (on-demand paging of managed memory)
+    PageMigration,
+    /// the host sat in the one call that issued the next operation, not a sync call, for at least half of the gap
+    /// and at least kBlockedCallMinNs, and that call lasted at least 10 times its operation: the call itself
+    /// blocked (a memset that took 768 ns issued by a 5.7 ms cudaMemsetAsync is no memory transfer)
+    BlockedCall,
     MemoryTransfer, ///< a memcpy/memset call overlaps the gap, or the operation ending the gap is a memory operation
     LaunchLatency, ///< the next operation's launch call began before the gap: it was queued in time
     HostWait, ///< the launch call began inside the gap and the host was in CUDA calls for most of it
     CpuBound, ///< the launch began inside the gap (or is unknown) and CUDA calls cover less than half of the gap
 };
-inline constexpr int kGapCauseCount = 5;
-QString gapCauseName(GapCause cause); ///< "sync", "memory_transfer", "launch_latency", "host_wait", "cpu_bound"
+inline constexpr int kGapCauseCount = 7;
+inline constexpr TimeNs kBlockedCallMinNs = 100'000;
+/// "sync", "page_migration", "blocked_call", "memory_transfer", "launch_latency", "host_wait", "cpu_bound"
+QString gapCauseName(GapCause cause);
 
 struct IdleGap
 {
@@ -28,6 +36,8 @@ struct IdleGap
     std::int64_t nextKernel = -1; ///< kernel row that ends the gap, -1 when a memory operation does
     std::int64_t previousKernel = -1;
     int pid = 0; ///< process of the operation that ends the gap
+    std::int64_t nextCall = -1; ///< CUDA API row that issued the operation ending the gap, -1 when unknown
+    std::int64_t nextMemOp = -1; ///< memory operation row that ends the gap, -1 when a kernel does
     TimeNs duration() const { return end - start; }
 };
 

@@ -125,13 +125,21 @@ MemoryResult computeMemoryTransfers(
     sortByTime(result.byDirection);
 
     std::map<StringRef, TimeNs> syncApis;
+    std::map<ThreadIndex, TimeNs> syncThreads;
     c.forEachApiCall([&](std::size_t i) {
         if ((c.apiKind[i] & (ApiSync | ApiMemory)) != (ApiSync | ApiMemory))
             return;
         ++result.syncCopyCalls;
         result.syncCopyApiNs += p.cudaApi.end[i] - p.cudaApi.start[i];
         syncApis[p.cudaApi.name[i]] += p.cudaApi.end[i] - p.cudaApi.start[i];
+        syncThreads[p.cudaApi.thread[i]] += p.cudaApi.end[i] - p.cudaApi.start[i];
     });
+    result.syncCopyThreads = int(syncThreads.size());
+    for (const auto& [thread, ns] : syncThreads)
+        if (ns > result.syncCopyThreadNs) {
+            result.syncCopyThreadNs = ns;
+            result.syncCopyThread = p.threadLabel(thread);
+        }
     std::vector<std::pair<TimeNs, QString>> apis;
     for (const auto& [ref, ns] : syncApis)
         apis.emplace_back(-ns, p.strings.at(ref));

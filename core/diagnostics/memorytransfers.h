@@ -52,6 +52,10 @@ struct MemoryResult
     qint64 pageableAsyncCopies = 0; ///< of them, issued by an *Async call (which then runs synchronously)
     qint64 syncCopyCalls = 0; ///< memcpy/memset calls that block the host (ApiSync and ApiMemory)
     TimeNs syncCopyApiNs = 0;
+    /// The thread with the most time in those calls (its label and time), and how many threads make them.
+    QString syncCopyThread;
+    TimeNs syncCopyThreadNs = 0;
+    int syncCopyThreads = 0;
     QStringList syncCopyApis; ///< their names, most time first
     qint64 copies = 0;
 };

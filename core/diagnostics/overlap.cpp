@@ -8,6 +8,37 @@
 
 namespace nsw {
 
+namespace {
+
+/// Fills SharedStream::queuedKernels and overlappableNs from the stream's kernel rows.
+void addQueuedCompute(const AnalysisContext& c, std::vector<std::uint32_t>& rows, SharedStream& s)
+{
+    const KernelTable& k = c.profile->kernels;
+    std::sort(rows.begin(), rows.end(), [&](std::uint32_t a, std::uint32_t b) { return k.start[a] < k.start[b]; });
+    auto launchEnd = [&](std::uint32_t row) {
+        const std::int32_t api = row < k.api.size() ? k.api[row] : -1;
+        return api >= 0 ? c.profile->cudaApi.end[std::size_t(api)] : kNoTime;
+    };
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!c.kernelIsNccl[rows[i]])
+            continue;
+        const TimeNs end = k.end[rows[i]], duration = k.duration(rows[i]);
+        TimeNs queued = 0;
+        // The stream's next kernels, as long as they were launched before the collective ended (one launching
+        // thread launches in time order) and are no collective themselves.
+        for (std::size_t j = i + 1; j < rows.size() && queued < duration; ++j) {
+            const TimeNs launched = launchEnd(rows[j]);
+            if (c.kernelIsNccl[rows[j]] || launched == kNoTime || launched >= end)
+                break;
+            queued += k.duration(rows[j]);
+            ++s.queuedKernels;
+        }
+        s.overlappableNs += std::min(queued, duration);
+    }
+}
+
+} // namespace
+
 OverlapResult computeOverlap(const AnalysisContext& c, const JobContext& job)
 {
     return computeOverlap(c, deviceUnions(c, job));
@@ -34,9 +65,11 @@ OverlapResult computeOverlap(const AnalysisContext& c, const std::map<int, Devic
 
     const Profile& p = *c.profile;
     std::map<std::pair<int, std::uint32_t>, SharedStream> streams;
+    std::map<std::pair<int, std::uint32_t>, std::vector<std::uint32_t>> rows;
     c.forEachKernel([&](std::size_t i) {
         const std::uint32_t stream = i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u;
         SharedStream& s = streams[{ c.kernelDevice[i], stream }];
+        rows[{ c.kernelDevice[i], stream }].push_back(std::uint32_t(i));
         if (c.kernelIsNccl[i]) {
             ++s.ncclKernels;
             s.ncclNs += p.kernels.duration(i);
@@ -49,6 +82,7 @@ OverlapResult computeOverlap(const AnalysisContext& c, const std::map<int, Devic
             continue;
         s.device = key.first;
         s.stream = key.second;
+        addQueuedCompute(c, rows[key], s);
         result.sharedStreams.push_back(s);
     }
     return result;

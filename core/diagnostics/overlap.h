@@ -28,6 +28,14 @@ struct SharedStream
     qint64 ncclKernels = 0;
     qint64 computeKernels = 0;
     TimeNs ncclNs = 0;
+    /// Compute queued behind the collectives: compute kernels of the stream launched before an NCCL kernel ended
+    /// and run after it (the host did not wait for the collective to launch them; counted until they would cover
+    /// the collective). Only such work could overlap the collective on a stream of its own, and only if it does not
+    /// use the collective's result.
+    qint64 queuedKernels = 0;
+    /// The most that work could hide: per NCCL kernel, the smaller of its duration and the compute queued behind
+    /// it, summed. An upper bound, not a prediction.
+    TimeNs overlappableNs = 0;
 };
 
 struct OverlapResult

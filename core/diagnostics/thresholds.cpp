@@ -23,6 +23,9 @@ const std::vector<ThresholdSpec>& thresholdSpecs()
             QStringLiteral("NCCL time hidden behind compute below this share is 'not overlapped'") },
         { QStringLiteral("nccl_min_share_pct"), 5, QStringLiteral("%"),
             QStringLiteral("the overlap check runs on GPUs whose NCCL time is at least this share of the window") },
+        { QStringLiteral("nccl_skew_pct"), 25, QStringLiteral("%"),
+            QStringLiteral("a GPU waiting for its peers at least this share of its NCCL time (on GPUs whose NCCL "
+                           "time is at least nccl_min_share_pct of the window): NCCL skew") },
         { QStringLiteral("short_kernel_us"), 10, QStringLiteral("us"),
             QStringLiteral("kernels shorter than this count as short (launch storm)") },
         { QStringLiteral("launch_storm_pct"), 50, QStringLiteral("%"),

@@ -88,8 +88,10 @@ QString iterationsJson(const IterationTable& table, const QStringList& warnings)
     Json detection = { { "method", table.isGuess() ? "gpu_idle_gaps" : "nvtx_marker" }, { "guess", table.isGuess() },
         { "marker", utf8(table.marker) }, { "description", utf8(table.detection) },
         { "rules", utf8(table.rulesLabel) } };
-    if (table.isGuess())
+    if (table.isGuess()) {
         detection["gap_threshold_ns"] = table.gapThreshold;
+        detection["confidence"] = utf8(table.confidenceName());
+    }
     Json iterations = Json::array();
     for (const Iteration& it : table.iterations)
         iterations.push_back({ { "index", it.index },

@@ -131,7 +131,89 @@ bool measureKernels(const Profile& profile, const KernelsByStart& sorted, const 
     return true;
 }
 
+/// The shape of a gap guess: the complete periods (one splitting gap to the next) and the splitting gaps.
+struct GuessShape
+{
+    std::vector<TimeNs> periods;
+    std::vector<TimeNs> gaps;
+    double spread = 0; ///< 1.4826 × MAD / median of the periods
+    double gapShare = 0; ///< median gap / median period
+    TimeNs medianPeriod = 0;
+    TimeNs medianGap = 0;
+};
+
+GuessShape shapeOf(const GapSegments& segments)
+{
+    GuessShape shape;
+    const auto& seg = segments.segments;
+    for (std::size_t i = 0; i + 1 < seg.size(); ++i) {
+        shape.periods.push_back(seg[i + 1].first - seg[i].first);
+        shape.gaps.push_back(seg[i + 1].first - seg[i].second);
+    }
+    double median = 0, mad = 0, gapMedian = 0;
+    robustOutliers(shape.periods, &median, &mad);
+    robustOutliers(shape.gaps, &gapMedian);
+    shape.medianPeriod = TimeNs(median);
+    shape.medianGap = TimeNs(gapMedian);
+    shape.spread = median > 0 ? 1.4826 * mad / median : 0.0;
+    shape.gapShare = median > 0 ? gapMedian / median : 0.0;
+    return shape;
+}
+
+QString percentText(double fraction)
+{
+    return QString::number(100.0 * fraction, 'f', 1) + QStringLiteral(" %");
+}
+
+/// Why the gaps are no iterations, empty when they may be guessed as such.
+QString rejectGuess(const GuessShape& shape)
+{
+    if (shape.spread > kGuessMaxSpread)
+        return QStringLiteral("the GPU idle gaps are not regular: the periods between them vary by %1 (1.4826 x MAD / "
+                              "median; at most %2 to guess iterations)")
+            .arg(percentText(shape.spread), percentText(kGuessMaxSpread));
+    if (shape.gapShare < kGuessMinGapShare)
+        return QStringLiteral("the GPU idle gaps are small against the work between them (median gap %1, %2 of the "
+                              "median period %3; at least %4 to guess iterations)")
+            .arg(formatDuration(shape.medianGap), percentText(shape.gapShare), formatDuration(shape.medianPeriod),
+                percentText(kGuessMinGapShare));
+    return {};
+}
+
+void rateGuess(IterationTable& table, const GuessShape& shape)
+{
+    const bool kernelInEach = std::all_of(
+        table.iterations.begin(), table.iterations.end(), [](const Iteration& it) { return it.kernels > 0; });
+    const QString numbers = QStringLiteral("%1 complete periods varying by %2, splitting gaps %3 of the median period")
+                                .arg(shape.periods.size())
+                                .arg(percentText(shape.spread), percentText(shape.gapShare));
+    QStringList low;
+    if (int(shape.periods.size()) < kGuessHighMinPeriods)
+        low << QStringLiteral("fewer than %1 complete periods").arg(kGuessHighMinPeriods);
+    if (shape.spread > kGuessHighMaxSpread)
+        low << QStringLiteral("periods varying by more than %1").arg(percentText(kGuessHighMaxSpread));
+    if (!kernelInEach)
+        low << QStringLiteral("an iteration without kernels");
+    table.confidence = low.isEmpty() ? IterationTable::Confidence::High : IterationTable::Confidence::Low;
+    table.confidenceReason = low.isEmpty()
+        ? QStringLiteral("high confidence: %1, a kernel in every iteration").arg(numbers)
+        : QStringLiteral("low confidence (%1): %2; no outlier check").arg(low.join(QStringLiteral(", ")), numbers);
+}
+
 } // namespace
+
+QString IterationTable::confidenceName() const
+{
+    switch (confidence) {
+    case Confidence::Marker:
+        return {};
+    case Confidence::High:
+        return QStringLiteral("high");
+    case Confidence::Low:
+        return QStringLiteral("low");
+    }
+    return {};
+}
 
 std::shared_ptr<const RuleList> defaultIterationRules()
 {
@@ -172,7 +254,8 @@ int IterationTable::medianIteration() const
 {
     if (iterations.empty())
         return -1;
-    std::vector<int> order(iterations.size());
+    // A guess's last iteration has no gap after it: no complete period (unless it is the only one).
+    std::vector<int> order(isGuess() && iterations.size() > 1 ? iterations.size() - 1 : iterations.size());
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](int a, int b) {
         const TimeNs da = iterations[std::size_t(a)].duration(), db = iterations[std::size_t(b)].duration();
@@ -204,6 +287,8 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
     if (job.isCancelled())
         return Result<IterationTable>::cancelled();
 
+    GapSegments segments;
+    GuessShape shape;
     if (!guess) {
         table.source = IterationTable::Source::Marker;
         table.marker = markers->marker;
@@ -211,13 +296,14 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
         for (const MarkerRange& r : markers->ranges)
             table.iterations.push_back({ int(table.iterations.size()), r.start, r.end, r.name });
     } else {
-        const GapSegments segments = splitAtIdleGaps(busy);
-        if (segments.segments.empty()) {
-            const QString why = busy.intervals().empty() ? QStringLiteral("no GPU activity to guess them from")
-                                                         : QStringLiteral("no clear GPU idle gaps to guess them from");
+        segments = splitAtIdleGaps(busy);
+        shape = shapeOf(segments);
+        const QString why = busy.intervals().empty() ? QStringLiteral("no GPU activity to guess them from")
+            : segments.segments.empty()              ? QStringLiteral("no clear GPU idle gaps to guess them from")
+                                                     : rejectGuess(shape);
+        if (!why.isEmpty())
             return Result<IterationTable>::failure(
                 ErrorKind::NoData, QStringLiteral("%1 and %2").arg(markers.errorMessage(), why));
-        }
         table.source = IterationTable::Source::IdleGapGuess;
         table.gapThreshold = segments.threshold;
         table.detection = QStringLiteral("a guess: no iteration marker, so iterations are split at GPU idle gaps "
@@ -246,9 +332,15 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
             return Result<IterationTable>::cancelled();
         job.report(QStringLiteral("Measuring iterations"), 0.4 + 0.6 * double(i + 1) / double(table.iterations.size()));
     }
+    if (guess) {
+        rateGuess(table, shape);
+        table.detection += QStringLiteral("; ") + table.confidenceReason;
+    }
     std::vector<TimeNs> durations;
     for (const Iteration& it : table.iterations)
         durations.push_back(it.duration());
+    if (guess)
+        durations.pop_back(); // no gap after the last: no complete period
     const std::vector<bool> flags = robustOutliers(durations, &table.medianDurationNs, &table.madNs);
     for (std::size_t i = 0; i < flags.size(); ++i)
         table.iterations[i].outlier = flags[i];

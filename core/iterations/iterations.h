@@ -70,15 +70,41 @@ struct IterationTable
     double medianDurationNs = 0; ///< the median of the durations (mean of the middle two for an even count)
     double madNs = 0; ///< median absolute deviation of the durations
 
+    /// How sure the guess is (Marker: not a guess). Iterations are only guessed when the idle gaps that split them
+    /// are regular and large against the work between them (see computeIterations); High when there are enough of
+    /// them, regular enough, each with a kernel. Low guesses are listed, but no outlier check runs on them.
+    enum class Confidence : std::uint8_t
+    {
+        Marker,
+        High,
+        Low,
+    };
+    Confidence confidence = Confidence::Marker;
+    QString confidenceReason; ///< a guess's numbers behind its confidence, one sentence
+
     bool isGuess() const { return source == Source::IdleGapGuess; }
+    bool isConfident() const { return confidence != Confidence::Low; }
+    /// "high" or "low" for a guess, empty for a marker.
+    QString confidenceName() const;
     /// "iteration 5 (ProfilerStep#5)", or "iteration 5 (guessed from GPU idle gaps)".
     QString label(int index) const;
     /// The iteration whose duration is the median: the lower middle one of the durations sorted (ties by index).
     int medianIteration() const;
 };
 
-/// Finds the iterations of a profile and measures each.
+/// Finds the iterations of a profile and measures each. Without a marker, iterations are guessed from the GPU idle
+/// gaps (splitAtIdleGaps) only when the periods between the splitting gaps are regular (1.4826 × MAD / median of the
+/// complete periods at most kGuessMaxSpread) and the splitting gaps are large against the work between them (their
+/// median at least kGuessMinGapShare of the median period); otherwise NoData says why. A guess is High confidence
+/// with at least kGuessHighMinPeriods complete periods, a spread of at most kGuessHighMaxSpread and a kernel in
+/// every iteration, else Low. The last guessed iteration has no gap after it: it is no complete period, so it is left
+/// out of the median, the MAD and the outliers.
 Result<IterationTable> computeIterations(const IterationRequest& request, const JobContext& job = {});
+
+inline constexpr double kGuessMaxSpread = 0.25;
+inline constexpr double kGuessMinGapShare = 0.05;
+inline constexpr double kGuessHighMaxSpread = 0.10;
+inline constexpr int kGuessHighMinPeriods = 4;
 
 /// Iteration @p n (its index) as a focus range labelled as label(n); a Usage error when out of range.
 Result<FocusRange> iterationRange(const IterationTable& table, int n);

@@ -130,11 +130,17 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const
         if (role == Qt::ToolTipRole)
             return f.detail;
         break;
-    case TimeLostColumn:
+    case GpuCostColumn:
         if (role == Qt::DisplayRole)
-            return f.timeLostNs > 0 ? formatDuration(f.timeLostNs) : QString();
+            return f.gpuCostNs > 0
+                ? QStringLiteral("%1 (%2 %)").arg(formatDuration(f.gpuCostNs)).arg(f.gpuCostPercent, 0, 'f', 1)
+                : QString();
+        if (role == Qt::ToolTipRole)
+            return tr(
+                "GPU time this finding's cause costs on the GPU it hurts most (idle time it causes, "
+                "communication not hidden, waiting for a peer), as a share of the window. Findings are ranked by it.");
         if (role == SortRole || role == RawValueRole || role == CsvTextRole)
-            return role == CsvTextRole ? QVariant(QString::number(f.timeLostNs)) : QVariant(qint64(f.timeLostNs));
+            return role == CsvTextRole ? QVariant(QString::number(f.gpuCostNs)) : QVariant(qint64(f.gpuCostNs));
         if (role == Qt::TextAlignmentRole)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         break;
@@ -151,8 +157,8 @@ QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Severity");
     case TitleColumn:
         return tr("Finding");
-    case TimeLostColumn:
-        return tr("Time lost");
+    case GpuCostColumn:
+        return tr("GPU cost");
     }
     return {};
 }

@@ -28,7 +28,7 @@ private:
     std::shared_ptr<const DiagnosticsTable> m_table;
 };
 
-/// The findings of a diagnostics run, most severe first: severity, finding, time lost. IdentityRole is the index in
+/// The findings of a diagnostics run, ranked by GPU cost: severity, finding, GPU cost. IdentityRole is the index in
 /// the result's findings.
 class FindingsModel : public QAbstractTableModel
 {
@@ -38,7 +38,7 @@ public:
     {
         SeverityColumn,
         TitleColumn,
-        TimeLostColumn,
+        GpuCostColumn,
         ColumnCount
     };
 

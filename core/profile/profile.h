@@ -123,6 +123,9 @@ struct KernelTable : GpuActivityColumns
 struct MemOpTable : GpuActivityColumns
 {
     static constexpr std::uint8_t kMemset = 255;
+    /// Unified-memory page migrations (ENUM_CUDA_MEMCPY_OPER 11-13, UVM host-to-device, device-to-host and
+    /// device-to-device, the same ids in every export that has the enum).
+    static bool isPageMigration(std::uint8_t copyKind) { return copyKind >= 11 && copyKind <= 13; }
     Column<std::int64_t> bytes;
     Column<std::uint8_t> copyKind; ///< ENUM_CUDA_MEMCPY_OPER id, or kMemset
     static constexpr std::uint8_t kNoMemKind = 255;

@@ -138,9 +138,12 @@ void TestCmdReport::jsonKeys()
     QVERIFY(!j["metrics"]["kernels"].empty());
     QVERIFY(j["metrics"]["kernels"][0].contains("kernel_name"));
     for (const auto& f : j["findings"]) {
-        for (const char* key : { "id", "severity", "title", "detail", "recommendation", "time_lost_ns", "metrics",
-                 "evidence", "thresholds" })
+        for (const char* key : { "id", "severity", "title", "detail", "recommendation", "gpu_cost_ns", "gpu_cost_pct",
+                 "gpu_cost_device", "host_ns", "host_thread", "metrics", "evidence", "thresholds" })
             QVERIFY2(f.contains(key), key);
+        // Never more than the window.
+        QVERIFY(f["gpu_cost_ns"].get<qint64>() <= j["window"]["duration_ns"].get<qint64>());
+        QVERIFY(f["host_ns"].get<qint64>() <= j["window"]["duration_ns"].get<qint64>());
         const std::string severity = f["severity"].get<std::string>();
         QVERIFY(severity == "info" || severity == "warning" || severity == "critical");
     }

@@ -21,10 +21,12 @@
 #include <QTest>
 
 using namespace nsw;
+using namespace Qt::StringLiterals;
 
 namespace {
 
 constexpr qint64 S = 10'000;
+constexpr qint64 us = 1000;
 
 ProfilePtr fixture()
 {
@@ -79,6 +81,8 @@ private Q_SLOTS:
     void listedMinimumAndLimit();
     void focusClipsTheWindow();
     void focusKeepsCallsThatReachIntoIt();
+    void blockedCallsAndPageMigrations_data();
+    void blockedCallsAndPageMigrations();
 };
 
 void TestIdleGaps::deviceGaps_data()
@@ -253,6 +257,47 @@ void TestIdleGaps::focusKeepsCallsThatReachIntoIt()
     QVERIFY(g);
     QCOMPARE(g->end, 300 * S);
     QCOMPARE(g->cause, GapCause::HostWait);
+}
+
+void TestIdleGaps::blockedCallsAndPageMigrations_data()
+{
+    // Device 0, pid 100, in µs (launch or issuing call in brackets):
+    //   K1 [0, 100]; memset [6000, 6000.768] issued by cudaMemsetAsync [200, 5900]: the host sat 5.7 ms in a call
+    //   whose memset took 768 ns (at least half the gap, >= 100 µs, >= 10 x the memset): blocked call.
+    //   K2 [6100, 6200] (6010, 6015): CUDA covers 5 of 99.2 µs, cpu bound.
+    //   memset [6400, 6400.768] (6300, 6305): a short call, the memset ends the gap: memory transfer.
+    //   UVM device-to-host migration [7000, 7010] (its row's call at 6500): page migration.
+    //   K3 [8000, 8500] (7100, 8000): a 900 µs launch of a 500 µs kernel is no blocked call: host wait.
+    QTest::addColumn<qint64>("start");
+    QTest::addColumn<QString>("cause");
+    QTest::newRow("5.7 ms cudaMemsetAsync, 768 ns memset: blocked call") << 100 * us << u"blocked_call"_s;
+    QTest::newRow("late short launch: cpu bound") << 6000 * us + 768 << u"cpu_bound"_s;
+    QTest::newRow("short call, memset next: memory transfer") << 6200 * us << u"memory_transfer"_s;
+    QTest::newRow("UVM migration next: page migration") << 6400 * us + 768 << u"page_migration"_s;
+    QTest::newRow("long launch of a long kernel: host wait") << 7010 * us << u"host_wait"_s;
+}
+
+void TestIdleGaps::blockedCallsAndPageMigrations()
+{
+    QFETCH(qint64, start);
+    QFETCH(QString, cause);
+    test::ProfileBuilder b;
+    const ThreadIndex t = b.thread(b.process(100, u"python"_s), 101);
+    b.kernel(t, 0, 1, 0, 100 * us, u"k1"_s);
+    b.memOp(t, 200 * us, 5900 * us, 6000 * us, 6000 * us + 768, MemOpTable::kMemset, 4);
+    b.kernel(t, 6010 * us, 6015 * us, 6100 * us, 6200 * us, u"k2"_s);
+    b.memOp(t, 6300 * us, 6305 * us, 6400 * us, 6400 * us + 768, MemOpTable::kMemset, 4);
+    b.memOp(t, 6500 * us, 6501 * us, 7000 * us, 7010 * us, 12, 4096);
+    b.kernel(t, 7100 * us, 8000 * us, 8000 * us, 8500 * us, u"k3"_s);
+    const IdleGapResult r = computeIdleGaps(makeAnalysisContext(b.build()), 0);
+    const IdleGap* g = gapAt(r.deviceGaps, 0, -1, start);
+    QVERIFY(g);
+    QCOMPARE(gapCauseName(g->cause), cause);
+    if (g->cause == GapCause::BlockedCall) {
+        QCOMPARE(g->nextMemOp, std::int64_t(0));
+        QVERIFY(g->nextCall >= 0);
+        QCOMPARE(g->end, 6000 * us);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestIdleGaps)

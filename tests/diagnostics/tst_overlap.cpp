@@ -14,6 +14,7 @@ private Q_SLOTS:
     void perDevice_data();
     void perDevice();
     void sharedStreams();
+    void queuedCompute();
     void focus();
 };
 
@@ -64,6 +65,36 @@ void TestOverlap::sharedStreams()
     QCOMPARE(s.ncclKernels, qint64(1));
     QCOMPARE(s.computeKernels, qint64(2));
     QCOMPARE(s.ncclNs, TimeNs(100));
+}
+
+void TestOverlap::queuedCompute()
+{
+    // Stream 7 of device 0 (launch call in brackets):
+    //   NCCL N1 [100, 200] (0, 1); c1 [200, 240] (50, 51) and c2 [240, 300] (150, 151) launched before N1 ended:
+    //   queued 40 + 60 = 100, bound min(100, 100) = 100; c3 [300, 320] (160, 161) is not counted (N1 covered).
+    //   NCCL N2 [400, 500] (300, 301); c4 [500, 520] (510, 511) launched after N2 ended: nothing queued.
+    //   NCCL N3 [600, 700] (550, 551); c5 [700, 730] (650, 651) queued: bound min(100, 30) = 30.
+    // Overlappable 130 over 3 queued kernels. Stream 9 holds compute only: no shared stream.
+    test::ProfileBuilder b;
+    const ThreadIndex t = b.thread(b.process(100), 101);
+    const QString nccl = QStringLiteral("ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+    b.kernel(t, 0, 1, 100, 200, nccl, 0, 7);
+    b.kernel(t, 50, 51, 200, 240, QStringLiteral("c1"), 0, 7);
+    b.kernel(t, 150, 151, 240, 300, QStringLiteral("c2"), 0, 7);
+    b.kernel(t, 160, 161, 300, 320, QStringLiteral("c3"), 0, 7);
+    b.kernel(t, 300, 301, 400, 500, nccl, 0, 7);
+    b.kernel(t, 510, 511, 500, 520, QStringLiteral("c4"), 0, 7);
+    b.kernel(t, 550, 551, 600, 700, nccl, 0, 7);
+    b.kernel(t, 650, 651, 700, 730, QStringLiteral("c5"), 0, 7);
+    b.kernel(t, 0, 1, 0, 800, QStringLiteral("other"), 0, 9);
+    const OverlapResult r = computeOverlap(makeAnalysisContext(b.build()));
+    QCOMPARE(r.sharedStreams.size(), std::size_t(1));
+    QCOMPARE(r.sharedStreams.front().stream, std::int64_t(7));
+    QCOMPARE(r.sharedStreams.front().queuedKernels, qint64(3));
+    QCOMPARE(r.sharedStreams.front().overlappableNs, TimeNs(130));
+    // The overlap fixture's N2 is the stream's last kernel: nothing queued behind it.
+    QCOMPARE(
+        computeOverlap(makeAnalysisContext(test::overlapFixture())).sharedStreams.front().overlappableNs, TimeNs(0));
 }
 
 void TestOverlap::focus()

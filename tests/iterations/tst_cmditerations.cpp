@@ -228,12 +228,16 @@ void TestCmdIterations::guessSaidInEveryFormat()
     const QString csv = run({ m_gap, u"--format"_s, u"csv"_s }, u"gap.csv"_s);
     const QStringList lines = csv.split(u"\n"_s);
     QCOMPARE(lines.value(1), u"0,guess,0,53000,2850,50150,3,misc,small,"_s);
-    // The last guessed iteration has no idle gap after it: 2000 against a median of 53000 (MAD 10000) is an outlier.
-    QCOMPARE(lines.value(3), u"2,guess,116000,2000,1920,80,2,misc,big,outlier"_s);
+    // The last guessed iteration has no idle gap after it: no complete period, so never an outlier.
+    QCOMPARE(lines.value(3), u"2,guess,116000,2000,1920,80,2,misc,big,"_s);
     const auto j = nlohmann::json::parse(run({ m_gap, u"--format"_s, u"json"_s }, u"gap.json"_s).toStdString());
     QCOMPARE(j["detection"]["guess"].get<bool>(), true);
     QCOMPARE(j["detection"]["method"].get<std::string>(), std::string("gpu_idle_gaps"));
     QCOMPARE(j["detection"]["gap_threshold_ns"].get<qint64>(), 2236);
+    // Two complete periods (53000, 63000): a low-confidence guess.
+    QCOMPARE(j["detection"]["confidence"].get<std::string>(), std::string("low"));
+    QVERIFY2(text.contains(u"low confidence (fewer than 4 complete periods, periods varying by more than 10.0 %)"_s),
+        qPrintable(text));
     QVERIFY(QString::fromStdString(j["detection"]["description"].get<std::string>()).startsWith(u"a guess"_s));
 }
 

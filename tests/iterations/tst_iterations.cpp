@@ -4,6 +4,7 @@
 #include "core/profile/profileloader.h"
 #include "iterationfixtures.h"
 #include "oracleexports.h"
+#include "profilebuilder.h"
 #include "sqlitefixture.h"
 #include "testutils.h"
 
@@ -62,6 +63,8 @@ private Q_SLOTS:
     void gapFallback();
     void noIterations_data();
     void noIterations();
+    void guessConfidence_data();
+    void guessConfidence();
     void outliers_data();
     void outliers();
     void medianIteration();
@@ -253,6 +256,71 @@ void TestIterations::noIterations()
     QCOMPARE(table.error().kind, ErrorKind::NoData);
     QVERIFY2(table.errorMessage().contains(message), qPrintable(table.errorMessage()));
     QVERIFY2(table.errorMessage().startsWith(path), qPrintable(table.errorMessage()));
+}
+
+void TestIterations::guessConfidence_data()
+{
+    // No marker. Stretches of two kernels [s, s + work/2 - gap/2] and [s + work/2 + gap/2, s + work] (µs) start at
+    // the given periods; the gaps between stretches are period - work.
+    QTest::addColumn<QList<qint64>>("periods");
+    QTest::addColumn<qint64>("work");
+    QTest::addColumn<qint64>("innerGap");
+    QTest::addColumn<QString>("confidence"); ///< "high", "low", or empty: no guess
+    QTest::addColumn<QString>("message"); ///< the start of the reason
+    const QList<qint64> six(6, 1000);
+    QTest::newRow("6 equal periods: high") << six << qint64(50) << qint64(10) << u"high"_s << u"high confidence: 6"_s;
+    QTest::newRow("3 periods: low") << QList<qint64> { 1000, 1000, 1000 } << qint64(50) << qint64(10) << u"low"_s
+                                    << u"low confidence (fewer than 4 complete periods)"_s;
+    // Median (850 + 1150) / 2 = 1000, MAD 150: 1.4826 x 150 / 1000 = 22.2 %, a guess but above 10 %.
+    QTest::newRow("periods varying by 22 %: low")
+        << QList<qint64> { 850, 1150, 850, 1150, 850, 1150 } << qint64(50) << qint64(10) << u"low"_s
+        << u"low confidence (periods varying by more than 10.0 %)"_s;
+    // Median (2000 + 4000) / 2 = 3000, deviations 2500 2000 1000 1000 5000 13000: MAD 2250, 111.2 %.
+    QTest::newRow("doubling periods: not regular, no guess")
+        << QList<qint64> { 500, 1000, 2000, 4000, 8000, 16000 } << qint64(50) << qint64(10) << QString()
+        << u"the GPU idle gaps are not regular: the periods between them vary by 111.2 %"_s;
+    // 30 µs gaps (6 x the 5 µs inside) against 1030 µs periods: 2.9 %.
+    QTest::newRow("gaps small against the work: no guess")
+        << six.mid(0, 5) << qint64(1000) << qint64(5) << QString()
+        << u"the GPU idle gaps are small against the work between them (median gap 30.0 µs, 2.9 %"_s;
+}
+
+void TestIterations::guessConfidence()
+{
+    QFETCH(QList<qint64>, periods);
+    QFETCH(qint64, work);
+    QFETCH(qint64, innerGap);
+    QFETCH(QString, confidence);
+    QFETCH(QString, message);
+    constexpr TimeNs us = 1000;
+    test::ProfileBuilder b;
+    const ThreadIndex t = b.thread(b.process(100), 101);
+    TimeNs s = 0;
+    if (work == 1000) // the small-gap row: period = work + 30 µs
+        for (qint64& p : periods)
+            p = work + 30;
+    for (qsizetype i = 0; i <= periods.size(); ++i) {
+        const TimeNs half = work * us / 2, gap = innerGap * us / 2;
+        b.kernel(t, s, s + 1, s, s + half - gap, u"a"_s);
+        b.kernel(t, s, s + 1, s + half + gap, s + work * us, u"b"_s);
+        if (i < periods.size())
+            s += periods[i] * us;
+    }
+    const Result<IterationTable> table = computeIterations({ b.build(), {}, nullptr });
+    if (confidence.isEmpty()) {
+        QVERIFY(!table.ok());
+        QCOMPARE(table.error().kind, ErrorKind::NoData);
+        QVERIFY2(table.errorMessage().contains(message), qPrintable(table.errorMessage()));
+        return;
+    }
+    QVERIFY2(table.ok(), qPrintable(table.errorMessage()));
+    QCOMPARE(table->confidenceName(), confidence);
+    QCOMPARE(table->isConfident(), confidence == u"high"_s);
+    QVERIFY2(table->confidenceReason.startsWith(message), qPrintable(table->confidenceReason));
+    QVERIFY2(table->detection.contains(table->confidenceReason), qPrintable(table->detection));
+    QCOMPARE(table->iterations.size(), std::size_t(periods.size() + 1));
+    // The last iteration (only its stretch of work, no gap after it) is no complete period: never an outlier.
+    QVERIFY(!table->iterations.back().outlier);
 }
 
 void TestIterations::outliers_data()

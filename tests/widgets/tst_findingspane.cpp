@@ -29,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <limits>
 
 using namespace nsw;
 
@@ -65,7 +66,7 @@ class TestFindingsPane : public QObject
 private Q_SLOTS:
     void init();
     void cleanup();
-    void showsFindingsMostSevereFirst();
+    void showsFindingsByGpuCost();
     void detailShowsTheNumbersAndRecommendation();
     void showKernelsFiltersTheKernelPane();
     void focusOnRangeRequestsTheGap();
@@ -112,7 +113,7 @@ void TestFindingsPane::waitShown()
     QVERIFY(shown.wait(30000));
 }
 
-void TestFindingsPane::showsFindingsMostSevereFirst()
+void TestFindingsPane::showsFindingsByGpuCost()
 {
     QTableView* view = m_pane->findingsView();
     QVERIFY(view->isVisible());
@@ -120,13 +121,17 @@ void TestFindingsPane::showsFindingsMostSevereFirst()
     QVERIFY(view->model()->rowCount() >= 2);
     QVERIFY(rowOf(*view, QStringLiteral("gpu_idle"), *m_pane) >= 0);
     QVERIFY(rowOf(*view, QStringLiteral("dominant_kernel"), *m_pane) >= 0);
-    // Rows in the result's order: severity never rises going down.
-    int previous = 3;
+    // Rows in the result's order: the GPU cost never rises going down, and it is shown with its share of the window.
+    qint64 previous = std::numeric_limits<qint64>::max();
     for (int row = 0; row < view->model()->rowCount(); ++row) {
-        const int severity = view->model()->index(row, FindingsModel::SeverityColumn).data(SortRole).toInt();
-        QVERIFY(severity <= previous);
-        previous = severity;
+        const qint64 cost = view->model()->index(row, FindingsModel::GpuCostColumn).data(SortRole).toLongLong();
+        QVERIFY(cost <= previous);
+        previous = cost;
     }
+    QCOMPARE(view->model()->headerData(FindingsModel::GpuCostColumn, Qt::Horizontal).toString(),
+        QStringLiteral("GPU cost"));
+    // Idle 10 of 15 ms, the most costly.
+    QCOMPARE(view->model()->index(0, FindingsModel::GpuCostColumn).data().toString(), QStringLiteral("10.0 ms (66.7 %)"));
     QCOMPARE(view->model()->index(0, FindingsModel::SeverityColumn).data().toString(), QStringLiteral("critical"));
     // The idle finding is critical: 66 % idle against the 10 % default.
     const int idle = rowOf(*view, QStringLiteral("gpu_idle"), *m_pane);

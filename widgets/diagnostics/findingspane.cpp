@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "findingspane.h"
 
+#include "core/diagnostics/diagnosticsexport.h"
 #include "core/diagnostics/reportfiles.h"
 #include "core/focus/focusresolve.h"
 #include "core/models/diagnosticstablemodel.h"
@@ -62,11 +63,12 @@ QString metricText(const FindingMetric& m)
 /// The finding as the detail panel shows it: what, the numbers, what to do, where the evidence is.
 QString findingHtml(const Finding& f, const DiagnosticsResult& result)
 {
-    QString html
-        = QStringLiteral("<h3>%1</h3><p><b>%2</b>%3</p><p>%4</p>")
-              .arg(f.title.toHtmlEscaped(), severityName(f.severity),
-                  f.timeLostNs > 0 ? QStringLiteral(" · time lost %1").arg(formatDuration(f.timeLostNs)) : QString(),
-                  f.detail.toHtmlEscaped());
+    const QString cost = findingGpuCostText(result, f), host = findingHostTimeText(f);
+    QString html = QStringLiteral("<h3>%1</h3><p><b>%2</b>%3%4</p><p>%5</p>")
+                       .arg(f.title.toHtmlEscaped(), severityName(f.severity),
+                           cost.isEmpty() ? QString() : QStringLiteral(" · GPU cost %1").arg(cost.toHtmlEscaped()),
+                           host.isEmpty() ? QString() : QStringLiteral(" · host time %1").arg(host.toHtmlEscaped()),
+                           f.detail.toHtmlEscaped());
     if (!f.metrics.empty()) {
         html += QStringLiteral("<ul>");
         for (const FindingMetric& m : f.metrics)
@@ -162,7 +164,7 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
     m_findingsView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_findingsView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_findingsView->horizontalHeader()->setSectionResizeMode(FindingsModel::TitleColumn, QHeaderView::Stretch);
-    m_findingsView->setSortingEnabled(false); // the result's order: severity, then time lost
+    m_findingsView->setSortingEnabled(false); // the result's order: GPU cost, then severity
     m_detail->setOpenLinks(false);
     m_showKernels->setToolTip(tr("Filter the Kernels pane to the kernels this finding names."));
     m_focusRange->setToolTip(tr("Focus every pane on the finding's time range or NVTX range."));

@@ -23,7 +23,7 @@ class FindingsModel;
 class ProfileSession;
 class SortFilterProxy;
 
-/// The diagnostics of the current profile (issue 15): findings sorted by severity and time lost, each with its
+/// The diagnostics of the current profile (issue 15): findings ranked by the GPU time they cost, each with its
 /// numbers, recommendation and evidence (its kernels shown in the Kernels pane, its time range or NVTX range made the
 /// focus), and every analysis table as a sortable sub-tab. Computed off the GUI thread when shown; follows the
 /// profile's focus.
