@@ -26,11 +26,13 @@ QString reportListHelp()
 {
     QString list;
     for (const ReportSpec& s : reportSpecs())
-        list += QStringLiteral("\n  %1%2")
-                    .arg(s.name,
-                        s.arguments.isEmpty()
-                            ? QString()
-                            : QStringLiteral("[:") + s.arguments.join(QStringLiteral("|:")) + QLatin1Char(']'));
+        list
+            += QStringLiteral("\n  %1%2")
+                   .arg(s.name,
+                       s.arguments.isEmpty() ? QString()
+                                             : QStringLiteral("[:")
+                               + s.arguments.join(QStringLiteral("|:")).replace(QLatin1String("="), QLatin1String("=N"))
+                               + QLatin1Char(']'));
     return list;
 }
 

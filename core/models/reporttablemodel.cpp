@@ -4,7 +4,6 @@
 #include "core/models/modelroles.h"
 #include "core/stats/reportformat.h"
 #include "core/util/csv.h"
-#include "core/util/numberformat.h"
 
 namespace nsw {
 
@@ -45,17 +44,10 @@ QVariant ReportTableModel::data(const QModelIndex& index, int role) const
     }
     if (role == CsvTextRole)
         return reportCellText(v, m_report.columns[std::size_t(index.column())]);
-    if (role == Qt::DisplayRole) {
-        if (const auto* i = std::get_if<qint64>(&v))
-            return withThousandsSeparators(*i);
-        if (const auto* d = std::get_if<double>(&v)) {
-            const int decimals = m_report.columns[std::size_t(index.column())].decimals;
-            return withThousandsSeparators(*d, decimals >= 0 ? decimals : 1);
-        }
-        if (const auto* s = std::get_if<QString>(&v))
-            return *s;
-        return {};
-    }
+    if (role == Qt::DisplayRole)
+        return std::holds_alternative<std::monostate>(v)
+            ? QVariant()
+            : QVariant(reportDisplayText(v, m_report.columns[std::size_t(index.column())]));
     if (role == Qt::ToolTipRole && std::holds_alternative<QString>(v))
         return std::get<QString>(v);
     if (role == Qt::TextAlignmentRole && !std::holds_alternative<QString>(v))

@@ -3,6 +3,8 @@
 
 #include "core/util/hugepages.h"
 
+#include <algorithm>
+
 namespace nsw {
 
 namespace {
@@ -52,6 +54,30 @@ LaunchIndex::LaunchIndex(const Profile& p)
     for (std::size_t a = 0; a < api.size(); ++a)
         if (launchedWork(a) && api.thread[a] >= 0)
             m_launches[fill[std::size_t(api.thread[a])]++] = std::uint32_t(a);
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicateLaunchRows(const Profile& p, const LaunchIndex& index)
+{
+    const CudaApiTable& api = p.cudaApi;
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> byProcess(p.processes.size());
+    for (std::size_t a = 0; a < api.size(); ++a) {
+        const ProcessIndex proc = p.processOfThread(api.thread[a]);
+        if (proc >= 0 && index.launchedWork(a))
+            byProcess[std::size_t(proc)].emplace_back(api.correlation[a], std::uint32_t(a));
+    }
+    for (auto& v : byProcess)
+        std::sort(v.begin(), v.end());
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicates;
+    for (std::size_t a = 0; a < api.size(); ++a) {
+        const ProcessIndex proc = p.processOfThread(api.thread[a]);
+        if (proc < 0 || index.launchedWork(a))
+            continue;
+        const auto& v = byProcess[std::size_t(proc)];
+        const auto it = std::lower_bound(v.begin(), v.end(), std::make_pair(api.correlation[a], std::uint32_t(0)));
+        if (it != v.end() && it->first == api.correlation[a])
+            duplicates.emplace_back(std::uint32_t(a), it->second);
+    }
+    return duplicates;
 }
 
 } // namespace nsw

@@ -4,6 +4,7 @@
 #include "core/profile/profile.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace nsw {
@@ -40,5 +41,10 @@ private:
     std::vector<std::uint32_t> m_threadBegin; ///< per thread, size threads + 1
     std::vector<std::uint32_t> m_launches;
 };
+
+/// API rows that share (process, correlationId) with the row the loader joined GPU work to (the first such row): nsys
+/// joins a GPU operation to every one of them. Returns (duplicate row, joined row) pairs.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicateLaunchRows(
+    const Profile& profile, const LaunchIndex& index);
 
 } // namespace nsw

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reportregistry.h"
 
+#include "core/nvtx/nvtxpushpoptrace.h"
+#include "core/nvtx/nvtxrangereports.h"
 #include "core/nvtx/nvtxreports.h"
 #include "core/profile/loadtypes.h"
 #include "core/stats/apitrace.h"
+#include "core/stats/directivereports.h"
 #include "core/stats/gpureports.h"
 #include "core/stats/kernexecreports.h"
 #include "core/stats/reportnames.h"
 #include "core/stats/reports.h"
+#include "core/stats/umreports.h"
 
 namespace nsw {
 
@@ -36,6 +40,15 @@ unsigned nameColumnsOf(const QStringList& args)
 QStringList nameArguments()
 {
     return { QStringLiteral("base"), QStringLiteral("mangled") };
+}
+
+/// The value of a "key=N" argument (validated by planReports), or @p fallback.
+qint64 integerArgument(const QStringList& args, const QString& key, qint64 fallback)
+{
+    for (const QString& a : args)
+        if (a.startsWith(key + QLatin1Char('=')))
+            return a.mid(key.size() + 1).toLongLong();
+    return fallback;
 }
 
 } // namespace
@@ -96,6 +109,44 @@ const std::vector<ReportSpec>& reportSpecs()
             reportnames::cudaApiTrace.titleString(), LoadCudaApi, {},
             [](const Profile& p, const QStringList&, const FocusRange& f) { return cudaApiTrace(p, f); },
             KernelAllColumns, {}, true },
+        { reportnames::nvtxKernSum.idString(), { QStringLiteral("nvtxkernsum") },
+            reportnames::nvtxKernSum.titleString(), LoadNvtx | LoadCudaApi | LoadKernels, nameArguments(),
+            [](const Profile& p, const QStringList& args, const FocusRange& f) {
+                return nvtxKernSum(p, nameModeOf(args), f);
+            },
+            KernelAllColumns,
+            [](const QStringList& args) -> unsigned { return nameColumnsOf(args) | KernelPlacement; } },
+        { reportnames::nvtxPushPopSum.idString(), { QStringLiteral("nvtxppsum") },
+            reportnames::nvtxPushPopSum.titleString(), LoadNvtx, {},
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return nvtxPushPopSum(p, f); } },
+        { reportnames::nvtxPushPopTrace.idString(), { QStringLiteral("nvtxpptrace") },
+            reportnames::nvtxPushPopTrace.titleString(), LoadNvtx, {},
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return nvtxPushPopTrace(p, f); },
+            KernelAllColumns, {}, true },
+        { reportnames::nvtxStartEndSum.idString(), { QStringLiteral("nvtxsesum") },
+            reportnames::nvtxStartEndSum.titleString(), LoadNvtx, {},
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return nvtxStartEndSum(p, f); } },
+        { reportnames::cudaApiGpuSum.idString(), { QStringLiteral("apigpusum") },
+            reportnames::cudaApiGpuSum.titleString(), LoadCudaApi | LoadKernels | LoadMemOps, nameArguments(),
+            [](const Profile& p, const QStringList& args, const FocusRange& f) {
+                return cudaApiGpuSum(p, nameModeOf(args), f);
+            },
+            KernelAllColumns, nameColumnsOf },
+        { reportnames::umSum.idString(), { QStringLiteral("unifiedmemory") }, reportnames::umSum.titleString(), 0,
+            { QStringLiteral("rows=") },
+            [](const Profile& p, const QStringList& args, const FocusRange& f) {
+                return umSum(p, integerArgument(args, QStringLiteral("rows"), 10), f);
+            } },
+        { reportnames::umTotalSum.idString(), { QStringLiteral("unifiedmemorytotals") },
+            reportnames::umTotalSum.titleString(), 0, {},
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return umTotalSum(p, f); } },
+        { reportnames::umCpuPageFaultsSum.idString(), { QStringLiteral("umcpupagefaults") },
+            reportnames::umCpuPageFaultsSum.titleString(), 0, {},
+            [](const Profile& p, const QStringList&, const FocusRange& f) { return umCpuPageFaultsSum(p, f); } },
+        { reportnames::openAccSum.idString(), { QStringLiteral("openaccsum") }, reportnames::openAccSum.titleString(),
+            0, {}, [](const Profile& p, const QStringList&, const FocusRange& f) { return openAccSum(p, f); } },
+        { reportnames::openMpSum.idString(), { QStringLiteral("openmpevtsum") }, reportnames::openMpSum.titleString(),
+            0, {}, [](const Profile& p, const QStringList&, const FocusRange& f) { return openMpSum(p, f); } },
     };
     return specs;
 }

@@ -18,7 +18,7 @@ struct ReportSpec
     QStringList aliases;
     QString title;
     unsigned loadParts = 0; ///< LoadPart flags the report needs
-    QStringList arguments; ///< accepted ":arg" suffixes, e.g. "base", "mangled"
+    QStringList arguments; ///< accepted ":arg" suffixes, e.g. "base", "mangled"; "rows=" takes ":rows=<integer>"
     /// Rows overlapping the focus count (all rows when it is inactive), durations not clipped.
     std::function<ReportTable(const Profile&, const QStringList& arguments, const FocusRange& focus)> compute;
     unsigned kernelColumns = 0x1Fu; ///< KernelColumn flags it reads when it loads kernels (all by default)

@@ -5,6 +5,27 @@
 
 namespace nsw {
 
+namespace {
+
+/// Why @p spec does not take the ":arg" @p argument, or an empty string: a plain argument it lists, or "key=N" for
+/// a "key=" it lists with an integer N.
+QString argumentError(const ReportSpec& spec, const QString& argument)
+{
+    if (spec.arguments.contains(argument) && !argument.endsWith(QLatin1Char('=')))
+        return {};
+    const qsizetype equals = argument.indexOf(QLatin1Char('='));
+    if (equals > 0 && spec.arguments.contains(argument.left(equals + 1))) {
+        bool ok = false;
+        argument.mid(equals + 1).toLongLong(&ok);
+        return ok ? QString()
+                  : QStringLiteral("report %1: argument %2: invalid int value: '%3'")
+                        .arg(spec.name, argument.left(equals), argument.mid(equals + 1));
+    }
+    return QStringLiteral("report %1 has no argument ':%2'").arg(spec.name, argument);
+}
+
+} // namespace
+
 Result<StatsPlan> planReports(const QStringList& namesWithArguments)
 {
     StatsPlan plan;
@@ -15,11 +36,9 @@ Result<StatsPlan> planReports(const QStringList& namesWithArguments)
         r.spec = findReport(name.trimmed(), &r.arguments);
         if (!r.spec)
             return Result<StatsPlan>::failure(ErrorKind::Usage, QStringLiteral("unknown report '%1'").arg(name));
-        for (const QString& a : r.arguments) {
-            if (!r.spec->arguments.contains(a))
-                return Result<StatsPlan>::failure(
-                    ErrorKind::Usage, QStringLiteral("report %1 has no argument ':%2'").arg(r.spec->name, a));
-        }
+        for (const QString& a : r.arguments)
+            if (const QString error = argumentError(*r.spec, a); !error.isEmpty())
+                return Result<StatsPlan>::failure(ErrorKind::Usage, error);
         plan.load.parts |= r.spec->loadParts;
         if (r.spec->loadParts & LoadKernels)
             plan.load.kernelColumns |= r.spec->kernelColumnsOf(r.arguments);

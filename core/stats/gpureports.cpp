@@ -3,6 +3,7 @@
 
 #include "core/stats/reportchecks.h"
 #include "core/stats/reportnames.h"
+#include "core/stats/reports.h"
 #include "core/stats/summaryreport.h"
 
 #include <QHash>
@@ -38,6 +39,26 @@ QString memKindName(std::uint8_t kind)
     static const char* const kNames[]
         = { "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static", "Managed Static", "Unknown" };
     return kind < std::size(kNames) ? QLatin1String(kNames[kind]) : QString();
+}
+
+ReportValue throughputMBps(qint64 bytes, TimeNs duration)
+{
+    if (duration == 0)
+        return std::monostate {};
+    const qint64 perSecond = qint64(1000000000) / duration;
+    qint64 product = 0;
+    if (__builtin_mul_overflow(bytes, perSecond, &product))
+        return double(bytes) * double(perSecond) / 1e6;
+    return double(product) / 1e6;
+}
+
+QString nsys2022MemcpyName(std::uint8_t copyKind)
+{
+    static const char* const kNames[] = { "[CUDA memcpy Unknown]", "[CUDA memcpy HtoD]", "[CUDA memcpy DtoH]",
+        "[CUDA memcpy HtoA]", "[CUDA memcpy AtoH]", "[CUDA memcpy AtoA]", "[CUDA memcpy AtoD]", "[CUDA memcpy DtoA]",
+        "[CUDA memcpy DtoD]", "[CUDA memcpy HtoH]", "[CUDA memcpy PtoP]", "[CUDA Unified Memory memcpy HtoD]",
+        "[CUDA Unified Memory memcpy DtoH]", "[CUDA Unified Memory memcpy DtoD]" };
+    return copyKind < std::size(kNames) ? QLatin1String(kNames[copyKind]) : QString();
 }
 
 ReportTable cudaGpuSum(const Profile& p, KernelNameMode mode, const FocusRange& focus, bool requireEnum)
@@ -112,25 +133,80 @@ ReportTable cudaGpuSum(const Profile& p, KernelNameMode mode, const FocusRange& 
 
 namespace {
 
+/// Durations of the rows of @p c that overlap @p focus, per name id; index 0 holds the rows without a name (NULL).
+template <typename Columns, typename NameOf>
+std::vector<std::vector<qint64>> durationsByName(
+    const Profile& p, const Columns& c, std::size_t rows, NameOf nameOf, const FocusRange& focus)
+{
+    std::vector<std::vector<qint64>> byRef(p.strings.size() + 1);
+    for (std::size_t i = 0; i < rows; ++i)
+        if (focus.overlaps(c.start[i], c.end[i]))
+            byRef[std::size_t(std::max<StringRef>(nameOf(i), kNoString) + 1)].push_back(c.end[i] - c.start[i]);
+    return byRef;
+}
+
+} // namespace
+
+ReportTable cudaApiGpuSum(const Profile& p, KernelNameMode mode, const FocusRange& focus)
+{
+    const QString name = reportnames::cudaApiGpuSum.idString();
+    const QString title = reportnames::cudaApiGpuSum.titleString();
+    if (!hasGpuTables(p) && !profileHasTable(p, "CUPTI_ACTIVITY_KIND_RUNTIME"))
+        return skippedReport(name, title,
+            QStringLiteral("%1 does not contain CUDA API, GPU kernel, nor memory operations data.")
+                .arg(reportFileName(p)));
+    // One group per name text (API names cleaned of their "_v" suffix first, so that cudaMalloc_v3020 joins
+    // cudaMalloc); a group's category is its last row's, in nsys's UNION ALL order: API, kernels, copies, memsets.
+    TextGroups groups;
+    auto addById = [&](std::vector<std::vector<qint64>> byRef, const QString& category, auto textOf) {
+        for (std::size_t r = 0; r < byRef.size(); ++r) {
+            if (byRef[r].empty())
+                continue;
+            const QString text = r == 0 ? QString() : textOf(p.strings.at(StringRef(r - 1)));
+            SummaryGroup& g = groups.group(r == 0 ? nullptr : &text);
+            g.values.insert(g.values.end(), byRef[r].begin(), byRef[r].end());
+            g.extra = QStringList { category };
+        }
+    };
+    const CudaApiTable& api = p.cudaApi;
+    addById(durationsByName(
+                p, api, api.size(), [&](std::size_t i) { return api.name[i]; }, focus),
+        QStringLiteral("CUDA_API"), apiReportName);
+    const KernelTable& k = p.kernels;
+    addById(durationsByName(
+                p, k, k.size(), [&](std::size_t i) { return kernelNameOf(k, i, mode); }, focus),
+        QStringLiteral("CUDA_KERNEL"), [](const QString& s) { return s; });
+    const MemOpTable& m = p.memops;
+    std::map<std::uint8_t, std::vector<qint64>> byKind;
+    for (std::size_t i = 0; i < m.size(); ++i)
+        if (focus.overlaps(m.start[i], m.end[i]))
+            byKind[m.copyKind[i]].push_back(m.end[i] - m.start[i]);
+    for (auto& [kind, values] : byKind) {
+        // nsys 2022.4 names copies from its own list and drops kinds outside it (an inner join).
+        const QString text = kind == MemOpTable::kMemset ? QStringLiteral("[CUDA memset]") : nsys2022MemcpyName(kind);
+        if (text.isEmpty())
+            continue;
+        SummaryGroup& g = groups.group(&text);
+        g.values.insert(g.values.end(), values.begin(), values.end());
+        g.extra = QStringList { QStringLiteral("MEMORY_OPER") };
+    }
+    std::vector<SummaryGroup> grouped = groups.take();
+    if (grouped.empty())
+        return skippedReport(name, title, noDataMessage());
+    SummaryLayout layout;
+    layout.nameHeader = QStringLiteral("Operation");
+    layout.extraHeaders = { QStringLiteral("Category") };
+    return buildSummaryReport(name, title, layout, std::move(grouped));
+}
+
+namespace {
+
 /// A row of the GPU trace: a kernel row, or a memory operation row with the top bit set.
 constexpr std::uint32_t kMemOpBit = 1u << 31;
 
 double megabytes(qint64 bytes)
 {
     return double(bytes) / 1e6;
-}
-
-/// bytes * (1000000000 / duration) as SQLite computes it: integer division, NULL for a zero duration, a REAL when
-/// the product overflows 64 bits.
-ReportValue throughputMBps(qint64 bytes, TimeNs duration)
-{
-    if (duration == 0)
-        return std::monostate {};
-    const qint64 perSecond = qint64(1000000000) / duration;
-    qint64 product = 0;
-    if (__builtin_mul_overflow(bytes, perSecond, &product))
-        return double(bytes) * double(perSecond) / 1e6;
-    return double(product) / 1e6;
 }
 
 /// The kernels and memory operations that overlap @p focus as rows (memory operations tagged with kMemOpBit), by

@@ -20,6 +20,20 @@ ReportTable cudaGpuSum(
 /// bytes * (10^9 / duration) with nsys's integer division. Its rows are made on demand and read @p profile.
 ReportTable cudaGpuTrace(const Profile& profile, const FocusRange& focus = {});
 
+/// nsys's cuda_api_gpu_sum (2022: apigpusum) as nsys 2022.4 computes it: CUDA API calls (CUDA_API, names without
+/// their "_v" version suffix), kernels (CUDA_KERNEL, by name in @p mode) and memory operations (MEMORY_OPER, copies
+/// named from nsys 2022.4's own list, so exports without the ENUM tables are read too) in one summary grouped by the
+/// name's text, sorted by total descending; equal totals in name order.
+ReportTable cudaApiGpuSum(const Profile& profile, KernelNameMode mode, const FocusRange& focus = {});
+
+/// nsys 2022.4's name of a copy kind ("[CUDA memcpy HtoD]", its MemcpyOperStrs list, by ENUM_CUDA_MEMCPY_OPER id);
+/// empty for an id outside the list.
+QString nsys2022MemcpyName(std::uint8_t copyKind);
+
+/// bytes * (1000000000 / duration) in MB/s as SQLite computes it in nsys's reports: integer division, NULL for a
+/// zero duration, a REAL when the product overflows 64 bits.
+ReportValue throughputMBps(qint64 bytes, TimeNs duration);
+
 /// nsys's names of ENUM_CUDA_MEM_KIND ids (the same in its 2022.4 list and in the ENUM table's labels); empty for
 /// an id it does not know.
 QString memKindName(std::uint8_t kind);

@@ -12,8 +12,11 @@ namespace {
 
 QString cellText(const ReportValue& value, const ReportColumn& column, bool grouped)
 {
-    if (const auto* i = std::get_if<qint64>(&value))
+    if (const auto* i = std::get_if<qint64>(&value)) {
+        if (column.type == ReportColumn::Type::Address)
+            return *i >= 0 ? QStringLiteral("0x") + QString::number(*i, 16).toUpper() : QString::number(*i);
         return grouped ? withThousandsSeparators(*i) : QString::number(*i);
+    }
     if (const auto* d = std::get_if<double>(&value)) {
         if (column.decimals >= 0)
             return grouped ? withThousandsSeparators(*d, column.decimals) : QString::number(*d, 'f', column.decimals);
@@ -32,6 +35,11 @@ constexpr qsizetype kMaxColumnWidth = 100;
 QString reportCellText(const ReportValue& value, const ReportColumn& column)
 {
     return cellText(value, column, false);
+}
+
+QString reportDisplayText(const ReportValue& value, const ReportColumn& column)
+{
+    return cellText(value, column, true);
 }
 
 namespace {

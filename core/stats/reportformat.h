@@ -31,5 +31,7 @@ bool writeJsonDocument(
 
 /// Text of one cell as the CSV prints it.
 QString reportCellText(const ReportValue& value, const ReportColumn& column);
+/// Text of one cell as the human-readable table prints it (thousands separators), before clipping.
+QString reportDisplayText(const ReportValue& value, const ReportColumn& column);
 
 } // namespace nsw

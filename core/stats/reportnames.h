@@ -27,6 +27,16 @@ inline constexpr ReportName cudaKernExecTrace { "cuda_kern_exec_trace", "CUDA Ke
 inline constexpr ReportName cudaGpuSum { "cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)" };
 inline constexpr ReportName cudaGpuTrace { "cuda_gpu_trace", "CUDA GPU Trace" };
 inline constexpr ReportName cudaApiTrace { "cuda_api_trace", "CUDA API Trace" };
+inline constexpr ReportName nvtxKernSum { "nvtx_kern_sum", "NVTX Range Kernel Summary" };
+inline constexpr ReportName nvtxPushPopSum { "nvtx_pushpop_sum", "NVTX Push/Pop Range Summary" };
+inline constexpr ReportName nvtxPushPopTrace { "nvtx_pushpop_trace", "NVTX Push/Pop Range Trace" };
+inline constexpr ReportName nvtxStartEndSum { "nvtx_startend_sum", "NVTX Start/End Range Summary" };
+inline constexpr ReportName cudaApiGpuSum { "cuda_api_gpu_sum", "CUDA Summary (API/Kernels/MemOps)" };
+inline constexpr ReportName umSum { "um_sum", "Unified Memory Analysis Summary" };
+inline constexpr ReportName umTotalSum { "um_total_sum", "Unified Memory Totals Summary" };
+inline constexpr ReportName umCpuPageFaultsSum { "um_cpu_page_faults_sum", "Unified Memory CPU Page Faults Summary" };
+inline constexpr ReportName openAccSum { "openacc_sum", "OpenACC Summary" };
+inline constexpr ReportName openMpSum { "openmp_sum", "OpenMP Event Summary" };
 } // namespace reportnames
 
 } // namespace nsw

@@ -15,7 +15,8 @@ struct ReportColumn
     {
         Integer,
         Real,
-        Text
+        Text,
+        Address ///< an integer printed as nsys prints addresses: "0x7F54A000" (upper case), negative ones in decimal
     };
     QString header; ///< exactly as nsys prints it, e.g. "Total Time (ns)"
     Type type = Type::Integer;

@@ -8,6 +8,31 @@
 
 namespace nsw {
 
+SummaryGroup& TextGroups::group(const QString* text)
+{
+    if (!text) {
+        if (!m_null)
+            m_null.emplace();
+        return *m_null;
+    }
+    SummaryGroup& g = m_byText[text->toUtf8()];
+    g.name = *text;
+    return g;
+}
+
+std::vector<SummaryGroup> TextGroups::take()
+{
+    std::vector<SummaryGroup> groups;
+    if (m_null && !m_null->values.empty())
+        groups.push_back(std::move(*m_null));
+    for (auto& [key, g] : m_byText)
+        if (!g.values.empty())
+            groups.push_back(std::move(g));
+    m_null.reset();
+    m_byText.clear();
+    return groups;
+}
+
 ReportTable buildSummaryReport(
     const QString& name, const QString& title, const SummaryLayout& layout, std::vector<SummaryGroup> groups)
 {
@@ -17,7 +42,7 @@ ReportTable buildSummaryReport(
     using T = ReportColumn::Type;
     const QString u = QStringLiteral(" (") + layout.unit + QLatin1Char(')');
     if (layout.withTimePercent)
-        table.columns.push_back({ QStringLiteral("Time (%)"), T::Real });
+        table.columns.push_back({ layout.percentHeader, T::Real });
     table.columns.push_back({ layout.totalHeader, T::Integer });
     table.columns.push_back({ layout.countHeader, T::Integer });
     table.columns.push_back({ QStringLiteral("Avg") + u, T::Real });

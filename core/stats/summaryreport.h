@@ -5,6 +5,8 @@
 
 #include <QByteArray>
 #include <QString>
+#include <map>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -25,6 +27,7 @@ struct SummaryGroup
 /// [extra...], name.
 struct SummaryLayout
 {
+    QString percentHeader = QStringLiteral("Time (%)");
     QString totalHeader = QStringLiteral("Total Time (ns)");
     QString countHeader = QStringLiteral("Instances");
     QString unit = QStringLiteral("ns"); ///< for "Avg (ns)"...
@@ -39,6 +42,22 @@ struct SummaryLayout
         GroupOrder
     } ties
         = Ties::GroupOrder;
+};
+
+/// Groups keyed by a text that may be NULL, handed out in the order SQLite's GROUP BY on that text emits them: NULL
+/// first, then the texts in byte order of their UTF-8 (BINARY collation). Callers that read millions of rows group
+/// them by string id first and add each id's values at once.
+class TextGroups
+{
+public:
+    /// The group of @p text (nullptr: NULL), created empty on first use.
+    SummaryGroup& group(const QString* text);
+    /// The groups that received values, in GROUP BY order; leaves this empty.
+    std::vector<SummaryGroup> take();
+
+private:
+    std::optional<SummaryGroup> m_null;
+    std::map<QByteArray, SummaryGroup> m_byText;
 };
 
 /// Builds the report the way nsys stats does: sample stddev (0.0 for one value), median of the two middle values,

@@ -20,13 +20,13 @@
 #include "core/profile/profileloader.h"
 #include "core/reports/statsrun.h"
 #include "core/stats/reportformat.h"
+#include "nsysstatsrun.h"
 #include "oracleexports.h"
 #include "sqlitefixture.h"
 #include "testutils.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -90,53 +90,13 @@ const QStringList kOldMemcpyNames { QStringLiteral("[CUDA memcpy Unknown]"), QSt
 
 using Row = QStringList;
 
-/// One line of nsys's CSV: a field is wrapped in quotes when it holds a comma, nothing is escaped.
-Row parseNsysCsvLine(const QString& line)
+/// The fields of each CSV line of a block.
+QList<Row> parsedLines(const test::NsysBlock& block)
 {
-    Row fields;
-    qsizetype i = 0;
-    while (i <= line.size()) {
-        if (i < line.size() && line[i] == QLatin1Char('"')) {
-            qsizetype close = line.indexOf(QLatin1String("\","), i + 1);
-            if (close < 0)
-                close = line.size() - 1;
-            fields << line.mid(i + 1, close - i - 1);
-            i = close + 2;
-        } else {
-            qsizetype comma = line.indexOf(QLatin1Char(','), i);
-            if (comma < 0)
-                comma = line.size();
-            fields << line.mid(i, comma - i);
-            i = comma + 1;
-        }
-    }
-    return fields;
-}
-
-/// One report of an `nsys stats` run: its SKIPPED message, or its header and rows (none when it printed nothing).
-struct NsysBlock
-{
-    QString skipped;
-    QList<Row> lines;
-};
-
-/// The blocks of `nsys stats -f csv` (one per "Processing [...]" line).
-QList<NsysBlock> nsysBlocks(const QString& stdoutText)
-{
-    QList<NsysBlock> blocks;
-    for (const QString& line : stdoutText.split(QLatin1Char('\n'))) {
-        if (line.startsWith(QLatin1String("Processing ["))) {
-            blocks.append(NsysBlock {});
-            continue;
-        }
-        if (blocks.isEmpty() || line.isEmpty())
-            continue;
-        if (line.startsWith(QLatin1String("SKIPPED: ")))
-            blocks.back().skipped = line.mid(9);
-        else
-            blocks.back().lines.append(parseNsysCsvLine(line));
-    }
-    return blocks;
+    QList<Row> rows;
+    for (const QString& line : block.lines)
+        rows << test::parseNsysCsvLine(line);
+    return rows;
 }
 
 QList<Row> ourLines(const ReportTable& t)
@@ -162,7 +122,7 @@ struct ExportRun
 {
     QString path; ///< the original
     QString copy; ///< what both sides read
-    QList<NsysBlock> nsys;
+    QList<test::NsysBlock> nsys;
     QString nsysErrors; ///< nsys's stderr
     ProfilePtr profile; ///< what the trace reports' rows are made from
     std::vector<ReportTable> ours;
@@ -213,15 +173,10 @@ private:
             oldNames << r.old;
             ourNames << r.ours;
         }
-        QProcess nsys;
-        nsys.setWorkingDirectory(m_dir.path());
-        nsys.start(m_nsys,
-            { QStringLiteral("stats"), QStringLiteral("-f"), QStringLiteral("csv"), QStringLiteral("-r"),
-                oldNames.join(QLatin1Char(',')), m_run.copy });
-        QVERIFY(nsys.waitForFinished(120000));
-        QCOMPARE(nsys.exitStatus(), QProcess::NormalExit);
-        m_run.nsys = nsysBlocks(QString::fromUtf8(nsys.readAllStandardOutput()));
-        m_run.nsysErrors = QString::fromUtf8(nsys.readAllStandardError());
+        const test::NsysStatsRun nsys = test::runNsysStats(m_nsys, oldNames, m_run.copy, m_dir.path());
+        QVERIFY2(nsys.finished, qPrintable(nsys.errors));
+        m_run.nsys = nsys.blocks;
+        m_run.nsysErrors = nsys.errors;
         QVERIFY2(m_run.nsys.size() == kReports.size(), qPrintable(m_run.nsysErrors));
 
         const auto plan = planReports(ourNames);
@@ -431,7 +386,7 @@ private slots:
         prepare(path);
         if (QTest::currentTestFailed())
             return;
-        const NsysBlock& expected = m_run.nsys[report];
+        const test::NsysBlock& expected = m_run.nsys[report];
         const ReportTable& ours = m_run.ours[size_t(report)];
         const QString old = kReports[report].old.section(QLatin1Char(':'), 0, 0);
         if (!expected.skipped.isEmpty()) {
@@ -462,9 +417,9 @@ private slots:
         QVERIFY2(ours.skipped.isEmpty(), qPrintable(ours.skipped));
         QStringList differences;
         if (old == QLatin1String("gpukernsum"))
-            compareKernelRows(expected.lines, ourLines(ours), differences);
+            compareKernelRows(parsedLines(expected), ourLines(ours), differences);
         else
-            compareRows(old, expected.lines, ourLines(ours), differences);
+            compareRows(old, parsedLines(expected), ourLines(ours), differences);
         QVERIFY2(differences.isEmpty(), qPrintable(differences.join(QLatin1Char('\n'))));
     }
 

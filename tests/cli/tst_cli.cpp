@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Runs the real executable headless, as scripts and CI do.
 #include "loaderfixtures.h"
+#include "statsfixtures.h"
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -157,6 +159,10 @@ private Q_SLOTS:
         QTest::addRow("bad format") << QStringList { QStringLiteral("stats"), QStringLiteral("-r"),
             QStringLiteral("cuda_api_sum"), QStringLiteral("-f"), QStringLiteral("xml"), QStringLiteral("x.sqlite") }
                                     << 1 << QStringLiteral("--format must be");
+        QTest::addRow("bad report argument")
+            << QStringList { QStringLiteral("stats"), QStringLiteral("-r"), QStringLiteral("unifiedmemory:rows=abc"),
+                   QStringLiteral("x.sqlite") }
+            << 1 << QStringLiteral("report um_sum: argument rows: invalid int value: 'abc'");
         QTest::addRow("info on a directory") << QStringList { QStringLiteral("info"), QStringLiteral("/tmp") } << 2
                                              << QStringLiteral("/tmp: is a directory");
     }
@@ -185,6 +191,34 @@ private Q_SLOTS:
                 QStringLiteral("-f"), QStringLiteral("csv"), m_old });
         QCOMPARE(both.exitCode, 0);
         QVERIFY(both.out.contains(QStringLiteral("build_GPU2(int *, int)")));
+    }
+
+    /// Addresses print as nsys prints them (upper-case hex) in the table; JSON keeps the numbers. Worked out from the
+    /// unified memory fixture: 2 MiB in 700 ns at 0x7F544A48C000, 2097152 * (10^9 / 700) B/s = 2995930.529792 MB/s.
+    void unifiedMemoryTableAndJson()
+    {
+        const QString fixture = test::writeUnifiedMemoryFixture(m_dir.path());
+        const Run table = run({ QStringLiteral("stats"), QStringLiteral("-r"), QStringLiteral("um_sum"), fixture });
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(
+            table.out.contains(QStringLiteral(" ** Unified Memory Analysis Summary (um_sum):")), qPrintable(table.out));
+        QVERIFY2(table.out.contains(QStringLiteral(" 0x7F544A48C000 ")), qPrintable(table.out));
+        const Run json = run({ QStringLiteral("stats"), QStringLiteral("-r"), QStringLiteral("unifiedmemory:rows=1"),
+            QStringLiteral("--format"), QStringLiteral("json"), fixture });
+        QCOMPARE(json.exitCode, 0);
+        const QJsonArray rows
+            = QJsonDocument::fromJson(json.out.toUtf8()).object().value(QStringLiteral("rows")).toArray();
+        QCOMPARE(rows.size(), 1);
+        const QJsonObject first = rows.first().toObject();
+        QCOMPARE(first.value(QStringLiteral("Virtual Address")).toInteger(), qint64(0x7F544A48C000));
+        QCOMPARE(first.value(QStringLiteral("Migration Throughput (MBps)")).toDouble(), 2995930.53);
+        QVERIFY(first.value(QStringLiteral("HtoD Migration size (MB)")).isNull());
+        // Without memory copies: nsys's message, and exit 4 as every report without data.
+        const Run old = run({ QStringLiteral("stats"), QStringLiteral("-r"), QStringLiteral("um_sum"), m_old });
+        QCOMPARE(old.exitCode, 4);
+        QVERIFY2(old.err.contains(QStringLiteral("SKIPPED: ") + QFileInfo(m_old).absoluteFilePath()
+                     + QStringLiteral(" does not contain CUDA memory transfers data.")),
+            qPrintable(old.err));
     }
 
     void info()

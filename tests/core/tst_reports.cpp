@@ -130,6 +130,28 @@ private Q_SLOTS:
                                 << QStringLiteral("does not contain GPU memory data.");
         QTest::addRow("osrt") << QStringLiteral("osrt_sum")
                               << QStringLiteral("does not contain OS Runtime trace data.");
+        // The reports that follow nsys 2022.4, with its messages.
+        QTest::addRow("nvtx kernels") << QStringLiteral("nvtxkernsum")
+                                      << QStringLiteral("does not contain NV Tools Extension (NVTX) data.");
+        QTest::addRow("push/pop") << QStringLiteral("nvtx_pushpop_sum")
+                                  << QStringLiteral("does not contain NV Tools Extension (NVTX) data.");
+        QTest::addRow("push/pop trace") << QStringLiteral("nvtxpptrace")
+                                        << QStringLiteral("does not contain NV Tools Extension (NVTX) data.");
+        QTest::addRow("start/end") << QStringLiteral("nvtx_startend_sum")
+                                   << QStringLiteral("does not contain NV Tools Extension (NVTX) data.");
+        QTest::addRow("api and gpu") << QStringLiteral("apigpusum")
+                                     << QStringLiteral("does not contain CUDA API, GPU kernel, nor memory operations "
+                                                       "data.");
+        QTest::addRow("unified memory") << QStringLiteral("um_sum:rows=3")
+                                        << QStringLiteral("does not contain CUDA memory transfers data.");
+        QTest::addRow("unified memory totals")
+            << QStringLiteral("unifiedmemorytotals") << QStringLiteral("does not contain CUDA memory transfers data.");
+        QTest::addRow("cpu page faults") << QStringLiteral(
+            "um_cpu_page_faults_sum") << QStringLiteral("does not contain CUDA Unified Memory CPU page faults data.");
+        QTest::addRow("openacc") << QStringLiteral("openaccsum")
+                                 << QStringLiteral("does not contain OpenACC event data.");
+        QTest::addRow("openmp") << QStringLiteral("openmp_sum")
+                                << QStringLiteral("does not contain OpenMP event data.");
     }
     void skippedReports()
     {
@@ -185,6 +207,29 @@ private Q_SLOTS:
         QCOMPARE(spec->name, QStringLiteral("cuda_gpu_kern_sum"));
         QCOMPARE(arguments, QStringList { QStringLiteral("base") });
         QVERIFY(!findReport(QStringLiteral("no_such_report"), nullptr));
+    }
+
+    /// Today's names and nsys 2022's names of the reports that follow nsys 2022.4.
+    void namesOf2022_data()
+    {
+        QTest::addColumn<QString>("today");
+        QTest::addColumn<QString>("old");
+        const std::pair<const char*, const char*> names[] = { { "nvtx_kern_sum", "nvtxkernsum" },
+            { "nvtx_pushpop_sum", "nvtxppsum" }, { "nvtx_pushpop_trace", "nvtxpptrace" },
+            { "nvtx_startend_sum", "nvtxsesum" }, { "cuda_api_gpu_sum", "apigpusum" }, { "um_sum", "unifiedmemory" },
+            { "um_total_sum", "unifiedmemorytotals" }, { "um_cpu_page_faults_sum", "umcpupagefaults" },
+            { "openacc_sum", "openaccsum" }, { "openmp_sum", "openmpevtsum" } };
+        for (const auto& [today, old] : names)
+            QTest::addRow("%s", today) << QString::fromLatin1(today) << QString::fromLatin1(old);
+    }
+    void namesOf2022()
+    {
+        QFETCH(QString, today);
+        QFETCH(QString, old);
+        const ReportSpec* spec = findReport(today, nullptr);
+        QVERIFY(spec);
+        QCOMPARE(spec->name, today);
+        QCOMPARE(findReport(old, nullptr), spec);
     }
 
     void textFormatLooksLikeNsys()

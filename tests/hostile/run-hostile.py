@@ -321,8 +321,8 @@ def run_side_inputs(binary, base, work, timeout, env, only):
 # profile and succeeds must say so on stderr. `info` reads the metadata only and `nvlink` finds no NVLink data.
 # `analyze` runs nsys's rules as nsys does, reading damaged values as SQL does: it says so for values nsys never
 # writes (ANALYZE_DAMAGE), not for ids or names it only passes through.
-WARNS_ON_DAMAGE = {"info-load", "stats", "nvtx", "categories", "compare-self", "compare-base", "export", "iterations",
-                   "findings", "report", "nvlink-recording"}
+WARNS_ON_DAMAGE = {"info-load", "stats", "stats-2022", "nvtx", "categories", "compare-self", "compare-base", "export",
+                   "iterations", "findings", "report", "nvlink-recording"}
 DAMAGE_WARNINGS = {
     "text-in-time-columns": "rows skipped",
     "nulls-in-not-null": "rows skipped",
@@ -363,6 +363,9 @@ def commands(trace, base, out_dir, recording):
         "info-load": ["info", "--load", trace],
         "stats": ["stats", "-r", "cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_mem_time_sum,cuda_gpu_mem_size_sum,"
                   "osrt_sum,nvtx_sum,nvtx_gpu_proj_sum", "--format", "csv", trace],
+        "stats-2022": ["stats", "-r", "nvtx_kern_sum,nvtx_pushpop_sum,nvtx_pushpop_trace,nvtx_startend_sum,"
+                       "cuda_api_gpu_sum,um_sum,um_total_sum,um_cpu_page_faults_sum,openacc_sum,openmp_sum", "--format",
+                       "csv", trace],
         "nvtx": ["nvtx", trace, "--format", "json"],
         "categories": ["categories", trace, "--rule-set", "vllm", "--model", "llama", "--time-mode", "g2g",
                        "--format", "csv"],
@@ -533,7 +536,7 @@ def main():
     os.makedirs(a.work)
     base = os.path.join(a.work, "base.sqlite")
     subprocess.run([a.tracegen, "--out", base, "--schema", "2026.2", "--gpus", "2", "--kernels", "600", "--layers",
-                    "2", "--seed", "13"], check=True, stdout=subprocess.DEVNULL)
+                    "2", "--seed", "13", "--hpc-activity"], check=True, stdout=subprocess.DEVNULL)
     # Exports of reports go to a cache of the run's own, outside the inputs' folder.
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", NSYS_WORKBENCH_CACHE_DIR=tempfile.mkdtemp(prefix="nsw-cache-"),
                ASAN_OPTIONS="abort_on_error=1:detect_leaks=0:" + os.environ.get("ASAN_OPTIONS", ""),

@@ -3,6 +3,7 @@
 
 #include "exportwriter.h"
 #include "gpumetrics.h"
+#include "hpcactivity.h"
 #include "nvlinkpoller.h"
 #include "sessiontables.h"
 #include "simulator.h"
@@ -236,7 +237,8 @@ GeneratorStats generateExport(const GeneratorConfig& cfg)
     };
     for (const TableSchema& t : w.schema().tables) {
         if (filled.contains(t.name) || (cfg.cudaGraphs && t.name == QLatin1String("CUPTI_ACTIVITY_KIND_GRAPH_TRACE"))
-            || (cfg.gpuMetrics && t.name.contains(QLatin1String("GPU_METRICS"))))
+            || (cfg.gpuMetrics && t.name.contains(QLatin1String("GPU_METRICS")))
+            || (cfg.hpcActivity && isHpcActivityTable(t.name)))
             w.createTable(t.name);
     }
 
@@ -293,6 +295,11 @@ GeneratorStats generateExport(const GeneratorConfig& cfg)
     if (metrics)
         stats.gpuMetricRows = metrics->rows();
 
+    if (cfg.hpcActivity) {
+        const HpcStats hpc = writeHpcActivity(w, { ranks.front().pid }, 0, end, cfg.seed);
+        stats.memcpys += hpc.migrations;
+        stats.hpcEvents = hpc.cpuPageFaults + hpc.gpuPageFaults + hpc.openmpEvents + hpc.openaccEvents;
+    }
     writeTargetInfo(w, cfg, ranks, structure);
     writeProcesses(w, cfg, ranks, launcherPid);
     session.durationNs = end;

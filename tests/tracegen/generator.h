@@ -29,6 +29,7 @@ struct GeneratorConfig
     bool gpuMetrics = false;
     int gpuMetricsHz = 1000;
     bool allTables = false; // create every table of the version, also empty ones
+    bool hpcActivity = false; // unified memory page faults and migrations, OpenMP and OpenACC events (hpcactivity.h)
     QString nvlinkPath; // NVF1 recording of one GPU, aligned to the session
     int nvlinkGpu = 0;
     int nvlinkLinks = 12;
@@ -48,6 +49,7 @@ struct GeneratorStats
     qint64 steps = 0;
     qint64 gpuMetricRows = 0;
     qint64 nvlinkRecords = 0;
+    qint64 hpcEvents = 0; // page faults, OpenMP and OpenACC events (their migrations count as memcpys)
     qint64 utcEpochNs = 0;
     qint64 sessionEndNs = 0;
 };

@@ -102,6 +102,8 @@ int main(int argc, char** argv)
         opt(QStringLiteral("gpu-metrics-hz"), QStringLiteral("GPU metrics sampling rate."), QStringLiteral("hz"),
             QStringLiteral("1000")),
         opt(QStringLiteral("all-tables"), QStringLiteral("Create every table of the version, also empty ones.")),
+        opt(QStringLiteral("hpc-activity"),
+            QStringLiteral("Add unified memory page faults and migrations, OpenMP and OpenACC events (2022.1 on).")),
         opt(QStringLiteral("nvlink-bin"),
             QStringLiteral("Write an NVF1 NVLink recording (1 ms polls, TX/RX per link)."), QStringLiteral("file")),
         opt(QStringLiteral("nvlink-gpu"), QStringLiteral("GPU the recording is of."), QStringLiteral("n"),
@@ -178,6 +180,7 @@ int main(int argc, char** argv)
         c.gpuMetrics = p.isSet(QStringLiteral("gpu-metrics"));
         c.gpuMetricsHz = int(number(p, QStringLiteral("gpu-metrics-hz")));
         c.allTables = p.isSet(QStringLiteral("all-tables"));
+        c.hpcActivity = p.isSet(QStringLiteral("hpc-activity"));
         c.nvlinkPath = p.value(QStringLiteral("nvlink-bin"));
         c.nvlinkGpu = int(number(p, QStringLiteral("nvlink-gpu")));
         c.nvlinkLinks = int(number(p, QStringLiteral("nvlink-links")));
@@ -193,7 +196,7 @@ int main(int argc, char** argv)
                       .arg(double(s.sessionEndNs) / 1e9, 0, 'f', 3));
             print(
                 QStringLiteral("  kernels %1 (NCCL %2), CUDA API %3, NVTX %4, memcpy %5, memset %6, graph launches %7, "
-                               "GPU metric rows %8, NVF1 records %9\n")
+                               "GPU metric rows %8, NVF1 records %9, page faults/OpenMP/OpenACC events %10\n")
                     .arg(s.kernels)
                     .arg(s.ncclKernels)
                     .arg(s.runtimeCalls)
@@ -202,7 +205,8 @@ int main(int argc, char** argv)
                     .arg(s.memsets)
                     .arg(s.graphLaunches)
                     .arg(s.gpuMetricRows)
-                    .arg(s.nvlinkRecords));
+                    .arg(s.nvlinkRecords)
+                    .arg(s.hpcEvents));
             print(QStringLiteral("  %1 bytes in %2 s (%3 kernels/s)\n")
                       .arg(QFileInfo(c.outPath).size())
                       .arg(secs, 0, 'f', 2)

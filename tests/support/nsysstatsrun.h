@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace nsw::test {
+
+/// One report of an `nsys stats -f csv` run: its SKIPPED message, or its CSV lines as printed (none when the report
+/// printed nothing: nsys 2022.4 prints no header for an empty result).
+struct NsysBlock
+{
+    QString skipped;
+    QStringList lines;
+};
+
+struct NsysStatsRun
+{
+    bool finished = false; ///< nsys ran and exited normally
+    QList<NsysBlock> blocks; ///< one per report asked for, in order (one per "Processing [...]" line)
+    QString errors; ///< its stderr
+};
+
+/// Runs `nsys stats -f csv -r REPORTS FILE` with @p workDir as the working directory (nsys writes nothing there).
+NsysStatsRun runNsysStats(const QString& nsys, const QStringList& reports, const QString& file, const QString& workDir);
+
+/// The fields of one line of nsys's CSV: a field is in quotes when it holds a comma; nothing is escaped.
+QStringList parseNsysCsvLine(const QString& line);
+
+/// @p line with every unquoted field that reads `None` (nsys 2022.4's print of NULL) made empty, the rest byte for
+/// byte as printed.
+QString withEmptyNulls(const QString& line);
+
+} // namespace nsw::test
