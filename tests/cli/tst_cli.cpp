@@ -197,7 +197,7 @@ private Q_SLOTS:
     /// unified memory fixture: 2 MiB in 700 ns at 0x7F544A48C000, 2097152 * (10^9 / 700) B/s = 2995930.529792 MB/s.
     void unifiedMemoryTableAndJson()
     {
-        const QString fixture = test::writeUnifiedMemoryFixture(m_dir.path());
+        const QString fixture = writeUnifiedMemoryFixture(m_dir.path());
         const Run table = run({ QStringLiteral("stats"), QStringLiteral("-r"), QStringLiteral("um_sum"), fixture });
         QCOMPARE(table.exitCode, 0);
         QVERIFY2(
