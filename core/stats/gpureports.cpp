@@ -8,6 +8,7 @@
 
 #include <QHash>
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -61,76 +62,6 @@ QString nsys2022MemcpyName(std::uint8_t copyKind)
     return copyKind < std::size(kNames) ? QLatin1String(kNames[copyKind]) : QString();
 }
 
-ReportTable cudaGpuSum(const Profile& p, KernelNameMode mode, const FocusRange& focus, bool requireEnum)
-{
-    const QString name = reportnames::cudaGpuSum.idString();
-    const QString title = reportnames::cudaGpuSum.titleString();
-    if (!hasGpuTables(p))
-        return skippedReport(name, title,
-            QStringLiteral("%1 does not contain GPU kernel/memory operations data.").arg(reportFileName(p)));
-    if (requireEnum && lacksMemcpyEnum(p))
-        return skippedReport(name, title, noEnumMessage(p));
-
-    // Durations per kernel name reference first (one pass over millions of rows), then merged by text.
-    const KernelTable& k = p.kernels;
-    std::vector<std::vector<qint64>> byRef(p.strings.size());
-    std::vector<qint64> unnamed;
-    for (std::size_t i = 0; i < k.size(); ++i) {
-        if (!focus.overlaps(k.start[i], k.end[i]))
-            continue;
-        const StringRef ref = kernelNameOf(k, i, mode);
-        (ref >= 0 ? byRef[std::size_t(ref)] : unnamed).push_back(k.end[i] - k.start[i]);
-    }
-    struct Group
-    {
-        SummaryGroup summary;
-        bool memory = false;
-    };
-    // GROUP BY the name: NULL first, then texts in byte order. Category is the last row's: memory operations come
-    // after kernels in nsys's UNION ALL.
-    std::map<QByteArray, Group> byName;
-    Group nullGroup;
-    auto add = [&](Group& g, const QString& text, std::vector<qint64>&& values, bool memory) {
-        g.summary.name = text;
-        g.summary.values.insert(g.summary.values.end(), values.begin(), values.end());
-        g.memory = g.memory || memory;
-    };
-    if (!unnamed.empty())
-        add(nullGroup, QString(), std::move(unnamed), false);
-    for (std::size_t r = 0; r < byRef.size(); ++r) {
-        if (byRef[r].empty())
-            continue;
-        const QString& text = p.strings.at(StringRef(r));
-        add(byName[text.toUtf8()], text, std::move(byRef[r]), false);
-    }
-    const MemOpTable& m = p.memops;
-    std::map<std::uint8_t, std::vector<qint64>> byKind;
-    for (std::size_t i = 0; i < m.size(); ++i)
-        if (focus.overlaps(m.start[i], m.end[i]))
-            byKind[m.copyKind[i]].push_back(m.end[i] - m.start[i]);
-    for (auto& [kind, values] : byKind) {
-        const QString text = p.memOpName(kind);
-        add(byName[text.toUtf8()], text, std::move(values), true);
-    }
-
-    std::vector<SummaryGroup> groups;
-    auto take = [&groups](Group& g) {
-        if (g.summary.values.empty())
-            return;
-        g.summary.extra = QStringList { g.memory ? QStringLiteral("MEMORY_OPER") : QStringLiteral("CUDA_KERNEL") };
-        groups.push_back(std::move(g.summary));
-    };
-    take(nullGroup);
-    for (auto& [key, g] : byName)
-        take(g);
-    if (groups.empty())
-        return skippedReport(name, title, noDataMessage());
-    SummaryLayout layout;
-    layout.nameHeader = QStringLiteral("Operation");
-    layout.extraHeaders = { QStringLiteral("Category") };
-    return buildSummaryReport(name, title, layout, std::move(groups));
-}
-
 namespace {
 
 /// Durations of the rows of @p c that overlap @p focus, per name id; index 0 holds the rows without a name (NULL).
@@ -145,7 +76,79 @@ std::vector<std::vector<qint64>> durationsByName(
     return byRef;
 }
 
+/// Adds durations gathered per name id (durationsByName) to the group of each name's text as @p textOf makes it, with
+/// @p category: the last category given to a group stands, as the last row's in nsys's UNION ALL.
+template <typename TextOf>
+void addNamed(TextGroups& groups, const Profile& p, const std::vector<std::vector<qint64>>& byRef,
+    const QString& category, TextOf textOf)
+{
+    for (std::size_t r = 0; r < byRef.size(); ++r) {
+        if (byRef[r].empty())
+            continue;
+        const QString text = r == 0 ? QString() : textOf(p.strings.at(StringRef(r - 1)));
+        SummaryGroup& g = groups.group(r == 0 ? nullptr : &text);
+        g.values.insert(g.values.end(), byRef[r].begin(), byRef[r].end());
+        g.extra = QStringList { category };
+    }
+}
+
+void addKernels(TextGroups& groups, const Profile& p, KernelNameMode mode, const FocusRange& focus)
+{
+    const KernelTable& k = p.kernels;
+    addNamed(groups, p,
+        durationsByName(
+            p, k, k.size(), [&](std::size_t i) { return kernelNameOf(k, i, mode); }, focus),
+        QStringLiteral("CUDA_KERNEL"), [](const QString& text) { return text; });
+}
+
+/// Memory operations by the name @p nameOf gives their copy kind (an empty name leaves the kind out), copies before
+/// memsets as nsys reads its tables.
+void addMemoryOperations(
+    TextGroups& groups, const Profile& p, const FocusRange& focus, const std::function<QString(std::uint8_t)>& nameOf)
+{
+    const MemOpTable& m = p.memops;
+    std::map<std::uint8_t, std::vector<qint64>> byKind; // kMemset (255) last
+    for (std::size_t i = 0; i < m.size(); ++i)
+        if (focus.overlaps(m.start[i], m.end[i]))
+            byKind[m.copyKind[i]].push_back(m.end[i] - m.start[i]);
+    for (const auto& [kind, values] : byKind) {
+        const QString text = nameOf(kind);
+        if (text.isEmpty())
+            continue;
+        SummaryGroup& g = groups.group(&text);
+        g.values.insert(g.values.end(), values.begin(), values.end());
+        g.extra = QStringList { QStringLiteral("MEMORY_OPER") };
+    }
+}
+
+/// The summary of a mix of operations: one row per name text (NULL first, then byte order), by total descending.
+ReportTable operationSummary(const QString& name, const QString& title, TextGroups& groups)
+{
+    std::vector<SummaryGroup> grouped = groups.take();
+    if (grouped.empty())
+        return skippedReport(name, title, noDataMessage());
+    SummaryLayout layout;
+    layout.nameHeader = QStringLiteral("Operation");
+    layout.extraHeaders = { QStringLiteral("Category") };
+    return buildSummaryReport(name, title, layout, std::move(grouped));
+}
+
 } // namespace
+
+ReportTable cudaGpuSum(const Profile& p, KernelNameMode mode, const FocusRange& focus, bool requireEnum)
+{
+    const QString name = reportnames::cudaGpuSum.idString();
+    const QString title = reportnames::cudaGpuSum.titleString();
+    if (!hasGpuTables(p))
+        return skippedReport(name, title,
+            QStringLiteral("%1 does not contain GPU kernel/memory operations data.").arg(reportFileName(p)));
+    if (requireEnum && lacksMemcpyEnum(p))
+        return skippedReport(name, title, noEnumMessage(p));
+    TextGroups groups;
+    addKernels(groups, p, mode, focus);
+    addMemoryOperations(groups, p, focus, [&p](std::uint8_t kind) { return p.memOpName(kind); });
+    return operationSummary(name, title, groups);
+}
 
 ReportTable cudaApiGpuSum(const Profile& p, KernelNameMode mode, const FocusRange& focus)
 {
@@ -155,48 +158,19 @@ ReportTable cudaApiGpuSum(const Profile& p, KernelNameMode mode, const FocusRang
         return skippedReport(name, title,
             QStringLiteral("%1 does not contain CUDA API, GPU kernel, nor memory operations data.")
                 .arg(reportFileName(p)));
-    // One group per name text (API names cleaned of their "_v" suffix first, so that cudaMalloc_v3020 joins
-    // cudaMalloc); a group's category is its last row's, in nsys's UNION ALL order: API, kernels, copies, memsets.
+    // API names lose their "_v" suffix before grouping, so that cudaMalloc_v3020 joins cudaMalloc.
     TextGroups groups;
-    auto addById = [&](std::vector<std::vector<qint64>> byRef, const QString& category, auto textOf) {
-        for (std::size_t r = 0; r < byRef.size(); ++r) {
-            if (byRef[r].empty())
-                continue;
-            const QString text = r == 0 ? QString() : textOf(p.strings.at(StringRef(r - 1)));
-            SummaryGroup& g = groups.group(r == 0 ? nullptr : &text);
-            g.values.insert(g.values.end(), byRef[r].begin(), byRef[r].end());
-            g.extra = QStringList { category };
-        }
-    };
     const CudaApiTable& api = p.cudaApi;
-    addById(durationsByName(
-                p, api, api.size(), [&](std::size_t i) { return api.name[i]; }, focus),
+    addNamed(groups, p,
+        durationsByName(
+            p, api, api.size(), [&](std::size_t i) { return api.name[i]; }, focus),
         QStringLiteral("CUDA_API"), apiReportName);
-    const KernelTable& k = p.kernels;
-    addById(durationsByName(
-                p, k, k.size(), [&](std::size_t i) { return kernelNameOf(k, i, mode); }, focus),
-        QStringLiteral("CUDA_KERNEL"), [](const QString& s) { return s; });
-    const MemOpTable& m = p.memops;
-    std::map<std::uint8_t, std::vector<qint64>> byKind;
-    for (std::size_t i = 0; i < m.size(); ++i)
-        if (focus.overlaps(m.start[i], m.end[i]))
-            byKind[m.copyKind[i]].push_back(m.end[i] - m.start[i]);
-    for (auto& [kind, values] : byKind) {
-        // nsys 2022.4 names copies from its own list and drops kinds outside it (an inner join).
-        const QString text = kind == MemOpTable::kMemset ? QStringLiteral("[CUDA memset]") : nsys2022MemcpyName(kind);
-        if (text.isEmpty())
-            continue;
-        SummaryGroup& g = groups.group(&text);
-        g.values.insert(g.values.end(), values.begin(), values.end());
-        g.extra = QStringList { QStringLiteral("MEMORY_OPER") };
-    }
-    std::vector<SummaryGroup> grouped = groups.take();
-    if (grouped.empty())
-        return skippedReport(name, title, noDataMessage());
-    SummaryLayout layout;
-    layout.nameHeader = QStringLiteral("Operation");
-    layout.extraHeaders = { QStringLiteral("Category") };
-    return buildSummaryReport(name, title, layout, std::move(grouped));
+    addKernels(groups, p, mode, focus);
+    // nsys 2022.4 names copies from its own list and drops kinds outside it (an inner join).
+    addMemoryOperations(groups, p, focus, [](std::uint8_t kind) {
+        return kind == MemOpTable::kMemset ? QStringLiteral("[CUDA memset]") : nsys2022MemcpyName(kind);
+    });
+    return operationSummary(name, title, groups);
 }
 
 namespace {

@@ -17,16 +17,12 @@
 // - 2022.4's gputrace fails on exports without TARGET_INFO_GPU ("no such table"); the workbench prints the
 //   device as " (N)", what the query's LEFT JOIN gives for an unknown GPU (a documented skip here).
 #include "core/analysis/gpuops.h"
-#include "core/profile/profileloader.h"
-#include "core/reports/statsrun.h"
 #include "core/stats/reportformat.h"
 #include "nsysstatsrun.h"
 #include "oracleexports.h"
 #include "sqlitefixture.h"
 #include "testutils.h"
 
-#include <QFile>
-#include <QFileInfo>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -163,10 +159,8 @@ private:
         if (m_run.path == path)
             return;
         m_run = {};
-        m_run.copy = m_dir.filePath(QFileInfo(path).fileName());
-        QFile::remove(m_run.copy);
-        QVERIFY2(QFile::copy(path, m_run.copy), qPrintable(path));
-        QFile(m_run.copy).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        m_run.copy = test::copyForNsys(path, m_dir.path());
+        QVERIFY2(!m_run.copy.isEmpty(), qPrintable(path));
 
         QStringList oldNames, ourNames;
         for (const ReportPair& r : kReports) {
@@ -179,14 +173,10 @@ private:
         m_run.nsysErrors = nsys.errors;
         QVERIFY2(m_run.nsys.size() == kReports.size(), qPrintable(m_run.nsysErrors));
 
-        const auto plan = planReports(ourNames);
-        QVERIFY2(plan.ok(), qPrintable(plan.errorMessage()));
-        const LoadResult loaded = ProfileLoader::load(m_run.copy, plan->load);
-        QVERIFY2(loaded.profile, qPrintable(loaded.error));
-        auto tables = computeReports(*plan, *loaded.profile);
-        QVERIFY2(tables.ok(), qPrintable(tables.errorMessage()));
-        m_run.ours = std::move(tables.value());
-        m_run.profile = loaded.profile;
+        test::OurReports ours = test::computeOurReports(m_run.copy, ourNames);
+        QVERIFY2(ours.error.isEmpty(), qPrintable(ours.error));
+        m_run.ours = std::move(ours.tables);
+        m_run.profile = ours.profile;
 
         m_run.hasMemcpyEnum = !test::queryRows(
             m_run.copy, QStringLiteral("SELECT 1 FROM sqlite_master WHERE name = 'ENUM_CUDA_MEMCPY_OPER'"))

@@ -13,15 +13,11 @@
 // - where nsys prints nothing (an empty result) the workbench says "No data available.", as the current nsys does.
 // The last lines of the output list every report x export compared with its verdict.
 #include "core/analysis/gpuops.h"
-#include "core/profile/profileloader.h"
-#include "core/reports/statsrun.h"
 #include "core/stats/reportformat.h"
 #include "nsysstatsrun.h"
 #include "oracleexports.h"
 #include "testutils.h"
 
-#include <QFile>
-#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
@@ -112,10 +108,8 @@ private:
         if (m_run.path == path)
             return;
         m_run = {};
-        m_run.copy = m_dir.filePath(QFileInfo(path).fileName());
-        QFile::remove(m_run.copy);
-        QVERIFY2(QFile::copy(path, m_run.copy), qPrintable(path));
-        QFile(m_run.copy).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        m_run.copy = test::copyForNsys(path, m_dir.path());
+        QVERIFY2(!m_run.copy.isEmpty(), qPrintable(path));
         QStringList oldNames, ourNames;
         for (const ReportPair& r : kReports) {
             oldNames << r.old;
@@ -124,14 +118,10 @@ private:
         m_run.nsys = test::runNsysStats(m_nsys, oldNames, m_run.copy, m_dir.path());
         QVERIFY2(m_run.nsys.finished, qPrintable(m_run.nsys.errors));
         QVERIFY2(m_run.nsys.blocks.size() == kReports.size(), qPrintable(m_run.nsys.errors));
-        const auto plan = planReports(ourNames);
-        QVERIFY2(plan.ok(), qPrintable(plan.errorMessage()));
-        const LoadResult loaded = ProfileLoader::load(m_run.copy, plan->load);
-        QVERIFY2(loaded.profile, qPrintable(loaded.error));
-        auto tables = computeReports(*plan, *loaded.profile);
-        QVERIFY2(tables.ok(), qPrintable(tables.errorMessage()));
-        m_run.ours = std::move(tables.value());
-        m_run.profile = loaded.profile;
+        test::OurReports ours = test::computeOurReports(m_run.copy, ourNames);
+        QVERIFY2(ours.error.isEmpty(), qPrintable(ours.error));
+        m_run.ours = std::move(ours.tables);
+        m_run.profile = ours.profile;
         m_run.path = path;
     }
 

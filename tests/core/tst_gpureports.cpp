@@ -4,10 +4,8 @@
 #include "core/stats/reportformat.h"
 #include "core/stats/reports.h"
 #include "profilebuilder.h"
-#include "statsfixtures.h"
 
 #include <QBuffer>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace nsw;
@@ -47,44 +45,6 @@ private:
     }
 
 private Q_SLOTS:
-    /// cuda_api_gpu_sum on the hand-made export of statsfixtures.h: the lines the real `nsys stats -f csv` (2022.4)
-    /// printed for it (copies named from nsys 2022.4's list, copy kind 99 dropped, API names without "_v7000").
-    void apiGpuSumAsNsys_data()
-    {
-        QTest::addColumn<QString>("report");
-        QTest::addColumn<QString>("expected");
-        QTest::newRow("cuda_api_gpu_sum (apigpusum)")
-            << QStringLiteral("cuda_api_gpu_sum")
-            << QStringLiteral("Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev "
-                              "(ns),Category,Operation\n"
-                              "59.7,650,5,130.0,110.0,90,200,45.3,CUDA_KERNEL,void gemm<128>(float*)\n"
-                              "23.0,250,4,62.5,65.0,40,80,17.1,CUDA_KERNEL,void relu(float*)\n"
-                              "9.2,100,1,100.0,100.0,100,100,0.0,MEMORY_OPER,[CUDA memcpy HtoD]\n"
-                              "5.5,60,1,60.0,60.0,60,60,0.0,MEMORY_OPER,[CUDA Unified Memory memcpy HtoD]\n"
-                              "1.6,17,8,2.1,2.0,1,4,1.2,CUDA_API,cudaLaunchKernel\n"
-                              "0.9,10,1,10.0,10.0,10,10,0.0,MEMORY_OPER,[CUDA memset]\n"
-                              "0.1,1,1,1.0,1.0,1,1,0.0,CUDA_API,cudaMemcpyAsync\n");
-        QTest::newRow("cuda_api_gpu_sum:base (apigpusum:base)")
-            << QStringLiteral("cuda_api_gpu_sum:base")
-            << QStringLiteral("Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev "
-                              "(ns),Category,Operation\n"
-                              "59.7,650,5,130.0,110.0,90,200,45.3,CUDA_KERNEL,gemm\n"
-                              "23.0,250,4,62.5,65.0,40,80,17.1,CUDA_KERNEL,relu\n"
-                              "9.2,100,1,100.0,100.0,100,100,0.0,MEMORY_OPER,[CUDA memcpy HtoD]\n"
-                              "5.5,60,1,60.0,60.0,60,60,0.0,MEMORY_OPER,[CUDA Unified Memory memcpy HtoD]\n"
-                              "1.6,17,8,2.1,2.0,1,4,1.2,CUDA_API,cudaLaunchKernel\n"
-                              "0.9,10,1,10.0,10.0,10,10,0.0,MEMORY_OPER,[CUDA memset]\n"
-                              "0.1,1,1,1.0,1.0,1,1,0.0,CUDA_API,cudaMemcpyAsync\n");
-    }
-
-    void apiGpuSumAsNsys()
-    {
-        QFETCH(QString, report);
-        QFETCH(QString, expected);
-        QTemporaryDir dir;
-        QCOMPARE(test::reportCsvOf(test::writeNvtxKernelFixture(dir.path()), report), expected);
-    }
-
     void summaryMixesKernelsAndMemoryOperations()
     {
         // Grand total 400 + 400 + 300 + 201 + 50 = 1351: 29.61 %, 29.61, 22.21, 14.88, 3.70.

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nsysstatsrun.h"
 
+#include "core/profile/profileloader.h"
+#include "core/reports/statsrun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <utility>
 
@@ -51,6 +57,39 @@ QString withEmptyNulls(const QString& line)
             out += field;
     }
     return out;
+}
+
+QString copyForNsys(const QString& path, const QString& folder)
+{
+    const QString copy = QDir(folder).filePath(QFileInfo(path).fileName());
+    QFile::remove(copy);
+    if (!QFile::copy(path, copy))
+        return {};
+    QFile(copy).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    return copy;
+}
+
+OurReports computeOurReports(const QString& path, const QStringList& reports)
+{
+    OurReports ours;
+    const Result<StatsPlan> plan = planReports(reports);
+    if (!plan) {
+        ours.error = plan.errorMessage();
+        return ours;
+    }
+    const LoadResult loaded = ProfileLoader::load(path, plan->load);
+    if (!loaded.profile) {
+        ours.error = loaded.error;
+        return ours;
+    }
+    Result<std::vector<ReportTable>> tables = computeReports(*plan, *loaded.profile);
+    if (!tables) {
+        ours.error = tables.errorMessage();
+        return ours;
+    }
+    ours.tables = std::move(tables.value());
+    ours.profile = loaded.profile;
+    return ours;
 }
 
 NsysStatsRun runNsysStats(const QString& nsys, const QStringList& reports, const QString& file, const QString& workDir)
