@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "core/controllers/categorycontroller.h"
+#include "core/controllers/comparecontroller.h"
 #include "core/nsys/reportexport.h"
 #include "core/nvlink/nvf1reader.h"
 #include "core/profile/capturespan.h"
 #include "core/session/loadjob.h"
 #include "core/session/workbench.h"
+#include "core/util/coresettings.h"
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 #include "widgets/categories/categoriespane.h"
-#include "core/controllers/categorycontroller.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/pane.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
-#include "core/controllers/comparecontroller.h"
 #include "widgets/compare/comparepane.h"
 #include "widgets/diagnostics/findingspane.h"
 #include "widgets/iterations/iterationspane.h"
@@ -90,6 +91,7 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
     , m_profileSelector(new QComboBox(this))
     , m_statusProfile(new QLabel(this))
 {
+    setCoreSettings(savedCoreSettings()); // Preferences reach core from the window only (the CLI uses none)
     setWindowTitle(tr("nsys-workbench"));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
@@ -566,7 +568,9 @@ void MainWindow::startLoad(const QString& path)
     m_progress->addJob(job);
     connect(job, &LoadJob::finished, this,
         [this, job](const std::shared_ptr<LoadedProfile>& loaded) { onLoaded(job, loaded); });
-    connect(job, &LoadJob::failed, this, [this, job](const QString& error) { onLoadFailed(job, error); });
+    connect(job, &LoadJob::failed, this, [this, job](const QString& error, ErrorKind kind) {
+        onLoadFailed(job, LoadError::fromMessage(job->path(), error, kind));
+    });
     connect(job, &LoadJob::firstStageReady, this,
         [this, job](const std::shared_ptr<LoadedProfile>& first) { onFirstStage(job, first); });
     connect(job, &LoadJob::cancelled, this, [this, job]() {
@@ -624,23 +628,22 @@ void MainWindow::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& lo
         openSession(job, *loaded);
     finishJob(job);
     const QStringList warnings = loaded->profile->meta.warnings; // the load's warnings and notes on the file
-    statusBar()->showMessage(warnings.isEmpty()
-            ? tr("Loaded %1 in %2 ms").arg(path).arg(loaded->result.totalMilliseconds)
-            : tr("Loaded %1: %2").arg(path, warnings.join(QStringLiteral("; "))),
+    statusBar()->showMessage(warnings.isEmpty() ? tr("Loaded %1 in %2 ms").arg(path).arg(loaded->load.totalMilliseconds)
+                                                : tr("Loaded %1: %2").arg(path, warnings.join(QStringLiteral("; "))),
         15000);
     updateStatus();
     Q_EMIT loadEnded(path, true, {});
 }
 
-void MainWindow::onLoadFailed(LoadJob* job, const QString& error)
+void MainWindow::onLoadFailed(LoadJob* job, const LoadError& error)
 {
     const QString path = job->path();
     closeStagedSession(job); // half a profile is not shown as if it were whole
     finishJob(job);
     m_pendingRecordings.erase(path);
     // A failed load leaves the open profiles untouched; the banner names the file and stays until dismissed.
-    showLoadError(path, error);
-    Q_EMIT loadEnded(path, false, error);
+    m_errors->add(error);
+    Q_EMIT loadEnded(path, false, error.text());
 }
 
 void MainWindow::closeStagedSession(LoadJob* job)

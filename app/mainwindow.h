@@ -23,6 +23,7 @@ namespace nsw {
 
 class FocusBanner;
 class LoadErrorBanners;
+struct LoadError;
 class LoadJob;
 class LoadProgressStrip;
 class Pane;
@@ -112,7 +113,7 @@ private:
     ProfileSession* openSession(LoadJob* job, const LoadedProfile& loaded);
     /// Removes the session a staged load opened at its first stage (the load failed or was cancelled).
     void closeStagedSession(LoadJob* job);
-    void onLoadFailed(LoadJob* job, const QString& error);
+    void onLoadFailed(LoadJob* job, const LoadError& error);
     void finishJob(LoadJob* job);
     void addRecent(const QString& path);
     void rebuildRecentMenu();

@@ -8,6 +8,28 @@
 
 namespace nsw::cli {
 
+int exitCodeOf(const Error& error)
+{
+    switch (error.kind) {
+    case ErrorKind::Usage:
+        return ExitUsage;
+    case ErrorKind::NoData:
+        return ExitNoData;
+    case ErrorKind::OutOfMemory:
+        return ExitOutOfMemory;
+    case ErrorKind::Busy:
+        return ExitBusy;
+    case ErrorKind::Tool:
+        return ExitTool;
+    case ErrorKind::Internal:
+        return ExitInternal;
+    case ErrorKind::Input:
+    case ErrorKind::Cancelled:
+        break;
+    }
+    return ExitInput;
+}
+
 const std::vector<Command>& commands()
 {
     static const std::vector<Command> all = {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/result.h"
+
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -16,7 +18,15 @@ enum ExitCode : int
     ExitInput = 2, ///< a file could not be read or is not what it should be
     ExitRegression = 3, ///< compare --fail-above: a key regressed more than allowed
     ExitNoData = 4, ///< the input has none of the data the command needs
+    ExitOutOfMemory = 5, ///< not enough memory (to load the export: the message says about how much it needs)
+    ExitBusy = 6, ///< the export is in use: a writer holds it, or left a journal (try again once it is done)
+    ExitTool = 7, ///< a report (.nsys-rep, .qdstrm) could not be exported: no nsys, too old, or nsys failed
+    ExitInternal = 8, ///< an internal error (a bug: please report it with the message)
 };
+
+/// The exit code of a failed request's error kind (Usage 1, Input 2, NoData 4, OutOfMemory 5, Busy 6, Tool 7,
+/// Internal 8).
+int exitCodeOf(const Error& error);
 
 struct Command
 {

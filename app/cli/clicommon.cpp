@@ -288,13 +288,14 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
 
 ProfilePtr loadProfile(const QString& path, const LoadOptions& options, int* exitCode)
 {
-    LoadResult result = ProfileLoader::load(path, options);
-    if (!result.profile) {
-        printError(result.error);
-        *exitCode = ExitInput;
+    const LoadResult result = ProfileLoader::load(path, options);
+    printLoadWarnings(path, result.warnings());
+    if (!result) {
+        printError(result.errorMessage());
+        *exitCode = exitCodeOf(result.error());
+        return nullptr;
     }
-    printLoadWarnings(path, result.warnings);
-    return result.profile;
+    return result->profile;
 }
 
 void printLoadWarnings(const QString& path, const QStringList& warnings)

@@ -100,9 +100,7 @@ std::optional<DiagnosticsResult> runCommandDiagnostics(
         printWarning(QStringLiteral("%1: %2").arg(profile->displayName(), w));
     if (!result) {
         printError(result.errorMessage());
-        *exitCode = result.error().kind == ErrorKind::Usage ? ExitUsage
-            : result.error().kind == ErrorKind::NoData      ? ExitNoData
-                                                            : ExitInput;
+        *exitCode = exitCodeOf(result.error());
         return std::nullopt;
     }
     return std::move(*result);

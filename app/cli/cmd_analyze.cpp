@@ -120,7 +120,7 @@ int runAnalyze(const QStringList& args)
     const Result<AnalysisResult> result = computeAnalysis(request);
     if (!result) {
         printError(result.errorMessage());
-        return result.error().kind == ErrorKind::Usage ? ExitUsage : ExitInput;
+        return exitCodeOf(result.error());
     }
     printLoadWarnings(request.path, result->warnings);
     const QString outFile = parser.value(output);

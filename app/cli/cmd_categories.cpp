@@ -17,7 +17,7 @@ namespace {
 const QString kPng = QStringLiteral("png");
 
 /// --elapsed: one value per trace (or one for all); seconds, or 0 / "capture" for the capture span.
-bool parseElapsed(const QString& text, qsizetype traces, std::vector<TimeNs>* out, QString* error)
+bool parseElapsed(const QString& text, qsizetype traces, std::vector<WallTimeSource>* out, QString* error)
 {
     const QStringList parts = text.split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (parts.size() != traces && parts.size() != 1) {
@@ -29,7 +29,7 @@ bool parseElapsed(const QString& text, qsizetype traces, std::vector<TimeNs>* ou
     for (qsizetype i = 0; i < traces; ++i) {
         const QString v = parts[parts.size() == 1 ? 0 : i].trimmed();
         if (v == QLatin1String("capture")) {
-            out->push_back(-1);
+            out->push_back({ WallTimeSource::Kind::Capture, kNoTime });
             continue;
         }
         bool ok = false;
@@ -38,7 +38,8 @@ bool parseElapsed(const QString& text, qsizetype traces, std::vector<TimeNs>* ou
             *error = QStringLiteral("--elapsed: '%1' is not a number of seconds (or 'capture')").arg(v);
             return false;
         }
-        out->push_back(seconds == 0 ? -1 : TimeNs(seconds * 1e9 + 0.5));
+        out->push_back(seconds == 0 ? WallTimeSource { WallTimeSource::Kind::Capture, kNoTime }
+                                    : WallTimeSource { WallTimeSource::Kind::Entered, TimeNs(seconds * 1e9 + 0.5) });
     }
     return true;
 }
@@ -54,7 +55,7 @@ struct CategoriesCommand
     std::optional<QString> png; ///< --png's file, when given
     QSize pngSize;
     CommandFocusText focus;
-    std::vector<TimeNs> wall; ///< per trace (-1: the capture span); empty without --elapsed
+    std::vector<WallTimeSource> wall; ///< per trace; empty without --elapsed
     LoadedRules rules;
 };
 
@@ -65,6 +66,7 @@ struct CategoriesOutcome
     QStringList focusLines;
     nlohmann::ordered_json focusObjects = nlohmann::ordered_json::array();
     bool anyRows = false;
+    std::vector<CategoryRequest> requests; ///< per trace, as computed (the mapping asks again without --per-gpu)
 };
 
 std::optional<CategoriesCommand> parseCategories(const QStringList& args, int* exitCode)
@@ -169,30 +171,29 @@ int computeCategoryProfiles(const CategoriesCommand& c, CategoriesOutcome& out)
         ProfileCategories p;
         p.profile = profile->displayName();
         p.path = c.traces[i];
-        p.timeline = CategoryTimeline::build(profile);
+        CategoryRequest request;
+        request.timeline = CategoryTimeline::build(profile);
+        request.rules = c.rules.rules;
+        request.mode = c.timeMode;
+        request.perDevice = c.perGpu;
+        request.wall = c.wall.empty() ? WallTimeSource {} : c.wall[std::size_t(i)];
+        request.focus = focus->range;
         if (focus->range.isActive()) {
-            p.timeline = p.timeline->focused(focus->range);
             const QString line = focusLine(*focus, semantics);
             out.focusLines.append(c.traces.size() > 1 ? p.profile + QStringLiteral(": ") + line : line);
             nlohmann::ordered_json f = focusJson(*focus, semantics);
             f["profile"] = p.profile.toStdString();
             out.focusObjects.push_back(std::move(f));
         }
-        out.anyRows |= p.timeline->rowCount() > 0;
-        CategoryRequest request { p.timeline, nullptr, c.rules.rules, {}, false, {} };
-        request.options.mode = c.timeMode;
-        request.options.perDevice = c.perGpu;
-        if (!c.wall.empty()) {
-            const bool capture = c.wall[std::size_t(i)] < 0;
-            const bool focused = focus->range.isActive();
-            request.options.wallNs = !capture ? c.wall[std::size_t(i)]
-                : focused                     ? focus->range.durationNs()
-                                              : profile->captureDurationNs();
-            request.options.wallSource = !capture ? QStringLiteral("elapsed time")
-                : focused                         ? QStringLiteral("focus range")
-                                                  : QStringLiteral("capture span");
+        Result<CategoryResult> result = computeCategories(request);
+        if (!result) {
+            printError(QStringLiteral("%1: %2").arg(c.traces[i], result.errorMessage()));
+            return exitCodeOf(result.error());
         }
-        p.breakdown = computeCategories(request)->breakdown;
+        p.timeline = result->timeline;
+        p.breakdown = std::move(result->breakdown);
+        out.anyRows |= p.timeline->rowCount() > 0;
+        out.requests.push_back(std::move(request));
         for (const QString& w : std::as_const(p.breakdown.warnings))
             printWarning(QStringLiteral("%1: %2").arg(p.profile, w));
         out.profiles.push_back(std::move(p));
@@ -225,18 +226,13 @@ int writeCategoryOutputs(const CategoriesCommand& c, CategoriesOutcome& out)
         return ExitInput;
     }
     if (c.mapping) {
-        // The mapping is per profile, whatever the bars.
-        std::vector<ProfileCategories> whole = profiles;
-        if (c.perGpu)
-            for (std::size_t i = 0; i < whole.size(); ++i) {
-                CategoryRequest request { whole[i].timeline, nullptr, c.rules.rules, {}, false, {} };
-                request.options.mode = c.timeMode;
-                request.options.wallNs = profiles[i].breakdown.bars.empty() || !profiles[i].breakdown.bars[0].hasCpu
-                    ? kNoTime
-                    : profiles[i].breakdown.bars[0].wallNs;
-                whole[i].breakdown = computeCategories(request)->breakdown;
-            }
-        if (const QString e = writeOutput(mappingCsv(whole, c.rules.engine, c.rules.model), *c.mapping); !e.isEmpty()) {
+        const Result<std::vector<ProfileCategories>> whole = categoryMappingProfiles(profiles, out.requests);
+        if (!whole) {
+            printError(whole.errorMessage());
+            return exitCodeOf(whole.error());
+        }
+        if (const QString e = writeOutput(mappingCsv(*whole, c.rules.engine, c.rules.model), *c.mapping);
+            !e.isEmpty()) {
             printError(e);
             return ExitInput;
         }

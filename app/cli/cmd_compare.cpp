@@ -6,6 +6,8 @@
 #include "app/cli/commands.h"
 #include "core/compare/compareentry.h"
 #include "core/compare/compareexport.h"
+#include "core/jobs/jobguard.h"
+#include "core/jobs/sidejob.h"
 #include "core/models/comparetablemodel.h"
 #include "core/profile/profileloader.h"
 #include "core/util/csv.h"
@@ -42,15 +44,17 @@ void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString&
     const CommandFocusText& focusText = side.focusText;
     LoadOptions load = compareLoadOptions(keyOptions, !marker.isEmpty());
     addFocusLoad(focusText, load);
-    LoadResult loaded = ProfileLoader::load(side.file, load);
+    const LoadResult loaded = ProfileLoader::load(side.file, load);
     side.loadMs = timer.restart();
-    if (!loaded.profile) {
-        side.error = loaded.error;
+    side.warnings = loaded.warnings();
+    if (!loaded) {
+        side.error = loaded.errorMessage();
+        side.errorCode = exitCodeOf(loaded.error());
         return;
     }
-    side.warnings = loaded.warnings;
-    side.kernels = qint64(loaded.profile->kernels.size());
-    const Result<ResolvedFocus> focus = resolveCommandFocus(loaded.profile, focusText);
+    const ProfilePtr& profile = loaded->profile;
+    side.kernels = qint64(profile->kernels.size());
+    const Result<ResolvedFocus> focus = resolveCommandFocus(profile, focusText);
     if (!focus) {
         side.error = side.path + QStringLiteral(": ") + focus.errorMessage();
         side.errorCode = focus.error().kind == ErrorKind::Usage ? ExitUsage : ExitNoData;
@@ -58,7 +62,7 @@ void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString&
     }
     side.focus = *focus;
     CompareEntryRequest request;
-    request.profile = loaded.profile;
+    request.profile = profile;
     request.options = keyOptions;
     request.focus = side.focus.range;
     Result<CompareEntry> entry = computeCompareEntry(request);
@@ -68,7 +72,7 @@ void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString&
     }
     side.keys = entry->keys;
     if (!marker.isEmpty())
-        side.iterations = countIterations(*loaded.profile, marker, side.focus.range);
+        side.iterations = countIterations(*profile, marker, side.focus.range);
     side.keysMs = timer.elapsed();
 }
 
@@ -120,7 +124,8 @@ struct CompareOptionSet
         QStringLiteral("unit"), QStringLiteral("none") };
     QCommandLineOption marker { QStringLiteral("marker"),
         QStringLiteral("NVTX range name counted as one iteration (implies --per iteration); numbers in names are "
-                       "ignored, so ProfilerStep#12 matches every ProfilerStep#N."),
+                       "ignored, so ProfilerStep#12 matches every ProfilerStep#N. Its iterations are those "
+                       "`iterations --marker NAME` lists (one process, nested instances folded)."),
         QStringLiteral("name") };
     QCommandLineOption threshold { QStringLiteral("threshold"),
         QStringLiteral("Percent change beyond which a key is a regression or an improvement (5)."),
@@ -323,16 +328,27 @@ int computeSides(const CompareCommand& c, std::vector<Side>& sides)
 {
     sides.assign(c.entries.size(), Side());
     {
-        std::vector<std::thread> threads;
+        std::vector<std::unique_ptr<SideJob>> jobs; // joined however this block is left
         for (std::size_t i = 0; i < sides.size(); ++i) {
             sides[i].path = c.entries[i].label;
             sides[i].file = c.entries[i].path;
             sides[i].focusText
                 = c.entries[i].iteration.isEmpty() ? c.focusText : CommandFocusText { {}, c.entries[i].iteration };
-            threads.emplace_back(computeSide, std::ref(sides[i]), std::cref(c.keyOptions), std::cref(c.markerName));
+            // Whatever computing a side throws is that side's error (e.g. out of memory).
+            jobs.push_back(std::make_unique<SideJob>(CancelToken()));
+            jobs.back()->start([&side = sides[i], &c]() {
+                try {
+                    computeSide(side, c.keyOptions, c.markerName);
+                } catch (...) {
+                    const Error e
+                        = errorOfException(std::current_exception(), QStringLiteral("comparing %1").arg(side.path));
+                    side.error = e.message;
+                    side.errorCode = exitCodeOf(e);
+                }
+            });
         }
-        for (std::thread& t : threads)
-            t.join();
+        for (const auto& job : jobs)
+            job->wait();
     }
     if (c.timings)
         for (const Side& s : sides)

@@ -213,25 +213,26 @@ int runLoad(const QString& path, bool json, const QString& outFile)
     QElapsedTimer clock;
     clock.start();
     qint64 firstStageMs = -1;
-    const LoadedProfile loaded = loadForWorkbench(
-        path, {}, CancelToken::never(), [&](const std::shared_ptr<LoadedProfile>&) { firstStageMs = clock.elapsed(); });
-    if (!loaded.profile) {
-        printError(loaded.result.error);
-        return ExitInput;
+    const Result<LoadedProfile> result
+        = loadForWorkbench(path, {}, [&](const std::shared_ptr<LoadedProfile>&) { firstStageMs = clock.elapsed(); });
+    printLoadWarnings(path, result.warnings());
+    if (!result) {
+        printError(result.errorMessage());
+        return exitCodeOf(result.error());
     }
-    printLoadWarnings(path, loaded.result.warnings);
+    const LoadedProfile& loaded = *result;
     const Profile& p = *loaded.profile;
     Json j;
     j["file"] = utf8(path);
     j["file_bytes"] = p.meta.fileSize;
     Json stages = Json::array();
-    for (const StageTiming& s : loaded.result.timings)
+    for (const StageTiming& s : loaded.load.timings)
         stages.push_back({ { "stage", utf8(s.stage) }, { "ms", s.milliseconds },
             { "rows", s.rows < 0 ? Json(nullptr) : Json(s.rows) } });
     j["stages"] = stages;
-    j["total_ms"] = loaded.result.totalMilliseconds;
+    j["total_ms"] = loaded.load.totalMilliseconds;
     j["first_stage_ms"] = firstStageMs < 0 ? Json(nullptr) : Json(firstStageMs);
-    j["sqlite_access"] = utf8(loaded.result.sqliteAccess);
+    j["sqlite_access"] = utf8(loaded.load.sqliteAccess);
     j["profile_bytes"] = qint64(p.memoryBytes());
     j["kernel_index_bytes"] = qint64(loaded.kernelIndex ? loaded.kernelIndex->memoryBytes() : 0);
     j["peak_rss_bytes"] = peakRssBytes();
@@ -244,11 +245,11 @@ int runLoad(const QString& path, bool json, const QString& outFile)
     } else {
         text = QStringLiteral("Loaded %1 (%2) in %3 ms\n")
                    .arg(path, formatBytes(p.meta.fileSize))
-                   .arg(loaded.result.totalMilliseconds);
+                   .arg(loaded.load.totalMilliseconds);
         if (firstStageMs >= 0)
             text += QStringLiteral("  Kernels and memory operations ready after %1 ms (the window's first view)\n")
                         .arg(firstStageMs);
-        for (const StageTiming& s : loaded.result.timings)
+        for (const StageTiming& s : loaded.load.timings)
             text += QStringLiteral("  %1%2 ms%3\n")
                         .arg(s.stage.leftJustified(34))
                         .arg(s.milliseconds, 7)
@@ -259,7 +260,7 @@ int runLoad(const QString& path, bool json, const QString& outFile)
                         double(p.memoryBytes()) / double(std::max<qint64>(p.meta.fileSize, 1)), 'f', 3));
         text += QStringLiteral("Kernel index:        %1\n").arg(formatBytes(qint64(loaded.kernelIndex->memoryBytes())));
         text += QStringLiteral("Peak RSS of process: %1\n").arg(formatBytes(peakRssBytes()));
-        text += QStringLiteral("SQLite access:       %1\n").arg(loaded.result.sqliteAccess);
+        text += QStringLiteral("SQLite access:       %1\n").arg(loaded.load.sqliteAccess);
     }
     if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {
         printError(e);
@@ -299,7 +300,7 @@ int runInfo(const QStringList& args)
     const Result<QString> file = sqliteFileFor(positional.first());
     if (!file) {
         printError(file.errorMessage());
-        return ExitInput;
+        return exitCodeOf(file.error());
     }
     const QString& path = *file;
 

@@ -8,6 +8,7 @@
 #include "core/nvlink/linkpeaks.h"
 #include "core/nvlink/nvf1reader.h"
 #include "core/nvlink/nvlinkpeaksrun.h"
+#include "core/nvlink/nvlinksetup.h"
 #include "core/nvlink/recordingplacement.h"
 #include "core/nvlink/tracefolder.h"
 #include "core/profile/capturespan.h"
@@ -125,7 +126,7 @@ bool openExport(const QString& givenPath, ExportData& out, int* exitCode)
     const Result<QString> file = sqliteFileFor(givenPath);
     if (!file) {
         printError(file.errorMessage());
-        *exitCode = ExitInput;
+        *exitCode = exitCodeOf(file.error());
         return false;
     }
     const QString& path = *file;
@@ -149,14 +150,6 @@ bool openExport(const QString& givenPath, ExportData& out, int* exitCode)
 
 /// Where the recording lies against the export's capture. The metadata window costs nothing; the events' span (a
 /// scan of the event tables) is read only when the export has no such window or the recording seems to miss it.
-RecordingPlacement placeAgainstCapture(const ExportData& e, const ClockAlignment& alignment, const Nvf1Recording& r)
-{
-    RecordingPlacement p = placeRecording(alignment, r.firstUs, r.lastUs, captureSpanOf(e.meta.meta, EventSpan {}));
-    if (!p.captureKnown() || p.mismatched())
-        p = placeRecording(alignment, r.firstUs, r.lastUs, captureSpanOf(e.meta.meta, readEventSpan(*e.db)));
-    return p;
-}
-
 QString textMaxThroughput(const OrderedJson& j)
 {
     QString t = QStringLiteral("\nmax_throughput:\n%1\n").arg(QString(40, QLatin1Char('-')));
@@ -457,66 +450,43 @@ int readSource(const Options& o, const Inputs& in, const ExportData& exportData,
     return ExitOk;
 }
 
-/// The NVML clock against the export's (GPU metrics share the kernels' clock: anchored at the session start, never
-/// offset), with the recording's placement checked and --align-start applied; prints the problems.
-int alignSource(const Options& o, const Inputs& in, const ExportData& exportData, const NvlinkSeriesSource& source,
-    ClockAlignment& alignment)
+/// The source set against the export (core's setUpNvlinkSource(), as the NVLink pane does): clock alignment,
+/// placement (warned when the recording seems to be of another session), the GPU model. Prints the problems.
+int setUpSource(const Options& o, const Inputs& in, const ExportData& exportData, const NvlinkSeriesSource& source,
+    const LinkPeakTable& peakTable, NvlinkSetup& setup)
 {
-    if (!exportData.db) {
-        if (o.alignStart)
-            printWarning(QStringLiteral("--align-start needs the export (%1)").arg(in.exportProblem));
-        return ExitOk;
-    }
-    const Nvf1Recording* recording = source.recording.get();
-    const TimeNs sessionStart = exportData.meta.meta.sessionStartUtcNs;
-    const qint64 startUs = recording ? recording->firstUs : sessionStart != kNoTime ? floorDiv(sessionStart, 1000) : 0;
-    alignment = alignClocks(sessionStart, startUs, recording ? o.offsetNs : 0);
-    if (!recording)
-        return ExitOk;
-    if (!alignment.fromExport && wantsPeaks(o)) {
-        printError(QStringLiteral("%1: %2").arg(in.exportPath,
-            sessionStart == kNoTime
-                ? QStringLiteral("no TARGET_INFO_SESSION_START_TIME: the NVML clock cannot be matched to the kernels")
-                : QStringLiteral("the session start time is more than 100 days away from the recording")));
-        return ExitNoData;
-    }
-    RecordingPlacement placement = placeAgainstCapture(exportData, alignment, *recording);
-    if (o.alignStart && placement.captureKnown()) {
-        alignment.offsetNs = placement.alignOffsetNs + o.offsetNs;
-        placement = placeAgainstCapture(exportData, alignment, *recording);
+    NvlinkSetupRequest request;
+    request.source = source;
+    request.offsetNs = o.offsetNs;
+    request.alignStart = o.alignStart;
+    request.needKernelClock = wantsPeaks(o);
+    request.peakTable = &peakTable;
+    request.recordingPath = in.recordingPath;
+    request.exportPath = in.exportPath;
+    if (exportData.db) {
+        request.exportInfo = &exportData.meta;
+        request.capture = captureSpanOf(exportData.meta.meta, EventSpan {});
+        request.exactCapture
+            = [&exportData]() { return captureSpanOf(exportData.meta.meta, readEventSpan(*exportData.db)); };
     } else if (o.alignStart) {
+        printWarning(QStringLiteral("--align-start needs the export (%1)").arg(in.exportProblem));
+    }
+    Result<NvlinkSetup> result = setUpNvlinkSource(request);
+    if (!result) {
+        printError(result.errorMessage());
+        return exitCodeOf(result.error());
+    }
+    setup = std::move(*result);
+    if (setup.placement && o.alignStart && !setup.placement->captureKnown())
         printWarning(QStringLiteral("%1: no capture span (no metadata, no events): --align-start does nothing")
                          .arg(in.exportPath));
-    }
-    if (placement.mismatched())
-        printWarning(
-            QStringLiteral("%1: %2 (export %3). Is it from another session?%4")
-                .arg(in.recordingPath, placement.problem(), QFileInfo(in.exportPath).fileName(),
-                    o.alignStart ? QString()
-                                 : QStringLiteral(" --align-start puts its first sample at the capture start (the "
-                                                  "same as --offset-us %1).")
-                                       .arg(double(placement.alignOffsetNs + o.offsetNs) / 1000.0, 0, 'f', 0)));
+    if (!setup.anotherSessionWarning.isEmpty())
+        printWarning(setup.anotherSessionWarning
+            + (o.alignStart ? QString()
+                            : QStringLiteral(" --align-start puts its first sample at the capture start (the same as "
+                                             "--offset-us %1).")
+                                  .arg(double(setup.placement->alignOffsetNs + o.offsetNs) / 1000.0, 0, 'f', 0)));
     return ExitOk;
-}
-
-/// The link-peak table's entry for the GPU's model (GB/s of the percent-of-peak GPU metrics).
-std::optional<LinkPeakEntry> gpuModelOf(
-    const Options& o, const ExportData& exportData, const NvlinkSeriesSource& source)
-{
-    QString problem;
-    const LinkPeakTable table = LinkPeakTable::load(&problem);
-    if (!problem.isEmpty())
-        printWarning(problem);
-    if (!exportData.db)
-        return std::nullopt;
-    QString name;
-    for (const GpuInfo& g : exportData.meta.gpus)
-        if ((g.cudaDevice == o.gpu || g.id == o.gpu) && name.isEmpty())
-            name = g.name;
-    if (name.isEmpty() && source.gpuMetrics && source.gpuMetrics->chips.count(o.gpu))
-        name = source.gpuMetrics->chips.at(o.gpu);
-    const LinkPeakEntry* entry = table.match(name);
-    return entry ? std::optional<LinkPeakEntry>(*entry) : std::nullopt;
 }
 
 OrderedJson throughputMetrics(const Options& o, const std::vector<const ThroughputSeries*>& series)
@@ -608,12 +578,18 @@ int runNvlink(const QStringList& args)
     NvlinkPeaksRequest request;
     request.keepAlive = source.recording;
     request.series = selectSeries(source, o.filter);
-    if (const int e = alignSource(o, in, exportData, source, request.alignment); e != ExitOk)
+    QString tableProblem;
+    const LinkPeakTable peakTable = LinkPeakTable::load(&tableProblem);
+    if (!tableProblem.isEmpty())
+        printWarning(tableProblem);
+    NvlinkSetup setup;
+    if (const int e = setUpSource(o, in, exportData, source, peakTable, setup); e != ExitOk)
         return e;
+    request.alignment = setup.alignment;
     request.gpu = o.gpu;
     request.top = o.top;
     request.ncclOnly = o.ncclOnly;
-    request.gpuModel = gpuModelOf(o, exportData, source);
+    request.gpuModel = setup.gpuModel;
     request.kernels.exportDb = exportData.db.get();
     request.forPlot = !o.png.isEmpty();
 

@@ -171,8 +171,13 @@ int runNvtx(const QStringList& args)
     if (!loaded)
         return exitCode;
     const FocusRange& focus = loaded->focus.range;
-    const std::shared_ptr<const NvtxTree> tree
-        = *computeNvtxTree({ loaded->profile, command->options, focus, nullptr });
+    const Result<std::shared_ptr<const NvtxTree>> built
+        = computeNvtxTree({ loaded->profile, command->options, focus, nullptr });
+    if (!built) {
+        printError(built.errorMessage());
+        return exitCodeOf(built.error());
+    }
+    const std::shared_ptr<const NvtxTree>& tree = *built;
     if (tree->ranges == 0) {
         const QString& file = loaded->profile->meta.filePath;
         printError(focus.isActive()

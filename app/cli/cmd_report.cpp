@@ -14,27 +14,6 @@
 
 namespace nsw::cli {
 
-namespace {
-
-/// Refuses an output folder that is a file, a device or an input; creates it when missing.
-QString prepareOutputFolder(const QString& dir)
-{
-    const QFileInfo info(dir);
-    if (info.exists() && !info.isDir())
-        return QStringLiteral("%1: not a directory; refusing to write the report into it").arg(dir);
-    if (!info.exists() && !QDir().mkpath(dir))
-        return QStringLiteral("%1: cannot create the directory").arg(dir);
-    const QString tables = QDir(dir).filePath(QStringLiteral("tables"));
-    const QFileInfo tablesInfo(tables);
-    if (tablesInfo.exists() && !tablesInfo.isDir())
-        return QStringLiteral("%1: not a directory; refusing to write the tables into it").arg(tables);
-    if (!tablesInfo.exists() && !QDir().mkpath(tables))
-        return QStringLiteral("%1: cannot create the directory").arg(tables);
-    return {};
-}
-
-} // namespace
-
 int runReport(const QStringList& args)
 {
     QCommandLineParser parser;
@@ -90,11 +69,6 @@ int runReport(const QStringList& args)
     if (!result)
         return exitCode;
 
-    if (const QString e = prepareOutputFolder(dir); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    const QDir folder(dir);
     std::map<QString, QByteArray> charts;
     if (!parser.isSet(noCharts)) {
         charts = renderReportCharts(*result);
@@ -102,26 +76,10 @@ int runReport(const QStringList& args)
             printError(QStringLiteral("warning: charts need the widgets (run through nsys-workbench); report.html "
                                       "holds the tables only"));
     }
-    std::vector<std::pair<QString, QByteArray>> files;
-    for (ReportFile& f : reportFiles(*result, charts))
-        files.emplace_back(folder.filePath(f.relativePath), std::move(f.bytes));
-    for (const auto& [file, bytes] : files) {
-        if (const QString e = checkOutputPath(file); !e.isEmpty()) {
-            printError(e);
-            return ExitUsage;
-        }
-    }
-    if (!charts.empty() && !QDir().mkpath(folder.filePath(QStringLiteral("charts")))) {
-        printError(QStringLiteral("%1: cannot create the directory").arg(folder.filePath(QStringLiteral("charts"))));
-        return ExitInput;
-    }
-    for (const auto& [file, bytes] : files) {
-        const QByteArray& data = bytes;
-        if (const QString e = writeOutputWith(file, [&](QIODevice& d) { return d.write(data) == data.size(); });
-            !e.isEmpty()) {
-            printError(e);
-            return ExitInput;
-        }
+    // The same writer as the Findings pane's Export → Report; the command's inputs are refused as outputs too.
+    if (const Status written = writeReportFolder(*result, dir, charts, checkOutputPath); !written) {
+        printError(written.errorMessage());
+        return exitCodeOf(written.error());
     }
     writeStdout(
         QStringLiteral("%1, %2 not run for missing data; report in %3\n")

@@ -149,6 +149,10 @@ int runStats(const QStringList& args)
         return exitCode;
     setFocus(command->plan, loaded->focus.range);
     const Result<std::vector<ReportTable>> tables = computeReports(command->plan, *loaded->profile);
+    if (!tables) {
+        printError(tables.errorMessage());
+        return exitCodeOf(tables.error());
+    }
     std::vector<const ReportTable*> produced;
     for (const ReportTable& table : tables.value()) {
         if (!table.skipped.isEmpty())

@@ -157,7 +157,7 @@ IntervalColumns inOrder(const IntervalColumns& rows, const DeviceOrder& order)
 
 } // namespace
 
-std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr& profile)
+std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr& profile, const CancelToken& cancel)
 {
     auto t = std::make_shared<CategoryTimeline>();
     t->m_profile = profile;
@@ -174,12 +174,16 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
     DeviceMapper devices(p);
     t->m_kernelName = addKernelRows(p, t->m_names, devices, rows);
     addMemOpRows(p, t->m_names, devices, rows);
+    if (cancel.isCancelled())
+        return nullptr;
     t->m_devices = rankDevices(devices, rows);
     auto kernelDevice = std::make_shared<std::vector<std::uint16_t>>(kernels);
     for (std::size_t i = 0; i < kernels; ++i)
         (*kernelDevice)[i] = std::uint16_t(rows.device[i]);
     t->m_kernelDevice = std::move(kernelDevice);
 
+    if (cancel.isCancelled())
+        return nullptr;
     const DeviceOrder order = sortByDeviceAndStart(rows, t->m_devices.size());
     t->m_rows = inOrder(rows, order);
     IntervalColumns& sorted = t->m_rows;
@@ -189,8 +193,11 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
     DeviceOrder identity { std::vector<std::uint32_t>(rowCount), t->m_deviceBegin };
     std::iota(identity.order.begin(), identity.order.end(), 0u);
     const std::vector<std::uint32_t> global = mergeDevices(sorted, identity);
-    for (const TimeMode mode : kAllTimeModes)
+    for (const TimeMode mode : kAllTimeModes) {
+        if (cancel.isCancelled())
+            return nullptr;
         t->m_nameTimes[std::size_t(mode)] = computeGroupTimes(sorted, identity, &global, t->m_names.size(), mode);
+    }
     // From here on the device of a row is its position (m_deviceBegin).
     sorted.device = {};
     return t;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/categories/timemodes.h"
+#include "core/jobs/cancel.h"
 #include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
 
@@ -27,7 +28,9 @@ public:
         bool memOp = false;
     };
 
-    static std::shared_ptr<const CategoryTimeline> build(const ProfilePtr& profile);
+    /// Null when @p cancel is cancelled (checked between its passes over the rows).
+    static std::shared_ptr<const CategoryTimeline> build(
+        const ProfilePtr& profile, const CancelToken& cancel = CancelToken::never());
     /// This timeline cut to @p focus: only the rows that overlap it; sum counts their whole durations, the
     /// occupancy modes (busy, exclusive, g2g) their parts inside the range. Names, devices and the per-kernel maps
     /// are shared, not copied; one pass over the rows plus the time modes of the rows kept.

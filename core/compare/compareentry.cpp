@@ -39,17 +39,17 @@ Result<CompareEntry> kernelEntry(const CompareEntryRequest& request, const JobCo
 Result<CompareEntry> categoryEntry(const CompareEntryRequest& request, const JobContext& job)
 {
     CategoryRequest categories;
-    const auto whole = request.categoryTimeline ? request.categoryTimeline : CategoryTimeline::build(request.profile);
-    categories.timeline = request.focus.isActive() ? whole->focused(request.focus) : whole;
+    categories.timeline
+        = request.categoryTimeline ? request.categoryTimeline : CategoryTimeline::build(request.profile);
     categories.matches = request.categoryMatches;
     categories.rules = request.options.rules;
-    categories.options.mode = request.options.timeMode;
+    categories.mode = request.options.timeMode;
     categories.focus = request.focus;
     Result<CategoryResult> result = computeCategories(categories, job);
     if (!result)
         return result.failureAs<CompareEntry>();
     CompareEntry entry;
-    entry.timeline = categories.timeline;
+    entry.timeline = result->timeline;
     entry.breakdown = std::make_shared<const CategoryBreakdown>(std::move(result->breakdown));
     entry.keys = finished(categoryKeys(*entry.breakdown, 0), request);
     return entry;

@@ -4,6 +4,7 @@
 #include "core/categories/categorytimeline.h"
 #include "core/categories/ruleevaluation.h"
 #include "core/compare/kernelnames.h"
+#include "core/iterations/iterationmarkers.h"
 #include "core/nvtx/nvtxexport.h"
 #include "core/nvtx/nvtxnames.h"
 #include "core/stats/durationstats.h"
@@ -230,25 +231,15 @@ LoadOptions compareLoadOptions(const CompareKeyOptions& options, bool iterationM
 
 std::int64_t countIterations(const Profile& profile, const QString& marker, const FocusRange& focus)
 {
-    const NvtxTable& nvtx = profile.nvtx;
-    const QString normalizedMarker = normalizeNvtxName(marker);
-    // Whether each distinct name matches, decided once per name: 0 unknown, 1 no, 2 yes.
-    std::vector<std::uint8_t> matches(profile.strings.size(), 0);
-    std::int64_t count = 0;
-    for (std::size_t i = 0; i < nvtx.size(); ++i) {
-        const StringRef name = nvtx.name[i];
-        if (!NvtxTable::isRange(nvtx.eventType[i]) || name == kNoString)
-            continue;
-        if (focus.isActive() && !focus.overlaps(nvtx.start[i], nvtx.resolvedEnd(i)))
-            continue;
-        std::uint8_t& m = matches[std::size_t(name)];
-        if (m == 0) {
-            const QString& text = profile.strings.at(name);
-            m = (text == marker || normalizeNvtxName(text) == normalizedMarker) ? 2 : 1;
-        }
-        count += m == 2;
-    }
-    return count;
+    if (marker.isEmpty())
+        return 0;
+    const Result<MarkerRanges> found = findMarkerRanges(profile, marker);
+    if (!found)
+        return 0;
+    if (!focus.isActive())
+        return std::int64_t(found->ranges.size());
+    return std::count_if(found->ranges.begin(), found->ranges.end(),
+        [&focus](const MarkerRange& r) { return focus.overlaps(r.start, r.end); });
 }
 
 } // namespace nsw

@@ -89,9 +89,10 @@ struct CompareKeyOptions
 /// Only the tables and kernel columns the keys need (plus the NVTX table when an iteration marker is counted).
 LoadOptions compareLoadOptions(const CompareKeyOptions& options, bool iterationMarker);
 
-/// Instances of the iteration marker: NVTX ranges (any domain, any thread) named @p marker, or whose
-/// normalizeNvtxName() equals the marker's ("ProfilerStep#12" matches "ProfilerStep#1"). Needs the NVTX table.
-/// With an active @p focus, only the instances that overlap it.
+/// The iterations "per iteration" divides by: the iterations of @p marker exactly as the `iterations` command and
+/// the Iterations pane list them (findMarkerRanges(): the process with the most instances, nested instances
+/// folded into the outermost, unterminated and library ranges left out), with an active @p focus those that
+/// overlap it; 0 without a marker or when nothing matches. Needs the NVTX table.
 std::int64_t countIterations(const Profile& profile, const QString& marker, const FocusRange& focus = {});
 
 } // namespace nsw

@@ -12,16 +12,11 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSaveFile>
-#include <QSettings>
 #include <map>
 
 namespace nsw {
 
 namespace {
-const QString kEngineKey = QStringLiteral("categories/engine");
-const QString kModelKey = QStringLiteral("categories/model");
-const QString kModeKey = QStringLiteral("categories/timeMode");
-
 QString fileNameFor(const QString& engine)
 {
     QString name = engine;
@@ -33,8 +28,7 @@ struct Input
 {
     QPointer<ProfileSession> session;
     std::shared_ptr<CategorySessionData> data;
-    TimeNs wallNs = kNoTime;
-    QString wallSource;
+    WallTimeSource wall;
     FocusRange focus;
 };
 } // namespace
@@ -43,11 +37,8 @@ CategoryController::CategoryController(Workbench* workbench, QObject* parent)
     : QObject(parent)
     , m_workbench(workbench)
 {
-    const QSettings settings;
-    m_mode = parseTimeMode(settings.value(kModeKey).toString()).value_or(TimeMode::Global);
     reloadLibrary();
-    if (!select(settings.value(kEngineKey).toString(), settings.value(kModelKey).toString())
-        && !select(QStringLiteral("vllm"), QStringLiteral("llama"))) {
+    if (!select(QStringLiteral("vllm"), QStringLiteral("llama"))) {
         const QStringList engines = m_library.engines();
         if (!engines.isEmpty())
             select(engines.first(), m_library.models(engines.first()).value(0));
@@ -55,6 +46,8 @@ CategoryController::CategoryController(Workbench* workbench, QObject* parent)
     connect(workbench, &Workbench::sessionAdded, this, &CategoryController::onSessionAdded);
     connect(workbench, &Workbench::focusChanged, this, &CategoryController::recompute);
     connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
+        m_timelineJobs.erase(s); // cancels a build: the closed profile is not kept alive by it
+        m_timelineErrors.erase(s);
         std::erase_if(m_results, [s](const SessionResult& r) { return r.session == s || !r.session; });
         Q_EMIT resultsChanged();
     });
@@ -112,15 +105,22 @@ void CategoryController::ensureTimeline(ProfileSession* session)
         recompute();
         return;
     }
-    ++m_pendingTimelines;
+    std::unique_ptr<JobSlot>& slot = m_timelineJobs[session];
+    if (slot)
+        return; // being built
+    slot = std::make_unique<JobSlot>(this);
     QPointer<ProfileSession> guard(session);
     const ProfilePtr profile = session->profile();
-    runInBackground<std::shared_ptr<const CategoryTimeline>>(
-        this, [profile]() { return CategoryTimeline::build(profile); },
-        [this, guard](std::shared_ptr<const CategoryTimeline> timeline) {
-            --m_pendingTimelines;
-            if (guard && !guard->attachment<CategorySessionData>(attachmentKey()))
-                attachTimeline(guard, std::move(timeline));
+    slot->run<std::shared_ptr<const CategoryTimeline>>(
+        [profile](const JobContext& job) { return orCancelled(CategoryTimeline::build(profile, job.cancelToken())); },
+        [this, guard](Result<std::shared_ptr<const CategoryTimeline>> timeline) {
+            if (!guard)
+                return;
+            m_timelineJobs.erase(guard.data());
+            if (!timeline)
+                m_timelineErrors[guard.data()] = guard->displayName() + QStringLiteral(": ") + timeline.errorMessage();
+            else if (!guard->attachment<CategorySessionData>(attachmentKey()))
+                attachTimeline(guard, std::move(*timeline));
             recompute();
         });
 }
@@ -138,9 +138,6 @@ bool CategoryController::select(const QString& engine, const QString& model)
     if (!list)
         return false;
     m_rules = *list;
-    QSettings settings;
-    settings.setValue(kEngineKey, engine);
-    settings.setValue(kModelKey, model);
     Q_EMIT selectionChanged();
     Q_EMIT rulesChanged();
     recompute();
@@ -324,7 +321,6 @@ void CategoryController::setTimeMode(TimeMode mode)
     if (mode == m_mode)
         return;
     m_mode = mode;
-    QSettings().setValue(kModeKey, timeModeName(mode));
     Q_EMIT optionsChanged();
     recompute();
 }
@@ -364,6 +360,15 @@ std::vector<ProfileCategories> CategoryController::profileCategories() const
     return out;
 }
 
+Result<std::vector<ProfileCategories>> CategoryController::mappingProfiles() const
+{
+    std::vector<CategoryRequest> requests;
+    for (const SessionResult& r : m_results)
+        if (r.session)
+            requests.push_back(r.request);
+    return categoryMappingProfiles(profileCategories(), requests);
+}
+
 void CategoryController::recompute()
 {
     if (!m_active)
@@ -377,49 +382,56 @@ void CategoryController::recompute()
         if (!in.data || !s->isComplete())
             continue; // a profile still loading shows once whole: its capture span needs every table
 
-        // Under a focus the CPU segment is measured against the focus range; an entered wall time covers the whole
-        // run and is left out.
-        if (m_wallSource == WallSource::Capture && in.focus.isActive()) {
-            in.wallNs = in.focus.durationNs();
-            in.wallSource = QStringLiteral("focus range");
-        } else if (m_wallSource == WallSource::Capture) {
-            in.wallNs = s->profile()->captureDurationNs();
-            in.wallSource = QStringLiteral("capture span");
-        } else if (m_wallSource == WallSource::Entered && s->wallTimeNs() != kNoTime && !in.focus.isActive()) {
-            in.wallNs = s->wallTimeNs();
-            in.wallSource = QStringLiteral("wall time");
-        }
+        in.wall.kind = m_wallSource == WallSource::Capture ? WallTimeSource::Kind::Capture
+            : m_wallSource == WallSource::Entered          ? WallTimeSource::Kind::Entered
+                                                           : WallTimeSource::Kind::None;
+        in.wall.enteredNs = s->wallTimeNs();
         inputs.push_back(std::move(in));
     }
     const RuleList rules = m_rules;
-    CategoryOptions options;
-    options.mode = m_mode;
-    options.perDevice = m_perDevice;
-    m_job.run<std::vector<SessionResult>>(
-        [inputs, rules, options](const JobContext& job) {
-            std::vector<SessionResult> results;
+    const TimeMode mode = m_mode;
+    const bool perDevice = m_perDevice;
+    struct Output
+    {
+        std::vector<SessionResult> results;
+        QStringList errors;
+    };
+    m_job.run<Output>(
+        [inputs, rules, mode, perDevice](const JobContext& job) -> Result<Output> {
+            Output out;
             for (const Input& in : inputs) {
                 QElapsedTimer timer;
                 timer.start();
                 SessionResult r;
                 r.session = in.session;
-                r.timeline = in.data->timeline;
-                CategoryRequest request { r.timeline, in.data->matches, rules, options, true, in.focus };
-                request.options.wallNs = in.wallNs;
-                request.options.wallSource = in.wallSource;
-                Result<CategoryResult> result = computeCategories(request, job);
-                if (!result)
-                    return std::vector<SessionResult>(); // cancelled: a newer request replaces it
+                r.request = { in.data->timeline, in.data->matches, rules, mode, perDevice, in.wall, true, in.focus };
+                Result<CategoryResult> result = computeCategories(r.request, job);
+                if (result.isCancelled())
+                    return result.failureAs<Output>(); // a newer request replaces it
+                if (!result) {
+                    out.errors.append((in.session ? in.session->displayName() + QStringLiteral(": ") : QString())
+                        + result.errorMessage());
+                    continue;
+                }
+                r.timeline = std::move(result->timeline);
                 r.evaluation = std::move(result->evaluation);
                 r.breakdown = std::move(result->breakdown);
                 r.microseconds = timer.nsecsElapsed() / 1000;
-                results.push_back(std::move(r));
+                out.results.push_back(std::move(r));
             }
-            return results;
+            return out;
         },
-        [this](std::vector<SessionResult> results) {
-            std::erase_if(results, [](const SessionResult& r) { return !r.session; });
-            m_results = std::move(results);
+        [this](Result<Output> out) {
+            if (!out) {
+                m_errors = { out.errorMessage() };
+                m_results.clear();
+            } else {
+                std::erase_if(out->results, [](const SessionResult& r) { return !r.session; });
+                m_results = std::move(out->results);
+                m_errors = std::move(out->errors);
+                for (const auto& [session, error] : m_timelineErrors)
+                    m_errors.append(error);
+            }
             Q_EMIT resultsChanged();
         });
 }

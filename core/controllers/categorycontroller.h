@@ -2,13 +2,14 @@
 #pragma once
 
 #include "core/categories/categorybreakdown.h"
+#include "core/categories/categoryrun.h"
 #include "core/categories/categorytable.h"
 #include "core/categories/rulelibrary.h"
 #include "core/jobs/background.h"
-#include "core/session/background.h"
 
 #include <QObject>
 #include <QPointer>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -42,7 +43,8 @@ public:
     struct SessionResult
     {
         QPointer<ProfileSession> session;
-        std::shared_ptr<const CategoryTimeline> timeline;
+        CategoryRequest request; ///< what was computed (the mapping export asks it again without the per-GPU split)
+        std::shared_ptr<const CategoryTimeline> timeline; ///< focused when the profile is
         RuleEvaluation evaluation;
         CategoryBreakdown breakdown;
         qint64 microseconds = 0; ///< time taken to classify and add up
@@ -108,12 +110,16 @@ public:
 
     // Results.
     const std::vector<SessionResult>& results() const { return m_results; }
+    /// Why profiles have no result ("run.sqlite: 100,000 rules against ..."), one line each.
+    const QStringList& errors() const { return m_errors; }
     const SessionResult* result(const ProfileSession* session) const;
     /// Exports and the chart's data.
     std::vector<ProfileCategories> profileCategories() const;
     CategoryTable table() const { return makeCategoryTable(profileCategories()); }
+    /// What gputrc2graph's mapping (result.csv) holds: per profile whatever the bars (categoryMappingProfiles()).
+    Result<std::vector<ProfileCategories>> mappingProfiles() const;
     /// True while timelines are built or results are computed.
-    bool isBusy() const { return m_pendingTimelines > 0 || m_job.isBusy(); }
+    bool isBusy() const { return !m_timelineJobs.empty() || m_job.isBusy(); }
 
 Q_SIGNALS:
     void libraryChanged();
@@ -136,7 +142,9 @@ private:
     bool m_perDevice = false;
     WallSource m_wallSource = WallSource::None;
     std::vector<SessionResult> m_results;
-    int m_pendingTimelines = 0;
+    QStringList m_errors;
+    std::map<ProfileSession*, std::unique_ptr<JobSlot>> m_timelineJobs; ///< timelines being built, per profile
+    std::map<ProfileSession*, QString> m_timelineErrors; ///< why a profile's timeline could not be built
     bool m_active = false;
     JobSlot m_job { this }; ///< the breakdowns being computed; a newer request cancels it
 };

@@ -76,8 +76,8 @@ struct Output
 
 /// The session's entry for @p settings, built on the session's kernel index and category data when it holds them
 /// (category data built here lands in @p builtCategories, to attach to the session).
-/// Null when @p job is cancelled.
-std::shared_ptr<const CompareEntry> computeEntry(const Input& in, const CompareController::Settings& settings,
+/// Its error (a cancel, or e.g. a rule set too large to evaluate) when it fails.
+Result<std::shared_ptr<const CompareEntry>> computeEntry(const Input& in, const CompareController::Settings& settings,
     const RuleList& rules, TimeMode mode, std::shared_ptr<CategorySessionData>* builtCategories, const JobContext& job)
 {
     CompareEntryRequest request;
@@ -104,8 +104,8 @@ std::shared_ptr<const CompareEntry> computeEntry(const Input& in, const CompareC
     }
     Result<CompareEntry> entry = computeCompareEntry(request, job);
     if (!entry)
-        return nullptr;
-    return std::make_shared<const CompareEntry>(std::move(*entry));
+        return entry.failureAs<std::shared_ptr<const CompareEntry>>();
+    return std::shared_ptr<const CompareEntry>(std::make_shared<const CompareEntry>(std::move(*entry)));
 }
 
 int keyIndex(const CompareEntry& entry, const QString& key)
@@ -423,16 +423,19 @@ void CompareController::recompute()
     const RuleList rules = m_settings.by == CompareBy::Category ? categoryRules() : RuleList {};
     const TimeMode mode = categoryTimeMode();
     m_job.run<std::shared_ptr<Output>>(
-        [inputs, settings, rules, mode, options](const JobContext& job) {
+        [inputs, settings, rules, mode, options](const JobContext& job) -> Result<std::shared_ptr<Output>> {
             auto out = std::make_shared<Output>();
             std::vector<CompareProfile> profiles;
             for (const Input& in : inputs) {
                 std::shared_ptr<CategorySessionData> built;
                 std::shared_ptr<const CompareEntry> entry = in.entry;
                 if (!entry) {
-                    entry = computeEntry(in, settings, rules, mode, &built, job);
-                    if (!entry)
-                        return out; // superseded: never delivered
+                    Result<std::shared_ptr<const CompareEntry>> computed
+                        = computeEntry(in, settings, rules, mode, &built, job);
+                    if (!computed)
+                        return Result<std::shared_ptr<Output>>::failure(
+                            computed.error().kind, in.label + QStringLiteral(": ") + computed.errorMessage());
+                    entry = *computed;
                     ++out->computed;
                 }
                 std::int64_t iterations = in.iterations;
@@ -447,7 +450,15 @@ void CompareController::recompute()
             out->comparison = compareProfiles(profiles, options);
             return out;
         },
-        [this, inputs, specs, settings](std::shared_ptr<Output> out) {
+        [this, inputs, specs, settings](Result<std::shared_ptr<Output>> computed) {
+            m_computing = false;
+            if (!computed) {
+                m_comparison = Comparison {};
+                m_comparison.error = computed.errorMessage();
+                Q_EMIT resultsChanged();
+                return;
+            }
+            const std::shared_ptr<Output>& out = *computed;
             m_computed += out->computed;
             for (std::size_t i = 0; i < inputs.size(); ++i) {
                 ProfileSession* s = inputs[i].session;
@@ -460,7 +471,6 @@ void CompareController::recompute()
                 if (out->builtCategories[i] && !s->attachment<CategorySessionData>(CategoryController::attachmentKey()))
                     s->setAttachment(CategoryController::attachmentKey(), out->builtCategories[i]);
             }
-            m_computing = false;
             m_comparison = std::move(out->comparison);
             Q_EMIT resultsChanged();
         });

@@ -193,4 +193,12 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
     return Result<DiagnosticsResult>(std::move(r), side.warnings);
 }
 
+bool analysisThresholdsDiffer(const Thresholds& a, const Thresholds& b)
+{
+    for (const char* name : { "listed_gap_us", "long_gap_ms", "short_kernel_us" })
+        if (a.value(QLatin1String(name)) != b.value(QLatin1String(name)))
+            return true;
+    return false;
+}
+
 } // namespace nsw

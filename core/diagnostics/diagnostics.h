@@ -83,11 +83,17 @@ LoadOptions diagnosticsLoadOptions();
 /// stages ("Idle gaps", "Overlap"...).
 Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, const JobContext& job = {});
 
-/// The findings of an analysed profile with the given thresholds (runDiagnostics calls it; the pane may call it
-/// again when only thresholds change). Fills result.findings and result.skipped, sorted. Three thresholds shape the
-/// analyses themselves and take effect fully only through runDiagnostics: listed_gap_us (which gaps are listed),
-/// short_kernel_us (launch cost) and long_gap_ms (long-gap totals; otherwise counted among the listed gaps).
+/// The findings of an analysed profile with the given thresholds (runDiagnostics calls it; the pane calls it again
+/// when only the findings' thresholds change). Fills result.findings and result.skipped, sorted. The result must
+/// have been analysed with the same analysis thresholds (analysisThresholdsDiffer() false): otherwise the request
+/// goes through runDiagnostics again.
 void computeFindings(DiagnosticsResult& result, const Thresholds& thresholds);
+
+/// Whether @p a and @p b differ in a threshold that shapes the analyses themselves, not only the findings:
+/// listed_gap_us (which gaps are listed), long_gap_ms (the long-gap totals) or short_kernel_us (launch cost). A
+/// change of one of them runs every analysis again, so that tables, reports and findings name the thresholds they
+/// were computed with.
+bool analysisThresholdsDiffer(const Thresholds& a, const Thresholds& b);
 
 /// Every table of the result, in a stable order, with nsys-llm-explainer's names where it has one: kernels,
 /// nvtx_ranges, gpu_idle_gaps, kernels_by_pid, sync_by_pid, nvtx_by_pid; then ours: gpu_idle_by_device,

@@ -113,24 +113,12 @@ void FindingsBuilder::longGaps()
         return; // gpuIdle() said why
     const TimeNs longGap = TimeNs(th("long_gap_ms") * 1e6);
     for (const DeviceIdle& d : r.idleGaps.devices) {
-        // The totals come from the analysis (every gap), computed with the same threshold unless the pane changed
-        // it since: then from the listed gaps.
-        qint64 count = 0;
-        TimeNs total = 0;
+        // The totals come from the analysis (every gap), computed with this threshold: a change of it runs the
+        // analyses again (analysisThresholdsDiffer()).
+        const qint64 count = d.longGaps;
+        const TimeNs total = d.longGapNs;
         TimeNs byCause[kGapCauseCount] = {};
-        if (r.idleGaps.longMinNs == longGap) {
-            count = d.longGaps;
-            total = d.longGapNs;
-            std::copy(std::begin(d.longCauseNs), std::end(d.longCauseNs), std::begin(byCause));
-        } else {
-            for (const IdleGap& g : r.idleGaps.deviceGaps) {
-                if (g.device != d.device || g.duration() < longGap)
-                    continue;
-                ++count;
-                total += g.duration();
-                byCause[int(g.cause)] += g.duration();
-            }
-        }
+        std::copy(std::begin(d.longCauseNs), std::end(d.longCauseNs), std::begin(byCause));
         if (count == 0)
             continue;
         const GapCause top = GapCause(topCause(byCause));
@@ -186,8 +174,6 @@ void FindingsBuilder::longGaps()
         }
         setGpuCost(f, total, d.device);
         f.thresholds = { thText("long_gap_ms") };
-        if (r.idleGaps.longMinNs != longGap && (r.idleGaps.listedMinNs > longGap || r.idleGaps.truncated))
-            f.detail += QStringLiteral(" Counted among the listed gaps only (run the analysis again for all).");
         add(f, d.device);
     }
 }

@@ -29,25 +29,42 @@ std::vector<ReportFile> reportFiles(const DiagnosticsResult& result, const std::
     return files;
 }
 
-Status writeReportFolder(
-    const DiagnosticsResult& result, const QString& dir, const std::map<QString, QByteArray>& charts)
+namespace {
+/// Why @p path must not be written: not a regular file, the profile's export, or refused by the caller.
+QString refusalOf(const QString& path, const DiagnosticsResult& result, const OutputRefusal& refuse)
+{
+    const QFileInfo info(path);
+    if (refuse)
+        if (const QString why = refuse(path); !why.isEmpty())
+            return why;
+    if (info.exists() && !info.isFile())
+        return QStringLiteral("%1: not a regular file; refusing to replace it").arg(path);
+    if (info.exists() && result.profile
+        && (info == QFileInfo(result.profile->meta.filePath) || info == QFileInfo(result.profile->meta.reportPath)))
+        return QStringLiteral("%1: is the profile's own file; refusing to overwrite it").arg(path);
+    return {};
+}
+} // namespace
+
+Status writeReportFolder(const DiagnosticsResult& result, const QString& dir,
+    const std::map<QString, QByteArray>& charts, const OutputRefusal& refuse)
 {
     QStringList folders { dir, QDir(dir).filePath(QStringLiteral("tables")) };
     if (!charts.empty())
         folders << QDir(dir).filePath(QStringLiteral("charts"));
-    for (const QString& folder : folders) {
-        const QFileInfo info(folder);
-        if (info.exists() && !info.isDir())
+    for (const QString& folder : folders)
+        if (const QFileInfo info(folder); info.exists() && !info.isDir())
             return Status::failure(ErrorKind::Usage,
                 QStringLiteral("%1: not a directory; refusing to write the report into it").arg(folder));
-        if (!info.exists() && !QDir().mkpath(folder))
+    const std::vector<ReportFile> files = reportFiles(result, charts);
+    for (const ReportFile& f : files)
+        if (const QString why = refusalOf(QDir(dir).filePath(f.relativePath), result, refuse); !why.isEmpty())
+            return Status::failure(ErrorKind::Usage, why);
+    for (const QString& folder : folders)
+        if (!QFileInfo(folder).exists() && !QDir().mkpath(folder))
             return Status::failure(ErrorKind::Input, QStringLiteral("%1: cannot create the directory").arg(folder));
-    }
-    for (const ReportFile& f : reportFiles(result, charts)) {
+    for (const ReportFile& f : files) {
         const QString path = QDir(dir).filePath(f.relativePath);
-        if (QFileInfo(path).exists() && !QFileInfo(path).isFile())
-            return Status::failure(
-                ErrorKind::Usage, QStringLiteral("%1: not a regular file; refusing to replace it").arg(path));
         QSaveFile out(path);
         if (!out.open(QIODevice::WriteOnly) || out.write(f.bytes) != f.bytes.size() || !out.commit())
             return Status::failure(ErrorKind::Input, QStringLiteral("%1: %2").arg(path, out.errorString()));

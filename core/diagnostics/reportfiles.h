@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -22,9 +23,15 @@ struct ReportFile
 /// HTML and linked from the Markdown.
 std::vector<ReportFile> reportFiles(const DiagnosticsResult& result, const std::map<QString, QByteArray>& charts = {});
 
+/// Why a path must not be written (e.g. it is one of the command's inputs), or empty.
+using OutputRefusal = std::function<QString(const QString& path)>;
+
 /// Writes reportFiles() into @p dir (created with its tables/ and charts/ folders when missing), each file
-/// atomically. A Status error names the folder or file that could not be written.
-Status writeReportFolder(
-    const DiagnosticsResult& result, const QString& dir, const std::map<QString, QByteArray>& charts = {});
+/// atomically: what `report --out DIR` and the Findings pane's Export → Report both call. Every path is checked
+/// before anything is written: one that exists and is not a regular file, the profile's own export, or one
+/// @p refuse refuses (Usage error), so a refusal leaves the folder as it was. A Status error names the folder or
+/// file that could not be written (Input).
+Status writeReportFolder(const DiagnosticsResult& result, const QString& dir,
+    const std::map<QString, QByteArray>& charts = {}, const OutputRefusal& refuse = {});
 
 } // namespace nsw

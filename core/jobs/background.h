@@ -3,6 +3,7 @@
 
 #include "core/jobs/handoff.h"
 #include "core/jobs/jobcontext.h"
+#include "core/jobs/jobguard.h"
 #include "core/jobs/mainthreadcall.h"
 
 #include <QElapsedTimer>
@@ -28,12 +29,14 @@ public:
     JobSlot(const JobSlot&) = delete;
     JobSlot& operator=(const JobSlot&) = delete;
 
-    /// Starts @p work; @p done gets its result unless a later run() or cancel() superseded it. @p onProgress, when
-    /// given, sees the job's progress on the owner's thread, at most every 50 ms.
-    template <typename R>
-    void run(std::function<R(const JobContext&)> work, std::function<void(R)> done,
+    /// Starts @p work; @p done gets its result unless a later run() or cancel() superseded it. An exception that
+    /// escapes @p work is its result's error (errorOfException(): out of memory, internal error), never the end of
+    /// the program. @p onProgress, when given, sees the job's progress on the owner's thread, at most every 50 ms.
+    template <typename T>
+    void run(std::function<Result<T>(const JobContext&)> work, std::function<void(Result<T>)> done,
         std::function<void(const Progress&)> onProgress = {})
     {
+        using R = Result<T>;
         m_token.cancel();
         m_token = CancelToken();
         const quint64 generation = ++m_state->generation;
@@ -56,7 +59,8 @@ public:
         startInPool([guard, state, generation, context, work = std::move(work), done = std::move(done)]() mutable {
             if (context.isCancelled())
                 return;
-            auto result = std::make_shared<R>(work(context));
+            auto result = std::make_shared<R>(
+                catchingExceptions<T>([&]() { return work(context); }, QStringLiteral("this computation")));
             postToMainThread([guard, state, generation, context, done = std::move(done), result]() {
                 // generation is only touched on the owner's thread: this check and run() cannot race.
                 if (!guard || state->generation != generation || context.isCancelled())

@@ -16,6 +16,10 @@ enum class ErrorKind : std::uint8_t
     Input, ///< a file cannot be read or is not what it should be
     NoData, ///< the input has none of the data the request needs
     Cancelled, ///< the caller cancelled (or superseded) the request
+    OutOfMemory, ///< an allocation failed (std::bad_alloc, a thread that could not start, SQLite out of memory)
+    Busy, ///< the file is in use: another process writes it (try again once it is done)
+    Tool, ///< an external tool the request needs (nsys, to export a report) is missing or failed
+    Internal, ///< an unexpected exception: a bug, reported instead of ending the program
 };
 
 struct Error
@@ -23,6 +27,9 @@ struct Error
     ErrorKind kind = ErrorKind::Input;
     QString message; ///< one line that names the file (when there is one) and the problem
 };
+
+/// Stops the program: a caller read the value of a failed result (whose error is @p error) without checking it.
+[[noreturn]] void resultValueMissing(const QString& error);
 
 /// Damage that was tolerated (rows skipped, ids out of range, a default used): it travels with the result and is
 /// shown to the user (stderr, a `warnings` array in JSON, the window's status).
@@ -51,13 +58,27 @@ public:
     explicit operator bool() const { return ok(); }
     bool isCancelled() const { return !ok() && m_error.kind == ErrorKind::Cancelled; }
 
-    const T& value() const& { return *m_value; }
-    T& value() & { return *m_value; }
-    T&& value() && { return std::move(*m_value); }
-    const T& operator*() const& { return *m_value; }
-    T& operator*() & { return *m_value; }
-    const T* operator->() const { return &*m_value; }
-    T* operator->() { return &*m_value; }
+    /// The value; reading it from a failed result is a bug in the caller, which stops the program with the error it
+    /// did not check (an assertion in debug builds), never undefined behaviour.
+    const T& value() const&
+    {
+        checkValue();
+        return *m_value;
+    }
+    T& value() &
+    {
+        checkValue();
+        return *m_value;
+    }
+    T&& value() &&
+    {
+        checkValue();
+        return std::move(*m_value);
+    }
+    const T& operator*() const& { return value(); }
+    T& operator*() & { return value(); }
+    const T* operator->() const { return &value(); }
+    T* operator->() { return &value(); }
 
     const Error& error() const { return m_error; }
     const QString& errorMessage() const { return m_error.message; }
@@ -77,14 +98,19 @@ public:
     template <typename U> Result<U> failureAs() const { return Result<U>(m_error, m_warnings); }
 
 private:
+    void checkValue() const
+    {
+        if (!m_value) [[unlikely]]
+            resultValueMissing(m_error.message);
+    }
+
     std::optional<T> m_value;
     Error m_error;
     Warnings m_warnings;
 };
 
 struct Done
-{
-};
+{ };
 
 /// A result without a value: success or an error, plus warnings.
 using Status = Result<Done>;
@@ -92,6 +118,15 @@ using Status = Result<Done>;
 inline Status success(Warnings warnings = {})
 {
     return Status(Done {}, std::move(warnings));
+}
+
+/// @p value, or a Cancelled result when it is null: the result of a function that returns null once its cancel
+/// token fired.
+template <typename P> Result<P> orCancelled(P value)
+{
+    if (!value)
+        return Result<P>::cancelled();
+    return Result<P>(std::move(value));
 }
 
 } // namespace nsw

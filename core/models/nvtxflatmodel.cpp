@@ -42,11 +42,12 @@ QVariant NvtxFlatModel::data(const QModelIndex& index, int role) const
     case DepthColumn:
         return raw ? QVariant(r.depth) : QVariant(QString::number(r.depth));
     case PathColumn:
-        return n.kind == NvtxNode::Kind::Range || n.kind == NvtxNode::Kind::Kernel ? m_tree->path(r.node) : QString();
+        return n.kind == NvtxNode::Kind::Range || n.kind == NvtxNode::Kind::Kernel ? m_tree->outputPath(r.node)
+                                                                                   : QString();
     case KindColumn:
         return nvtxKindName(n.kind);
     case RangeColumn:
-        return m_tree->label(r.node);
+        return m_tree->outputLabel(r.node);
     case InstancesColumn:
         return raw ? QVariant(n.instances) : QVariant(withThousandsSeparators(qint64(n.instances)));
     case CpuColumn:

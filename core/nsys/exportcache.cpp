@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exportcache.h"
 
+#include "core/util/coresettings.h"
+
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
-#include <QSettings>
 #include <QStandardPaths>
 #include <algorithm>
 #include <cerrno>
@@ -51,8 +52,8 @@ qint64 ExportCache::limitBytes()
     const qint64 megabytes = qEnvironmentVariable("NSYS_WORKBENCH_CACHE_MAX_MB").toLongLong(&ok);
     if (ok && megabytes >= 0)
         return megabytes << 20;
-    const qint64 configured = QSettings().value(QStringLiteral("nsys/cacheMaxMB")).toLongLong(&ok);
-    return ok && configured > 0 ? configured << 20 : kDefaultLimitBytes;
+    const qint64 configured = coreSettings().cacheLimitBytes;
+    return configured > 0 ? configured : kDefaultLimitBytes;
 }
 
 QString ExportCache::entryFor(const QFileInfo& report)

@@ -14,7 +14,7 @@ class ExportCache
 public:
     /// NSYS_WORKBENCH_CACHE_DIR, else <XDG cache>/nsys-workbench/exports.
     static QString folder();
-    /// NSYS_WORKBENCH_CACHE_MAX_MB, else QSettings "nsys/cacheMaxMB", else 20 GiB.
+    /// NSYS_WORKBENCH_CACHE_MAX_MB, else CoreSettings::cacheLimitBytes (Preferences), else 20 GiB.
     static qint64 limitBytes();
 
     /// Where the export of @p report is (or will be) kept: <folder>/<key>/<report's base name>.sqlite.

@@ -2,20 +2,18 @@
 #include "nsystool.h"
 
 #include "core/nsys/processrun.h"
+#include "core/util/coresettings.h"
 
 #include <QCollator>
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSettings>
 #include <QStandardPaths>
 #include <algorithm>
 
 namespace nsw {
 
 namespace {
-const QString kPathKey = QStringLiteral("nsys/path");
-const QString kTimeoutKey = QStringLiteral("nsys/timeout");
 constexpr int kDefaultTimeoutSeconds = 1800;
 
 /// Sub-folders of @p parent matching @p pattern, newest version first ("2025.3.1" before "2024.6.2").
@@ -52,27 +50,13 @@ QString importerNextTo(const QString& nsysPath)
 }
 } // namespace
 
-QString configuredNsysPath()
-{
-    return QSettings().value(kPathKey).toString();
-}
-
-void setConfiguredNsysPath(const QString& path)
-{
-    QSettings settings;
-    if (path.isEmpty())
-        settings.remove(kPathKey);
-    else
-        settings.setValue(kPathKey, path);
-}
-
 QStringList nsysCandidates()
 {
     QStringList candidates;
     const QString fromEnvironment = qEnvironmentVariable("NSYS_WORKBENCH_NSYS");
     if (!fromEnvironment.isEmpty())
         candidates << fromEnvironment;
-    const QString configured = configuredNsysPath();
+    const QString configured = coreSettings().nsysPath;
     if (!configured.isEmpty())
         candidates << configured;
     const QString onPath = QStandardPaths::findExecutable(QStringLiteral("nsys"));
@@ -101,7 +85,7 @@ Result<NsysTool> findNsys()
         const QFileInfo info(path);
         if (!info.isFile() || !info.isExecutable()) {
             // Only the places the user named are worth listing when they hold nothing.
-            if (path == qEnvironmentVariable("NSYS_WORKBENCH_NSYS") || path == configuredNsysPath())
+            if (path == qEnvironmentVariable("NSYS_WORKBENCH_NSYS") || path == coreSettings().nsysPath)
                 tried << QStringLiteral("%1 (not an executable file)").arg(path);
             continue;
         }
@@ -132,7 +116,7 @@ int nsysTimeoutSeconds()
     const int fromEnvironment = qEnvironmentVariableIntValue("NSYS_WORKBENCH_NSYS_TIMEOUT", &ok);
     if (ok && fromEnvironment > 0)
         return fromEnvironment;
-    const int configured = QSettings().value(kTimeoutKey).toInt();
+    const int configured = coreSettings().nsysTimeoutSeconds;
     return configured > 0 ? configured : kDefaultTimeoutSeconds;
 }
 

@@ -19,22 +19,19 @@ struct NsysTool
 };
 
 /// Where nsys is looked for, in order: the NSYS_WORKBENCH_NSYS environment variable, the path set in
-/// Preferences (QSettings "nsys/path"), PATH, /opt/nvidia/nsight-systems/<newest>/bin, /usr/local/cuda/bin and
-/// /usr/local/cuda-<newest>/bin. A configured path that does not exist is listed (and reported) all the same.
+/// Preferences (CoreSettings::nsysPath, passed in by the window), PATH, /opt/nvidia/nsight-systems/<newest>/bin,
+/// /usr/local/cuda/bin and /usr/local/cuda-<newest>/bin. A configured path that does not exist is listed (and reported)
+/// all the same.
 QStringList nsysCandidates();
 
 /// The first candidate that runs; the error says which were tried and what to install.
 Result<NsysTool> findNsys();
 
-/// The setting Preferences writes; empty when none.
-QString configuredNsysPath();
-void setConfiguredNsysPath(const QString& path);
-
 /// "2022.4.2.1" out of `nsys --version`'s "NVIDIA Nsight Systems version 2022.4.2.1-df9881f"; empty when absent.
 QString parseNsysVersion(const QString& versionOutput);
 
-/// The seconds an nsys export or import may take: NSYS_WORKBENCH_NSYS_TIMEOUT, else QSettings "nsys/timeout",
-/// else 1800.
+/// The seconds an nsys export or import may take: NSYS_WORKBENCH_NSYS_TIMEOUT, else
+/// CoreSettings::nsysTimeoutSeconds, else 1800.
 int nsysTimeoutSeconds();
 
 } // namespace nsw

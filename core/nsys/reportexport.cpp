@@ -53,8 +53,8 @@ Status runStep(const QString& reportPath, const QString& what, const ProcessRequ
     if (run.succeeded())
         return success();
     if (!run.started)
-        return Status::failure(ErrorKind::Input, QStringLiteral("%1: %2").arg(reportPath, run.startError));
-    return Status::failure(ErrorKind::Input,
+        return Status::failure(ErrorKind::Tool, QStringLiteral("%1: %2").arg(reportPath, run.startError));
+    return Status::failure(ErrorKind::Tool,
         QStringLiteral("%1: %2 failed (%3): %4")
             .arg(reportPath, what, run.endDescription(request.timeoutSeconds), messageOf(run.outputTail)));
 }
@@ -156,7 +156,7 @@ Status importCapture(const NsysTool& tool, const QString& stream, const QString&
     const std::function<void(const QString&)>& onOutput)
 {
     if (tool.importerPath.isEmpty())
-        return Status::failure(ErrorKind::Input,
+        return Status::failure(ErrorKind::Tool,
             QStringLiteral("%1: is a raw nsys capture (.qdstrm); importing it needs QdstrmImporter, which is not next "
                            "to %2. Install Nsight Systems' host package")
                 .arg(stream, describe(tool)));
@@ -179,14 +179,14 @@ Exported exportReportToSqlite(const QString& reportPath, const JobContext& conte
 
     Result<NsysTool> tool = findNsys();
     if (!tool)
-        return Exported::failure(ErrorKind::Input,
+        return Exported::failure(ErrorKind::Tool,
             QStringLiteral("%1: is an nsys report; opening it needs nsys to export it to SQLite, but %2")
                 .arg(reportPath, tool.errorMessage()));
     const QString nsys = describe(*tool);
     const QString recordedBy
         = reportKindOf(reportPath) == ReportKind::Report ? reportRecorderVersion(reportPath) : QString();
     if (!recordedBy.isEmpty() && !tool->version.isEmpty() && compareNsysReleases(recordedBy, tool->version) > 0)
-        return Exported::failure(ErrorKind::Input,
+        return Exported::failure(ErrorKind::Tool,
             QStringLiteral("%1: was recorded by Nsight Systems %2, which %3 is too old to read. Install Nsight Systems "
                            "%4 or newer and choose its nsys in Preferences (or NSYS_WORKBENCH_NSYS)")
                 .arg(reportPath, recordedBy, nsys, recordedBy.section(QLatin1Char('.'), 0, 1)));
@@ -228,12 +228,12 @@ Exported exportReportToSqlite(const QString& reportPath, const JobContext& conte
                 ? QStringLiteral(" The report is damaged, or was recorded by an Nsight Systems newer than this nsys "
                                  "(then install that version and set it in Preferences or NSYS_WORKBENCH_NSYS)")
                 : QStringLiteral(" The report (recorded by Nsight Systems %1) is damaged").arg(recordedBy);
-            failed = Exported::failure(ErrorKind::Input, message);
+            failed = Exported::failure(ErrorKind::Tool, message);
         }
         return failed;
     }
     if (QFileInfo(output).size() == 0)
-        return Exported::failure(ErrorKind::Input,
+        return Exported::failure(ErrorKind::Tool,
             QStringLiteral("%1: %2 export reported success but wrote no SQLite file").arg(reportPath, nsys));
     QString error;
     const QString stored = ExportCache::store(report, output, &error);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvf1regular.h"
 
+#include "core/jobs/sidejob.h"
+
 #include <QThread>
 #include <algorithm>
 #include <atomic>
@@ -320,16 +322,18 @@ qint64 RegularParser::scanChunks(ChunkResult& first, ChunkResult& second, const 
 {
     const qint64 polls = m_layout.polls;
     const qint64 split = QThread::idealThreadCount() > 1 && polls >= 4096 ? polls / 2 : polls;
-    auto scan = [&](qint64 from, qint64 to, ChunkResult& out) {
-        if (!ChunkScan(*this, from, to, out).run(cancel))
+    auto scan = [&](qint64 from, qint64 to, ChunkResult& out, const CancelToken& stop) {
+        if (!ChunkScan(*this, from, to, out).run(stop))
             m_abort.store(true, std::memory_order_relaxed);
     };
-    std::thread helper;
+    // The second half on a side job: stopped and joined whatever this thread's half does (throws included), and
+    // what it throws comes back here through wait().
+    const CancelToken helperStop = cancel.child();
+    SideJob helper(helperStop);
     if (split < polls)
-        helper = std::thread([&]() { scan(split, polls, second); });
-    scan(0, split, first);
-    if (helper.joinable())
-        helper.join();
+        helper.start([&]() { scan(split, polls, second, helperStop); });
+    scan(0, split, first, cancel);
+    helper.wait();
     return split;
 }
 

@@ -95,10 +95,10 @@ void writeNodeJson(const NvtxTree& tree, std::int32_t node, int depth, int inden
     key("kind");
     w << jsonString(nvtxKindName(n.kind));
     key("name");
-    w << jsonString(tree.label(node));
+    w << jsonString(tree.outputLabel(node));
     if (n.kind == NvtxNode::Kind::Range || n.kind == NvtxNode::Kind::Kernel) {
         key("path");
-        w << jsonString(tree.path(node));
+        w << jsonString(tree.outputPath(node));
     }
     integer("instances", n.instances);
     integer("cpu_ns", n.cpuTime);
@@ -301,18 +301,21 @@ bool writeNvtxTreeMarkdown(const NvtxTree& tree, const std::vector<NvtxPhaseRow>
             = QStringLiteral("GPU %1 (%2)").arg(formatDuration(n.gpuTime), percent(nvtxGpuPercent(tree, r.node)));
         switch (n.kind) {
         case NvtxNode::Kind::Kernel:
-            w << QStringLiteral("%1- %2 ×%3 · %4\n").arg(indent, code(tree.label(r.node))).arg(n.instances).arg(gpu);
+            w << QStringLiteral("%1- %2 ×%3 · %4\n")
+                     .arg(indent, code(tree.outputLabel(r.node)))
+                     .arg(n.instances)
+                     .arg(gpu);
             break;
         case NvtxNode::Kind::Range:
             w << QStringLiteral("%1- **%2** ×%3 · CPU %4 · %5 · span %6 · %7 kernels%8\n")
-                     .arg(indent, code(tree.label(r.node)))
+                     .arg(indent, code(tree.outputLabel(r.node)))
                      .arg(n.instances)
                      .arg(formatDuration(n.cpuTime), gpu, formatDuration(n.projectedSpan))
                      .arg(n.kernels)
                      .arg(n.unterminated ? QStringLiteral(" · %1 unterminated").arg(n.unterminated) : QString());
             break;
         default:
-            w << QStringLiteral("%1- %2 · %3 · %4 kernels\n").arg(indent, tree.label(r.node), gpu).arg(n.kernels);
+            w << QStringLiteral("%1- %2 · %3 · %4 kernels\n").arg(indent, tree.outputLabel(r.node), gpu).arg(n.kernels);
             break;
         }
         if (r.depth >= kMaxExportedNvtxDepth && !n.children.empty()) {

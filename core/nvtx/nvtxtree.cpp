@@ -509,6 +509,14 @@ QString NvtxTree::path(std::int32_t node) const
     return nvtxPathKey(pathLabels(node));
 }
 
+QString NvtxTree::outputPath(std::int32_t node) const
+{
+    QStringList labels = pathLabels(node);
+    for (QString& l : labels)
+        l = nvtxOutputName(l);
+    return nvtxPathKey(labels);
+}
+
 TimeNs NvtxTree::selfGpuTime(std::int32_t node) const
 {
     const NvtxNode& n = nodes[std::size_t(node)];

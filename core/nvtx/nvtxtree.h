@@ -3,6 +3,7 @@
 
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
+#include "core/nvtx/nvtxnames.h"
 #include "core/nvtx/nvtxtreeindex.h"
 #include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
@@ -108,6 +109,9 @@ struct NvtxTree
     /// Labels from the outermost range down to @p node (process and thread nodes excluded).
     QStringList pathLabels(std::int32_t node) const;
     QString path(std::int32_t node) const;
+    /// label() and path() as tree outputs write them: each name cut to kMaxNvtxOutputNameChars (nvtxOutputName()).
+    QString outputLabel(std::int32_t node) const { return nvtxOutputName(label(node)); }
+    QString outputPath(std::int32_t node) const;
     /// GPU time of kernels attributed directly to the range (not to its children).
     TimeNs selfGpuTime(std::int32_t node) const;
     /// The NVTX rows placed in the tree, by thread then in nesting order: every range (NvtxTreeIndex::allRanges())

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/jobs/cancel.h"
+#include "core/jobs/result.h"
 #include "core/profile/profile.h"
 
 #include <QString>
@@ -49,12 +50,6 @@ struct LoadOptions
     qint64 chunkRows = 2'000'000;
 };
 
-struct LoadProgress
-{
-    QString stage;
-    double fraction = 0; ///< 0..1 over the whole load
-};
-
 struct StageTiming
 {
     QString stage;
@@ -62,28 +57,27 @@ struct StageTiming
     qint64 rows = -1; ///< rows read by this stage, -1 when not a table scan
 };
 
-struct LoadResult
+/// A loaded export: the profile and how it was read. The load's warnings (damage tolerated: rows skipped, ids out of
+/// range, missing strings..., each naming the table) travel in its Result; the profile's meta.warnings hold them too,
+/// with notes about the file (no kernels, --ts-normalize).
+struct LoadOutcome
 {
-    ProfilePtr profile; ///< null on failure or cancel
-    QString error; ///< names the file and what is wrong
-    bool cancelled = false;
-    /// Damage tolerated while loading (rows skipped, ids out of range, missing strings...), each naming the table.
-    /// The profile's meta.warnings hold these and notes about the file (no kernels, --ts-normalize).
-    QStringList warnings;
+    ProfilePtr profile;
     /// How the file was read: the SQLite access path (native handle or Qt SQL) and the open mode.
     QString sqliteAccess;
     std::vector<StageTiming> timings;
     qint64 totalMilliseconds = 0;
 };
 
-/// Called from the thread that runs the load, never concurrently.
-using ProgressCallback = std::function<void(const LoadProgress&)>;
+/// What ProfileLoader::load returns: the outcome, or an error (Input: unreadable or not an export; Busy: in use by
+/// a writer; OutOfMemory; Tool: a report nsys could not export; Cancelled; Internal), with warnings either way.
+using LoadResult = Result<LoadOutcome>;
 
 /// The first stage of a staged load (issue 12): strings, GPUs, processes, kernels, memory operations and graph
 /// launches are in memory; CUDA API calls, NVTX and OS runtime are still being read, and nothing links a GPU row to
 /// its launching call yet (the `api` columns are empty). The profile is final for what it holds and never written
 /// to again: the whole profile the load returns shares its kernel and memory columns (Column). Called once, from
-/// the load's thread.
+/// the load's thread, with the load so far (its timings and warnings).
 using FirstStageCallback = std::function<void(const ProfilePtr& firstStage, const LoadResult& soFar)>;
 
 } // namespace nsw

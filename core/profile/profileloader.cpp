@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profileloader.h"
 
+#include "core/jobs/jobguard.h"
 #include "core/nsys/reportexport.h"
 #include "core/profile/chunkplan.h"
 #include "core/profile/correlationjoin.h"
@@ -31,6 +32,7 @@
 #include <malloc.h>
 #endif
 #include <QHash>
+#include <QScopeGuard>
 #include <QThread>
 #include <algorithm>
 #include <chrono>
@@ -38,6 +40,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 
@@ -55,6 +58,19 @@ enum class TableKind
     Nvtx,
     Osrt
 };
+
+/// The kind of a load error from its message: the file is locked by a writer (scancontext.cpp, sqlitedb.cpp say "in
+/// use by another process" or name a journal "left by a writer"), or SQLite ran out of memory ("out of memory",
+/// sqlite3_errstr(SQLITE_NOMEM)); otherwise the file is unreadable or not what it should be.
+ErrorKind loadErrorKind(const QString& message)
+{
+    if (message.contains(QLatin1String("in use by another process"))
+        || message.contains(QLatin1String("left by a writer that did not finish")))
+        return ErrorKind::Busy;
+    if (message.contains(QLatin1String("out of memory")))
+        return ErrorKind::OutOfMemory;
+    return ErrorKind::Input;
+}
 
 /// One chunk of one table: its own connection-independent context (local maps) and its own output.
 struct ScanTask
@@ -255,12 +271,11 @@ void computeActivitySpan(Profile& p)
 class LoadRun
 {
 public:
-    LoadRun(
-        const QString& path, const LoadOptions& options, const ProgressCallback& progress, const CancelToken& cancel)
+    LoadRun(const QString& path, const LoadOptions& options, const JobContext& job)
         : m_path(path)
         , m_options(options)
-        , m_progress(progress)
-        , m_cancel(cancel)
+        , m_job(job)
+        , m_cancel(job.cancelToken())
         , m_stop(m_cancel.child())
     { }
 
@@ -275,8 +290,7 @@ private:
     /// @p fraction of the current stage, mapped onto the whole load.
     void report(const QString& stage, double fraction)
     {
-        if (m_progress)
-            m_progress({ stage, std::clamp(m_progressBase + m_progressSpan * fraction, 0.0, 1.0) });
+        m_job.report(stage, std::clamp(m_progressBase + m_progressSpan * fraction, 0.0, 1.0));
     }
     /// Scans the planned tables and joins their chunks into the profile.
     bool readTables(QElapsedTimer& stage);
@@ -286,7 +300,7 @@ private:
     double setAsideSecondStage();
     void time(const QString& stage, QElapsedTimer& timer, qint64 rows = -1)
     {
-        m_result.timings.push_back({ stage, timer.restart(), rows });
+        m_outcome.timings.push_back({ stage, timer.restart(), rows });
     }
     bool addTable(unsigned part, TableKind kind, const char* table, const QString& stage);
     bool addTables();
@@ -294,8 +308,8 @@ private:
     /// Damage the load tolerated: in LoadResult::warnings (printed by the CLI) and in the profile's notes.
     void addWarning(const QString& warning)
     {
-        if (!m_result.warnings.contains(warning))
-            m_result.warnings.append(warning);
+        if (!m_warnings.contains(warning))
+            m_warnings.append(warning);
         if (!m_profile->meta.warnings.contains(warning))
             m_profile->meta.warnings.append(warning);
     }
@@ -327,30 +341,34 @@ private:
     void finish();
     bool failWith(const QString& error)
     {
-        m_result.error = error;
+        m_failure = { loadErrorKind(error), error };
         return false;
     }
-    LoadResult cancelled()
+    bool failed() const { return !m_failure.message.isEmpty(); }
+    LoadResult cancelled() const
     {
-        m_result.cancelled = true;
-        return fail(QStringLiteral("%1: loading cancelled").arg(m_path));
+        return LoadResult(
+            Error { ErrorKind::Cancelled, QStringLiteral("%1: loading cancelled").arg(m_path) }, m_warnings);
     }
-    LoadResult fail(const QString& error)
+    /// The failure recorded (failWith(), a scan's error or exception), or the cancel.
+    LoadResult failure() const { return stopped() || !failed() ? cancelled() : LoadResult(m_failure, m_warnings); }
+    LoadResult loaded()
     {
-        m_result.profile.reset();
-        m_result.error = error;
-        m_result.totalMilliseconds = m_total.elapsed();
-        return std::move(m_result);
+        m_outcome.profile = std::move(m_profile);
+        m_outcome.totalMilliseconds = m_total.elapsed();
+        return LoadResult(std::move(m_outcome), m_warnings);
     }
 
     QString m_path;
     QString m_reportPath;
     LoadOptions m_options;
-    ProgressCallback m_progress;
+    JobContext m_job;
     CancelToken m_cancel;
     CancelToken m_stop; ///< cancelled with m_cancel, or alone by a failed scan: stops the other scans
     QElapsedTimer m_total;
-    LoadResult m_result;
+    LoadOutcome m_outcome; ///< the timings and access so far; the profile once whole
+    Warnings m_warnings;
+    Error m_failure; ///< empty message: none
     std::unique_ptr<SqliteDb> m_db;
     std::shared_ptr<Profile> m_profile;
     std::vector<std::unique_ptr<ScanTask>> m_tasks; ///< in table order, chunks in rowid order
@@ -366,10 +384,8 @@ bool LoadRun::addTable(unsigned part, TableKind kind, const char* table, const Q
     if (!(m_options.parts & part) || !m_db->hasTable(name))
         return true;
     Result<std::vector<RowRange>> chunks = planChunks(*m_db, name, m_options.chunkRows, m_cancel);
-    if (!chunks) {
-        m_result.error = chunks.errorMessage();
-        return false;
-    }
+    if (!chunks)
+        return failWith(chunks.errorMessage());
     for (const RowRange& range : *chunks) {
         auto task = std::make_unique<ScanTask>();
         task->kind = kind;
@@ -448,7 +464,8 @@ bool LoadRun::runScans()
     std::condition_variable done;
     QString openError;
 
-    auto worker = [&]() {
+    std::optional<Error> workerFailure; // an exception that escaped a worker (out of memory, a bug)
+    auto scanAll = [&]() {
         QString error;
         std::unique_ptr<SqliteDb> db = SqliteDb::open(m_path, &error);
         if (db)
@@ -466,14 +483,42 @@ bool LoadRun::runScans()
                 m_stop.cancel();
             task.ctx.milliseconds = std::max<qint64>(timer.elapsed(), 1);
         }
-        db.reset();
+    };
+    // A worker is a thread entry: whatever it throws becomes the load's error, and it always says it ended.
+    auto worker = [&]() {
+        try {
+            scanAll();
+        } catch (...) {
+            const Error e = errorOfException(std::current_exception(), QStringLiteral("loading %1").arg(m_path));
+            std::lock_guard lock(mutex);
+            if (!workerFailure)
+                workerFailure = e;
+            m_stop.cancel();
+        }
         std::lock_guard lock(mutex);
         --running;
         done.notify_all();
     };
     std::vector<std::thread> threads;
-    for (int i = 0; i < workers; ++i)
-        threads.emplace_back(worker);
+    // Stopped and joined on every way out of here, a throw on this thread included (a progress report that fails).
+    const auto joinAll = qScopeGuard([&]() {
+        if (std::any_of(threads.begin(), threads.end(), [](const std::thread& t) { return t.joinable(); }))
+            m_stop.cancel();
+        for (std::thread& t : threads)
+            if (t.joinable())
+                t.join();
+    });
+    try {
+        for (int i = 0; i < workers; ++i)
+            threads.emplace_back(worker);
+    } catch (...) { // a thread that cannot start (no address space for its stack): the others stop, then the error
+        {
+            std::lock_guard lock(mutex);
+            running -= workers - int(threads.size());
+            workerFailure = errorOfException(std::current_exception(), QStringLiteral("loading %1").arg(m_path));
+        }
+        m_stop.cancel();
+    }
 
     double estimated = 0;
     for (const ScanTask* t : queue)
@@ -500,21 +545,17 @@ bool LoadRun::runScans()
     }
     for (std::thread& t : threads)
         t.join();
-    if (m_cancel.isCancelled()) {
-        m_result.cancelled = true;
-        m_result.error = QStringLiteral("%1: loading cancelled").arg(m_path);
+    if (m_cancel.isCancelled())
+        return false;
+    if (workerFailure) {
+        m_failure = *workerFailure;
         return false;
     }
-    if (!openError.isEmpty()) {
-        m_result.error = openError;
-        return false;
-    }
-    for (const auto& t : m_tasks) {
-        if (!t->ctx.error.isEmpty()) {
-            m_result.error = t->ctx.error;
-            return false;
-        }
-    }
+    if (!openError.isEmpty())
+        return failWith(openError);
+    for (const auto& t : m_tasks)
+        if (!t->ctx.error.isEmpty())
+            return failWith(t->ctx.error);
     recordTimings();
     return true;
 }
@@ -540,7 +581,7 @@ void LoadRun::recordTimings()
         if (counts.second > 0)
             addWarning(unknownIdsWarning(table, counts.second));
     }
-    m_result.timings.insert(m_result.timings.end(), perTable.begin(), perTable.end());
+    m_outcome.timings.insert(m_outcome.timings.end(), perTable.begin(), perTable.end());
 }
 
 LoadRun::ChunkTasks LoadRun::chunkTasks() const
@@ -610,10 +651,8 @@ bool LoadRun::resolveStrings(const ChunkTasks& tasks, const std::vector<RawThrea
     for (const RawThreadName& n : threadNames)
         strings.need(n.nameId);
     QString error;
-    if (stopped() || !strings.resolve(&error)) {
-        m_result.error = error;
-        return false;
-    }
+    if (stopped() || !strings.resolve(&error))
+        return failWith(error);
     for (ScanTask* t : tasks.kernels) {
         strings.remapColumn(t->kernels.table.demangledName.mut());
         strings.remapColumn(t->kernels.table.shortName.mut());
@@ -769,7 +808,7 @@ void LoadRun::assemble()
         ? readThreadNames(*m_db)
         : Result<std::vector<RawThreadName>>(std::vector<RawThreadName> {});
     if (!readNames) {
-        m_result.error = readNames.errorMessage();
+        failWith(readNames.errorMessage());
         return;
     }
     for (const QString& w : readNames.warnings())
@@ -816,7 +855,7 @@ bool LoadRun::open()
     if (!m_db)
         return failWith(error);
     m_db->setInterruptToken(&m_cancel);
-    m_result.sqliteAccess = QStringLiteral("%1; opened %2").arg(m_db->accessDescription(), m_db->openMode());
+    m_outcome.sqliteAccess = QStringLiteral("%1; opened %2").arg(m_db->accessDescription(), m_db->openMode());
     if (const QString e = checkIsNsysExport(*m_db); !e.isEmpty())
         return failWith(e);
     m_profile = std::make_shared<Profile>();
@@ -849,8 +888,6 @@ void LoadRun::finish()
     malloc_trim(0);
 #endif
     report(QStringLiteral("Done"), 1.0);
-    m_result.profile = std::move(m_profile);
-    m_result.totalMilliseconds = m_total.elapsed();
 }
 
 bool LoadRun::readTables(QElapsedTimer& stage)
@@ -860,7 +897,7 @@ bool LoadRun::readTables(QElapsedTimer& stage)
     stage.restart();
     report(QStringLiteral("Resolving names"), 0.92);
     assemble();
-    if (stopped() || !m_result.error.isEmpty())
+    if (stopped() || failed())
         return false;
     time(QStringLiteral("Resolve names and threads"), stage);
     return true;
@@ -873,11 +910,11 @@ LoadResult LoadRun::run()
     stage.start();
     report(QStringLiteral("Opening"), 0);
     if (!open() || !addTables())
-        return stopped() ? cancelled() : fail(m_result.error);
+        return failure();
     time(QStringLiteral("Open and read metadata"), stage);
 
     if (!readTables(stage))
-        return stopped() ? cancelled() : fail(m_result.error);
+        return failure();
 
     return joinAndFinish(stage);
 }
@@ -893,7 +930,7 @@ LoadResult LoadRun::joinAndFinish(QElapsedTimer& stage)
     m_progressBase = 0;
     m_progressSpan = 1;
     finish();
-    return std::move(m_result);
+    return loaded();
 }
 
 double LoadRun::setAsideSecondStage()
@@ -919,17 +956,17 @@ LoadResult LoadRun::runStaged(const FirstStageCallback& firstStage)
     stage.start();
     report(QStringLiteral("Opening"), 0);
     if (!open() || !addTables())
-        return stopped() ? cancelled() : fail(m_result.error);
+        return failure();
     const double firstShare = std::clamp(setAsideSecondStage(), 0.05, 0.95);
     time(QStringLiteral("Open and read metadata"), stage);
 
     m_progressSpan = firstShare;
     m_readThreadNames = false;
     if (!readTables(stage))
-        return stopped() ? cancelled() : fail(m_result.error);
+        return failure();
     computeActivitySpan(*m_profile);
     noteMissingKernels();
-    firstStage(ProfilePtr(m_profile), m_result);
+    firstStage(ProfilePtr(m_profile), LoadResult(m_outcome, m_warnings));
     if (stopped())
         return cancelled();
 
@@ -941,15 +978,13 @@ LoadResult LoadRun::runStaged(const FirstStageCallback& firstStage)
     m_progressSpan = 1 - firstShare;
     m_readThreadNames = true;
     if (!readTables(stage))
-        return stopped() ? cancelled() : fail(m_result.error);
+        return failure();
     return joinAndFinish(stage);
 }
 
 } // namespace
 
 namespace {
-/// A .nsys-rep (or .qdrep/.qdstrm) is loaded through its SQLite export, made by nsys into the export cache: the
-/// export takes the first half of the progress when nsys has to run, and the profile remembers the report.
 /// Runs @p run in stages when @p firstStage is set and the load has tables for both stages.
 LoadResult runLoad(LoadRun& run, const LoadOptions& options, const FirstStageCallback& firstStage)
 {
@@ -957,41 +992,37 @@ LoadResult runLoad(LoadRun& run, const LoadOptions& options, const FirstStageCal
     return staged ? run.runStaged(firstStage) : run.run();
 }
 
-LoadResult loadReport(const QString& path, const LoadOptions& options, const ProgressCallback& progress,
-    const CancelToken& cancel, const FirstStageCallback& firstStage)
+/// A .nsys-rep (or .qdrep/.qdstrm) is loaded through its SQLite export, made by nsys into the export cache: the
+/// export takes the first half of the progress when nsys has to run, and the profile remembers the report.
+LoadResult loadReport(
+    const QString& path, const LoadOptions& options, const JobContext& job, const FirstStageCallback& firstStage)
 {
     QElapsedTimer timer;
     timer.start();
-    const ProgressFn exportProgress = [&](const Progress& p) {
-        if (progress)
-            progress({ p.detail.isEmpty() ? p.stage : p.stage + QLatin1Char(' ') + p.detail,
-                std::max(0.0, p.fraction) * 0.5 });
-    };
-    const Result<ExportedReport> exported = exportReportToSqlite(path, JobContext(cancel, exportProgress));
-    if (!exported) {
-        LoadResult failed;
-        failed.error = exported.errorMessage();
-        failed.cancelled = exported.isCancelled();
-        return failed;
-    }
+    const Result<ExportedReport> exported = exportReportToSqlite(path, job.slice(0, 0.5));
+    if (!exported)
+        return exported.failureAs<LoadOutcome>();
     const qint64 exportMilliseconds = timer.elapsed();
-    const ProgressCallback loadProgress
-        = exported->reused || !progress ? progress : ProgressCallback([&](const LoadProgress& p) {
-              progress({ p.stage, 0.5 + p.fraction * 0.5 });
-          });
-    LoadRun run(exported->sqlitePath, options, loadProgress, cancel);
+    LoadRun run(exported->sqlitePath, options, exported->reused ? job : job.slice(0.5, 1));
     run.setReportPath(QFileInfo(path).absoluteFilePath());
     LoadResult result = runLoad(run, options, firstStage);
-    if (!result.profile)
+    if (!result)
         return result;
-    result.timings.insert(result.timings.begin(),
+    result->timings.insert(result->timings.begin(),
         { exported->reused ? QStringLiteral("Export (cached)")
                            : QStringLiteral("Export with ") + exported->nsysDescription,
             exportMilliseconds, -1 });
-    result.totalMilliseconds += exportMilliseconds;
+    result->totalMilliseconds += exportMilliseconds;
     return result;
 }
+
 } // namespace
+
+QString loadOutOfMemoryMessage(const QString& path)
+{
+    const double gb = std::max(0.1, double(QFileInfo(path).size()) * 0.4 / 1e9);
+    return QStringLiteral("not enough memory to load %1: it needs about %2 GB").arg(path, QString::number(gb, 'f', 1));
+}
 
 namespace {
 /// Columns of millions of rows come from mmap and go back to the system as soon as they are freed. glibc otherwise
@@ -1006,14 +1037,21 @@ void returnLargeBlocksToTheSystem()
 }
 } // namespace
 
-LoadResult ProfileLoader::load(const QString& path, const LoadOptions& options, const ProgressCallback& progress,
-    const CancelToken& cancel, const FirstStageCallback& firstStage)
+LoadResult ProfileLoader::load(
+    const QString& path, const LoadOptions& options, const JobContext& job, const FirstStageCallback& firstStage)
 {
     returnLargeBlocksToTheSystem();
-    if (reportKindOf(path) != ReportKind::NotAReport)
-        return loadReport(path, options, progress, cancel, firstStage);
-    LoadRun run(path, options, progress, cancel);
-    return runLoad(run, options, firstStage);
+    LoadResult result = catchingExceptions<LoadOutcome>(
+        [&]() {
+            if (reportKindOf(path) != ReportKind::NotAReport)
+                return loadReport(path, options, job, firstStage);
+            LoadRun run(path, options, job);
+            return runLoad(run, options, firstStage);
+        },
+        QStringLiteral("loading %1").arg(path));
+    if (!result && result.error().kind == ErrorKind::OutOfMemory)
+        return LoadResult(Error { ErrorKind::OutOfMemory, loadOutOfMemoryMessage(path) }, result.warnings());
+    return result;
 }
 
 } // namespace nsw

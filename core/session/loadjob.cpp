@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "loadjob.h"
 
+#include "core/jobs/jobguard.h"
 #include "core/jobs/mainthreadcall.h"
+#include "core/profile/profileloader.h"
 
 #include <QPointer>
 #include <condition_variable>
@@ -75,47 +77,64 @@ void LoadJob::start()
         ++loadThreads().running;
     }
     const QPointer<LoadJob> guard(this);
+    try {
+        startThread(guard);
+    } catch (...) { // no thread (no address space for its stack): the load's error, delivered like any other
+        {
+            std::lock_guard lock(loadThreads().mutex);
+            --loadThreads().running;
+        }
+        const Error error = errorOfException(std::current_exception(), QStringLiteral("loading %1").arg(m_path));
+        postToJob(guard, [error](LoadJob* job) { job->deliver(Result<LoadedProfile>(error)); });
+    }
+}
+
+void LoadJob::startThread(const QPointer<LoadJob>& guard)
+{
     std::thread([guard, path = m_path, shared = m_shared]() {
         const LoadJob::ProgressHook hook = currentHook();
         int lastPermille = -2;
         QString lastStage;
-        auto onProgress = [&](const LoadProgress& p) {
-            const int permille = int(p.fraction * 1000);
-            if (permille != lastPermille || p.stage != lastStage) {
+        const JobContext job(shared->cancel, [&](const Progress& p) {
+            const int permille = p.fraction < 0 ? -1 : int(p.fraction * 1000);
+            const QString stage = p.detail.isEmpty() ? p.stage : p.stage + QLatin1Char(' ') + p.detail;
+            if (permille != lastPermille || stage != lastStage) {
                 lastPermille = permille;
-                lastStage = p.stage;
-                postToJob(guard, [permille, stage = p.stage](LoadJob* job) { Q_EMIT job->progress(permille, stage); });
+                lastStage = stage;
+                postToJob(guard, [permille, stage](LoadJob* job) { Q_EMIT job->progress(permille, stage); });
             }
             if (hook)
-                hook(path, p.stage, shared->cancel);
-        };
+                hook(path, stage, shared->cancel);
+        });
         auto onFirstStage = [&](const std::shared_ptr<LoadedProfile>& first) {
             postToJob(guard, [first](LoadJob* job) {
                 if (!job->isCancelRequested())
                     Q_EMIT job->firstStageReady(first);
             });
         };
-        auto loaded = std::make_shared<LoadedProfile>(loadForWorkbench(path, onProgress, shared->cancel, onFirstStage));
-        if (shared->cancel.isCancelled() && !loaded->result.cancelled) {
-            loaded->profile.reset(); // cancelled after the last check: drop the profile here, not on the GUI thread
-            loaded->result.cancelled = true;
-        }
-        postToJob(guard, [loaded](LoadJob* job) { job->deliver(loaded); });
+        // The thread's entry: whatever the load throws (a test hook included) is its error, never the program's end.
+        auto loaded = std::make_shared<Result<LoadedProfile>>(catchingExceptions<LoadedProfile>(
+            [&]() { return loadForWorkbench(path, job, onFirstStage); }, QStringLiteral("loading %1").arg(path)));
+        if (!*loaded && loaded->error().kind == ErrorKind::OutOfMemory)
+            *loaded = Result<LoadedProfile>::failure(ErrorKind::OutOfMemory, loadOutOfMemoryMessage(path));
+        if (shared->cancel.isCancelled() && loaded->ok()) // cancelled after the last check: drop it here, not on the
+            *loaded = Result<LoadedProfile>::cancelled(); // GUI thread
+        postToJob(guard, [loaded](LoadJob* job) { job->deliver(*loaded); });
         std::lock_guard lock(loadThreads().mutex);
         --loadThreads().running;
         loadThreads().ended.notify_all();
     }).detach();
 }
 
-void LoadJob::deliver(const std::shared_ptr<LoadedProfile>& loaded)
+void LoadJob::deliver(const Result<LoadedProfile>& loaded)
 {
     m_ended = true;
-    if (loaded->profile && !m_shared->cancel.isCancelled())
-        Q_EMIT finished(loaded);
-    else if (loaded->result.cancelled || m_shared->cancel.isCancelled())
+    if (loaded && !m_shared->cancel.isCancelled())
+        Q_EMIT finished(std::make_shared<LoadedProfile>(*loaded));
+    else if (loaded.isCancelled() || m_shared->cancel.isCancelled())
         Q_EMIT cancelled();
     else
-        Q_EMIT failed(loaded->result.error);
+        Q_EMIT failed(loaded.errorMessage(), loaded.error().kind);
 }
 
 void LoadJob::cancel()

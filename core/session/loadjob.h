@@ -5,6 +5,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <functional>
 #include <memory>
@@ -34,8 +35,8 @@ public:
     /// is left.
     static bool waitForDetachedLoads(int timeoutMs);
     /// Test hook: called on the load thread after each progress report, with its stage text and the job's cancel
-    /// flag. A test makes a load as slow as it needs by blocking here (e.g. in the second stage of a staged load).
-    /// Empty (the default) in the application.
+    /// flag. A test makes a load as slow as it needs by blocking here (e.g. in the second stage of a staged load), or
+    /// fail as it needs by throwing. Empty (the default) in the application.
     using ProgressHook = std::function<void(const QString& path, const QString& stage, const CancelToken& cancel)>;
     static void setProgressHookForTesting(ProgressHook hook);
 
@@ -45,12 +46,14 @@ Q_SIGNALS:
     /// The kernel tables are in memory (LoadedProfile::complete false); finished() follows with the whole profile.
     void firstStageReady(const std::shared_ptr<nsw::LoadedProfile>& firstStage);
     void finished(const std::shared_ptr<nsw::LoadedProfile>& loaded);
-    void failed(const QString& error);
+    /// The load failed: @p error names the file and the problem; OutOfMemory says how much it needs.
+    void failed(const QString& error, nsw::ErrorKind kind);
     void cancelled();
 
 private:
     struct Shared;
-    void deliver(const std::shared_ptr<LoadedProfile>& loaded);
+    void startThread(const QPointer<LoadJob>& guard);
+    void deliver(const Result<LoadedProfile>& loaded);
 
     QString m_path;
     std::shared_ptr<Shared> m_shared;

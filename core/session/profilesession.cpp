@@ -6,11 +6,11 @@ namespace nsw {
 ProfileSession::ProfileSession(const LoadedProfile& loaded, QObject* parent)
     : QObject(parent)
     , m_profile(loaded.profile)
-    , m_loadResult(loaded.result)
+    , m_load(loaded.load)
     , m_complete(loaded.complete)
     , m_displayName(loaded.profile->displayName())
 {
-    m_loadResult.profile.reset(); // the session holds the profile once
+    m_load.profile.reset(); // the session holds the profile once
     if (loaded.kernelIndex)
         m_kernelIndexes[loaded.kernelIndex->mode()] = loaded.kernelIndex;
 }
@@ -20,8 +20,8 @@ void ProfileSession::completeLoad(const LoadedProfile& whole)
     if (m_complete || !whole.profile)
         return;
     m_profile = whole.profile;
-    m_loadResult = whole.result;
-    m_loadResult.profile.reset();
+    m_load = whole.load;
+    m_load.profile.reset();
     // Indexes built on the first stage stay valid: the whole profile shares its kernel columns and string refs.
     for (auto it = m_kernelIndexes.begin(); it != m_kernelIndexes.end();) {
         it->second = it->second ? it->second->reboundTo(m_profile) : nullptr;

@@ -30,7 +30,7 @@ public:
     /// What the rest of the load is doing while incomplete, e.g. "Reading NVTX events 4.5M/19.1M (62 %)".
     const QString& pendingStage() const { return m_pendingStage; }
     void setPendingStage(const QString& stage);
-    const LoadResult& loadResult() const { return m_loadResult; }
+    const LoadOutcome& load() const { return m_load; }
     QString path() const { return m_profile->meta.filePath; }
     QString displayName() const { return m_displayName; }
     /// When the user asked to open it (Workbench::reserveOpenOrder()); 0 until the workbench assigns one. Sessions
@@ -74,7 +74,7 @@ Q_SIGNALS:
 
 private:
     ProfilePtr m_profile;
-    LoadResult m_loadResult;
+    LoadOutcome m_load; ///< how the file was read (its profile is profile())
     bool m_complete = true;
     QString m_pendingStage;
     QString m_displayName;

@@ -8,71 +8,60 @@
 namespace nsw {
 
 namespace {
-void markCancelled(LoadedProfile& loaded, const QString& path)
-{
-    loaded.profile.reset();
-    loaded.kernelIndex.reset();
-    loaded.result.profile.reset();
-    loaded.result.cancelled = true;
-    loaded.result.error = QStringLiteral("%1: loading cancelled").arg(path);
-}
-
-/// The demangled-name index every kernel view starts from; null when cancelled.
-std::shared_ptr<const KernelIndex> indexKernels(
-    const ProfilePtr& profile, const ProgressCallback& progress, const CancelToken& cancel, LoadResult& result)
+/// The demangled-name index every kernel view starts from, with its timing; null when cancelled.
+std::shared_ptr<const KernelIndex> indexKernels(const ProfilePtr& profile, const JobContext& job, LoadOutcome& load)
 {
     QElapsedTimer timer;
     timer.start();
-    if (progress)
-        progress({ QStringLiteral("Indexing kernels"), 0.99 });
-    auto index = std::make_shared<const KernelIndex>(profile, KernelNameMode::Demangled, cancel);
+    job.report(QStringLiteral("Indexing kernels"), 0.99);
+    auto index = std::make_shared<const KernelIndex>(profile, KernelNameMode::Demangled, job.cancelToken());
     if (!index->isComplete())
         return nullptr;
-    result.timings.push_back({ QStringLiteral("Index kernels"), timer.elapsed(), -1 });
-    result.totalMilliseconds += timer.elapsed();
+    load.timings.push_back({ QStringLiteral("Index kernels"), timer.elapsed(), -1 });
+    load.totalMilliseconds += timer.elapsed();
     return index;
 }
 } // namespace
 
-LoadedProfile loadForWorkbench(
-    const QString& path, const ProgressCallback& progress, const CancelToken& cancel, const FirstStageReady& firstStage)
+Result<LoadedProfile> loadForWorkbench(const QString& path, const JobContext& job, const FirstStageReady& firstStage)
 {
-    LoadedProfile loaded;
+    const auto cancelled
+        = [&path]() { return Result<LoadedProfile>::cancelled(QStringLiteral("%1: loading cancelled").arg(path)); };
     std::shared_ptr<const KernelIndex> firstIndex;
     StageTiming firstIndexTiming;
     FirstStageCallback onFirstStage;
     if (firstStage)
         onFirstStage = [&](const ProfilePtr& profile, const LoadResult& soFar) {
             auto first = std::make_shared<LoadedProfile>();
-            first->result = soFar;
+            first->load = *soFar;
             first->complete = false;
             // Indexed here, on the load's thread, before the second stage starts: the Kernels pane fills at once.
-            firstIndex = indexKernels(profile, {}, cancel, first->result);
+            firstIndex = indexKernels(profile, JobContext(job.cancelToken()), first->load);
             if (!firstIndex)
                 return;
-            firstIndexTiming = first->result.timings.back();
+            firstIndexTiming = first->load.timings.back();
             firstIndexTiming.stage = QStringLiteral("Index kernels (first stage)");
             first->profile = profile;
             first->kernelIndex = firstIndex;
             firstStage(first);
         };
-    loaded.result = ProfileLoader::load(path, LoadOptions {}, progress, cancel, onFirstStage);
-    loaded.profile = loaded.result.profile;
-    if (!loaded.profile)
-        return loaded;
-    if (cancel.isCancelled()) {
-        markCancelled(loaded, path);
-        return loaded;
-    }
+    LoadResult load = ProfileLoader::load(path, LoadOptions {}, job, onFirstStage);
+    if (!load)
+        return load.failureAs<LoadedProfile>();
+    if (job.isCancelled())
+        return cancelled();
+    LoadedProfile loaded;
+    loaded.profile = load->profile;
+    loaded.load = std::move(*load);
     if (firstIndex) {
         loaded.kernelIndex = firstIndex->reboundTo(loaded.profile);
-        loaded.result.timings.push_back(firstIndexTiming);
+        loaded.load.timings.push_back(firstIndexTiming);
     }
     if (!loaded.kernelIndex)
-        loaded.kernelIndex = indexKernels(loaded.profile, progress, cancel, loaded.result);
+        loaded.kernelIndex = indexKernels(loaded.profile, job, loaded.load);
     if (!loaded.kernelIndex)
-        markCancelled(loaded, path);
-    return loaded;
+        return cancelled();
+    return Result<LoadedProfile>(std::move(loaded), load.warnings());
 }
 
 } // namespace nsw

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/jobcontext.h"
 #include "core/profile/loadtypes.h"
 #include "core/stats/kernelindex.h"
 
@@ -14,7 +15,7 @@ struct LoadedProfile
 {
     ProfilePtr profile;
     std::shared_ptr<const KernelIndex> kernelIndex; ///< demangled names
-    LoadResult result; ///< error, cancel flag and per-stage timings (result.profile == profile)
+    LoadOutcome load; ///< how the file was read, per-stage timings (load.profile == profile)
     /// False for the first stage of a staged load (FirstStageCallback): kernels and memory operations only.
     bool complete = true;
 };
@@ -24,9 +25,9 @@ using FirstStageReady = std::function<void(const std::shared_ptr<LoadedProfile>&
 
 /// The one way the workbench loads a file; `nsys-workbench info --load` uses it too so that it measures exactly
 /// what the window does. With @p firstStage the kernel tables are handed over as soon as they are indexed, and the
-/// whole profile returned at the end shares them (and the index).
-LoadedProfile loadForWorkbench(const QString& path, const ProgressCallback& progress = {},
-    const CancelToken& cancel = CancelToken::never(), const FirstStageReady& firstStage = {});
+/// whole profile returned at the end shares them (and the index). Errors and warnings as ProfileLoader::load's.
+Result<LoadedProfile> loadForWorkbench(
+    const QString& path, const JobContext& job = {}, const FirstStageReady& firstStage = {});
 
 } // namespace nsw
 

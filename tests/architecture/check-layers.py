@@ -4,7 +4,8 @@
 
 Layers: core/ < widgets/ < app/. Inside core/ and widgets/, every module (first folder) has a rank, and a file may
 include its own module or a module of lower rank only: no cycles, no reaching up. A module missing from the table
-is an error, so that a new module gets its place on purpose.
+is an error, so that a new module gets its place on purpose. core/ reads no QSettings (the window passes the
+preferences in).
 """
 import os
 import re
@@ -32,6 +33,7 @@ WIDGETS = {
 }
 LAYERS = {'core': (0, CORE), 'widgets': (1, WIDGETS), 'app': (2, None)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+QSETTINGS = re.compile(r'^\s*#\s*include\s+<QSettings>', re.M)
 
 
 def module_of(layer, relpath):
@@ -54,6 +56,9 @@ def main(root):
                     errors.append(f'{layer}/{rel}: module {layer}/{src_module} has no rank in {sys.argv[0]}')
                     continue
                 text = open(path, encoding='utf-8').read()
+                if layer == 'core' and QSETTINGS.search(text):
+                    errors.append(f'{layer}/{rel}: reads QSettings: core takes the preferences the window passes in '
+                                  '(core/util/coresettings.h), so that no CLI result depends on ~/.config')
                 for inc in INCLUDE.findall(text):
                     top = inc.split('/')[0]
                     if top not in LAYERS:

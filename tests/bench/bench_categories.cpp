@@ -4,11 +4,11 @@
 //   bench_categories [EXPORT] [--rule-set NAME --engine E --model M] [--iterations N] [--no-pane]
 #include "core/categories/categorybreakdown.h"
 #include "core/categories/rulelibrary.h"
+#include "core/controllers/categorycontroller.h"
 #include "core/profile/profileloader.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "widgets/categories/categoriespane.h"
-#include "core/controllers/categorycontroller.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -65,16 +65,16 @@ int main(int argc, char** argv)
     LoadOptions options;
     options.parts = LoadKernels | LoadMemOps;
     const LoadResult loaded = ProfileLoader::load(path, options);
-    if (!loaded.profile) {
-        std::fprintf(stderr, "%s\n", qPrintable(loaded.error));
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(loaded.errorMessage()));
         return 2;
     }
-    const Profile& p = *loaded.profile;
+    const Profile& p = *loaded->profile;
     std::printf("%s: %zu kernels, %zu memory operations, loaded in %lld ms\n", qPrintable(path), p.kernels.size(),
         p.memops.size(), timer.elapsed());
 
     timer.restart();
-    const auto timeline = CategoryTimeline::build(loaded.profile);
+    const auto timeline = CategoryTimeline::build(loaded->profile);
     std::printf("timeline (once per profile, in the background): %lld ms, %zu distinct names, %zu GPUs\n",
         timer.elapsed(), timeline->names().size(), timeline->devices().size());
 
@@ -133,7 +133,7 @@ int main(int argc, char** argv)
         // The pane's whole path: a rule edit through the controller, the recompute off the GUI thread, the redraw.
         Workbench workbench;
         LoadedProfile lp;
-        lp.profile = loaded.profile;
+        lp.profile = loaded->profile;
         auto* session = new ProfileSession(lp);
         CategoryController::attachTimeline(session, timeline);
         workbench.addSession(session);

@@ -137,13 +137,13 @@ int main(int argc, char** argv)
         QElapsedTimer t;
         t.start();
         const LoadResult load = ProfileLoader::load(path, diagnosticsLoadOptions());
-        if (!load.profile) {
-            std::fprintf(stderr, "%s\n", qPrintable(load.error));
+        if (!load.ok()) {
+            std::fprintf(stderr, "%s\n", qPrintable(load.errorMessage()));
             return 2;
         }
         const qint64 loaded = t.nsecsElapsed();
         DiagnosticsRequest request;
-        request.profile = load.profile;
+        request.profile = load->profile;
         StageClock stages;
         const Result<DiagnosticsResult> r
             = runDiagnostics(request, JobContext(CancelToken(), [&](const Progress& p) { stages.enter(p.stage); }));
@@ -156,7 +156,7 @@ int main(int argc, char** argv)
         analyses.push_back(double(t.nsecsElapsed() - loaded) / 1e6);
         stageLine = stages.text();
         findings = r->findings.size();
-        kernels = load.profile->kernels.size();
+        kernels = load->profile->kernels.size();
     }
     const double ratio = bench::median(total) / bench::median(floor);
     std::printf(

@@ -83,17 +83,17 @@ int main(int argc, char** argv)
     LoadOptions options;
     options.parts = LoadKernels | LoadMemOps | LoadNvtx | LoadCudaApi | LoadGraphLaunches;
     const LoadResult loaded = ProfileLoader::load(path, options);
-    if (!loaded.profile) {
-        std::fprintf(stderr, "%s\n", qPrintable(loaded.error));
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(loaded.errorMessage()));
         return 2;
     }
-    const Profile& p = *loaded.profile;
+    const Profile& p = *loaded->profile;
     std::printf("%s: %zu kernels, %zu NVTX events, %zu CUDA API calls, loaded in %lld ms\n", qPrintable(path),
         p.kernels.size(), p.nvtx.size(), p.cudaApi.size(), timer.elapsed());
 
     // What a session holds once per profile, whatever the focus.
     timer.restart();
-    const auto timeline = CategoryTimeline::build(loaded.profile);
+    const auto timeline = CategoryTimeline::build(loaded->profile);
     const RuleSource source = RuleLibrary::shippedSet(QStringLiteral("pytorch"));
     const RuleList* rules = source.document.engine(QStringLiteral("pytorch"))
         ? source.document.engine(QStringLiteral("pytorch"))->model(QStringLiteral("training"))
@@ -106,21 +106,21 @@ int main(int argc, char** argv)
     std::printf("once per profile: category timeline and rule matches %.0f ms\n", msSince(timer));
     // The NVTX pane's first tree (the whole capture) indexes the profile; every focus after it reuses the index.
     timer.restart();
-    const auto wholeTree = buildNvtxTree(NvtxTreeRequest { loaded.profile, {}, {}, nullptr });
+    const auto wholeTree = buildNvtxTree(NvtxTreeRequest { loaded->profile, {}, {}, nullptr });
     std::printf("once per profile: NVTX tree of the whole capture (with its index) %.0f ms\n", msSince(timer));
 
     // The Findings pane's first analysis (the whole capture) derives what every focus shares (Profile::derived: zone
     // maps, device keys, memcpy kinds, iterations); each re-focus after it reuses that.
     timer.restart();
     DiagnosticsRequest wholeCapture;
-    wholeCapture.profile = loaded.profile;
+    wholeCapture.profile = loaded->profile;
     if (!runDiagnostics(wholeCapture))
         return 3;
     std::printf("once per profile: findings of the whole capture %.0f ms\n", msSince(timer));
 
     // The Kernels pane and the Compare pane's entries reuse the session's kernel index.
     timer.restart();
-    const auto kernelIndex = std::make_shared<const KernelIndex>(loaded.profile, KernelNameMode::Demangled);
+    const auto kernelIndex = std::make_shared<const KernelIndex>(loaded->profile, KernelNameMode::Demangled);
     std::printf("once per profile: kernel index %.0f ms\n", msSince(timer));
 
     Result<StatsPlan> plan = planReports({ QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("nvtx_sum") });
@@ -148,13 +148,12 @@ int main(int argc, char** argv)
 
         timer.restart();
         NvtxTreeOptions treeOptions;
-        const auto tree = computeNvtxTree({ loaded.profile, treeOptions, focus, wholeTree.index });
+        const auto tree = computeNvtxTree({ loaded->profile, treeOptions, focus, wholeTree.index });
         nvtx.push_back(msSince(timer));
 
         for (const TimeMode mode : { TimeMode::Global, TimeMode::Busy }) {
             timer.restart();
-            CategoryRequest request { timeline, matches, *rules, {}, false, focus };
-            request.options.mode = mode;
+            CategoryRequest request { timeline, matches, *rules, mode, false, {}, false, focus };
             const auto result = computeCategories(request);
             (mode == TimeMode::Global ? categoriesG2g : categoriesBusy).push_back(msSince(timer));
             if (!result || result->breakdown.bars.empty())
@@ -163,7 +162,7 @@ int main(int argc, char** argv)
         // A Compare entry keyed by kernel, as the pane asks for it (linked to the kernel rows, with the index).
         timer.restart();
         CompareEntryRequest entryRequest;
-        entryRequest.profile = loaded.profile;
+        entryRequest.profile = loaded->profile;
         entryRequest.focus = focus;
         entryRequest.forLinking = true;
         entryRequest.index = kernelIndex;
@@ -174,7 +173,7 @@ int main(int argc, char** argv)
         // What the Findings pane asks for (widgets/diagnostics/findingspane.cpp): every analysis and finding.
         timer.restart();
         DiagnosticsRequest diagnostics;
-        diagnostics.profile = loaded.profile;
+        diagnostics.profile = loaded->profile;
         diagnostics.focus = focus;
         const auto diagnosed = runDiagnostics(diagnostics);
         findings.push_back(msSince(timer));

@@ -21,11 +21,12 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: bench_kerneltable EXPORT.sqlite\n");
         return 1;
     }
-    const LoadedProfile loaded = loadForWorkbench(QString::fromLocal8Bit(argv[1]));
-    if (!loaded.profile) {
-        std::fprintf(stderr, "%s\n", qPrintable(loaded.result.error));
+    const Result<LoadedProfile> result = loadForWorkbench(QString::fromLocal8Bit(argv[1]));
+    if (!result) {
+        std::fprintf(stderr, "%s\n", qPrintable(result.errorMessage()));
         return 2;
     }
+    const LoadedProfile& loaded = *result;
     const KernelIndex& index = *loaded.kernelIndex;
     KernelSummaryModel model;
     SortFilterProxy proxy;

@@ -82,11 +82,11 @@ int main(int argc, char** argv)
     LoadOptions options;
     options.parts = LoadNvtx | LoadCudaApi | LoadKernels | LoadMemOps;
     const LoadResult loaded = ProfileLoader::load(trace, options);
-    if (!loaded.profile) {
-        std::fprintf(stderr, "bench_nvtx: %s\n", loaded.error.toUtf8().constData());
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "bench_nvtx: %s\n", loaded.errorMessage().toUtf8().constData());
         return 2;
     }
-    const Profile& p = *loaded.profile;
+    const Profile& p = *loaded->profile;
     print(QStringLiteral("%1: %2 NVTX rows, %3 kernels, %4 memory operations, %5 CUDA API rows, %6 threads")
               .arg(trace)
               .arg(p.nvtx.size())
@@ -130,7 +130,7 @@ int main(int argc, char** argv)
         double coverage = 0;
         for (int r = 0; r < runs; ++r) {
             timer.restart();
-            const NvtxTree tree = buildNvtxTree(loaded.profile, v.options);
+            const NvtxTree tree = buildNvtxTree(loaded->profile, v.options);
             builds.push_back(double(timer.nsecsElapsed()) / 1e6);
             nodes = tree.nodes.size();
             coverage = tree.coverage.percent();

@@ -131,11 +131,12 @@ int main(int argc, char** argv)
         return 2;
     }
 
-    const LoadedProfile loaded = loadForWorkbench(path);
-    if (!loaded.profile) {
-        std::fprintf(stderr, "load failed: %s\n", qPrintable(loaded.result.error));
+    const Result<LoadedProfile> result = loadForWorkbench(path);
+    if (!result) {
+        std::fprintf(stderr, "load failed: %s\n", qPrintable(result.errorMessage()));
         return 2;
     }
+    const LoadedProfile& loaded = *result;
     double build = 1e300;
     TimelineIndexPtr index;
     for (int i = 0; i < 2; ++i) {
@@ -152,7 +153,7 @@ int main(int argc, char** argv)
         index->rows().size(), index->lanes().size(), double(index->memoryBytes()) / 1048576.0, build);
 
     Workbench workbench;
-    auto* session = new ProfileSession(LoadedProfile { loaded.profile, loaded.kernelIndex, loaded.result });
+    auto* session = new ProfileSession(loaded);
     session->setAttachment(QStringLiteral("timeline"), std::const_pointer_cast<TimelineIndex>(index));
     workbench.addSession(session);
     TimelinePane pane(&workbench);

@@ -297,7 +297,7 @@ private Q_SLOTS:
     {
         const QString path = test::pairBefore();
         const LoadResult loaded = ProfileLoader::load(path);
-        QVERIFY2(loaded.profile, qPrintable(loaded.error));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
         RuleList list;
         for (const auto& [p, c] : std::initializer_list<std::pair<const char*, const char*>> { { "nvjet", "gemm" },
                  { "flash", "attn" }, { "nccl", "comm" }, { "elementwise", "ew" }, { "CUDA memcpy", "copy" },
@@ -327,7 +327,7 @@ private Q_SLOTS:
         for (const TimeMode mode : { TimeMode::Sum, TimeMode::Exclusive, TimeMode::Global }) {
             CategoryOptions options;
             options.mode = mode;
-            const Run r = run(list, options, loaded.profile);
+            const Run r = run(list, options, loaded->profile);
             const CategoryBar& bar = r.breakdown.bars[0];
             if (mode == TimeMode::Sum) {
                 QStringList got;

@@ -60,8 +60,8 @@ private Q_SLOTS:
             request.matches = std::make_shared<RuleMatchCache>(
                 NameSet { request.timeline->demangledNames(), request.timeline->shortNames() });
         request.rules = rules();
-        request.options.mode = mode;
-        request.options.perDevice = perDevice;
+        request.mode = mode;
+        request.perDevice = perDevice;
         const Result<CategoryResult> r = computeCategories(request);
         QVERIFY(r);
         const CategoryBreakdown& b = r->breakdown;

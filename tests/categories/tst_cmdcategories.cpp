@@ -153,7 +153,7 @@ private Q_SLOTS:
             QStringLiteral("900x500"), QStringLiteral("--mapping"), mapping });
         QCOMPARE(r.exitCode, 0);
         // 10 ms of wall time is less than the GPU time: a warning, not a silent clamp.
-        QVERIFY2(r.err.contains(QStringLiteral("warning: %1: elapsed time 10.0 ms is shorter than the GPU time")
+        QVERIFY2(r.err.contains(QStringLiteral("warning: %1: wall time 10.0 ms is shorter than the GPU time")
                                     .arg(QFileInfo(trace()).fileName())),
             qPrintable(r.err));
         const auto json = nlohmann::ordered_json::parse(r.out.toStdString());

@@ -81,26 +81,26 @@ private Q_SLOTS:
     {
         QFETCH(QString, path);
         const LoadResult loaded = ProfileLoader::load(path, {});
-        QVERIFY2(loaded.profile, qPrintable(loaded.error));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
         QString error;
         const std::unique_ptr<SqliteDb> db = SqliteDb::open(path, &error);
         QVERIFY2(db, qPrintable(error));
         const EventSpan events = readEventSpan(*db);
-        QCOMPARE(events.start, loaded.profile->activityStart);
-        QCOMPARE(events.end, loaded.profile->activityEnd);
-        const CaptureSpan fromSql = captureSpanOf(loaded.profile->meta, events);
-        const CaptureSpan fromProfile = captureSpanOf(*loaded.profile);
+        QCOMPARE(events.start, loaded->profile->activityStart);
+        QCOMPARE(events.end, loaded->profile->activityEnd);
+        const CaptureSpan fromSql = captureSpanOf(loaded->profile->meta, events);
+        const CaptureSpan fromProfile = captureSpanOf(*loaded->profile);
         QCOMPARE(fromSql.source, fromProfile.source);
         QCOMPARE(fromSql.durationNs(), fromProfile.durationNs());
-        QCOMPARE(loaded.profile->captureDurationNs(), fromProfile.durationNs());
+        QCOMPARE(loaded->profile->captureDurationNs(), fromProfile.durationNs());
         // Every real and generated export has metadata that holds its events, so the span is what the metadata says
         // (as before the consistency check: the categories and compare outputs on them did not change).
-        const auto& metadata = loaded.profile->meta.exportMetadata;
+        const auto& metadata = loaded->profile->meta.exportMetadata;
         const bool derived = std::any_of(metadata.begin(), metadata.end(),
             [](const auto& kv) { return kv.first == QLatin1String("DERIVED_WINDOW_NS"); });
         if (derived)
             QCOMPARE(fromProfile.source, CaptureSpanSource::DerivedWindow);
-        else if (loaded.profile->meta.analysisDurationNs > 0)
+        else if (loaded->profile->meta.analysisDurationNs > 0)
             QCOMPARE(fromProfile.source, CaptureSpanSource::AnalysisDetails);
     }
 };

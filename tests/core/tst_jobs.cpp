@@ -2,15 +2,20 @@
 #include "core/jobs/background.h"
 #include "core/jobs/cancel.h"
 #include "core/jobs/jobcontext.h"
+#include "core/jobs/jobguard.h"
 #include "core/jobs/result.h"
 #include "core/jobs/sidejob.h"
 
 #include <QSemaphore>
 #include <QTest>
+#include <optional>
+#include <stdexcept>
 #include <QThread>
 #include <atomic>
 
 using namespace nsw;
+
+Q_DECLARE_METATYPE(nsw::ErrorKind)
 
 namespace {
 /// A job that spins until its token is cancelled, saying when it started and when it stopped.
@@ -116,11 +121,11 @@ private Q_SLOTS:
         JobSlot slot(&owner);
         SpinningJob first;
         bool firstDelivered = false;
-        slot.run<int>(std::ref(first), [&](int) { firstDelivered = true; });
+        slot.run<int>(std::ref(first), [&](Result<int>) { firstDelivered = true; });
         QVERIFY(first.started.tryAcquire(1, 5000)); // running, not merely queued
 
         int second = 0;
-        slot.run<int>([](const JobContext&) { return 42; }, [&](int v) { second = v; });
+        slot.run<int>([](const JobContext&) { return 42; }, [&](Result<int> v) { second = *v; });
         QTRY_VERIFY(first.finished);
         QVERIFY(first.sawCancel);
         QTRY_COMPARE(second, 42);
@@ -136,7 +141,7 @@ private Q_SLOTS:
         {
             QObject owner;
             JobSlot slot(&owner);
-            slot.run<int>(std::ref(job), [&](int) { delivered = true; });
+            slot.run<int>(std::ref(job), [&](Result<int>) { delivered = true; });
             QVERIFY(job.started.tryAcquire(1, 5000));
         }
         QTRY_VERIFY(job.finished);
@@ -152,11 +157,11 @@ private Q_SLOTS:
         QString stage;
         bool done = false;
         slot.run<int>(
-            [](const JobContext& c) {
+            [](const JobContext& c) -> Result<int> {
                 c.report(QStringLiteral("NVTX"), 0.45);
                 return 1;
             },
-            [&](int) { done = true; },
+            [&](Result<int>) { done = true; },
             [&](const Progress& p) {
                 seenOn = QThread::currentThread();
                 stage = p.stage;
@@ -164,6 +169,54 @@ private Q_SLOTS:
         QTRY_VERIFY(done);
         QTRY_COMPARE(stage, QStringLiteral("NVTX"));
         QCOMPARE(seenOn, owner.thread());
+    }
+
+    void exceptionInAJobIsItsError_data()
+    {
+        QTest::addColumn<bool>("outOfMemory");
+        QTest::addColumn<ErrorKind>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("std::bad_alloc") << true << ErrorKind::OutOfMemory
+                                        << QStringLiteral("not enough memory for this computation");
+        QTest::newRow("another exception") << false << ErrorKind::Internal
+                                           << QStringLiteral("this computation failed: internal error: a bug");
+    }
+
+    void exceptionInAJobIsItsError()
+    {
+        QFETCH(bool, outOfMemory);
+        QFETCH(ErrorKind, kind);
+        QFETCH(QString, message);
+        QObject owner;
+        JobSlot slot(&owner);
+        std::optional<Result<int>> delivered;
+        slot.run<int>(
+            [outOfMemory](const JobContext&) -> Result<int> {
+                if (outOfMemory)
+                    throw std::bad_alloc();
+                throw std::runtime_error("a bug");
+            },
+            [&](Result<int> r) { delivered = std::move(r); });
+        QTRY_VERIFY(delivered.has_value());
+        QVERIFY(!delivered->ok());
+        QCOMPARE(delivered->error().kind, kind);
+        QCOMPARE(delivered->errorMessage(), message);
+        QVERIFY(!slot.isBusy());
+    }
+
+    void sideJobHandsItsExceptionToWait()
+    {
+        const CancelToken stop;
+        SideJob side(stop);
+        side.start([] { throw std::bad_alloc(); });
+        const Result<int> r = catchingExceptions<int>(
+            [&]() -> Result<int> {
+                side.wait();
+                return 1;
+            },
+            QStringLiteral("the side job"));
+        QCOMPARE(r.error().kind, ErrorKind::OutOfMemory);
+        side.wait(); // handed over once: nothing left to throw
     }
 
     void sideJobStoppedAndJoinedWhenLeftEarly()

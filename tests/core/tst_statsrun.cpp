@@ -95,14 +95,14 @@ private Q_SLOTS:
         const QString path = nsw::test::generatedExport(QStringLiteral("2021"));
         QVERIFY(!path.isEmpty());
         const LoadResult loaded = ProfileLoader::load(path);
-        QVERIFY2(loaded.profile, qPrintable(loaded.error));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
         Result<StatsPlan> plan = planReports({ QStringLiteral("cuda_gpu_mem_time_sum") });
         QVERIFY(plan.ok());
-        QVERIFY(computeReports(*plan, *loaded.profile)
+        QVERIFY(computeReports(*plan, *loaded->profile)
                     ->front()
                     .skipped.endsWith(QStringLiteral("does not contain ENUM_CUDA_MEMCPY_OPER table.")));
         plan->reports.front().legacyMemcpyNames = true;
-        const ReportTable t = computeReports(*plan, *loaded.profile)->front();
+        const ReportTable t = computeReports(*plan, *loaded->profile)->front();
         QVERIFY2(t.skipped.isEmpty(), qPrintable(t.skipped));
         QVERIFY(t.note.contains(QStringLiteral("nsys 2022.4")));
         std::map<QString, std::pair<qint64, qint64>> expected; // name -> count, total ns

@@ -151,8 +151,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, path);
         const LoadResult loaded = ProfileLoader::load(path);
-        QVERIFY2(loaded.profile, qPrintable(loaded.error));
-        const Profile& p = *loaded.profile;
+        QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
+        const Profile& p = *loaded->profile;
         const auto count = [&](const char* table) {
             const QString t = QLatin1String(table);
             return tableExists(path, t)

@@ -76,10 +76,10 @@ const QString kSyncNames
 DiagnosticsResult diagnose(const QString& file, const FocusRange& focus = {})
 {
     LoadResult load = ProfileLoader::load(file, LoadOptions {});
-    if (!load.profile)
-        qFatal("%s", qPrintable(load.error));
+    if (!load.ok())
+        qFatal("%s", qPrintable(load.errorMessage()));
     DiagnosticsRequest request;
-    request.profile = load.profile;
+    request.profile = load->profile;
     request.focus = focus;
     request.detectIterations = false;
     Result<DiagnosticsResult> r = runDiagnostics(request);

@@ -147,9 +147,9 @@ void TestFocusOracle::kernelSummaryMatchesSql()
     LoadOptions load;
     load.parts = LoadKernels;
     const LoadResult loaded = ProfileLoader::load(file, load);
-    QVERIFY2(loaded.profile, qPrintable(loaded.error));
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
     const auto [a, b] = middleOfKernels(file);
-    const ReportTable t = focusedReport(u"cuda_gpu_kern_sum"_s, *loaded.profile, FocusRange { a, b, u"mid"_s });
+    const ReportTable t = focusedReport(u"cuda_gpu_kern_sum"_s, *loaded->profile, FocusRange { a, b, u"mid"_s });
     const auto expected = kernelsBySql(file, a, b);
     QVERIFY(!expected.empty());
     QCOMPARE(kernelsOfReport(t), expected);
@@ -172,13 +172,13 @@ void TestFocusOracle::nvtxSumMatchesSql()
     LoadOptions load;
     load.parts = LoadNvtx;
     const LoadResult loaded = ProfileLoader::load(file, load);
-    QVERIFY2(loaded.profile, qPrintable(loaded.error));
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
     // Focus on the middle of the NVTX ranges' span.
     const QList<QStringList> span = test::queryRows(file,
         u"SELECT min(start), max(end) FROM NVTX_EVENTS WHERE eventType IN (59, 60, 70, 71) AND end IS NOT NULL"_s);
     const TimeNs lo = span[0][0].toLongLong(), hi = span[0][1].toLongLong();
     const TimeNs a = lo + (hi - lo) * 4 / 10, b = lo + (hi - lo) * 5 / 10;
-    const ReportTable t = focusedReport(u"nvtx_sum"_s, *loaded.profile, FocusRange { a, b, u"mid"_s });
+    const ReportTable t = focusedReport(u"nvtx_sum"_s, *loaded->profile, FocusRange { a, b, u"mid"_s });
     std::map<QString, CountTotal> actual;
     for (const auto& row : t.rows) {
         CountTotal& c = actual[std::get<QString>(row[9]) + u'|' + std::get<QString>(row[8])];
@@ -217,8 +217,8 @@ void TestFocusOracle::cliRangeMatchesSql()
     LoadOptions load;
     load.parts = LoadKernels | LoadNvtx;
     const LoadResult loaded = ProfileLoader::load(file, load);
-    QVERIFY2(loaded.profile, qPrintable(loaded.error));
-    const TimeNs origin = focusOrigin(*loaded.profile);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
+    const TimeNs origin = focusOrigin(*loaded->profile);
     const QString out = m_dir.filePath(u"kern.csv"_s);
     QCOMPARE(cli::run({ u"stats"_s, file, u"-r"_s, u"cuda_gpu_kern_sum"_s, u"--format"_s, u"csv"_s, u"--range"_s,
                  u"%1:%2"_s.arg(a - origin).arg(b - origin), u"-o"_s, out }),

@@ -112,6 +112,12 @@ def make_corpus(base, work):
         "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, domainId) "
         "SELECT (SELECT min(start) FROM NVTX_EVENTS) + i, (SELECT min(start) FROM NVTX_EVENTS) + 30000 - i, 59, "
         "'deep', (SELECT globalTid FROM NVTX_EVENTS LIMIT 1), 0 FROM n;")
+    # Five kernel names of 1 MB each: every tree output repeats a kernel's name under each range that launched it
+    # (nvtx --format csv|json wrote 6.6 GB in 50 s): names are cut there, with their length.
+    add("1mb-kernel-names", sql_variant,
+        "INSERT INTO StringIds (id, value) SELECT 900000 + i, replace(hex(zeroblob(524288)), '0', 'k') || i "
+        "FROM (SELECT 0 AS i UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4);"
+        f"UPDATE {KERNEL} SET demangledName = 900000 + rowid % 5, shortName = 900000 + rowid % 5;")
     add("empty-tables", sql_variant, f"DELETE FROM {KERNEL}; DELETE FROM {RUNTIME}; DELETE FROM NVTX_EVENTS;")
     add("huge-domain-ids", sql_variant, "UPDATE NVTX_EVENTS SET domainId = 1099511627776 WHERE rowid % 2 = 0;"
                                         "UPDATE NVTX_EVENTS SET domainId = -3 WHERE rowid % 5 = 0;")
@@ -252,6 +258,16 @@ def side_inputs(base, work):
     # Ten thousand catastrophic patterns share one budget: tens of full budgets in all, not three per pattern (40 s).
     rules("10k-catastrophic-regexes", write("slow-10k.json", json.dumps(
         {"e": {"m": {f"^(a+)+$|zz{i}": f"slow{i}" for i in range(10000)}}})), long_names, "too expensive on 'aaaa")
+    # 100,000 plain rules against 2,000 distinct kernel names: 200 million searches (54 s) are refused at once.
+    many_names = os.path.join(side, "2000-kernel-names.sqlite")
+    sql_variant(base, many_names, f"INSERT INTO {KERNEL} SELECT * FROM {KERNEL}; INSERT INTO {KERNEL} SELECT * FROM "
+                                  f"{KERNEL};"
+                                  "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1999) "
+                                  "INSERT INTO StringIds (id, value) SELECT 910000 + i, 'kernel_' || i FROM n;"
+                                  f"UPDATE {KERNEL} SET demangledName = 910000 + rowid % 2000, "
+                                  "shortName = 910000 + rowid % 2000;")
+    rules("100k-rules-2000-names", write("rules-100k.json", json.dumps(
+        {"e": {"m": {f"pattern_{i}_x": f"cat{i % 50}" for i in range(100000)}}})), many_names, "regex searches")
     rules("python-rejects", write("recursive.json", json.dumps({"e": {"m": {"(?R)": "x"}}})))
     rules("not-json", write("broken.json", "{{{"))
     rules("deep-json", write("deep.json", "[" * 200000 + "]" * 200000))

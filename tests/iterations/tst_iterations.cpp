@@ -21,9 +21,9 @@ ProfilePtr load(const QString& path)
     LoadOptions options;
     options.parts = LoadNvtx | LoadKernels | LoadMemOps;
     const LoadResult r = ProfileLoader::load(path, options);
-    if (!r.profile)
-        qWarning() << r.error;
-    return r.profile;
+    if (!r.ok())
+        qWarning() << r.errorMessage();
+    return r->profile;
 }
 
 /// Kernels overlapping [start, end) by nsys's predicate, counted with plain SQL.

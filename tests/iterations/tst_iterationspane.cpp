@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/controllers/categorycontroller.h"
+#include "core/controllers/comparecontroller.h"
 #include "core/models/iterationtablemodel.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "core/session/workbenchload.h"
 #include "iterationfixtures.h"
-#include "core/controllers/categorycontroller.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
-#include "core/controllers/comparecontroller.h"
 #include "widgets/compare/comparepane.h"
 #include "widgets/iterations/iterationschart.h"
 #include "widgets/iterations/iterationspane.h"
@@ -69,9 +69,10 @@ TestIterationsPane::Open TestIterationsPane::open(const QString& path)
 {
     Open o;
     o.workbench = std::make_unique<Workbench>();
-    const LoadedProfile loaded = loadForWorkbench(path);
-    if (!loaded.profile)
-        qFatal("cannot load %s: %s", qPrintable(path), qPrintable(loaded.result.error));
+    const Result<LoadedProfile> result = loadForWorkbench(path);
+    if (!result)
+        qFatal("cannot load %s: %s", qPrintable(path), qPrintable(result.errorMessage()));
+    const LoadedProfile& loaded = *result;
     o.workbench->addSession(new ProfileSession(loaded));
     o.pane = std::make_unique<IterationsPane>(o.workbench.get());
     QSignalSpy shown(o.pane.get(), &IterationsPane::iterationsShown);

@@ -77,15 +77,15 @@ private Q_SLOTS:
         const QStringList before = folderListing(userFolder.path());
 
         QStringList stages;
-        const LoadResult loaded
-            = ProfileLoader::load(rep, LoadOptions {}, [&](const LoadProgress& p) { stages << p.stage; });
-        QVERIFY2(loaded.profile, qPrintable(loaded.error));
+        const LoadResult loaded = ProfileLoader::load(rep, LoadOptions {},
+            JobContext(CancelToken(), [&](const Progress& p) { stages << p.stage + QLatin1Char(' ') + p.detail; }));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
         const QList<QStringList> kernels
             = queryRows(m_export, QStringLiteral("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
-        QCOMPARE(qint64(loaded.profile->kernels.size()), kernels.value(0).value(0).toLongLong());
-        QCOMPARE(loaded.profile->meta.reportPath, rep);
-        QCOMPARE(loaded.profile->displayName(), QStringLiteral("run1.nsys-rep"));
-        QVERIFY(loaded.profile->meta.filePath.startsWith(nsys.cacheFolder()));
+        QCOMPARE(qint64(loaded->profile->kernels.size()), kernels.value(0).value(0).toLongLong());
+        QCOMPARE(loaded->profile->meta.reportPath, rep);
+        QCOMPARE(loaded->profile->displayName(), QStringLiteral("run1.nsys-rep"));
+        QVERIFY(loaded->profile->meta.filePath.startsWith(nsys.cacheFolder()));
         QVERIFY2(stages.join(QLatin1Char('|')).contains(QStringLiteral("Exporting with nsys 100 %")),
             qPrintable(stages.join(QLatin1Char('|'))));
         QCOMPARE(folderListing(userFolder.path()), before);
@@ -165,10 +165,10 @@ private Q_SLOTS:
         file.close();
         const LoadResult loaded = ProfileLoader::load(rep);
         qputenv("PATH", path);
-        QVERIFY(!loaded.profile);
-        QVERIFY2(loaded.error.startsWith(rep + QStringLiteral(": ")), qPrintable(loaded.error));
+        QVERIFY(!loaded.ok());
+        QVERIFY2(loaded.errorMessage().startsWith(rep + QStringLiteral(": ")), qPrintable(loaded.errorMessage()));
         expected.replace(QStringLiteral("%NSYS%"), nsys.nsysPath());
-        QVERIFY2(loaded.error.contains(expected), qPrintable(loaded.error));
+        QVERIFY2(loaded.errorMessage().contains(expected), qPrintable(loaded.errorMessage()));
         QVERIFY(nsys.calls(QStringLiteral("export")).size() <= 1);
         QVERIFY(QDir(nsys.cacheFolder()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
     }
@@ -217,14 +217,15 @@ private Q_SLOTS:
         QVERIFY(writeReportLookalike(rep, QByteArray(4096, 'x') + metadata + QByteArray("\x0a\x1c[END]")));
         const LoadResult loaded = ProfileLoader::load(rep);
         if (expected.isEmpty()) {
-            QVERIFY2(loaded.profile, qPrintable(loaded.error));
+            QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
             QCOMPARE(nsys.calls(QStringLiteral("export")).size(), 1);
             return;
         }
-        QVERIFY(!loaded.profile);
+        QVERIFY(!loaded.ok());
         expected.replace(QStringLiteral("%NSYS%"), nsys.nsysPath());
-        QVERIFY2(loaded.error.startsWith(rep + QStringLiteral(": ")) && loaded.error.contains(expected),
-            qPrintable(loaded.error));
+        QVERIFY2(
+            loaded.errorMessage().startsWith(rep + QStringLiteral(": ")) && loaded.errorMessage().contains(expected),
+            qPrintable(loaded.errorMessage()));
         QCOMPARE(nsys.calls(QStringLiteral("export")).size(), exportMode == QStringLiteral("fail") ? 1 : 0);
     }
 
@@ -238,21 +239,18 @@ private Q_SLOTS:
         QElapsedTimer clock;
         bool sawNsysProgress = false;
         qint64 cancelledAt = -1;
-        const LoadResult loaded = ProfileLoader::load(
-            rep, LoadOptions {},
-            [&](const LoadProgress& p) {
-                // Cancel once nsys is running and has said how far it is.
-                if (p.stage.contains(QStringLiteral("20 %")) && !cancel.isCancelled()) {
-                    sawNsysProgress = true;
-                    clock.start();
-                    cancel.cancel();
-                }
-            },
-            cancel);
+        const LoadResult loaded = ProfileLoader::load(rep, LoadOptions {}, JobContext(cancel, [&](const Progress& p) {
+            // Cancel once nsys is running and has said how far it is.
+            if (p.detail.contains(QStringLiteral("20 %")) && !cancel.isCancelled()) {
+                sawNsysProgress = true;
+                clock.start();
+                cancel.cancel();
+            }
+        }));
         cancelledAt = clock.elapsed();
         QVERIFY(sawNsysProgress);
-        QVERIFY(loaded.cancelled);
-        QVERIFY(!loaded.profile);
+        QVERIFY(loaded.isCancelled());
+        QVERIFY(!loaded.ok());
         QVERIFY2(cancelledAt < 1000, qPrintable(QString::number(cancelledAt)));
     }
 
@@ -265,9 +263,9 @@ private Q_SLOTS:
         QVERIFY(writeReportLookalike(rep));
         const LoadResult loaded = ProfileLoader::load(rep);
         qunsetenv("NSYS_WORKBENCH_NSYS_TIMEOUT");
-        QVERIFY(!loaded.profile && !loaded.cancelled);
-        QVERIFY2(
-            loaded.error.contains(QStringLiteral("export failed (timed out after 1 s)")), qPrintable(loaded.error));
+        QVERIFY(!loaded.ok() && !loaded.isCancelled());
+        QVERIFY2(loaded.errorMessage().contains(QStringLiteral("export failed (timed out after 1 s)")),
+            qPrintable(loaded.errorMessage()));
     }
 
     void rawCaptureIsImportedThenExported()
@@ -279,7 +277,7 @@ private Q_SLOTS:
         QVERIFY(writeStreamLookalike(stream));
         const QStringList before = folderListing(userFolder.path());
         const LoadResult loaded = ProfileLoader::load(stream);
-        QVERIFY2(loaded.profile, qPrintable(loaded.error));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
         QCOMPARE(nsys.calls(QStringLiteral("import")).size(), 1);
         QCOMPARE(nsys.calls(QStringLiteral("export")).size(), 1);
         QCOMPARE(folderListing(userFolder.path()), before);

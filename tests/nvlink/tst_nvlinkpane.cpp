@@ -33,7 +33,7 @@ ProfileSession* makeSession(const ProfilePtr& profile)
     LoadedProfile loaded;
     loaded.profile = profile;
     loaded.kernelIndex = std::make_shared<KernelIndex>(profile, KernelNameMode::Demangled);
-    loaded.result.profile = profile;
+    loaded.load.profile = profile;
     return new ProfileSession(loaded);
 }
 

@@ -108,14 +108,14 @@ void TestNvtxCoverage::matchesSql()
     QFETCH(double, from);
     QFETCH(double, to);
     const LoadResult loaded = ProfileLoader::load(file, {});
-    QVERIFY2(loaded.profile, qPrintable(loaded.error));
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
     FocusRange focus;
     if (from >= 0) {
-        const double span = double(loaded.profile->activityEnd - loaded.profile->activityStart);
-        focus.start = loaded.profile->activityStart + TimeNs(from * span);
-        focus.end = loaded.profile->activityStart + TimeNs(to * span);
+        const double span = double(loaded->profile->activityEnd - loaded->profile->activityStart);
+        focus.start = loaded->profile->activityStart + TimeNs(from * span);
+        focus.end = loaded->profile->activityStart + TimeNs(to * span);
     }
-    const Result<NvtxCoverage> c = computeNvtxCoverage(loaded.profile, focus);
+    const Result<NvtxCoverage> c = computeNvtxCoverage(loaded->profile, focus);
     QVERIFY(c);
 
     // nsys's overlap predicate on an event [s, e] (everything without a focus).

@@ -91,7 +91,7 @@ void TestNvtxPane::initTestCase()
     m_workbench = std::make_unique<Workbench>();
     LoadedProfile loaded;
     loaded.profile = test::nvtxFixture();
-    loaded.result.profile = loaded.profile;
+    loaded.load.profile = loaded.profile;
     m_session = new ProfileSession(loaded);
     m_workbench->addSession(m_session);
 }
@@ -304,7 +304,7 @@ void TestNvtxPane::nvtxOnlyTreeSortsByCpuTime()
     Workbench workbench;
     LoadedProfile loaded;
     loaded.profile = b.build(u"nvtx-only.sqlite"_s);
-    loaded.result.profile = loaded.profile;
+    loaded.load.profile = loaded.profile;
     auto* cpuOnly = new ProfileSession(loaded);
     workbench.addSession(cpuOnly);
     NvtxPane pane(&workbench);
@@ -323,7 +323,7 @@ void TestNvtxPane::nvtxOnlyTreeSortsByCpuTime()
     // A profile with GPU time in its ranges: back to the GPU column.
     LoadedProfile withKernels;
     withKernels.profile = test::nvtxFixture();
-    withKernels.result.profile = withKernels.profile;
+    withKernels.load.profile = withKernels.profile;
     auto* gpu = new ProfileSession(withKernels);
     workbench.addSession(gpu);
     workbench.setCurrent(gpu);

@@ -251,8 +251,8 @@ void TestNvtxReports::nvtxSumMatchesSql()
     LoadOptions options;
     options.parts = findReport(u"nvtx_sum"_s, nullptr)->loadParts;
     const LoadResult loaded = ProfileLoader::load(file, options);
-    QVERIFY2(loaded.profile, qPrintable(loaded.error));
-    const ReportTable t = run(u"nvtx_sum"_s, *loaded.profile);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
+    const ReportTable t = run(u"nvtx_sum"_s, *loaded->profile);
     QVERIFY2(t.skipped.isEmpty(), qPrintable(t.skipped));
 
     QSqlDatabase db = test::openReadOnly(file);
@@ -319,8 +319,8 @@ void TestNvtxReports::projSumMatchesSql()
     LoadOptions options;
     options.parts = findReport(u"nvtx_gpu_proj_sum"_s, nullptr)->loadParts;
     const LoadResult loaded = ProfileLoader::load(file, options);
-    QVERIFY2(loaded.profile, qPrintable(loaded.error));
-    const ReportTable t = run(u"nvtx_gpu_proj_sum"_s, *loaded.profile);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
+    const ReportTable t = run(u"nvtx_gpu_proj_sum"_s, *loaded->profile);
     QVERIFY2(t.skipped.isEmpty(), qPrintable(t.skipped));
 
     // nsys's projection written plainly (no rtree): same thread, whole launching call inside the range, every

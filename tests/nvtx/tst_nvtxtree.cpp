@@ -373,8 +373,8 @@ void TestNvtxTree::attributionMatchesSqlOnRealTraces()
     QFETCH(double, from);
     QFETCH(double, to);
     const LoadResult loaded = ProfileLoader::load(file, {});
-    QVERIFY2(loaded.profile, qPrintable(loaded.error));
-    const ProfilePtr& profile = loaded.profile;
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
+    const ProfilePtr& profile = loaded->profile;
     const NvtxTreeOptions options { NvtxGrouping::Merged, false };
     FocusRange focus;
     if (from >= 0) {
@@ -433,7 +433,7 @@ void TestNvtxTree::attributionMatchesSqlOnRealTraces()
         attributed += q.value(4).toLongLong();
     }
     std::map<QString, std::pair<qint64, qint64>> got;
-    const Profile& p = *loaded.profile;
+    const Profile& p = *loaded->profile;
     for (const auto& [k, leaf] : tree.kernelLeaf) {
         auto& e = got[tree.label(tree.nodes[std::size_t(leaf)].parent)];
         e.first += p.kernels.end[k] - p.kernels.start[k];

@@ -218,9 +218,10 @@ TestTimelinePane::Open TestTimelinePane::open(const QString& path)
 {
     Open o;
     o.workbench = std::make_unique<Workbench>();
-    const LoadedProfile loaded = loadForWorkbench(path);
-    if (!loaded.profile)
-        qFatal("cannot load %s: %s", qPrintable(path), qPrintable(loaded.result.error));
+    const Result<LoadedProfile> result = loadForWorkbench(path);
+    if (!result)
+        qFatal("cannot load %s: %s", qPrintable(path), qPrintable(result.errorMessage()));
+    const LoadedProfile& loaded = *result;
     o.session = new ProfileSession(loaded);
     o.workbench->addSession(o.session);
     o.pane = std::make_unique<TimelinePane>(o.workbench.get());
@@ -748,8 +749,9 @@ void TestTimelinePane::counterRowsOfAnIndexBuiltElsewhere()
     c.gpuMetrics = true;
     tracegen::generateExport(c);
     Workbench workbench;
-    const LoadedProfile loaded = loadForWorkbench(c.outPath);
-    QVERIFY(loaded.profile);
+    const Result<LoadedProfile> result = loadForWorkbench(c.outPath);
+    QVERIFY2(result.ok(), qPrintable(result.errorMessage()));
+    const LoadedProfile& loaded = *result;
     auto* session = new ProfileSession(loaded);
     session->setAttachment(u"timeline"_s, std::const_pointer_cast<TimelineIndex>(*buildTimelineIndex(loaded.profile)));
     workbench.addSession(session);

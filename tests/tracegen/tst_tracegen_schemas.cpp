@@ -69,6 +69,43 @@ class TestTracegenSchemas : public QObject
     Q_OBJECT
 
 private slots:
+    // nsys 2022.1's plain export (the real one in ../shared was made with DLProf, which appends cuda_name and
+    // kernel_name to CUPTI_ACTIVITY_KIND_RUNTIME and kernel_name, long_kernel_name to CUPTI_ACTIVITY_KIND_KERNEL):
+    // the columns as nsys 2022.1 writes them, listed by hand from its schema (SOURCES.md), whatever ../shared holds.
+    void plain2022_1ActivityColumns_data()
+    {
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<QStringList>("columns");
+        QTest::newRow("CUPTI_ACTIVITY_KIND_RUNTIME")
+            << QStringLiteral("CUPTI_ACTIVITY_KIND_RUNTIME")
+            << QStringLiteral("start,end,eventClass,globalTid,correlationId,nameId,returnValue,callchainId")
+                   .split(QLatin1Char(','));
+        QTest::newRow("CUPTI_ACTIVITY_KIND_KERNEL")
+            << QStringLiteral("CUPTI_ACTIVITY_KIND_KERNEL")
+            << QStringLiteral(
+                   "start,end,deviceId,contextId,streamId,correlationId,globalPid,demangledName,shortName,"
+                   "mangledName,launchType,cacheConfig,registersPerThread,gridX,gridY,gridZ,blockX,blockY,"
+                   "blockZ,staticSharedMemory,dynamicSharedMemory,localMemoryPerThread,localMemoryTotal,gridId,"
+                   "sharedMemoryExecuted,graphNodeId,sharedMemoryLimitConfig")
+                   .split(QLatin1Char(','));
+    }
+
+    void plain2022_1ActivityColumns()
+    {
+        QFETCH(QString, table);
+        QFETCH(QStringList, columns);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("plain.sqlite"));
+        {
+            ExportWriter w(path, QStringLiteral("2022.1"), ExportWriter::CreateTables::All);
+            w.finish();
+        }
+        QStringList names;
+        for (const QString& c : Db(path).tableInfo(table))
+            names.append(c.section(QLatin1Char('|'), 0, 0));
+        QCOMPARE(names, columns);
+    }
+
     void versions()
     {
         const QStringList v = SchemaCatalog::versions();

@@ -89,7 +89,7 @@ void TestFindingsPane::init()
     m_workbench = std::make_unique<Workbench>();
     LoadedProfile loaded;
     loaded.profile = handWorked();
-    loaded.result.profile = loaded.profile;
+    loaded.load.profile = loaded.profile;
     m_workbench->addSession(new ProfileSession(loaded));
     m_pane = std::make_unique<FindingsPane>(m_workbench.get());
     m_pane->resize(1000, 700);

@@ -57,7 +57,7 @@ struct Fixture
         LoadedProfile loaded;
         loaded.profile = profile;
         loaded.kernelIndex = std::make_shared<KernelIndex>(profile, KernelNameMode::Demangled);
-        loaded.result.profile = profile;
+        loaded.load.profile = profile;
         return new ProfileSession(loaded);
     }
 };
@@ -91,7 +91,7 @@ struct TwoGroupFixture
         LoadedProfile loaded;
         loaded.profile = profile;
         loaded.kernelIndex = std::make_shared<KernelIndex>(profile, KernelNameMode::Demangled);
-        loaded.result.profile = profile;
+        loaded.load.profile = profile;
         return new ProfileSession(loaded);
     }
 };

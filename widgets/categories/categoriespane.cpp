@@ -25,6 +25,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSettings>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -36,6 +37,10 @@
 namespace nsw {
 
 namespace {
+const QString kEngineKey = QStringLiteral("categories/engine");
+const QString kModelKey = QStringLiteral("categories/model");
+const QString kModeKey = QStringLiteral("categories/timeMode");
+
 QString writeText(const QString& path, const QString& text)
 {
     QSaveFile out(path);
@@ -193,6 +198,20 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
         if (ProfileSession* s = this->workbench()->current())
             s->setWallTimeNs(seconds > 0 ? TimeNs(seconds * 1e9 + 0.5) : kNoTime);
     });
+    // The window remembers the rule set and time mode in the user's preferences (core reads none).
+    {
+        const QSettings settings;
+        m_controller->select(settings.value(kEngineKey).toString(), settings.value(kModelKey).toString());
+        if (const auto mode = parseTimeMode(settings.value(kModeKey).toString()))
+            m_controller->setTimeMode(*mode);
+    }
+    connect(m_controller, &CategoryController::selectionChanged, this, [this]() {
+        QSettings settings;
+        settings.setValue(kEngineKey, m_controller->engine());
+        settings.setValue(kModelKey, m_controller->model());
+    });
+    connect(m_controller, &CategoryController::optionsChanged, this,
+        [this]() { QSettings().setValue(kModeKey, timeModeName(m_controller->timeMode())); });
     connect(m_controller, &CategoryController::libraryChanged, this, &CategoriesPane::refillRuleSelectors);
     connect(m_controller, &CategoryController::selectionChanged, this, &CategoriesPane::refillRuleSelectors);
     connect(m_controller, &CategoryController::optionsChanged, this, &CategoriesPane::syncOptions);
@@ -306,6 +325,8 @@ void CategoriesPane::showResults()
                 + (m_controller->results().size() > 1 && r.session ? r.session->displayName() + QStringLiteral(": ")
                                                                    : QString())
                 + w);
+    for (const QString& e : m_controller->errors())
+        lines.append(QStringLiteral("⚠ ") + e);
     lines.append(m_controller->libraryProblems());
     m_status->setText(lines.join(QLatin1Char('\n')));
     m_status->setStyleSheet(lines.isEmpty() || (lines.size() == 1 && !lines[0].startsWith(QStringLiteral("⚠")))
@@ -352,16 +373,10 @@ QString CategoriesPane::exportCategoriesCsv(const QString& path) const
 
 QString CategoriesPane::exportMappingCsv(const QString& path) const
 {
-    // The mapping is per profile whatever the bars show: re-add the names without the per-GPU split.
-    std::vector<ProfileCategories> profiles = m_controller->profileCategories();
-    for (std::size_t i = 0; i < profiles.size(); ++i) {
-        const auto& r = m_controller->results()[i];
-        CategoryOptions o;
-        o.mode = m_controller->timeMode();
-        o.wallNs = r.breakdown.bars.empty() || !r.breakdown.bars[0].hasCpu ? kNoTime : r.breakdown.bars[0].wallNs;
-        profiles[i].breakdown = categorize(*r.timeline, m_controller->rules(), r.evaluation, o);
-    }
-    return writeText(path, mappingCsv(profiles, m_controller->engine(), m_controller->model()));
+    const Result<std::vector<ProfileCategories>> profiles = m_controller->mappingProfiles();
+    if (!profiles)
+        return profiles.errorMessage();
+    return writeText(path, mappingCsv(*profiles, m_controller->engine(), m_controller->model()));
 }
 
 RuleEditorDialog* CategoriesPane::openEditor()

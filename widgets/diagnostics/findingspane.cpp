@@ -229,13 +229,18 @@ QString FindingsPane::exportBaseName() const
 
 void FindingsPane::setThresholds(const Thresholds& thresholds)
 {
-    m_thresholds = thresholds;
-    if (!m_result)
+    const Thresholds previous = std::exchange(m_thresholds, thresholds);
+    if (!m_result && !m_job.isBusy())
         return;
-    // Only the findings depend on the thresholds: no need to run the analyses again.
+    // A threshold that shapes an analysis (which gaps are listed, the long-gap totals, launch cost) runs them all
+    // again, as `report --threshold` does; the others only decide the findings.
+    if (m_job.isBusy() || analysisThresholdsDiffer(previous, thresholds)) {
+        recompute();
+        return;
+    }
     auto result = std::make_shared<DiagnosticsResult>(*m_result);
     computeFindings(*result, m_thresholds);
-    showResult(result, {});
+    showResult(result, m_warnings);
     Q_EMIT resultShown();
 }
 
@@ -271,14 +276,13 @@ void FindingsPane::recompute()
     request.profile = m_session->profile();
     request.focus = m_session->focus();
     request.thresholds = m_thresholds;
-    m_job.run<Result<DiagnosticsResult>>([request](const JobContext& job) { return runDiagnostics(request, job); },
+    m_job.run<DiagnosticsResult>([request](const JobContext& job) { return runDiagnostics(request, job); },
         [this](Result<DiagnosticsResult> result) {
             if (!result) {
                 showResult(nullptr, result.errorMessage());
             } else {
-                const QStringList warnings = result.warnings();
-                showResult(
-                    std::make_shared<const DiagnosticsResult>(std::move(*result)), warnings.join(QLatin1Char('\n')));
+                m_warnings = result.warnings().join(QLatin1Char('\n'));
+                showResult(std::make_shared<const DiagnosticsResult>(std::move(*result)), m_warnings);
             }
             Q_EMIT resultShown();
         },

@@ -81,6 +81,7 @@ private:
 
     QPointer<ProfileSession> m_session;
     Thresholds m_thresholds;
+    QString m_warnings; ///< the warnings of the analyses shown (kept when only the findings are computed again)
     QLabel* m_message;
     QTabWidget* m_tabs;
     FindingsModel* m_findings;

@@ -161,7 +161,7 @@ void IterationsPane::recompute()
     }
     showTable(nullptr, tr("Finding iterations…"), false);
     const IterationRequest request { m_session->profile(), m_marker->text().trimmed(), defaultIterationRules() };
-    m_job.run<Result<IterationTable>>([request](const JobContext& job) { return computeIterations(request, job); },
+    m_job.run<IterationTable>([request](const JobContext& job) { return computeIterations(request, job); },
         [this](Result<IterationTable> result) {
             if (!result) {
                 showTable(nullptr, result.errorMessage(), false);

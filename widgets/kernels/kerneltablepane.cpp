@@ -292,14 +292,17 @@ void KernelTablePane::updateFocusRows()
     const ProfilePtr profile = m_session->profile();
     QPointer<ProfileSession> session = m_session;
     m_focusJob.run<std::shared_ptr<const std::vector<char>>>(
-        [profile, focus = m_focus](
-            const JobContext& job) { return kernelRowsOverlapping(profile->kernels, focus, job.cancelToken()); },
-        [this, session, focus = m_focus](std::shared_ptr<const std::vector<char>> rows) {
-            if (!rows || !session || session != m_session)
+        [profile, focus = m_focus](const JobContext& job) {
+            return orCancelled(kernelRowsOverlapping(profile->kernels, focus, job.cancelToken()));
+        },
+        [this, session, focus = m_focus](Result<std::shared_ptr<const std::vector<char>>> rows) {
+            if (!session || session != m_session)
                 return;
+            if (!rows) // failed (cancelled runs are never delivered)
+                return m_summaryLabel->setText(tr("The focus could not be applied: %1").arg(rows.errorMessage()));
             session->setAttachment(
-                kFocusRowsAttachment, std::make_shared<CachedFocusRows>(CachedFocusRows { focus, rows }));
-            m_focusRows = std::move(rows);
+                kFocusRowsAttachment, std::make_shared<CachedFocusRows>(CachedFocusRows { focus, *rows }));
+            m_focusRows = std::move(*rows);
             recompute();
         });
 }
@@ -321,15 +324,18 @@ void KernelTablePane::useIndexOfCurrentMode()
     const ProfilePtr profile = m_session->profile();
     QPointer<ProfileSession> session = m_session;
     m_indexJob.run<std::shared_ptr<const KernelIndex>>(
-        [profile, mode](
-            const JobContext& job) { return std::make_shared<const KernelIndex>(profile, mode, job.cancelToken()); },
-        [this, session](std::shared_ptr<const KernelIndex> index) {
-            if (!index->isComplete() || !session)
+        [profile, mode](const JobContext& job) {
+            auto index = std::make_shared<const KernelIndex>(profile, mode, job.cancelToken());
+            return orCancelled(index->isComplete() ? index : nullptr);
+        },
+        [this, session](Result<std::shared_ptr<const KernelIndex>> index) {
+            if (session && index)
+                session->setKernelIndex(*index);
+            if (!session || session != m_session)
                 return;
-            session->setKernelIndex(index);
-            if (session != m_session)
-                return;
-            m_index = std::move(index);
+            if (!index) // failed (cancelled runs are never delivered)
+                return m_summaryLabel->setText(tr("The kernels could not be indexed: %1").arg(index.errorMessage()));
+            m_index = std::move(*index);
             rebuildLaneMenus();
             recompute();
         });

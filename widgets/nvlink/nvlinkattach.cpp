@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvlinkattach.h"
 
+#include "core/jobs/background.h"
 #include "core/nvlink/nvlinkattachment.h"
-#include "core/nvlink/recordingplacement.h"
-#include "core/session/background.h"
+#include "core/nvlink/nvlinksetup.h"
 #include "core/session/profilesession.h"
 #include "widgets/common/filedialogs.h"
 
@@ -29,6 +29,14 @@ struct ReadOutcome
 {
     std::vector<NvlinkRecordingEntry> entries;
     QStringList errors;
+};
+
+/// A read of recordings, child of the session they are for.
+class RecordingRead : public QObject
+{
+public:
+    using QObject::QObject;
+    JobSlot job { this };
 };
 
 /// Export choice (when several) and one GPU per recording (with a checkbox to leave it out).
@@ -105,11 +113,14 @@ void attachNvlinkRecordings(ProfileSession* session, std::vector<RecordingChoice
     if (!session || recordings.empty())
         return;
     QPointer<QWidget> parentGuard(parent);
-    runInBackground<ReadOutcome>(
-        session,
-        [recordings]() {
+    // The read belongs to the session: closing the profile cancels it (the job slot dies with its holder).
+    auto* holder = new RecordingRead(session);
+    holder->job.run<ReadOutcome>(
+        [recordings](const JobContext& job) -> Result<ReadOutcome> {
             ReadOutcome out;
             for (const RecordingChoice& c : recordings) {
+                if (job.isCancelled())
+                    return Result<ReadOutcome>::cancelled();
                 Nvf1ReadResult r = readNvf1File(c.path, c.gpu);
                 if (!r.recording)
                     out.errors.append(r.error);
@@ -118,22 +129,26 @@ void attachNvlinkRecordings(ProfileSession* session, std::vector<RecordingChoice
             }
             return out;
         },
-        [session, parentGuard, done](ReadOutcome out) {
+        [session, holder, parentGuard, done](Result<ReadOutcome> read) {
+            holder->deleteLater();
+            ReadOutcome out = read ? std::move(*read) : ReadOutcome { {}, { read.errorMessage() } };
             QStringList warnings;
             if (!out.entries.empty()) {
                 const auto current = session->attachment<NvlinkAttachment>(nvlinkAttachmentKey());
                 auto next = std::make_shared<NvlinkAttachment>(current ? *current : NvlinkAttachment());
                 const ProfilePtr profile = session->profile();
-                const CaptureSpan capture = captureSpanOf(*profile);
                 for (NvlinkRecordingEntry& e : out.entries) {
-                    const Nvf1Recording& r = *e.recording;
-                    const RecordingPlacement placement
-                        = placeRecording(alignClocks(profile->meta.sessionStartUtcNs, r.firstUs, next->clockOffsetNs),
-                            r.firstUs, r.lastUs, capture);
-                    if (placement.mismatched())
-                        warnings.append(QObject::tr("%1: %2. Is it from another session? The NVLink pane can align its "
-                                                    "start with the capture start.")
-                                            .arg(r.path, placement.problem()));
+                    NvlinkSetupRequest request;
+                    request.source = { e.recording, nullptr, e.gpu };
+                    request.exportInfo = profile.get();
+                    request.capture = captureSpanOf(*profile);
+                    request.offsetNs = next->clockOffsetNs;
+                    request.recordingPath = e.recording->path;
+                    request.exportPath = profile->meta.filePath;
+                    if (const Result<NvlinkSetup> setup = setUpNvlinkSource(request);
+                        setup && !setup->anotherSessionWarning.isEmpty())
+                        warnings.append(setup->anotherSessionWarning
+                            + QObject::tr(" The NVLink pane can align its start with the capture start."));
                     auto& list = next->recordings;
                     list.erase(
                         std::remove_if(list.begin(), list.end(),

@@ -68,11 +68,6 @@ QToolButton* menuButton(const QString& text, QMenu* menu, QWidget* parent)
     return b;
 }
 
-QString capitalized(const QString& text)
-{
-    return text.isEmpty() ? text : text.front().toUpper() + text.mid(1);
-}
-
 QString sourceKeyOf(bool gpuMetrics, int index, const QString& path)
 {
     return QStringLiteral("%1:%2:%3").arg(gpuMetrics ? 1 : 0).arg(index).arg(path);
@@ -326,6 +321,7 @@ void NvlinkPane::onCurrentSessionChanged(ProfileSession* session)
     m_maxIndexes.clear();
     m_computed.reset();
     m_readingGpuMetrics = false;
+    m_gpuMetricsJob.cancel();
     if (session)
         m_attachmentConnection
             = connect(session, &ProfileSession::attachmentChanged, this, &NvlinkPane::onAttachmentChanged);
@@ -366,25 +362,29 @@ void NvlinkPane::readGpuMetricsIfNeeded()
     m_readingGpuMetrics = true;
     QPointer<ProfileSession> session = m_session;
     const ProfilePtr profile = m_session->profile();
-    runInBackground<GpuMetricsResult>(
-        this,
-        [profile]() {
+    m_gpuMetricsJob.run<std::shared_ptr<const GpuMetricsNvlink>>(
+        [profile](const JobContext& job) -> Result<std::shared_ptr<const GpuMetricsNvlink>> {
             // The timeline reads every GPU metric of the profile too: one scan serves both.
-            const GpuMetricCountersResult read = sharedGpuMetricCounters(profile);
-            return read.data ? nvlinkFromCounters(*read.data) : GpuMetricsResult { nullptr, read.error };
+            const GpuMetricCountersResult read = sharedGpuMetricCounters(profile, job);
+            if (read.cancelled)
+                return Result<std::shared_ptr<const GpuMetricsNvlink>>::cancelled();
+            const GpuMetricsResult r
+                = read.data ? nvlinkFromCounters(*read.data) : GpuMetricsResult { nullptr, read.error };
+            if (!r.error.isEmpty())
+                return Result<std::shared_ptr<const GpuMetricsNvlink>>::failure(ErrorKind::Input, r.error);
+            return std::shared_ptr<const GpuMetricsNvlink>(r.data);
         },
-        [this, session](GpuMetricsResult r) {
-            if (!session)
+        [this, session](Result<std::shared_ptr<const GpuMetricsNvlink>> r) {
+            if (!session || session != m_session)
                 return;
-            if (session == m_session)
-                m_readingGpuMetrics = false;
+            m_readingGpuMetrics = false;
             const auto current = session->attachment<const NvlinkAttachment>(nvlinkAttachmentKey());
             auto next = std::make_shared<NvlinkAttachment>(current ? *current : NvlinkAttachment());
-            next->gpuMetrics = r.data;
+            next->gpuMetrics = r ? *r : nullptr;
             next->gpuMetricsSearched = true;
             session->setAttachment(nvlinkAttachmentKey(), next);
-            if (!r.error.isEmpty() && session == m_session)
-                m_message->setText(r.error);
+            if (!r)
+                m_message->setText(r.errorMessage());
         });
 }
 
@@ -458,12 +458,8 @@ void NvlinkPane::onSourceChanged()
         for (const LinkPeakEntry& e : m_peakTable.entries())
             m_model->addItem(
                 QStringLiteral("%1 (%2 × %3 GB/s)").arg(e.pattern).arg(e.links).arg(e.gbpsPerLink), e.pattern);
-        if (have && m_session) {
-            const auto a = attachment();
-            const QString name = nvlinkGpuModel(*m_session->profile(), currentGpu(), a->gpuMetrics.get());
-            const LinkPeakEntry* e = m_peakTable.match(name);
-            m_model->setCurrentIndex(e ? m_model->findData(e->pattern) : 0);
-        }
+        if (const std::optional<NvlinkSetup> setup = have ? sourceSetup() : std::nullopt)
+            m_model->setCurrentIndex(setup->gpuModel ? m_model->findData(setup->gpuModel->pattern) : 0);
     }
     updateAlignmentLabel();
     recompute();
@@ -534,14 +530,28 @@ std::vector<const ThroughputSeries*> NvlinkPane::selectedSeries(std::shared_ptr<
     return selectSeries(source, filter);
 }
 
-ClockAlignment NvlinkPane::alignment() const
+std::optional<NvlinkSetup> NvlinkPane::sourceSetup() const
 {
     Source src;
     const auto a = attachment();
     if (!m_session || !currentSource(src))
-        return {};
-    const qint64 start = src.gpuMetrics ? 0 : a->recordings[std::size_t(src.index)].recording->firstUs;
-    return alignClocks(m_session->profile()->meta.sessionStartUtcNs, start, a->clockOffsetNs);
+        return std::nullopt;
+    NvlinkSetupRequest request;
+    if (src.gpuMetrics) {
+        request.source = { nullptr, a->gpuMetrics, src.index };
+    } else {
+        const NvlinkRecordingEntry& e = a->recordings[std::size_t(src.index)];
+        request.source = { e.recording, nullptr, e.gpu };
+        request.recordingPath = e.recording->path;
+    }
+    const Profile& profile = *m_session->profile();
+    request.exportInfo = &profile;
+    request.capture = captureSpanOf(profile);
+    request.offsetNs = a->clockOffsetNs;
+    request.peakTable = &m_peakTable;
+    request.exportPath = profile.meta.filePath;
+    Result<NvlinkSetup> setup = setUpNvlinkSource(request); // no kernel clock asked: it cannot fail
+    return setup ? std::optional<NvlinkSetup>(std::move(*setup)) : std::nullopt;
 }
 
 const LinkPeakEntry* NvlinkPane::gpuModel() const
@@ -555,31 +565,22 @@ const LinkPeakEntry* NvlinkPane::gpuModel() const
     return nullptr;
 }
 
-std::optional<RecordingPlacement> NvlinkPane::placement() const
-{
-    Source src;
-    if (!m_session || !currentSource(src) || src.gpuMetrics)
-        return std::nullopt;
-    const Nvf1Recording& r = *attachment()->recordings[std::size_t(src.index)].recording;
-    return placeRecording(alignment(), r.firstUs, r.lastUs, captureSpanOf(*m_session->profile()));
-}
-
 void NvlinkPane::alignRecordingStart()
 {
-    if (const auto p = placement(); p && p->captureKnown())
-        m_offset->setValue(double(p->alignOffsetNs) / 1e6);
+    if (const auto setup = sourceSetup(); setup && setup->placement && setup->placement->captureKnown())
+        m_offset->setValue(double(setup->placement->alignOffsetNs) / 1e6);
 }
 
 void NvlinkPane::updateAlignmentLabel()
 {
-    const auto where = placement();
-    m_placementBanner->setVisible(where && where->mismatched());
-    if (where && where->mismatched())
-        m_placementWarning->setText(
-            tr("⚠ %1. Every peak would list the kernels of another time, or none: is it from another session?")
-                .arg(capitalized(where->problem())));
+    const std::optional<NvlinkSetup> setup = sourceSetup();
+    const bool anotherSession = setup && !setup->anotherSessionWarning.isEmpty();
+    m_placementBanner->setVisible(anotherSession);
+    if (anotherSession)
+        m_placementWarning->setText(QStringLiteral("⚠ ") + setup->anotherSessionWarning
+            + tr(" Every peak would list the kernels of another time, or none."));
     Source src;
-    if (!currentSource(src)) {
+    if (!setup || !currentSource(src)) {
         m_alignment->clear();
         return;
     }
@@ -591,7 +592,7 @@ void NvlinkPane::updateAlignmentLabel()
         return;
     }
     m_offset->setToolTip(m_offsetToolTip);
-    const ClockAlignment a = alignment();
+    const ClockAlignment& a = setup->alignment;
     const Nvf1Recording& r = *attachment()->recordings[std::size_t(src.index)].recording;
     const TimeNs startsAt = a.sessionNs(r.firstUs);
     m_alignment->setText(a.fromExport
@@ -623,7 +624,7 @@ void NvlinkPane::recompute()
     NvlinkPeaksRequest request;
     request.keepAlive = keepAlive;
     request.series = series;
-    request.alignment = alignment();
+    request.alignment = sourceSetup()->alignment;
     request.gpu = currentGpu();
     request.top = std::size_t(m_top->value());
     request.ncclOnly = m_ncclOnly->isChecked();
@@ -640,15 +641,18 @@ void NvlinkPane::recompute()
     }
     const QString sourceKey = m_source->currentData().toString();
     m_job.run<std::shared_ptr<Computed>>(
-        [request, sourceKey](const JobContext& job) -> std::shared_ptr<Computed> {
+        [request, sourceKey](const JobContext& job) -> Result<std::shared_ptr<Computed>> {
             Result<NvlinkPeaksResult> result = computeNvlinkPeaks(request, job);
             if (!result)
-                return nullptr;
+                return result.failureAs<std::shared_ptr<Computed>>();
             return std::make_shared<Computed>(Computed { request, std::move(*result), sourceKey });
         },
-        [this](std::shared_ptr<Computed> c) {
-            if (!c)
+        [this](Result<std::shared_ptr<Computed>> computed) {
+            if (!computed) {
+                m_message->setText(tr("The peaks could not be computed: %1").arg(computed.errorMessage()));
                 return;
+            }
+            const std::shared_ptr<Computed>& c = *computed;
             for (std::size_t i = 0; i < c->request.series.size(); ++i)
                 m_maxIndexes[c->request.series[i]] = { c->request.keepAlive, c->result.plotIndexes[i] };
             m_kernelIndexes[c->request.gpu] = c->result.kernels;

@@ -4,9 +4,9 @@
 #include "core/jobs/background.h"
 #include "core/nvlink/nvlinkattachment.h"
 #include "core/nvlink/nvlinkpeaksrun.h"
+#include "core/nvlink/nvlinksetup.h"
 #include "core/nvlink/plotreduction.h"
 #include "core/nvlink/recordingplacement.h"
-#include "core/session/background.h"
 #include "widgets/common/pane.h"
 
 #include <QPointer>
@@ -95,8 +95,9 @@ private:
     void showComputed(const std::shared_ptr<Computed>& c);
     void showKernelsOfCurrentPeak();
     void updateAlignmentLabel();
-    /// Where the current NVF1 recording lies against the capture (none for GPU metrics).
-    std::optional<RecordingPlacement> placement() const;
+    /// The current source set against the profile (core's setUpNvlinkSource(), as the nvlink command does): clock
+    /// alignment, a recording's placement against the capture, the GPU's model. Empty without a source.
+    std::optional<NvlinkSetup> sourceSetup() const;
     void alignRecordingStart();
     void setUpControls();
     void setUpTables();
@@ -109,7 +110,6 @@ private:
     bool currentSource(Source& out) const;
     int currentGpu() const;
     std::vector<const ThroughputSeries*> selectedSeries(std::shared_ptr<const void>& keepAlive) const;
-    ClockAlignment alignment() const;
     const LinkPeakEntry* gpuModel() const;
 
     QPointer<ProfileSession> m_session;
@@ -142,6 +142,7 @@ private:
     SortFilterProxy* m_kernelProxy;
     QTableView* m_kernelView;
     JobSlot m_job { this }; ///< the peaks being computed; a newer request cancels it
+    JobSlot m_gpuMetricsJob { this }; ///< the GPU metrics of the current profile being read
     std::shared_ptr<Computed> m_computed;
     /// Kernel overlap index per GPU of the current session (built off the GUI thread on first use).
     std::map<int, std::shared_ptr<const KernelOverlapIndex>> m_kernelIndexes;

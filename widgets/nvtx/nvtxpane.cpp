@@ -297,14 +297,18 @@ void NvtxPane::rebuild()
     m_message->show();
     const ProfilePtr profile = m_session->profile();
     QPointer<ProfileSession> session = m_session;
-    m_job.run<Result<std::shared_ptr<const NvtxTree>>>(
+    m_job.run<std::shared_ptr<const NvtxTree>>(
         // The tree of another focus or options indexed this profile already.
         [request = NvtxTreeRequest { profile, options, m_session->focus(),
              cached && cached->tree ? cached->tree->index : nullptr }](
             const JobContext& job) { return computeNvtxTree(request, job); },
         [this, session, options, focus = m_session->focus()](Result<std::shared_ptr<const NvtxTree>> tree) {
-            if (!tree)
+            if (!tree) { // cancelled runs are never delivered: this is a failure, shown where the tree would be
+                showTree(nullptr);
+                m_message->setText(tr("The NVTX tree could not be built: %1").arg(tree.errorMessage()));
+                m_message->show();
                 return;
+            }
             if (session)
                 session->setAttachment(kAttachment, std::make_shared<CachedTree>(CachedTree { options, focus, *tree }));
             showTree(std::move(*tree));

@@ -10,15 +10,23 @@
 
 namespace nsw {
 
-LoadError LoadError::fromMessage(const QString& path, const QString& message)
+namespace {
+QString outOfMemoryPrefix(const QString& path)
 {
-    const QString prefix = path + QStringLiteral(": ");
-    return { path, message.startsWith(prefix) ? message.mid(prefix.size()) : message };
+    return QStringLiteral("not enough memory to load %1: ").arg(path);
+}
+} // namespace
+
+LoadError LoadError::fromMessage(const QString& path, const QString& message, ErrorKind kind)
+{
+    const QString prefix = kind == ErrorKind::OutOfMemory ? outOfMemoryPrefix(path) : path + QStringLiteral(": ");
+    return { path, message.startsWith(prefix) ? message.mid(prefix.size()) : message, kind };
 }
 
 QString LoadError::text() const
 {
-    return QStringLiteral("%1: %2").arg(path, reason);
+    return kind == ErrorKind::OutOfMemory ? outOfMemoryPrefix(path) + reason
+                                          : QStringLiteral("%1: %2").arg(path, reason);
 }
 
 LoadErrorBanners::LoadErrorBanners(QWidget* parent)
@@ -38,9 +46,12 @@ QWidget* LoadErrorBanners::makeBanner(const LoadError& error)
         QStringLiteral("#loadError { background: #fdecea; border: 1px solid #f5c2bd; } QLabel { color: #8a1c13; }"));
     auto* layout = new QHBoxLayout(banner);
     layout->setContentsMargins(8, 3, 4, 3);
-    auto* label = new QLabel(tr("Could not open <b>%1</b>: %2")
-                                 .arg(QFileInfo(error.path).fileName().toHtmlEscaped(), error.reason.toHtmlEscaped()),
-        banner);
+    const QString text = error.kind == ErrorKind::OutOfMemory
+        ? tr("Not enough memory to load <b>%1</b>: %2. The open profiles stay; close some, or open it on a machine "
+             "with more memory.")
+        : tr("Could not open <b>%1</b>: %2");
+    auto* label
+        = new QLabel(text.arg(QFileInfo(error.path).fileName().toHtmlEscaped(), error.reason.toHtmlEscaped()), banner);
     label->setObjectName(QStringLiteral("loadErrorText"));
     label->setToolTip(error.text());
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);

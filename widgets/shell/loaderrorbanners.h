@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/result.h"
+
 #include <QString>
 #include <QWidget>
 #include <vector>
@@ -14,9 +16,10 @@ struct LoadError
 {
     QString path;
     QString reason;
-    /// Splits a loader message ("PATH: reason") into its parts; a message that does not start with the path is
-    /// kept whole as the reason.
-    static LoadError fromMessage(const QString& path, const QString& message);
+    ErrorKind kind = ErrorKind::Input; ///< OutOfMemory: the reason says how much the load needs
+    /// Splits a loader message ("PATH: reason", "not enough memory to load PATH: it needs about 3.2 GB") into its
+    /// parts; a message that does not start with the path is kept whole as the reason.
+    static LoadError fromMessage(const QString& path, const QString& message, ErrorKind kind = ErrorKind::Input);
     QString text() const;
     bool operator==(const LoadError&) const = default;
 };

@@ -3,6 +3,7 @@
 
 #include "core/nsys/exportcache.h"
 #include "core/nsys/nsystool.h"
+#include "core/util/coresettings.h"
 #include "widgets/common/filedialogs.h"
 
 #include <QDialogButtonBox>
@@ -20,6 +21,12 @@
 #include <QVBoxLayout>
 
 namespace nsw {
+
+namespace {
+const QString kPathKey = QStringLiteral("nsys/path");
+const QString kTimeoutKey = QStringLiteral("nsys/timeout");
+const QString kCacheKey = QStringLiteral("nsys/cacheMaxMB");
+} // namespace
 
 namespace {
 qint64 folderBytes(const QString& folder)
@@ -47,7 +54,8 @@ NsysSettingsDialog::NsysSettingsDialog(QWidget* parent)
     auto* pathRow = new QHBoxLayout;
     m_path->setObjectName(QStringLiteral("nsysPath"));
     m_path->setPlaceholderText(tr("found automatically (PATH, /opt/nvidia/nsight-systems, /usr/local/cuda)"));
-    m_path->setText(configuredNsysPath());
+    const CoreSettings saved = savedCoreSettings();
+    m_path->setText(saved.nsysPath);
     pathRow->addWidget(m_path, 1);
     auto* browse = new QToolButton(this);
     browse->setText(tr("Browse…"));
@@ -63,7 +71,9 @@ NsysSettingsDialog::NsysSettingsDialog(QWidget* parent)
     m_found->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(QString(), m_found);
     connect(m_path, &QLineEdit::editingFinished, this, [this] {
-        setConfiguredNsysPath(m_path->text().trimmed());
+        CoreSettings settings = coreSettings();
+        settings.nsysPath = m_path->text().trimmed();
+        saveCoreSettings(settings);
         detect();
     });
 
@@ -108,7 +118,7 @@ QString NsysSettingsDialog::detectedText() const
 void NsysSettingsDialog::detect()
 {
     m_found->setText(tr("Looking for nsys…"));
-    m_detect.run<Result<NsysTool>>([](const JobContext&) { return findNsys(); },
+    m_detect.run<NsysTool>([](const JobContext&) { return findNsys(); },
         [this](Result<NsysTool> tool) {
             if (!tool) {
                 m_found->setText(tool.errorMessage());
@@ -124,10 +134,26 @@ void NsysSettingsDialog::detect()
 
 void NsysSettingsDialog::save()
 {
-    setConfiguredNsysPath(m_path->text().trimmed());
+    saveCoreSettings({ m_path->text().trimmed(), m_timeout->value(), qint64(m_cacheLimit->value()) << 30 });
+}
+
+CoreSettings savedCoreSettings()
+{
+    const QSettings settings;
+    return { settings.value(kPathKey).toString(), settings.value(kTimeoutKey).toInt(),
+        std::max<qint64>(0, settings.value(kCacheKey).toLongLong()) << 20 };
+}
+
+void saveCoreSettings(const CoreSettings& core)
+{
     QSettings settings;
-    settings.setValue(QStringLiteral("nsys/timeout"), m_timeout->value());
-    settings.setValue(QStringLiteral("nsys/cacheMaxMB"), qint64(m_cacheLimit->value()) << 10);
+    if (core.nsysPath.isEmpty())
+        settings.remove(kPathKey);
+    else
+        settings.setValue(kPathKey, core.nsysPath);
+    settings.setValue(kTimeoutKey, core.nsysTimeoutSeconds);
+    settings.setValue(kCacheKey, core.cacheLimitBytes >> 20);
+    setCoreSettings(core);
 }
 
 void NsysSettingsDialog::updateCacheSize()

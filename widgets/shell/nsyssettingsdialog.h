@@ -11,6 +11,14 @@ class QSpinBox;
 
 namespace nsw {
 
+struct CoreSettings;
+
+/// The Preferences core takes (QSettings "nsys/path", "nsys/timeout", "nsys/cacheMaxMB"): the window hands them to
+/// core at start-up (setCoreSettings()); the CLI never reads them.
+CoreSettings savedCoreSettings();
+/// Stores @p settings in the preferences and hands them to core.
+void saveCoreSettings(const CoreSettings& settings);
+
 /// Profile → Nsight Systems Settings…: which nsys opens reports and profiles (found automatically unless set here),
 /// how long an export may take, and the export cache (its folder, size limit, and a button that empties it).
 class NsysSettingsDialog : public QDialog

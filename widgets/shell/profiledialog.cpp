@@ -300,7 +300,7 @@ void ProfileDialog::start()
     m_logTimer->start();
     std::shared_ptr<LogBuffer> buffer = m_buffer;
     const CancelToken stopToken = m_stopToken;
-    m_job.run<Result<ProfileOutcome>>(
+    m_job.run<ProfileOutcome>(
         [r, buffer, stopToken](const JobContext& context) {
             return profileApplication(
                 r, context,

@@ -111,8 +111,13 @@ void StatisticsPane::compute()
         return;
     }
     const Result<StatsPlan> plan = planReports({ m_report->currentData().toString() });
-    if (!plan)
+    if (!plan) {
+        m_model->setReport({});
+        m_message->setText(plan.errorMessage());
+        m_message->show();
+        Q_EMIT reportShown();
         return;
+    }
     m_waitingReport.clear();
     if (const ReportSpec* spec = plan->reports.front().spec;
         !m_session->isComplete() && (spec->loadParts & ~unsigned(LoadFirstStage))) {
@@ -128,12 +133,16 @@ void StatisticsPane::compute()
     m_message->setText(tr("Computing %1…").arg(plan->reports.front().spec->name));
     m_message->show();
     const ProfilePtr profile = m_session->profile();
-    m_job.run<Result<std::vector<ReportTable>>>(
-        [plan = windowPlan(*plan, m_session->focus()), profile](
-            const JobContext& job) { return computeReports(plan, *profile, job); },
+    m_job.run<std::vector<ReportTable>>([plan = windowPlan(*plan, m_session->focus()), profile](
+                                            const JobContext& job) { return computeReports(plan, *profile, job); },
         [this](Result<std::vector<ReportTable>> tables) {
-            if (!tables)
+            if (!tables) { // cancelled runs are never delivered: this is a failure
+                m_model->setReport({});
+                m_message->setText(tr("The report could not be computed: %1").arg(tables.errorMessage()));
+                m_message->show();
+                Q_EMIT reportShown();
                 return;
+            }
             ReportTable table = std::move(tables.value().front());
             const QString message = table.skipped.isEmpty() ? table.note : table.skipped;
             m_model->setReport(std::move(table));

@@ -140,10 +140,18 @@ void TimelineFindBar::startSearch()
     }
     updateCount();
     m_job.run<std::shared_ptr<const EventMatches>>(
-        [profile = m_profile, query](
-            const JobContext& job) { return std::make_shared<const EventMatches>(findEvents(profile, query, job)); },
-        [this](std::shared_ptr<const EventMatches> matches) {
-            m_matches = std::move(matches);
+        [profile = m_profile, query](const JobContext& job) -> Result<std::shared_ptr<const EventMatches>> {
+            return std::make_shared<const EventMatches>(findEvents(profile, query, job));
+        },
+        [this](Result<std::shared_ptr<const EventMatches>> matches) {
+            if (!matches) { // the search failed (out of memory): said where its count goes
+                m_pendingStep = 0;
+                m_count->setText(tr("failed"));
+                m_count->setToolTip(matches.errorMessage());
+                Q_EMIT searchFinished();
+                return;
+            }
+            m_matches = std::move(*matches);
             updateCount();
             Q_EMIT searchFinished();
             if (const int pending = std::exchange(m_pendingStep, 0))

@@ -386,8 +386,7 @@ void TimelinePane::onCurrentSessionChanged(ProfileSession* session)
     const ProfilePtr profile = session->profile();
     const std::shared_ptr<const NvlinkAttachment> nvlink = nvlinkOf(session);
     QPointer<ProfileSession> guard(session);
-    m_job.run<Result<TimelineBuild>>(
-        [profile, nvlink](const JobContext& job) { return buildTimeline(profile, nvlink, job); },
+    m_job.run<TimelineBuild>([profile, nvlink](const JobContext& job) { return buildTimeline(profile, nvlink, job); },
         [this, guard](Result<TimelineBuild> result) {
             if (!result) {
                 m_view->setMessage(tr("The timeline could not be built: %1").arg(result.errorMessage()));
@@ -435,24 +434,29 @@ void TimelinePane::updateCounters()
     std::shared_ptr<const GpuMetricCounters> cached = cache ? cache->metrics : nullptr;
     QPointer<ProfileSession> guard(m_session);
     m_countersJob.run<std::shared_ptr<TimelineCountersCache>>(
-        [profile, cached, nvlink, readMetrics](const JobContext& job) {
+        [profile, cached, nvlink, readMetrics](
+            const JobContext& job) -> Result<std::shared_ptr<TimelineCountersCache>> {
             auto next = std::make_shared<TimelineCountersCache>();
             next->metrics = cached;
             next->nvlink = nvlink;
             if (readMetrics) {
                 const GpuMetricCountersResult r = sharedGpuMetricCounters(profile, job.slice(0, 0.9));
                 if (r.cancelled)
-                    return std::shared_ptr<TimelineCountersCache>();
+                    return Result<std::shared_ptr<TimelineCountersCache>>::cancelled();
                 next->metrics = r.data;
             }
             next->counters = buildTimelineCounters(*profile, next->metrics, nvlink, job.slice(0.9, 1));
             return next;
         },
-        [this, guard](std::shared_ptr<TimelineCountersCache> next) {
-            if (!next || !guard || guard != m_session)
+        [this, guard](Result<std::shared_ptr<TimelineCountersCache>> next) {
+            if (!guard || guard != m_session)
                 return;
-            guard->setAttachment(kCountersAttachment, next);
-            m_view->setCounters(next->counters);
+            if (!next) {
+                m_view->setMessage(tr("The counter rows could not be built: %1").arg(next.errorMessage()));
+                return;
+            }
+            guard->setAttachment(kCountersAttachment, *next);
+            m_view->setCounters((*next)->counters);
         });
 }
 
