@@ -190,15 +190,15 @@ private Q_SLOTS:
             paths << e.path;
         for (const QString& path : paths) {
             const auto count = [&path](const QString& sql) { return test::queryRows(path, sql).value(0).value(0); };
-            if (count(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'NVTX_EVENTS'")) != QLatin1String("1"))
+            if (count(QStringLiteral("SELECT count(*) FROM sqlite_master WHERE name = 'NVTX_EVENTS'"))
+                != QLatin1String("1"))
                 continue;
             const bool textIds
                 = count(QStringLiteral("SELECT count(*) FROM pragma_table_info('NVTX_EVENTS') WHERE name = 'textId'"))
                 == QLatin1String("1");
-            const QString sql = textIds
-                ? perProcess.arg(QStringLiteral("LEFT JOIN StringIds s ON s.id = e.textId"),
-                    QStringLiteral("coalesce(s.value, e.text)"))
-                : perProcess.arg(QString(), QStringLiteral("e.text"));
+            const QString sql = textIds ? perProcess.arg(QStringLiteral("LEFT JOIN StringIds s ON s.id = e.textId"),
+                                    QStringLiteral("coalesce(s.value, e.text)"))
+                                        : perProcess.arg(QString(), QStringLiteral("e.text"));
             const ProfilePtr p = load(path, LoadNvtx);
             QVERIFY(p);
             const QString expected = count(sql);

@@ -8,10 +8,10 @@
 
 #include <QSemaphore>
 #include <QTest>
-#include <optional>
-#include <stdexcept>
 #include <QThread>
 #include <atomic>
+#include <optional>
+#include <stdexcept>
 
 using namespace nsw;
 
@@ -178,8 +178,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("std::bad_alloc") << true << ErrorKind::OutOfMemory
                                         << QStringLiteral("not enough memory for this computation");
-        QTest::newRow("another exception") << false << ErrorKind::Internal
-                                           << QStringLiteral("this computation failed: internal error: a bug");
+        QTest::newRow("another exception")
+            << false << ErrorKind::Internal << QStringLiteral("this computation failed: internal error: a bug");
     }
 
     void exceptionInAJobIsItsError()

@@ -366,9 +366,9 @@ void TestFindings::realExports()
     if (path.isEmpty() || !QFileInfo::exists(path))
         NSW_SKIP_WITHOUT_SHARED_TRACES("the findings of three real exports are checked");
     const LoadResult loaded = ProfileLoader::load(path, diagnosticsLoadOptions());
-    QVERIFY2(loaded.profile, qPrintable(loaded.error));
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
     DiagnosticsRequest request;
-    request.profile = loaded.profile;
+    request.profile = loaded->profile;
     const Result<DiagnosticsResult> result = runDiagnostics(request);
     QVERIFY(result);
     const DiagnosticsResult& r = *result;

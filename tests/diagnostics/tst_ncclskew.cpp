@@ -145,8 +145,8 @@ void TestNcclSkew::realExportsAgainstSql()
         NSW_SKIP_WITHOUT_SHARED_TRACES("the NCCL skew of the real 2 x H100 exports is checked against SQL");
     LoadOptions options = diagnosticsLoadOptions();
     const LoadResult loaded = ProfileLoader::load(path, options);
-    QVERIFY2(loaded.profile, qPrintable(loaded.error));
-    const NcclSkewResult r = computeNcclSkew(makeAnalysisContext(loaded.profile));
+    QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
+    const NcclSkewResult r = computeNcclSkew(makeAnalysisContext(loaded->profile));
 
     // Independent: the i-th NCCL kernel of device 0 with the i-th of device 1; the one that starts first waits
     // until the other starts (at most its own duration).

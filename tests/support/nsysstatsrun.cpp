@@ -78,17 +78,17 @@ OurReports computeOurReports(const QString& path, const QStringList& reports)
         return ours;
     }
     const LoadResult loaded = ProfileLoader::load(path, plan->load);
-    if (!loaded.profile) {
-        ours.error = loaded.error;
+    if (!loaded.ok()) {
+        ours.error = loaded.errorMessage();
         return ours;
     }
-    Result<std::vector<ReportTable>> tables = computeReports(*plan, *loaded.profile);
+    Result<std::vector<ReportTable>> tables = computeReports(*plan, *loaded->profile);
     if (!tables) {
         ours.error = tables.errorMessage();
         return ours;
     }
     ours.tables = std::move(tables.value());
-    ours.profile = loaded.profile;
+    ours.profile = loaded->profile;
     return ours;
 }
 

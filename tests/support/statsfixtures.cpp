@@ -141,9 +141,9 @@ QString reportCsvOf(const QString& path, const QString& report)
     if (!plan)
         return plan.errorMessage();
     const LoadResult loaded = ProfileLoader::load(path, plan->load);
-    if (!loaded.profile)
-        return loaded.error;
-    const Result<std::vector<ReportTable>> tables = computeReports(*plan, *loaded.profile);
+    if (!loaded.ok())
+        return loaded.errorMessage();
+    const Result<std::vector<ReportTable>> tables = computeReports(*plan, *loaded->profile);
     const ReportTable& t = tables.value().front();
     return t.skipped.isEmpty() ? reportToCsv(t) : QStringLiteral("SKIPPED: ") + t.skipped;
 }

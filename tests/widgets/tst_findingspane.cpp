@@ -128,10 +128,11 @@ void TestFindingsPane::showsFindingsByGpuCost()
         QVERIFY(cost <= previous);
         previous = cost;
     }
-    QCOMPARE(view->model()->headerData(FindingsModel::GpuCostColumn, Qt::Horizontal).toString(),
-        QStringLiteral("GPU cost"));
+    QCOMPARE(
+        view->model()->headerData(FindingsModel::GpuCostColumn, Qt::Horizontal).toString(), QStringLiteral("GPU cost"));
     // Idle 10 of 15 ms, the most costly.
-    QCOMPARE(view->model()->index(0, FindingsModel::GpuCostColumn).data().toString(), QStringLiteral("10.0 ms (66.7 %)"));
+    QCOMPARE(
+        view->model()->index(0, FindingsModel::GpuCostColumn).data().toString(), QStringLiteral("10.0 ms (66.7 %)"));
     QCOMPARE(view->model()->index(0, FindingsModel::SeverityColumn).data().toString(), QStringLiteral("critical"));
     // The idle finding is critical: 66 % idle against the 10 % default.
     const int idle = rowOf(*view, QStringLiteral("gpu_idle"), *m_pane);

@@ -56,8 +56,10 @@ void StartPage::setErrors(const std::vector<LoadError>& errors)
 {
     QString html;
     for (const LoadError& e : errors)
-        html += QStringLiteral("<li><b>%1</b>: %2</li>").arg(e.path.toHtmlEscaped(),
-            (e.kind == ErrorKind::OutOfMemory ? tr("not enough memory: %1").arg(e.reason) : e.reason).toHtmlEscaped());
+        html += QStringLiteral("<li><b>%1</b>: %2</li>")
+                    .arg(e.path.toHtmlEscaped(),
+                        (e.kind == ErrorKind::OutOfMemory ? tr("not enough memory: %1").arg(e.reason) : e.reason)
+                            .toHtmlEscaped());
     m_error->setText(errors.empty() ? QString() : tr("<p>These could not be opened:</p><ul>%1</ul>").arg(html));
     m_error->setVisible(!errors.empty());
 }
