@@ -3,6 +3,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <algorithm>
 
 namespace nsw {
 
@@ -33,9 +34,18 @@ std::optional<QByteArray> readUserFile(const QString& path, QString* reason, qin
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return fail(file.errorString());
-    QByteArray bytes = file.read(maxBytes + 1);
-    if (file.error() != QFileDevice::NoError)
-        return fail(file.errorString());
+    // In pieces of about the file's size, not one read(maxBytes + 1): that allocates the whole limit up front (16 MB
+    // for a rule file of a few KB), which fails when memory is short, as after a load that ran out of it.
+    const qint64 piece = std::max<qint64>(info.size() + 1, 64 << 10);
+    QByteArray bytes;
+    while (bytes.size() <= maxBytes) {
+        const QByteArray more = file.read(std::min<qint64>(piece, maxBytes + 1 - bytes.size()));
+        if (file.error() != QFileDevice::NoError)
+            return fail(file.errorString());
+        if (more.isEmpty())
+            break;
+        bytes += more;
+    }
     if (bytes.size() > maxBytes)
         return fail(tooBig(maxBytes));
     return bytes;
