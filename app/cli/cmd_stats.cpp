@@ -8,6 +8,8 @@
 #include "core/stats/reportformat.h"
 #include "core/stats/reports.h"
 
+#include <cstdio>
+
 namespace nsw::cli {
 
 namespace {
@@ -89,6 +91,17 @@ std::optional<StatsCommand> parseStatsCommand(const QStringList& args, int* exit
     return c;
 }
 
+/// nsys stats prints "SKIPPED: FILE does not contain …" on stdout; JSON on stdout must stay one document, so there
+/// the message goes to stderr.
+void printSkipped(const StatsCommand& c, const QString& why)
+{
+    const bool jsonOnStdout
+        = c.format == QLatin1String("json") && (c.output.isEmpty() || c.output == QLatin1String("-"));
+    std::FILE* stream = jsonOnStdout ? stderr : stdout;
+    std::fprintf(stream, "SKIPPED: %s\n\n", why.toUtf8().constData());
+    std::fflush(stream);
+}
+
 /// Writes the reports that were produced, one after the other, in the asked format.
 int writeReports(const StatsCommand& c, const ResolvedFocus& focus, const std::vector<const ReportTable*>& produced)
 {
@@ -156,12 +169,13 @@ int runStats(const QStringList& args)
     std::vector<const ReportTable*> produced;
     for (const ReportTable& table : tables.value()) {
         if (!table.skipped.isEmpty())
-            printError(QStringLiteral("SKIPPED: %1").arg(table.skipped));
+            printSkipped(*command, table.skipped);
         else
             produced.push_back(&table);
     }
+    // As nsys stats: a report without its data is skipped with a message, not an error (exit 0 even when all were).
     if (produced.empty())
-        return ExitNoData;
+        return ExitOk;
     return writeReports(*command, loaded->focus, produced);
 }
 
