@@ -67,6 +67,9 @@ const std::vector<Command>& commands()
             runReport, [](const QStringList& args) { return !args.contains(QStringLiteral("--no-charts")); } },
         { QStringLiteral("findings"), QStringLiteral("the findings of `report` on stdout (text or json)"),
             runFindings },
+        { QStringLiteral("samples"),
+            QStringLiteral("CPU samples by function: flat, top-down, bottom-up, folded stacks; during GPU idle"),
+            runSamples },
     };
     return all;
 }

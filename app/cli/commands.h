@@ -18,5 +18,6 @@ int runIterations(const QStringList& args);
 int runProfile(const QStringList& args);
 int runReport(const QStringList& args);
 int runFindings(const QStringList& args);
+int runSamples(const QStringList& args);
 
 } // namespace nsw::cli

@@ -242,10 +242,11 @@ void sortByTime(std::span<DeviceOp> ops, std::vector<DeviceOp>& scratch)
 class DeviceSweep
 {
 public:
-    DeviceSweep(const AnalysisContext& c, GapClassifier& classifier, IdleGapResult& result)
+    DeviceSweep(const AnalysisContext& c, GapClassifier& classifier, IdleGapResult& result, bool listStreams = true)
         : m_c(c)
         , m_classifier(classifier)
         , m_result(result)
+        , m_listStreams(listStreams)
     { }
 
     DeviceIdle run(std::span<const DeviceOp> ops, CancelPoll<>& poll)
@@ -346,7 +347,7 @@ private:
             if (e > s) {
                 ++m_result.streamGapCount;
                 m_result.streamGapNs += e - s;
-                if (e - s >= m_result.listedMinNs)
+                if (m_listStreams && e - s >= m_result.listedMinNs)
                     m_result.streamGaps.push_back(makeGap(
                         ops[stream.latest], op, s, e, std::int64_t(op.stream), m_classifier.classify(op, s, e)));
             }
@@ -358,6 +359,7 @@ private:
     const AnalysisContext& m_c;
     GapClassifier& m_classifier;
     IdleGapResult& m_result;
+    bool m_listStreams;
     FlatIndex<std::uint32_t, IntegerHash> m_streams;
     std::vector<StreamState> m_streamEnds; ///< by m_streams index
 };
@@ -415,8 +417,10 @@ std::vector<GapBucket> gapBuckets()
     };
 }
 
-IdleGapResult computeIdleGaps(
-    const AnalysisContext& c, TimeNs listedMinNs, std::size_t maxListed, const JobContext& job, TimeNs longMinNs)
+namespace {
+/// The sweep of every device, listing whole-device gaps of listedMinNs and longer (and per-stream ones when asked).
+IdleGapResult sweepDevices(
+    const AnalysisContext& c, TimeNs listedMinNs, const JobContext& job, TimeNs longMinNs, bool listStreams)
 {
     IdleGapResult result;
     result.listedMinNs = listedMinNs;
@@ -428,7 +432,7 @@ IdleGapResult computeIdleGaps(
         return result;
     GapClassifier classifier(c);
     CancelPoll<> poll(job.cancelToken());
-    DeviceSweep sweep(c, classifier, result);
+    DeviceSweep sweep(c, classifier, result, listStreams);
     std::vector<DeviceOp> scratch;
     for (std::size_t d = 0; d + 1 < byDevice.begin.size() && !poll.stopped(); ++d) {
         const std::span<DeviceOp> ops(
@@ -438,9 +442,25 @@ IdleGapResult computeIdleGaps(
         sortByTime(ops, scratch);
         result.devices.push_back(sweep.run(ops, poll));
     }
+    return result;
+}
+} // namespace
+
+IdleGapResult computeIdleGaps(
+    const AnalysisContext& c, TimeNs listedMinNs, std::size_t maxListed, const JobContext& job, TimeNs longMinNs)
+{
+    IdleGapResult result = sweepDevices(c, listedMinNs, job, longMinNs, true);
     keepLongest(result.deviceGaps, maxListed, result.truncated);
     keepLongest(result.streamGaps, maxListed, result.truncated);
     return result;
+}
+
+std::vector<IdleGap> allDeviceGaps(const AnalysisContext& context, const JobContext& job)
+{
+    std::vector<IdleGap> gaps = sweepDevices(context, 0, job, std::numeric_limits<TimeNs>::max(), false).deviceGaps;
+    std::sort(gaps.begin(), gaps.end(),
+        [](const IdleGap& a, const IdleGap& b) { return std::tie(a.device, a.start) < std::tie(b.device, b.start); });
+    return gaps;
 }
 
 } // namespace nsw

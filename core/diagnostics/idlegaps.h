@@ -88,6 +88,10 @@ struct IdleGapResult
 IdleGapResult computeIdleGaps(const AnalysisContext& context, TimeNs listedMinNs = 100'000,
     std::size_t maxListed = 2000, const JobContext& job = {}, TimeNs longMinNs = 5'000'000);
 
+/// Every whole-device gap of any length (no per-stream gaps), by device then start: the idle time the CPU samples
+/// are joined to (core/diagnostics/idlesamples.h).
+std::vector<IdleGap> allDeviceGaps(const AnalysisContext& context, const JobContext& job = {});
+
 /// The histogram's buckets, empty.
 std::vector<GapBucket> gapBuckets();
 

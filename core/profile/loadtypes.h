@@ -22,7 +22,8 @@ enum LoadPart : unsigned
     LoadNvtx = 1u << 3,
     LoadOsrt = 1u << 4,
     LoadGraphLaunches = 1u << 5,
-    LoadEverything = 0x3Fu,
+    LoadCpuSamples = 1u << 6, ///< COMPOSITE_EVENTS with SAMPLING_CALLCHAINS (Profile::cpuSamples)
+    LoadEverything = 0x7Fu,
     /// The tables of a staged load's first stage (FirstStageCallback).
     LoadFirstStage = LoadKernels | LoadMemOps | LoadGraphLaunches,
 };

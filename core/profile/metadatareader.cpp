@@ -211,6 +211,23 @@ bool readMemcpyKinds(const SqliteDb& db, Profile& profile, QString& error)
     });
 }
 
+/// ENUM_SAMPLING_THREAD_STATE (2022.4+); nsys's labels, the same in every export that has the table, otherwise.
+bool readSamplingStates(const SqliteDb& db, Profile& profile, QString& error)
+{
+    static const char* const kLabels[] = { "Unknown", "Running", "Interruptible", "Uninterruptible", "Stopped",
+        "Terminated", "Unscheduled", "Waiting", "OS runtime", "Initialized", "Transition" };
+    for (int i = 0; i < int(std::size(kLabels)); ++i)
+        profile.cpuSamples.stateLabels[i] = QLatin1String(kLabels[i]);
+    const QString table = QStringLiteral("ENUM_SAMPLING_THREAD_STATE");
+    if (!db.hasColumn(table, QStringLiteral("id")) || !db.hasColumn(table, QStringLiteral("label")))
+        return true;
+    Statement st(db, QStringLiteral("SELECT id, label FROM ENUM_SAMPLING_THREAD_STATE"));
+    return forEachRow(db, table, st, error, [&]() {
+        if (!st.isNull(1) && st.int64(0) >= 0 && st.int64(0) <= 255)
+            profile.cpuSamples.stateLabels[int(st.int64(0))] = st.text(1);
+    });
+}
+
 } // namespace
 
 Status readMetadata(const SqliteDb& db, Profile& profile)
@@ -222,7 +239,8 @@ Status readMetadata(const SqliteDb& db, Profile& profile)
     QString error;
     const bool ok = readExportMetadata(db, meta, error) && readSessionTimes(db, meta, error)
         && readTargetGpus(db, profile, error) && readCudaGpus(db, profile, error) && readCudaDevices(db, profile, error)
-        && readProcesses(db, profile, error) && readMemcpyKinds(db, profile, error);
+        && readProcesses(db, profile, error) && readMemcpyKinds(db, profile, error)
+        && readSamplingStates(db, profile, error);
     if (!ok)
         return Status::failure(ErrorKind::Input, error);
     if (meta.timeNormalized)

@@ -155,6 +155,7 @@ std::size_t Profile::memoryBytes() const
         + vectorBytes(nvtx.domain) + vectorBytes(nvtx.eventType) + vectorBytes(nvtx.endThread);
     bytes += vectorBytes(osrt.start) + vectorBytes(osrt.end) + vectorBytes(osrt.thread) + vectorBytes(osrt.name)
         + vectorBytes(osrt.eventClass);
+    bytes += cpuSamples.memoryBytes();
     bytes += vectorBytes(launchShapes) + (processes.size() + threads.size()) * 64;
     return bytes;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/profile/column.h"
+#include "core/profile/cpusamples.h"
 #include "core/profile/derivedcache.h"
 #include "core/profile/indexcolumn.h"
 #include "core/profile/stringpool.h"
@@ -244,6 +245,7 @@ public:
     CudaApiTable cudaApi;
     NvtxTable nvtx;
     OsrtTable osrt;
+    CpuSamples cpuSamples; ///< with their call stacks (core/profile/cpusamples.h)
 
     /// min(start)..max(end) over the loaded kernel, memory, API and NVTX rows; kNoTime when there are none.
     TimeNs activityStart = kNoTime;

@@ -8,6 +8,7 @@
 #include "core/profile/exportcheck.h"
 #include "core/profile/loadwarnings.h"
 #include "core/profile/metadatareader.h"
+#include "core/profile/samplereader.h"
 #include "core/profile/stringresolver.h"
 #include "core/profile/tablereaders.h"
 #include "core/sqlite/sqlitedb.h"
@@ -56,7 +57,9 @@ enum class TableKind
     Graphs,
     CudaApi,
     Nvtx,
-    Osrt
+    Osrt,
+    Samples,
+    Callchains
 };
 
 /// The kind of a load error from its message: the file is locked by a writer (scancontext.cpp, sqlitedb.cpp say "in
@@ -83,6 +86,8 @@ struct ScanTask
     CudaApiTable api;
     NvtxScan nvtx;
     OsrtTable osrt;
+    SampleScan samples;
+    CallchainScan callchains;
 };
 
 /// Global process and thread tables, filled from PROCESSES first and then from whatever rows reference.
@@ -177,6 +182,15 @@ template <typename C> void remapIndices(C& column, const std::vector<std::int32_
 template <typename T> void remapIndices(IndexColumn<T>& column, const std::vector<std::int32_t>& remap)
 {
     column.transform([&](T v) { return v >= 0 ? T(remap[std::size_t(v)]) : v; });
+}
+
+/// The @p member scan of each task.
+template <typename Scan> std::vector<Scan*> scansOf(const std::vector<ScanTask*>& tasks, Scan ScanTask::*member)
+{
+    std::vector<Scan*> scans;
+    for (ScanTask* t : tasks)
+        scans.push_back(&(t->*member));
+    return scans;
 }
 
 void needLocalNames(StringResolver& strings, const ScanContext& ctx)
@@ -319,7 +333,7 @@ private:
     /// The chunks of every table, by kind, in rowid order.
     struct ChunkTasks
     {
-        std::vector<ScanTask*> kernels, memcpys, memsets, graphs, api, nvtx, osrt;
+        std::vector<ScanTask*> kernels, memcpys, memsets, graphs, api, nvtx, osrt, samples, callchains;
     };
     ChunkTasks chunkTasks() const;
     /// Joins the chunks into the profile: ids, strings and names, NVTX domains, launch shapes, then the columns.
@@ -426,6 +440,10 @@ bool runTask(const SqliteDb& db, ScanTask& t, const LoadOptions& options)
         return readNvtx(db, t.ctx, t.nvtx);
     case TableKind::Osrt:
         return readOsrt(db, t.ctx, t.osrt);
+    case TableKind::Samples:
+        return readSamples(db, t.ctx, t.samples);
+    case TableKind::Callchains:
+        return readCallchains(db, t.ctx, t.callchains);
     }
     return false;
 }
@@ -587,7 +605,8 @@ void LoadRun::recordTimings()
 LoadRun::ChunkTasks LoadRun::chunkTasks() const
 {
     return { tasksOf(TableKind::Kernels), tasksOf(TableKind::Memcpy), tasksOf(TableKind::Memset),
-        tasksOf(TableKind::Graphs), tasksOf(TableKind::CudaApi), tasksOf(TableKind::Nvtx), tasksOf(TableKind::Osrt) };
+        tasksOf(TableKind::Graphs), tasksOf(TableKind::CudaApi), tasksOf(TableKind::Nvtx), tasksOf(TableKind::Osrt),
+        tasksOf(TableKind::Samples), tasksOf(TableKind::Callchains) };
 }
 
 std::vector<std::vector<std::int32_t>> LoadRun::remapProcessesAndThreads(const ChunkTasks& tasks, Registry& registry)
@@ -605,6 +624,8 @@ std::vector<std::vector<std::int32_t>> LoadRun::remapProcessesAndThreads(const C
         remapIndices(t->api.thread, registry.threadRemap(t->ctx.threads));
     for (ScanTask* t : tasks.osrt)
         remapIndices(t->osrt.thread, registry.threadRemap(t->ctx.threads));
+    for (ScanTask* t : tasks.samples)
+        remapIndices(t->samples.thread, registry.threadRemap(t->ctx.threads));
     std::vector<std::vector<std::int32_t>> nvtxThreads;
     for (ScanTask* t : tasks.nvtx) {
         nvtxThreads.push_back(registry.threadRemap(t->ctx.threads));
@@ -650,6 +671,7 @@ bool LoadRun::resolveStrings(const ChunkTasks& tasks, const std::vector<RawThrea
     }
     for (const RawThreadName& n : threadNames)
         strings.need(n.nameId);
+    needCallchainStrings(strings, scansOf(tasks.callchains, &ScanTask::callchains));
     QString error;
     if (stopped() || !strings.resolve(&error))
         return failWith(error);
@@ -829,6 +851,9 @@ void LoadRun::assemble()
     if (stopped())
         return;
     stitchChunks(tasks);
+    for (const QString& w : assembleCpuSamples(m_profile->cpuSamples, scansOf(tasks.samples, &ScanTask::samples),
+             scansOf(tasks.callchains, &ScanTask::callchains), strings, m_cancel))
+        addWarning(w);
     m_tasks.clear();
 }
 
@@ -843,7 +868,10 @@ bool LoadRun::addTables()
         && addTable(
             LoadCudaApi, TableKind::CudaApi, "CUPTI_ACTIVITY_KIND_RUNTIME", QStringLiteral("Reading CUDA API calls"))
         && addTable(LoadNvtx, TableKind::Nvtx, "NVTX_EVENTS", QStringLiteral("Reading NVTX events"))
-        && addTable(LoadOsrt, TableKind::Osrt, "OSRT_API", QStringLiteral("Reading OS runtime calls"));
+        && addTable(LoadOsrt, TableKind::Osrt, "OSRT_API", QStringLiteral("Reading OS runtime calls"))
+        && addTable(LoadCpuSamples, TableKind::Samples, "COMPOSITE_EVENTS", QStringLiteral("Reading CPU samples"))
+        && addTable(
+            LoadCpuSamples, TableKind::Callchains, "SAMPLING_CALLCHAINS", QStringLiteral("Reading CPU call stacks"));
 }
 
 bool LoadRun::open()

@@ -98,4 +98,22 @@ QString ColumnSelect::sql(const QString& where) const
     return s;
 }
 
+std::size_t expectedRows(const ScanContext& ctx)
+{
+    return std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
+}
+
+bool requireColumns(
+    const ColumnSelect& s, ScanContext& ctx, const QString& path, std::initializer_list<const char*> names)
+{
+    for (const char* n : names) {
+        if (!s.has(QLatin1String(n))) {
+            ctx.error = QStringLiteral("%1: %2 has no column %3; not the table nsys writes")
+                            .arg(path, ctx.table, QLatin1String(n));
+            return false;
+        }
+    }
+    return true;
+}
+
 } // namespace nsw

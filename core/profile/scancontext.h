@@ -92,4 +92,12 @@ private:
     QStringList m_expressions;
 };
 
+/// Rows the scan expects (the table's row count, or the chunk's), for reserving columns.
+std::size_t expectedRows(const ScanContext& ctx);
+
+/// A table the loader reads must have its key columns: without them it is not an nsys table (or a damaged one), and
+/// reading it as empty would print "no data" for a file that has some. False with ctx.error set when one is missing.
+bool requireColumns(
+    const ColumnSelect& s, ScanContext& ctx, const QString& path, std::initializer_list<const char*> names);
+
 } // namespace nsw

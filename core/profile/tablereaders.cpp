@@ -120,30 +120,9 @@ struct CallSelect
     }
 };
 
-/// Rows the scan expects (the table's row count, or the chunk's), for reserving columns.
-std::size_t expectedRows(const ScanContext& ctx)
-{
-    return std::size_t(std::max<qint64>(ctx.estimatedRows, 0));
-}
-
 void reserveActivity(GpuActivityColumns& c, std::size_t n)
 {
     reserveAllHugePages(n, c.start, c.end, c.process, c.device, c.context, c.stream, c.correlation);
-}
-
-/// A table the loader reads must have its key columns: without them it is not an nsys table (or a damaged one), and
-/// reading it as empty would print "no data" for a file that has some.
-bool requireColumns(
-    const ColumnSelect& s, ScanContext& ctx, const QString& path, std::initializer_list<const char*> names)
-{
-    for (const char* n : names) {
-        if (!s.has(QLatin1String(n))) {
-            ctx.error = QStringLiteral("%1: %2 has no column %3; not the table nsys writes")
-                            .arg(path, ctx.table, QLatin1String(n));
-            return false;
-        }
-    }
-    return true;
 }
 
 /// ENUM_CUDA_MEM_KIND id (0..7 seen); NULL, a missing column or an id out of range -> kNoMemKind.

@@ -16,7 +16,7 @@ CORE = {
     'sqlite': 1, 'nsys': 1,
     'profile': 2,
     'stats': 3,
-    'nvtx': 4, 'categories': 4, 'nvlink': 4,
+    'nvtx': 4, 'categories': 4, 'nvlink': 4, 'samples': 4,
     'reports': 5, 'analysis': 5, 'timeline': 5, 'iterations': 5, 'focus': 5,
     'compare': 6, 'diagnostics': 6,
     'models': 7,
@@ -30,6 +30,7 @@ WIDGETS = {
     'timeline': 2,  # colours kernels by the categories controller's results
     'iterations': 1,
     'diagnostics': 1,
+    'samples': 1,
 }
 LAYERS = {'core': (0, CORE), 'widgets': (1, WIDGETS), 'app': (2, None)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -25,6 +25,8 @@ INT64_MIN1 = -(2**63) + 1
 INT64_MAX = 2**63 - 1
 KERNEL = "CUPTI_ACTIVITY_KIND_KERNEL"
 RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME"
+SAMPLES = "COMPOSITE_EVENTS"
+CHAINS = "SAMPLING_CALLCHAINS"
 
 
 def loosen(db, table):
@@ -119,6 +121,30 @@ def make_corpus(base, work):
         "FROM (SELECT 0 AS i UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4);"
         f"UPDATE {KERNEL} SET demangledName = 900000 + rowid % 5, shortName = 900000 + rowid % 5;")
     add("empty-tables", sql_variant, f"DELETE FROM {KERNEL}; DELETE FROM {RUNTIME}; DELETE FROM NVTX_EVENTS;")
+    # CPU samples (issue 35): broken call chains, threads without names, symbols that are NULL or not in StringIds, a
+    # million distinct symbols, a stack 10,000 frames deep.
+    add("stackdepth-gaps", sql_variant, f"DELETE FROM {CHAINS} WHERE stackDepth = 1 AND id % 5 = 0;"
+                                        f"UPDATE {CHAINS} SET stackDepth = stackDepth + 100 WHERE stackDepth > 2 "
+                                        "AND id % 7 = 0;", (CHAINS,))
+    add("samples-unnamed-threads", sql_variant, f"DELETE FROM ThreadNames; UPDATE {SAMPLES} SET globalTid = NULL "
+                                                "WHERE id % 7 = 0;", (SAMPLES,))
+    add("null-and-unknown-symbols", sql_variant, f"UPDATE {CHAINS} SET symbol = NULL WHERE rowid % 11 = 0;"
+                                                 f"UPDATE {CHAINS} SET symbol = 2000000000, module = -5 "
+                                                 "WHERE rowid % 13 = 0;", (CHAINS,))
+    add("million-symbols", sql_variant,
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000) "
+        "INSERT INTO StringIds SELECT 100000000 + i, 'sym_' || i FROM n;"
+        f"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000) "
+        f"INSERT INTO {SAMPLES} (id, start, cpu, threadState, globalTid, cpuCycles) "
+        f"SELECT 100000000 + i, i * 100, 0, 1, (SELECT globalTid FROM {SAMPLES} LIMIT 1), 1 FROM n;"
+        f"INSERT INTO {CHAINS} (id, symbol, module, stackDepth) SELECT id, id, id, 0 FROM {SAMPLES} "
+        "WHERE id > 100000000;")
+    add("recursion-10k", sql_variant,
+        f"INSERT INTO {SAMPLES} (id, start, cpu, threadState, globalTid, cpuCycles) "
+        f"SELECT max(id) + 1, max(start), 0, 1, (SELECT globalTid FROM {SAMPLES} LIMIT 1), 1 FROM {SAMPLES};"
+        "WITH RECURSIVE n(d) AS (SELECT 0 UNION ALL SELECT d + 1 FROM n WHERE d < 9999) "
+        f"INSERT INTO {CHAINS} (id, symbol, module, stackDepth) SELECT (SELECT max(id) FROM {SAMPLES}), "
+        f"(SELECT symbol FROM {CHAINS} LIMIT 1), (SELECT module FROM {CHAINS} LIMIT 1), d FROM n;")
     add("huge-domain-ids", sql_variant, "UPDATE NVTX_EVENTS SET domainId = 1099511627776 WHERE rowid % 2 = 0;"
                                         "UPDATE NVTX_EVENTS SET domainId = -3 WHERE rowid % 5 = 0;")
 
@@ -349,6 +375,9 @@ DAMAGE_WARNINGS = {
     "no-stringids": "missing from StringIds",
 }
 ANALYZE_DAMAGE = {"text-in-time-columns", "nulls-in-not-null"}
+# Damage only the commands that read the CPU samples see.
+SAMPLE_DAMAGE = {"stackdepth-gaps": "gaps or repeats in stackDepth", "null-and-unknown-symbols": "have no symbol"}
+READS_SAMPLES = {"info-load", "samples", "samples-idle", "findings", "report"}
 # Only the commands that show the NVTX tree by path fold it.
 FOLDING_WARNINGS = {("deep-nvtx-nesting", "nvtx"): "levels deeper than", ("deep-nvtx-nesting", "compare-base"):
                     "ranges below depth 256"}
@@ -361,6 +390,8 @@ REFUSALS = {"locked-by-writer": "in use by another process", "hot-journal": "lef
 def expected_warning(variant, label):
     if (variant, label) in FOLDING_WARNINGS:
         return FOLDING_WARNINGS[(variant, label)]
+    if variant in SAMPLE_DAMAGE:
+        return SAMPLE_DAMAGE[variant] if label in READS_SAMPLES else None
     if label == "analyze":
         return "rows hold values nsys does not write" if variant in ANALYZE_DAMAGE else None
     if variant not in DAMAGE_WARNINGS or label not in WARNS_ON_DAMAGE:
@@ -395,6 +426,8 @@ def commands(trace, base, out_dir, recording):
         "iterations": ["iterations", trace, "--format", "json"],
         "findings": ["findings", trace, "--format", "json"],
         "report": ["report", trace, "--no-charts", "--out", out_dir],
+        "samples": ["samples", trace, "--format", "csv"],
+        "samples-idle": ["samples", trace, "--during", "gpu-idle", "--view", "top-down", "--format", "json"],
     }
 
 
@@ -490,6 +523,7 @@ def output_refusals(binary, base, work, timeout, env):
              ("export -o onto the input", ["export", "--format", "perfetto", base, "-o", base], base),
              ("iterations -o onto the input", ["iterations", base, "-o", base], base),
              ("findings -o onto the input", ["findings", base, "-o", base], base),
+             ("samples -o onto the input", ["samples", base, "-o", base], base),
              ("report --out onto the input", ["report", base, "--no-charts", "--out", base], base))
     for label, args, refused in cases:
         rc, out, err, elapsed = run_one(binary, args, timeout, env)
@@ -552,7 +586,8 @@ def main():
     os.makedirs(a.work)
     base = os.path.join(a.work, "base.sqlite")
     subprocess.run([a.tracegen, "--out", base, "--schema", "2026.2", "--gpus", "2", "--kernels", "600", "--layers",
-                    "2", "--seed", "13", "--hpc-activity"], check=True, stdout=subprocess.DEVNULL)
+                    "2", "--seed", "13", "--hpc-activity",
+                    "--cpu-samples", "2000"], check=True, stdout=subprocess.DEVNULL)
     # Exports of reports go to a cache of the run's own, outside the inputs' folder.
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", NSYS_WORKBENCH_CACHE_DIR=tempfile.mkdtemp(prefix="nsw-cache-"),
                ASAN_OPTIONS="abort_on_error=1:detect_leaks=0:" + os.environ.get("ASAN_OPTIONS", ""),

@@ -48,6 +48,7 @@ const GeneratedSet& generatedSet()
             c.seed = quint64(i);
             c.cudaGraphs = c.workload == tracegen::Workload::LlmInference && i % 4 == 1;
             c.hpcActivity = true; // unified memory, OpenMP and OpenACC tables for the nsys stats reports that read them
+            c.cpuSamples = 4000; // written where the version has the sampling tables (2022.1 on)
             set->byVersion[version] = generate(set->dir, c, QStringLiteral("generated-%1.sqlite").arg(version));
             set->labels[version] = QStringLiteral("generated %1 %2")
                                        .arg(version,

@@ -368,6 +368,12 @@ void ExportWriter::exec(const QString& sql)
     execSql(m_db, sql.toUtf8());
 }
 
+void ExportWriter::flush()
+{
+    for (auto& ins : m_inserters)
+        ins->flush();
+}
+
 void ExportWriter::finish()
 {
     if (!m_db)

@@ -167,6 +167,8 @@ public:
 
     /// Runs raw SQL in the open transaction (for fixtures that need something unusual).
     void exec(const QString& sql);
+    /// Writes every buffered row, so that queries on handle() see them.
+    void flush();
 
     /// Commits and closes the file. Called by the destructor if needed (errors there are swallowed).
     void finish();

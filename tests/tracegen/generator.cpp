@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "generator.h"
 
+#include "cpusampler.h"
 #include "exportwriter.h"
 #include "gpumetrics.h"
 #include "hpcactivity.h"
@@ -173,6 +174,8 @@ void validate(const GeneratorConfig& cfg)
         fail(QStringLiteral("--gpus must be 1..256"));
     if (cfg.kernels < 0)
         fail(QStringLiteral("--kernels must be >= 0"));
+    if (cfg.cpuSamples < 0 || cfg.cpuSamples > 100000000)
+        fail(QStringLiteral("--cpu-samples must be 0..100000000"));
     if (cfg.layers < 1 || cfg.prefillEvery < 1)
         fail(QStringLiteral("--layers and --prefill-every must be >= 1"));
     if (cfg.stepGapUs < 0 || cfg.stepGapUs > 10000000)
@@ -294,6 +297,12 @@ GeneratorStats generateExport(const GeneratorConfig& cfg)
     }
     if (metrics)
         stats.gpuMetricRows = metrics->rows();
+    std::vector<SampledThread> sampled;
+    for (const RankState& r : ranks) {
+        sampled.push_back({ r.tids[0], true });
+        sampled.push_back({ r.tids[1], false });
+    }
+    stats.cpuSamples = writeCpuSamples(w, sampled, end, cfg.cpuSamples, cfg.seed);
 
     if (cfg.hpcActivity) {
         const HpcStats hpc = writeHpcActivity(w, { ranks.front().pid }, 0, end, cfg.seed);

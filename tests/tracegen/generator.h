@@ -30,6 +30,7 @@ struct GeneratorConfig
     int gpuMetricsHz = 1000;
     bool allTables = false; // create every table of the version, also empty ones
     bool hpcActivity = false; // unified memory page faults and migrations, OpenMP and OpenACC events (hpcactivity.h)
+    qint64 cpuSamples = 0; // CPU samples with call stacks (cpusampler.h), when the version has the tables
     QString nvlinkPath; // NVF1 recording of one GPU, aligned to the session
     int nvlinkGpu = 0;
     int nvlinkLinks = 12;
@@ -50,6 +51,7 @@ struct GeneratorStats
     qint64 gpuMetricRows = 0;
     qint64 nvlinkRecords = 0;
     qint64 hpcEvents = 0; // page faults, OpenMP and OpenACC events (their migrations count as memcpys)
+    qint64 cpuSamples = 0;
     qint64 utcEpochNs = 0;
     qint64 sessionEndNs = 0;
 };

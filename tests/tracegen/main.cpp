@@ -104,6 +104,10 @@ int main(int argc, char** argv)
         opt(QStringLiteral("all-tables"), QStringLiteral("Create every table of the version, also empty ones.")),
         opt(QStringLiteral("hpc-activity"),
             QStringLiteral("Add unified memory page faults and migrations, OpenMP and OpenACC events (2022.1 on).")),
+        opt(QStringLiteral("cpu-samples"),
+            QStringLiteral("CPU samples with call stacks (COMPOSITE_EVENTS, SAMPLING_CALLCHAINS; 2022.1 schemas on) "
+                           "over each GPU process's main and worker threads."),
+            QStringLiteral("n"), QStringLiteral("0")),
         opt(QStringLiteral("nvlink-bin"),
             QStringLiteral("Write an NVF1 NVLink recording (1 ms polls, TX/RX per link)."), QStringLiteral("file")),
         opt(QStringLiteral("nvlink-gpu"), QStringLiteral("GPU the recording is of."), QStringLiteral("n"),
@@ -181,6 +185,7 @@ int main(int argc, char** argv)
         c.gpuMetricsHz = int(number(p, QStringLiteral("gpu-metrics-hz")));
         c.allTables = p.isSet(QStringLiteral("all-tables"));
         c.hpcActivity = p.isSet(QStringLiteral("hpc-activity"));
+        c.cpuSamples = number(p, QStringLiteral("cpu-samples"));
         c.nvlinkPath = p.value(QStringLiteral("nvlink-bin"));
         c.nvlinkGpu = int(number(p, QStringLiteral("nvlink-gpu")));
         c.nvlinkLinks = int(number(p, QStringLiteral("nvlink-links")));
@@ -196,7 +201,7 @@ int main(int argc, char** argv)
                       .arg(double(s.sessionEndNs) / 1e9, 0, 'f', 3));
             print(
                 QStringLiteral("  kernels %1 (NCCL %2), CUDA API %3, NVTX %4, memcpy %5, memset %6, graph launches %7, "
-                               "GPU metric rows %8, NVF1 records %9, page faults/OpenMP/OpenACC events %10\n")
+                               "GPU metric rows %8, NVF1 records %9, page faults/OpenMP/OpenACC events %10, CPU samples %11\n")
                     .arg(s.kernels)
                     .arg(s.ncclKernels)
                     .arg(s.runtimeCalls)
@@ -206,7 +211,8 @@ int main(int argc, char** argv)
                     .arg(s.graphLaunches)
                     .arg(s.gpuMetricRows)
                     .arg(s.nvlinkRecords)
-                    .arg(s.hpcEvents));
+                    .arg(s.hpcEvents)
+                    .arg(s.cpuSamples));
             print(QStringLiteral("  %1 bytes in %2 s (%3 kernels/s)\n")
                       .arg(QFileInfo(c.outPath).size())
                       .arg(secs, 0, 'f', 2)

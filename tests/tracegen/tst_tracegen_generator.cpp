@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What nsys-tracegen writes, checked with plain SQL on the generated files against hand-worked expectations.
+#include "cpusampler.h"
 #include "generator.h"
 #include "schemacatalog.h"
 #include "sqltestutil.h"
@@ -451,6 +452,65 @@ private slots:
         QCOMPARE(
             db.integer(QStringLiteral("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
                                       "k.shortName WHERE s.value = 'flash_fwd_splitkv_kernel'")),
+            0);
+    }
+
+    void cpuSamples_data()
+    {
+        QTest::addColumn<QString>("version");
+        QTest::newRow("2022.2 (REFERENCES in SQL)") << QStringLiteral("2022.2");
+        QTest::newRow("2025.5 (ENUM_SAMPLING_THREAD_STATE)") << QStringLiteral("2025.5");
+        QTest::newRow("2026.2 (derived)") << QStringLiteral("2026.2");
+    }
+
+    void cpuSamples()
+    {
+        QFETCH(QString, version);
+        GeneratorConfig c = config({}, Workload::LlmInference, 2, 600, 2, 10);
+        c.schemaVersion = version;
+        c.cpuSamples = 1001;
+        c.stepGapUs = 2000;
+        const QString path = generate(QStringLiteral("samples-%1.sqlite").arg(version), c);
+        Db db(path);
+        QCOMPARE(db.integer(QStringLiteral("SELECT count(*) FROM COMPOSITE_EVENTS")), 1001);
+        // Ids 1..n in time order; four threads (main and worker of each GPU process), 250 or 251 samples each.
+        QCOMPARE(db.integer(QStringLiteral("SELECT count(*) FROM COMPOSITE_EVENTS a JOIN COMPOSITE_EVENTS b ON "
+                                           "b.id = a.id + 1 WHERE b.start < a.start")),
+            0);
+        QCOMPARE(db.column(QStringLiteral("SELECT count(*) FROM COMPOSITE_EVENTS GROUP BY globalTid ORDER BY 1")),
+            (QStringList {
+                QStringLiteral("250"), QStringLiteral("250"), QStringLiteral("250"), QStringLiteral("251") }));
+        // Every stack is one of the catalogue's (outermost frame first), with depths 0..n-1.
+        const QStringList stacks = db.column(QStringLiteral(
+            "SELECT DISTINCT stack FROM (SELECT id, group_concat(name, ';') AS stack, count(*) AS n, max(stackDepth) "
+            "AS top FROM (SELECT c.id, c.stackDepth, s.value AS name FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON "
+            "s.id = c.symbol ORDER BY c.id, c.stackDepth DESC) GROUP BY id HAVING top = n - 1)"));
+        QCOMPARE(db.integer(QStringLiteral("SELECT count(DISTINCT id) FROM SAMPLING_CALLCHAINS")), 1001);
+        QStringList catalogue;
+        for (const SampleStack& stack : sampleStackCatalogue()) {
+            QStringList names;
+            for (const SampleStack::Frame& f : stack.frames)
+                names << QString::fromUtf8(f.symbol);
+            catalogue << names.join(QLatin1Char(';'));
+        }
+        for (const QString& stack : stacks)
+            QVERIFY2(catalogue.contains(stack), qPrintable(stack));
+        QVERIFY(stacks.size() >= 5);
+        QCOMPARE(db.column(QStringLiteral("SELECT DISTINCT s.value FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON "
+                                          "s.id = c.symbol WHERE c.kernelMode = 1 ORDER BY 1")),
+            (QStringList { QStringLiteral("do_syscall_64"), QStringLiteral("futex_wait") }));
+        QCOMPARE(db.integer(QStringLiteral("SELECT count(*) FROM COMPOSITE_EVENTS WHERE threadState = 8")),
+            db.integer(QStringLiteral("SELECT count(*) FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol "
+                                      "WHERE s.value = 'pthread_cond_wait'")));
+        // While a GPU runs work its main thread is in the launch path (stacks 0 and 1), while it is idle in host
+        // work: every sample inside one of its process's kernels runs a busy stack.
+        QCOMPARE(
+            db.integer(QStringLiteral(
+                "SELECT count(*) FROM COMPOSITE_EVENTS e JOIN SAMPLING_CALLCHAINS c ON c.id = e.id AND "
+                "c.stackDepth = 0 JOIN StringIds s ON s.id = c.symbol WHERE s.value IN ('regex_match', "
+                "'__memmove_avx_unaligned_erms', 'unicode_normalize') AND EXISTS (SELECT 1 FROM "
+                "CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.globalPid = (e.globalTid & ~16777215) AND k.start <= e.start "
+                "AND k.end > e.start)")),
             0);
     }
 

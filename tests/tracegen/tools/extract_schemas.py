@@ -93,6 +93,9 @@ TABLES = [
     ("CUPTI_ACTIVITY_KIND_OPENACC_OTHER", "2022.1", None),
     ("TARGET_INFO_GPU_METRICS", None, None),
     ("GPU_METRICS", None, None),
+    # CPU sampling (nsys profile -s cpu): the samples and their call stacks, one row per frame.
+    ("COMPOSITE_EVENTS", "2022.1", None),
+    ("SAMPLING_CALLCHAINS", "2022.1", None),
 ]
 
 # Column -> first version that has it (nsys-sqlite-schema.md §3/§4, checked below against every real file).
@@ -184,9 +187,17 @@ def style(sql):
     return "inline-refs" if re.search(r"INTEGER\s+(NOT NULL\s+)?REFERENCES", sql) else "comment-refs"
 
 
+# Columns a third-party tool spliced into a column's line ("stackDepth INTEGER NOT NULL, symbolName TEXT, -- ..." in
+# the 2022.2 file's SAMPLING_CALLCHAINS).
+SPLICED = re.compile(r", (symbolName) TEXT(?=,\s+--)")
+
+
 def split_appended(sql):
     """Split off columns a third-party tool appended with ALTER TABLE ADD COLUMN (they follow the closing
     line of nsys's own column list as '\\n, name TYPE, ...)')."""
+    spliced = SPLICED.findall(sql)
+    if spliced:
+        return SPLICED.sub("", sql), spliced
     m = re.search(r"\n(, [^\n]*)\)$", sql)
     if not m:
         return sql, []
@@ -239,7 +250,9 @@ def rebuild(sql, want, donors):
     out = []
     for name in want:
         out.append(have.get(name) or donors[name])
-    out = [set_comma(ln, i + 1 < len(out)) for i, ln in enumerate(out)]
+    # A table constraint after the columns (SAMPLING_CALLCHAINS' PRIMARY KEY) needs a comma after the last one.
+    constrained = any(ln.strip().startswith(("PRIMARY KEY", "UNIQUE", "FOREIGN KEY")) for ln in tail)
+    out = [set_comma(ln, i + 1 < len(out) or constrained) for i, ln in enumerate(out)]
     return "\n".join(head + out + tail)
 
 

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/models/treemodel.h"
+#include "core/samples/samplesexport.h"
+
+#include <QAbstractTableModel>
+#include <memory>
+#include <vector>
+
+namespace nsw {
+
+/// The columns every samples view shows, in this order (`Function,Module,Self,Total,Self %,Total %`).
+enum SampleColumn
+{
+    SampleFunctionColumn,
+    SampleModuleColumn,
+    SampleSelfColumn,
+    SampleTotalColumn,
+    SampleSelfPercentColumn,
+    SampleTotalPercentColumn,
+    SampleColumnCount
+};
+
+/// Roles beyond modelroles.h: the CpuFunctionTable row of a row (-1: samples without a stack).
+constexpr int SampleFunctionRole = Qt::UserRole + 40;
+
+/// The flat function list of a samples selection: what the Samples pane shows and `samples --format csv` writes
+/// (through writeModelCsv: CsvTextRole gives the raw counts and percentages with 2 decimals).
+class SampleFlatModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    explicit SampleFlatModel(QObject* parent = nullptr);
+
+    void setFunctions(ProfilePtr profile, std::vector<FunctionCount> functions, qint64 samples);
+    const FunctionCount* functionAt(int row) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    ProfilePtr m_profile;
+    std::vector<FunctionCount> m_functions;
+    qint64 m_samples = 0;
+};
+
+struct SampleViewNode
+{
+    std::int32_t parent = -1;
+    std::int32_t row = 0;
+    std::vector<std::int32_t> children;
+    std::int32_t function = -1;
+    qint64 self = 0;
+    qint64 total = 0;
+};
+
+/// A top-down or bottom-up tree of a samples selection (rows from topDownRows()/bottomUpRows()).
+class SampleTreeModel : public TreeModel<SampleViewNode>
+{
+    Q_OBJECT
+public:
+    explicit SampleTreeModel(QObject* parent = nullptr);
+
+    void setRows(ProfilePtr profile, const std::vector<SampleTreeRow>& rows, qint64 samples);
+    /// The function of a node (-1: none).
+    std::int32_t functionOf(const QModelIndex& index) const;
+
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    ProfilePtr m_profile;
+    std::vector<SampleViewNode> m_nodes;
+    qint64 m_samples = 0;
+};
+
+} // namespace nsw
