@@ -18,6 +18,7 @@
 #include "widgets/common/tableviews.h"
 #include "widgets/compare/comparepane.h"
 #include "widgets/diagnostics/findingspane.h"
+#include "widgets/samples/samplespane.h"
 #include "widgets/iterations/iterationspane.h"
 #include "widgets/kernels/kerneltablepane.h"
 #include "widgets/nvlink/nvlinkattach.h"
@@ -209,6 +210,7 @@ void MainWindow::createPanes()
     auto* findings = new FindingsPane(m_workbench, this);
     addPane(findings, PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_9));
     connect(findings, &FindingsPane::focusRequested, this, focusCurrent);
+    addPane(new SamplesPane(m_workbench, this), PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_0));
     connect(iterations, &IterationsPane::focusRequested, this, focusCurrent);
     connect(iterations, &IterationsPane::compareRequested, this,
         [this, compare, iterations](ProfileSession* session, const FocusRange& range) {

@@ -60,6 +60,16 @@ void Workbench::selectNvtxEvent(ProfileSession* session, std::uint32_t nvtxRow)
     Q_EMIT nvtxEventSelected(session, nvtxRow);
 }
 
+void Workbench::pickTimeRange(ProfileSession* session, TimeNs start, TimeNs end)
+{
+    Q_EMIT timeRangePicked(session, start, end);
+}
+
+void Workbench::selectSampleMarks(ProfileSession* session, std::shared_ptr<const SampleMarks> marks)
+{
+    Q_EMIT sampleMarksSelected(session, std::move(marks));
+}
+
 void Workbench::selectTimeRange(ProfileSession* session, TimeNs start, TimeNs end)
 {
     Q_EMIT timeRangeSelected(session, start, end);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/samples/samplecounts.h"
 #include "core/session/profilesession.h"
 
 #include <QObject>
@@ -49,6 +50,11 @@ public:
     /// Linked selection: a stretch of a profile's time (an NVLink peak...), on the events' clock; the timeline shows
     /// it with context and marks it.
     void selectTimeRange(ProfileSession* session, TimeNs start, TimeNs end);
+    /// Linked selection: a stretch of time the user dragged on the timeline (the Samples pane shows the samples in it).
+    void pickTimeRange(ProfileSession* session, TimeNs start, TimeNs end);
+    /// Linked selection: the samples of a function picked in the Samples pane, which the timeline marks on its thread
+    /// rows (null: none).
+    void selectSampleMarks(ProfileSession* session, std::shared_ptr<const SampleMarks> marks);
     /// Filter the kernel table to a set of kernels; an empty filter clears it.
     void showKernels(const KernelSelection& selection);
     void clearKernelSelection(ProfileSession* session);
@@ -64,6 +70,8 @@ Q_SIGNALS:
     void kernelSelectionChanged(const nsw::KernelSelection& selection);
     void nvtxEventSelected(nsw::ProfileSession* session, quint32 nvtxRow);
     void timeRangeSelected(nsw::ProfileSession* session, qint64 start, qint64 end);
+    void timeRangePicked(nsw::ProfileSession* session, qint64 start, qint64 end);
+    void sampleMarksSelected(nsw::ProfileSession* session, std::shared_ptr<const nsw::SampleMarks> marks);
     /// The focus range of @p session changed (ProfileSession::setFocus): panes showing it recompute.
     void focusChanged(nsw::ProfileSession* session);
 

@@ -344,10 +344,19 @@ void TimelineIndexBuilder::layOutRows()
             processes[{ pid, t.process }].push_back(int(i));
         }
     }
+    // Threads with CPU samples get a row even without other events.
+    std::map<ProcessIndex, std::vector<ThreadIndex>> sampled;
+    std::vector<char> seen(m_profile.threads.size(), 0);
+    for (const ThreadIndex t : m_profile.cpuSamples.thread)
+        if (t >= 0 && !std::exchange(seen[std::size_t(t)], 1)) {
+            const ProcessIndex process = m_profile.processOfThread(t);
+            sampled[process].push_back(t);
+            processes[{ process >= 0 ? m_profile.processes[std::size_t(process)].pid : INT_MAX, process }];
+        }
     for (const auto& [gpu, tracks] : gpus)
         layOutGpu(gpu, tracks);
     for (const auto& [key, tracks] : processes)
-        layOutProcess(key.second, tracks);
+        layOutProcess(key.second, tracks, sampled[key.second]);
 }
 
 void TimelineIndexBuilder::layOutGpu(int gpu, const std::vector<int>& tracks)
@@ -378,7 +387,8 @@ void TimelineIndexBuilder::layOutGpu(int gpu, const std::vector<int>& tracks)
     }
 }
 
-void TimelineIndexBuilder::layOutProcess(ProcessIndex process, const std::vector<int>& tracks)
+void TimelineIndexBuilder::layOutProcess(
+    ProcessIndex process, const std::vector<int>& tracks, const std::vector<ThreadIndex>& sampled)
 {
     static const QString kLabels[kThreadKinds] = { QStringLiteral("CUDA API"), QStringLiteral("NVTX"),
         QStringLiteral("NVTX start/end"), QStringLiteral("NVTX marks"), QStringLiteral("OS runtime") };
@@ -391,9 +401,14 @@ void TimelineIndexBuilder::layOutProcess(ProcessIndex process, const std::vector
         auto& byKind = threads.try_emplace({ tid != pid, tid, t.thread }).first->second;
         byKind[std::size_t(threadKindSlot(t.kind))] = &t;
     }
+    for (const ThreadIndex t : sampled) {
+        const int tid = m_profile.threads[std::size_t(t)].tid;
+        threads.try_emplace({ tid != pid, tid, t });
+    }
     const int group = addRow(m_profile.processLabel(process), TrackKind::Group, -1, 0);
     for (const auto& [key, byKind] : threads) {
         const int thread = addRow(m_profile.threadLabel(std::get<2>(key)), TrackKind::Group, group, 1);
+        m_index->m_rows[std::size_t(thread)].thread = std::get<2>(key);
         for (int k = 0; k < kThreadKinds; ++k)
             if (const Track* t = byKind[std::size_t(k)])
                 addRow(kLabels[k], t->kind, thread, 2, t);

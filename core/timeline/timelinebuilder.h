@@ -54,7 +54,9 @@ private:
     void buildGapTrees();
     void layOutRows();
     void layOutGpu(int gpu, const std::vector<int>& tracks);
-    void layOutProcess(ProcessIndex process, const std::vector<int>& tracks);
+    /// A process's threads, each with its tracks; @p sampled adds threads that have only CPU samples (their rows
+    /// carry the Samples pane's marks).
+    void layOutProcess(ProcessIndex process, const std::vector<int>& tracks, const std::vector<ThreadIndex>& sampled);
     int addRow(const QString& label, TrackKind kind, int parent, int level, const Track* track = nullptr);
     void computeExtent();
 

@@ -45,6 +45,7 @@ struct TimelineRow
     std::uint32_t laneCount = 0;
     std::uint64_t events = 0; ///< events under this row (busy intervals not counted; counters: samples)
     std::uint32_t counter = 0; ///< Counter rows: into TimelineCounters::tracks()
+    ThreadIndex thread = kNoIndex; ///< a thread's group row: the thread
     bool isGroup() const { return kind == TrackKind::Group; }
 };
 

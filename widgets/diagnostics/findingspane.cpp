@@ -343,7 +343,28 @@ void FindingsPane::showTables(const DiagnosticsResult& result)
         m_tabs->addTab(view, table.title);
         m_tabs->setTabToolTip(m_tabs->count() - 1, tr("%1 (tables/%2.csv of the report)").arg(table.title, table.id));
         m_tableModels.emplace(table.id, model);
+        if (table.id == QLatin1String("gpu_idle_gaps") || table.id == QLatin1String("gpu_stream_gaps"))
+            connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+                [this](const QModelIndex& current) { selectGap(current); });
     }
+}
+
+void FindingsPane::selectGap(const QModelIndex& row)
+{
+    // An idle gap picked in a gap table: the other panes (the timeline, the CPU samples) show its time.
+    if (!row.isValid() || !m_result || !m_session)
+        return;
+    const QAbstractItemModel* model = row.model();
+    qint64 start = 0, end = 0;
+    for (int c = 0; c < model->columnCount(); ++c) {
+        const QString column = model->headerData(c, Qt::Horizontal).toString();
+        if (column == QLatin1String("start_ns"))
+            start = row.siblingAtColumn(c).data(RawValueRole).toLongLong();
+        else if (column == QLatin1String("end_ns"))
+            end = row.siblingAtColumn(c).data(RawValueRole).toLongLong();
+    }
+    if (end > start)
+        workbench()->selectTimeRange(m_session, start + m_result->captureStart, end + m_result->captureStart);
 }
 
 const Finding* FindingsPane::currentFinding() const

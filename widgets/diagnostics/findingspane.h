@@ -72,6 +72,8 @@ protected:
 private:
     void onCurrentSessionChanged(ProfileSession* session);
     void showResult(std::shared_ptr<const DiagnosticsResult> result, const QString& message);
+    /// Shows a gap table row's time in the other panes (Workbench::selectTimeRange).
+    void selectGap(const QModelIndex& row);
     void showTables(const DiagnosticsResult& result);
     void showFinding(int index);
     const Finding* currentFinding() const;

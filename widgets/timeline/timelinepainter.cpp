@@ -71,6 +71,7 @@ void TimelinePainter::paint()
         for (std::uint32_t l = 0; l < row.laneCount; ++l)
             paintLane(row.firstLane + l, top + TimelineLayout::laneTop(item, l));
     }
+    paintSampleMarks();
     paintCorrelation();
     paintSelection();
     m_p.restore();
@@ -246,6 +247,33 @@ void TimelinePainter::paintCorrelation()
         }
     }
     m_p.restore();
+}
+
+void TimelinePainter::paintSampleMarks()
+{
+    if (!m_f.marks)
+        return;
+    const int top = m_f.area.top() - m_f.scrollY;
+    const QColor mark(220, 60, 200);
+    for (const TimelineLayout::Item& item : m_f.layout.items()) {
+        const TimelineRow& row = m_f.rows[std::size_t(item.row)];
+        const auto it = row.thread >= 0 ? m_f.marks->times.find(row.thread) : m_f.marks->times.end();
+        if (it == m_f.marks->times.end() || top + item.y + item.height < m_f.area.top()
+            || top + item.y > m_f.area.bottom())
+            continue;
+        const std::vector<TimeNs>& times = it->second;
+        auto t = std::lower_bound(times.begin(), times.end(), TimeNs(std::floor(m_viewStart)));
+        int lastX = std::numeric_limits<int>::min();
+        for (; t != times.end(); ++t) {
+            const int x = int(std::floor((double(*t) - m_viewStart) * m_pixelsPerNs));
+            if (x > m_f.area.width())
+                break;
+            if (x == lastX)
+                continue;
+            lastX = x;
+            m_p.fillRect(QRect(m_f.area.left() + x, top + item.y + 2, 2, TimelineLayout::kGroupHeight - 4), mark);
+        }
+    }
 }
 
 void TimelinePainter::paintRowBackgrounds()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/samples/samplecounts.h"
 #include "core/timeline/timelinecounters.h"
 #include "core/timeline/timelineindex.h"
 #include "widgets/timeline/eventcolors.h"
@@ -32,6 +33,7 @@ struct TimelineFrame
     QRect area; ///< where lanes are drawn
     std::vector<QRectF> related; ///< boxes of the selected event's correlated partners
     std::vector<QLineF> arrows; ///< from launching API call to GPU operation
+    const SampleMarks* marks = nullptr; ///< CPU samples of a function picked in the Samples pane, on thread rows
 };
 
 /// Paints a frame: ruler, labels, the merged spans of every visible lane, the selection.
@@ -54,6 +56,8 @@ private:
     void paintCounter(std::uint32_t track, int top, int height);
     void paintSelection();
     void paintCorrelation();
+    /// A tick per pixel column holding a marked sample, on the row of the sample's thread.
+    void paintSampleMarks();
     QRect spanRect(TimeNs start, TimeNs end, int top) const;
 
     QPainter& m_p;

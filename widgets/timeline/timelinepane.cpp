@@ -226,6 +226,16 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
             m_view->revealEvent({ EventTable::Nvtx, row }, kRangeShare);
     });
     connect(workbench, &Workbench::timeRangeSelected, this, &TimelinePane::revealRange);
+    // A range dragged here shows its CPU samples in the Samples pane, which marks a function's samples here.
+    connect(m_view, &TimelineView::rangeSelected, this, [this](qint64 start, qint64 end) {
+        if (m_session && end > start)
+            this->workbench()->pickTimeRange(m_session, start, end);
+    });
+    connect(workbench, &Workbench::sampleMarksSelected, this,
+        [this](ProfileSession* s, std::shared_ptr<const SampleMarks> marks) {
+            if (s == m_session)
+                m_view->setSampleMarks(std::move(marks));
+        });
     onCurrentSessionChanged(workbench->current());
 }
 
@@ -354,6 +364,7 @@ void TimelinePane::wholeProfileArrived(ProfileSession* session)
 
 void TimelinePane::onCurrentSessionChanged(ProfileSession* session)
 {
+    m_view->setSampleMarks(nullptr);
     if (m_session) {
         disconnect(m_session, &ProfileSession::focusChanged, this, nullptr);
         disconnect(m_session, &ProfileSession::attachmentChanged, this, nullptr);

@@ -422,10 +422,11 @@ void TimelineView::paintEvent(QPaintEvent*)
     for (const Hit& hit : m_relatedHits)
         if (const QRectF r = hitRect(hit); !r.isEmpty())
             related.push_back(r);
-    const TimelineFrame frame { *m_index, m_rows.rows, m_counters.get(), m_viewport, m_layout, m_collapsed, m_selected,
+    TimelineFrame frame { *m_index, m_rows.rows, m_counters.get(), m_viewport, m_layout, m_collapsed, m_selected,
         m_scrollY, QRect(0, kRulerHeight, kLabelWidth, rowsViewportHeight()),
         QRect(kLabelWidth, 0, timeAreaWidth(), kRulerHeight),
         QRect(kLabelWidth, kRulerHeight, timeAreaWidth(), rowsViewportHeight()), related, correlationArrows() };
+    frame.marks = m_marks.get();
     TimelinePainter(p, frame, m_colors).paint();
     if (const auto [start, end] = selectedRange(); end > start) {
         const double x0 = std::max(0.0, m_viewport.xOf(double(start))) + kLabelWidth;
@@ -438,6 +439,12 @@ void TimelineView::paintEvent(QPaintEvent*)
             p.drawLine(band.topRight(), band.bottomRight());
         }
     }
+}
+
+void TimelineView::setSampleMarks(std::shared_ptr<const SampleMarks> marks)
+{
+    m_marks = std::move(marks);
+    update();
 }
 
 void TimelineView::resizeEvent(QResizeEvent*)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/samples/samplecounts.h"
 #include "core/timeline/timelinecounters.h"
 #include "core/timeline/timelineindex.h"
 #include "widgets/timeline/eventcolors.h"
@@ -103,6 +104,9 @@ public:
     std::pair<TimeNs, TimeNs> selectedRange() const;
     /// Shows @p start..@p end as the selected range (both kNoTime: none).
     void setSelectedRange(TimeNs start, TimeNs end);
+    /// Marks these CPU samples on their threads' rows (null: none).
+    void setSampleMarks(std::shared_ptr<const SampleMarks> marks);
+    const std::shared_ptr<const SampleMarks>& sampleMarks() const { return m_marks; }
 
 Q_SIGNALS:
     /// A click selected an event (invalid when the click hit nothing).
@@ -143,6 +147,7 @@ private:
 
     TimelineIndexPtr m_index;
     TimelineCountersPtr m_counters;
+    std::shared_ptr<const SampleMarks> m_marks;
     TimelineRowTable m_rows;
     TimelineViewport m_viewport;
     ViewHistory m_history;

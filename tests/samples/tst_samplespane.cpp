@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Samples pane as a user sees it: what it shows (and says) for exports with and without samples, the counts of
+// its views against SQL, the linked selection (a time range in, a function's samples out to the timeline), the
+// flame graph's search and zoom.
+#include "core/models/modelroles.h"
+#include "core/models/samplemodels.h"
+#include "core/profile/profileloader.h"
+#include "core/session/workbench.h"
+#include "core/util/numberformat.h"
+#include "oracleexports.h"
+#include "samplesoracle.h"
+#include "sqlitefixture.h"
+#include "widgets/common/filterbar.h"
+#include "widgets/samples/flamegraphview.h"
+#include "widgets/samples/samplespane.h"
+#include "widgets/samples/threadstateview.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QToolButton>
+
+using namespace nsw;
+using namespace nsw::test;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+ProfileSession* openSession(Workbench& workbench, const QString& path)
+{
+    LoadResult result = ProfileLoader::load(path);
+    if (!result.profile)
+        qWarning("%s", qPrintable(result.error));
+    LoadedProfile loaded;
+    loaded.profile = result.profile;
+    loaded.result = result;
+    auto* session = new ProfileSession(loaded);
+    workbench.addSession(session);
+    return session;
+}
+
+std::map<FunctionKey, std::pair<qint64, qint64>> modelCounts(const SampleFlatModel& model)
+{
+    std::map<FunctionKey, std::pair<qint64, qint64>> out;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const auto cell = [&](int column) { return model.index(r, column).data(RawValueRole); };
+        if (cell(SampleFunctionColumn).toString() == u"[no call stack]"_s)
+            continue;
+        out[{ cell(SampleFunctionColumn).toString(), cell(SampleModuleColumn).toString() }]
+            = { cell(SampleSelfColumn).toLongLong(), cell(SampleTotalColumn).toLongLong() };
+    }
+    return out;
+}
+
+} // namespace
+
+class TestSamplesPane : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void showsTheFunctionsOfAnExport();
+    void exportWithoutSamplesSaysSo();
+    void threadScope();
+    void timeRangeFromAnotherPane();
+    void functionMarksGoToTheTimeline();
+    void flameGraphSearchAndZoom();
+    void threadStatesPerThread();
+};
+
+void TestSamplesPane::showsTheFunctionsOfAnExport()
+{
+    Workbench workbench;
+    const QString path = generatedExport(u"2025.5"_s);
+    openSession(workbench, path);
+    SamplesPane pane(&workbench);
+    pane.resize(1000, 600);
+    pane.show();
+    QSignalSpy shown(&pane, &SamplesPane::viewsShown);
+    QTRY_VERIFY(pane.shown());
+    QVERIFY(pane.tabs()->isVisible());
+    QVERIFY(!pane.placeholder()->isVisible());
+    QCOMPARE(pane.tabs()->tabText(0), u"Functions"_s);
+    QCOMPARE(pane.tabs()->count(), 5);
+    const SqlSampleCounts sql = sqlSampleCounts(path);
+    QCOMPARE(modelCounts(*pane.flatModel()), sql.functions);
+    // The status line reads the counts; the first row of the table is the function with the most self samples.
+    const QString n = withThousandsSeparators(sql.samples);
+    QVERIFY2(pane.statusLabel()->text().contains(u"%1 of %1 samples: all threads"_s.arg(n)),
+        qPrintable(pane.statusLabel()->text()));
+    QVERIFY(pane.flatView()->isVisible());
+    QVERIFY(pane.flatView()->model()->rowCount() > 0);
+    qint64 maxSelf = 0;
+    for (const auto& [key, counts] : sql.functions)
+        maxSelf = std::max(maxSelf, counts.first);
+    QCOMPARE(pane.flatView()->model()->index(0, SampleSelfColumn).data(RawValueRole).toLongLong(), maxSelf);
+    QVERIFY(pane.flatView()
+                ->visualRect(pane.flatView()->model()->index(0, 0))
+                .intersects(pane.flatView()->viewport()->rect()));
+}
+
+void TestSamplesPane::exportWithoutSamplesSaysSo()
+{
+    Workbench workbench;
+    openSession(workbench, generatedExport(u"2021"_s));
+    SamplesPane pane(&workbench);
+    pane.resize(900, 500);
+    pane.show();
+    QTRY_VERIFY(pane.placeholder()->isVisible());
+    QVERIFY(!pane.tabs()->isVisible());
+    QVERIFY2(pane.placeholder()->text().contains(u"has no CPU samples: the export has no COMPOSITE_EVENTS table"_s),
+        qPrintable(pane.placeholder()->text()));
+    QVERIFY(pane.placeholder()->text().contains(u"nsys profile -s cpu"_s));
+}
+
+void TestSamplesPane::threadScope()
+{
+    Workbench workbench;
+    const QString path = generatedExport(u"2024.6"_s);
+    ProfileSession* session = openSession(workbench, path);
+    SamplesPane pane(&workbench);
+    pane.show();
+    QTRY_VERIFY(pane.shown());
+    // The first thread of the list, against SQL on its globalTid.
+    const int index = pane.scopeSelector()->findText(u"Thread "_s, Qt::MatchStartsWith);
+    QVERIFY(index > 0);
+    const QStringList scope = pane.scopeSelector()->itemData(index).toStringList();
+    const qint64 globalTid = session->profile()->threads[std::size_t(scope.value(1).toInt())].globalTid;
+    QSignalSpy shown(&pane, &SamplesPane::viewsShown);
+    pane.scopeSelector()->setCurrentIndex(index);
+    Q_EMIT pane.scopeSelector()->activated(index);
+    QVERIFY(shown.wait());
+    QCOMPARE(modelCounts(*pane.flatModel()), sqlSampleCounts(path, u"e.globalTid = %1"_s.arg(globalTid)).functions);
+    QVERIFY(pane.statusLabel()->text().contains(u"thread "_s));
+}
+
+void TestSamplesPane::timeRangeFromAnotherPane()
+{
+    Workbench workbench;
+    const QString path = generatedExport(u"2026.2"_s);
+    ProfileSession* session = openSession(workbench, path);
+    SamplesPane pane(&workbench);
+    pane.show();
+    QTRY_VERIFY(pane.shown());
+    const QStringList span = queryRows(path, u"SELECT min(start), max(start) FROM COMPOSITE_EVENTS"_s).value(0);
+    const qint64 lo = span[0].toLongLong(), hi = span[1].toLongLong();
+    const qint64 a = lo + (hi - lo) / 3, b = lo + (hi - lo) / 2;
+    QSignalSpy shown(&pane, &SamplesPane::viewsShown);
+    workbench.selectTimeRange(session, a, b);
+    QVERIFY(shown.wait());
+    QVERIFY(pane.clearSelectionButton()->isVisible());
+    QVERIFY(pane.statusLabel()->text().contains(u"selection: "_s));
+    QCOMPARE(modelCounts(*pane.flatModel()),
+        sqlSampleCounts(path, u"e.start >= %1 AND e.start < %2"_s.arg(a).arg(b)).functions);
+    QTest::mouseClick(pane.clearSelectionButton(), Qt::LeftButton);
+    QVERIFY(shown.wait());
+    QVERIFY(!pane.clearSelectionButton()->isVisible());
+    QCOMPARE(modelCounts(*pane.flatModel()), sqlSampleCounts(path).functions);
+}
+
+void TestSamplesPane::functionMarksGoToTheTimeline()
+{
+    Workbench workbench;
+    const QString path = generatedExport(u"2025.1"_s);
+    openSession(workbench, path);
+    SamplesPane pane(&workbench);
+    pane.show();
+    QTRY_VERIFY(pane.shown());
+    std::shared_ptr<const SampleMarks> marks;
+    connect(&workbench, &Workbench::sampleMarksSelected, this,
+        [&](ProfileSession*, std::shared_ptr<const SampleMarks> m) { marks = std::move(m); });
+    // The row of tokenizer.encode: its samples are those with it anywhere on the stack.
+    QAbstractItemModel* model = pane.flatView()->model();
+    int row = -1;
+    for (int r = 0; r < model->rowCount(); ++r)
+        if (model->index(r, SampleFunctionColumn).data(RawValueRole).toString() == u"tokenizer.encode"_s)
+            row = r;
+    QVERIFY(row >= 0);
+    pane.flatView()->setCurrentIndex(model->index(row, 0));
+    QVERIFY(marks);
+    const qint64 expected = queryRows(path,
+        u"SELECT count(DISTINCT c.id) FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol "
+        "WHERE s.value = 'tokenizer.encode'"_s)
+                                .value(0)
+                                .value(0)
+                                .toLongLong();
+    QCOMPARE(marks->count, expected);
+    QCOMPARE(marks->label, u"tokenizer.encode"_s);
+}
+
+void TestSamplesPane::flameGraphSearchAndZoom()
+{
+    Workbench workbench;
+    const QString path = generatedExport(u"2025.5"_s);
+    openSession(workbench, path);
+    SamplesPane pane(&workbench);
+    pane.resize(1200, 700);
+    pane.show();
+    QTRY_VERIFY(pane.shown());
+    pane.tabs()->setCurrentIndex(3);
+    FlameGraphView* flame = pane.flameGraph();
+    QVERIFY(flame->isVisible());
+    // The outermost frames share the whole width.
+    const auto& rows = *pane.shown()->topDown;
+    double width = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].depth == 0)
+            width += flame->rowRect(int(i)).width();
+    QVERIFY2(std::abs(width - flame->width()) < 2.0 + rows.size(), qPrintable(QString::number(width)));
+    pane.searchBar()->lineEdit()->setText(u"regex"_s);
+    const qint64 matching = queryRows(path,
+        u"SELECT count(DISTINCT c.id) FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol "
+        "WHERE s.value LIKE '%regex%'"_s)
+                                .value(0)
+                                .value(0)
+                                .toLongLong();
+    QTRY_COMPARE(flame->matchingSamples(), matching);
+    QVERIFY(pane.statusLabel()->text().contains(u"have a frame matching the search"_s));
+    // A click zooms into the frame: it then spans the width.
+    int deepest = -1;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].depth == 2 && !flame->rowRect(int(i)).isEmpty())
+            deepest = int(i);
+    QVERIFY(deepest >= 0);
+    QTest::mouseClick(flame, Qt::LeftButton, {}, flame->rowRect(deepest).center().toPoint());
+    QCOMPARE(flame->zoomRow(), deepest);
+    QVERIFY(std::abs(flame->rowRect(deepest).width() - flame->width()) < 1.0);
+    QTest::keyClick(flame, Qt::Key_Escape);
+    QCOMPARE(flame->zoomRow(), rows[std::size_t(deepest)].parentRow);
+}
+
+void TestSamplesPane::threadStatesPerThread()
+{
+    Workbench workbench;
+    const QString path = generatedExport(u"2026.1"_s);
+    openSession(workbench, path);
+    SamplesPane pane(&workbench);
+    pane.resize(1200, 700);
+    pane.show();
+    QTRY_VERIFY(pane.shown());
+    pane.tabs()->setCurrentIndex(4);
+    QVERIFY(pane.threadStates()->isVisible());
+    const ThreadStateBins& bins = pane.shown()->states;
+    std::map<qint64, qint64> perThread;
+    for (const QStringList& r : queryRows(path, u"SELECT globalTid, count(*) FROM COMPOSITE_EVENTS GROUP BY 1"_s))
+        perThread[r[0].toLongLong()] = r[1].toLongLong();
+    QCOMPARE(bins.rows.size(), perThread.size());
+    // The generator's workers wait in pthread_cond_wait (state 8, OS runtime) 70 % of the time: their OS runtime
+    // samples, against SQL.
+    for (const ThreadStateBins::Row& row : bins.rows) {
+        const qint64 globalTid = pane.shown()->result.profile->threads[std::size_t(row.thread)].globalTid;
+        QCOMPARE(row.samples, perThread[globalTid]);
+        qint64 osRuntime = 0;
+        for (const auto& bin : row.bins)
+            osRuntime += bin[std::size_t(SampleActivity::OsRuntime)];
+        QCOMPARE(osRuntime,
+            queryRows(path,
+                u"SELECT count(*) FROM COMPOSITE_EVENTS WHERE globalTid = %1 AND threadState = 8"_s.arg(globalTid))
+                .value(0)
+                .value(0)
+                .toLongLong());
+    }
+}
+
+QTEST_MAIN(TestSamplesPane)
+#include "tst_samplespane.moc"
