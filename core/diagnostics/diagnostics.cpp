@@ -170,6 +170,8 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
     job.report(QStringLiteral("Idle gaps"), 0.1);
     r.idleGaps = computeIdleGaps(context, TimeNs(t.value(QStringLiteral("listed_gap_us")) * 1e3), 2000, job,
         TimeNs(t.value(QStringLiteral("long_gap_ms")) * 1e6));
+    job.report(QStringLiteral("CPU samples in the idle gaps"), 0.45);
+    r.idleSamples = computeIdleSamples(context, r.idleGaps, job);
     job.report(QStringLiteral("NCCL"), 0.5);
     r.nccl = computeNcclBreakdown(context, job);
     r.ncclSkew = computeNcclSkew(context, job);

@@ -3,6 +3,7 @@
 
 #include "core/diagnostics/diagnosticstypes.h"
 #include "core/diagnostics/idlegaps.h"
+#include "core/diagnostics/idlesamples.h"
 #include "core/diagnostics/launchcost.h"
 #include "core/diagnostics/memorytransfers.h"
 #include "core/diagnostics/ncclbreakdown.h"
@@ -54,6 +55,7 @@ struct DiagnosticsResult
     Thresholds thresholds;
 
     IdleGapResult idleGaps;
+    IdleSamplesResult idleSamples; ///< CPU samples of the launching threads during the idle gaps
     OverlapResult overlap;
     NcclBreakdown nccl;
     NcclSkewResult ncclSkew;

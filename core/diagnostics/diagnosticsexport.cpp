@@ -93,11 +93,11 @@ QString header(const DiagnosticsResult& r)
 
 /// The tables the Markdown and HTML reports show, at most kRows rows each (the CSVs have them all).
 const QStringList kShownTables { QStringLiteral("gpu_time_breakdown"), QStringLiteral("gpu_idle_by_device"),
-    QStringLiteral("gpu_idle_gaps"), QStringLiteral("overlap_by_gpu"), QStringLiteral("nccl_by_collective"),
-    QStringLiteral("kernels"), QStringLiteral("launch_rate_by_pid"), QStringLiteral("sync_by_thread"),
-    QStringLiteral("sync_by_pid"), QStringLiteral("memory_by_direction"), QStringLiteral("memory_by_kind"),
-    QStringLiteral("processes"), QStringLiteral("nvtx_ranges"), QStringLiteral("nvtx_phases"),
-    QStringLiteral("iterations") };
+    QStringLiteral("gpu_idle_gaps"), QStringLiteral("cpu_samples_gpu_idle"), QStringLiteral("overlap_by_gpu"),
+    QStringLiteral("nccl_by_collective"), QStringLiteral("kernels"), QStringLiteral("launch_rate_by_pid"),
+    QStringLiteral("sync_by_thread"), QStringLiteral("sync_by_pid"), QStringLiteral("memory_by_direction"),
+    QStringLiteral("memory_by_kind"), QStringLiteral("processes"), QStringLiteral("nvtx_ranges"),
+    QStringLiteral("nvtx_phases"), QStringLiteral("iterations") };
 constexpr int kRows = 15;
 
 QString htmlEscape(const QString& text)

@@ -52,12 +52,14 @@ public:
         std::vector<DiagnosticsTable> out;
         out.push_back(kernels());
         out.push_back(named("nvtx_ranges", "NVTX ranges", r.perProcess.nvtxRanges, false, true));
-        out.push_back(gaps("gpu_idle_gaps", "GPU idle gaps", r.idleGaps.deviceGaps));
+        out.push_back(gaps("gpu_idle_gaps", "GPU idle gaps", r.idleGaps.deviceGaps, r.idleSamples.deviceGapTop,
+            r.idleSamples.deviceGapSamples));
         out.push_back(named("kernels_by_pid", "Kernels by process", r.perProcess.kernelsByPid, true, false));
         out.push_back(syncByPid());
         out.push_back(named("nvtx_by_pid", "NVTX ranges by process", r.perProcess.nvtxByPid, true, true));
         out.push_back(idleByDevice());
-        out.push_back(gaps("gpu_stream_gaps", "Stream idle gaps", r.idleGaps.streamGaps));
+        out.push_back(gaps("gpu_stream_gaps", "Stream idle gaps", r.idleGaps.streamGaps, r.idleSamples.streamGapTop,
+            r.idleSamples.streamGapSamples));
         out.push_back(histogram());
         out.push_back(overlap());
         out.push_back(sharedStreams());
@@ -75,6 +77,8 @@ public:
             out.push_back(phases());
         if (r.iterations)
             out.push_back(iterations());
+        if (r.idleSamples.hasSamples)
+            out.push_back(idleSamples());
         out.push_back(findings());
         return out;
     }
@@ -129,14 +133,36 @@ private:
         return t;
     }
 
-    DiagnosticsTable gaps(const char* id, const char* title, const std::vector<IdleGap>& gaps)
+    /// The listed gaps; with CPU samples, the samples of the GPU's launching threads in each gap and the function
+    /// most of them were running in.
+    DiagnosticsTable gaps(const char* id, const char* title, const std::vector<IdleGap>& gaps,
+        const std::vector<std::int32_t>& topFunction, const std::vector<qint64>& samples)
     {
-        DiagnosticsTable t = table(
-            id, title, "device,device_label,stream,start_ns,end_ns,duration_ns,cause,pid,previous_kernel,next_kernel");
-        for (const IdleGap& g : gaps)
-            t.rows.push_back({ i64(g.device), label(g.device), g.stream < 0 ? Cell() : i64(g.stream), rel(g.start),
-                rel(g.end), i64(g.duration()), text(gapCauseName(g.cause)), i64(g.pid),
-                text(kernelName(g.previousKernel)), text(kernelName(g.nextKernel)) });
+        DiagnosticsTable t = table(id, title,
+            "device,device_label,stream,start_ns,end_ns,duration_ns,cause,pid,previous_kernel,next_kernel,cpu_samples,"
+            "top_function");
+        for (std::size_t i = 0; i < gaps.size(); ++i) {
+            const IdleGap& g = gaps[i];
+            const bool sampled = i < samples.size() && samples[i] > 0;
+            t.rows.push_back(
+                { i64(g.device), label(g.device), g.stream < 0 ? Cell() : i64(g.stream), rel(g.start), rel(g.end),
+                    i64(g.duration()), text(gapCauseName(g.cause)), i64(g.pid), text(kernelName(g.previousKernel)),
+                    text(kernelName(g.nextKernel)), i < samples.size() ? i64(samples[i]) : Cell(),
+                    sampled ? text(sampleFunctionName(*r.profile, topFunction[i])) : Cell() });
+        }
+        return t;
+    }
+
+    /// Per GPU, the functions its launching threads were running in while it sat in an idle gap.
+    DiagnosticsTable idleSamples()
+    {
+        DiagnosticsTable t = table("cpu_samples_gpu_idle", "CPU samples while the GPU is idle",
+            "device,device_label,idle_gaps,idle_ns,samples,function,module,self,total,self_pct,total_pct");
+        for (const GpuIdleSamples& g : r.idleSamples.gpus)
+            for (const FunctionCount& f : g.functions)
+                t.rows.push_back({ i64(g.device), label(g.device), i64(g.gaps), i64(g.gapNs), i64(g.samples),
+                    text(sampleFunctionName(*r.profile, f.function)), text(sampleModuleName(*r.profile, f.function)),
+                    i64(f.self), i64(f.total), percent(f.self, g.samples), percent(f.total, g.samples) });
         return t;
     }
 

@@ -51,6 +51,7 @@ void FindingsBuilder::run()
     memcpys();
     nvtxCoverage();
     iterationOutliers();
+    cpuDuringGpuIdle();
     mergeSameTextAcrossGpus();
     rank();
 }

@@ -36,6 +36,8 @@ private:
     void launchStorm();
     void heavySync();
     void memcpys();
+    // findingssamples.cpp
+    void cpuDuringGpuIdle();
 
     double th(const char* name) const { return t.value(QLatin1String(name)); }
     QString thText(const char* name) const { return t.describe(QLatin1String(name)); }

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/idlesamples.h"
 
-#include "core/diagnostics/diagnostics.h"
-#include "core/util/timeformat.h"
-
 #include <algorithm>
 #include <map>
 
@@ -191,61 +188,6 @@ private:
 IdleSamplesResult computeIdleSamples(const AnalysisContext& context, const IdleGapResult& listed, const JobContext& job)
 {
     return IdleSampleJoin(context, job).run(listed);
-}
-
-void addIdleSampleFindings(DiagnosticsResult& r, const Thresholds& t)
-{
-    const QString id = QStringLiteral("cpu_during_gpu_idle");
-    if (!r.idleSamples.hasSamples) {
-        r.skipped.push_back({ id, QStringLiteral("the export has no CPU samples (profile with -s cpu)") });
-        return;
-    }
-    const Profile& p = *r.profile;
-    const double minShare = t.value(QStringLiteral("idle_function_pct"));
-    const double minSamples = t.value(QStringLiteral("idle_samples_min"));
-    for (const GpuIdleSamples& g : r.idleSamples.gpus) {
-        if (g.functions.empty() || double(g.samples) < minSamples || g.samples == 0)
-            continue;
-        const FunctionCount& top = g.functions.front();
-        const double share = samplePercent(top.self, g.samples);
-        if (share < minShare)
-            continue;
-        const QString label = r.deviceLabel(g.device);
-        const QString function = sampleFunctionName(p, top.function);
-        const QString cause = gapCauseName(g.dominantCause());
-        Finding f;
-        f.id = id;
-        f.severity = Severity::Warning;
-        f.title = QStringLiteral("%1 idle %2 (%3): %4 was running in %5 %6 % of those samples")
-                      .arg(label, formatDuration(g.gapNs), cause, p.threadLabel(g.topThread), function)
-                      .arg(QString::number(share, 'f', 0));
-        f.detail = QStringLiteral("%1 CPU samples of the threads that launch %2's work fell in its %3 idle gaps (%4); "
-                                  "%5 of them (%6 %) were running in %7 (%8), %9 had it on the stack.")
-                       .arg(g.samples)
-                       .arg(label)
-                       .arg(g.gaps)
-                       .arg(formatDuration(g.gapNs))
-                       .arg(top.self)
-                       .arg(QString::number(share, 'f', 1), function, sampleModuleName(p, top.function))
-                       .arg(top.total);
-        f.metrics = { { QStringLiteral("idle_ns"), double(g.gapNs), QStringLiteral("ns") },
-            { QStringLiteral("idle_samples"), double(g.samples), QStringLiteral("count") },
-            { QStringLiteral("function_samples"), double(top.self), QStringLiteral("count") },
-            { QStringLiteral("function_share_pct"), share, QStringLiteral("%") } };
-        f.recommendation = QStringLiteral("The GPU waits while the host runs %1: make it faster, move it off the "
-                                          "launching thread, or overlap it with GPU work (prefetch, a worker thread, "
-                                          "CUDA graphs).")
-                               .arg(function);
-        f.evidence.devices = { g.device };
-        if (const ProcessIndex process = p.processOfThread(g.topThread); process >= 0)
-            f.evidence.pids = { p.processes[std::size_t(process)].pid };
-        f.evidence.start = g.exampleStart;
-        f.evidence.end = g.exampleEnd;
-        f.timeLostNs = TimeNs(double(g.gapNs) * share / 100.0);
-        f.thresholds
-            = { t.describe(QStringLiteral("idle_function_pct")), t.describe(QStringLiteral("idle_samples_min")) };
-        r.findings.push_back(f);
-    }
 }
 
 } // namespace nsw

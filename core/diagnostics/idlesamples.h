@@ -9,9 +9,6 @@
 
 namespace nsw {
 
-struct DiagnosticsResult;
-class Thresholds;
-
 /// The threads that launch each GPU's work: those whose CUDA API calls launched its kernels and memory operations
 /// (the whole profile, whatever the focus), by DiagnosticsDevice key. Built once per profile.
 struct GpuLaunchers
@@ -59,9 +56,5 @@ struct IdleSamplesResult
 /// per-gap column). Empty (hasSamples false) without samples.
 IdleSamplesResult computeIdleSamples(
     const AnalysisContext& context, const IdleGapResult& listed, const JobContext& job);
-
-/// The finding "cpu_during_gpu_idle" for each GPU whose idle-time samples ran one function at least
-/// idle_function_pct of the time (with at least idle_samples_min samples), or the skipped check without samples.
-void addIdleSampleFindings(DiagnosticsResult& result, const Thresholds& thresholds);
 
 } // namespace nsw

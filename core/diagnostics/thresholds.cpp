@@ -44,6 +44,11 @@ const std::vector<ThresholdSpec>& thresholdSpecs()
             QStringLiteral("NVTX coverage (kernel time inside ranges) below this is low") },
         { QStringLiteral("iteration_outliers_min"), 1, QStringLiteral("count"),
             QStringLiteral("iterations flagged as outliers (robust 3-sigma): at least this many fire the finding") },
+        { QStringLiteral("idle_function_pct"), 25, QStringLiteral("%"),
+            QStringLiteral("CPU samples taken while a GPU is idle: one function running in at least this share of "
+                           "them fires the finding") },
+        { QStringLiteral("idle_samples_min"), 10, QStringLiteral("count"),
+            QStringLiteral("... with at least this many samples of the GPU's launching threads in its idle gaps") },
     };
     return specs;
 }

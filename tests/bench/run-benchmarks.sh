@@ -223,6 +223,25 @@ target_compare() { # compare by kernel name on the inflated before/after pair vs
     row "$name" big "${T[compare_pair]}" "${T[floor_compare]}" "$r" "<=1.5" "$(verdict "$r" 1.5 le), peak RSS $((M[compare_pair] / 1024)) MiB"
 }
 
+target_samples() { # CPU samples (issue 35): load vs a scan of the two tables; the Samples pane's re-focus
+    local bench=$BUILD/tests/bench/bench_samples
+    if [ ! -x "$bench" ]; then row "samples load / re-focus" samples - - - "<=1.0, 300 ms" "build bench_samples"; return; fi
+    if stale samples.sqlite; then
+        echo "  generating samples.sqlite (1M CPU samples with stacks, 2 GPUs)"
+        "$TRACEGEN" --out samples.sqlite --schema 2025.5 --gpus 2 --kernels 400000 --step-gap-us 500 \
+            --cpu-samples 1000000 --seed 3 --quiet
+    fi
+    local out load refocus r
+    out=$("$bench" samples.sqlite --iterations "$REPEAT" 2>&1) || { row "samples load" samples failed - - "<=1.0" ""; return; }
+    echo "$out" | sed 's/^/  /'
+    load=$(grep '^samples load:' <<<"$out")
+    refocus=$(grep '^samples re-focus' <<<"$out")
+    r=$(sed -E 's/.*ratio ([0-9.]+)x.*/\1/' <<<"$load")
+    row "samples load" samples "$(sed -E 's/samples load: ([0-9.]+) s.*/\1/' <<<"$load")" \
+        "$(sed -E 's/.*floor [^)]*\) ([0-9.]+) s.*/\1/' <<<"$load")" "$r" "<=1.0" "$(verdict "$r" 1.0 le)"
+    row "samples re-focus (worst)" samples - - - "<=300 ms" "$(sed -E 's/.*worst ([0-9]+) ms.*/\1 ms/' <<<"$refocus")"
+}
+
 echo "== targets (best of $REPEAT runs; nsys-workbench: $NSW)"
 [ -x "$NSW" ] || echo "  $NSW is not built (cmake --build --preset dev --target nsys-workbench): no target can run"
 for in in "${INPUTS[@]}"; do
@@ -235,6 +254,7 @@ done
 target_nvlink_parse
 target_peak_kernels
 target_compare
+target_samples
 
 echo
 printf '%-34s %-10s %9s %9s %8s %10s  %s\n' target input "ours(s)" "floor(s)" ratio goal result
