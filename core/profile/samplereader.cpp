@@ -33,7 +33,8 @@ template <typename T> T readSmall(const Row& r, int column, ScanContext& ctx, T 
 
 bool isTrue(const Row& r, int column)
 {
-    return r.isInteger(column) && r.int64(column) != 0;
+    const Statement::IntCell cell = r.cell(column);
+    return cell.type == SqlType::Integer && cell.value != 0;
 }
 
 } // namespace
@@ -249,6 +250,8 @@ private:
             begin.push_back(std::uint32_t(m_out.frames.size()));
             if (poll())
                 break;
+            if (runCount[i] == 1 && copyRegularRun(runs[firstRun[i]], limit))
+                continue;
             scratch.clear();
             for (std::uint32_t k = 0; k < runCount[i]; ++k) {
                 const RunPlace& run = runs[firstRun[i] + k];
@@ -267,6 +270,22 @@ private:
         }
         begin.push_back(std::uint32_t(m_out.frames.size()));
         begin.resize(n + 1, begin.back());
+    }
+
+    /// The usual case: the sample's frames are one run written depth 0, 1, 2..., copied as they are. False (nothing
+    /// written) otherwise.
+    bool copyRegularRun(const RunPlace& run, std::uint64_t limit)
+    {
+        const CallchainScan& chain = *m_chains[run.chunk];
+        for (std::uint32_t f = run.begin; f < run.end; ++f)
+            if (chain.depth[f] != std::int32_t(f - run.begin))
+                return false;
+        if (m_out.frames.size() + (run.end - run.begin) > limit)
+            return false;
+        const std::vector<std::int32_t>& remap = m_functionRemap[run.chunk];
+        for (std::uint32_t f = run.begin; f < run.end; ++f)
+            m_out.frames.push_back(remap[std::size_t(chain.function[f])]);
+        return true;
     }
 
     /// Frames are normally written depth 0, 1, 2...; any other order is sorted, and a stack whose depths are not
