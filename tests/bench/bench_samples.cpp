@@ -57,11 +57,11 @@ double loadSeconds(const QString& path, ProfilePtr* profile, unsigned parts)
     options.parts = parts;
     LoadResult r = ProfileLoader::load(path, options);
     const double s = double(t.nsecsElapsed()) / 1e9;
-    if (!r.profile) {
-        std::fprintf(stderr, "%s\n", qPrintable(r.error));
+    if (!r.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(r.errorMessage()));
         std::exit(2);
     }
-    *profile = r.profile;
+    *profile = r->profile;
     return s;
 }
 

@@ -81,9 +81,11 @@ std::map<QString, qint64> sqlIdleLeaves(const QString& path, const SqlIdle& idle
 ProfilePtr loadAll(const QString& path)
 {
     LoadResult r = ProfileLoader::load(path);
-    if (!r.profile)
-        qWarning("%s", qPrintable(r.error));
-    return r.profile;
+    if (!r.ok()) {
+        qWarning("%s", qPrintable(r.errorMessage()));
+        return nullptr;
+    }
+    return r->profile;
 }
 
 /// runDiagnostics as `findings` runs it, without the memcpy kinds (not needed here).

@@ -44,10 +44,12 @@ ProfilePtr loadSamples(const QString& path, QStringList* warnings = nullptr)
     options.parts = LoadCpuSamples;
     LoadResult r = ProfileLoader::load(path, options);
     if (warnings)
-        *warnings = r.warnings;
-    if (!r.profile)
-        qWarning("%s", qPrintable(r.error));
-    return r.profile;
+        *warnings = r.warnings();
+    if (!r.ok()) {
+        qWarning("%s", qPrintable(r.errorMessage()));
+        return nullptr;
+    }
+    return r->profile;
 }
 
 struct Counted
@@ -365,18 +367,15 @@ void TestSampleReader::cancelWhileReadingSamples()
     options.parts = LoadCpuSamples;
     options.chunkRows = 500; // many chunks: the cancel lands while they are read
     bool sawSamples = false;
-    const LoadResult r = ProfileLoader::load(
-        path, options,
-        [&](const LoadProgress& progress) {
-            if (progress.stage.startsWith(u"Reading CPU"_s) || progress.stage.startsWith(u"Resolving"_s)) {
-                sawSamples = true;
-                cancel.cancel();
-            }
-        },
-        cancel);
+    const LoadResult r = ProfileLoader::load(path, options, JobContext(cancel, [&](const Progress& progress) {
+        if (progress.stage.startsWith(u"Reading CPU"_s) || progress.stage.startsWith(u"Resolving"_s)) {
+            sawSamples = true;
+            cancel.cancel();
+        }
+    }));
     QVERIFY(sawSamples);
-    QVERIFY(r.cancelled);
-    QVERIFY(!r.profile);
+    QVERIFY(r.isCancelled());
+    QVERIFY(!r.ok());
 }
 
 QTEST_GUILESS_MAIN(TestSampleReader)

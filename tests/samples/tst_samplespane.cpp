@@ -34,11 +34,13 @@ namespace {
 ProfileSession* openSession(Workbench& workbench, const QString& path)
 {
     LoadResult result = ProfileLoader::load(path);
-    if (!result.profile)
-        qWarning("%s", qPrintable(result.error));
+    if (!result.ok()) {
+        qWarning("%s", qPrintable(result.errorMessage()));
+        return nullptr;
+    }
     LoadedProfile loaded;
-    loaded.profile = result.profile;
-    loaded.result = result;
+    loaded.profile = result->profile;
+    loaded.load = *result;
     auto* session = new ProfileSession(loaded);
     workbench.addSession(session);
     return session;

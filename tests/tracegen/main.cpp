@@ -199,20 +199,20 @@ int main(int argc, char** argv)
                       .arg(c.gpus)
                       .arg(s.steps)
                       .arg(double(s.sessionEndNs) / 1e9, 0, 'f', 3));
-            print(
-                QStringLiteral("  kernels %1 (NCCL %2), CUDA API %3, NVTX %4, memcpy %5, memset %6, graph launches %7, "
-                               "GPU metric rows %8, NVF1 records %9, page faults/OpenMP/OpenACC events %10, CPU samples %11\n")
-                    .arg(s.kernels)
-                    .arg(s.ncclKernels)
-                    .arg(s.runtimeCalls)
-                    .arg(s.nvtxEvents)
-                    .arg(s.memcpys)
-                    .arg(s.memsets)
-                    .arg(s.graphLaunches)
-                    .arg(s.gpuMetricRows)
-                    .arg(s.nvlinkRecords)
-                    .arg(s.hpcEvents)
-                    .arg(s.cpuSamples));
+            print(QStringLiteral(
+                "  kernels %1 (NCCL %2), CUDA API %3, NVTX %4, memcpy %5, memset %6, graph launches %7, "
+                "GPU metric rows %8, NVF1 records %9, page faults/OpenMP/OpenACC events %10, CPU samples %11\n")
+                      .arg(s.kernels)
+                      .arg(s.ncclKernels)
+                      .arg(s.runtimeCalls)
+                      .arg(s.nvtxEvents)
+                      .arg(s.memcpys)
+                      .arg(s.memsets)
+                      .arg(s.graphLaunches)
+                      .arg(s.gpuMetricRows)
+                      .arg(s.nvlinkRecords)
+                      .arg(s.hpcEvents)
+                      .arg(s.cpuSamples));
             print(QStringLiteral("  %1 bytes in %2 s (%3 kernels/s)\n")
                       .arg(QFileInfo(c.outPath).size())
                       .arg(secs, 0, 'f', 2)

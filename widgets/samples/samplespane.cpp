@@ -317,7 +317,7 @@ void SamplesPane::refresh()
         return;
     }
     m_status->setText(tr("Counting samples…"));
-    m_job.run<Result<std::shared_ptr<const SamplesView>>>(
+    m_job.run<std::shared_ptr<const SamplesView>>(
         [request = currentRequest(), bins = m_states->wantedBins()](
             const JobContext& job) { return buildSamplesView(request, bins, job); },
         [this](Result<std::shared_ptr<const SamplesView>> view) {
