@@ -106,7 +106,7 @@ void TestCmdReport::csvHeaders_data()
     QTest::newRow("nvtx_ranges") << u"nvtx_ranges"_s << u"domain,range_name,count,total_ns,avg_ns,min_ns,max_ns"_s;
     QTest::newRow("gpu_idle_gaps")
         << u"gpu_idle_gaps"_s
-        << u"device,device_label,stream,start_ns,end_ns,duration_ns,cause,pid,previous_kernel,next_kernel"_s;
+        << u"device,device_label,stream,start_ns,end_ns,duration_ns,cause,pid,previous_kernel,next_kernel,cpu_samples,top_function"_s;
     QTest::newRow("kernels_by_pid") << u"kernels_by_pid"_s << u"pid,kernel_name,count,total_ns,avg_ns,min_ns,max_ns"_s;
     QTest::newRow("sync_by_pid") << u"sync_by_pid"_s << u"pid,api_name,count,total_ns,avg_ns,max_ns"_s;
     QTest::newRow("nvtx_by_pid") << u"nvtx_by_pid"_s << u"pid,domain,range_name,count,total_ns,avg_ns,min_ns,max_ns"_s;

@@ -196,11 +196,11 @@ void TestFindings::missingDataNeverFires()
     b.osrtCall(b.thread(b.process(1), 2), 0, 100, QStringLiteral("poll"));
     const DiagnosticsResult r = diagnose(b.build(), {});
     QVERIFY(r.findings.empty());
-    const QStringList expected { QStringLiteral("dominant_kernel"), QStringLiteral("gpu_idle"),
-        QStringLiteral("heavy_sync"), QStringLiteral("iteration_outliers"), QStringLiteral("launch_storm"),
-        QStringLiteral("long_gaps"), QStringLiteral("nccl_not_overlapped"), QStringLiteral("nccl_shared_stream"),
-        QStringLiteral("nccl_skew"), QStringLiteral("nvtx_coverage"), QStringLiteral("pageable_memcpy"),
-        QStringLiteral("sync_memcpy") };
+    const QStringList expected { QStringLiteral("cpu_during_gpu_idle"), QStringLiteral("dominant_kernel"),
+        QStringLiteral("gpu_idle"), QStringLiteral("heavy_sync"), QStringLiteral("iteration_outliers"),
+        QStringLiteral("launch_storm"), QStringLiteral("long_gaps"), QStringLiteral("nccl_not_overlapped"),
+        QStringLiteral("nccl_shared_stream"), QStringLiteral("nccl_skew"), QStringLiteral("nvtx_coverage"),
+        QStringLiteral("pageable_memcpy"), QStringLiteral("sync_memcpy") };
     QCOMPARE(skippedIds(r), expected);
     for (const SkippedCheck& s : r.skipped)
         QVERIFY2(!s.reason.isEmpty(), qPrintable(s.check));

@@ -50,7 +50,7 @@ public:
     ~SamplesPane() override;
 
     QString paneId() const override { return QStringLiteral("samples"); }
-    QString title() const override { return tr("CPU &Samples"); }
+    QString title() const override { return tr("CPU Sam&ples"); }
     QAbstractItemView* exportableView() const override;
 
     // For tests.
