@@ -137,10 +137,13 @@ void SamplesPane::setUpViews()
     m_flatProxy->setSortRole(SortRole);
     m_flatView->setModel(m_flatProxy);
     m_flatView->sortByColumn(SampleSelfColumn, Qt::DescendingOrder);
-    // The names take what the counts leave; long module paths elide.
-    m_flatView->horizontalHeader()->setSectionResizeMode(SampleFunctionColumn, QHeaderView::Stretch);
-    m_flatView->horizontalHeader()->setSectionResizeMode(SampleModuleColumn, QHeaderView::Interactive);
-    m_flatView->horizontalHeader()->resizeSection(SampleModuleColumn, 200);
+    // The counts take what their numbers need, the names what they leave; long module paths elide.
+    QHeaderView* header = m_flatView->horizontalHeader();
+    for (const int column : { SampleSelfColumn, SampleTotalColumn, SampleSelfPercentColumn, SampleTotalPercentColumn })
+        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(SampleFunctionColumn, QHeaderView::Stretch);
+    header->setSectionResizeMode(SampleModuleColumn, QHeaderView::Interactive);
+    header->resizeSection(SampleModuleColumn, 140);
     m_flatView->setTextElideMode(Qt::ElideMiddle);
     for (auto [model, proxy, view] : { std::tuple(m_topDownModel, m_topDownProxy, m_topDownView),
              std::tuple(m_bottomUpModel, m_bottomUpProxy, m_bottomUpView) }) {

@@ -82,7 +82,9 @@ void ThreadStateView::paintEvent(QPaintEvent*)
                   .arg(formatDuration(m_bins.start), formatDuration(m_bins.start + m_bins.binNs * TimeNs(bins)),
                       formatDuration(m_bins.binNs));
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(QRect(x, 0, width() - x - 4, kLegendHeight), Qt::AlignVCenter | Qt::AlignRight, span);
+        const int room = width() - x - 4; // a narrow pane shows the span's start and cuts its end
+        p.drawText(QRect(x, 0, room, kLegendHeight), Qt::AlignVCenter | Qt::AlignRight,
+            fm.elidedText(span, Qt::ElideRight, room));
     }
     if (m_bins.rows.empty() || !m_profile) {
         p.drawText(rect().adjusted(0, kLegendHeight, 0, 0), Qt::AlignCenter, tr("No samples"));
