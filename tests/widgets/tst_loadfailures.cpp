@@ -22,14 +22,6 @@
 #include <stdexcept>
 #include <sys/resource.h>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define NSW_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define NSW_SANITIZED 1
-#endif
-#endif
-
 using namespace nsw;
 using namespace Qt::StringLiterals;
 
