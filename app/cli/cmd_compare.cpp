@@ -134,8 +134,9 @@ struct CompareOptionSet
         QStringLiteral("Changes smaller than this many ns (in the normalized unit) are unchanged (1000)."),
         QStringLiteral("ns"), QStringLiteral("1000") };
     QCommandLineOption format { QStringList { QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("table (default), csv (the pane's table, raw values) or json {by, profiles, rows: [{key, "
-                       "values: [{total_ns, instances}], delta_ns, delta_pct, status}]}."),
+        QStringLiteral("table (default, the headline first), csv (the pane's table, raw values) or json {by, "
+                       "profiles, headline, gpu_idle, rows: [{key, values: [{total_ns, instances}], delta_ns, "
+                       "delta_pct, delta_instances, status, per_call_pct, change}]}."),
         QStringLiteral("format"), QStringLiteral("table") };
     QCommandLineOption output { QStringList { QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file") };

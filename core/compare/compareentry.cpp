@@ -2,14 +2,23 @@
 #include "compareentry.h"
 
 #include "core/categories/categoryrun.h"
+#include "core/compare/gpuidle.h"
+#include "core/profile/capturespan.h"
 
 namespace nsw {
 
 namespace {
-/// The keys as an entry holds them, with the span "per second" divides by: the focus's length, or the capture's.
+/// The keys as an entry holds them, with the span "per second" divides by and the GPUs' idle shares are of: the
+/// focus, or the capture.
 std::shared_ptr<const ProfileKeys> finished(ProfileKeys keys, const CompareEntryRequest& request)
 {
-    keys.captureNs = request.focus.isActive() ? request.focus.durationNs() : request.profile->captureDurationNs();
+    const Profile& profile = *request.profile;
+    const CaptureSpan capture = captureSpanOf(profile);
+    const TimeNs start = request.focus.isActive() ? request.focus.start : capture.start;
+    const TimeNs end = request.focus.isActive() ? request.focus.end : capture.end;
+    keys.captureNs = request.focus.isActive() ? request.focus.durationNs() : profile.captureDurationNs();
+    if (capture.source != CaptureSpanSource::None)
+        keys.gpuIdle = gpuIdleShares(profile, start, end);
     return std::make_shared<const ProfileKeys>(std::move(keys));
 }
 

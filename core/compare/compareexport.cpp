@@ -2,6 +2,7 @@
 #include "compareexport.h"
 
 #include "core/categories/categorytimeline.h"
+#include "core/compare/compareheadline.h"
 #include "core/util/timeformat.h"
 
 #include <algorithm>
@@ -137,6 +138,18 @@ nlohmann::ordered_json compareJson(const Comparison& c)
     for (const QString& p : c.profiles)
         profiles.push_back(p.toStdString());
     out["profiles"] = std::move(profiles);
+    auto headline = nlohmann::ordered_json::array();
+    for (const QString& line : compareHeadline(c))
+        headline.push_back(line.toStdString());
+    out["headline"] = std::move(headline);
+    auto idle = nlohmann::ordered_json::array();
+    for (const std::vector<GpuIdle>& gpus : c.gpuIdle) {
+        auto perGpu = nlohmann::ordered_json::array();
+        for (const GpuIdle& g : gpus)
+            perGpu.push_back({ { "gpu", g.gpu }, { "idle_pct", g.idlePercent } });
+        idle.push_back(std::move(perGpu));
+    }
+    out["gpu_idle"] = std::move(idle);
     auto rows = nlohmann::ordered_json::array();
     for (const CompareRow& row : c.rows) {
         nlohmann::ordered_json r;
@@ -171,6 +184,12 @@ nlohmann::ordered_json compareJson(const Comparison& c)
         r["delta_pct"] = std::move(percent);
         r["delta_instances"] = std::move(deltaInstances);
         r["status"] = compareStatusName(row.summary).toStdString();
+        auto perCall = nlohmann::ordered_json::array();
+        for (std::size_t p = 0; p < row.cells.size(); ++p)
+            perCall.push_back(row.cells[p].present() && row.cells[c.baseline].present()
+                    ? nlohmann::ordered_json(row.perCallPercent[p])
+                    : nlohmann::ordered_json(nullptr));
+        r["per_call_pct"] = std::move(perCall);
         auto change = nlohmann::ordered_json::array();
         for (std::size_t p = 0; p < row.cells.size(); ++p)
             change.push_back(compareChangeText(c, row, p).toStdString());
@@ -230,6 +249,9 @@ QString compareText(const Comparison& c)
                        .arg(compareByName(c.by), c.profiles.value(qsizetype(c.baseline)), c.unit())
                        .arg(c.thresholdPercent)
                        .arg(c.noiseFloorNs);
+    for (const QString& line : compareHeadline(c))
+        text += line + QLatin1Char('\n');
+    text += QLatin1Char('\n');
     for (const QStringList& line : lines) {
         QString out;
         for (qsizetype i = 0; i < line.size(); ++i) {

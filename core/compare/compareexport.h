@@ -8,14 +8,16 @@
 
 namespace nsw {
 
-/// `{by, profiles: [...], rows: [{key, values: [{total_ns, instances}, ...], delta_ns: [...], delta_pct: [...],
-/// status}]}`: profiles and values in the comparison's order (the baseline's delta is 0), rows by |delta|. Without
+/// `{by, profiles: [...], headline: [lines], gpu_idle: [[{gpu, idle_pct}], ...], rows: [{key, values: [{total_ns,
+/// instances}, ...], delta_ns: [...], delta_pct: [...], delta_instances: [...], status, per_call_pct: [...],
+/// change: [...]}]}`: profiles and values in the comparison's order (the baseline's delta is 0), rows by the change
+/// per call (compareHeadline() gives the headline; per_call_pct is null where a side lacks the key). Without
 /// normalization the numbers are integers (ns, counts); normalized ones are per second or per iteration. delta_pct
 /// is null for a key the baseline lacks. The totals row is not a key and is left out.
 nlohmann::ordered_json compareJson(const Comparison& comparison);
 
-/// Aligned text for the terminal: status, per profile its total (and delta, delta % for the others), then the key;
-/// the totals row first.
+/// Aligned text for the terminal: the headline (compareHeadline()), then per row its status, per profile its total
+/// (and delta, delta % for the others), then the key; the totals row first.
 QString compareText(const Comparison& comparison);
 
 /// Profile labels short enough for column headers and chart ticks: the .sqlite / .nsys-rep extension dropped and,

@@ -209,11 +209,11 @@ LoadOptions compareLoadOptions(const CompareKeyOptions& options, bool iterationM
     LoadOptions load;
     switch (options.by) {
     case CompareBy::Kernel:
-        load.parts = LoadKernels;
+        // Placement and memory operations for the GPUs' idle shares (gpuIdleShares), which the headline leads with.
+        load.parts = LoadKernels | LoadMemOps;
         load.kernelColumns
-            = options.kernelNames == KernelNameMode::Short ? unsigned(KernelShortName) : unsigned(KernelDemangledName);
-        if (options.medians) // the kernel index groups by lane
-            load.kernelColumns |= KernelPlacement;
+            = (options.kernelNames == KernelNameMode::Short ? unsigned(KernelShortName) : unsigned(KernelDemangledName))
+            | KernelPlacement;
         break;
     case CompareBy::Category:
         load.parts = LoadKernels | LoadMemOps | LoadGraphLaunches;

@@ -34,6 +34,13 @@ struct KeyValue
     double median = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// How much of the compared span (the focus, else the capture) one GPU ran nothing: no kernel, no memory operation.
+struct GpuIdle
+{
+    int gpu = 0; ///< the GPU's id, or the CUDA ordinal when the process's devices cannot be mapped to GPUs
+    double idlePercent = 0;
+};
+
 /// One profile's GPU time per key: what a comparison lines up. Computed once per profile and key choice (it is what
 /// the workbench caches per session), so that adding a profile to a comparison never recomputes the others.
 struct ProfileKeys
@@ -48,6 +55,7 @@ struct ProfileKeys
     /// mode): the denominator of shares and the comparison's totals row.
     KeyValue gpu;
     TimeNs captureNs = 0; ///< Profile::captureDurationNs(), for per-second normalization
+    std::vector<GpuIdle> gpuIdle; ///< per GPU with activity, by id (gpuIdleShares())
     QStringList warnings;
 
     std::size_t size() const { return keys.size(); }

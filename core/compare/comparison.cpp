@@ -9,20 +9,26 @@
 namespace nsw {
 
 namespace {
+/// @p effect and @p percent: the change per call (a key's row) or of the totals (the totals row).
 CompareStatus statusOf(
-    const CompareCell& base, const CompareCell& other, double delta, double percent, const CompareOptions& options)
+    const CompareCell& base, const CompareCell& other, double effect, double percent, const CompareOptions& options)
 {
     if (!base.present())
         return other.present() ? CompareStatus::New : CompareStatus::Unchanged;
     if (!other.present())
         return CompareStatus::Removed;
-    if (std::fabs(delta) <= options.noiseFloorNs)
+    if (std::fabs(effect) <= options.noiseFloorNs)
         return CompareStatus::Unchanged;
     if (percent > options.thresholdPercent)
         return CompareStatus::Regression;
     if (percent < -options.thresholdPercent)
         return CompareStatus::Improvement;
     return CompareStatus::Unchanged;
+}
+
+double percentChange(double from, double to)
+{
+    return from != 0 ? 100.0 * (to - from) / std::fabs(from) : 0.0;
 }
 
 CompareStatus summaryOf(const CompareRow& row, std::size_t baseline)
@@ -47,9 +53,10 @@ CompareStatus summaryOf(const CompareRow& row, std::size_t baseline)
     return CompareStatus::Unchanged;
 }
 
-/// Fills the derived columns of a row whose cells hold the raw values.
+/// Fills the derived columns of a row whose cells hold the raw values. A key's status follows its time per call;
+/// the totals row's (@p byTotals) its totals.
 void finishRow(CompareRow& row, const std::vector<double>& divisor, const std::vector<KeyValue>& gpu,
-    const CompareOptions& options)
+    const CompareOptions& options, bool byTotals = false)
 {
     const std::size_t n = row.cells.size();
     const bool perInstance = options.normalization == CompareNormalization::PerInstance;
@@ -67,20 +74,30 @@ void finishRow(CompareRow& row, const std::vector<double>& divisor, const std::v
             row.deltaInstances[p] = row.cells[p].count - base.count;
     row.delta.assign(n, 0.0);
     row.deltaPercent.assign(n, 0.0);
+    row.perCallEffect.assign(n, 0.0);
+    row.perCallPercent.assign(n, 0.0);
     row.status.assign(n, CompareStatus::Unchanged);
     row.maxAbsDelta = 0;
+    row.maxAbsPerCallEffect = 0;
     for (std::size_t p = 0; p < n; ++p) {
         if (p == options.baseline)
             continue;
-        const double d = row.cells[p].total - base.total;
+        const CompareCell& other = row.cells[p];
+        const double d = other.total - base.total;
         row.delta[p] = d;
         if (base.total != 0)
             row.deltaPercent[p] = 100.0 * d / std::fabs(base.total);
         else if (d != 0)
             row.deltaPercent[p]
                 = d > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
-        row.status[p] = statusOf(base, row.cells[p], d, row.deltaPercent[p], options);
+        const bool both = base.present() && other.present();
+        const double perCall = other.average - base.average;
+        row.perCallEffect[p] = !both ? d : perInstance ? perCall : perCall * other.count;
+        row.perCallPercent[p] = both ? percentChange(base.average, other.average) : 0.0;
+        row.status[p] = byTotals ? statusOf(base, other, d, row.deltaPercent[p], options)
+                                 : statusOf(base, other, row.perCallEffect[p], row.perCallPercent[p], options);
         row.maxAbsDelta = std::max(row.maxAbsDelta, std::fabs(d));
+        row.maxAbsPerCallEffect = std::max(row.maxAbsPerCallEffect, std::fabs(row.perCallEffect[p]));
     }
     row.summary = summaryOf(row, options.baseline);
 }
@@ -173,6 +190,7 @@ bool takeProfiles(const std::vector<CompareProfile>& profiles, const CompareOpti
             return false;
         }
         gpu[p] = k.gpu;
+        c.gpuIdle.push_back(k.gpuIdle);
         for (const QString& w : k.warnings)
             c.warnings.append(QStringLiteral("%1: %2").arg(profiles[p].label, w));
         if (options.normalization == CompareNormalization::PerSecond) {
@@ -218,7 +236,7 @@ void mergeKeys(const std::vector<CompareProfile>& profiles, Comparison& c)
     }
 }
 
-/// Largest change first, then largest total, then by key.
+/// Largest change per call first, then largest total, then by key.
 void sortRows(Comparison& c)
 {
     // Sort indexes on precomputed keys, then move each row once (rows are heavy: five vectors and a string).
@@ -232,8 +250,8 @@ void sortRows(Comparison& c)
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         const CompareRow& ra = c.rows[a];
         const CompareRow& rb = c.rows[b];
-        if (ra.maxAbsDelta != rb.maxAbsDelta)
-            return ra.maxAbsDelta > rb.maxAbsDelta;
+        if (ra.maxAbsPerCallEffect != rb.maxAbsPerCallEffect)
+            return ra.maxAbsPerCallEffect > rb.maxAbsPerCallEffect;
         if (largest[a] != largest[b])
             return largest[a] > largest[b];
         return ra.key < rb.key;
@@ -275,32 +293,33 @@ Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const Co
         c.totals.cells[p].totalNs = gpu[p].total;
         c.totals.cells[p].instances = gpu[p].instances;
     }
-    finishRow(c.totals, c.divisor, gpu, options);
+    finishRow(c.totals, c.divisor, gpu, options, true);
     sortRows(c);
     return c;
 }
 
 QString compareChangeText(const Comparison& comparison, const CompareRow& row, std::size_t p)
 {
-    if (p >= row.status.size()
-        || (row.status[p] != CompareStatus::Regression && row.status[p] != CompareStatus::Improvement))
+    if (p >= row.status.size() || p == comparison.baseline)
         return {};
     const CompareCell& base = row.cells[comparison.baseline];
     const CompareCell& other = row.cells[p];
-    const auto percent = [](double from, double to) { return from != 0 ? 100.0 * (to - from) / from : 0.0; };
-    const double perCall = percent(base.average, other.average);
-    // Calls per unit of the comparison (totals, per second or per iteration); as counted in per-instance mode.
-    const double calls = percent(base.count, other.count);
+    if (!base.present() || !other.present())
+        return {};
     QStringList words;
-    if (std::fabs(perCall) > comparison.thresholdPercent)
-        words.append(perCall > 0 ? QStringLiteral("slower") : QStringLiteral("faster"));
-    if (comparison.normalization != CompareNormalization::PerInstance && std::fabs(calls) > comparison.thresholdPercent)
+    const CompareStatus status = row.status[p];
+    if (status == CompareStatus::Regression || status == CompareStatus::Improvement) {
+        // (The totals row is judged on its totals: its time per call may not have moved.)
+        const double perCall = percentChange(base.average, other.average);
+        if (std::fabs(perCall) > comparison.thresholdPercent)
+            words.append(perCall > 0 ? QStringLiteral("slower") : QStringLiteral("faster"));
+    }
+    // Calls per unit of the comparison (totals, per second or per iteration); as counted in per-instance mode.
+    const double calls = comparison.normalization == CompareNormalization::PerInstance
+        ? percentChange(double(base.instances), double(other.instances))
+        : percentChange(base.count, other.count);
+    if (std::fabs(calls) > comparison.thresholdPercent)
         words.append(calls > 0 ? QStringLiteral("more calls") : QStringLiteral("fewer calls"));
-    if (words.isEmpty()) // neither alone beyond the threshold: name the larger share of the change
-        words.append(
-            std::fabs(perCall) >= std::fabs(calls) || comparison.normalization == CompareNormalization::PerInstance
-                ? (perCall > 0 ? QStringLiteral("slower") : QStringLiteral("faster"))
-                : (calls > 0 ? QStringLiteral("more calls") : QStringLiteral("fewer calls")));
     return words.join(QStringLiteral(", "));
 }
 

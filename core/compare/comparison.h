@@ -26,14 +26,15 @@ enum class CompareNormalization : std::uint8_t
 QString compareNormalizationName(CompareNormalization n);
 std::optional<CompareNormalization> parseCompareNormalization(const QString& name);
 
-/// A key's fate in one profile against the baseline. A time that grows is a regression.
+/// A key's fate in one profile against the baseline, judged on its time per call: more or fewer calls alone are
+/// neither (captures of different lengths hold different counts), they only say why a total moved.
 enum class CompareStatus : std::uint8_t
 {
-    Unchanged, ///< within the threshold or the noise floor (or absent from both)
+    Unchanged, ///< per call within the threshold or the noise floor (or absent from both)
     New, ///< absent from the baseline
     Removed, ///< absent from this profile
-    Regression, ///< more than the threshold (%) and the noise floor (ns) above the baseline
-    Improvement ///< more than the threshold and the noise floor below it
+    Regression, ///< per call more than the threshold (%) above the baseline, costing more than the noise floor
+    Improvement ///< per call more than the threshold below it, saving more than the noise floor
 };
 
 /// "unchanged", "new", "removed", "regression", "improvement".
@@ -80,11 +81,17 @@ struct CompareRow
     std::vector<double> deltaInstances;
     /// 100 × delta / baseline; +infinity when only the baseline lacks the key, 0 when both do.
     std::vector<double> deltaPercent;
+    /// What the change per call costs in the compared unit: (average - the baseline's average) × this profile's
+    /// normalized instances (PerInstance: the per-call change itself); the delta for a key one side lacks.
+    std::vector<double> perCallEffect;
+    /// 100 × (average - the baseline's) / the baseline's average; 0 when either side lacks the key.
+    std::vector<double> perCallPercent;
     std::vector<CompareStatus> status; ///< Unchanged for the baseline
     /// One word for the row: the status of the other profiles when they agree, else the first of regression, new,
     /// removed, improvement that one of them has.
     CompareStatus summary = CompareStatus::Unchanged;
     double maxAbsDelta = 0;
+    double maxAbsPerCallEffect = 0; ///< the rows' order
 };
 
 /// N profiles side by side, against one of them.
@@ -97,9 +104,12 @@ struct Comparison
     double noiseFloorNs = 0;
     QStringList profiles; ///< labels
     std::vector<double> divisor; ///< per profile: 1, capture seconds or iterations
-    /// Largest |delta| first (then the largest total, then the key), so that the changes that matter lead.
+    /// Largest |perCallEffect| first (|delta| when the call counts agree; then the largest total, then the key), so
+    /// that the changes per call lead whatever the calls did.
     std::vector<CompareRow> rows;
-    CompareRow totals; ///< "(all GPU time)": ProfileKeys::gpu of each profile
+    /// "(all GPU time)": ProfileKeys::gpu of each profile; its status is judged on the totals (it is no key).
+    CompareRow totals;
+    std::vector<std::vector<GpuIdle>> gpuIdle; ///< per profile: ProfileKeys::gpuIdle
     QStringList warnings;
     QString error; ///< why there are no rows (e.g. a profile without the iteration marker)
 
@@ -118,11 +128,11 @@ Comparison compareProfiles(const std::vector<CompareProfile>& profiles, const Co
 /// and by more than the noise floor; a key that only the other profile has counts as infinitely above.
 std::vector<std::size_t> rowsRegressingAbove(const Comparison& comparison, double percent);
 
-/// What made profile @p p's value differ from the baseline's, in words: "slower" / "faster" (time per call beyond the
-/// threshold), "more calls" / "fewer calls" (instances beyond the threshold), both joined by ", "; empty when the row
-/// is not a regression or an improvement for @p p.
+/// What changed for profile @p p against the baseline, in words: "slower" / "faster" (time per call beyond the
+/// threshold, for a regression or an improvement), "more calls" / "fewer calls" (instances beyond the threshold,
+/// whatever the status), joined by ", "; empty for the baseline, a key one side lacks, or nothing beyond it.
 QString compareChangeText(const Comparison& comparison, const CompareRow& row, std::size_t p);
-/// The row's summary status with what changed: "improvement (fewer calls)", "regression (slower)", "new"...
+/// The row's summary status with what changed: "regression (slower)", "unchanged (fewer calls)", "new"...
 QString compareStatusText(const Comparison& comparison, const CompareRow& row);
 
 } // namespace nsw

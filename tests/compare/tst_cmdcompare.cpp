@@ -122,7 +122,7 @@ private Q_SLOTS:
         std::vector<std::string> top;
         for (const auto& [k, v] : j.items())
             top.push_back(k);
-        QCOMPARE(top, (std::vector<std::string> { "by", "profiles", "rows" }));
+        QCOMPARE(top, (std::vector<std::string> { "by", "profiles", "headline", "gpu_idle", "rows" }));
         QVERIFY(j["by"] == "kernel");
         QCOMPARE(j["profiles"].size(), std::size_t(2));
         QCOMPARE(QString::fromStdString(j["profiles"][0].get<std::string>()), m_before);
@@ -133,7 +133,7 @@ private Q_SLOTS:
                 keys.push_back(k);
             QCOMPARE(keys,
                 (std::vector<std::string> {
-                    "key", "values", "delta_ns", "delta_pct", "delta_instances", "status", "change" }));
+                    "key", "values", "delta_ns", "delta_pct", "delta_instances", "status", "per_call_pct", "change" }));
             QCOMPARE(row["values"].size(), std::size_t(2));
             QCOMPARE(row["values"][0].size(), std::size_t(2));
             QVERIFY(row["values"][0].contains("total_ns") && row["values"][0].contains("instances"));
@@ -142,8 +142,9 @@ private Q_SLOTS:
         // Largest |delta| first: gemm (+1000 ns, +90.9 %), then nccl (-150 ns, -13.0 %).
         QVERIFY(j["rows"][0]["key"] == "void gemm<float>(float *, int)");
         QVERIFY(j["rows"][0]["status"] == "regression");
-        QVERIFY(j["rows"][1]["status"] == "improvement");
-        // nccl lost its 150 ns call: its total fell although its one remaining call is the 1000 ns one.
+        // nccl lost its 150 ns call: its total fell, but per call it went from (1000 + 150) / 2 = 575 ns to 1000 ns
+        // (+73.9 %): a regression, the fewer calls said beside it.
+        QVERIFY(j["rows"][1]["status"] == "regression");
         QCOMPARE(j["rows"][1]["delta_instances"].dump(), std::string("[0,-1]"));
         QCOMPARE(j["rows"][1]["change"][1].get<std::string>(), std::string("slower, fewer calls"));
         QCOMPARE(j["rows"][0]["change"][1].get<std::string>(), std::string("slower"));
@@ -218,7 +219,10 @@ private Q_SLOTS:
         const Result text = run({ a, b, s("--per"), s("instance") });
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains(s("unit ns/instance")), qPrintable(text.out.left(300)));
-        const QString header = text.out.section(QLatin1Char('\n'), 1, 1);
+        QString header;
+        for (const QString& line : text.out.split(QLatin1Char('\n')))
+            if (line.startsWith(s("Status")))
+                header = line;
         QVERIFY2(
             header.contains(s("Median")) && header.contains(s("Instances")) && header.contains(s("Delta instances")),
             qPrintable(header));
@@ -358,6 +362,95 @@ private Q_SLOTS:
         const Result r = run({ m_before, m_after, s("--png"), file, s("--png-size"), s("900x500") });
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(QImage(file).size(), QSize(900, 500));
+    }
+
+    /// The headline (issue 33): on a before/after pair whose call counts differ it led with "1 regression, 26
+    /// improvements (fewer calls)". It now leads with the largest regression per call, counts call changes as
+    /// neither, and gives each GPU's idle share; every number against SQL on the files (per-kernel averages; the
+    /// union of kernels and memory operations per device inside the capture span `info` reports).
+    void headlineLeadsWithTheChangesPerCall()
+    {
+        const QString a = test::pairBefore(), b = test::pairAfter();
+        const Result r = run({ a, b, s("--format"), s("json") });
+        QCOMPARE(r.exitCode, 0);
+        const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
+        const auto sqlA = perKernel(a), sqlB = perKernel(b);
+        int regressions = 0, improvements = 0, unchanged = 0;
+        double worst = 0, worstPercent = 0;
+        for (const auto& [key, va] : sqlA) {
+            if (!sqlB.count(key))
+                continue;
+            const auto vb = sqlB.at(key);
+            const double avgA = double(va.first) / double(va.second), avgB = double(vb.first) / double(vb.second);
+            const double percent = 100.0 * (avgB - avgA) / avgA, effect = (avgB - avgA) * double(vb.second);
+            const bool counts = std::fabs(effect) > 1000; // the default noise floor
+            regressions += counts && percent > 5;
+            improvements += counts && percent < -5;
+            unchanged += !(counts && std::fabs(percent) > 5);
+            if (counts && percent > 5 && effect > worst) {
+                worst = effect;
+                worstPercent = percent;
+            }
+        }
+        const auto& headline = j["headline"];
+        QVERIFY(headline.size() >= 3);
+        const QString first = QString::fromStdString(headline[0].get<std::string>());
+        if (regressions == 0) {
+            QVERIFY2(first.startsWith(s("No key is slower per call")), qPrintable(first));
+        } else {
+            QVERIFY2(first.startsWith(s("Slower per call: ")), qPrintable(first));
+            const QString percent = s("+%1 %").arg(worstPercent, 0, 'f', 1);
+            QVERIFY2(first.section(s("; "), 0, 0).contains(percent), qPrintable(first + s(" / ") + percent));
+        }
+        const QString counts = QString::fromStdString(headline[headline.size() - 1].get<std::string>());
+        QVERIFY2(counts.contains(s("%1 regressions, %2 improvements").arg(regressions).arg(improvements)),
+            qPrintable(counts));
+        QVERIFY2(counts.contains(s("%1 unchanged per call").arg(unchanged)), qPrintable(counts));
+        // Fewer or more calls alone are neither: no improvement or regression says only that.
+        for (const auto& row : j["rows"]) {
+            const std::string change = row["change"][1].get<std::string>();
+            if (row["status"] == "regression" || row["status"] == "improvement")
+                QVERIFY2(change.find("slower") != std::string::npos || change.find("faster") != std::string::npos,
+                    change.c_str());
+        }
+
+        // GPU idle per device, baseline and after, against SQL.
+        for (std::size_t p = 0; p < 2; ++p) {
+            const QString file = p == 0 ? a : b;
+            QProcess info;
+            info.start(QStringLiteral(NSW_WORKBENCH_EXE), { s("info"), file, s("--format"), s("json") });
+            QVERIFY(info.waitForFinished(60000));
+            const auto span = nlohmann::json::parse(info.readAllStandardOutput().toStdString())["capture_span"];
+            const qint64 from = span["start_ns"].get<qint64>(), to = span["end_ns"].get<qint64>();
+            QVERIFY(!j["gpu_idle"][p].empty());
+            for (const auto& gpu : j["gpu_idle"][p]) {
+                const int device = gpu["gpu"].get<int>();
+                std::vector<std::pair<qint64, qint64>> busy;
+                for (const char* table :
+                    { "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET" })
+                    for (const QStringList& row : test::queryRows(file,
+                             s("SELECT max(start, %1), min(end, %2) FROM %3 WHERE deviceId = %4 AND end > %1 AND "
+                               "start < %2")
+                                 .arg(from)
+                                 .arg(to)
+                                 .arg(QLatin1String(table))
+                                 .arg(device)))
+                        busy.emplace_back(row[0].toLongLong(), row[1].toLongLong());
+                std::sort(busy.begin(), busy.end());
+                qint64 covered = 0, reach = from;
+                for (const auto& [start, end] : busy) {
+                    covered += std::max<qint64>(0, end - std::max(start, reach));
+                    reach = std::max(reach, end);
+                }
+                const double idle = 100.0 * double((to - from) - covered) / double(to - from);
+                QVERIFY2(std::fabs(gpu["idle_pct"].get<double>() - idle) < 1e-6,
+                    qPrintable(s("GPU %1 of %2: %3 % against SQL %4 %")
+                                   .arg(device)
+                                   .arg(file)
+                                   .arg(gpu["idle_pct"].get<double>())
+                                   .arg(idle)));
+            }
+        }
     }
 
     void realPairAgainstSql()

@@ -106,23 +106,32 @@ void checkAgainstSql(const Comparison& c, const std::map<QString, SqlValue>& a, 
         QCOMPARE(row.cells[1].instances, vb.instances);
         const double delta = double(vb.total - va.total);
         QCOMPARE(row.delta[1], delta);
+        // Statuses judge the time per call (more or fewer calls are neither), rows by what the change per call costs
+        // over the after profile's calls; a key one side lacks by its delta.
         CompareStatus expected = CompareStatus::Unchanged;
+        double effect = delta;
         if (va.instances == 0) {
             QVERIFY(std::isinf(row.deltaPercent[1]));
             expected = CompareStatus::New;
         } else {
             const double percent = 100.0 * delta / double(va.total);
             QVERIFY(std::fabs(row.deltaPercent[1] - percent) < 1e-9);
-            if (vb.instances == 0)
+            if (vb.instances == 0) {
                 expected = CompareStatus::Removed;
-            else if (std::fabs(delta) > options.noiseFloorNs && percent > options.thresholdPercent)
-                expected = CompareStatus::Regression;
-            else if (std::fabs(delta) > options.noiseFloorNs && percent < -options.thresholdPercent)
-                expected = CompareStatus::Improvement;
+            } else {
+                const double avgA = double(va.total) / double(va.instances);
+                const double avgB = double(vb.total) / double(vb.instances);
+                const double perCall = 100.0 * (avgB - avgA) / avgA;
+                effect = (avgB - avgA) * double(vb.instances);
+                if (std::fabs(effect) > options.noiseFloorNs && perCall > options.thresholdPercent)
+                    expected = CompareStatus::Regression;
+                else if (std::fabs(effect) > options.noiseFloorNs && perCall < -options.thresholdPercent)
+                    expected = CompareStatus::Improvement;
+            }
         }
         QCOMPARE(row.status[1], expected);
-        QVERIFY(std::fabs(delta) <= previous); // largest |delta| first
-        previous = std::fabs(delta);
+        QVERIFY(std::fabs(effect) <= previous * (1 + 1e-12)); // the largest change per call first
+        previous = std::fabs(effect);
     }
 }
 } // namespace

@@ -227,7 +227,9 @@ private Q_SLOTS:
         QCOMPARE(c.rows[0].cells[1].average, 150'000.0);
     }
 
-    /// before 2 s, after 4 s.
+    /// before 2 s, after 4 s. Statuses follow the time per call (issue 33: relu, as long per call but half as often
+    /// per second, read as an improvement); rows by the change per call × the calls: gemm (150,000 - 100,000) × 0.75
+    /// = 37,500, old -20,000 and new 7,500 (their deltas), relu and tail 0 (then by their largest total).
     void perSecond()
     {
         const Comparison c = compare(
@@ -236,14 +238,16 @@ private Q_SLOTS:
         QCOMPARE(c.divisor, (std::vector<double> { 2.0, 4.0 }));
         QCOMPARE(describe(c),
             (QStringList {
-                kRelu + s(": 50000/1 -> 25000/0.5 -25000 -50.00 improvement"),
-                kOld + s(": 20000/0.5 -> 0/0 -20000 -100.00 removed"),
                 kGemmNormalized + s(": 100000/1 -> 112500/0.75 12500 12.50 regression"),
+                kOld + s(": 20000/0.5 -> 0/0 -20000 -100.00 removed"),
                 kNew + s(": 0/0 -> 7500/0.25 7500 inf new"),
-                kTail + s(": 5000/0.5 -> 2500/0.25 -2500 -50.00 improvement"),
+                kRelu + s(": 50000/1 -> 25000/0.5 -25000 -50.00 unchanged"),
+                kTail + s(": 5000/0.5 -> 2500/0.25 -2500 -50.00 unchanged"),
             }));
+        QCOMPARE(c.rows[0].perCallEffect[1], 37'500.0);
+        QCOMPARE(c.rows[0].perCallPercent[1], 50.0);
         // Averages and shares do not depend on the normalization.
-        QCOMPARE(c.rows[2].cells[1].average, 150'000.0);
+        QCOMPARE(c.rows[0].cells[1].average, 150'000.0);
         QCOMPARE(c.totals.cells[0].total, 175'000.0);
         QCOMPARE(c.totals.cells[1].total, 147'500.0);
     }
@@ -265,7 +269,8 @@ private Q_SLOTS:
         const int relu = c.rowOf(kRelu);
         QVERIFY(relu >= 0);
         QCOMPARE(c.rows[std::size_t(relu)].cells[1].total, 100'000.0 / 3);
-        QCOMPARE(c.rows[std::size_t(relu)].status[1], CompareStatus::Improvement);
+        QCOMPARE(
+            c.rows[std::size_t(relu)].status[1], CompareStatus::Unchanged); // as long per call, fewer per iteration
     }
 
     /// Per instance: the average per execution is the value, Δ and Δ % compare averages, instances are counted.
@@ -289,8 +294,8 @@ private Q_SLOTS:
         QCOMPARE(g.deltaPercent[1], 50.0);
         QCOMPARE(g.deltaInstances[1], 1.0);
         QCOMPARE(g.status[1], CompareStatus::Regression);
-        QCOMPARE(compareChangeText(c, g, 1), s("slower"));
-        QCOMPARE(compareStatusText(c, g), s("regression (slower)"));
+        QCOMPARE(compareChangeText(c, g, 1), s("slower, more calls"));
+        QCOMPARE(compareStatusText(c, g), s("regression (slower, more calls)"));
         const CompareRow& relu = c.rows[std::size_t(c.rowOf(kRelu))];
         QCOMPARE(relu.cells[1].total, 50'000.0);
         QCOMPARE(relu.status[1], CompareStatus::Unchanged);
@@ -302,16 +307,17 @@ private Q_SLOTS:
         QVERIFY(std::isnan(c.totals.cells[0].median)); // the keys' medians, not the profile's
     }
 
-    /// What changed, in words: per second of capture relu runs as long per call but half as often (-50 %); gemm is
-    /// both slower (+50 % per call) and called more (+50 %) in the totals.
+    /// What changed, in words: per second of capture relu runs as long per call but half as often (-50 %): fewer
+    /// calls, which is neither an improvement nor a regression; gemm is both slower (+50 % per call) and called more
+    /// (+50 %) in the totals.
     void changeSaysWhatChanged()
     {
         const Comparison perSecond = compare(
             kernels(beforeProfile(), true), kernels(afterProfile(), true), opts(CompareNormalization::PerSecond));
         const CompareRow& relu = perSecond.rows[std::size_t(perSecond.rowOf(kRelu))];
-        QCOMPARE(relu.status[1], CompareStatus::Improvement);
+        QCOMPARE(relu.status[1], CompareStatus::Unchanged);
         QCOMPARE(relu.deltaInstances[1], -0.5);
-        QCOMPARE(compareStatusText(perSecond, relu), s("improvement (fewer calls)"));
+        QCOMPARE(compareStatusText(perSecond, relu), s("unchanged (fewer calls)"));
         const Comparison totals = compare(kernels(beforeProfile(), true), kernels(afterProfile(), true), opts());
         const CompareRow& gemm = totals.rows[std::size_t(totals.rowOf(kGemmNormalized))];
         QCOMPARE(compareStatusText(totals, gemm), s("regression (slower, more calls)"));
@@ -394,9 +400,11 @@ private Q_SLOTS:
         QTest::newRow("normalized") << true
                                     << QStringList { s("step > layer_#: 300000/2 -> 580000/3 280000 93.33 regression"),
                                            s("step: 340000/2 -> 580000/3 240000 70.59 regression") };
+        // As recorded, by the change per call × calls: layer_3 new 180,000; step (193,333 - 170,000) × 3 = 70,000;
+        // layer_1 and layer_2 50,000 each.
         QTest::newRow("as recorded") << false
-                                     << QStringList { s("step: 340000/2 -> 580000/3 240000 70.59 regression"),
-                                            s("step > layer_3: 0/0 -> 180000/1 180000 inf new"),
+                                     << QStringList { s("step > layer_3: 0/0 -> 180000/1 180000 inf new"),
+                                            s("step: 340000/2 -> 580000/3 240000 70.59 regression"),
                                             s("step > layer_1: 150000/1 -> 200000/1 50000 33.33 regression"),
                                             s("step > layer_2: 150000/1 -> 200000/1 50000 33.33 regression") };
     }
@@ -468,16 +476,18 @@ private Q_SLOTS:
         QVERIFY(rowsRegressingAbove(c, 0).empty());
     }
 
-    /// gemm (normalized names) goes from 200,000 to 450,000 (+125 %, +250,000 ns).
+    /// gemm (normalized names) goes from 2 × 100,000 to 3 × 150,000: +50 % per call, costing (150,000 - 100,000) × 3
+    /// = 150,000 ns (its total grows 125 %, but more calls are no regression).
     void thresholdAndNoiseFloor_data()
     {
         QTest::addColumn<double>("threshold");
         QTest::addColumn<double>("floor");
         QTest::addColumn<int>("status");
-        QTest::newRow("below the threshold") << 130.0 << 0.0 << int(CompareStatus::Unchanged);
-        QTest::newRow("above the threshold") << 120.0 << 0.0 << int(CompareStatus::Regression);
-        QTest::newRow("within the noise floor") << 5.0 << 250'000.0 << int(CompareStatus::Unchanged);
-        QTest::newRow("above the noise floor") << 5.0 << 249'999.0 << int(CompareStatus::Regression);
+        QTest::newRow("below the threshold") << 55.0 << 0.0 << int(CompareStatus::Unchanged);
+        QTest::newRow("above the threshold") << 45.0 << 0.0 << int(CompareStatus::Regression);
+        QTest::newRow("total above, per call below the threshold") << 120.0 << 0.0 << int(CompareStatus::Unchanged);
+        QTest::newRow("within the noise floor") << 5.0 << 150'000.0 << int(CompareStatus::Unchanged);
+        QTest::newRow("above the noise floor") << 5.0 << 149'999.0 << int(CompareStatus::Regression);
     }
 
     void thresholdAndNoiseFloor()
@@ -551,14 +561,21 @@ private Q_SLOTS:
     {
         const Comparison c = compare(kernels(beforeProfile(), true), kernels(afterProfile(), true), opts());
         const auto j = compareJson(c);
-        QCOMPARE(j.size(), std::size_t(3));
+        QCOMPARE(j.size(), std::size_t(5));
+        QCOMPARE(j["headline"].dump(),
+            std::string(R"j(["Slower per call: gemm_kernel +50.0 % (100 µs → 150 µs)",)j"
+                        R"j("Call counts differ (1 with more keys): totals moved with them, so the statuses compare )j"
+                        R"j(time per call and more or fewer calls count as neither",)j"
+                        R"j("5 keys: 1 regressions, 0 improvements, 1 new, 1 removed, 2 unchanged per call )j"
+                        R"j((threshold 5 %, noise floor 0 ns)"])j"));
         QVERIFY(j["by"] == "kernel");
         QCOMPARE(j["profiles"].dump(), std::string(R"(["before","after"])"));
         QCOMPARE(j["rows"].size(), std::size_t(5));
         QCOMPARE(j["rows"][0].dump(),
             std::string(R"j({"key":"void gemm_kernel<...>(float*)","values":[{"total_ns":200000,"instances":2},)j"
                         R"j({"total_ns":450000,"instances":3}],"delta_ns":[0,250000],"delta_pct":[0.0,125.0],)j"
-                        R"j("delta_instances":[0,1],"status":"regression","change":["","slower, more calls"]})j"));
+                        R"j("delta_instances":[0,1],"status":"regression","per_call_pct":[0.0,50.0],)j"
+                        R"j("change":["","slower, more calls"]})j"));
         QCOMPARE(j["rows"][2]["delta_pct"].dump(), std::string("[0.0,null]"));
         QVERIFY(j["rows"][2]["status"] == "new");
         const auto perIt = compareJson(compare(kernels(beforeProfile(), true), kernels(afterProfile(), true),
@@ -571,25 +588,32 @@ private Q_SLOTS:
     {
         const Comparison c = compare(kernels(beforeProfile(), true), kernels(afterProfile(), true), opts());
         const QStringList lines = compareText(c).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        QCOMPARE(lines.size(), 2 + 1 + 5);
+        // The title, the headline (3 lines: what is slower per call, that the call counts differ, the counts), the
+        // header, the totals and 5 keys.
+        QCOMPARE(lines.size(), 1 + 3 + 1 + 1 + 5);
         QVERIFY(lines[0].startsWith(s("Compared by kernel, baseline before, unit ns")));
-        QVERIFY(lines[1].startsWith(s("Status")));
-        QVERIFY(lines[2].startsWith(s("regression")));
-        QVERIFY(lines[2].endsWith(s("(all GPU time)")));
-        QVERIFY(lines[3].contains(s("+250 µs")));
-        QVERIFY(lines[3].contains(s("+125.0 %")));
-        QVERIFY(lines[3].endsWith(kGemmNormalized));
-        QVERIFY(lines[5].contains(s(" new ")));
-        QVERIFY(lines[1].contains(s("Delta  Delta instances  Delta %")) || lines[1].contains(s("Delta instances")));
-        QVERIFY2(lines[3].startsWith(s("regression (slower, more calls)")), qPrintable(lines[3]));
+        QVERIFY2(lines[1].startsWith(s("Slower per call: gemm_kernel +50.0 %")), qPrintable(lines[1]));
+        QVERIFY(lines[2].startsWith(s("Call counts differ")));
+        QVERIFY(lines[3].startsWith(s("5 keys: 1 regressions")));
+        QVERIFY(lines[4].startsWith(s("Status")));
+        QVERIFY(lines[5].startsWith(s("regression")));
+        QVERIFY(lines[5].endsWith(s("(all GPU time)")));
+        QVERIFY(lines[6].contains(s("+250 µs")));
+        QVERIFY(lines[6].contains(s("+125.0 %")));
+        QVERIFY(lines[6].endsWith(kGemmNormalized));
+        QVERIFY(lines[8].contains(s(" new ")));
+        QVERIFY(lines[4].contains(s("Delta  Delta instances  Delta %")) || lines[4].contains(s("Delta instances")));
+        QVERIFY2(lines[6].startsWith(s("regression (slower, more calls)")), qPrintable(lines[6]));
         // Per instance: value, median and instances per profile.
         const QStringList perInstance
             = compareText(compare(kernels(beforeProfile(), true), kernels(afterProfile(), true),
                               opts(CompareNormalization::PerInstance)))
                   .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QVERIFY(perInstance[0].contains(s("unit ns/instance")));
-        QVERIFY(perInstance[1].contains(s("Median")));
-        QVERIFY(perInstance[1].contains(s("Instances")));
+        const QString header = *std::find_if(
+            perInstance.begin(), perInstance.end(), [](const QString& l) { return l.startsWith(s("Status")); });
+        QVERIFY(header.contains(s("Median")));
+        QVERIFY(header.contains(s("Instances")));
     }
 
     void formatting_data()
