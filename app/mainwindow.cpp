@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "app/panekeys.h"
+#include "app/panemaximizer.h"
+#include "app/windowexports.h"
 #include "core/controllers/categorycontroller.h"
 #include "core/controllers/comparecontroller.h"
 #include "core/nsys/reportexport.h"
 #include "core/nvlink/nvf1reader.h"
 #include "core/profile/capturespan.h"
+#include "core/profile/sessionclock.h"
 #include "core/session/loadjob.h"
 #include "core/session/workbench.h"
 #include "core/util/coresettings.h"
@@ -26,6 +30,7 @@
 #include "widgets/samples/samplespane.h"
 #include "widgets/shell/focusbanner.h"
 #include "widgets/shell/focusrangedialog.h"
+#include "widgets/shell/guidedialog.h"
 #include "widgets/shell/helpdialogs.h"
 #include "widgets/shell/loaderrorbanners.h"
 #include "widgets/shell/loadprogressstrip.h"
@@ -85,6 +90,7 @@ QStringList exportsIn(const QString& folder)
 MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
     : QMainWindow(parent)
     , m_workbench(new Workbench(this))
+    , m_maximizer(new PaneMaximizer(this))
     , m_startPage(new StartPage(this))
     , m_progress(new LoadProgressStrip(this))
     , m_errors(new LoadErrorBanners(this))
@@ -108,6 +114,7 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
     m_profileSelector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_profileSelector->setToolTip(tr("The profile the panes show"));
 
+    attachBackgroundExports(this, m_progress);
     createPanes();
     createActions();
     createNoticeBar();
@@ -157,6 +164,7 @@ MainWindow::MainWindow(bool resetLayoutOnStart, QWidget* parent)
         for (QWidget* w = now; w; w = w->parentWidget())
             if (auto* p = qobject_cast<Pane*>(w)) {
                 m_lastFocusedPane = p;
+                m_maximizer->setCurrentDock(dockOf(p));
                 if (QCustomPlot* plot = p->exportablePlot(); plot && isOnScreen(plot))
                     m_lastSeenPlot = plot;
                 return;
@@ -190,17 +198,17 @@ void MainWindow::createPanes()
     setCorner(Qt::TopRightCorner, Qt::TopDockWidgetArea);
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    addPane(new KernelTablePane(m_workbench, this), PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_1));
+    addPane(new KernelTablePane(m_workbench, this), PaneGroup::Tables, paneShortcut(1));
     auto* categories = new CategoriesPane(m_workbench, this);
-    addPane(categories, PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_5));
-    addPane(new StatisticsPane(m_workbench, this), PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_2));
+    addPane(categories, PaneGroup::Charts, paneShortcut(5));
+    addPane(new StatisticsPane(m_workbench, this), PaneGroup::Tables, paneShortcut(2));
     auto* nvtx = new NvtxPane(m_workbench, this);
-    addPane(nvtx, PaneGroup::Navigator, QKeySequence(Qt::CTRL | Qt::Key_3));
-    addPane(new NvlinkPane(m_workbench, this), PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_6));
+    addPane(nvtx, PaneGroup::Navigator, paneShortcut(3));
+    addPane(new NvlinkPane(m_workbench, this), PaneGroup::Charts, paneShortcut(6));
     auto* compare = new ComparePane(m_workbench, categories->controller(), this);
-    addPane(compare, PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_7));
+    addPane(compare, PaneGroup::Charts, paneShortcut(7));
     auto* iterations = new IterationsPane(m_workbench, this);
-    addPane(iterations, PaneGroup::Charts, QKeySequence(Qt::CTRL | Qt::Key_8));
+    addPane(iterations, PaneGroup::Charts, paneShortcut(8));
     // Activating an iteration, or "Focus on this range" in the NVTX tree, focuses every pane of the current profile
     // on it.
     const auto focusCurrent = [this](const FocusRange& range) {
@@ -208,7 +216,7 @@ void MainWindow::createPanes()
             session->setFocus(range);
     };
     auto* findings = new FindingsPane(m_workbench, this);
-    addPane(findings, PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_9));
+    addPane(findings, PaneGroup::Tables, paneShortcut(9));
     connect(findings, &FindingsPane::focusRequested, this, focusCurrent);
     addPane(new SamplesPane(m_workbench, this), PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_0));
     connect(iterations, &IterationsPane::focusRequested, this, focusCurrent);
@@ -228,7 +236,7 @@ void MainWindow::createPanes()
     // Across the whole top, as in Nsight Systems: the other panes read as details of what it shows.
     auto* timeline = new TimelinePane(m_workbench, this);
     timeline->setCategoryController(categories->controller());
-    addPane(timeline, PaneGroup::Top, QKeySequence(Qt::CTRL | Qt::Key_4));
+    addPane(timeline, PaneGroup::Top, paneShortcut(4));
 }
 
 void MainWindow::sizeDefaultGeometry()
@@ -246,7 +254,8 @@ void MainWindow::sizeDefaultGeometry()
 
 void MainWindow::sizeDefaultLayout()
 {
-    // Shares of the window: timeline 30 % of the height; NVTX tree 25 %, tables 45 %, charts 30 % of the width.
+    // Shares of the window: the timeline a third of its height at least (at 200 px it showed only the GPU rows); NVTX
+    // tree 25 %, tables 45 %, charts 30 % of the width.
     // The docks must have their places for this window size first (a restored state is laid out lazily).
     layout()->activate();
     const auto front = [this](PaneGroup g) {
@@ -269,7 +278,8 @@ void MainWindow::sizeDefaultLayout()
     QDockWidget* tables = front(PaneGroup::Tables);
     if (top && tables) {
         const int rows = statusBar()->geometry().top() - top->geometry().top();
-        resizeDocks({ top, tables }, { rows * 30 / 100, rows * 70 / 100 }, Qt::Vertical);
+        const int timeline = std::min(rows / 2, height() / 3 + 4);
+        resizeDocks({ top, tables }, { timeline, rows - timeline }, Qt::Vertical);
     }
 }
 
@@ -289,13 +299,8 @@ void MainWindow::addPane(Pane* pane, PaneGroup group, const QKeySequence& shortc
     // An explicit minimum overrides the layout's: no pane's contents may push the window wider than the screen.
     pane->setMinimumSize(200, 120);
     dock->setWidget(pane);
-    dock->toggleViewAction()->setText(pane->title()); // with its mnemonic, for the View menu
-    dock->toggleViewAction()->setShortcut(shortcut);
-    // Shown again from the View menu (or its shortcut): in front of its tab group, not behind another tab.
-    connect(dock->toggleViewAction(), &QAction::triggered, dock, [dock](bool shown) {
-        if (shown)
-            dock->raise();
-    });
+    m_maximizer->adopt(dock);
+    addShowAction(dock, pane->title(), shortcut, [this, dock]() { m_maximizer->show(dock); });
     m_docks.push_back(dock);
     m_panes.push_back(pane);
     if (QCustomPlot* plot = pane->exportablePlot()) {
@@ -310,7 +315,7 @@ void MainWindow::addPane(Pane* pane, PaneGroup group, const QKeySequence& shortc
     if (!m_viewMenu)
         return;
     // Added after construction: listed in the View menu too, and part of the default layout from now on.
-    m_viewMenu->insertAction(m_viewMenu->actions().value(qsizetype(m_docks.size()) - 1), dock->toggleViewAction());
+    m_viewMenu->insertAction(m_viewMenu->actions().value(qsizetype(m_docks.size()) - 1), showActionOf(dock));
     m_defaultState = saveState(kLayoutVersion);
 }
 
@@ -369,7 +374,7 @@ void MainWindow::createActions()
     QAction* csv = exportMenu->addAction(tr("Visible table as &CSV…"), this, &MainWindow::exportCsv);
     csv->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     QAction* png = exportMenu->addAction(tr("Chart as &PNG…"), this, &MainWindow::exportPng);
-    png->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    png->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G)); // Ctrl+Shift+P profiles an application
     exportMenu->addAction(tr("Diagnostics &Report…"), this, &MainWindow::exportReport);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -377,15 +382,16 @@ void MainWindow::createActions()
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     std::vector<QDockWidget*> byShortcut = m_docks; // Ctrl+1, Ctrl+2...: the order a person looks for them in
-    std::stable_sort(byShortcut.begin(), byShortcut.end(), [](const QDockWidget* a, const QDockWidget* b) {
-        return a->toggleViewAction()->shortcut().toString() < b->toggleViewAction()->shortcut().toString();
+    std::stable_sort(byShortcut.begin(), byShortcut.end(), [](QDockWidget* a, QDockWidget* b) {
+        return paneNumberOf(showActionOf(a)->shortcut()) < paneNumberOf(showActionOf(b)->shortcut());
     });
     for (QDockWidget* dock : byShortcut)
-        m_viewMenu->addAction(dock->toggleViewAction());
+        m_viewMenu->addAction(showActionOf(dock));
     m_viewMenu->addSeparator();
     if (auto* categories = qobject_cast<CategoriesPane*>(pane(QStringLiteral("categories"))))
         m_viewMenu->addAction(tr("Category Rule &Editor…"), categories, &CategoriesPane::openEditor);
     m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    m_viewMenu->addAction(m_maximizer->action());
     m_viewMenu->addSeparator();
     m_focusOnRange = m_viewMenu->addAction(tr("Focus on Ran&ge…"), this, &MainWindow::openFocusRangeDialog);
     m_focusOnRange->setEnabled(m_workbench->current() != nullptr);
@@ -402,7 +408,11 @@ void MainWindow::createActions()
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Guide"), this, [this]() { showMarkdownDialog(this, tr("Guide"), guideMarkdown()); });
+    help->addAction(tr("&Guide"), this, [this]() {
+        auto* guide = new GuideDialog(this);
+        guide->setAttribute(Qt::WA_DeleteOnClose);
+        guide->show();
+    });
     help->addAction(tr("&Keyboard shortcuts"), this, [this]() {
         QList<QMenu*> menus;
         for (QAction* a : menuBar()->actions())
@@ -470,8 +480,8 @@ void MainWindow::updateNoticeBar()
 void MainWindow::updateFocusBanner()
 {
     ProfileSession* session = m_workbench->current();
-    m_focusBanner->setFocusRange(
-        session ? session->focus() : FocusRange {}, session ? session->profile()->captureDurationNs() : 0);
+    m_focusBanner->setFocusRange(session ? session->focus() : FocusRange {},
+        session ? session->profile()->captureDurationNs() : 0, session ? sessionClockOrigin(*session->profile()) : 0);
     m_clearFocus->setEnabled(m_focusBanner->hasContent());
     m_focusOnRange->setEnabled(session != nullptr);
     updateNoticeBar();
@@ -482,8 +492,9 @@ void MainWindow::openFocusRangeDialog()
     QPointer<ProfileSession> session = m_workbench->current();
     if (!session)
         return;
-    // Times count from the capture start the timeline's ruler counts from.
-    auto* dialog = new FocusRangeDialog(captureSpanOf(*session->profile()), session->focus(), this);
+    // Times on the session clock the timeline's ruler counts on.
+    const Profile& profile = *session->profile();
+    auto* dialog = new FocusRangeDialog(captureSpanOf(profile), session->focus(), sessionClockOrigin(profile), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [session, dialog]() {
         if (session)
@@ -513,6 +524,7 @@ void MainWindow::showLoadError(const QString& path, const QString& reason)
 
 void MainWindow::openFiles(const QStringList& paths)
 {
+    m_workbench->beginOpenBatch(); // the first of them is shown, whichever load ends first
     for (const QString& path : paths) {
         if (QFileInfo(path).isDir()) {
             // A folder with NVF1 recordings opens as one profile: its export plus the recordings.
@@ -740,7 +752,8 @@ void MainWindow::updateStatus()
     const QString span = !s->isComplete() ? tr("capture span: loading…")
         : capture.source == CaptureSpanSource::None
         ? tr("no events")
-        : tr("capture %1 (%2)").arg(formatDuration(capture.durationNs()), from);
+        : tr("%1 (%2, %3)")
+              .arg(captureSpanText(capture, sessionClockOrigin(p)), formatDuration(capture.durationNs()), from);
     m_statusProfile->setText(tr("%1  ·  %2  ·  %3").arg(version, gpus, span));
     m_statusProfile->setToolTip(tr("Capture span from the %1").arg(capture.sourceText()));
 }
@@ -762,8 +775,7 @@ void MainWindow::exportCsv()
         QMessageBox::information(this, tr("Export"), tr("Click in a table first: the table with focus is exported."));
         return;
     }
-    if (exportViewCsvInteractively(p->exportableView(), p->exportBaseName(), this))
-        statusBar()->showMessage(tr("Table exported"), 5000);
+    exportViewCsvInteractively(p->exportableView(), p->exportBaseName(), this); // the strip and the status bar tell
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event)
@@ -820,8 +832,7 @@ void MainWindow::exportPng()
         QMessageBox::information(this, tr("Export"), tr("No chart is visible: show the chart to export first."));
         return;
     }
-    if (exportPlotInteractively(*plot, (*owner)->exportBaseName(), this))
-        statusBar()->showMessage(tr("Chart exported"), 5000);
+    exportPlotInteractively(*plot, (*owner)->exportBaseName(), this); // the strip and the status bar tell
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -839,6 +850,7 @@ void MainWindow::setStartMode(bool on)
         return;
     m_startMode = on;
     if (on) {
+        m_maximizer->restore();
         m_workState = saveState(kLayoutVersion);
         for (QDockWidget* dock : m_docks)
             dock->hide();
@@ -875,6 +887,7 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::saveLayout()
 {
+    m_maximizer->restore(); // the layout, not one pane alone
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, m_startMode ? m_workState : saveState(kLayoutVersion));
@@ -905,6 +918,7 @@ void MainWindow::applyDefaultLayout()
         m_sizeLayoutPending = true;
         return;
     }
+    m_maximizer->restore();
     restoreState(m_defaultState, kLayoutVersion);
     for (QDockWidget* dock : m_docks)
         dock->show();

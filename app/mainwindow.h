@@ -26,6 +26,7 @@ class LoadErrorBanners;
 struct LoadError;
 class LoadJob;
 class LoadProgressStrip;
+class PaneMaximizer;
 class Pane;
 class ProfileDialog;
 class ProfileSession;
@@ -61,6 +62,8 @@ public:
     /// The "Focus: ..." row of the current profile (for tests: what a person sees).
     FocusBanner* focusBanner() const { return m_focusBanner; }
     StartPage* startPage() const { return m_startPage; }
+    /// View → Maximise Pane and the panes' title bar buttons.
+    PaneMaximizer* paneMaximizer() const { return m_maximizer; }
     /// Adds @p pane as a dock in @p group's place (its tab group, or a new column or row), listed in the View menu
     /// with @p shortcut. The timeline is one call: addPane(timeline, PaneGroup::Top, Ctrl+4) in createPanes(). A
     /// pane added after construction becomes part of the default layout as placed now.
@@ -127,6 +130,7 @@ private:
     bool restoreLayout();
 
     Workbench* m_workbench;
+    PaneMaximizer* m_maximizer;
     StartPage* m_startPage;
     LoadProgressStrip* m_progress;
     LoadErrorBanners* m_errors;

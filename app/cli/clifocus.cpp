@@ -12,8 +12,9 @@ namespace nsw::cli {
 
 FocusOptions::FocusOptions(const QString& semantics)
     : range(QStringLiteral("range"),
-        QStringLiteral("Focus on START:END, relative to the capture start: bare numbers are ns, or with a unit "
-                       "s, ms, us, ns (1.2s:1.5s, 1500000:2000000, :300ms; an empty side is open). ")
+        QStringLiteral("Focus on START:END on the export's own clock (the times nsys's cuda_gpu_trace, the Nsight "
+                       "Systems GUI and every output of this tool print): bare numbers are ns, or with a unit s, ms, "
+                       "us, ns (60.2s:60.25s, 1500000:2000000, :300ms; an empty side is the capture's start or end). ")
             + semantics,
         QStringLiteral("start:end"))
     , nvtx(QStringLiteral("nvtx"),
@@ -57,7 +58,7 @@ bool checkFocusText(const CommandFocusText& focus)
     if (int(!text.range.isEmpty()) + int(!text.nvtx.isEmpty()) + int(!focus.iteration.isEmpty()) > 1)
         error = QStringLiteral("--range, --nvtx and --iteration cannot be combined: focus on one of them");
     else if (!text.range.isEmpty()) {
-        if (const Result<RelativeRange> r = parseRelativeRange(text.range); !r)
+        if (const Result<TypedRange> r = parseTypedRange(text.range); !r)
             error = r.errorMessage();
     } else if (!text.nvtx.isEmpty()) {
         if (const Result<NvtxFocusName> n = parseNvtxFocus(text.nvtx); !n)

@@ -41,7 +41,7 @@ int runReport(const QStringList& args)
                 "NVTX coverage and phases, iteration outliers. report.html is one self-contained page "
                 "with the charts embedded as PNG (also written to charts/*.png). report.json holds the "
                 "findings and every table under "
-                "\"metrics\", raw values (ns relative to the capture start, bytes, percent)."),
+                "\"metrics\", raw values (ns, times on the export's own clock, bytes, percent)."),
             &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();

@@ -3,7 +3,7 @@
 
 #include "core/jobs/sidejob.h"
 #include "core/nvtx/nvtxcoverage.h"
-#include "core/profile/capturespan.h"
+#include "core/profile/sessionclock.h"
 
 namespace nsw {
 
@@ -157,8 +157,7 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
     r.focus = request.focus;
     r.windowStart = context.windowStart;
     r.windowEnd = context.windowEnd;
-    const CaptureSpan span = captureSpanOf(*profile);
-    r.captureStart = span.source == CaptureSpanSource::None ? 0 : span.start;
+    r.clockOrigin = sessionClockOrigin(*profile);
     r.devices.assign(context.devices.begin(), context.devices.end());
     r.thresholds = request.thresholds;
     const Thresholds& t = request.thresholds;

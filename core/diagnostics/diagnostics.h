@@ -50,7 +50,7 @@ struct DiagnosticsResult
     FocusRange focus;
     TimeNs windowStart = 0; ///< the window occupancy measures use (focus, else capture span)
     TimeNs windowEnd = 0;
-    TimeNs captureStart = 0; ///< the capture span's start: outputs show times relative to it
+    TimeNs clockOrigin = 0; ///< sessionClockOrigin(): outputs show times on the session clock (timestamp - origin)
     std::vector<DiagnosticsDevice> devices;
     Thresholds thresholds;
 
@@ -102,8 +102,8 @@ bool analysisThresholdsDiffer(const Thresholds& a, const Thresholds& b);
 /// gpu_stream_gaps, gap_histogram, overlap_by_gpu, nccl_shared_streams, nccl_by_collective, nccl_by_stream,
 /// nccl_skew, launch_cost, launch_rate_by_pid, sync_by_thread, memory_by_direction, memory_by_kind, processes,
 /// gpu_time_breakdown, nvtx_phases (with a phase map), iterations (when detected), findings. Raw values: durations
-/// in ns, start_ns/end_ns columns relative to captureStart (add it back for the events' clock), percentages 0..100,
-/// an empty cell (std::monostate) where a value does not apply.
+/// in ns, start_ns/end_ns columns on the session clock (timestamp - clockOrigin, 0 but for --ts-normalize exports),
+/// percentages 0..100, an empty cell (std::monostate) where a value does not apply.
 std::vector<DiagnosticsTable> diagnosticsTables(const DiagnosticsResult& result);
 
 } // namespace nsw

@@ -50,16 +50,17 @@ std::string s(const QString& text)
     return text.toStdString();
 }
 
-QString relative(const DiagnosticsResult& r, TimeNs t)
+/// @p t on the session clock, to the nanosecond: typed back into --range it selects the same events.
+QString onClock(const DiagnosticsResult& r, TimeNs t)
 {
-    return formatSeconds(t - r.captureStart);
+    return formatSeconds(t - r.clockOrigin, 9);
 }
 
 QString evidenceText(const DiagnosticsResult& r, const Evidence& e)
 {
     QStringList parts;
     if (e.hasTimeRange())
-        parts << QStringLiteral("time %1 to %2").arg(relative(r, e.start), relative(r, e.end));
+        parts << QStringLiteral("time %1 to %2").arg(onClock(r, e.start), onClock(r, e.end));
     if (!e.devices.empty()) {
         QStringList d;
         for (int key : e.devices)
@@ -84,8 +85,8 @@ QString evidenceText(const DiagnosticsResult& r, const Evidence& e)
 QString header(const DiagnosticsResult& r)
 {
     QString window
-        = QStringLiteral("%1 to %2 (%3)")
-              .arg(relative(r, r.windowStart), relative(r, r.windowEnd), formatDuration(r.windowEnd - r.windowStart));
+        = QStringLiteral("%1 (%2)").arg(formatTimeSpan(r.windowStart - r.clockOrigin, r.windowEnd - r.clockOrigin),
+            formatDuration(r.windowEnd - r.windowStart));
     if (r.focus.isActive())
         window += QStringLiteral(", focus: ") + r.focus.label;
     return window;
@@ -140,11 +141,11 @@ nlohmann::ordered_json diagnosticsJson(const DiagnosticsResult& r)
         = s(r.profile ? (r.profile->meta.reportPath.isEmpty() ? r.profile->meta.filePath : r.profile->meta.reportPath)
                       : QString());
     j["focus"] = r.focus.isActive() ? nlohmann::ordered_json { { "label", s(r.focus.label) },
-        { "start_ns", r.focus.start - r.captureStart }, { "end_ns", r.focus.end - r.captureStart } }
+        { "start_ns", r.focus.start - r.clockOrigin }, { "end_ns", r.focus.end - r.clockOrigin } }
                                     : nlohmann::ordered_json();
-    j["window"] = { { "start_ns", r.windowStart - r.captureStart }, { "end_ns", r.windowEnd - r.captureStart },
+    j["window"] = { { "start_ns", r.windowStart - r.clockOrigin }, { "end_ns", r.windowEnd - r.clockOrigin },
         { "duration_ns", r.windowEnd - r.windowStart } };
-    j["times"] = "start_ns/end_ns are relative to the capture start";
+    j["times"] = "start_ns/end_ns are the export's own timestamps (the session clock nsys's reports print)";
     nlohmann::ordered_json thresholds = nlohmann::ordered_json::object();
     for (const ThresholdSpec& spec : thresholdSpecs())
         thresholds[s(spec.name)] = r.thresholds.value(spec.name);
@@ -158,9 +159,9 @@ nlohmann::ordered_json diagnosticsJson(const DiagnosticsResult& r)
         for (const FindingMetric& m : f.metrics)
             metrics[s(m.name)] = m.value;
         nlohmann::ordered_json evidence;
-        evidence["start_ns"] = f.evidence.hasTimeRange() ? nlohmann::ordered_json(f.evidence.start - r.captureStart)
+        evidence["start_ns"] = f.evidence.hasTimeRange() ? nlohmann::ordered_json(f.evidence.start - r.clockOrigin)
                                                          : nlohmann::ordered_json();
-        evidence["end_ns"] = f.evidence.hasTimeRange() ? nlohmann::ordered_json(f.evidence.end - r.captureStart)
+        evidence["end_ns"] = f.evidence.hasTimeRange() ? nlohmann::ordered_json(f.evidence.end - r.clockOrigin)
                                                        : nlohmann::ordered_json();
         evidence["kernels"] = nlohmann::ordered_json::array();
         for (const QString& k : f.evidence.kernelNames)

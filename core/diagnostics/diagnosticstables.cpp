@@ -84,7 +84,7 @@ public:
     }
 
 private:
-    Cell rel(TimeNs t) const { return t == kNoTime ? Cell() : i64(t - r.captureStart); }
+    Cell rel(TimeNs t) const { return t == kNoTime ? Cell() : i64(t - r.clockOrigin); }
     Cell label(int device) const { return text(r.deviceLabel(device)); }
 
     QString kernelName(std::int64_t row) const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "focusresolve.h"
 
+#include "core/profile/sessionclock.h"
 #include "core/sqlite/sqlitedb.h"
 
 #include <QRegularExpression>
@@ -47,9 +48,9 @@ std::optional<ParsedTime> parseTimeWithLabel(const QString& text)
     return ParsedTime { TimeNs(std::llround(ns)), number + QLatin1Char(' ') + unit };
 }
 
-Result<RelativeRange> badRange(const QString& text, const QString& why)
+Result<TypedRange> badRange(const QString& text, const QString& why)
 {
-    return Result<RelativeRange>::failure(ErrorKind::Usage,
+    return Result<TypedRange>::failure(ErrorKind::Usage,
         QStringLiteral("--range '%1': %2 (START:END, bare numbers in ns or with a unit s, ms, us, ns: "
                        "1.2s:1.5s, 1500000:, :300ms)")
             .arg(text, why));
@@ -63,12 +64,12 @@ std::optional<TimeNs> parseFocusTime(const QString& text)
     return t ? std::optional<TimeNs>(t->ns) : std::nullopt;
 }
 
-Result<RelativeRange> parseRelativeRange(const QString& text)
+Result<TypedRange> parseTypedRange(const QString& text)
 {
     const QStringList parts = text.split(QLatin1Char(':'));
     if (parts.size() != 2)
         return badRange(text, QStringLiteral("expected one ':' between START and END"));
-    RelativeRange r;
+    TypedRange r;
     QString labels[2] = { QStringLiteral("start"), QStringLiteral("end") };
     TimeNs* ends[2] = { &r.start, &r.end };
     for (int i = 0; i < 2; ++i) {
@@ -87,14 +88,15 @@ Result<RelativeRange> parseRelativeRange(const QString& text)
     return r;
 }
 
-FocusRange focusFromRelative(const RelativeRange& range, const CaptureSpan& capture)
+FocusRange focusFromTyped(const TypedRange& range, const CaptureSpan& capture, TimeNs clockOrigin)
 {
-    const TimeNs origin = capture.source == CaptureSpanSource::None ? 0 : capture.start;
-    // An open end is the capture's own end.
-    const TimeNs captureEnd = capture.source == CaptureSpanSource::None ? origin : capture.end;
+    // An open end is the capture's own start or end.
+    const bool none = capture.source == CaptureSpanSource::None;
+    const TimeNs captureStart = none ? clockOrigin : capture.start;
+    const TimeNs captureEnd = none ? clockOrigin : capture.end;
     FocusRange focus;
-    focus.start = range.start == kNoTime ? std::min(origin, captureEnd) : origin + range.start;
-    focus.end = range.end == kNoTime ? std::max(captureEnd, focus.start) : origin + range.end;
+    focus.start = range.start == kNoTime ? std::min(captureStart, captureEnd) : clockOrigin + range.start;
+    focus.end = range.end == kNoTime ? std::max(captureEnd, focus.start) : clockOrigin + range.end;
     focus.label = range.label;
     return focus;
 }
@@ -129,12 +131,6 @@ CaptureSpan focusCaptureSpan(const Profile& profile)
     if (const std::unique_ptr<SqliteDb> db = SqliteDb::open(profile.meta.filePath, &error))
         return captureSpanOf(profile.meta, readEventSpan(*db));
     return loaded;
-}
-
-TimeNs focusOrigin(const Profile& profile)
-{
-    const CaptureSpan span = focusCaptureSpan(profile);
-    return span.source == CaptureSpanSource::None ? 0 : span.start;
 }
 
 std::vector<std::uint32_t> nvtxFocusInstances(const Profile& p, const QString& wanted)
@@ -175,12 +171,12 @@ Result<ResolvedFocus> resolveFocus(const Profile& profile, const FocusText& text
         return Result<ResolvedFocus>::failure(
             ErrorKind::Usage, QStringLiteral("--range and --nvtx cannot be combined: focus on one of them"));
     if (!text.range.isEmpty()) {
-        const Result<RelativeRange> r = parseRelativeRange(text.range);
+        const Result<TypedRange> r = parseTypedRange(text.range);
         if (!r)
             return r.failureAs<ResolvedFocus>();
         const CaptureSpan span = focusCaptureSpan(profile);
         focus.captureNs = span.durationNs();
-        focus.range = focusFromRelative(*r, span);
+        focus.range = focusFromTyped(*r, span, sessionClockOrigin(profile));
         return focus;
     }
     if (text.nvtx.isEmpty())

@@ -19,8 +19,8 @@ struct FocusText
     bool isEmpty() const { return range.isEmpty() && nvtx.isEmpty(); }
 };
 
-/// "START:END" relative to the capture start, each end kNoTime when left empty (open).
-struct RelativeRange
+/// "START:END" as typed, on the session clock (see sessionClockOrigin()), each end kNoTime when left empty (open).
+struct TypedRange
 {
     TimeNs start = kNoTime;
     TimeNs end = kNoTime;
@@ -30,11 +30,11 @@ struct RelativeRange
 /// A bare number is whole nanoseconds; otherwise a number with a unit: s, ms, us, µs or ns ("1.2s", "1500 ms").
 std::optional<TimeNs> parseFocusTime(const QString& text);
 /// "START:END" (either side may be empty); ErrorKind::Usage naming the text when malformed or END < START.
-Result<RelativeRange> parseRelativeRange(const QString& text);
+Result<TypedRange> parseTypedRange(const QString& text);
 
-/// @p range on the events' clock: relative times from the start of @p capture, an open start or end at the capture's
-/// (the capture span's start as origin; 0 without a span).
-FocusRange focusFromRelative(const RelativeRange& range, const CaptureSpan& capture);
+/// @p range on the events' clock: typed times plus @p clockOrigin (sessionClockOrigin(), 0 for exports straight from
+/// nsys), an open start or end at @p capture's.
+FocusRange focusFromTyped(const TypedRange& range, const CaptureSpan& capture, TimeNs clockOrigin);
 
 /// nsys's `nvtx=range[@domain]` plus "/INDEX" (1-based, by start time; default 1).
 struct NvtxFocusName
@@ -54,12 +54,10 @@ struct ResolvedFocus
     TimeNs captureNs = 0; ///< the capture span's length, for "P % of the capture" (0 when unknown)
 };
 
-/// The capture span the typed times are relative to, the same whatever tables @p profile has loaded: the export's
-/// metadata window, else the span of all its events read with SQL from the file (as `info` does), else the span of
-/// the loaded events.
+/// The capture span an open end of a typed range stands for, the same whatever tables @p profile has loaded: the
+/// export's metadata window, else the span of all its events read with SQL from the file (as `info` does), else the
+/// span of the loaded events.
 CaptureSpan focusCaptureSpan(const Profile& profile);
-/// Its start (0 for exports straight from nsys), 0 without one.
-TimeNs focusOrigin(const Profile& profile);
 
 /// Resolves @p text on @p profile (an NVTX range needs the NVTX table loaded). An empty text resolves to the
 /// inactive range. Fails with ErrorKind::Usage on malformed text or both options, ErrorKind::NoData when the NVTX

@@ -41,8 +41,8 @@ QString iterationsText(const IterationTable& table)
     text += iterationDefinitions() + QStringLiteral(".\n");
     if (!table.rulesLabel.isEmpty())
         text += QStringLiteral("Categories: rules %1.\n").arg(table.rulesLabel);
-    text += QStringLiteral("%1 iterations, median duration %2, MAD %3, median iteration %4; start is from the "
-                           "capture start.\n\n")
+    text += QStringLiteral("%1 iterations, median duration %2, MAD %3, median iteration %4; start is on the "
+                           "session clock (the export's own timestamps).\n\n")
                 .arg(table.iterations.size())
                 .arg(formatDuration(qint64(table.medianDurationNs)), formatDuration(qint64(table.madNs)))
                 .arg(table.medianIteration());
@@ -54,7 +54,7 @@ QString iterationsText(const IterationTable& table)
         const Iteration& it = table.iterations[i];
         rows.push_back({ QString::number(it.index),
             table.isGuess() ? QStringLiteral("guess") : table.profile->strings.at(it.name),
-            formatSeconds(it.start - table.captureStart, 6), formatDuration(it.duration()), formatDuration(it.gpuBusy),
+            formatSeconds(it.start - table.clockOrigin, 6), formatDuration(it.duration()), formatDuration(it.gpuBusy),
             formatDuration(it.idle()), QString::number(it.kernels), it.outlier ? QStringLiteral("outlier") : QString(),
             it.topCategory, elided(table.profile->strings.at(it.topKernel), 80) });
     }
@@ -96,7 +96,7 @@ QString iterationsJson(const IterationTable& table, const QStringList& warnings)
     for (const Iteration& it : table.iterations)
         iterations.push_back({ { "index", it.index },
             { "marker", table.isGuess() ? std::string() : utf8(table.profile->strings.at(it.name)) },
-            { "start_ns", it.start - table.captureStart }, { "duration_ns", it.duration() },
+            { "start_ns", it.start - table.clockOrigin }, { "duration_ns", it.duration() },
             { "gpu_busy_ns", it.gpuBusy }, { "gpu_idle_ns", it.idle() }, { "kernels", it.kernels },
             { "top_kernel", utf8(table.profile->strings.at(it.topKernel)) }, { "top_kernel_ns", it.topKernelTime },
             { "top_category", utf8(it.topCategory) }, { "top_category_ns", it.topCategoryTime },

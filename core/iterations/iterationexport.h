@@ -15,7 +15,7 @@ QString iterationDefinitions();
 QString iterationsText(const IterationTable& table);
 
 /// JSON: file, detection {method, marker, guess, description, gap_threshold_ns}, definitions, median_ns, mad_ns,
-/// median_iteration, iterations [{index, marker, start_ns (from the capture start), duration_ns, gpu_busy_ns,
+/// median_iteration, iterations [{index, marker, start_ns (the session clock), duration_ns, gpu_busy_ns,
 /// gpu_idle_ns, kernels, top_kernel, top_kernel_ns, outlier}], warnings.
 QString iterationsJson(const IterationTable& table, const QStringList& warnings);
 

@@ -5,7 +5,7 @@
 #include "core/categories/rulelibrary.h"
 #include "core/iterations/gpubusy.h"
 #include "core/iterations/iterationmarkers.h"
-#include "core/profile/capturespan.h"
+#include "core/profile/sessionclock.h"
 #include "core/util/timeformat.h"
 
 #include <algorithm>
@@ -269,9 +269,7 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
     const Profile& profile = *request.profile;
     IterationTable table;
     table.profile = request.profile;
-    table.captureStart = captureSpanOf(profile).start;
-    if (table.captureStart == kNoTime)
-        table.captureStart = 0;
+    table.clockOrigin = sessionClockOrigin(profile);
 
     job.report(QStringLiteral("Finding iterations"), 0);
     Result<MarkerRanges> markers = findMarkerRanges(profile, request.marker, job);

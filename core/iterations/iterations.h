@@ -64,7 +64,7 @@ struct IterationTable
     /// One sentence on how the iterations were found, shown in every output; says "guess" for the gap fallback.
     QString detection;
     TimeNs gapThreshold = 0; ///< IdleGapGuess: gaps longer than this separate iterations
-    TimeNs captureStart = 0; ///< the capture span's start: outputs show start - captureStart
+    TimeNs clockOrigin = 0; ///< sessionClockOrigin(): outputs show start - clockOrigin (the session clock)
     QString rulesLabel; ///< "vllm/llama": the rules of the top category, empty without
     std::vector<Iteration> iterations;
     double medianDurationNs = 0; ///< the median of the durations (mean of the middle two for an even count)

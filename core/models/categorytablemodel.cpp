@@ -87,18 +87,20 @@ QVariant CategoryTableModel::headerData(int section, Qt::Orientation orientation
         if (role == Qt::ToolTipRole)
             return tr("Kernel executions of the category in %1 (memory operations included)").arg(name);
         // One bar: the column keeps its plain name; several: each bar's own count, never their sum.
-        return m_table.bars.size() == 1 ? tr("Instances") : QString(name + tr(" instances"));
+        return m_table.bars.size() == 1 ? tr("Instances") : QString(tr("instances · ") + name);
     }
+    // What the column holds first, the bar's name after it: elided on the right, a narrow header still tells the
+    // time from the share ("g2g · nsys2026.2_h1…", "% · nsys2026.2_h1…").
     if (part == SharePart) {
         if (role == Qt::ToolTipRole)
             return tr("%1: the category's share of the whole bar (its categories and CPU segment), in %").arg(name);
-        return QString(name + QStringLiteral(" (%)"));
+        return raw ? QString(name + QStringLiteral(" (%)")) : QString(QStringLiteral("% · ") + name);
     }
     if (role == Qt::ToolTipRole)
         return tr("%1, %2").arg(name, timeModeDescription(m_table.mode));
     if (raw)
         return QString(name + QStringLiteral(" (ns)"));
-    return QString(name + QStringLiteral(" [") + timeModeName(m_table.mode) + QLatin1Char(']'));
+    return QString(timeModeName(m_table.mode) + QStringLiteral(" · ") + name);
 }
 
 } // namespace nsw

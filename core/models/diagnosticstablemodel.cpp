@@ -3,6 +3,7 @@
 
 #include "core/models/modelroles.h"
 #include "core/util/numberformat.h"
+#include "core/util/readablename.h"
 #include "core/util/timeformat.h"
 
 namespace nsw {
@@ -12,8 +13,12 @@ namespace {
 /// ("total_ns", "idle_pct"), as in the report's CSV files.
 QString displayCell(const DiagnosticsCell& cell, const QString& column)
 {
+    // A time on the session clock, to the nanosecond (typed into Focus on Range it selects the same events).
+    const bool time = column == QLatin1String("start_ns") || column == QLatin1String("end_ns");
     if (const auto* i = std::get_if<qint64>(&cell))
-        return column.endsWith(QLatin1String("_ns")) ? formatDuration(*i) : withThousandsSeparators(*i);
+        return time                                 ? formatSeconds(*i, 9)
+            : column.endsWith(QLatin1String("_ns")) ? formatDuration(*i)
+                                                    : withThousandsSeparators(*i);
     if (const auto* d = std::get_if<double>(&cell)) {
         if (column.endsWith(QLatin1String("_pct")))
             return QStringLiteral("%1 %").arg(*d, 0, 'f', 1);
@@ -84,9 +89,21 @@ QVariant DiagnosticsTableModel::data(const QModelIndex& index, int role) const
 
 QVariant DiagnosticsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || !m_table || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || !m_table)
         return QAbstractTableModel::headerData(section, orientation, role);
-    return m_table->columns.value(section);
+    const QString column = m_table->columns.value(section);
+    // Read in words over formatted values ("Total", not "total_ns" over "1.25 ms"); the CSV keeps the names.
+    switch (role) {
+    case Qt::DisplayRole:
+        return QString(
+            readableName(column) + (column.endsWith(QLatin1String("_pct")) ? QStringLiteral(" %") : QString()));
+    case CsvTextRole:
+        return column;
+    case Qt::ToolTipRole:
+        return tr("%1 in the report's CSV and JSON (raw values: ns, bytes, percent)").arg(column);
+    default:
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
 }
 
 FindingsModel::FindingsModel(QObject* parent)

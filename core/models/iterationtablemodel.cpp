@@ -36,7 +36,7 @@ QVariant IterationTableModel::rawValue(const Iteration& it, int column) const
     case NameColumn:
         return m_table->isGuess() ? QStringLiteral("guess") : m_table->profile->strings.at(it.name);
     case StartColumn:
-        return qint64(it.start - m_table->captureStart);
+        return qint64(it.start - m_table->clockOrigin);
     case DurationColumn:
         return qint64(it.duration());
     case BusyColumn:
@@ -84,7 +84,7 @@ QVariant IterationTableModel::data(const QModelIndex& index, int role) const
         return {};
     switch (column) {
     case StartColumn:
-        return formatSeconds(it.start - m_table->captureStart, 6);
+        return formatSeconds(it.start - m_table->clockOrigin, 6);
     case DurationColumn:
         return formatDuration(it.duration());
     case BusyColumn:

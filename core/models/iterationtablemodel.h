@@ -8,7 +8,7 @@
 
 namespace nsw {
 
-/// The iterations of a profile: index, marker instance (or "guess"), start from the capture start, duration, GPU
+/// The iterations of a profile: index, marker instance (or "guess"), start on the session clock, duration, GPU
 /// busy, idle, kernels, top category, top kernel, outlier. Raw values (ns) in RawValueRole for CSV.
 class IterationTableModel : public QAbstractTableModel
 {

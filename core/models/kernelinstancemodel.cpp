@@ -2,6 +2,7 @@
 #include "kernelinstancemodel.h"
 
 #include "core/models/modelroles.h"
+#include "core/profile/sessionclock.h"
 #include "core/util/timeformat.h"
 
 #include <algorithm>
@@ -24,8 +25,17 @@ KernelInstanceModel::KernelInstanceModel(QObject* parent)
     : QAbstractTableModel(parent)
 { }
 
+void KernelInstanceModel::dropSort()
+{
+    if (!m_sortJob.isBusy())
+        return;
+    m_sortJob.cancel();
+    Q_EMIT sortingChanged(false);
+}
+
 void KernelInstanceModel::setInstances(ProfilePtr profile, std::vector<std::uint32_t> kernelRows)
 {
+    dropSort();
     beginResetModel();
     m_profile = std::move(profile);
     m_allRows = std::move(kernelRows);
@@ -39,11 +49,12 @@ void KernelInstanceModel::setDurationFilter(std::optional<DurationRange> range)
 {
     if (range == m_durationFilter)
         return;
+    dropSort();
     beginResetModel();
     m_durationFilter = range;
     filterRows();
-    sortRows();
     endResetModel();
+    sortRows(); // the sort order stays
 }
 
 qint64 KernelInstanceModel::durationOf(std::uint32_t kernelRow) const
@@ -80,8 +91,13 @@ int KernelInstanceModel::columnCount(const QModelIndex& parent) const
 
 QVariant KernelInstanceModel::rawValue(std::uint32_t k, int column) const
 {
-    const KernelTable& t = m_profile->kernels;
-    const LaunchShape& shape = m_profile->launchShapes[t.shape[k]];
+    return rawValueOf(*m_profile, k, column);
+}
+
+QVariant KernelInstanceModel::rawValueOf(const Profile& profile, std::uint32_t k, int column)
+{
+    const KernelTable& t = profile.kernels;
+    const LaunchShape& shape = profile.launchShapes[t.shape[k]];
     switch (column) {
     case StartColumn:
         return qint64(t.start[k]);
@@ -92,7 +108,7 @@ QVariant KernelInstanceModel::rawValue(std::uint32_t k, int column) const
     case StreamColumn:
         return t.stream[k];
     case ProcessColumn:
-        return t.process[k] >= 0 ? m_profile->processes[std::size_t(t.process[k])].pid : -1;
+        return t.process[k] >= 0 ? profile.processes[std::size_t(t.process[k])].pid : -1;
     case GridColumn:
         return shapeVolume(shape.grid);
     case BlockColumn:
@@ -105,7 +121,7 @@ QVariant KernelInstanceModel::rawValue(std::uint32_t k, int column) const
         return t.correlation[k];
     case LaunchColumn:
         // Empty until a staged load's second stage links kernels to their launching calls.
-        return k < t.api.size() && t.api[k] >= 0 ? m_profile->strings.at(m_profile->cudaApi.name[std::size_t(t.api[k])])
+        return k < t.api.size() && t.api[k] >= 0 ? profile.strings.at(profile.cudaApi.name[std::size_t(t.api[k])])
                                                  : QString();
     }
     return {};
@@ -128,7 +144,7 @@ QVariant KernelInstanceModel::data(const QModelIndex& index, int role) const
     const LaunchShape& shape = m_profile->launchShapes[t.shape[k]];
     switch (index.column()) {
     case StartColumn:
-        return formatSeconds(t.start[k], 9);
+        return formatSeconds(t.start[k] - sessionClockOrigin(*m_profile), 9); // as the timeline's ruler
     case DurationColumn:
         return formatDuration(t.end[k] - t.start[k]);
     case GridColumn:
@@ -178,71 +194,116 @@ void KernelInstanceModel::sort(int column, Qt::SortOrder order)
 {
     if (!m_profile || column < 0 || column >= ColumnCount)
         return;
-    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    // Keep selections on the same kernels: remember what each persistent index points at.
-    const QModelIndexList persistent = persistentIndexList();
-    std::vector<std::uint32_t> persistentRows;
-    for (const QModelIndex& p : persistent)
-        persistentRows.push_back(m_rows[std::size_t(p.row())]);
     m_sortColumn = column;
     m_sortOrder = order;
     sortRows();
-    if (!persistent.isEmpty()) {
-        std::unordered_map<std::uint32_t, int> newRow;
+}
+
+void KernelInstanceModel::applyOrder(std::vector<std::uint32_t> rows)
+{
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    // Keep selections on the same kernels: find the rows the persistent indexes point at in the new order (a pass
+    // over the rows with a small set, not a map of every row).
+    const QModelIndexList persistent = persistentIndexList();
+    std::vector<std::uint32_t> kernels;
+    std::unordered_map<std::uint32_t, int> newRow;
+    for (const QModelIndex& p : persistent) {
+        kernels.push_back(m_rows[std::size_t(p.row())]);
+        newRow.emplace(kernels.back(), -1);
+    }
+    m_rows = std::move(rows);
+    if (!newRow.empty()) {
         for (std::size_t i = 0; i < m_rows.size(); ++i)
-            newRow.emplace(m_rows[i], int(i));
+            if (const auto it = newRow.find(m_rows[i]); it != newRow.end())
+                it->second = int(i);
         QModelIndexList moved;
         for (int i = 0; i < persistent.size(); ++i)
-            moved.append(index(newRow.at(persistentRows[std::size_t(i)]), persistent[i].column()));
+            moved.append(index(newRow.at(kernels[std::size_t(i)]), persistent[i].column()));
         changePersistentIndexList(persistent, moved);
     }
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
+std::unique_ptr<QAbstractItemModel> KernelInstanceModel::csvSnapshot() const
+{
+    auto copy = std::make_unique<KernelInstanceModel>();
+    copy->m_profile = m_profile;
+    copy->m_allRows = m_rows; // the rows as listed: filtered and sorted
+    copy->m_rows = m_rows;
+    copy->moveToThread(nullptr);
+    return copy;
+}
+
+namespace {
+/// @p rows ordered by @p column of @p profile's kernels (raw values; call names by their text), stable.
+std::vector<std::uint32_t> sortedRows(
+    const Profile& p, std::vector<std::uint32_t> rows, int column, Qt::SortOrder order, const JobContext& job = {})
+{
+    const KernelTable& t = p.kernels;
+    const auto key = [&](std::uint32_t k) -> qint64 {
+        switch (column) {
+        case KernelInstanceModel::StartColumn:
+            return t.start[k];
+        case KernelInstanceModel::DurationColumn:
+            return t.end[k] - t.start[k];
+        case KernelInstanceModel::DeviceColumn:
+            return t.device[k];
+        case KernelInstanceModel::StreamColumn:
+            return t.stream[k];
+        case KernelInstanceModel::CorrelationColumn:
+            return t.correlation[k];
+        default:
+            return KernelInstanceModel::rawValueOf(p, k, column).toLongLong();
+        }
+    };
+    const auto before = [order](const auto& a, const auto& b) {
+        return order == Qt::AscendingOrder ? a.first < b.first : b.first < a.first;
+    };
+    if (column == KernelInstanceModel::LaunchColumn) {
+        // Group by call name: sort by the pooled string's text.
+        std::vector<std::pair<QString, std::uint32_t>> byName;
+        byName.reserve(rows.size());
+        for (const std::uint32_t k : rows)
+            byName.emplace_back(KernelInstanceModel::rawValueOf(p, k, column).toString(), k);
+        std::stable_sort(byName.begin(), byName.end(), before);
+        for (std::size_t i = 0; i < byName.size(); ++i)
+            rows[i] = byName[i].second;
+        return rows;
+    }
+    std::vector<std::pair<qint64, std::uint32_t>> keyed;
+    keyed.reserve(rows.size());
+    for (const std::uint32_t k : rows)
+        keyed.emplace_back(key(k), k);
+    if (job.isCancelled())
+        return {};
+    std::stable_sort(keyed.begin(), keyed.end(), before);
+    for (std::size_t i = 0; i < keyed.size(); ++i)
+        rows[i] = keyed[i].second;
+    return rows;
+}
+} // namespace
+
 void KernelInstanceModel::sortRows()
 {
     if (!m_profile || m_sortColumn < 0)
         return;
-    const int column = m_sortColumn;
-    const Qt::SortOrder order = m_sortOrder;
-    const KernelTable& t = m_profile->kernels;
-    auto key = [&](std::uint32_t k) -> qint64 {
-        switch (column) {
-        case StartColumn:
-            return t.start[k];
-        case DurationColumn:
-            return t.end[k] - t.start[k];
-        case DeviceColumn:
-            return t.device[k];
-        case StreamColumn:
-            return t.stream[k];
-        case CorrelationColumn:
-            return t.correlation[k];
-        default:
-            return rawValue(k, column).toLongLong();
-        }
-    };
-    std::vector<std::pair<qint64, std::uint32_t>> keyed;
-    keyed.reserve(m_rows.size());
-    if (column == LaunchColumn) {
-        // Group by call name: sort by the pooled string's text.
-        std::vector<std::pair<QString, std::uint32_t>> byName;
-        for (const std::uint32_t k : m_rows)
-            byName.emplace_back(rawValue(k, column).toString(), k);
-        std::stable_sort(byName.begin(), byName.end(), [&](const auto& a, const auto& b) {
-            return order == Qt::AscendingOrder ? a.first < b.first : b.first < a.first;
-        });
-        for (std::size_t i = 0; i < byName.size(); ++i)
-            m_rows[i] = byName[i].second;
-    } else {
-        for (const std::uint32_t k : m_rows)
-            keyed.emplace_back(key(k), k);
-        std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
-            return order == Qt::AscendingOrder ? a.first < b.first : b.first < a.first;
-        });
-        for (std::size_t i = 0; i < keyed.size(); ++i)
-            m_rows[i] = keyed[i].second;
+    dropSort();
+    if (m_rows.size() <= kSortInPlaceRows) {
+        applyOrder(sortedRows(*m_profile, m_rows, m_sortColumn, m_sortOrder));
+        return;
     }
+    // Off the GUI thread (1.29M executions took 3.2 s): a copy of the rows and the shared profile; a newer sort, filter
+    // or kernel drops this one.
+    Q_EMIT sortingChanged(true);
+    m_sortJob.run<std::vector<std::uint32_t>>(
+        [profile = m_profile, rows = m_rows, column = m_sortColumn, order = m_sortOrder](const JobContext& job)
+            -> Result<std::vector<std::uint32_t>> { return sortedRows(*profile, rows, column, order, job); },
+        [this](Result<std::vector<std::uint32_t>> rows) {
+            // A failed sort (out of memory) leaves the rows in their order.
+            if (rows && rows->size() == m_rows.size())
+                applyOrder(std::move(*rows));
+            Q_EMIT sortingChanged(false);
+        });
 }
 
 } // namespace nsw

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/background.h"
+#include "core/models/csvsnapshot.h"
 #include "core/stats/kernelindex.h"
 
 #include <QAbstractTableModel>
@@ -11,8 +13,10 @@
 namespace nsw {
 
 /// Every execution of one kernel: start, duration, device, stream, launch shape, launching call. Sorting is done
-/// here on raw values (a proxy over 100k+ rows would be slower); the view stays smooth because data() is O(1).
-class KernelInstanceModel : public QAbstractTableModel
+/// here on raw values (a proxy over 100k+ rows would be slower); the view stays smooth because data() is O(1). More
+/// than kSortInPlaceRows rows are sorted off the GUI thread (sortingChanged() brackets it); the rows keep their order
+/// until the new one is ready.
+class KernelInstanceModel : public QAbstractTableModel, public CsvSnapshotSource
 {
     Q_OBJECT
 public:
@@ -60,12 +64,26 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    std::unique_ptr<QAbstractItemModel> csvSnapshot() const override;
+    static constexpr std::size_t kSortInPlaceRows = 100'000;
+    /// The raw value of @p column for kernel row @p k (what SortRole and RawValueRole give).
+    static QVariant rawValueOf(const Profile& profile, std::uint32_t k, int column);
+    bool isSorting() const { return m_sortJob.isBusy(); }
+
+Q_SIGNALS:
+    /// A sort of many rows started (true) or its order was applied (false).
+    void sortingChanged(bool sorting);
 
 private:
     QVariant rawValue(std::uint32_t kernelRow, int column) const;
     qint64 durationOf(std::uint32_t kernelRow) const;
     void filterRows();
+    /// Sorts m_rows by the current sort column: at once when few, else in the background.
     void sortRows();
+    /// Takes @p rows (m_rows in a new order) as the order shown, keeping selections on their kernels.
+    void applyOrder(std::vector<std::uint32_t> rows);
+    /// Forgets a sort still running (its order no longer applies).
+    void dropSort();
 
     ProfilePtr m_profile;
     std::vector<std::uint32_t> m_allRows;
@@ -73,6 +91,7 @@ private:
     std::optional<DurationRange> m_durationFilter;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+    JobSlot m_sortJob { this };
 };
 
 } // namespace nsw

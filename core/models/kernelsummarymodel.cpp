@@ -191,8 +191,8 @@ QString KernelSummaryModel::modesToolTip(const std::vector<DurationMode>& modes)
         return tr("One group of durations");
     QStringList lines;
     for (const DurationMode& m : modes)
-        lines << tr("%1 executions, median %2 (%3 – %4)")
-                     .arg(withThousandsSeparators(m.count), formatDuration(qint64(m.median + 0.5)),
+        lines << tr("%1, median %2 (%3 – %4)")
+                     .arg(countOf(m.count, tr("execution"), tr("executions")), formatDuration(qint64(m.median + 0.5)),
                          formatDuration(m.lower), formatDuration(m.upper));
     return tr("Durations in %1 groups:\n%2").arg(modes.size()).arg(lines.join(QLatin1Char('\n')));
 }

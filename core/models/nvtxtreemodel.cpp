@@ -90,7 +90,9 @@ QString NvtxTreeModel::toolTip(std::int32_t n) const
     if (nd.kind == NvtxNode::Kind::Range || nd.kind == NvtxNode::Kind::Kernel)
         tip = m_tree->path(n);
     if (nd.kind == NvtxNode::Kind::Kernel)
-        return tip + tr("\n%1 executions, %2 GPU time").arg(nd.instances).arg(formatDuration(nd.gpuTime));
+        return tip
+            + tr("\n%1, %2 GPU time")
+                  .arg(countOf(nd.instances, tr("execution"), tr("executions")), formatDuration(nd.gpuTime));
     tip += tr("\n%1 instances · CPU %2 · GPU %3 · projected span %4\n%5 kernels, %6 memory operations (%7)")
                .arg(nd.instances)
                .arg(formatDuration(nd.cpuTime), formatDuration(nd.gpuTime), formatDuration(nd.projectedSpan))

@@ -14,7 +14,9 @@ constexpr quint64 kMaxArithmeticChunks = 64;
 /// What a scan may reserve ahead when it cannot know its row count (a whole table of unknown density).
 constexpr qint64 kMaxReservedRows = SqliteDb::kMaxReservedRows;
 
-std::vector<RowRange> arithmeticChunks(qint64 first, quint64 chunks, qint64 chunkRows)
+/// Chunks of rowids first..last; the last one holds the rest, so the estimates add up to the rows of a dense table
+/// (the load's progress counts towards them: "Reading kernels 1.2M/4.0M").
+std::vector<RowRange> arithmeticChunks(qint64 first, qint64 last, quint64 chunks, qint64 chunkRows)
 {
     std::vector<RowRange> ranges;
     for (quint64 c = 0; c < chunks; ++c) {
@@ -24,7 +26,9 @@ std::vector<RowRange> arithmeticChunks(qint64 first, quint64 chunks, qint64 chun
             r.lower = qint64(quint64(first) + c * quint64(chunkRows));
         if (c + 1 < chunks)
             r.upper = qint64(quint64(first) + (c + 1) * quint64(chunkRows));
-        r.estimatedRows = std::min(chunkRows, kMaxReservedRows);
+        const quint64 lower = quint64(first) + c * quint64(chunkRows);
+        const quint64 rows = c + 1 < chunks ? quint64(chunkRows) : quint64(last) - lower + 1;
+        r.estimatedRows = qint64(std::min<quint64>(rows, quint64(kMaxReservedRows)));
         ranges.push_back(r);
     }
     return ranges;
@@ -76,7 +80,7 @@ Result<std::vector<RowRange>> planChunks(
         return std::vector<RowRange> { RowRange { {}, {}, std::min(qint64(span) + 1, kMaxReservedRows) } };
     const quint64 chunks = span / quint64(chunkRows) + 1;
     if (chunks <= kMaxArithmeticChunks)
-        return arithmeticChunks(first, chunks, chunkRows);
+        return arithmeticChunks(first, last, chunks, chunkRows);
     return keysetChunks(db, table, first, chunkRows, cancel);
 }
 

@@ -14,15 +14,22 @@ Workbench::Workbench(QObject* parent)
 void Workbench::addSession(ProfileSession* session)
 {
     session->setParent(this);
-    if (session->openOrder() == 0)
+    if (session->openOrder() == 0) {
+        beginOpenBatch();
         session->setOpenOrder(reserveOpenOrder());
+    }
     const auto at = std::upper_bound(m_sessions.begin(), m_sessions.end(), session,
         [](const ProfileSession* a, const ProfileSession* b) { return a->openOrder() < b->openOrder(); });
     m_sessions.insert(at, session);
     connect(session, &ProfileSession::focusChanged, this, [this, session]() { Q_EMIT focusChanged(session); });
     connect(session, &ProfileSession::loadCompleted, this, [this, session]() { Q_EMIT sessionCompleted(session); });
     Q_EMIT sessionAdded(session);
-    setCurrent(session);
+    // Of the latest batch, the first in the open order; a late load of an earlier batch leaves the newer one current.
+    const quint64 order = session->openOrder();
+    const quint64 current = m_current ? m_current->openOrder() : 0;
+    const bool latestBatch = order >= m_batchStart;
+    if (!m_current || (latestBatch ? current < m_batchStart || order < current : order > current))
+        setCurrent(session);
 }
 
 void Workbench::removeSession(ProfileSession* session)

@@ -34,7 +34,11 @@ public:
     ProfileSession* current() const { return m_current; }
     /// A place in the open order, taken when the user asks to open a file (before its load starts).
     quint64 reserveOpenOrder() { return ++m_lastOpenOrder; }
-    /// Takes ownership; becomes current. Listed by open order (a session without one is appended).
+    /// The files the user opens next (the places reserved from now on) were asked for at once: of them, the first in
+    /// the open order becomes current, whichever load ends first (several files on the command line, a drop).
+    void beginOpenBatch() { m_batchStart = m_lastOpenOrder + 1; }
+    /// Takes ownership. Listed by open order (a session without one is appended, as a batch of its own). Becomes
+    /// current unless the current session is of the same open batch and comes before it in the open order.
     void addSession(ProfileSession* session);
     /// Closes and deletes the session (its memory is freed once no pane holds its profile).
     void removeSession(ProfileSession* session);
@@ -79,6 +83,7 @@ private:
     std::vector<ProfileSession*> m_sessions;
     ProfileSession* m_current = nullptr;
     quint64 m_lastOpenOrder = 0;
+    quint64 m_batchStart = 0; ///< the first open order of the latest batch
 };
 
 } // namespace nsw

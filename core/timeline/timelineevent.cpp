@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timelineevent.h"
 
+#include "core/profile/sessionclock.h"
 #include "core/util/timeformat.h"
 
 namespace nsw {
@@ -73,15 +74,6 @@ const GpuActivityColumns* gpuActivityColumns(const Profile& profile, EventTable 
     default:
         return nullptr;
     }
-}
-
-TimeNs timelineOrigin(const Profile& profile)
-{
-    if (profile.meta.timeNormalized && profile.meta.sessionStartUtcNs != kNoTime)
-        return profile.meta.sessionStartUtcNs;
-    if (profile.meta.timeNormalized && profile.activityStart != kNoTime)
-        return profile.activityStart;
-    return 0;
 }
 
 TimeNs eventStart(const Profile& p, EventRef e)
@@ -162,7 +154,7 @@ EventDescription describeEvent(const Profile& p, EventRef e)
     if (!e.valid())
         return d;
     d.name = eventName(p, e);
-    d.start = eventStart(p, e) - timelineOrigin(p);
+    d.start = eventStart(p, e) - sessionClockOrigin(p);
     d.duration = eventEnd(p, e) - eventStart(p, e);
     switch (e.table) {
     case EventTable::Kernel:

@@ -50,9 +50,6 @@ inline EventRef decode(std::uint32_t code)
 /// The columns of a GPU activity table (kernels, memory operations, graph launches); null for the CPU-side tables.
 const GpuActivityColumns* gpuActivityColumns(const Profile& profile, EventTable table);
 
-/// The capture clock's zero: session start, also for exports made with --ts-normalize (absolute timestamps).
-TimeNs timelineOrigin(const Profile& profile);
-
 /// Start and end of any event; an unterminated NVTX range ends at the last NVTX timestamp (as nsys draws it), a
 /// mark ends where it starts.
 TimeNs eventStart(const Profile& profile, EventRef event);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timelineindex.h"
 
+#include "core/profile/sessionclock.h"
 #include "core/timeline/laneaccess.h"
 #include "core/timeline/lanequeries.h"
 
@@ -8,7 +9,7 @@ namespace nsw {
 
 TimelineIndex::TimelineIndex(ProfilePtr profile)
     : m_profile(std::move(profile))
-    , m_origin(timelineOrigin(*m_profile))
+    , m_origin(sessionClockOrigin(*m_profile))
 { }
 
 template <typename F> decltype(auto) TimelineIndex::withLane(std::uint32_t lane, F&& f) const

@@ -85,7 +85,7 @@ public:
     /// First start and last end over every lane (the "fit all" range); both 0 when there are no events.
     TimeNs start() const { return m_start; }
     TimeNs end() const { return m_end; }
-    /// The capture clock's zero (see timelineOrigin()).
+    /// The session clock's zero (see sessionClockOrigin()).
     TimeNs origin() const { return m_origin; }
     /// Events indexed (each kernel, memory operation, graph launch, API call, NVTX event and OS call once).
     std::size_t eventCount() const { return m_eventCount; }

@@ -34,7 +34,8 @@ QString csvLine(const QStringList& fields, CsvQuoting quoting)
     return csvRecord(fields, quoting) + QLatin1Char('\n');
 }
 
-bool writeModelCsv(const QAbstractItemModel& model, QIODevice& out, int rawRole)
+bool writeModelCsv(
+    const QAbstractItemModel& model, QIODevice& out, int rawRole, const std::function<bool(int, int)>& keepGoing)
 {
     const int columns = model.columnCount();
     const QVariant declaredQuoting = model.headerData(0, Qt::Horizontal, CsvQuotingRole);
@@ -48,7 +49,10 @@ bool writeModelCsv(const QAbstractItemModel& model, QIODevice& out, int rawRole)
             text.isValid() ? text.toString() : model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
     }
     QString text = csvLine(header, quoting);
-    for (int r = 0; r < model.rowCount(); ++r) {
+    const int rows = model.rowCount();
+    for (int r = 0; r < rows; ++r) {
+        if (keepGoing && r % 4096 == 0 && !keepGoing(r, rows))
+            return false;
         QStringList fields;
         for (int c = 0; c < columns; ++c) {
             const QModelIndex index = model.index(r, c);

@@ -4,6 +4,7 @@
 #include <QString>
 #include <QStringList>
 #include <Qt>
+#include <functional>
 
 class QAbstractItemModel;
 class QIODevice;
@@ -31,8 +32,10 @@ QString csvLine(const QStringList& fields, CsvQuoting quoting = CsvQuoting::Rfc4
 
 /// The one table writer of the window and the CLI: @p model's rows (top level, in view order) under a header row.
 /// A cell's text is, first found: CsvTextRole, @p rawRole (when >= 0 and not a string: an unformatted number),
-/// DisplayRole. A header's: CsvTextRole, @p rawRole, DisplayRole.
-bool writeModelCsv(const QAbstractItemModel& model, QIODevice& out, int rawRole = -1);
+/// DisplayRole. A header's: CsvTextRole, @p rawRole, DisplayRole. @p keepGoing, when given, hears (rows written, rows)
+/// every few thousand rows and stops the writing (false returned) by returning false.
+bool writeModelCsv(const QAbstractItemModel& model, QIODevice& out, int rawRole = -1,
+    const std::function<bool(int, int)>& keepGoing = {});
 /// The same into a string (what the CLI prints).
 QString modelCsv(const QAbstractItemModel& model, int rawRole = -1);
 

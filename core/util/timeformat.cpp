@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timeformat.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -41,6 +42,13 @@ QString formatSeconds(qint64 ns, int decimals)
     QString f = QStringLiteral("%1").arg(frac, 9, 10, QLatin1Char('0')).left(decimals);
     const QString sign = (ns < 0 && whole == 0) ? QStringLiteral("-") : QString();
     return sign + QString::number(whole) + (decimals > 0 ? QLatin1Char('.') + f : QString()) + QStringLiteral(" s");
+}
+
+QString formatTimeSpan(qint64 startNs, qint64 endNs)
+{
+    const double length = std::max(1.0, double(endNs) - double(startNs));
+    const int decimals = std::clamp(int(std::ceil(std::log10(100e9 / length))), 1, 9);
+    return formatSeconds(startNs, decimals) + QStringLiteral(" – ") + formatSeconds(endNs, decimals);
 }
 
 QString formatBytes(qint64 bytes)

@@ -7,6 +7,7 @@
 // panes' analyses that start then have their own benchmarks). The last line is
 //   load first-view X x kscan; full Y x scan; rss Z x file
 #include "app/mainwindow.h"
+#include "benchscans.h"
 #include "widgets/kernels/kerneltablepane.h"
 
 #include <QAbstractItemModel>
@@ -17,66 +18,11 @@
 #include <QThread>
 #include <QTimer>
 #include <cstdio>
-#include <sqlite3.h>
-#include <sys/resource.h>
 
 using namespace nsw;
+using namespace nsw::bench;
 
 namespace {
-
-struct TableColumns
-{
-    const char* table;
-    const char* columns;
-};
-
-// What the loader reads (core/profile/tablereaders.cpp); the kernel line is also what the Kernels pane needs.
-const TableColumns kKernelScan[] = {
-    { "StringIds", "id, value" },
-    { "CUPTI_ACTIVITY_KIND_KERNEL",
-        "start, end, deviceId, contextId, streamId, correlationId, globalPid, demangledName, shortName, mangledName, "
-        "gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, dynamicSharedMemory" },
-};
-const TableColumns kFullScan[] = {
-    { "CUPTI_ACTIVITY_KIND_MEMCPY",
-        "start, end, deviceId, contextId, streamId, correlationId, globalPid, bytes, copyKind" },
-    { "CUPTI_ACTIVITY_KIND_MEMSET", "start, end, deviceId, contextId, streamId, correlationId, globalPid, bytes" },
-    { "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
-        "start, end, deviceId, contextId, streamId, correlationId, globalPid, graphId, graphExecId" },
-    { "CUPTI_ACTIVITY_KIND_RUNTIME", "start, end, globalTid, correlationId, nameId, eventClass" },
-    { "NVTX_EVENTS", "start, end, eventType, text, textId, globalTid, endGlobalTid, domainId" },
-    { "OSRT_API", "start, end, globalTid, nameId" },
-};
-
-/// Steps through every row reading every column, as the loader's scans do; tables or columns the file lacks are
-/// skipped. Returns seconds.
-double scan(sqlite3* db, const TableColumns* tables, std::size_t count)
-{
-    QElapsedTimer t;
-    t.start();
-    volatile qint64 sink = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        sqlite3_stmt* stmt = nullptr;
-        const QByteArray sql = QByteArray("SELECT ") + tables[i].columns + " FROM " + tables[i].table;
-        if (sqlite3_prepare_v2(db, sql.constData(), -1, &stmt, nullptr) != SQLITE_OK)
-            continue;
-        const int columns = sqlite3_column_count(stmt);
-        while (sqlite3_step(stmt) == SQLITE_ROW)
-            for (int c = 0; c < columns; ++c)
-                sink = sink
-                    + (sqlite3_column_type(stmt, c) == SQLITE_TEXT ? sqlite3_column_bytes(stmt, c)
-                                                                   : sqlite3_column_int64(stmt, c));
-        sqlite3_finalize(stmt);
-    }
-    return double(t.nsecsElapsed()) / 1e9;
-}
-
-double peakRssBytes()
-{
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return double(usage.ru_maxrss) * 1024.0;
-}
 
 qint64 rowsOf(const QAbstractItemModel* model)
 {
@@ -94,17 +40,13 @@ int main(int argc, char** argv)
         return 1;
     }
     const QString path = QFileInfo(QString::fromLocal8Bit(argv[1])).absoluteFilePath();
-    sqlite3* db = nullptr;
-    const QByteArray uri = QByteArray("file:") + path.toUtf8() + "?immutable=1";
-    if (sqlite3_open_v2(uri.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
+    const Floors floors = measureFloors(path);
+    if (!floors.ok) {
         std::fprintf(stderr, "%s: cannot open\n", argv[1]);
         return 1;
     }
-    scan(db, kKernelScan, std::size(kKernelScan)); // warm the page cache
-    const double kscan = scan(db, kKernelScan, std::size(kKernelScan));
-    const double scanRest = scan(db, kFullScan, std::size(kFullScan));
-    sqlite3_close(db);
-    const double fullScan = kscan + scanRest;
+    const double kscan = floors.kscan;
+    const double fullScan = floors.fullScan;
     std::printf("floor: kernel columns %.2f s, every loaded column %.2f s\n", kscan, fullScan);
 
     MainWindow window(true);

@@ -68,10 +68,11 @@ private Q_SLOTS:
                 QStringLiteral("comm | 0 ns | 0.0 | 1 | 0 ns | 0.0 | 0"),
                 QStringLiteral("misc | 0 ns | 0.0 | 0 | 1 ns | 5.0 | 1"),
                 QStringLiteral("CPU (non-GPU) | 10 ns | 50.0 |  | 13 ns | 65.0 | ") }));
-        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("GPU 0 [exclusive]"));
+        QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QStringLiteral("exclusive · GPU 0"));
+        QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("% · GPU 0"));
         QCOMPARE(model.headerData(1, Qt::Horizontal, RawValueRole).toString(), QStringLiteral("GPU 0 (ns)"));
-        QCOMPARE(model.headerData(3, Qt::Horizontal).toString(), QStringLiteral("GPU 0 instances"));
-        QCOMPARE(model.headerData(6, Qt::Horizontal).toString(), QStringLiteral("GPU 1 instances"));
+        QCOMPARE(model.headerData(3, Qt::Horizontal).toString(), QStringLiteral("instances · GPU 0"));
+        QCOMPARE(model.headerData(6, Qt::Horizontal).toString(), QStringLiteral("instances · GPU 1"));
         QCOMPARE(model.index(0, 6).data(SortRole).toLongLong(), 1);
         QCOMPARE(model.index(0, 1).data(SortRole).toLongLong(), 10);
         QCOMPARE(model.index(0, 0).data(CategoryTableModel::ColorRole).toUInt(), categoryColor(QStringLiteral("gemm")));

@@ -2,9 +2,11 @@
 #include "core/models/kernelinstancemodel.h"
 #include "core/models/modelroles.h"
 #include "kernelfixture.h"
+#include "profilebuilder.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace nsw;
@@ -79,6 +81,57 @@ private Q_SLOTS:
         model.setInstances(p, { 3, 5, 8 }); // k2: 100, 200, 300
         QVERIFY(!model.durationFilter());
         QCOMPARE(model.rowCount(), 3);
+    }
+
+    /// More than kSortInPlaceRows executions sort off the GUI thread (1.29M took 3.2 s on it): sort() returns with
+    /// the rows as they were, and the new order arrives with sortingChanged(false), the selection on its kernel.
+    /// Durations are hand-made: execution i lasts (i * 7919) % 150001 ns, a permutation of 0..150000.
+    void manyRowsSortInTheBackground()
+    {
+        constexpr int n = 150'001;
+        ProfileBuilder b;
+        const ProcessIndex p = b.process(1);
+        std::vector<std::uint32_t> rows;
+        for (int i = 0; i < n; ++i)
+            rows.push_back(std::uint32_t(b.kernelWithoutApi(p, qint64(i) * 1'000'000,
+                qint64(i) * 1'000'000 + (qint64(i) * 7919) % n, QStringLiteral("k"), 0, 7, std::uint32_t(i + 1))));
+        KernelInstanceModel model;
+        model.setInstances(b.build(), rows);
+        QItemSelectionModel selection(&model);
+        selection.setCurrentIndex(model.index(1, 0), QItemSelectionModel::SelectCurrent); // 7919 ns
+        QSignalSpy sorting(&model, &KernelInstanceModel::sortingChanged);
+        QVERIFY(std::size_t(n) > KernelInstanceModel::kSortInPlaceRows);
+        model.sort(KernelInstanceModel::DurationColumn, Qt::DescendingOrder);
+        QCOMPARE(sorting.count(), 1);
+        QCOMPARE(sorting.at(0).at(0).toBool(), true);
+        QVERIFY(model.isSorting());
+        QCOMPARE(model.kernelRowAt(0), rows[0]); // not yet
+        QTRY_COMPARE_WITH_TIMEOUT(sorting.count(), 2, 30000);
+        QCOMPARE(sorting.at(1).at(0).toBool(), false);
+        QCOMPARE(model.index(0, KernelInstanceModel::DurationColumn).data(SortRole).toLongLong(), qint64(n - 1));
+        QCOMPARE(model.index(n - 1, KernelInstanceModel::DurationColumn).data(SortRole).toLongLong(), qint64(0));
+        QCOMPARE(selection.currentIndex().row(), n - 1 - 7919); // durations n-1..0: 7919 ns at row n-1-7919
+        QCOMPARE(model.kernelRowAt(selection.currentIndex().row()), rows[1]);
+        // A new list drops a sort still running: its order never lands on the new rows.
+        model.sort(KernelInstanceModel::StartColumn, Qt::AscendingOrder);
+        QVERIFY(model.isSorting());
+        model.setInstances(model.profile(), { rows[2], rows[1] });
+        QVERIFY(!model.isSorting());
+        QCOMPARE(sorting.last().at(0).toBool(), false);
+        QTest::qWait(50);
+        QCOMPARE(model.kernelRowAt(0), rows[2]);
+    }
+
+    /// The copy the background CSV export writes from writes the model's CSV, rows in the order shown.
+    void snapshotWritesTheSameCsv()
+    {
+        KernelInstanceModel model;
+        model.setInstances(twoDeviceKernels(), { 0, 1, 2, 4, 6, 7 });
+        model.sort(KernelInstanceModel::DurationColumn, Qt::DescendingOrder);
+        const std::unique_ptr<QAbstractItemModel> copy = model.csvSnapshot();
+        QCOMPARE(modelCsv(*copy, RawValueRole), modelCsv(model, RawValueRole));
+        QVERIFY(modelCsv(model, RawValueRole).startsWith(QStringLiteral("Start (ns),Duration (ns),")));
+        QCOMPARE(copy->thread(), nullptr); // usable on the export's thread
     }
 };
 

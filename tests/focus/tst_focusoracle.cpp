@@ -210,18 +210,14 @@ void TestFocusOracle::cliRangeMatchesSql_data()
 
 void TestFocusOracle::cliRangeMatchesSql()
 {
-    // `stats --range` (relative to the capture start) and `stats --nvtx` (the first range by start) through the
-    // command line: the totals of the CSV against SQL.
+    // `stats --range` (the export's own timestamps, as SQL reads them) and `stats --nvtx` (the first range by start)
+    // through the command line: the totals of the CSV against SQL. On exports without analysis metadata (2021,
+    // 2022.x) the range was taken from the first event, so the typed timestamps missed their kernels (issue 33).
     QFETCH(QString, file);
     const auto [a, b] = middleOfKernels(file);
-    LoadOptions load;
-    load.parts = LoadKernels | LoadNvtx;
-    const LoadResult loaded = ProfileLoader::load(file, load);
-    QVERIFY2(loaded.ok(), qPrintable(loaded.errorMessage()));
-    const TimeNs origin = focusOrigin(*loaded->profile);
     const QString out = m_dir.filePath(u"kern.csv"_s);
     QCOMPARE(cli::run({ u"stats"_s, file, u"-r"_s, u"cuda_gpu_kern_sum"_s, u"--format"_s, u"csv"_s, u"--range"_s,
-                 u"%1:%2"_s.arg(a - origin).arg(b - origin), u"-o"_s, out }),
+                 u"%1:%2"_s.arg(a).arg(b), u"-o"_s, out }),
         int(cli::ExitOk));
     CountTotal all;
     for (const QStringList& r : csvRows(out)) {

@@ -5,6 +5,7 @@
 #include "core/focus/focusresolve.h"
 #include "core/nvtx/nvtxreports.h"
 #include "core/nvtx/nvtxtree.h"
+#include "core/profile/sessionclock.h"
 #include "core/stats/reports.h"
 #include "profilebuilder.h"
 
@@ -47,7 +48,7 @@ private slots:
     void parseRange();
     void parseRangeErrors_data();
     void parseRangeErrors();
-    void rangeIsRelativeToCaptureStart();
+    void rangeIsOnTheExportsClock();
     void nvtxResolution_data();
     void nvtxResolution();
     void nvtxResolutionErrors_data();
@@ -143,7 +144,7 @@ void TestFocusRange::parseRange()
     QFETCH(TimeNs, start);
     QFETCH(TimeNs, end);
     QFETCH(QString, label);
-    const Result<RelativeRange> r = parseRelativeRange(text);
+    const Result<TypedRange> r = parseTypedRange(text);
     QVERIFY2(r.ok(), qPrintable(r.errorMessage()));
     QCOMPARE(r->start, start);
     QCOMPARE(r->end, end);
@@ -166,29 +167,33 @@ void TestFocusRange::parseRangeErrors()
 {
     QFETCH(QString, text);
     QFETCH(QString, says);
-    const Result<RelativeRange> r = parseRelativeRange(text);
+    const Result<TypedRange> r = parseTypedRange(text);
     QVERIFY(!r.ok());
     QCOMPARE(r.error().kind, ErrorKind::Usage);
     QVERIFY2(r.errorMessage().contains(says), qPrintable(r.errorMessage()));
     QVERIFY2(r.errorMessage().contains(text), qPrintable(r.errorMessage()));
 }
 
-void TestFocusRange::rangeIsRelativeToCaptureStart()
+void TestFocusRange::rangeIsOnTheExportsClock()
 {
-    // No metadata: the capture span is the span of the events, 1000..5000.
+    // No metadata: the capture span is the span of the events, 1000..5000; typed times are the export's own
+    // timestamps, not offsets from the capture's start (issue 33: they were, so "1100:3000" missed by 1000 ns).
     test::ProfileBuilder b;
     const ThreadIndex t = b.thread(b.process(1), 1);
     b.kernel(t, 1000, 1010, 1100, 2000, u"k"_s);
     b.kernel(t, 1020, 1030, 4000, 5000, u"k"_s);
     const ProfilePtr p = b.build();
-    QCOMPARE(focusOrigin(*p), TimeNs(1000));
-    const Result<ResolvedFocus> f = resolveFocus(*p, { u"100:2us"_s, {} });
+    QCOMPARE(sessionClockOrigin(*p), TimeNs(0));
+    const Result<ResolvedFocus> f = resolveFocus(*p, { u"1100:3us"_s, {} });
     QVERIFY2(f.ok(), qPrintable(f.errorMessage()));
     QCOMPARE(f->range.start, TimeNs(1100));
     QCOMPARE(f->range.end, TimeNs(3000));
-    const Result<ResolvedFocus> open = resolveFocus(*p, { u"2us:"_s, {} });
+    const Result<ResolvedFocus> open = resolveFocus(*p, { u"3us:"_s, {} });
     QCOMPARE(open->range.start, TimeNs(3000));
     QCOMPARE(open->range.end, TimeNs(5000)); // the capture's end
+    const Result<ResolvedFocus> from = resolveFocus(*p, { u":1500"_s, {} });
+    QCOMPARE(from->range.start, TimeNs(1000)); // the capture's start
+    QCOMPARE(from->range.end, TimeNs(1500));
     QVERIFY(!resolveFocus(*p, {}).value().range.isActive());
 }
 

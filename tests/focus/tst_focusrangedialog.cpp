@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // View → Focus on Range…: what a person types, what the panes are then focused on, and what is refused (hand-worked:
-// a capture that starts at 5 s on the events' clock and lasts 2 s).
+// a capture that starts at 5 s on the events' clock and lasts 2 s). Typed times are the export's own timestamps, as
+// the timeline's ruler and every table show them (issue 33: they counted from the capture's start).
 #include "widgets/shell/focusrangedialog.h"
 
 #include <QDialogButtonBox>
@@ -29,18 +30,20 @@ private Q_SLOTS:
         QTest::addColumn<TimeNs>("focusStart"); // on the events' clock
         QTest::addColumn<TimeNs>("focusEnd");
         QTest::addColumn<QString>("label");
-        QTest::newRow("seconds") << u"1.2s"_s << u"1.5s"_s << kOrigin + 1'200'000'000 << kOrigin + 1'500'000'000
-                                 << u"1.2 s–1.5 s"_s;
-        QTest::newRow("mixed units") << u"350ms"_s << u"1200000us"_s << kOrigin + 350'000'000 << kOrigin + 1'200'000'000
-                                     << u"350 ms–1200000 µs"_s;
-        QTest::newRow("bare numbers are nanoseconds")
-            << u"1500"_s << u"2500"_s << kOrigin + 1500 << kOrigin + 2500 << u"1500 ns–2500 ns"_s;
+        QTest::newRow("seconds") << u"6.2s"_s << u"6.5s"_s << TimeNs(6'200'000'000) << TimeNs(6'500'000'000)
+                                 << u"6.2 s–6.5 s"_s;
+        QTest::newRow("mixed units") << u"5350ms"_s << u"6200000us"_s << TimeNs(5'350'000'000) << TimeNs(6'200'000'000)
+                                     << u"5350 ms–6200000 µs"_s;
+        QTest::newRow("bare numbers are nanoseconds") << u"5000001500"_s << u"5000002500"_s << kOrigin + 1500
+                                                      << kOrigin + 2500 << u"5000001500 ns–5000002500 ns"_s;
         QTest::newRow("empty start: the capture start")
-            << QString() << u"300 ms"_s << kOrigin << kOrigin + 300'000'000 << u"start–300 ms"_s;
+            << QString() << u"5.3 s"_s << kOrigin << kOrigin + 300'000'000 << u"start–5.3 s"_s;
         QTest::newRow("empty end: the capture end")
-            << u"1.9s"_s << QString() << kOrigin + 1'900'000'000 << kOrigin + 2'000'000'000 << u"1.9 s–end"_s;
-        QTest::newRow("zero length") << u"1s"_s << u"1000ms"_s << kOrigin + 1'000'000'000 << kOrigin + 1'000'000'000
-                                     << u"1 s–1000 ms"_s;
+            << u"6.9s"_s << QString() << kOrigin + 1'900'000'000 << kOrigin + 2'000'000'000 << u"6.9 s–end"_s;
+        QTest::newRow("zero length") << u"6s"_s << u"6000ms"_s << kOrigin + 1'000'000'000 << kOrigin + 1'000'000'000
+                                     << u"6 s–6000 ms"_s;
+        QTest::newRow("overlapping the capture's start")
+            << u"4.5s"_s << u"5.5s"_s << TimeNs(4'500'000'000) << TimeNs(5'500'000'000) << u"4.5 s–5.5 s"_s;
     }
 
     void typedRanges()
@@ -73,9 +76,11 @@ private Q_SLOTS:
         QTest::newRow("not a number") << u"1s"_s << u"soon"_s << u"End: 'soon' is not a time."_s;
         QTest::newRow("fraction of a nanosecond without unit")
             << u"1.5"_s << QString() << u"Start: '1.5' is not a time."_s;
-        QTest::newRow("end before start") << u"1.5s"_s << u"1.2s"_s << u"The end is before the start."_s;
-        QTest::newRow("negative") << u"-1s"_s << u"1s"_s << u"they cannot be negative"_s;
-        QTest::newRow("after the capture") << u"2s"_s << u"3s"_s << u"The start is after the end of the capture"_s;
+        QTest::newRow("end before start") << u"6.5s"_s << u"6.2s"_s << u"The end is before the start."_s;
+        QTest::newRow("before the capture")
+            << u"1s"_s << u"2s"_s << u"The end is before the start of the capture (capture 5.00 s – 7.00 s)"_s;
+        QTest::newRow("after the capture")
+            << u"7s"_s << u"8s"_s << u"The start is after the end of the capture (capture 5.00 s – 7.00 s)"_s;
     }
 
     void refusedInput()
@@ -123,12 +128,21 @@ private Q_SLOTS:
     {
         const FocusRange current { kOrigin + 1'234'567'891, kOrigin + 1'500'000'000, u"iteration 3"_s };
         FocusRangeDialog dialog(kCapture, current);
-        QCOMPARE(dialog.startEdit()->text(), u"1234.567891ms"_s);
-        QCOMPARE(dialog.endEdit()->text(), u"1500ms"_s);
+        QCOMPARE(dialog.startEdit()->text(), u"6.234567891s"_s);
+        QCOMPARE(dialog.endEdit()->text(), u"6.5s"_s);
         dialog.accept(); // unchanged: the same range, now labelled as typed
         QCOMPARE(dialog.range().start, current.start);
         QCOMPARE(dialog.range().end, current.end);
-        QCOMPARE(dialog.range().label, u"1234.567891 ms–1500 ms"_s);
+        QCOMPARE(dialog.range().label, u"6.234567891 s–6.5 s"_s);
+    }
+
+    /// The hint says where the capture lies on the clock the fields take.
+    void hintShowsTheCaptureOnTheClock()
+    {
+        FocusRangeDialog dialog(kCapture, {});
+        const auto* hint = dialog.findChild<QLabel*>(u"focusRangeHint"_s);
+        QVERIFY(hint);
+        QVERIFY2(hint->text().contains(u"capture 5.00 s – 7.00 s (2.000 s)"_s), qPrintable(hint->text()));
     }
 };
 

@@ -341,7 +341,7 @@ private Q_SLOTS:
         QVERIFY(ticks.size() >= 3);
         for (const QString& t : std::as_const(ticks))
             QVERIFY2(!t.startsWith(QLatin1Char('+')) && t.toDouble() >= 0 && t.toDouble() <= 0.006, qPrintable(t));
-        QCOMPARE(pane.plot()->ncclRect()->axis(QCPAxis::atBottom)->label(), qs("Time since capture start (s)"));
+        QCOMPARE(pane.plot()->ncclRect()->axis(QCPAxis::atBottom)->label(), qs("Session time (s)"));
     }
 
     void legendAndLabelsLeaveThePeaksVisible()
@@ -420,15 +420,14 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("labels");
         QTest::addColumn<QString>("axis");
         QTest::newRow("capture, steps of 0.25 s")
-            << 0.0 << 1.4 << qsl({ "0.00", "0.25", "0.50", "0.75", "1.00", "1.25" })
-            << qs("Time since capture start (s)");
+            << 0.0 << 1.4 << qsl({ "0.00", "0.25", "0.50", "0.75", "1.00", "1.25" }) << qs("Session time (s)");
         // QCustomPlot's step for 1.4 s is 0.25 s; the origin is the last tick at or before the range's start.
         QTest::newRow("15 days away") << 1309077.2 << 1309078.6
                                       << qsl({ "+0.25", "+0.50", "+0.75", "+1.00", "+1.25", "+1.50" })
-                                      << qs("Seconds after 1309077.00 s (time since capture start)");
+                                      << qs("Seconds after 1309077.00 s (session time)");
         QTest::newRow("a millisecond at 60 s")
             << 60.0001 << 60.0011 << qsl({ "+0.0002", "+0.0004", "+0.0006", "+0.0008", "+0.0010" })
-            << qs("Seconds after 60.0000 s (time since capture start)");
+            << qs("Seconds after 60.0000 s (session time)");
     }
     void timeTicks()
     {

@@ -190,6 +190,45 @@ private Q_SLOTS:
         editor->close();
     }
 
+    /// Esc with unsaved rules asks (it closed the editor and dropped the edits): Cancel keeps the editor and the
+    /// edits, Discard closes it and reverts them.
+    void escapeWithUnsavedEditsAsks()
+    {
+        CategoriesPane pane(m_workbench);
+        pane.show();
+        CategoryController* c = pane.controller();
+        QVERIFY(c->select(QStringLiteral("e"), QStringLiteral("m")));
+        RuleEditorDialog* editor = pane.openEditor();
+        QTRY_VERIFY(editor->isVisible());
+        const std::size_t rules = c->rules().rules.size();
+        editor->setCurrentRow(0);
+        editor->addRule();
+        QVERIFY(c->isModified());
+        for (const QMessageBox::StandardButton choice : { QMessageBox::Cancel, QMessageBox::Discard }) {
+            QString question;
+            QTimer answer;
+            answer.setInterval(10);
+            connect(&answer, &QTimer::timeout, this, [&]() {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                    question = box->text();
+                    box->button(choice)->click();
+                }
+            });
+            answer.start();
+            QTest::keyClick(editor, Qt::Key_Escape);
+            answer.stop();
+            QVERIFY2(question.contains(QStringLiteral("unsaved changes")), qPrintable(question));
+            if (choice == QMessageBox::Cancel) {
+                QVERIFY(editor->isVisible());
+                QVERIFY(c->isModified());
+                QCOMPARE(c->rules().rules.size(), rules + 1);
+            }
+        }
+        QTRY_VERIFY(!editor->isVisible());
+        QVERIFY(!c->isModified());
+        QCOMPARE(c->rules().rules.size(), rules);
+    }
+
     void clickSegmentShowsKernels()
     {
         CategoriesPane pane(m_workbench);
@@ -284,8 +323,8 @@ private Q_SLOTS:
         const QAbstractItemModel* m = view->model();
         QCOMPARE(m->columnCount(), 7);
         const QStringList bars = pane.chart()->table().bars;
-        QCOMPARE(m->headerData(3, Qt::Horizontal).toString(), bars[0] + QStringLiteral(" instances"));
-        QCOMPARE(m->headerData(6, Qt::Horizontal).toString(), bars[1] + QStringLiteral(" instances"));
+        QCOMPARE(m->headerData(3, Qt::Horizontal).toString(), QStringLiteral("instances · ") + bars[0]);
+        QCOMPARE(m->headerData(6, Qt::Horizontal).toString(), QStringLiteral("instances · ") + bars[1]);
         const auto cell = [&](const QString& category, int column) {
             for (int r = 0; r < m->rowCount(); ++r)
                 if (m->index(r, 0).data().toString() == category)
@@ -337,7 +376,17 @@ private Q_SLOTS:
         QTRY_VERIFY(view->isVisible() && view->model()->rowCount() > 0);
         const int timeColumn = 1;
         const QString header = view->model()->headerData(timeColumn, Qt::Horizontal).toString();
-        QVERIFY(header.startsWith(QStringLiteral("nsys2025.1_t4_softmax")));
+        QVERIFY2(header.startsWith(QStringLiteral("g2g · nsys2025.1_t4_softmax")), qPrintable(header));
+        // As drawn, elided on the right: the time and the share columns read apart (elided from the left, both
+        // read "…memcpy_heavy_with_a_l…").
+        QHeaderView* h = view->horizontalHeader();
+        QCOMPARE(h->textElideMode(), Qt::ElideRight);
+        const auto shown = [&](int column) {
+            const QString text = view->model()->headerData(column, Qt::Horizontal).toString();
+            return h->fontMetrics().elidedText(text, h->textElideMode(), h->sectionSize(column) - 8);
+        };
+        QVERIFY2(shown(timeColumn).startsWith(QStringLiteral("g2g · ")), qPrintable(shown(timeColumn)));
+        QVERIFY2(shown(timeColumn + 1).startsWith(QStringLiteral("% · ")), qPrintable(shown(timeColumn + 1)));
         const int right = view->columnViewportPosition(timeColumn) + view->columnWidth(timeColumn);
         QVERIFY2(right <= view->viewport()->width(),
             qPrintable(QStringLiteral("time column ends at %1 px of %2").arg(right).arg(view->viewport()->width())));

@@ -2,8 +2,10 @@
 // What a person sees of the category chart at pane and PNG sizes: bar labels that fit (upright when they fit side by
 // side, else horizontal bars), a plot area of at least half the chart, and every legend entry complete.
 #include "widgets/categories/categorychart.h"
+#include "widgets/common/plotexport.h"
 
 #include <QImage>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace nsw;
@@ -71,6 +73,7 @@ private Q_SLOTS:
     void shortDockLegendIsWholeOrLeftOut();
     void timeAxisNumbersHaveRoom_data();
     void timeAxisNumbersHaveRoom();
+    void exportedBarsCarryWholeNames();
 };
 
 void TestCategoryChart::layoutFits_data()
@@ -286,6 +289,31 @@ void TestCategoryChart::timeAxisNumbersHaveRoom()
         QVERIFY2(gap >= needed,
             qPrintable(QStringLiteral("'%1' and '%2' %3 px apart").arg(labels[i - 1], labels[i]).arg(gap)));
     }
+}
+
+/// In a narrow pane the bars' profile names are shortened to what tells them apart ("…before…", whole in the
+/// tooltip); a PNG has no tooltip, so an export draws them whole (it drew "…before…" and "…after…").
+void TestCategoryChart::exportedBarsCarryWholeNames()
+{
+    CategoryChart chart;
+    const CategoryTable t = table(2);
+    QVERIFY(showOnScreen(chart, t, QSize(380, 320)));
+    QVERIFY(chart.isHorizontal());
+    const auto labels = [&]() {
+        QStringList out;
+        for (const QString& l : chart.barAxis()->ticker().dynamicCast<QCPAxisTickerText>()->ticks())
+            out << l;
+        return out;
+    };
+    QVERIFY2(labels().first().contains(QStringLiteral("…")), qPrintable(labels().join(u'|')));
+    chart.setExporting(true);
+    QCOMPARE(labels(), QStringList(t.bars.begin(), t.bars.end()));
+    chart.setExporting(false);
+    QVERIFY(labels().first().contains(QStringLiteral("…")));
+    // renderPlotImage() exports that way, and the chart on screen is shortened again after it.
+    QTemporaryDir dir;
+    QCOMPARE(savePlotPng(chart, dir.filePath(QStringLiteral("c.png")), { 900, 500 }), QString());
+    QVERIFY(labels().first().contains(QStringLiteral("…")));
 }
 
 void TestCategoryChart::shortLabelsStandUpright()

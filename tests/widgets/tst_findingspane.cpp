@@ -12,6 +12,7 @@
 #include "core/session/workbenchload.h"
 #include "profilebuilder.h"
 #include "widgets/diagnostics/findingspane.h"
+#include "widgets/diagnostics/reportcharts.h"
 #include "widgets/diagnostics/thresholdsdialog.h"
 
 #include <QDir>
@@ -30,6 +31,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <limits>
+#include <qcustomplot.h>
 
 using namespace nsw;
 
@@ -75,6 +77,7 @@ private Q_SLOTS:
     void thresholdsChangeTheFindings();
     void followsTheFocus();
     void writesTheReportFolder();
+    void reportChartLegendLeavesTheBarsBare();
     void refusesAFileAsReportFolder();
     void noProfileSaysSo();
 
@@ -154,6 +157,15 @@ void TestFindingsPane::detailShowsTheNumbersAndRecommendation()
     QVERIFY2(text.contains(QStringLiteral("Recommendation")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("80.0 %")), qPrintable(text)); // 4 of 5 ms of kernel time
     QVERIFY(m_pane->showKernelsButton()->isEnabled());
+    // The checks not run are the profile's: a link under the finding (the whole list was repeated under each one),
+    // the list itself a click away.
+    QVERIFY(!m_pane->result()->skipped.empty()); // no NVTX in the profile
+    QVERIFY2(!text.contains(QStringLiteral("Not checked")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("not run for missing data")), qPrintable(text));
+    Q_EMIT m_pane->detail()->anchorClicked(QUrl(QStringLiteral("not-checked")));
+    const QString list = m_pane->detail()->toPlainText();
+    QVERIFY2(list.contains(QStringLiteral("Not checked")) && list.contains(m_pane->result()->skipped.front().check),
+        qPrintable(list));
 }
 
 void TestFindingsPane::showKernelsFiltersTheKernelPane()
@@ -210,6 +222,20 @@ void TestFindingsPane::tablesAreTabs()
             for (int c = 0; c < view->model()->columnCount(); ++c)
                 found |= view->model()->index(row, c).data(RawValueRole) == QVariant(qint64(8 * ms));
         QVERIFY(found);
+        // Headers in words over formatted values ("start_ns" stood over "2.1 ms"), the CSV's names kept; a start
+        // reads on the session clock to the nanosecond.
+        QStringList headers, csvNames;
+        for (int c = 0; c < view->model()->columnCount(); ++c) {
+            headers << view->model()->headerData(c, Qt::Horizontal).toString();
+            csvNames << view->model()->headerData(c, Qt::Horizontal, CsvTextRole).toString();
+        }
+        QVERIFY2(headers.contains(QStringLiteral("Start")) && headers.contains(QStringLiteral("Duration")),
+            qPrintable(headers.join(u'|')));
+        for (const QString& h : headers)
+            QVERIFY2(!h.contains(u'_'), qPrintable(h));
+        const int start = int(csvNames.indexOf(QStringLiteral("start_ns")));
+        QVERIFY(start >= 0);
+        QCOMPARE(view->model()->index(0, start).data().toString(), QStringLiteral("0.002100000 s"));
     }
 }
 
@@ -225,6 +251,21 @@ void TestFindingsPane::thresholdsChangeTheFindings()
     QVERIFY(dialog.spinBox(QStringLiteral("dominant_kernel_pct")));
     QCOMPARE(dialog.spinBox(QStringLiteral("dominant_kernel_pct"))->value(), 90.0);
     QCOMPARE(dialog.thresholds().value(QStringLiteral("dominant_kernel_pct")), 90.0);
+    // What a person reads: names in words, whole counts without "count" (it showed "launch_storm_min_kernels" and
+    // "1000.000 count"), the identifier in the tooltip for the command line.
+    QCOMPARE(dialog.spinBox(QStringLiteral("launch_storm_min_kernels"))->text(), QStringLiteral("1000"));
+    QCOMPARE(dialog.spinBox(QStringLiteral("listed_gap_us"))->text(), QStringLiteral("100.00 µs"));
+    QStringList labels;
+    for (const QLabel* l : dialog.findChildren<QLabel*>())
+        labels << l->text();
+    QVERIFY2(labels.contains(QStringLiteral("GPU idle critical"))
+            && labels.contains(QStringLiteral("Launch storm minimum kernels")),
+        qPrintable(labels.join(u'|')));
+    for (const QString& l : labels)
+        QVERIFY2(!l.contains(u'_') || l.contains(QStringLiteral("<tt>")), qPrintable(l));
+    QVERIFY(dialog.spinBox(QStringLiteral("gpu_idle_pct"))
+                ->toolTip()
+                .contains(QStringLiteral("--threshold gpu_idle_pct=")));
 }
 
 void TestFindingsPane::followsTheFocus()
@@ -235,6 +276,29 @@ void TestFindingsPane::followsTheFocus()
     QVERIFY(m_pane->result()->focus.isActive());
     QCOMPARE(rowOf(*m_pane->findingsView(), QStringLiteral("gpu_idle"), *m_pane), -1);
     QVERIFY2(m_pane->message()->text().contains(QStringLiteral("focus")), qPrintable(m_pane->message()->text()));
+}
+
+/// The report's GPU time breakdown: its legend beside the bars, not over them (inside the plot it covered the
+/// first bar, full to 100 %).
+void TestFindingsPane::reportChartLegendLeavesTheBarsBare()
+{
+    const std::unique_ptr<QCustomPlot> plot = timeBreakdownPlot(*m_pane->result());
+    QVERIFY(plot);
+    plot->toPixmap(900, 420); // lays it out as the PNG is drawn
+    QVERIFY(plot->legend->visible() && plot->legend->itemCount() == 4);
+    const QRect legend = plot->legend->outerRect();
+    const QRect bars = plot->axisRect()->rect();
+    QVERIFY2(!legend.intersects(bars),
+        qPrintable(QStringLiteral("legend %1,%2 %3x%4, plot %5,%6 %7x%8")
+                       .arg(legend.x())
+                       .arg(legend.y())
+                       .arg(legend.width())
+                       .arg(legend.height())
+                       .arg(bars.x())
+                       .arg(bars.y())
+                       .arg(bars.width())
+                       .arg(bars.height())));
+    QVERIFY(QRect(0, 0, 900, 420).contains(legend));
 }
 
 void TestFindingsPane::writesTheReportFolder()

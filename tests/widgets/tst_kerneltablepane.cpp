@@ -159,6 +159,10 @@ private Q_SLOTS:
         QTest::newRow("name filter nccl, device 1 hidden")
             << qs("nccl") << 1
             << qs("Shown: 2 kernel executions, 1 name, 1.00 µs summed kernel time (the profile has 1,204 executions)");
+        // One execution reads in the singular (it read "1 kernel executions").
+        QTest::newRow("name filter elementwise")
+            << qs("elementwise") << -1
+            << qs("Shown: 1 kernel execution, 1 name, 100 ns summed kernel time (the profile has 1,204 executions)");
     }
     void summaryLineCountsWhatTheFilterShows()
     {

@@ -61,11 +61,34 @@ private Q_SLOTS:
             banners->banner(1)->findChild<QPushButton*>(QStringLiteral("dismissLoadError")), Qt::LeftButton);
         QCOMPARE(int(banners->errors().size()), 1);
         QCOMPARE(banners->errors().front().path, QStringLiteral("/traces/run1.sqlite"));
-        const auto buttons = banners->banner(0)->findChildren<QPushButton*>();
-        for (QPushButton* b : buttons)
-            if (b->objectName() != QLatin1String("dismissLoadError"))
-                QTest::mouseClick(b, Qt::LeftButton);
+        QTest::mouseClick(banners->banner(0)->findChild<QPushButton*>(QStringLiteral("openAnother")), Qt::LeftButton);
         QCOMPARE(another.count(), 1);
+    }
+
+    /// Several failed loads (a folder of broken exports) go in one click: "Dismiss all" on the first banner, shown
+    /// only while there are two or more.
+    void severalBannersGoAtOnce()
+    {
+        QWidget window;
+        window.resize(900, 300);
+        auto* banners = new LoadErrorBanners(&window);
+        banners->setGeometry(0, 0, 900, 300);
+        window.show();
+        const auto dismissAllOf = [&](int i) {
+            return banners->banner(i)->findChild<QPushButton*>(QStringLiteral("dismissAllLoadErrors"));
+        };
+        banners->add({ QStringLiteral("/t/a.sqlite"), QStringLiteral("empty file") });
+        QTRY_VERIFY(banners->banner(0)->isVisible());
+        QVERIFY(!dismissAllOf(0)->isVisible());
+        banners->add({ QStringLiteral("/t/b.sqlite"), QStringLiteral("truncated") });
+        banners->add({ QStringLiteral("/t/c.sqlite"), QStringLiteral("not a database") });
+        QTRY_VERIFY(dismissAllOf(0)->isVisible());
+        QVERIFY(!dismissAllOf(1)->isVisible() && !dismissAllOf(2)->isVisible());
+        QSignalSpy changed(banners, &LoadErrorBanners::errorsChanged);
+        QTest::mouseClick(dismissAllOf(0), Qt::LeftButton);
+        QVERIFY(!banners->hasContent());
+        QCOMPARE(banners->banner(0), nullptr);
+        QCOMPARE(changed.count(), 1);
     }
 
     void startPageListsTheErrors()

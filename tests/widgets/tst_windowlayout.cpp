@@ -2,11 +2,12 @@
 // The window's default layout as a person sees it: room for the tables at common screen sizes (also once a
 // timeline takes the top), charts as tabs, a first start that uses the screen, and Reset Layout.
 #include "app/mainwindow.h"
+#include "app/panekeys.h"
+#include "core/controllers/categorycontroller.h"
+#include "core/controllers/comparecontroller.h"
 #include "core/session/workbench.h"
 #include "oracleexports.h"
-#include "core/controllers/categorycontroller.h"
 #include "widgets/common/pane.h"
-#include "core/controllers/comparecontroller.h"
 #include "widgets/compare/comparepane.h"
 #include "widgets/iterations/iterationspane.h"
 #include "widgets/kernels/kerneltablepane.h"
@@ -306,9 +307,9 @@ private Q_SLOTS:
         QDockWidget* iterations = w.dockOf(w.pane(QStringLiteral("iterations")));
         QDockWidget* categories = w.dockOf(w.pane(QStringLiteral("categories")));
         QTRY_VERIFY(categories->isVisible()); // the front tab of the charts
-        iterations->toggleViewAction()->trigger(); // View → Iterations: closed
+        iterations->close(); // its title bar's close button
         QVERIFY(iterations->isHidden());
-        iterations->toggleViewAction()->trigger(); // and shown again
+        showActionOf(iterations)->trigger(); // View → Iterations: shown again
         // In front: on screen, where the tab behind it is moved off the window (Qt keeps it "visible").
         QTRY_VERIFY(!iterations->visibleRegion().isEmpty());
         QVERIFY(categories->visibleRegion().isEmpty());

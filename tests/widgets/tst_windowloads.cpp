@@ -3,6 +3,8 @@
 // closing during a load, and the open order (the compare baseline) whichever load ends first. Loads are held
 // at a gate on their own thread (LoadJob's test hook), never slowed down by sleeps.
 #include "app/mainwindow.h"
+#include "core/controllers/categorycontroller.h"
+#include "core/controllers/comparecontroller.h"
 #include "core/models/kernelinstancemodel.h"
 #include "core/models/reporttablemodel.h"
 #include "core/session/loadjob.h"
@@ -10,8 +12,6 @@
 #include "loaderfixtures.h"
 #include "oracleexports.h"
 #include "testutils.h"
-#include "core/controllers/categorycontroller.h"
-#include "core/controllers/comparecontroller.h"
 #include "widgets/compare/comparepane.h"
 #include "widgets/kernels/kerneltablepane.h"
 #include "widgets/nvtx/nvtxpane.h"
@@ -416,7 +416,26 @@ private Q_SLOTS:
         QCOMPARE(sessions[0]->path(), QFileInfo(m_modern).absoluteFilePath());
         QCOMPARE(sessions[1]->path(), QFileInfo(m_old).absoluteFilePath());
         QCOMPARE(compare->controller()->baseline(), sessions[0]);
-        QCOMPARE(w.workbench()->current()->path(), QFileInfo(m_modern).absoluteFilePath()); // the last one loaded
+        QCOMPARE(w.workbench()->current()->path(), QFileInfo(m_modern).absoluteFilePath()); // the first argument
+    }
+
+    /// Several files opened at once show the first of them, also when it loads first (it was the last one loaded);
+    /// a file opened later is shown when it loads.
+    void theFirstProfileOpenedIsShownWhicheverLoadEndsLast()
+    {
+        MainWindow w(true);
+        w.show();
+        QSignalSpy ended(&w, &MainWindow::loadEnded);
+        m_gate.close({ QFileInfo(m_old).absoluteFilePath() }); // the second one opened ends last
+        w.openFiles({ m_modern, m_old });
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 20000);
+        QCOMPARE(ended.first().at(0).toString(), QFileInfo(m_modern).absoluteFilePath());
+        m_gate.open();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 20000);
+        QCOMPARE(w.workbench()->current()->path(), QFileInfo(m_modern).absoluteFilePath());
+        QVERIFY2(w.windowTitle().startsWith(QFileInfo(m_modern).fileName()), qPrintable(w.windowTitle()));
+        w.workbench()->removeSession(w.workbench()->current());
+        QCOMPARE(w.workbench()->current()->path(), QFileInfo(m_old).absoluteFilePath());
     }
 };
 

@@ -247,6 +247,11 @@ void CategoriesPane::showEvent(QShowEvent* event)
     m_controller->activate();
 }
 
+bool CategoriesPane::isComputing() const
+{
+    return m_controller->isBusy();
+}
+
 QAbstractItemView* CategoriesPane::exportableView() const
 {
     return m_tableView;
@@ -311,7 +316,9 @@ void CategoriesPane::showResults()
                   .arg(current->displayName()));
     m_chart->setTable(table, subtitle);
     m_tableModel->setTable(table);
-    // Headers are "<profile file name> [g2g]": elided past about 22 characters, so that the numbers stay in sight.
+    // Headers are "g2g · <profile file name>": elided on the right past about 22 characters, so that the numbers
+    // stay in sight and the measure stays readable.
+    m_tableView->horizontalHeader()->setTextElideMode(Qt::ElideRight);
     resizeColumnsToCells(m_tableView, 22 * m_tableView->fontMetrics().averageCharWidth());
 
     QStringList lines;

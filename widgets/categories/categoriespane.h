@@ -32,6 +32,7 @@ public:
 
     QString paneId() const override { return QStringLiteral("categories"); }
     QString title() const override { return tr("C&ategories"); }
+    bool isComputing() const override;
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;
     QString exportBaseName() const override;

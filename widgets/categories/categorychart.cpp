@@ -83,7 +83,7 @@ CategoryChart::CategoryChart(QWidget* parent)
     m_below->setColumnStretchFactor(0, 0.001);
     legend->setIconSize(14, 10);
     legend->setRowSpacing(1);
-    setMinimumSize(320, 180); // a docked pane at 1366x768 has ~250 px for the chart and its table
+    setMinimumSize(320, 150); // a docked pane at 1366x768 has ~230 px for the chart and its table
     connect(this, &QCustomPlot::afterLayout, this, &CategoryChart::showLabelsThatFit);
 }
 
@@ -193,12 +193,24 @@ void CategoryChart::setTable(const CategoryTable& table, const QString& subtitle
     fitToSize(); // again with the laid-out axis rect
 }
 
+void CategoryChart::setExporting(bool exporting)
+{
+    if (exporting == m_exporting)
+        return;
+    m_exporting = exporting;
+    const Hit outlined = m_highlighted;
+    rebuild();
+    if (outlined.bar >= 0)
+        highlight(outlined); // the outline stays on screen (an export hides it on its own)
+}
+
 void CategoryChart::rebuild()
 {
     const CategoryTable& table = m_table;
     clearPlottables();
     clearItems();
     m_highlight = nullptr;
+    m_highlighted = {};
     m_placeholder = nullptr;
     m_segmentLabels.clear();
     m_totalLabels.clear();
@@ -272,13 +284,14 @@ void CategoryChart::setUpAxes(TimeNs maxTotal)
     const QFontMetrics metrics(barAxis->tickLabelFont());
     const int room = labelRoom();
     m_labelRoomBuilt = room;
-    const QStringList labels = m_horizontal
+    const bool shorten = m_horizontal && !m_exporting; // a picture has no tooltip to give the whole name
+    const QStringList labels = shorten
         ? compactProfileLabels(table.bars, std::max(8, room / std::max(1, metrics.averageCharWidth())))
         : table.bars;
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (std::size_t b = 0; b < bars; ++b)
-        ticker->addTick(double(b + 1),
-            metrics.elidedText(labels[qsizetype(b)], Qt::ElideMiddle, m_horizontal ? room : QWIDGETSIZE_MAX));
+        ticker->addTick(
+            double(b + 1), metrics.elidedText(labels[qsizetype(b)], Qt::ElideMiddle, shorten ? room : QWIDGETSIZE_MAX));
     barAxis->setTicker(ticker);
     barAxis->setTickLabelRotation(0);
     barAxis->grid()->setVisible(false);
@@ -424,6 +437,7 @@ CategoryChart::Hit CategoryChart::hitTest(const QPointF& pos) const
 
 void CategoryChart::highlight(Hit hit)
 {
+    m_highlighted = hit;
     if (m_highlight) {
         removeItem(m_highlight);
         m_highlight = nullptr;

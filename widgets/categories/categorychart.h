@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/categories/categorytable.h"
+#include "widgets/common/plotexport.h"
 
 #include <qcustomplot.h>
 
@@ -12,7 +13,7 @@ namespace nsw {
 /// in the title and the axis. Bars stand upright while their labels fit side by side on one line; otherwise they lie
 /// horizontally, one label per row (elided to at most a third of the width), so the plot keeps most of the pane.
 /// Used by the categories pane and by `nsys-workbench categories --png`.
-class CategoryChart : public QCustomPlot
+class CategoryChart : public QCustomPlot, public ExportLayout
 {
     Q_OBJECT
 public:
@@ -20,6 +21,8 @@ public:
 
     /// Replaces the chart's content. @p subtitle names the rules (e.g. "vllm / llama").
     void setTable(const CategoryTable& table, const QString& subtitle);
+    /// Exported, the bars carry their profiles' whole names (on screen shortened, whole in the tooltip).
+    void setExporting(bool exporting) override;
     const CategoryTable& table() const { return m_table; }
 
     struct Hit
@@ -52,6 +55,8 @@ protected:
     void updateLayout() override;
 
 private:
+    bool m_exporting = false;
+    Hit m_highlighted; ///< what highlight() outlines, kept across an export's relayout
     double scaled(TimeNs ns) const { return double(ns) / m_unitNs; }
     /// Chooses the orientation and the legend's columns for the current size; rebuilds when the orientation changes.
     void fitToSize();

@@ -15,7 +15,6 @@
 
 #include <QAction>
 #include <QCheckBox>
-#include <QCloseEvent>
 #include <QComboBox>
 #include <QCompleter>
 #include <QDialogButtonBox>
@@ -659,15 +658,14 @@ bool RuleEditorDialog::confirmDiscard()
     return true;
 }
 
-void RuleEditorDialog::closeEvent(QCloseEvent* event)
+void RuleEditorDialog::reject()
 {
-    if (confirmDiscard()) {
-        if (m_controller->isModified())
-            m_controller->revert();
-        event->accept();
-    } else {
-        event->ignore();
-    }
+    // QDialog's Esc and close button both come here (a closeEvent() alone let Esc close without asking).
+    if (!confirmDiscard())
+        return;
+    if (m_controller->isModified())
+        m_controller->revert();
+    QDialog::reject();
 }
 
 void RuleEditorDialog::newModelFromThis()

@@ -64,8 +64,8 @@ public:
     /// Applies what is typed in the fields now; the typing timer calls it kTypingDelayMs after the last key.
     void applyTypedFields();
 
-protected:
-    void closeEvent(QCloseEvent* event) override;
+    /// Esc and the window's close button: unsaved edits ask first (Save, Discard or Cancel: stay open).
+    void reject() override;
 
 private:
     QLayout* buildSelectorBar();

@@ -257,7 +257,7 @@ QString DurationHistogramChart::binToolTip(int bin) const
     const QString range = b.upper == 0
         ? formatDuration(0)
         : QStringLiteral("%1 – %2").arg(formatDuration(b.lower), formatDuration(b.upper));
-    return tr("%1: %2 executions (%3 %)").arg(range, withThousandsSeparators(b.count)).arg(share, 0, 'f', 1);
+    return tr("%1: %2 (%3 %)").arg(range, countOf(b.count, tr("execution"), tr("executions"))).arg(share, 0, 'f', 1);
 }
 
 void DurationHistogramChart::onPress(QMouseEvent* event)

@@ -10,7 +10,14 @@ namespace nsw {
 
 namespace {
 const QString kLastFolderKey = QStringLiteral("dialogs/lastFolder");
+const QString kLastSaveFolderKey = QStringLiteral("dialogs/lastSaveFolder");
+
+QString folderOf(const QString& path)
+{
+    const QFileInfo info(path);
+    return info.isDir() ? info.absoluteFilePath() : info.absolutePath();
 }
+} // namespace
 
 QString lastDialogFolder()
 {
@@ -22,19 +29,30 @@ void rememberDialogFolder(const QString& path)
 {
     if (path.isEmpty())
         return;
-    const QFileInfo info(path);
-    QSettings().setValue(kLastFolderKey, info.isDir() ? info.absoluteFilePath() : info.absolutePath());
+    QSettings().setValue(kLastFolderKey, folderOf(path));
+}
+
+QString saveDialogFolder()
+{
+    const QFileInfo folder(QSettings().value(kLastSaveFolderKey).toString());
+    return folder.isDir() && folder.isWritable() ? folder.absoluteFilePath() : QDir::homePath();
+}
+
+void rememberSaveFolder(const QString& path)
+{
+    if (!path.isEmpty())
+        QSettings().setValue(kLastSaveFolderKey, folderOf(path));
 }
 
 QString suggestedSavePath(const QString& fileName)
 {
-    return QDir(lastDialogFolder()).filePath(fileName);
+    return QDir(saveDialogFolder()).filePath(fileName);
 }
 
 QString askSaveFileName(QWidget* parent, const QString& caption, const QString& fileName, const QString& filter)
 {
     const QString file = QFileDialog::getSaveFileName(parent, caption, suggestedSavePath(fileName), filter);
-    rememberDialogFolder(file);
+    rememberSaveFolder(file);
     return file;
 }
 
@@ -58,6 +76,13 @@ QString askExistingDirectory(QWidget* parent, const QString& caption)
 {
     const QString dir = QFileDialog::getExistingDirectory(parent, caption, lastDialogFolder());
     rememberDialogFolder(dir);
+    return dir;
+}
+
+QString askSaveDirectory(QWidget* parent, const QString& caption)
+{
+    const QString dir = QFileDialog::getExistingDirectory(parent, caption, saveDialogFolder());
+    rememberSaveFolder(dir);
     return dir;
 }
 

@@ -32,6 +32,11 @@ public:
     virtual QCustomPlot* exportablePlot() const { return nullptr; }
     /// A file name stem for exports, e.g. "kernels-mfu_before".
     virtual QString exportBaseName() const;
+    /// A computation of the pane runs (off the GUI thread); false when it shows what it has.
+    virtual bool isComputing() const { return false; }
+    /// Shows its results for the current profile: nothing computing, waiting for the rest of a load or deferred until
+    /// shown (benchmarks and tests wait on it).
+    bool isSettled() const { return !isComputing() && !m_waitingFor && !m_refreshPending; }
 
 protected:
     Workbench* workbench() const { return m_workbench; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plotexport.h"
 
+#include "widgets/common/backgroundexport.h"
 #include "widgets/common/filedialogs.h"
 
 #include <QCheckBox>
@@ -9,8 +10,11 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QImageWriter>
 #include <QMessageBox>
+#include <QSaveFile>
 #include <QSpinBox>
+#include <cmath>
 #include <qcustomplot.h>
 #include <vector>
 
@@ -38,29 +42,57 @@ void markScreenOnly(QCPLayerable* layerable)
     layerable->setProperty(kScreenOnly, true);
 }
 
-QString savePlotPng(QCustomPlot& plot, const QString& fileName, const PngExportOptions& options)
+QImage renderPlotImage(QCustomPlot& plot, const PngExportOptions& options)
 {
     const int width = options.width > 0 ? options.width : plot.width();
     const int height = options.height > 0 ? options.height : plot.height();
     if (width <= 0 || height <= 0)
-        return QStringLiteral("%1: the chart has no size to render").arg(fileName);
+        return {};
     plot.deselectAll();
     // QCustomPlot has no getter for its background brush; themed plots keep theirs in a property.
     const QVariant themed = plot.property("nswBackground");
     const QBrush background = themed.isValid() ? themed.value<QBrush>() : QBrush(Qt::white);
     if (options.transparent)
         plot.setBackground(Qt::NoBrush);
-    // QCustomPlot takes the resolution per inch only with resolutionUnit; pass DPI explicitly.
+    // Laid out for the picture first: that relayout redraws the screen-only items, hidden after it.
+    auto* layout = dynamic_cast<ExportLayout*>(&plot);
+    if (layout)
+        layout->setExporting(true);
     const std::vector<QCPLayerable*> hidden = hideScreenOnly(plot);
-    const bool ok = plot.savePng(fileName, width, height, options.scale, -1, options.dpi, QCP::ruDotsPerInch);
+    QImage image = plot.toPixmap(width, height, options.scale).toImage();
+    // As QCustomPlot's savePng writes the resolution: dots per meter from the DPI.
+    const int dotsPerMeter = int(std::lround(options.dpi / 0.0254));
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
     for (QCPLayerable* layerable : hidden)
         layerable->setVisible(true);
+    if (layout)
+        layout->setExporting(false);
     if (!hidden.empty())
         plot.replot(QCustomPlot::rpQueuedReplot);
     if (options.transparent)
         plot.setBackground(background);
-    if (!ok)
-        return QStringLiteral("%1: could not write the PNG file").arg(fileName);
+    return image;
+}
+
+QString writePng(const QImage& image, QIODevice& out)
+{
+    QImageWriter writer(&out, "png");
+    return writer.write(image) ? QString() : writer.errorString();
+}
+
+QString savePlotPng(QCustomPlot& plot, const QString& fileName, const PngExportOptions& options)
+{
+    const QImage image = renderPlotImage(plot, options);
+    if (image.isNull())
+        return QStringLiteral("%1: the chart has no size to render").arg(fileName);
+    QSaveFile file(fileName);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("%1: %2").arg(fileName, file.errorString());
+    const QString error = writePng(image, file);
+    if (!error.isEmpty() || !file.commit())
+        return QStringLiteral("%1: could not write the PNG file: %2")
+            .arg(fileName, error.isEmpty() ? file.errorString() : error);
     return {};
 }
 
@@ -102,11 +134,15 @@ bool exportPlotInteractively(QCustomPlot& plot, const QString& suggestedName, QW
     options.height = int(height->value() / options.scale);
     options.dpi = dpi->value();
     options.transparent = transparent->isChecked();
-    const QString error = savePlotPng(plot, file, options);
-    if (!error.isEmpty()) {
-        QMessageBox::warning(parent, QObject::tr("Export chart"), error);
+    // Drawn now (the chart is a widget), encoded and written in the background.
+    const QImage image = renderPlotImage(plot, options);
+    if (image.isNull()) {
+        QMessageBox::warning(
+            parent, QObject::tr("Export chart"), QStringLiteral("%1: the chart has no size to render").arg(file));
         return false;
     }
+    BackgroundExports::of(parent)->writeFile(
+        QObject::tr("PNG export"), file, [image](QIODevice& out, const JobContext&) { return writePng(image, out); });
     return true;
 }
 

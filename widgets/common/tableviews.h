@@ -19,8 +19,9 @@ void setupTreeView(QTreeView* view);
 /// in its tooltip): a profile's file name as a header pushed a docked table's numbers out of sight.
 void resizeColumnsToCells(QTableView* view, int maxHeaderWidth);
 
-/// Writes the view's model, in view order, with writeModelCsv() (the CLI's CSV) after asking for a file. Returns false
-/// when cancelled or failed (errors shown).
+/// Writes the view's model, in view order, with writeModelCsv() (the CLI's CSV) after asking for a file, off the GUI
+/// thread (BackgroundExports: a row in the window's progress strip, errors shown when it ends). Returns false when
+/// the user cancelled the dialog.
 bool exportViewCsvInteractively(QAbstractItemView* view, const QString& suggestedName, QWidget* parent);
 /// Writes the view's model to @p fileName; returns an error message or an empty string.
 QString exportViewCsv(QAbstractItemView* view, const QString& fileName);

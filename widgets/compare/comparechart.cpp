@@ -182,8 +182,18 @@ CompareChart::CompareChart(QWidget* parent)
         [this](QCPAbstractPlottable* p, int dataIndex, QMouseEvent*) { onPlottableClick(p, dataIndex); });
 }
 
+void CompareChart::setExporting(bool exporting)
+{
+    if (exporting == m_exporting)
+        return;
+    m_exporting = exporting;
+    if (const auto shown = m_shown)
+        setComparison(shown->first, shown->second);
+}
+
 void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
 {
+    m_shown.emplace(c, subtitle);
     clearPlottables();
     clearItems();
     m_segmentKey.clear();
@@ -194,7 +204,7 @@ void CompareChart::setComparison(const Comparison& c, const QString& subtitle)
     m_title->setText(tr("Compared by %1").arg(compareByName(c.by)));
     m_subtitleText = subtitle;
     const std::size_t n = c.error.isEmpty() ? c.profileCount() : 0;
-    const QStringList profileLabels = compactProfileLabels(c.profiles, 16);
+    const QStringList profileLabels = compactProfileLabels(c.profiles, m_exporting ? 80 : 16);
     plotStacks(c, n, profileLabels);
     plotChanges(c, n, profileLabels);
     showChanges();

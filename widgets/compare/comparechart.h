@@ -2,8 +2,10 @@
 #pragma once
 
 #include "core/compare/comparison.h"
+#include "widgets/common/plotexport.h"
 
 #include <map>
+#include <optional>
 #include <qcustomplot.h>
 #include <set>
 
@@ -27,13 +29,15 @@ std::vector<std::size_t> topChanges(const Comparison& comparison, int count = 12
 /// largest changes against the baseline as horizontal bars (red: more time, green: less), beside the stack when the
 /// chart is wide, below it when it is tall, left out (the subtitle says so) when it is neither. Used by the compare
 /// pane and by `nsys-workbench compare --png`.
-class CompareChart : public QCustomPlot
+class CompareChart : public QCustomPlot, public ExportLayout
 {
     Q_OBJECT
 public:
     explicit CompareChart(QWidget* parent = nullptr);
 
     void setComparison(const Comparison& comparison, const QString& subtitle);
+    /// Exported, the bars carry their profiles' whole names (on screen shortened, whole in the tooltip).
+    void setExporting(bool exporting) override;
     const CompareStack& stack() const { return m_stack; }
     /// Keys of the change bars, top bar first.
     const QStringList& changeKeys() const { return m_changeKeys; }
@@ -58,6 +62,8 @@ protected:
     void updateLayout() override;
 
 private:
+    bool m_exporting = false;
+    std::optional<std::pair<Comparison, QString>> m_shown; ///< what setComparison() was given, for setExporting()
     double stackTotal(std::size_t profile) const;
     void plotStacks(const Comparison& c, std::size_t n, const QStringList& profileLabels);
     void plotChanges(const Comparison& c, std::size_t n, const QStringList& profileLabels);

@@ -3,6 +3,7 @@
 
 #include "comparechart.h"
 #include "core/compare/compareexport.h"
+#include "core/compare/compareheadline.h"
 #include "core/controllers/categorycontroller.h"
 #include "core/controllers/comparecontroller.h"
 #include "core/models/comparetablemodel.h"
@@ -13,6 +14,7 @@
 #include "widgets/common/elidedlabel.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/flowlayout.h"
+#include "widgets/common/keycolumns.h"
 #include "widgets/common/optionsfold.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
@@ -160,26 +162,6 @@ QString focusDescription(const std::vector<ProfileSession*>& profiles)
                                                           : QString());
 }
 
-/// "why: 30 fewer calls, 4 slower": what changed in the regressions and improvements, most frequent first.
-QString changeSummary(const Comparison& c)
-{
-    std::map<QString, int> counts;
-    for (const CompareRow& r : c.rows)
-        for (std::size_t p = 0; p < r.status.size(); ++p)
-            if (p != c.baseline && r.status[p] == r.summary) {
-                for (const QString& word : compareChangeText(c, r, p).split(QStringLiteral(", "), Qt::SkipEmptyParts))
-                    ++counts[word];
-                break;
-            }
-    std::vector<std::pair<int, QString>> order;
-    for (const auto& [word, n] : counts)
-        order.emplace_back(-n, word);
-    std::sort(order.begin(), order.end());
-    QStringList parts;
-    for (const auto& [n, word] : order)
-        parts.append(QStringLiteral("%1 %2").arg(-n).arg(word));
-    return parts.join(QStringLiteral(", "));
-}
 } // namespace
 
 ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, QWidget* parent)
@@ -312,6 +294,7 @@ void ComparePane::layOut()
     m_proxy->setSourceModel(m_model);
     m_table->setModel(m_proxy);
     setupTableView(m_table);
+    m_columns = new KeyColumns(m_table, 0, {});
     m_table->setItemDelegate(new CompareDelegate(m_model, m_table));
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     // The comparison's order (largest |delta| first) until the user sorts by a column.
@@ -441,6 +424,11 @@ void ComparePane::showEvent(QShowEvent* event)
 {
     Pane::showEvent(event);
     m_controller->activate();
+}
+
+bool ComparePane::isComputing() const
+{
+    return m_controller->isBusy();
 }
 
 QAbstractItemView* ComparePane::exportableView() const
@@ -616,9 +604,13 @@ void ComparePane::showResults()
         subtitle += tr(" · per instance (average per execution)");
     m_chart->setComparison(c, subtitle);
     m_model->setComparison(c);
-    m_table->resizeColumnsToContents();
-    if (m_table->columnWidth(0) > 420)
-        m_table->setColumnWidth(0, 420);
+    // The key, its status and the first profile's change beside it; the totals of each profile to scroll to.
+    const int first = c.baseline == 0 && c.profileCount() > 1 ? 1 : 0;
+    if (m_columns)
+        m_columns->setColumns(m_model->columnOf(CompareTableModel::Column::Key),
+            { m_model->columnOf(CompareTableModel::Column::Status),
+                m_model->columnOf(CompareTableModel::Column::DeltaPercent, first),
+                m_model->columnOf(CompareTableModel::Column::Delta, first) });
 
     QStringList lines;
     qsizetype modeLine = -1;
@@ -645,29 +637,16 @@ void ComparePane::showResults()
         warn = true;
     }
     if (c.error.isEmpty() && c.profileCount() >= 2) {
+        // The changes per call and the GPUs' idle shares first (compareHeadline), then the mode.
+        lines.append(compareHeadline(c));
         modeLine = lines.size();
         lines.append(tr("Mode: %1").arg(modeDescription(c, s.marker)));
         if (const QString focus = focusDescription(m_controller->profiles()); !focus.isEmpty())
             lines.append(focus);
-        int counts[5] = {};
-        for (const CompareRow& r : c.rows)
-            ++counts[int(r.summary)];
-        lines.append(tr("%1 keys: %2 regressions, %3 improvements, %4 new, %5 removed, %6 unchanged (threshold %7 %, "
-                        "noise floor %8)")
-                         .arg(c.rows.size())
-                         .arg(counts[int(CompareStatus::Regression)])
-                         .arg(counts[int(CompareStatus::Improvement)])
-                         .arg(counts[int(CompareStatus::New)])
-                         .arg(counts[int(CompareStatus::Removed)])
-                         .arg(counts[int(CompareStatus::Unchanged)])
-                         .arg(c.thresholdPercent)
-                         .arg(formatCompareDelta(c.noiseFloorNs, c.normalization).mid(1)));
-        if (const QString why = changeSummary(c); !why.isEmpty())
-            lines.append(tr("What changed: %1").arg(why));
     }
     m_status->setText(lines.join(QLatin1Char('\n')));
     m_status->setStyleSheet(warn ? QStringLiteral("background: #fff3cd; color: #5c4400; padding: 2px;") : QString());
-    QStringList oneLine = lines; // the counts first: the mode is the line's least news
+    QStringList oneLine = lines; // the headline first: the mode is the line's least news
     if (modeLine >= 0)
         oneLine.move(modeLine, oneLine.size() - 1);
     m_statusLine->setFullText(oneLine.join(QStringLiteral(" · ")));

@@ -14,6 +14,8 @@ class QToolButton;
 
 namespace nsw {
 
+class KeyColumns;
+
 class CategoryController;
 class CompareChart;
 class CompareController;
@@ -37,6 +39,7 @@ public:
 
     QString paneId() const override { return QStringLiteral("compare"); }
     QString title() const override { return tr("Co&mpare"); }
+    bool isComputing() const override;
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;
     QString exportBaseName() const override;
@@ -107,6 +110,7 @@ private:
     CompareTableModel* m_model;
     SortFilterProxy* m_proxy;
     QTableView* m_table;
+    KeyColumns* m_columns = nullptr;
     QString m_selectedKey;
     bool m_syncing = false;
     bool m_ownsKernelFilter = false; ///< the kernel table shows our key's kernels (until another pane filters it)

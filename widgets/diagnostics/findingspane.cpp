@@ -11,6 +11,7 @@
 #include "core/session/workbench.h"
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
+#include "widgets/common/backgroundexport.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/diagnostics/reportcharts.h"
@@ -22,6 +23,7 @@
 #include <QIdentityProxyModel>
 #include <QLabel>
 #include <QMenu>
+#include <QPointer>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
@@ -80,8 +82,9 @@ QString findingHtml(const Finding& f, const DiagnosticsResult& result)
     QStringList evidence;
     const Evidence& e = f.evidence;
     if (e.hasTimeRange())
-        evidence << QStringLiteral("time %1 – %2 after the capture start")
-                        .arg(formatSeconds(e.start - result.captureStart), formatSeconds(e.end - result.captureStart));
+        evidence << QStringLiteral("time %1 – %2")
+                        .arg(formatSeconds(e.start - result.clockOrigin, 9),
+                            formatSeconds(e.end - result.clockOrigin, 9));
     if (!e.kernelNames.isEmpty())
         evidence << QStringLiteral("kernels: %1").arg(e.kernelNames.mid(0, 5).join(QStringLiteral(", ")))
                 + (e.kernelNames.size() > 5 ? QStringLiteral(" and %1 more").arg(e.kernelNames.size() - 5) : QString());
@@ -196,6 +199,10 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
 
     connect(thresholds, &QPushButton::clicked, this, &FindingsPane::editThresholds);
     connect(m_showKernels, &QPushButton::clicked, this, &FindingsPane::showEvidenceKernels);
+    connect(m_detail, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.toString() == QLatin1String("not-checked") && m_result)
+            m_detail->setHtml(skippedHtml(*m_result));
+    });
     connect(m_focusRange, &QPushButton::clicked, this, &FindingsPane::focusOnEvidence);
     connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](
@@ -386,7 +393,11 @@ void FindingsPane::showFinding(int index)
         html = findingHtml(*f, *m_result);
     else if (m_result && m_result->findings.empty())
         html = tr("<p>No finding: nothing crossed its threshold.</p>");
-    if (m_result)
+    // The checks not run are the profile's, not the finding's: listed once, a link away from any finding.
+    if (m_result && f && !m_result->skipped.empty())
+        html += tr("<p><small><a href=\"not-checked\">%1 not run for missing data</a></small></p>")
+                    .arg(countOf(qint64(m_result->skipped.size()), tr("check"), tr("checks")));
+    else if (m_result)
         html += skippedHtml(*m_result);
     m_detail->setHtml(html);
     m_exportReport->setEnabled(m_result != nullptr);
@@ -453,12 +464,24 @@ void FindingsPane::exportReportInteractively()
 {
     if (!m_result)
         return;
-    const QString dir = askExistingDirectory(this, tr("Write the Report Into"));
+    const QString dir = askSaveDirectory(this, tr("Write the Report Into"));
     if (dir.isEmpty())
         return;
-    const Status written = writeReport(dir);
-    m_message->setText(
-        written ? tr("Report written to %1").arg(QDir::toNativeSeparators(dir)) : written.errorMessage());
+    // The charts drawn now (widgets), the folder written in the background with a row in the window's strip.
+    const std::shared_ptr<const DiagnosticsResult> result = m_result;
+    const std::map<QString, QByteArray> charts = renderReportCharts(*result);
+    QPointer<QLabel> message(m_message);
+    BackgroundExports::of(this)->run(
+        tr("Report"), dir,
+        [result, dir, charts](const JobContext&) {
+            const Status written = writeReportFolder(*result, dir, charts);
+            return written ? QString() : written.errorMessage();
+        },
+        [message, dir](const QString& error) {
+            if (message)
+                message->setText(
+                    error.isEmpty() ? tr("Report written to %1").arg(QDir::toNativeSeparators(dir)) : error);
+        });
 }
 
 Status FindingsPane::writeReport(const QString& dir) const

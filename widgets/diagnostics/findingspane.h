@@ -35,6 +35,7 @@ public:
 
     QString paneId() const override { return QStringLiteral("findings"); }
     QString title() const override { return tr("Fin&dings"); }
+    bool isComputing() const override { return m_job.isBusy(); }
     QAbstractItemView* exportableView() const override;
     QString exportBaseName() const override;
 
@@ -42,7 +43,6 @@ public:
     void setThresholds(const Thresholds& thresholds);
     /// The last result, or null (none yet, computing, failed).
     const std::shared_ptr<const DiagnosticsResult>& result() const { return m_result; }
-    bool isComputing() const { return m_job.isBusy(); }
     void recompute();
     /// The report folder of the last result (as `report --out DIR`).
     Status writeReport(const QString& dir) const;

@@ -31,11 +31,14 @@ void setCategories(QCPAxis* axis, const QStringList& labels)
     axis->setRange(-0.6, double(labels.size()) - 0.4);
 }
 
-QByteArray timeBreakdownChart(const DiagnosticsResult& r)
+} // namespace
+
+std::unique_ptr<QCustomPlot> timeBreakdownPlot(const DiagnosticsResult& r)
 {
     if (r.temporal.empty())
-        return {};
-    QCustomPlot plot;
+        return nullptr;
+    auto owned = std::make_unique<QCustomPlot>();
+    QCustomPlot& plot = *owned;
     plot.resize(kWidth, kHeight);
     plot.plotLayout()->insertRow(0);
     plot.plotLayout()->addElement(
@@ -71,8 +74,22 @@ QByteArray timeBreakdownChart(const DiagnosticsResult& r)
     setCategories(plot.xAxis, labels);
     plot.yAxis->setRange(0, 100);
     plot.yAxis->setLabel(QStringLiteral("% of the window"));
+    // The legend in a row of its own under the bars: inside the plot it covered the first bar, full to 100 %.
     plot.legend->setVisible(true);
-    return toPng(plot);
+    plot.axisRect()->insetLayout()->take(plot.legend);
+    plot.plotLayout()->addElement(2, 0, plot.legend);
+    plot.plotLayout()->setRowStretchFactor(2, 0.001);
+    plot.legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot.legend->setWrap(int(std::size(parts)));
+    return owned;
+}
+
+namespace {
+
+QByteArray timeBreakdownChart(const DiagnosticsResult& r)
+{
+    const std::unique_ptr<QCustomPlot> plot = timeBreakdownPlot(r);
+    return plot ? toPng(*plot) : QByteArray();
 }
 
 QByteArray gapHistogramChart(const DiagnosticsResult& r)

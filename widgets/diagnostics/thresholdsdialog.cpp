@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "thresholdsdialog.h"
 
+#include "core/util/readablename.h"
+
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -11,6 +13,16 @@
 
 namespace nsw {
 
+namespace {
+/// The unit as the spin box shows it: "%", "ms", "µs", none for counts.
+QString unitSuffix(const QString& unit)
+{
+    if (unit == QLatin1String("count"))
+        return {};
+    return QLatin1Char(' ') + (unit == QLatin1String("us") ? QStringLiteral("µs") : unit);
+}
+} // namespace
+
 ThresholdsDialog::ThresholdsDialog(const Thresholds& thresholds, QWidget* parent)
     : QDialog(parent)
 {
@@ -19,12 +31,17 @@ ThresholdsDialog::ThresholdsDialog(const Thresholds& thresholds, QWidget* parent
     for (const ThresholdSpec& spec : thresholdSpecs()) {
         auto* box = new QDoubleSpinBox(this);
         box->setRange(0, 1e12);
-        box->setDecimals(3);
+        box->setDecimals(spec.unit == QLatin1String("count") ? 0 : 2); // counts are whole: "1000", not "1000.000"
         box->setValue(thresholds.value(spec.name));
-        box->setSuffix(QLatin1Char(' ') + spec.unit);
-        const QString tip = tr("%1 Default %2 %3.").arg(spec.description).arg(spec.defaultValue).arg(spec.unit);
+        box->setSuffix(unitSuffix(spec.unit));
+        QString description = spec.description;
+        description[0] = description[0].toUpper();
+        const QString tip = tr("%1. Default %2%3. On the command line: --threshold %4=VALUE.")
+                                .arg(description)
+                                .arg(spec.defaultValue)
+                                .arg(unitSuffix(spec.unit), spec.name);
         box->setToolTip(tip);
-        auto* label = new QLabel(spec.name, this);
+        auto* label = new QLabel(readableName(spec.name), this);
         label->setToolTip(tip);
         form->addRow(label, box);
         m_boxes.emplace(spec.name, box);
@@ -43,8 +60,8 @@ ThresholdsDialog::ThresholdsDialog(const Thresholds& thresholds, QWidget* parent
             m_boxes.at(spec.name)->setValue(spec.defaultValue);
     });
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(tr("Hover a name for what it decides. The CLI takes the same as "
-                                    "<tt>--threshold name=value</tt>."),
+    layout->addWidget(new QLabel(tr("Hover a name for what it decides and its name on the command line "
+                                    "(<tt>--threshold name=value</tt>)."),
         this));
     layout->addWidget(scroll, 1);
     layout->addWidget(buttons);

@@ -33,6 +33,7 @@ public:
 
     QString paneId() const override { return QStringLiteral("iterations"); }
     QString title() const override { return tr("&Iterations"); }
+    bool isComputing() const override { return m_job.isBusy(); }
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;
     QString exportBaseName() const override;
@@ -45,7 +46,6 @@ public:
     QLineEdit* markerEdit() const { return m_marker; }
     /// Recomputes with the marker in the edit field (empty: automatic).
     void recompute();
-    bool isComputing() const { return m_job.isBusy(); }
 
 Q_SIGNALS:
     /// The user activated an iteration (double click or Enter on a row): focus every pane on it.

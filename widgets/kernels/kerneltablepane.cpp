@@ -10,7 +10,9 @@
 #include "core/util/timeformat.h"
 #include "widgets/common/durationhistogramchart.h"
 #include "widgets/common/filterbar.h"
+#include "widgets/common/keycolumns.h"
 #include "widgets/common/plotexport.h"
+#include "widgets/common/splittershare.h"
 #include "widgets/common/tableviews.h"
 
 #include <QCheckBox>
@@ -123,9 +125,10 @@ void KernelTablePane::setUpTables()
     setupTableView(m_summaryView);
     m_summaryView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_summaryView->sortByColumn(KernelSummaryModel::InitialSortColumn, Qt::DescendingOrder);
-    m_summaryView->horizontalHeader()->resizeSection(KernelSummaryModel::NameColumn, 420);
     m_summaryView->setColumnHidden(KernelSummaryModel::DeviceColumn, true);
-    m_summaryView->horizontalHeader()->resizeSection(KernelSummaryModel::ModesColumn, 170);
+    new KeyColumns(m_summaryView, KernelSummaryModel::NameColumn,
+        { KernelSummaryModel::TimePercentColumn, KernelSummaryModel::TotalColumn, KernelSummaryModel::InstancesColumn,
+            KernelSummaryModel::AvgColumn });
 
     m_instanceView->setModel(m_instances);
     setupTableView(m_instanceView);
@@ -181,10 +184,9 @@ void KernelTablePane::layOut()
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(top);
     splitter->addWidget(bottom);
-    // The summary is what a person reads first: two thirds of the height, also in a short pane (under a timeline).
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({ 2000, 1000 });
+    // The summary is what a person reads first: three quarters of a short pane (docked under the timeline), two
+    // thirds of a tall one, where the executions and their histogram get room too.
+    new SplitterShare(splitter, 75, 66, 600);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -448,16 +450,17 @@ void KernelTablePane::updateSummaryLine()
     const int names = m_proxy->rowCount();
     const QString namesText = names == 1 ? tr("1 name") : tr("%1 names").arg(withThousandsSeparators(qint64(names)));
     QString text;
+    const QString shown = countOf(instances, tr("kernel execution"), tr("kernel executions"));
+    const qint64 all = qint64(p.kernels.size());
+    const QString allText = countOf(all, tr("execution"), tr("executions"));
     if (m_focus.isActive())
-        text = tr("Focus %1: %2 kernel executions overlap it, %3, %4 summed kernel time (whole durations; of %5 "
-                  "executions in the profile)")
-                   .arg(m_focus.label, withThousandsSeparators(instances), namesText, formatDuration(time),
-                       withThousandsSeparators(qint64(p.kernels.size())));
+        text = tr("Focus %1: %2 %3 it, %4, %5 summed kernel time (whole durations; of %6 in the profile)")
+                   .arg(m_focus.label, shown, instances == 1 ? tr("overlaps") : tr("overlap"), namesText,
+                       formatDuration(time), allText);
     else
-        text = (filtered ? tr("Shown: %1 kernel executions, %2, %3 summed kernel time (the profile has %4 executions)")
-                         : tr("%1 kernel executions, %2, %3 summed kernel time (of %4 in the profile)"))
-                   .arg(withThousandsSeparators(instances), namesText, formatDuration(time),
-                       withThousandsSeparators(qint64(p.kernels.size())));
+        text = (filtered ? tr("Shown: %1, %2, %3 summed kernel time (the profile has %4)")
+                         : tr("%1, %2, %3 summed kernel time (of %4 in the profile)"))
+                   .arg(shown, namesText, formatDuration(time), filtered ? allText : withThousandsSeparators(all));
     m_summaryLabel->setText(text);
 }
 
@@ -653,16 +656,16 @@ void KernelTablePane::updateInstancesLabel()
     const qint64 all = qint64(m_instances->allKernelRows().size());
     if (!m_brush) {
         m_brushLabel->hide();
-        m_instancesLabel->setText(tr("%1 executions of %2").arg(withThousandsSeparators(all), m_listedName));
+        m_instancesLabel->setText(tr("%1 of %2").arg(countOf(all, tr("execution"), tr("executions")), m_listedName));
         return;
     }
     const KernelInstanceModel::DurationRange& r = m_brush->range;
     m_brushLabel->setText(tr("Durations %1 – %2 (<a href=\"clear\">clear</a>)")
                               .arg(formatDuration(std::max<qint64>(r.min, 0)), formatDuration(r.max)));
     m_brushLabel->show();
-    m_instancesLabel->setText(
-        tr("%1 of %2 executions of %3")
-            .arg(withThousandsSeparators(qint64(m_instances->rowCount())), withThousandsSeparators(all), m_listedName));
+    m_instancesLabel->setText(tr("%1 of %2 of %3")
+                                  .arg(withThousandsSeparators(qint64(m_instances->rowCount())),
+                                      countOf(all, tr("execution"), tr("executions")), m_listedName));
 }
 
 void KernelTablePane::onKernelSelection(const KernelSelection& selection)

@@ -38,6 +38,7 @@ public:
 
     QString paneId() const override { return QStringLiteral("kernels"); }
     QString title() const override { return tr("&Kernels"); }
+    bool isComputing() const override { return m_indexJob.isBusy() || m_focusJob.isBusy(); }
     QAbstractItemView* exportableView() const override;
 
     // For tests and linked selection.

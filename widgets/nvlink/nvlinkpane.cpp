@@ -35,6 +35,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -92,6 +93,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     , m_placementBanner(new QWidget(this))
     , m_placementWarning(new QLabel(m_placementBanner))
     , m_alignButton(new QToolButton(m_placementBanner))
+    , m_views(new QTabWidget(this))
     , m_plot(new NvlinkPlot(this))
     , m_peakModel(new NvlinkPeakModel(this))
     , m_peakProxy(new SortFilterProxy(this))
@@ -137,17 +139,17 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     kernelHeader->addWidget(showInTable);
     kernelLayout->addLayout(kernelHeader);
     kernelLayout->addWidget(m_kernelView);
-    auto* tables = new QSplitter(Qt::Horizontal, this);
+    // The peak list in a tab of its own beside the plot: under it, a docked pane left it a few unreadable rows
+    // (1920x1080) or none (1366x768). The kernels of the selected peak under the list.
+    auto* tables = new QSplitter(Qt::Vertical, this);
+    letSplitterGiveWay(tables);
     tables->addWidget(m_peakView);
     tables->addWidget(kernelBox);
-    tables->setStretchFactor(0, 1);
-    tables->setStretchFactor(1, 1);
-    auto* vertical = new QSplitter(Qt::Vertical, this);
-    letSplitterGiveWay(vertical);
-    vertical->addWidget(m_plot);
-    vertical->addWidget(tables);
-    vertical->setStretchFactor(0, 3);
-    vertical->setStretchFactor(1, 2);
+    m_views->setObjectName(QStringLiteral("nvlinkViews"));
+    // Below the plot's own minimum: the controls above keep their room (at 1366x680 a charts pane is ~310 px high).
+    m_views->setMinimumHeight(48);
+    m_views->addTab(m_plot, tr("Throughput"));
+    m_views->addTab(tables, tr("Peaks and kernels"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -155,7 +157,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     layout->addWidget(m_alignment);
     layout->addWidget(m_placementBanner);
     layout->addWidget(m_message);
-    layout->addWidget(vertical, 1);
+    layout->addWidget(m_views, 1);
 
     exportMenu->addAction(
         tr("Plot as PNG…"), this, [this]() { exportPlotInteractively(*m_plot, exportBaseName(), this); });

@@ -20,6 +20,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QMenu;
 class QSpinBox;
+class QTabWidget;
 class QTableView;
 class QToolButton;
 
@@ -43,6 +44,7 @@ public:
 
     QString paneId() const override { return QStringLiteral("nvlink"); }
     QString title() const override { return tr("NV&Link"); }
+    bool isComputing() const override { return m_job.isBusy(); }
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;
     QString exportBaseName() const override;
@@ -52,6 +54,8 @@ public:
     NvlinkPeakModel* peakModel() const { return m_peakModel; }
     NvlinkKernelModel* kernelModel() const { return m_kernelModel; }
     QTableView* peakView() const { return m_peakView; }
+    /// The plot and the peak list, as tabs.
+    QTabWidget* views() const { return m_views; }
     QTableView* kernelView() const { return m_kernelView; }
     QComboBox* sourceSelector() const { return m_source; }
     /// The notes above the plot (recording, units, focus) as a person reads them.
@@ -133,6 +137,7 @@ private:
     QWidget* m_placementBanner;
     QLabel* m_placementWarning;
     QToolButton* m_alignButton;
+    QTabWidget* m_views;
     NvlinkPlot* m_plot;
     NvlinkPeakModel* m_peakModel;
     SortFilterProxy* m_peakProxy;

@@ -263,8 +263,8 @@ void NvlinkPlot::clearData()
 
 QString NvlinkPlot::timeAxisLabel(const SecondsTicker::Origin& origin)
 {
-    return origin.relative ? tr("Seconds after %1 (time since capture start)").arg(SecondsTicker::originText(origin))
-                           : tr("Time since capture start (s)");
+    return origin.relative ? tr("Seconds after %1 (session time)").arg(SecondsTicker::originText(origin))
+                           : tr("Session time (s)");
 }
 
 void NvlinkPlot::fitLegend()

@@ -40,6 +40,7 @@ public:
 
     QString paneId() const override { return QStringLiteral("nvtx"); }
     QString title() const override { return tr("&NVTX"); }
+    bool isComputing() const override { return m_job.isBusy(); }
     /// The tree flattened with depth and path (a hidden table), so that File → Export → CSV writes all of it.
     QAbstractItemView* exportableView() const override;
 

@@ -26,13 +26,16 @@ FocusBanner::FocusBanner(QWidget* parent)
     hide();
 }
 
-void FocusBanner::setFocusRange(const FocusRange& focus, TimeNs captureNs)
+void FocusBanner::setFocusRange(const FocusRange& focus, TimeNs captureNs, TimeNs clockOrigin)
 {
     m_focus = focus;
     QString text;
     if (focus.isActive()) {
-        text = tr("Focus: %1 · %2")
-                   .arg(focus.label.isEmpty() ? tr("time range") : focus.label, formatDuration(focus.durationNs()));
+        // Where the focus lies, unless its label says it already (a range dragged on the ruler).
+        const QString span = formatTimeSpan(focus.start - clockOrigin, focus.end - clockOrigin);
+        const QString label = focus.label.isEmpty() ? tr("time range") : focus.label;
+        text = tr("Focus: %1 · ").arg(label) + (label == span ? QString() : span + QStringLiteral(" · "))
+            + formatDuration(focus.durationNs());
         if (captureNs > 0)
             text += tr(" · %1 % of the capture").arg(100.0 * double(focus.durationNs()) / double(captureNs), 0, 'f', 1);
         text += tr(" — the panes show only what overlaps this range");

@@ -2,6 +2,7 @@
 #include "focusrangedialog.h"
 
 #include "core/focus/focusresolve.h"
+#include "core/profile/sessionclock.h"
 #include "core/util/timeformat.h"
 
 #include <QDialogButtonBox>
@@ -13,37 +14,42 @@
 namespace nsw {
 
 namespace {
-/// Exact nanoseconds written in milliseconds ("1200.5ms", "0ms"), which parseFocusTime reads back unchanged.
-QString asMilliseconds(TimeNs ns)
+/// Exact nanoseconds written in seconds ("60.1604s", "0s"), which parseFocusTime reads back unchanged.
+QString asSeconds(TimeNs ns)
 {
-    QString text = QString::number(double(ns) / 1e6, 'f', 6);
+    QString text = formatSeconds(ns, 9);
+    text.chop(2); // " s"
     while (text.endsWith(QLatin1Char('0')))
         text.chop(1);
     if (text.endsWith(QLatin1Char('.')))
         text.chop(1);
-    return text + QStringLiteral("ms");
+    return text + QStringLiteral("s");
 }
 } // namespace
 
-FocusRangeDialog::FocusRangeDialog(const CaptureSpan& capture, const FocusRange& current, QWidget* parent)
+FocusRangeDialog::FocusRangeDialog(
+    const CaptureSpan& capture, const FocusRange& current, TimeNs clockOrigin, QWidget* parent)
     : QDialog(parent)
     , m_capture(capture)
+    , m_origin(clockOrigin)
     , m_start(new QLineEdit(this))
     , m_end(new QLineEdit(this))
     , m_error(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Focus on Range"));
-    const TimeNs origin = capture.source == CaptureSpanSource::None ? 0 : capture.start;
     m_start->setPlaceholderText(tr("capture start"));
     m_end->setPlaceholderText(tr("capture end"));
     if (current.isActive()) {
-        m_start->setText(asMilliseconds(current.start - origin));
-        m_end->setText(asMilliseconds(current.end - origin));
+        m_start->setText(asSeconds(current.start - clockOrigin));
+        m_end->setText(asSeconds(current.end - clockOrigin));
     }
-    auto* hint = new QLabel(tr("Times from the capture start (%1 long): 1.2s, 350ms, 1200us, or whole nanoseconds. "
-                               "An empty field is the capture's start or end.")
-                                .arg(formatDuration(capture.durationNs())),
+    const QString span = capture.source == CaptureSpanSource::None
+        ? tr("no capture span")
+        : tr("%1 (%2)").arg(captureSpanText(capture, clockOrigin), formatDuration(capture.durationNs()));
+    auto* hint = new QLabel(tr("Times as the timeline's ruler shows them; %1. Type 60.2s, 350ms, 1200us or whole ns; "
+                               "empty: the capture's start or end.")
+                                .arg(span),
         this);
     hint->setWordWrap(true);
     hint->setObjectName(QStringLiteral("focusRangeHint"));
@@ -91,15 +97,18 @@ QString FocusRangeDialog::parse()
         return notATime(tr("Start"), start);
     if (!end.isEmpty() && !parseFocusTime(end))
         return notATime(tr("End"), end);
-    const Result<RelativeRange> relative = parseRelativeRange(start + QLatin1Char(':') + end);
-    if (!relative)
+    const Result<TypedRange> typed = parseTypedRange(start + QLatin1Char(':') + end);
+    if (!typed)
         return tr("The end is before the start.");
-    if ((relative->start != kNoTime && relative->start < 0) || (relative->end != kNoTime && relative->end < 0))
-        return tr("Times count from the capture start: they cannot be negative.");
-    if (m_capture.source != CaptureSpanSource::None && relative->start != kNoTime
-        && relative->start >= m_capture.durationNs())
-        return tr("The start is after the end of the capture (%1).").arg(formatDuration(m_capture.durationNs()));
-    m_range = focusFromRelative(*relative, m_capture);
+    m_range = focusFromTyped(*typed, m_capture, m_origin);
+    if (m_capture.source == CaptureSpanSource::None)
+        return {};
+    // A range outside the capture holds nothing: say where the capture is, on the clock the user typed on.
+    const QString capture = captureSpanText(m_capture, m_origin);
+    if (m_range.start >= m_capture.end)
+        return tr("The start is after the end of the capture (%1).").arg(capture);
+    if (m_range.end <= m_capture.start)
+        return tr("The end is before the start of the capture (%1).").arg(capture);
     return {};
 }
 

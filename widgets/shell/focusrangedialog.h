@@ -12,15 +12,16 @@ class QLineEdit;
 
 namespace nsw {
 
-/// View → Focus on Range…: a start and an end typed as `--range` takes them (1.2s, 350ms, 1200us, or whole
-/// nanoseconds; relative to the capture start; an empty field is the capture's start or end). Invalid input keeps
-/// the dialog open with the reason under the fields.
+/// View → Focus on Range…: a start and an end typed as `--range` takes them (60.2s, 350ms, 1200us, or whole
+/// nanoseconds; on the session clock the timeline's ruler and every table show; an empty field is the capture's
+/// start or end). Invalid input keeps the dialog open with the reason under the fields.
 class FocusRangeDialog : public QDialog
 {
     Q_OBJECT
 public:
-    /// @p current (when active) fills the fields.
-    FocusRangeDialog(const CaptureSpan& capture, const FocusRange& current, QWidget* parent = nullptr);
+    /// @p current (when active) fills the fields; @p clockOrigin is sessionClockOrigin() of the profile.
+    FocusRangeDialog(
+        const CaptureSpan& capture, const FocusRange& current, TimeNs clockOrigin = 0, QWidget* parent = nullptr);
 
     /// The range typed, on the events' clock (valid once accepted).
     const FocusRange& range() const { return m_range; }
@@ -38,6 +39,7 @@ private:
     QString parse();
 
     CaptureSpan m_capture;
+    TimeNs m_origin = 0;
     FocusRange m_range;
     QLineEdit* m_start;
     QLineEdit* m_end;

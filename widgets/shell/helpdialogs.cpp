@@ -4,7 +4,6 @@
 #include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QFile>
 #include <QMenu>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -25,23 +24,6 @@ void collectShortcuts(const QMenu* menu, const QString& path, QStringList& rows)
     }
 }
 } // namespace
-
-QString guideSection(const QString& readme)
-{
-    const QString heading = QStringLiteral("## Using the workbench");
-    const qsizetype start = readme.indexOf(heading);
-    if (start < 0)
-        return {};
-    const qsizetype end = readme.indexOf(QStringLiteral("\n## "), start + heading.size());
-    return readme.mid(start, end < 0 ? -1 : end - start).trimmed() + QLatin1Char('\n');
-}
-
-QString guideMarkdown()
-{
-    QFile f(kGuideResource);
-    const QString guide = f.open(QIODevice::ReadOnly) ? guideSection(QString::fromUtf8(f.readAll())) : QString();
-    return guide.isEmpty() ? QObject::tr("The guide is not part of this build: see README.md in the sources.") : guide;
-}
 
 QString shortcutsMarkdown(const QList<QMenu*>& menus)
 {

@@ -10,14 +10,6 @@ class QWidget;
 
 namespace nsw {
 
-/// Where the window finds its guide: README.md, shipped as a resource by the app.
-inline const QString kGuideResource = QStringLiteral(":/nsw/README.md");
-
-/// The "Using the workbench" section of @p readme (Markdown), up to the next second-level heading; empty when the
-/// text has no such section.
-QString guideSection(const QString& readme);
-/// guideSection() of the shipped README, or a line saying that the guide is missing from this build.
-QString guideMarkdown();
 /// A Markdown table of every action with a shortcut in @p menus (submenus included, in menu order), then the keys
 /// of the views (tables, timeline) that are not menu actions.
 QString shortcutsMarkdown(const QList<QMenu*>& menus);

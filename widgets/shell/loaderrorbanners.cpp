@@ -57,11 +57,17 @@ QWidget* LoadErrorBanners::makeBanner(const LoadError& error)
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // a long path must not widen the window
     auto* openAnother = new QPushButton(tr("Open another…"), banner);
+    openAnother->setObjectName(QStringLiteral("openAnother"));
     auto* dismiss = new QPushButton(tr("Dismiss"), banner);
     dismiss->setObjectName(QStringLiteral("dismissLoadError"));
+    auto* dismissAll = new QPushButton(tr("Dismiss all"), banner);
+    dismissAll->setObjectName(QStringLiteral("dismissAllLoadErrors"));
+    dismissAll->hide();
     layout->addWidget(label, 1);
     layout->addWidget(openAnother);
     layout->addWidget(dismiss);
+    layout->addWidget(dismissAll);
+    connect(dismissAll, &QPushButton::clicked, this, &LoadErrorBanners::dismissAll);
     connect(openAnother, &QPushButton::clicked, this, &LoadErrorBanners::openAnotherRequested);
     connect(dismiss, &QPushButton::clicked, this, [this, banner]() {
         const auto it = std::find(m_banners.begin(), m_banners.end(), banner);
@@ -77,7 +83,27 @@ void LoadErrorBanners::add(const LoadError& error)
     m_layout->addWidget(banner);
     m_errors.push_back(error);
     m_banners.push_back(banner);
+    updateDismissAll();
     Q_EMIT errorsChanged();
+}
+
+void LoadErrorBanners::dismissAll()
+{
+    for (QWidget* banner : m_banners) {
+        banner->hide();
+        banner->deleteLater();
+    }
+    m_banners.clear();
+    m_errors.clear();
+    Q_EMIT errorsChanged();
+}
+
+void LoadErrorBanners::updateDismissAll()
+{
+    for (std::size_t i = 0; i < m_banners.size(); ++i)
+        m_banners[i]
+            ->findChild<QPushButton*>(QStringLiteral("dismissAllLoadErrors"))
+            ->setVisible(i == 0 && m_banners.size() > 1);
 }
 
 void LoadErrorBanners::dismiss(int index)
@@ -88,6 +114,7 @@ void LoadErrorBanners::dismiss(int index)
     m_banners[std::size_t(index)]->hide();
     m_banners.erase(m_banners.begin() + index);
     m_errors.erase(m_errors.begin() + index);
+    updateDismissAll();
     Q_EMIT errorsChanged();
 }
 

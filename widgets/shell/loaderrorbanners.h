@@ -25,7 +25,8 @@ struct LoadError
 };
 
 /// Failed loads, one banner each (file, reason, Dismiss, Open another…), until the user dismisses them: unlike a
-/// status bar message they do not go away while nobody looks.
+/// status bar message they do not go away while nobody looks. With two or more, the first banner also offers
+/// "Dismiss all".
 class LoadErrorBanners : public QWidget
 {
     Q_OBJECT
@@ -33,6 +34,7 @@ public:
     explicit LoadErrorBanners(QWidget* parent = nullptr);
     void add(const LoadError& error);
     void dismiss(int index);
+    void dismissAll();
     const std::vector<LoadError>& errors() const { return m_errors; }
     bool hasContent() const { return !m_errors.empty(); }
     /// The banner widget of error @p index (for tests: what a person sees).
@@ -44,6 +46,8 @@ Q_SIGNALS:
 
 private:
     QWidget* makeBanner(const LoadError& error);
+    /// "Dismiss all" shows on the first banner while there are several.
+    void updateDismissAll();
 
     QVBoxLayout* m_layout;
     std::vector<LoadError> m_errors;

@@ -41,16 +41,15 @@ LoadProgressStrip::LoadProgressStrip(QWidget* parent)
     connect(m_clock, &QTimer::timeout, this, &LoadProgressStrip::updateElapsed);
 }
 
-LoadProgressStrip::Row LoadProgressStrip::makeRow(LoadJob* job)
+LoadProgressStrip::Row LoadProgressStrip::makeRowWidgets(const QString& title, const QString& toolTip)
 {
     Row row;
     row.widget = new QWidget(this);
     row.widget->setObjectName(QStringLiteral("loadRow"));
-    row.widget->setToolTip(job->path());
+    row.widget->setToolTip(toolTip);
     auto* layout = new QHBoxLayout(row.widget);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* name
-        = shrinkableLabel(tr("Loading <b>%1</b>").arg(QFileInfo(job->path()).fileName().toHtmlEscaped()), row.widget);
+    auto* name = shrinkableLabel(title, row.widget);
     name->setObjectName(QStringLiteral("loadName"));
     row.bar = new QProgressBar(row.widget);
     row.bar->setRange(0, 0); // busy until the first real progress value
@@ -59,25 +58,36 @@ LoadProgressStrip::Row LoadProgressStrip::makeRow(LoadJob* job)
     row.stage->setObjectName(QStringLiteral("loadStage"));
     row.elapsed = new QLabel(elapsedText(0), row.widget);
     row.elapsed->setObjectName(QStringLiteral("loadElapsed"));
-    auto* cancel = new QPushButton(tr("Cancel"), row.widget);
-    cancel->setObjectName(QStringLiteral("loadCancel"));
+    row.cancel = new QPushButton(tr("Cancel"), row.widget);
+    row.cancel->setObjectName(QStringLiteral("loadCancel"));
     layout->addWidget(name, 2);
     layout->addWidget(row.bar);
     layout->addWidget(row.stage, 2);
     layout->addWidget(row.elapsed);
-    layout->addWidget(cancel);
-    connect(job, &LoadJob::progress, row.widget, [bar = row.bar, stage = row.stage](int permille, const QString& text) {
-        if (permille >= 0) {
-            bar->setRange(0, 1000);
-            bar->setValue(permille);
-        }
-        stage->setText(text);
-    });
-    connect(cancel, &QPushButton::clicked, job, [job, cancel]() {
+    layout->addWidget(row.cancel);
+    connect(row.cancel, &QPushButton::clicked, row.cancel, [cancel = row.cancel]() {
         cancel->setEnabled(false);
         cancel->setText(tr("Cancelling…"));
-        job->cancel();
     });
+    return row;
+}
+
+void LoadProgressStrip::showProgress(const Row& row, int permille, const QString& stage)
+{
+    if (permille >= 0) {
+        row.bar->setRange(0, 1000);
+        row.bar->setValue(permille);
+    }
+    row.stage->setText(stage);
+}
+
+LoadProgressStrip::Row LoadProgressStrip::makeRow(LoadJob* job)
+{
+    const Row row
+        = makeRowWidgets(tr("Loading <b>%1</b>").arg(QFileInfo(job->path()).fileName().toHtmlEscaped()), job->path());
+    connect(job, &LoadJob::progress, row.widget,
+        [this, row](int permille, const QString& text) { showProgress(row, permille, text); });
+    connect(row.cancel, &QPushButton::clicked, job, &LoadJob::cancel);
     return row;
 }
 
@@ -86,8 +96,7 @@ void LoadProgressStrip::addJob(LoadJob* job)
     const Row row = makeRow(job);
     m_layout->addWidget(row.widget);
     m_rows[job] = row;
-    m_clock->start();
-    Q_EMIT contentChanged(true);
+    rowsChanged();
 }
 
 void LoadProgressStrip::removeJob(LoadJob* job)
@@ -97,9 +106,49 @@ void LoadProgressStrip::removeJob(LoadJob* job)
         return;
     delete it->second.widget;
     m_rows.erase(it);
-    if (m_rows.empty())
+    rowsChanged();
+}
+
+void LoadProgressStrip::addTask(int task, const QString& title, const QString& target, std::function<void()> cancel)
+{
+    Row row = makeRowWidgets(title, target);
+    row.stage->setText(tr("Starting"));
+    row.clock.start();
+    connect(row.cancel, &QPushButton::clicked, this, std::move(cancel));
+    m_layout->addWidget(row.widget);
+    m_tasks[task] = row;
+    rowsChanged();
+}
+
+void LoadProgressStrip::setTaskProgress(int task, int permille, const QString& stage)
+{
+    if (const auto it = m_tasks.find(task); it != m_tasks.end())
+        showProgress(it->second, permille, stage);
+}
+
+void LoadProgressStrip::removeTask(int task)
+{
+    const auto it = m_tasks.find(task);
+    if (it == m_tasks.end())
+        return;
+    delete it->second.widget;
+    m_tasks.erase(it);
+    rowsChanged();
+}
+
+void LoadProgressStrip::rowsChanged()
+{
+    if (hasContent())
+        m_clock->start();
+    else
         m_clock->stop();
     Q_EMIT contentChanged(hasContent());
+}
+
+QWidget* LoadProgressStrip::rowOfTask(int task) const
+{
+    const auto it = m_tasks.find(task);
+    return it == m_tasks.end() ? nullptr : it->second.widget;
 }
 
 QWidget* LoadProgressStrip::rowOf(const LoadJob* job) const
@@ -112,6 +161,8 @@ void LoadProgressStrip::updateElapsed()
 {
     for (const auto& [job, row] : m_rows)
         row.elapsed->setText(elapsedText(job->elapsedMilliseconds()));
+    for (const auto& [task, row] : m_tasks)
+        row.elapsed->setText(elapsedText(row.clock.elapsed()));
 }
 
 } // namespace nsw

@@ -8,6 +8,7 @@
 #include "core/session/workbench.h"
 #include "core/stats/reports.h"
 #include "widgets/common/filterbar.h"
+#include "widgets/common/keycolumns.h"
 #include "widgets/common/tableviews.h"
 
 #include <QComboBox>
@@ -15,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -46,6 +48,7 @@ StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
     m_proxy->setFilterKeyColumn(-1);
     m_view->setModel(m_proxy);
     setupTableView(m_view);
+    m_columns = new KeyColumns(m_view, -1, {});
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_report);
@@ -57,19 +60,24 @@ StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
     layout->addWidget(m_view, 1);
 
     connect(m_report, &QComboBox::currentIndexChanged, this, &StatisticsPane::compute);
+    connect(m_report, &QComboBox::activated, this, [this]() { m_reportPicked = true; });
     connect(m_filter, &FilterBar::filterChanged, this,
         [this](const QString& text, bool regex) { m_filter->setError(m_proxy->setFilter(text, regex)); });
     connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
         if (s == m_session)
             compute();
     });
+    // Another profile (or the rest of one) may lack the report shown: then the first with data, until the user picks.
     connect(workbench, &Workbench::currentChanged, this, [this](ProfileSession* s) {
         m_session = s;
+        showAReportWithData();
         compute();
     });
     connect(workbench, &Workbench::sessionCompleted, this, [this](ProfileSession* s) {
-        if (s == m_session)
-            compute();
+        if (s != m_session)
+            return;
+        showAReportWithData();
+        compute();
     });
     m_session = workbench->current();
     compute();
@@ -149,9 +157,58 @@ void StatisticsPane::compute()
             m_message->setText(message);
             m_message->setVisible(!message.isEmpty());
             m_view->sortByColumn(-1, Qt::AscendingOrder); // keep nsys's row order until the user sorts
-            m_view->horizontalHeader()->resizeSections(QHeaderView::ResizeToContents);
+            showNameAndKeyColumns();
             Q_EMIT reportShown();
         });
+}
+
+namespace {
+/// Every table @p parts names holds rows in @p p.
+bool hasRowsFor(const Profile& p, unsigned parts)
+{
+    const std::pair<LoadPart, std::size_t> rows[]
+        = { { LoadKernels, p.kernels.size() }, { LoadMemOps, p.memops.size() }, { LoadCudaApi, p.cudaApi.size() },
+              { LoadNvtx, p.nvtx.size() }, { LoadOsrt, p.osrt.size() } };
+    for (const auto& [part, count] : rows)
+        if ((parts & part) && count == 0)
+            return false;
+    return true;
+}
+} // namespace
+
+void StatisticsPane::showAReportWithData()
+{
+    if (m_reportPicked || !m_session || !m_session->isComplete())
+        return;
+    const Profile& p = *m_session->profile();
+    const auto dataAt = [&](int i) {
+        const ReportSpec* spec = findReport(m_report->itemData(i).toString(), nullptr);
+        return spec && hasRowsFor(p, spec->loadParts);
+    };
+    if (dataAt(m_report->currentIndex()))
+        return;
+    for (int i = 0; i < m_report->count(); ++i)
+        if (dataAt(i)) {
+            const QSignalBlocker quiet(m_report); // compute() goes on with it
+            m_report->setCurrentIndex(i);
+            return;
+        }
+}
+
+void StatisticsPane::showNameAndKeyColumns()
+{
+    // nsys prints the name last: on screen it comes first, with the four columns after it in nsys's order (Time %,
+    // Total Time, Num Calls / Instances, Avg in the summaries) beside it.
+    const ReportTable& r = m_model->report();
+    int name = -1;
+    for (int c = 0; c < int(r.columns.size()); ++c)
+        if (r.columns[std::size_t(c)].header == QLatin1String("Name"))
+            name = c;
+    QList<int> keys;
+    for (int c = 0; c < int(r.columns.size()) && keys.size() < 4; ++c)
+        if (c != name)
+            keys.append(c);
+    m_columns->setColumns(name, keys);
 }
 
 void StatisticsPane::showWaitingMessage()

@@ -13,6 +13,7 @@ class QTableView;
 namespace nsw {
 
 class FilterBar;
+class KeyColumns;
 class ProfileSession;
 class ReportTableModel;
 class SortFilterProxy;
@@ -27,6 +28,7 @@ public:
 
     QString paneId() const override { return QStringLiteral("statistics"); }
     QString title() const override { return tr("&Statistics"); }
+    bool isComputing() const override { return m_job.isBusy(); }
     QAbstractItemView* exportableView() const override;
     QString exportBaseName() const override;
 
@@ -39,6 +41,11 @@ Q_SIGNALS:
 
 private:
     void compute();
+    /// Until the user picks a report: a report whose tables the current (whole) profile lacks makes way for the
+    /// first one with data (a CPU-only profile opens on osrt_sum, not on an empty cuda_api_sum).
+    void showAReportWithData();
+    /// The report's Name column first and its key numbers beside it (KeyColumns).
+    void showNameAndKeyColumns();
     /// The report m_waitingReport needs a later stage of the current profile's load: says so, with the progress.
     void showWaitingMessage();
 
@@ -49,6 +56,8 @@ private:
     ReportTableModel* m_model;
     SortFilterProxy* m_proxy;
     QTableView* m_view;
+    KeyColumns* m_columns = nullptr;
+    bool m_reportPicked = false; ///< the user chose a report: it stays, with data or not
     QString m_waitingReport; ///< the report waiting for the rest of a staged load, else empty
     JobSlot m_job; ///< the report being computed; a newer request cancels it
 };

@@ -359,8 +359,7 @@ void TimelinePainter::paintRuler()
             m_p.drawText(QRect(x + 3, r.top(), 200, r.height() - 6), Qt::AlignVCenter | Qt::AlignLeft, tick.label);
     }
     m_p.restore();
-    const QString corner
-        = ticks.base.isEmpty() ? QStringLiteral("t = 0 at capture start") : QStringLiteral("from ") + ticks.base;
+    const QString corner = ticks.base.isEmpty() ? QStringLiteral("session time") : QStringLiteral("from ") + ticks.base;
     m_p.setPen(QColor(70, 70, 70));
     m_p.drawText(QRect(6, r.top(), m_f.labels.width() - 10, r.height()), Qt::AlignVCenter | Qt::AlignLeft, corner);
     m_p.setPen(QColor(190, 194, 200));

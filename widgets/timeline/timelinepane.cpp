@@ -4,7 +4,6 @@
 #include "core/categories/categorytable.h"
 #include "core/controllers/categorycontroller.h"
 #include "core/nvlink/nvlinkattachment.h"
-#include "core/profile/capturespan.h"
 #include "core/session/workbench.h"
 #include "core/timeline/timelinebuild.h"
 #include "core/util/timeformat.h"
@@ -334,6 +333,7 @@ void TimelinePane::onRangeSelected(TimeNs start, TimeNs end)
 {
     m_focus->setEnabled(m_session && end > start);
     m_zoomToSelection->setEnabled(end > start);
+    updateRangeLabel();
 }
 
 void TimelinePane::focusOnSelection()
@@ -341,19 +341,24 @@ void TimelinePane::focusOnSelection()
     const auto [start, end] = m_view->selectedRange();
     if (!m_session || end <= start)
         return;
-    const TimeNs origin = captureSpanOf(*m_session->profile()).start;
-    const TimeNs zero = origin == kNoTime ? 0 : origin;
-    m_session->setFocus(FocusRange { start, end,
-        tr("%1 – %2 from the capture start").arg(formatDuration(start - zero), formatDuration(end - zero)) });
+    // Labelled on the ruler's clock, so that the banner reads what the ruler showed.
+    const TimeNs origin = m_view->index() ? m_view->index()->origin() : 0;
+    m_session->setFocus(FocusRange { start, end, formatTimeSpan(start - origin, end - origin) });
 }
 
 void TimelinePane::showSessionFocus()
 {
-    // The focused range stays marked on the timeline; clearing the focus clears the mark.
+    // The focused range stays marked on the timeline, the view zoomed to it with a margin on either side so that its
+    // edges show; clearing the focus clears the mark.
     const FocusRange focus = m_session ? m_session->focus() : FocusRange {};
     m_view->setSelectedRange(focus.start, focus.end);
     m_focus->setEnabled(false);
     m_zoomToSelection->setEnabled(focus.isActive());
+    if (focus.isActive() && m_view->index() && m_view->index()->profilePtr() == m_session->profile()) {
+        const double margin = std::max(1.0, 0.05 * double(focus.durationNs()));
+        m_view->showRange(double(focus.start) - margin, double(focus.end) + margin);
+    }
+    updateRangeLabel();
 }
 
 void TimelinePane::wholeProfileArrived(ProfileSession* session)
@@ -477,7 +482,7 @@ void TimelinePane::showIndex(TimelineIndexPtr index, TimelineCountersPtr counter
     m_find->setProfile(index ? index->profilePtr() : nullptr);
     m_view->setIndex(std::move(index));
     m_view->setCounters(std::move(counters));
-    updateRangeLabel();
+    showSessionFocus(); // marked and zoomed to, now that there are rows
     Q_EMIT indexShown();
 }
 
@@ -496,10 +501,13 @@ void TimelinePane::updateRangeLabel()
     }
     const TimelineViewport& vp = m_view->viewport();
     const double origin = double(index->origin());
-    m_range->setText(
-        tr("%1 – %2 (%3 shown)")
-            .arg(formatSeconds(TimeNs(vp.start() - origin), 6), formatSeconds(TimeNs(vp.end() - origin), 6),
-                formatDuration(TimeNs(vp.end() - vp.start()))));
+    QString text = tr("%1 – %2 (%3 shown)")
+                       .arg(formatSeconds(TimeNs(vp.start() - origin), 6), formatSeconds(TimeNs(vp.end() - origin), 6),
+                           formatDuration(TimeNs(vp.end() - vp.start())));
+    // A selection shows its length.
+    if (const auto [start, end] = m_view->selectedRange(); end > start)
+        text += tr(" · selected %1").arg(formatDuration(end - start));
+    m_range->setText(text);
     fitHint();
 }
 

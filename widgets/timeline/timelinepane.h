@@ -33,6 +33,7 @@ public:
 
     QString paneId() const override { return QStringLiteral("timeline"); }
     QString title() const override { return tr("&Timeline"); }
+    bool isComputing() const override { return m_job.isBusy() || m_countersJob.isBusy(); }
 
     TimelineView* view() const { return m_view; }
     TimelineFindBar* findBar() const { return m_find; }

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The window as a person uses it on a large export (issue 33), offscreen. Run by hand:
+//   bench_window TRACE.sqlite
+// Measures, in one run: the floors (a plain SQLite scan of the kernel columns, kscan, and of every column the loader
+// reads, scan); then, in the real main window, the time from openFiles() to the Kernels pane holding rows (first
+// view) and to every pane showing its results for the whole profile (all panes); a CSV export of the largest table
+// (the executions of the kernel with the most) and a sort of it by duration; the process's peak RSS at the end; and,
+// through all of it, the longest time the GUI thread did not return to its event loop (max stall). The last line is
+//   window first-view X x kscan; all panes Y x scan; rss Z x file; max stall W ms
+#include "app/mainwindow.h"
+#include "benchscans.h"
+#include "core/models/kernelinstancemodel.h"
+#include "core/models/kernelsummarymodel.h"
+#include "core/session/workbench.h"
+#include "widgets/common/backgroundexport.h"
+#include "widgets/common/pane.h"
+#include "widgets/kernels/kerneltablepane.h"
+
+#include <QAbstractItemModel>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <cstdio>
+#include <functional>
+
+using namespace nsw;
+using namespace nsw::bench;
+
+namespace {
+
+/// The longest the event loop went without running: a 1 ms timer, and the largest gap between two of its ticks
+/// beyond the 1 ms it waits (plus a millisecond of the timer's own slack).
+class StallMeter
+{
+public:
+    StallMeter()
+    {
+        m_clock.start();
+        m_last = 0;
+        QObject::connect(&m_timer, &QTimer::timeout, [this]() {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_max = std::max(m_max, now - m_last);
+            m_last = now;
+        });
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.start(1);
+    }
+    double maxStallMs() const { return std::max(0.0, double(m_max) / 1e6 - 2.0); }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0;
+    qint64 m_max = 0;
+};
+
+/// Runs the event loop as the application does until @p done, or @p seconds pass; false on the timeout.
+bool runUntil(const std::function<bool()>& done, double seconds)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
+        if (double(t.elapsed()) / 1000.0 > seconds)
+            return false;
+    }
+    return true;
+}
+
+double seconds(const QElapsedTimer& t)
+{
+    return double(t.nsecsElapsed()) / 1e9;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: bench_window TRACE.sqlite\n");
+        return 1;
+    }
+    const QString path = QFileInfo(QString::fromLocal8Bit(argv[1])).absoluteFilePath();
+    const Floors floors = measureFloors(path);
+    if (!floors.ok) {
+        std::fprintf(stderr, "%s: cannot open\n", argv[1]);
+        return 1;
+    }
+    std::printf("floor: kernel columns %.2f s, every loaded column %.2f s\n", floors.kscan, floors.fullScan);
+
+    MainWindow window(true);
+    window.resize(1600, 1000);
+    window.show();
+    auto* kernels = window.findChild<KernelTablePane*>();
+    const QList<Pane*> panes = window.findChildren<Pane*>();
+    StallMeter stalls;
+    bool ended = false, ok = false;
+    QString error;
+    QObject::connect(&window, &MainWindow::loadEnded, [&](const QString&, bool success, const QString& e) {
+        ended = true;
+        ok = success;
+        error = e;
+    });
+    QElapsedTimer t;
+    t.start();
+    window.openFiles({ path });
+    double firstView = -1;
+    const auto kernelRows = [&]() { return kernels->summaryView()->model()->rowCount(); };
+    if (!runUntil([&]() { return ended || kernelRows() > 0; }, 600)) {
+        std::fprintf(stderr, "no first view after 600 s\n");
+        return 2;
+    }
+    firstView = seconds(t);
+    if (!runUntil([&]() { return ended; }, 600) || !ok) {
+        std::fprintf(stderr, "load failed: %s\n", qPrintable(error));
+        return 2;
+    }
+    const double loaded = seconds(t);
+    // Every pane shows the whole profile's results: nothing computing, waiting or deferred, for 50 ms on end.
+    const auto allSettled = [&]() {
+        for (const Pane* p : panes)
+            if (!p->isSettled())
+                return false;
+        return kernelRows() > 0;
+    };
+    qint64 settledSince = -1;
+    if (!runUntil(
+            [&]() {
+                if (!allSettled())
+                    settledSince = -1;
+                else if (settledSince < 0)
+                    settledSince = t.nsecsElapsed();
+                return settledSince >= 0 && t.nsecsElapsed() - settledSince >= 50'000'000;
+            },
+            900)) {
+        std::fprintf(stderr, "the panes did not settle:");
+        for (const Pane* p : panes)
+            if (!p->isSettled())
+                std::fprintf(stderr, " %s", qPrintable(p->paneId()));
+        std::fprintf(stderr, "\n");
+        return 2;
+    }
+    const double allPanes = double(settledSince) / 1e9;
+    std::printf("window: kernels pane filled %.2f s, load ended %.2f s, every pane settled %.2f s\n", firstView, loaded,
+        allPanes);
+
+    // The largest table: the executions of the kernel with the most, exported as CSV, then sorted by duration.
+    QTableView* summary = kernels->summaryView();
+    summary->sortByColumn(KernelSummaryModel::InstancesColumn, Qt::DescendingOrder);
+    summary->setCurrentIndex(summary->model()->index(0, 0));
+    QTableView* executions = kernels->instanceView();
+    auto* instances = qobject_cast<KernelInstanceModel*>(executions->model());
+    if (!runUntil([&]() { return instances && instances->rowCount() > 0; }, 60)) {
+        std::fprintf(stderr, "no executions listed\n");
+        return 2;
+    }
+    QTemporaryDir dir;
+    const QString csv = QDir(dir.path()).filePath(QStringLiteral("executions.csv"));
+    QElapsedTimer exportClock;
+    exportClock.start();
+    QString exportError = QStringLiteral("not finished");
+    BackgroundExports::of(&window)->writeFile(
+        QStringLiteral("CSV export"), csv, csvWriter(*instances), [&](const QString& e) { exportError = e; });
+    if (!runUntil([&]() { return exportError != QLatin1String("not finished"); }, 600) || !exportError.isEmpty()) {
+        std::fprintf(stderr, "CSV export failed: %s\n", qPrintable(exportError));
+        return 2;
+    }
+    const double exportSeconds = seconds(exportClock);
+    QElapsedTimer sortClock;
+    sortClock.start();
+    executions->sortByColumn(KernelInstanceModel::DurationColumn, Qt::DescendingOrder);
+    runUntil([&]() { return !instances->isSorting(); }, 600);
+    const double sortSeconds = seconds(sortClock);
+    std::printf("executions: %d rows, CSV %.0f MiB in %.2f s, sorted by duration in %.2f s\n", instances->rowCount(),
+        double(QFileInfo(csv).size()) / 1048576.0, exportSeconds, sortSeconds);
+
+    const double rss = peakRssBytes();
+    const double fileBytes = double(QFileInfo(path).size());
+    std::printf("peak RSS %.0f MiB, file %.0f MiB\n", rss / 1048576.0, fileBytes / 1048576.0);
+    std::printf("window first-view %.2f x kscan; all panes %.2f x scan; rss %.2f x file; max stall %.0f ms\n",
+        firstView / floors.kscan, allPanes / floors.fullScan, rss / fileBytes, stalls.maxStallMs());
+    return 0;
+}

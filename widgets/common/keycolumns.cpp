@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "keycolumns.h"
+
+#include <QAbstractItemModel>
+#include <QEvent>
+#include <QHeaderView>
+#include <QTableView>
+#include <algorithm>
+
+namespace nsw {
+
+KeyColumns::KeyColumns(QTableView* view, int nameColumn, QList<int> keyColumns)
+    : QObject(view)
+    , m_view(view)
+    , m_name(nameColumn)
+    , m_keys(std::move(keyColumns))
+{
+    view->setTextElideMode(Qt::ElideMiddle);
+    view->horizontalHeader()->setTextElideMode(Qt::ElideRight);
+    view->viewport()->installEventFilter(this);
+    if (QAbstractItemModel* model = view->model()) {
+        connect(model, &QAbstractItemModel::modelReset, this, &KeyColumns::fit);
+        connect(model, &QAbstractItemModel::rowsInserted, this, &KeyColumns::fit);
+    }
+}
+
+void KeyColumns::setColumns(int nameColumn, QList<int> keyColumns)
+{
+    m_name = nameColumn;
+    m_keys = std::move(keyColumns);
+    fit();
+}
+
+bool KeyColumns::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize && m_view->viewport()->width() != m_lastWidth)
+        fit();
+    return QObject::eventFilter(watched, event);
+}
+
+void KeyColumns::fit()
+{
+    QHeaderView* header = m_view->horizontalHeader();
+    const int columns = header->count();
+    if (columns == 0 || !m_view->model())
+        return;
+    m_lastWidth = m_view->viewport()->width();
+    // On screen: the name, then the keys, then the rest in the model's order.
+    QList<int> order;
+    if (m_name >= 0 && m_name < columns)
+        order.append(m_name);
+    for (const int k : m_keys)
+        if (k >= 0 && k < columns && !order.contains(k))
+            order.append(k);
+    for (int c = 0; c < columns; ++c)
+        if (!order.contains(c))
+            order.append(c);
+    for (int visual = 0; visual < order.size(); ++visual)
+        header->moveSection(header->visualIndex(order[visual]), visual);
+
+    const QAbstractItemView* cellsOf = m_view; // sizeHintForColumn is protected in QTableView, public in the base
+    const int charWidth = m_view->fontMetrics().averageCharWidth();
+    int keysWidth = 0;
+    for (int c = 0; c < columns; ++c) {
+        if (c == m_name)
+            continue;
+        // A key column is as wide as its numbers and a little more, its header elided beyond that ("…after… Δ %"
+        // asked twice the width of "+41.2 %"), a long text elided past 16 characters ("unchanged (fewer calls)",
+        // whole in its tooltip); the others show their header up to 160 px.
+        const int cells = cellsOf->sizeHintForColumn(c);
+        const int title = header->sectionSizeHint(c);
+        const int width = m_keys.contains(c)
+            ? std::min(std::max(cells, std::min(title, cells + 3 * charWidth)), std::max(16 * charWidth, title / 2))
+            : std::max(cells, std::min(title, 160));
+        header->resizeSection(c, width);
+        if (m_keys.contains(c))
+            keysWidth += width;
+    }
+    if (m_name < 0 || m_name >= columns)
+        return;
+    const int minimum = 10 * charWidth;
+    const int widest = std::max(cellsOf->sizeHintForColumn(m_name), header->sectionSizeHint(m_name));
+    const int left = m_view->viewport()->width() - keysWidth;
+    header->resizeSection(m_name, left >= widest ? widest : std::max(left, std::min(minimum, widest)));
+}
+
+} // namespace nsw
