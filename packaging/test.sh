@@ -4,7 +4,9 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
-nsw_install_packages "${NSW_PACKAGES[@]}" xvfb xauth shared-mime-info libglib2.0-bin clang libclang-rt-14-dev
+# slurmctld slurmd slurm-client munge: the single-node Slurm cluster of the slurm_summarize test.
+nsw_install_packages "${NSW_PACKAGES[@]}" xvfb xauth shared-mime-info libglib2.0-bin clang libclang-rt-14-dev \
+    slurmctld slurmd slurm-client munge
 cd "$NSW_ROOT"
 cmake --preset dev
 cmake --build --preset dev -j "$(nsw_jobs)"

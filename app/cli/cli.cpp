@@ -70,6 +70,13 @@ const std::vector<Command>& commands()
         { QStringLiteral("samples"),
             QStringLiteral("CPU samples by function: flat, top-down, bottom-up, folded stacks; during GPU idle"),
             runSamples },
+        { QStringLiteral("ranks"),
+            QStringLiteral(
+                "distributed runs: ranks side by side, collectives matched, stragglers and waits (md/csv/json)"),
+            runRanks },
+        { QStringLiteral("summarize"),
+            QStringLiteral("a small per-rank summary of an export for `ranks` (run next to the data, e.g. by Slurm)"),
+            runSummarize },
     };
     return all;
 }

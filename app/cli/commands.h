@@ -19,5 +19,7 @@ int runProfile(const QStringList& args);
 int runReport(const QStringList& args);
 int runFindings(const QStringList& args);
 int runSamples(const QStringList& args);
+int runRanks(const QStringList& args);
+int runSummarize(const QStringList& args);
 
 } // namespace nsw::cli

@@ -130,7 +130,8 @@ bool isLibraryNvtxRange(const Profile& profile, std::size_t nvtxRow)
     return domain >= 0 && hasLibraryPrefix(profile.nvtxDomainName(domain));
 }
 
-Result<MarkerRanges> findMarkerRanges(const Profile& profile, const QString& marker, const JobContext& job)
+Result<MarkerRanges> findMarkerRanges(
+    const Profile& profile, const QString& marker, const JobContext& job, ProcessIndex process)
 {
     const NvtxTable& nvtx = profile.nvtx;
     NameMatcher matcher(profile, marker);
@@ -146,11 +147,14 @@ Result<MarkerRanges> findMarkerRanges(const Profile& profile, const QString& mar
         const int m = matcher.match(nvtx.name[i]);
         if (m < 0 || isLibraryNvtxRange(profile, i))
             continue;
+        const ProcessIndex owner = profile.processOfThread(nvtx.thread[i]);
+        if (process != kNoIndex && owner != process)
+            continue;
         if (nvtx.end[i] == kNoTime) {
             ++unterminated[m];
             continue;
         }
-        found[m].push_back({ i, profile.processOfThread(nvtx.thread[i]) });
+        found[m].push_back({ i, owner });
     }
     if (found.empty() || (!marker.isEmpty() && found.begin()->first != 0)) {
         const QString what = marker.isEmpty()
@@ -158,8 +162,10 @@ Result<MarkerRanges> findMarkerRanges(const Profile& profile, const QString& mar
             : QStringLiteral("no NVTX range matches the marker '%1'%2")
                   .arg(marker,
                       QRegularExpression(marker).isValid() ? QString() : QStringLiteral(" (nor is it a valid regex)"));
+        const QString where
+            = process == kNoIndex ? QString() : QStringLiteral(" in %1").arg(profile.processLabel(process));
         return Result<MarkerRanges>::failure(
-            ErrorKind::NoData, QStringLiteral("%1: %2").arg(profile.meta.filePath, what));
+            ErrorKind::NoData, QStringLiteral("%1: %2%3").arg(profile.meta.filePath, what, where));
     }
     const auto& [markerIndex, candidates] = *found.begin();
 

@@ -34,10 +34,11 @@ struct MarkerRanges
 /// as in ProfilerStep#12 for every ProfilerStep#N, or a regular expression the whole name matches); when empty, the
 /// first of the known markers found (ProfilerStep#N, then "iteration 5"/"step_5"-style names, train_step,
 /// vLLM's execute_model, nsys-ai's sample_N). Library ranges and unterminated ranges are never taken. Of the
-/// processes that have the marker, the one with the most instances is used; nested instances (a marker inside
-/// another) are dropped for the outermost. A start/end range belongs to the process that started it, wherever it
-/// ends. NoData when nothing matches.
-Result<MarkerRanges> findMarkerRanges(const Profile& profile, const QString& marker, const JobContext& job = {});
+/// processes that have the marker, the one with the most instances is used (only @p process when given: one rank of
+/// a distributed run); nested instances (a marker inside another) are dropped for the outermost. A start/end range
+/// belongs to the process that started it, wherever it ends. NoData when nothing matches.
+Result<MarkerRanges> findMarkerRanges(
+    const Profile& profile, const QString& marker, const JobContext& job = {}, ProcessIndex process = kNoIndex);
 
 /// The markers tried when none is named, in order (for help texts).
 QStringList knownIterationMarkers();

@@ -264,6 +264,43 @@ int IterationTable::medianIteration() const
     return order[(order.size() - 1) / 2];
 }
 
+Result<IterationSpans> findIterationSpans(const Profile& profile, const QString& marker, const IntervalUnion& busy,
+    const JobContext& job, ProcessIndex process)
+{
+    Result<MarkerRanges> markers = findMarkerRanges(profile, marker, job, process);
+    if (markers.isCancelled() || (!markers.ok() && !marker.isEmpty()))
+        return markers.failureAs<IterationSpans>();
+    IterationSpans spans;
+    if (markers.ok()) {
+        spans.source = IterationTable::Source::Marker;
+        spans.marker = markers->marker;
+        spans.detection = QStringLiteral("NVTX marker %1: %2").arg(markers->marker, markers->detail);
+        for (const MarkerRange& r : markers->ranges)
+            spans.iterations.push_back({ int(spans.iterations.size()), r.start, r.end, r.name });
+        return Result<IterationSpans>(std::move(spans), markers.warnings());
+    }
+    spans.segments = splitAtIdleGaps(busy);
+    const QString why = busy.intervals().empty() ? QStringLiteral("no GPU activity to guess them from")
+        : spans.segments.segments.empty()        ? QStringLiteral("no clear GPU idle gaps to guess them from")
+                                                 : rejectGuess(shapeOf(spans.segments));
+    if (!why.isEmpty())
+        return Result<IterationSpans>(
+            Error { ErrorKind::NoData, QStringLiteral("%1 and %2").arg(markers.errorMessage(), why) },
+            markers.warnings());
+    spans.source = IterationTable::Source::IdleGapGuess;
+    spans.detection = QStringLiteral("a guess: no iteration marker, so iterations are split at GPU idle gaps "
+                                     "(all GPUs idle) longer than %1, from the gaps' distribution")
+                          .arg(formatDuration(spans.segments.threshold));
+    // An iteration runs from the start of its stretch of GPU work to the start of the next one (the idle gap after it
+    // belongs to it), the last one to its last GPU work.
+    const auto& seg = spans.segments.segments;
+    for (std::size_t i = 0; i < seg.size(); ++i) {
+        const TimeNs end = i + 1 < seg.size() ? seg[i + 1].first : seg[i].second;
+        spans.iterations.push_back({ int(i), seg[i].first, end, kNoString });
+    }
+    return Result<IterationSpans>(std::move(spans), markers.warnings());
+}
+
 Result<IterationTable> computeIterations(const IterationRequest& request, const JobContext& job)
 {
     const Profile& profile = *request.profile;
@@ -271,50 +308,21 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
     table.profile = request.profile;
     table.clockOrigin = sessionClockOrigin(profile);
 
-    job.report(QStringLiteral("Finding iterations"), 0);
-    Result<MarkerRanges> markers = findMarkerRanges(profile, request.marker, job);
-    Warnings warnings = markers.warnings();
-    if (markers.isCancelled())
-        return markers.failureAs<IterationTable>();
-    const bool guess = !markers.ok();
-    if (guess && !request.marker.isEmpty())
-        return markers.failureAs<IterationTable>();
-
-    job.report(QStringLiteral("GPU busy time"), 0.2);
+    job.report(QStringLiteral("GPU busy time"), 0);
     const IntervalUnion busy = gpuBusyUnion(profile, job);
     if (job.isCancelled())
         return Result<IterationTable>::cancelled();
-
-    GapSegments segments;
-    GuessShape shape;
-    if (!guess) {
-        table.source = IterationTable::Source::Marker;
-        table.marker = markers->marker;
-        table.detection = QStringLiteral("NVTX marker %1: %2").arg(markers->marker, markers->detail);
-        for (const MarkerRange& r : markers->ranges)
-            table.iterations.push_back({ int(table.iterations.size()), r.start, r.end, r.name });
-    } else {
-        segments = splitAtIdleGaps(busy);
-        shape = shapeOf(segments);
-        const QString why = busy.intervals().empty() ? QStringLiteral("no GPU activity to guess them from")
-            : segments.segments.empty()              ? QStringLiteral("no clear GPU idle gaps to guess them from")
-                                                     : rejectGuess(shape);
-        if (!why.isEmpty())
-            return Result<IterationTable>::failure(
-                ErrorKind::NoData, QStringLiteral("%1 and %2").arg(markers.errorMessage(), why));
-        table.source = IterationTable::Source::IdleGapGuess;
-        table.gapThreshold = segments.threshold;
-        table.detection = QStringLiteral("a guess: no iteration marker, so iterations are split at GPU idle gaps "
-                                         "(all GPUs idle) longer than %1, from the gaps' distribution")
-                              .arg(formatDuration(segments.threshold));
-        // An iteration runs from the start of its stretch of GPU work to the start of the next one (the idle gap
-        // after it belongs to it), the last one to its last GPU work.
-        const auto& seg = segments.segments;
-        for (std::size_t i = 0; i < seg.size(); ++i) {
-            const TimeNs end = i + 1 < seg.size() ? seg[i + 1].first : seg[i].second;
-            table.iterations.push_back({ int(i), seg[i].first, end, kNoString });
-        }
-    }
+    job.report(QStringLiteral("Finding iterations"), 0.2);
+    Result<IterationSpans> spans = findIterationSpans(profile, request.marker, busy, job);
+    if (!spans)
+        return spans.failureAs<IterationTable>();
+    const Warnings warnings = spans.warnings();
+    const bool guess = spans->source == IterationTable::Source::IdleGapGuess;
+    table.source = spans->source;
+    table.marker = spans->marker;
+    table.detection = spans->detection;
+    table.gapThreshold = spans->segments.threshold;
+    table.iterations = std::move(spans->iterations);
 
     job.report(QStringLiteral("Measuring iterations"), 0.4);
     const KernelsByStart sorted = sortKernels(profile.kernels);
@@ -331,7 +339,7 @@ Result<IterationTable> computeIterations(const IterationRequest& request, const 
         job.report(QStringLiteral("Measuring iterations"), 0.4 + 0.6 * double(i + 1) / double(table.iterations.size()));
     }
     if (guess) {
-        rateGuess(table, shape);
+        rateGuess(table, shapeOf(spans->segments));
         table.detection += QStringLiteral("; ") + table.confidenceReason;
     }
     std::vector<TimeNs> durations;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/categories/rulefile.h"
+#include "core/iterations/gpubusy.h"
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
 #include "core/profile/focusrange.h"
@@ -91,6 +92,23 @@ struct IterationTable
     /// The iteration whose duration is the median: the lower middle one of the durations sorted (ties by index).
     int medianIteration() const;
 };
+
+/// Where a run's iterations are, before they are measured: the spans, how they were found, and the marker's warnings.
+struct IterationSpans
+{
+    IterationTable::Source source = IterationTable::Source::Marker;
+    QString marker; ///< as IterationTable::marker
+    QString detection; ///< as IterationTable::detection
+    GapSegments segments; ///< IdleGapGuess: the stretches of GPU work the iterations were cut from
+    std::vector<Iteration> iterations; ///< index, start, end and name set; nothing measured
+};
+
+/// The iterations of @p profile, or of one @p process (a rank of a distributed run): the ranges of @p marker (see
+/// findMarkerRanges(); empty: the known markers), else, when no marker was named, a guess from the idle gaps of
+/// @p busy (the GPU work of the profile or of that process) when they are regular enough (see computeIterations()).
+/// NoData when neither finds any, saying why.
+Result<IterationSpans> findIterationSpans(const Profile& profile, const QString& marker, const IntervalUnion& busy,
+    const JobContext& job = {}, ProcessIndex process = kNoIndex);
 
 /// Finds the iterations of a profile and measures each. Without a marker, iterations are guessed from the GPU idle
 /// gaps (splitAtIdleGaps) only when the periods between the splitting gaps are regular (1.4826 × MAD / median of the

@@ -19,9 +19,10 @@ CORE = {
     'nvtx': 4, 'categories': 4, 'nvlink': 4, 'samples': 4,
     'reports': 5, 'analysis': 5, 'timeline': 5, 'iterations': 5, 'focus': 5,
     'compare': 6, 'diagnostics': 6,
-    'models': 7,
-    'session': 8,
-    'controllers': 9,
+    'ranks': 7,
+    'models': 8,
+    'session': 9,
+    'controllers': 10,
 }
 WIDGETS = {
     'common': 0, 'shell': 1,

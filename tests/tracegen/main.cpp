@@ -2,6 +2,7 @@
 // nsys-tracegen: writes synthetic Nsight Systems SQLite exports and NVLink (NVF1) recordings for tests, the demo
 // profile and benchmarks.
 #include "generator.h"
+#include "rankgen.h"
 #include "schemacatalog.h"
 
 #include <QCommandLineParser>
@@ -128,6 +129,7 @@ int main(int argc, char** argv)
             QStringLiteral("ns"), QStringLiteral("0")),
         opt(QStringLiteral("quiet"), QStringLiteral("Print nothing on success.")),
     });
+    addRankRunOptions(p);
     p.process(app);
 
     if (p.isSet(QStringLiteral("list-schemas"))) {
@@ -144,6 +146,16 @@ int main(int argc, char** argv)
         const bool quiet = p.isSet(QStringLiteral("quiet"));
         QElapsedTimer timer;
         timer.start();
+        if (p.isSet(QStringLiteral("ranks"))) {
+            const RankRunStats s = generateRankRun(rankRunConfig(p));
+            if (!quiet)
+                print(QStringLiteral("%1 export(s) in %2: %3 kernels, %4 collectives on every rank\n")
+                          .arg(s.files.size())
+                          .arg(p.value(QStringLiteral("out-dir")))
+                          .arg(s.kernels)
+                          .arg(s.collectives));
+            return 0;
+        }
         if (!p.isSet(QStringLiteral("out"))) {
             if (!p.isSet(QStringLiteral("nvlink-bin")))
                 throw std::runtime_error("give --out FILE (and/or --nvlink-bin FILE); see --help");
