@@ -59,6 +59,9 @@ const std::vector<Command>& commands()
             QStringLiteral(
                 "iterations from an NVTX marker (ProfilerStep#N...) or GPU idle gaps: duration, busy, outliers"),
             runIterations },
+        { QStringLiteral("mfu"),
+            QStringLiteral("model FLOPs utilization per iteration and NVTX range against the GPU's peak, roofline"),
+            runMfu },
         { QStringLiteral("profile"),
             QStringLiteral("run an application under nsys profile, then print its kernel summary (--png: top kernels)"),
             runProfile, asksForPng },

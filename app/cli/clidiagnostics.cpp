@@ -3,6 +3,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
+#include "core/categories/rulelibrary.h"
 
 namespace nsw::cli {
 
@@ -95,6 +96,7 @@ std::optional<DiagnosticsResult> runCommandDiagnostics(
         request.focus = focus->range;
     }
     request.profile = profile;
+    request.tensorCoreRules = tensorCoreRulesOf(RuleLibrary::loadDefault()); // the user's edits of them, if any
     Result<DiagnosticsResult> result = runDiagnostics(request);
     for (const QString& w : result.warnings())
         printWarning(QStringLiteral("%1: %2").arg(profile->displayName(), w));

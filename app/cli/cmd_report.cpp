@@ -99,7 +99,13 @@ int runFindings(const QStringList& args)
         QStringLiteral("text"));
     const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
-    parser.addOptions({ format, output });
+    const QCommandLineOption table(QStringLiteral("table"),
+        QStringLiteral("Print one of report's tables instead of the findings (text, csv or json), by its id: "
+                       "stream_concurrency, longest_kernels, h2d_over_time, h2d_load_phases, launch_percentiles, "
+                       "tensor_cores, non_tensor_core_kernels, what_if, nccl_skew, gpu_idle_gaps... (the names of "
+                       "report's tables/*.csv)."),
+        QStringLiteral("id"));
+    parser.addOptions({ format, output, table });
     const DiagnosticsOptions options;
     options.addTo(parser);
     int exitCode = ExitOk;
@@ -114,14 +120,33 @@ int runFindings(const QStringList& args)
         return ExitUsage;
     }
     const QString fmt = parser.value(format);
-    if (!checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("json") }))
+    const bool oneTable = parser.isSet(table);
+    if (!checkFormat(fmt,
+            oneTable ? QStringList { QStringLiteral("text"), QStringLiteral("csv"), QStringLiteral("json") }
+                     : QStringList { QStringLiteral("text"), QStringLiteral("json") }))
         return ExitUsage;
     const std::optional<DiagnosticsResult> result
         = runCommandDiagnostics(parser, options, positional.first(), &exitCode);
     if (!result)
         return exitCode;
     QString text;
-    if (fmt == QLatin1String("json")) {
+    if (oneTable) {
+        QStringList ids;
+        for (const DiagnosticsTable& t : diagnosticsTables(*result)) {
+            ids << t.id;
+            if (t.id != parser.value(table))
+                continue;
+            text = fmt == QLatin1String("csv") ? diagnosticsTableCsv(t)
+                : fmt == QLatin1String("json")
+                ? QString::fromStdString(diagnosticsTableJson(t).dump(2)) + QLatin1Char('\n')
+                : diagnosticsTableText(t);
+        }
+        if (text.isEmpty()) {
+            printError(
+                QStringLiteral("no table '%1' (tables: %2)").arg(parser.value(table), ids.join(QStringLiteral(", "))));
+            return ExitUsage;
+        }
+    } else if (fmt == QLatin1String("json")) {
         nlohmann::ordered_json j = diagnosticsJson(*result);
         addWarningsMember(j);
         text = QString::fromStdString(j.dump(2)) + QLatin1Char('\n');

@@ -15,6 +15,7 @@ int runCompare(const QStringList& args);
 int runAnalyze(const QStringList& args);
 int runExport(const QStringList& args);
 int runIterations(const QStringList& args);
+int runMfu(const QStringList& args);
 int runProfile(const QStringList& args);
 int runReport(const QStringList& args);
 int runFindings(const QStringList& args);

@@ -81,7 +81,8 @@ const RuleList* RuleLibrary::find(const QString& engine, const QString& model, Q
 
 QStringList RuleLibrary::shippedSetNames()
 {
-    return { QStringLiteral("vllm"), QStringLiteral("sglang"), QStringLiteral("trtllm"), QStringLiteral("pytorch") };
+    return { QStringLiteral("vllm"), QStringLiteral("sglang"), QStringLiteral("trtllm"), QStringLiteral("pytorch"),
+        QStringLiteral("tensorcores") };
 }
 
 RuleSource RuleLibrary::shippedSet(const QString& name)

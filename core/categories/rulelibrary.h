@@ -41,7 +41,8 @@ public:
     int sourceOf(const QString& engine) const;
     bool isEmpty() const { return engines().isEmpty(); }
 
-    /// Names of the shipped sets ("vllm", "sglang", "trtllm", "pytorch"), in load order.
+    /// Names of the shipped sets ("vllm", "sglang", "trtllm", "pytorch", and "tensorcores": tensor-core kernels by
+    /// name, for the diagnostics' tensor-core share), in load order.
     static QStringList shippedSetNames();
     /// A shipped set, parsed. The files are ours and tested, so failure means a broken build.
     static RuleSource shippedSet(const QString& name);

@@ -182,12 +182,20 @@ Result<DiagnosticsResult> runDiagnostics(const DiagnosticsRequest& request, cons
         return Result<DiagnosticsResult>::cancelled();
     job.report(QStringLiteral("Per process"), 0.7);
     r.perProcess = computePerProcess(context, job);
+    job.report(QStringLiteral("Streams, kernel timing, transfers, tensor cores"), 0.8);
+    r.streamConcurrency = computeStreamConcurrency(context, job);
+    r.kernelTiming = computeKernelTiming(context, request.longestKernels, job);
+    r.h2d = computeH2dTimeline(context, 50, job);
+    r.tensorCores = computeTensorCores(context, request.tensorCoreRules, job);
     if (job.isCancelled())
         return Result<DiagnosticsResult>::cancelled();
 
     job.report(QStringLiteral("Memory transfers, overlap, NVTX and iterations"), 0.9);
     sideJob.wait();
     if (side.cancelled || job.isCancelled())
+        return Result<DiagnosticsResult>::cancelled();
+    r.whatIf = computeWhatIf(context, r.idleGaps, r.overlap, r.ncclSkew, r.iterations.get(), job);
+    if (job.isCancelled())
         return Result<DiagnosticsResult>::cancelled();
     computeFindings(r, t);
     job.report(QStringLiteral("Done"), 1.0);

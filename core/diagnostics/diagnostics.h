@@ -2,17 +2,22 @@
 #pragma once
 
 #include "core/diagnostics/diagnosticstypes.h"
+#include "core/diagnostics/h2dtimeline.h"
 #include "core/diagnostics/idlegaps.h"
 #include "core/diagnostics/idlesamples.h"
+#include "core/diagnostics/kerneltiming.h"
 #include "core/diagnostics/launchcost.h"
 #include "core/diagnostics/memorytransfers.h"
 #include "core/diagnostics/ncclbreakdown.h"
 #include "core/diagnostics/ncclskew.h"
 #include "core/diagnostics/overlap.h"
 #include "core/diagnostics/perprocess.h"
+#include "core/diagnostics/streamconcurrency.h"
 #include "core/diagnostics/syncanalysis.h"
 #include "core/diagnostics/temporalbreakdown.h"
+#include "core/diagnostics/tensorcores.h"
 #include "core/diagnostics/thresholds.h"
+#include "core/diagnostics/whatif.h"
 #include "core/iterations/iterations.h"
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
@@ -41,6 +46,9 @@ struct DiagnosticsRequest
     /// Detect iterations for the outlier check (as `nsys-workbench iterations`); empty marker: automatic.
     bool detectIterations = true;
     QString iterationMarker;
+    /// The tensor-core rules (a "tensorcores" rule set); null: the shipped ones.
+    std::shared_ptr<const RuleList> tensorCoreRules;
+    std::size_t longestKernels = 20; ///< how many of the longest kernel executions to list
 };
 
 /// Everything section 2 computes plus the findings. Plain values: copyable, shareable across threads.
@@ -64,6 +72,11 @@ struct DiagnosticsResult
     MemoryResult memory;
     PerProcessResult perProcess;
     std::vector<DeviceTimeBreakdown> temporal;
+    std::vector<DeviceConcurrency> streamConcurrency;
+    KernelTiming kernelTiming; ///< the longest kernels and the launch percentiles
+    H2dTimeline h2d;
+    TensorCoreResult tensorCores;
+    std::vector<WhatIfRow> whatIf; ///< the window's, then the median iteration's (see computeWhatIf)
     /// NVTX coverage (kernel time inside ranges / all kernel time); nullopt without NVTX ranges.
     std::optional<NvtxCoverage> nvtxCoverage;
     std::vector<NvtxPhaseRow> phases; ///< empty without a phase map
@@ -101,9 +114,11 @@ bool analysisThresholdsDiffer(const Thresholds& a, const Thresholds& b);
 /// nvtx_ranges, gpu_idle_gaps, kernels_by_pid, sync_by_pid, nvtx_by_pid; then ours: gpu_idle_by_device,
 /// gpu_stream_gaps, gap_histogram, overlap_by_gpu, nccl_shared_streams, nccl_by_collective, nccl_by_stream,
 /// nccl_skew, launch_cost, launch_rate_by_pid, sync_by_thread, memory_by_direction, memory_by_kind, processes,
-/// gpu_time_breakdown, nvtx_phases (with a phase map), iterations (when detected), findings. Raw values: durations
-/// in ns, start_ns/end_ns columns on the session clock (timestamp - clockOrigin, 0 but for --ts-normalize exports),
-/// percentages 0..100, an empty cell (std::monostate) where a value does not apply.
+/// gpu_time_breakdown, nvtx_phases (with a phase map), iterations (when detected), cpu_samples_gpu_idle (with CPU
+/// samples), then stream_concurrency, longest_kernels, h2d_over_time, h2d_load_phases, launch_percentiles,
+/// tensor_cores, non_tensor_core_kernels, what_if, and last findings. Raw values: durations in ns, start_ns/end_ns
+/// columns on the session clock (timestamp - clockOrigin, 0 but for --ts-normalize exports), percentages 0..100, an
+/// empty cell (std::monostate) where a value does not apply.
 std::vector<DiagnosticsTable> diagnosticsTables(const DiagnosticsResult& result);
 
 } // namespace nsw

@@ -195,20 +195,46 @@ nlohmann::ordered_json diagnosticsJson(const DiagnosticsResult& r)
         j["nvtx_coverage"] = nullptr;
     j["iterations_missing"] = r.iterations ? nlohmann::ordered_json() : nlohmann::ordered_json(s(r.iterationsMissing));
     nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-    for (const DiagnosticsTable& t : diagnosticsTables(r)) {
-        if (t.id == QLatin1String("findings"))
-            continue;
-        nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-        for (const auto& row : t.rows) {
-            nlohmann::ordered_json o = nlohmann::ordered_json::object();
-            for (qsizetype c = 0; c < t.columns.size(); ++c)
-                o[s(t.columns[c])] = cellJson(row[std::size_t(c)]);
-            rows.push_back(std::move(o));
-        }
-        metrics[s(t.id)] = std::move(rows);
-    }
+    for (const DiagnosticsTable& t : diagnosticsTables(r))
+        if (t.id != QLatin1String("findings"))
+            metrics[s(t.id)] = diagnosticsTableJson(t);
     j["metrics"] = std::move(metrics);
     return j;
+}
+
+QString diagnosticsTableText(const DiagnosticsTable& table)
+{
+    std::vector<QStringList> rows { table.columns };
+    for (const auto& row : table.rows) {
+        QStringList cells;
+        for (qsizetype c = 0; c < table.columns.size(); ++c)
+            cells << cellDisplay(table.columns[c], row[std::size_t(c)]);
+        rows.push_back(cells);
+    }
+    std::vector<qsizetype> width(std::size_t(table.columns.size()), 0);
+    for (const QStringList& r : rows)
+        for (qsizetype c = 0; c < r.size(); ++c)
+            width[std::size_t(c)] = std::max(width[std::size_t(c)], r[c].size());
+    QString out = table.title + QStringLiteral(":\n");
+    for (const QStringList& r : rows) {
+        QString line;
+        for (qsizetype c = 0; c < r.size(); ++c)
+            line += (c + 1 == r.size() ? r[c] : r[c].leftJustified(width[std::size_t(c)]) + QStringLiteral("  "));
+        out += line.trimmed() + QLatin1Char('\n');
+    }
+    return out;
+}
+
+nlohmann::ordered_json diagnosticsTableJson(const DiagnosticsTable& table)
+{
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const auto& row : table.rows) {
+        nlohmann::ordered_json o = nlohmann::ordered_json::object();
+        for (qsizetype c = 0; c < table.columns.size(); ++c)
+            o[s(table.columns[c])] = cellJson(row[std::size_t(c)]);
+        rows.push_back(std::move(o));
+    }
+    return rows;
 }
 
 QString diagnosticsTableCsv(const DiagnosticsTable& table)

@@ -21,6 +21,10 @@ QString findingHostTimeText(const Finding& finding);
 
 /// One table as CSV (RFC 4180, `\n` line ends, raw values).
 QString diagnosticsTableCsv(const DiagnosticsTable& table);
+/// One table for people: its title, then aligned columns, values formatted (durations, bytes, two decimals).
+QString diagnosticsTableText(const DiagnosticsTable& table);
+/// One table's rows as JSON objects keyed by its columns (raw values, null where empty).
+nlohmann::ordered_json diagnosticsTableJson(const DiagnosticsTable& table);
 
 /// The findings as plain text (the `findings` command): one block per finding, then what was not checked.
 QString findingsText(const DiagnosticsResult& result);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/diagnostics.h"
+#include "core/diagnostics/extendedtables.h"
 
 #include <limits>
 
@@ -79,6 +80,7 @@ public:
             out.push_back(iterations());
         if (r.idleSamples.hasSamples)
             out.push_back(idleSamples());
+        addExtendedDiagnosticsTables(r, out);
         out.push_back(findings());
         return out;
     }

@@ -52,6 +52,8 @@ void FindingsBuilder::run()
     nvtxCoverage();
     iterationOutliers();
     cpuDuringGpuIdle();
+    phaseDominance();
+    tensorCoreUse();
     mergeSameTextAcrossGpus();
     rank();
 }

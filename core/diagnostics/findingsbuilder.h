@@ -38,6 +38,9 @@ private:
     void memcpys();
     // findingssamples.cpp
     void cpuDuringGpuIdle();
+    // findingsusage.cpp
+    void phaseDominance();
+    void tensorCoreUse();
 
     double th(const char* name) const { return t.value(QLatin1String(name)); }
     QString thText(const char* name) const { return t.describe(QLatin1String(name)); }

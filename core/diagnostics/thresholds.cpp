@@ -42,6 +42,12 @@ const std::vector<ThresholdSpec>& thresholdSpecs()
             QStringLiteral("blocking memcpy/memset calls: at least this many fire the synchronous-memcpy finding") },
         { QStringLiteral("nvtx_coverage_pct"), 70, QStringLiteral("%"),
             QStringLiteral("NVTX coverage (kernel time inside ranges) below this is low") },
+        { QStringLiteral("phase_dominance_pct"), 70, QStringLiteral("%"),
+            QStringLiteral("one NVTX phase (of the phase map) taking at least this share of the NVTX time or of the "
+                           "kernel time in ranges dominates") },
+        { QStringLiteral("non_tc_matrix_pct"), 10, QStringLiteral("%"),
+            QStringLiteral("matrix-like kernels not on tensor cores (by name) taking at least this share of kernel "
+                           "time") },
         { QStringLiteral("iteration_outliers_min"), 1, QStringLiteral("count"),
             QStringLiteral("iterations flagged as outliers (robust 3-sigma): at least this many fire the finding") },
         { QStringLiteral("idle_function_pct"), 25, QStringLiteral("%"),

@@ -107,8 +107,8 @@ private Q_SLOTS:
         QVERIFY(r.err.contains(QStringLiteral("/nonexistent.sqlite")));
         r = run({ QStringLiteral("x.sqlite"), QStringLiteral("--rule-set"), QStringLiteral("nope") });
         QCOMPARE(r.exitCode, 1);
-        QVERIFY(
-            r.err.contains(QStringLiteral("no shipped rule set 'nope' (rule sets: vllm, sglang, trtllm, pytorch)")));
+        QVERIFY(r.err.contains(
+            QStringLiteral("no shipped rule set 'nope' (rule sets: vllm, sglang, trtllm, pytorch, tensorcores)")));
         r = run({ QStringLiteral("x.sqlite") });
         QCOMPARE(r.exitCode, 1);
     }

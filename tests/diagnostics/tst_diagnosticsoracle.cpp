@@ -73,6 +73,35 @@ const QString kSyncNames
       "((n LIKE 'cudaMemcpy%' OR n LIKE 'cuMemcpy%' OR n LIKE 'cudaMemset%' OR n LIKE "
       "'cuMemset%') AND n NOT LIKE '%async%'))"_s;
 
+/// The @p p th percentile of all kernel durations, numpy's default (linear between the closest ranks), in SQL.
+double kernelDurationPercentileBySql(const QString& file, int p)
+{
+    const QString sql
+        = u"WITH d AS (SELECT end - start AS v, row_number() OVER (ORDER BY end - start) - 1 AS i, count(*) OVER () "
+          "AS n FROM CUPTI_ACTIVITY_KIND_KERNEL), r AS (SELECT (n - 1) * %1 / 100.0 AS rank, n FROM d LIMIT 1), "
+          "b AS (SELECT rank, CAST(rank AS INTEGER) AS lo, min(CAST(rank AS INTEGER) + 1, n - 1) AS hi FROM r) "
+          "SELECT (SELECT v FROM d WHERE i = lo) + (rank - lo) * ((SELECT v FROM d WHERE i = hi) - (SELECT v FROM d "
+          "WHERE i = lo)) FROM b"_s.arg(p);
+    return test::queryRows(file, sql).value(0).value(0).toDouble();
+}
+
+/// Per device (summed over the devices): the time at least one stream is busy, and the streams' busy times added
+/// (= the time-weighted sum of busy streams): each the span of the operations less the gaps between them.
+CountTotal busyBySql(const QString& file)
+{
+    const QString span = u"WITH o AS (%1), k AS (SELECT start, end, streamId, %2 AS dev FROM o o) SELECT coalesce(sum(s), "
+                         "0) FROM (SELECT max(end) - min(start) AS s FROM k GROUP BY %3)"_s;
+    const qint64 device = test::queryRows(file, span.arg(gpuOpsSql(file), deviceKeySql(file), u"dev"_s))
+                              .value(0)
+                              .value(0)
+                              .toLongLong();
+    const qint64 streams = test::queryRows(file, span.arg(gpuOpsSql(file), deviceKeySql(file), u"dev, streamId"_s))
+                               .value(0)
+                               .value(0)
+                               .toLongLong();
+    return { device - gapsBySql(file, u"dev"_s).total, streams - gapsBySql(file, u"dev, streamId"_s).total };
+}
+
 DiagnosticsResult diagnose(const QString& file, const FocusRange& focus = {})
 {
     LoadResult load = ProfileLoader::load(file, LoadOptions {});
@@ -197,6 +226,52 @@ void TestDiagnosticsOracle::againstSql()
                 "dstKind = 0"_s);
             QCOMPARE((CountTotal { r.memory.pageableCopies, r.memory.pageableBytes }), pageable);
         }
+    }
+
+    if (kernels) {
+        // Issue 36 §3: the longest kernels, the kernel-duration percentiles, the tensor-core table's kernel time.
+        QList<qint64> longest;
+        for (const QStringList& row : test::queryRows(file,
+                 u"SELECT end - start FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY end - start DESC LIMIT 20"_s))
+            longest << row[0].toLongLong();
+        QList<qint64> ours;
+        for (const LongestKernel& k : r.kernelTiming.longest)
+            ours << k.duration();
+        QCOMPARE(ours, longest);
+        QCOMPARE(r.kernelTiming.percentiles.front().pid, 0);
+        const Percentiles& all = r.kernelTiming.percentiles.front().kernelDurations;
+        QCOMPARE(all.p50, kernelDurationPercentileBySql(file, 50));
+        QCOMPARE(all.p90, kernelDurationPercentileBySql(file, 90));
+        QCOMPARE(all.p99, kernelDurationPercentileBySql(file, 99));
+        const CountTotal kernelTime
+            = countTotal(file, u"SELECT count(*), coalesce(sum(end - start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL"_s);
+        QCOMPARE(r.tensorCores.total.kernelNs, kernelTime.total);
+        QCOMPARE(all.count, kernelTime.count);
+    }
+
+    if (hasTable(file, u"CUPTI_ACTIVITY_KIND_MEMCPY"_s)) {
+        // Host-to-device bytes (HtoD, HtoA, unified HtoD), before the first kernel and from it on.
+        const QString firstKernel = kernels ? u"(SELECT min(start) FROM CUPTI_ACTIVITY_KIND_KERNEL)"_s : u"NULL"_s;
+        const QStringList row = test::queryRows(file,
+            u"SELECT coalesce(sum(start < %1 OR %1 IS NULL), 0), coalesce(sum(CASE WHEN start < %1 OR %1 IS NULL THEN "
+            "bytes END), 0), coalesce(sum(start >= %1), 0), coalesce(sum(CASE WHEN start >= %1 THEN bytes END), 0) "
+            "FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind IN (1, 3, 11)"_s.arg(firstKernel))
+                                    .value(0);
+        QCOMPARE((QList<qint64> { r.h2d.initialCopies, r.h2d.initialBytes, r.h2d.steadyCopies, r.h2d.steadyBytes }),
+            (QList<qint64> { row[0].toLongLong(), row[1].toLongLong(), row[2].toLongLong(), row[3].toLongLong() }));
+        qint64 binned = 0;
+        for (const H2dBin& b : r.h2d.bins)
+            binned += b.bytes;
+        QCOMPARE(binned, row[1].toLongLong() + row[3].toLongLong());
+    }
+
+    if (!gpuOpsSql(file).isEmpty()) {
+        // Stream concurrency: time with at least one stream busy, and the busy streams weighted by time.
+        CountTotal ours;
+        for (const DeviceConcurrency& d : r.streamConcurrency)
+            for (std::size_t k = 1; k < d.timeWithStreams.size(); ++k)
+                ours = { ours.count + d.timeWithStreams[k], ours.total + qint64(k) * d.timeWithStreams[k] };
+        QCOMPARE(ours, busyBySql(file));
     }
 
     if (!gpuOpsSql(file).isEmpty()) {

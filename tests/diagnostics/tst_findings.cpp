@@ -10,6 +10,10 @@
 // GPU costs: idle 9.994 ms; sync gaps 8 ms (heavy_sync, host time 8.8 ms on the thread); long gaps 8 ms; NCCL alone
 // 1 ms; launch-latency gaps 2 x 98 µs (the launch storm when asked); the others none (the blocking cudaMemcpy:
 // host time 1 ms). No NVTX, memory kinds and iterations not asked for.
+// Tensor cores (findingsusage.cpp), GPU 0 (µs, each launched 10 µs before): nvjet_tst_192x192 [0, 600] (a tensor-core
+// kernel by name), volta_sgemm_128x64_nn [600, 900] (SIMT FP32: matrix work not on tensor cores), elementwise_kernel
+// [900, 1000] (not matrix work). Kernel time 1000 µs: tensor cores 60 %, matrix work without them 30 % (>= 10 %).
+// Phase dominance: phase rows set by hand (ms of NVTX time / of kernel time in ranges), threshold 70 %.
 #include "core/diagnostics/diagnostics.h"
 #include "core/profile/profileloader.h"
 #include "oracleexports.h"
@@ -80,6 +84,41 @@ const Finding* find(const DiagnosticsResult& r, const QString& id)
     return nullptr;
 }
 
+/// Kernels back to back from 0 to each end, each launched 10 µs before it starts (the window starts at -10 µs).
+ProfilePtr kernels(const QStringList& names, const QList<TimeNs>& ends)
+{
+    test::ProfileBuilder b;
+    const ThreadIndex t = b.thread(b.process(100), 101);
+    TimeNs start = 0;
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        b.kernel(t, start - 10 * us, start - 9 * us, start, ends[i], names[i]);
+        start = ends[i];
+    }
+    return b.build();
+}
+
+ProfilePtr noKernels()
+{
+    test::ProfileBuilder b;
+    b.osrtCall(b.thread(b.process(1), 2), 0, 100, QStringLiteral("poll"));
+    return b.build();
+}
+
+ProfilePtr tensorCoreFixture()
+{
+    return kernels({ QStringLiteral("nvjet_tst_192x192_64x4_2x1_v_bz_coopB_bias_TNN"),
+                       QStringLiteral("volta_sgemm_128x64_nn"), QStringLiteral("elementwise_kernel") },
+        { 600 * us, 900 * us, 1000 * us });
+}
+
+bool skipped(const DiagnosticsResult& r, const QString& check)
+{
+    for (const SkippedCheck& s : r.skipped)
+        if (s.check == check)
+            return true;
+    return false;
+}
+
 } // namespace
 
 class TestFindings : public QObject
@@ -98,6 +137,12 @@ private Q_SLOTS:
     void sameTextOnSeveralGpusIsOneFinding_data();
     void sameTextOnSeveralGpusIsOneFinding();
     void idleAdviceFollowsTheFocus();
+    void timeNeverLongerThanTheWindow();
+    void matrixWorkWithoutTensorCores();
+    void tensorCoresQuiet_data();
+    void tensorCoresQuiet();
+    void phaseDominance_data();
+    void phaseDominance();
     void realExports_data();
     void realExports();
 };
@@ -106,9 +151,11 @@ void TestFindings::firedAndOrder_data()
 {
     QTest::addColumn<QStringList>("overrides");
     QTest::addColumn<QStringList>("expected");
-    // By GPU cost; equal costs (sync gaps and long gaps, both the 8 ms gap) by severity, then host time.
+    // By GPU cost; equal costs (sync gaps and long gaps, both the 8 ms gap) by severity, then host time, then id
+    // (dominant_kernel and tensor_cores: "gemm" is matrix work without a tensor-core name, 4 of 5.006 ms).
     const QStringList base { QStringLiteral("gpu_idle"), QStringLiteral("heavy_sync"), QStringLiteral("long_gaps"),
-        QStringLiteral("nccl_not_overlapped"), QStringLiteral("sync_memcpy"), QStringLiteral("dominant_kernel") };
+        QStringLiteral("nccl_not_overlapped"), QStringLiteral("sync_memcpy"), QStringLiteral("dominant_kernel"),
+        QStringLiteral("tensor_cores") };
     QTest::newRow("defaults: ranked by GPU cost, then severity and host time") << QStringList {} << base;
     QStringList storm = base;
     storm.insert(4, QStringLiteral("launch_storm"));
@@ -200,7 +247,8 @@ void TestFindings::missingDataNeverFires()
         QStringLiteral("gpu_idle"), QStringLiteral("heavy_sync"), QStringLiteral("iteration_outliers"),
         QStringLiteral("launch_storm"), QStringLiteral("long_gaps"), QStringLiteral("nccl_not_overlapped"),
         QStringLiteral("nccl_shared_stream"), QStringLiteral("nccl_skew"), QStringLiteral("nvtx_coverage"),
-        QStringLiteral("pageable_memcpy"), QStringLiteral("sync_memcpy") };
+        QStringLiteral("pageable_memcpy"), QStringLiteral("phase_dominance"), QStringLiteral("sync_memcpy"),
+        QStringLiteral("tensor_cores") };
     QCOMPARE(skippedIds(r), expected);
     for (const SkippedCheck& s : r.skipped)
         QVERIFY2(!s.reason.isEmpty(), qPrintable(s.check));
@@ -349,6 +397,119 @@ void TestFindings::idleAdviceFollowsTheFocus()
     QVERIFY2(!inFocus->recommendation.contains(QStringLiteral("capture")), qPrintable(inFocus->recommendation));
     QVERIFY2(inFocus->recommendation.contains(QStringLiteral("the focus reaches beyond the GPU work")),
         qPrintable(inFocus->recommendation));
+}
+
+void TestFindings::timeNeverLongerThanTheWindow()
+{
+    // Issue 33 §6 / 36 §2: two threads each sit in cudaStreamSynchronize [0.5, 9.5] ms of a 9.9 ms capture (kernels
+    // [0.1, 0.4] and [9.6, 9.9] ms). Host time is one thread's 9 ms, not 18 ms summed over the threads; focused on
+    // [2, 3] ms, both host time and GPU cost are at most that 1 ms.
+    test::ProfileBuilder b;
+    const ProcessIndex p = b.process(100);
+    const ThreadIndex one = b.thread(p, 101), two = b.thread(p, 102);
+    b.kernel(one, 0, 10 * us, 100 * us, 400 * us, QStringLiteral("k"));
+    for (ThreadIndex t : { one, two })
+        b.apiCall(t, 500 * us, 9500 * us, QStringLiteral("cudaStreamSynchronize_v3020"));
+    b.kernel(two, 9500 * us, 9510 * us, 9600 * us, 9900 * us, QStringLiteral("k"));
+    const ProfilePtr profile = b.build();
+    const DiagnosticsResult whole = diagnose(profile, {});
+    const Finding* sync = find(whole, QStringLiteral("heavy_sync"));
+    QVERIFY(sync);
+    QCOMPARE(sync->hostNs, 9 * ms);
+    QVERIFY2(sync->title.contains(QStringLiteral("(host time)")), qPrintable(sync->title));
+    DiagnosticsRequest request;
+    request.profile = profile;
+    request.readMemoryKinds = false;
+    request.detectIterations = false;
+    request.focus = FocusRange { 2 * ms, 3 * ms, QStringLiteral("focus") };
+    const Result<DiagnosticsResult> focused = runDiagnostics(request);
+    QVERIFY(focused);
+    QVERIFY(find(*focused, QStringLiteral("heavy_sync")));
+    for (const Finding& f : focused->findings) {
+        QVERIFY2(f.hostNs <= 1 * ms, qPrintable(f.title));
+        QVERIFY2(f.gpuCostNs <= 1 * ms, qPrintable(f.title));
+    }
+    QCOMPARE(find(*focused, QStringLiteral("heavy_sync"))->hostNs, 1 * ms);
+}
+
+void TestFindings::matrixWorkWithoutTensorCores()
+{
+    const DiagnosticsResult r = diagnose(tensorCoreFixture(), {});
+    const Finding* f = find(r, QStringLiteral("tensor_cores"));
+    QVERIFY(f);
+    QCOMPARE(f->severity, Severity::Info);
+    QCOMPARE(
+        f->title, QStringLiteral("Matrix kernels without tensor cores take 30.0 % of kernel time (name heuristic)"));
+    QVERIFY2(
+        f->detail.contains(QStringLiteral("Tensor-core kernels take 60.0 % of kernel time")), qPrintable(f->detail));
+    QVERIFY2(f->detail.contains(QStringLiteral("volta_sgemm_128x64_nn (30.0 %)")), qPrintable(f->detail));
+    QVERIFY2(!f->detail.contains(QStringLiteral("elementwise")), qPrintable(f->detail));
+    QCOMPARE(f->evidence.kernelNames, QStringList { QStringLiteral("volta_sgemm_128x64_nn") });
+    QCOMPARE(f->gpuCostNs, TimeNs(0)); // a heuristic costs no measured GPU time
+}
+
+void TestFindings::tensorCoresQuiet_data()
+{
+    QTest::addColumn<int>("fixture"); ///< 0: tensorCoreFixture, 1: no matrix work, 2: no kernels
+    QTest::addColumn<QStringList>("overrides");
+    QTest::addColumn<bool>("skip");
+    QTest::newRow("30 % < non_tc_matrix_pct=31")
+        << 0 << QStringList { QStringLiteral("non_tc_matrix_pct=31") } << false;
+    QTest::newRow("tensor-core and elementwise kernels only") << 1 << QStringList {} << false;
+    QTest::newRow("no kernels: not checked") << 2 << QStringList {} << true;
+}
+
+void TestFindings::tensorCoresQuiet()
+{
+    QFETCH(int, fixture);
+    QFETCH(QStringList, overrides);
+    QFETCH(bool, skip);
+    const ProfilePtr profile = fixture == 0 ? tensorCoreFixture()
+        : fixture == 1
+        ? kernels({ QStringLiteral("nvjet_tst"), QStringLiteral("elementwise_kernel") }, { 600 * us, 1000 * us })
+        : noKernels();
+    const DiagnosticsResult r = diagnose(profile, overrides);
+    QVERIFY(!find(r, QStringLiteral("tensor_cores")));
+    QCOMPARE(skipped(r, QStringLiteral("tensor_cores")), skip);
+}
+
+void TestFindings::phaseDominance_data()
+{
+    QTest::addColumn<QStringList>("phases"); ///< "name:NVTX ms:kernel ms"
+    QTest::addColumn<QString>("title"); ///< empty: no finding
+    QTest::newRow("fwd 8 of 10 ms of NVTX time") << QStringList { QStringLiteral("fwd:8:3"), QStringLiteral("bwd:2:3") }
+                                                 << QStringLiteral("Phase fwd takes 80.0 % of the NVTX (wall) time");
+    QTest::newRow("fwd 9 of 10 ms of kernel time") << QStringList { QStringLiteral("fwd:5:9"),
+        QStringLiteral("bwd:5:1") } << QStringLiteral("Phase fwd takes 90.0 % of the kernel time inside NVTX ranges");
+    QTest::newRow("60 / 40: nothing dominates")
+        << QStringList { QStringLiteral("fwd:6:6"), QStringLiteral("bwd:4:4") } << QString();
+    QTest::newRow("unmapped time never dominates")
+        << QStringList { QStringLiteral("fwd:1:1"), kUnmappedPhase + QStringLiteral(":9:9") } << QString();
+}
+
+void TestFindings::phaseDominance()
+{
+    QFETCH(QStringList, phases);
+    QFETCH(QString, title);
+    DiagnosticsResult r = diagnose(tensorCoreFixture(), {});
+    QVERIFY(skipped(r, QStringLiteral("phase_dominance"))); // no phase map
+    r.phases.clear();
+    for (const QString& p : phases) {
+        const QStringList parts = p.split(u':');
+        NvtxPhaseRow row;
+        row.phase = parts[0];
+        row.instances = 1;
+        row.cpuTime = parts[1].toLongLong() * ms;
+        row.gpuTime = parts[2].toLongLong() * ms;
+        r.phases.push_back(row);
+    }
+    computeFindings(r, r.thresholds);
+    QVERIFY(!skipped(r, QStringLiteral("phase_dominance")));
+    const Finding* f = find(r, QStringLiteral("phase_dominance"));
+    QCOMPARE(f ? f->title : QString(), title);
+    if (f)
+        QVERIFY2(
+            f->thresholds.contains(QStringLiteral("phase_dominance_pct=70")), qPrintable(f->thresholds.join(u',')));
 }
 
 void TestFindings::realExports_data()

@@ -199,6 +199,11 @@ void TestFindingsPane::tablesAreTabs_data()
     QTest::newRow("kernels") << QStringLiteral("kernels");
     QTest::newRow("sync by pid") << QStringLiteral("sync_by_pid");
     QTest::newRow("nccl by collective") << QStringLiteral("nccl_by_collective");
+    QTest::newRow("stream concurrency") << QStringLiteral("stream_concurrency");
+    QTest::newRow("longest kernels") << QStringLiteral("longest_kernels");
+    QTest::newRow("launch percentiles") << QStringLiteral("launch_percentiles");
+    QTest::newRow("tensor cores") << QStringLiteral("tensor_cores");
+    QTest::newRow("what if") << QStringLiteral("what_if");
 }
 
 void TestFindingsPane::tablesAreTabs()

@@ -2,6 +2,7 @@
 #include "tableviews.h"
 
 #include "core/models/modelroles.h"
+#include "core/models/sortfilterproxy.h"
 #include "core/util/csv.h"
 #include "widgets/common/backgroundexport.h"
 #include "widgets/common/filedialogs.h"
@@ -56,6 +57,16 @@ void setupTableView(QTableView* view)
     view->horizontalHeader()->setHighlightSections(false);
     view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     addCopyAction(view);
+}
+
+QTableView* newSortableTableView(QAbstractItemModel* model, QWidget* parent)
+{
+    auto* proxy = new SortFilterProxy(parent);
+    proxy->setSourceModel(model);
+    auto* view = new QTableView(parent);
+    view->setModel(proxy);
+    setupTableView(view);
+    return view;
 }
 
 void resizeColumnsToCells(QTableView* view, int maxHeaderWidth)

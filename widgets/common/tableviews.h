@@ -14,6 +14,8 @@ namespace nsw {
 /// Common setup so that every table behaves the same: sortable on raw values, fixed row heights (smooth with
 /// millions of rows), interactive columns, a context menu with Copy.
 void setupTableView(QTableView* view);
+/// A new table view set up so, showing @p model through a SortFilterProxy (sorted on raw values).
+QTableView* newSortableTableView(QAbstractItemModel* model, QWidget* parent);
 void setupTreeView(QTreeView* view);
 /// Sizes each column to its cells, and to its header only up to @p maxHeaderWidth pixels (a longer header elides, whole
 /// in its tooltip): a profile's file name as a header pushed a docked table's numbers out of sight.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "findingspane.h"
 
+#include "core/categories/rulelibrary.h"
 #include "core/diagnostics/diagnosticsexport.h"
 #include "core/diagnostics/reportfiles.h"
 #include "core/focus/focusresolve.h"
@@ -119,16 +120,6 @@ QString skippedHtml(const DiagnosticsResult& result)
     return html + QStringLiteral("</ul>");
 }
 
-QTableView* newTableView(QAbstractItemModel* model, QWidget* parent)
-{
-    auto* proxy = new SortFilterProxy(parent);
-    proxy->setSourceModel(model);
-    auto* view = new QTableView(parent);
-    view->setModel(proxy);
-    setupTableView(view);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    return view;
-}
 } // namespace
 
 FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
@@ -283,7 +274,11 @@ void FindingsPane::recompute()
     request.profile = m_session->profile();
     request.focus = m_session->focus();
     request.thresholds = m_thresholds;
-    m_job.run<DiagnosticsResult>([request](const JobContext& job) { return runDiagnostics(request, job); },
+    m_job.run<DiagnosticsResult>(
+        [request](const JobContext& job) mutable {
+            request.tensorCoreRules = tensorCoreRulesOf(RuleLibrary::loadDefault()); // the user's edits, if any
+            return runDiagnostics(request, job);
+        },
         [this](Result<DiagnosticsResult> result) {
             if (!result) {
                 showResult(nullptr, result.errorMessage());
@@ -345,7 +340,7 @@ void FindingsPane::showTables(const DiagnosticsResult& result)
         }
         auto* model = new DiagnosticsTableModel(this);
         model->setTable(shared);
-        QTableView* view = newTableView(model, m_tabs);
+        QTableView* view = newSortableTableView(model, m_tabs);
         view->setObjectName(table.id);
         m_tabs->addTab(view, table.title);
         m_tabs->setTabToolTip(m_tabs->count() - 1, tr("%1 (tables/%2.csv of the report)").arg(table.title, table.id));

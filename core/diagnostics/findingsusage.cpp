@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Findings on what the GPU time goes to: one NVTX phase dominating it, and matrix work that does not run on tensor
+// cores (told from kernel names).
+#include "core/diagnostics/findingsbuilder.h"
+#include "core/util/timeformat.h"
+
+namespace nsw {
+
+using namespace findingtext;
+
+void FindingsBuilder::phaseDominance()
+{
+    if (r.phases.empty()) {
+        skip("phase_dominance", QStringLiteral("no phase map (--phase-map): the phases are the ones a map names"));
+        return;
+    }
+    TimeNs cpuAll = 0, gpuAll = 0;
+    for (const NvtxPhaseRow& p : r.phases) {
+        cpuAll += p.cpuTime;
+        gpuAll += p.gpuTime;
+    }
+    for (const NvtxPhaseRow& p : r.phases) {
+        if (p.phase == kUnmappedPhase)
+            continue;
+        const double cpu = cpuAll > 0 ? 100.0 * double(p.cpuTime) / double(cpuAll) : 0.0;
+        const double gpu = gpuAll > 0 ? 100.0 * double(p.gpuTime) / double(gpuAll) : 0.0;
+        if (std::max(cpu, gpu) < th("phase_dominance_pct"))
+            continue;
+        const bool byGpu = gpu >= cpu;
+        Finding f;
+        f.id = QStringLiteral("phase_dominance");
+        f.severity = Severity::Info;
+        f.title = QStringLiteral("Phase %1 takes %2 of %3")
+                      .arg(p.phase, pct(byGpu ? gpu : cpu),
+                          byGpu ? QStringLiteral("the kernel time inside NVTX ranges")
+                                : QStringLiteral("the NVTX (wall) time"));
+        f.detail = QStringLiteral("%1: %2 instances, %3 of NVTX time (%4 of all phases') and %5 of kernel time "
+                                  "attributed to its ranges (%6).")
+                       .arg(p.phase)
+                       .arg(p.instances)
+                       .arg(formatDuration(p.cpuTime), pct(cpu), formatDuration(p.gpuTime), pct(gpu));
+        f.metrics = { { QStringLiteral("wall_pct"), cpu, QStringLiteral("%") },
+            { QStringLiteral("gpu_pct"), gpu, QStringLiteral("%") },
+            { QStringLiteral("wall_ns"), double(p.cpuTime), QStringLiteral("ns") },
+            { QStringLiteral("gpu_ns"), double(p.gpuTime), QStringLiteral("ns") } };
+        f.recommendation = QStringLiteral("Work on %1 first: a change in every other phase together gains at most "
+                                          "%2 of this time (its kernels: the NVTX pane, or --nvtx on its ranges).")
+                               .arg(p.phase, pct(100.0 - (byGpu ? gpu : cpu)));
+        f.thresholds = { thText("phase_dominance_pct") };
+        add(f);
+    }
+}
+
+void FindingsBuilder::tensorCoreUse()
+{
+    const TensorCoreResult& tc = r.tensorCores;
+    if (tc.total.kernelNs <= 0) {
+        skip("tensor_cores", QStringLiteral("no kernels in the window"));
+        return;
+    }
+    double share = 0;
+    QStringList names, described;
+    for (const NonTensorCoreKernel& k : tc.biggestOthers)
+        if (k.matrixLike) {
+            share += k.sharePercent;
+            names << k.name;
+            if (described.size() < 3)
+                described << QStringLiteral("%1 (%2)").arg(k.name, pct(k.sharePercent));
+        }
+    if (share < th("non_tc_matrix_pct"))
+        return;
+    Finding f;
+    f.id = QStringLiteral("tensor_cores");
+    f.severity = Severity::Info;
+    f.title
+        = QStringLiteral("Matrix kernels without tensor cores take %1 of kernel time (name heuristic)").arg(pct(share));
+    f.detail = QStringLiteral("Tensor-core kernels take %1 of kernel time; of the others, these look like matrix work "
+                              "by their names: %2. Told from kernel names by the rules %3, not measured.")
+                   .arg(pct(tc.total.percent()), described.join(QStringLiteral("; ")), tc.rules);
+    f.metrics = { { QStringLiteral("matrix_non_tc_pct"), share, QStringLiteral("%") },
+        { QStringLiteral("tensor_core_pct"), tc.total.percent(), QStringLiteral("%") } };
+    f.recommendation = QStringLiteral("Run them on tensor cores: TF32 for FP32 matrices (torch.backends.cuda.matmul."
+                                      "allow_tf32, cublasSetMathMode), BF16/FP16 inputs, shapes in multiples of 8 or "
+                                      "16. If a kernel is misjudged, edit the tensorcores rules in the Categories "
+                                      "pane.");
+    f.evidence.kernelNames = names;
+    f.thresholds = { thText("non_tc_matrix_pct") };
+    add(f);
+}
+
+} // namespace nsw

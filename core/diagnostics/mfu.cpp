@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/diagnostics/mfu.h"
+
+#include "core/diagnostics/analysiscontext.h"
+#include "core/iterations/iterations.h"
+#include "core/nvtx/nvtxtree.h"
+#include "core/profile/capturespan.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <algorithm>
+#include <cmath>
+
+namespace nsw {
+
+namespace {
+
+QString number(double v)
+{
+    return QString::number(v, 'g', 6);
+}
+
+/// TFLOP/s from FLOPs done in @p ns nanoseconds.
+double tflopsOf(double flops, TimeNs ns)
+{
+    return ns > 0 ? flops / double(ns) / 1e3 : 0.0;
+}
+
+/// The GPU of the export when all its GPUs share one name.
+QString exportGpuName(const Profile& p)
+{
+    QString name;
+    for (const GpuInfo& g : p.gpus) {
+        if (g.name.isEmpty())
+            continue;
+        if (!name.isEmpty() && g.name != name)
+            return {};
+        name = g.name;
+    }
+    return name;
+}
+
+Status resolvePeak(const MfuRequest& request, MfuResult& r)
+{
+    r.gpuName = request.gpuName.isEmpty() ? exportGpuName(*request.profile) : request.gpuName;
+    const GpuPeak* peak = findGpuPeak(r.gpuName);
+    const QString precision = precisionName(request.precision);
+    if (request.peakTflops > 0) {
+        r.peakTflops = request.peakTflops;
+        r.peakGpu = QStringLiteral("given");
+        r.assumptions << QStringLiteral("Peak %1 TFLOP/s per GPU for %2, given (--peak-tflops).")
+                             .arg(number(r.peakTflops), precision);
+    } else if (!peak) {
+        return Status::failure(ErrorKind::Usage,
+            r.gpuName.isEmpty()
+                ? QStringLiteral("the export does not name its GPU (no TARGET_INFO_GPU): give --gpu-name (e.g. "
+                                 "\"H100 SXM\") or --peak-tflops")
+                : QStringLiteral("no built-in peak for the GPU \"%1\": give --peak-tflops").arg(r.gpuName));
+    } else if (peak->tflops[std::size_t(request.precision)] <= 0) {
+        return Status::failure(ErrorKind::Usage,
+            QStringLiteral("the built-in table has no %1 peak for %2: choose another --precision or give "
+                           "--peak-tflops")
+                .arg(precision, peak->gpu));
+    } else {
+        r.peakTflops = peak->tflops[std::size_t(request.precision)];
+        r.peakGpu = peak->gpu;
+        r.assumptions << QStringLiteral("Peak %1 TFLOP/s per GPU: %2, %3, dense (no structured sparsity), from the %4 "
+                                        "(built-in table; --peak-tflops overrides).")
+                             .arg(number(r.peakTflops), peak->gpu, precision, peak->source);
+    }
+    r.peakBandwidthTBs = request.peakBandwidthTBs > 0 ? request.peakBandwidthTBs : (peak ? peak->memoryTBs : 0.0);
+    return success();
+}
+
+bool rangeMatches(const RangeFlops& range, const QString& name)
+{
+    if (!range.pattern.startsWith(QLatin1String("re:")))
+        return range.pattern == name;
+    const QRegularExpression re(QRegularExpression::anchoredPattern(range.pattern.mid(3)));
+    return re.isValid() && re.match(name).hasMatch();
+}
+
+void addIterations(const IterationTable& table, MfuResult& r)
+{
+    const double peakAll = r.peakTflops * r.gpus;
+    double flops = 0;
+    TimeNs time = 0;
+    for (const Iteration& it : table.iterations) {
+        if (table.isGuess() && &it == &table.iterations.back())
+            continue; // no gap after it: not a whole iteration
+        MfuIterationRow row { it.index, table.label(it.index), it.start, it.duration(),
+            tflopsOf(r.flopsPerIteration, it.duration()), 0 };
+        row.mfuPercent = peakAll > 0 ? 100.0 * row.tflops / peakAll : 0.0;
+        flops += r.flopsPerIteration;
+        time += it.duration();
+        r.iterations.push_back(row);
+    }
+    r.overallMfuPercent = peakAll > 0 ? 100.0 * tflopsOf(flops, time) / peakAll : 0.0;
+    const int median = table.medianIteration();
+    for (const MfuIterationRow& row : r.iterations)
+        if (row.index == median)
+            r.medianMfuPercent = row.mfuPercent;
+    if (r.bytesPerIteration > 0 && r.peakBandwidthTBs > 0) {
+        r.intensity = r.flopsPerIteration / r.bytesPerIteration;
+        r.ridge = r.peakTflops / r.peakBandwidthTBs; // TFLOP/s over TB/s: FLOPs per byte
+        r.roofTflops = std::min(r.peakTflops, r.intensity * r.peakBandwidthTBs) * r.gpus;
+        r.assumptions << QStringLiteral("Roofline: %1 FLOPs over %2 bytes per iteration is %3 FLOPs/byte against a "
+                                        "ridge of %4 (peak / %5 TB/s memory bandwidth per GPU): %6-bound, roof %7 "
+                                        "TFLOP/s for the %8 GPU(s).")
+                             .arg(number(r.flopsPerIteration), number(r.bytesPerIteration), number(r.intensity),
+                                 number(r.ridge), number(r.peakBandwidthTBs),
+                                 r.intensity < r.ridge ? QStringLiteral("memory") : QStringLiteral("compute"),
+                                 number(r.roofTflops))
+                             .arg(r.gpus);
+    }
+}
+
+Status addRanges(const MfuRequest& request, MfuResult& r, const JobContext& job)
+{
+    const NvtxTree tree = buildNvtxTree(request.profile, {}, job);
+    if (job.isCancelled())
+        return Status::failure(ErrorKind::Cancelled, QStringLiteral("cancelled"));
+    for (const RangeFlops& range : request.ranges) {
+        MfuRangeRow row;
+        row.pattern = range.pattern;
+        for (const NvtxNode& node : tree.nodes)
+            if (node.kind == NvtxNode::Kind::Range && rangeMatches(range, tree.names[std::size_t(node.name)])) {
+                row.instances += node.instances;
+                row.gpuSpanNs += node.projectedSpan;
+            }
+        row.flops = range.flops * double(row.instances);
+        row.tflops = tflopsOf(row.flops, row.gpuSpanNs);
+        row.mfuPercent = r.peakTflops > 0 ? 100.0 * row.tflops / r.peakTflops : 0.0;
+        row.bytes = range.bytes * double(row.instances);
+        if (range.bytes > 0 && r.peakBandwidthTBs > 0) {
+            row.intensity = range.flops / range.bytes;
+            row.roofTflops = std::min(r.peakTflops, row.intensity * r.peakBandwidthTBs);
+        }
+        r.ranges.push_back(row);
+    }
+    r.assumptions << QStringLiteral("Ranges: FLOPs per instance as given; a range's time is its GPU projection (first "
+                                    "start to last end of the GPU work launched inside it), summed over its "
+                                    "instances; its MFU is against one GPU's peak (its kernels run on the GPU its "
+                                    "thread launches to).");
+    return success();
+}
+
+} // namespace
+
+Result<FlopEstimate> transformerFlops(const TransformerModel& m)
+{
+    if (!(m.parameters > 0) || !(m.tokens > 0))
+        return Result<FlopEstimate>::failure(
+            ErrorKind::Usage, QStringLiteral("the transformer formula needs the parameters and tokens (both > 0)"));
+    const double dense = m.training ? 6 : 2, attention = m.training ? 12 : 4;
+    const bool withAttention = m.layers > 0 && m.hidden > 0 && m.sequence > 0;
+    const double perToken
+        = dense * m.parameters + (withAttention ? attention * m.layers * double(m.hidden) * m.sequence : 0.0);
+    FlopEstimate e;
+    e.flops = perToken * m.tokens;
+    e.formula = withAttention ? QStringLiteral("%1 tokens x (%2 x %3 parameters + %4 x %5 layers x %6 hidden x %7 "
+                                               "sequence) = %8 FLOPs")
+                                    .arg(number(m.tokens), number(dense), number(m.parameters), number(attention))
+                                    .arg(m.layers)
+                                    .arg(m.hidden)
+                                    .arg(m.sequence)
+                                    .arg(number(e.flops))
+                              : QStringLiteral("%1 tokens x %2 x %3 parameters = %4 FLOPs")
+                                    .arg(number(m.tokens), number(dense), number(m.parameters), number(e.flops));
+    e.assumptions << QStringLiteral("FLOPs per iteration from the dense-transformer formula (PaLM, appendix B): %1.")
+                         .arg(e.formula)
+                  << (m.training ? QStringLiteral("Training: forward and backward (6 N + 12 L H S per token), no "
+                                                  "activation recomputation counted.")
+                                 : QStringLiteral("Forward only (2 N + 4 L H S per token)."));
+    e.assumptions << (withAttention ? QStringLiteral("Attention over the whole sequence, causal masking not "
+                                                     "discounted.")
+                                    : QStringLiteral("Attention FLOPs left out (give --layers, --hidden and --seq to "
+                                                     "count them)."));
+    return e;
+}
+
+Result<std::vector<RangeFlops>> loadRangeFlops(const QString& path)
+{
+    using R = Result<std::vector<RangeFlops>>;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return R::failure(ErrorKind::Input, QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.read(16 << 20), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        return R::failure(ErrorKind::Input,
+            QStringLiteral("%1: not a JSON object of range name -> FLOPs (%2)")
+                .arg(path,
+                    error.error != QJsonParseError::NoError ? error.errorString() : QStringLiteral("not an object")));
+    std::vector<RangeFlops> out;
+    const QJsonObject object = doc.object();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        RangeFlops range { it.key() };
+        if (it.value().isDouble()) {
+            range.flops = it.value().toDouble();
+        } else if (it.value().isObject()) {
+            range.flops = it.value().toObject().value(QStringLiteral("flops")).toDouble(-1);
+            range.bytes = it.value().toObject().value(QStringLiteral("bytes")).toDouble(0);
+        }
+        if (!(range.flops > 0) || !std::isfinite(range.flops) || range.bytes < 0 || !std::isfinite(range.bytes))
+            return R::failure(ErrorKind::Input,
+                QStringLiteral("%1: \"%2\": FLOPs must be a number > 0 (or {\"flops\": F, \"bytes\": B})")
+                    .arg(path, it.key()));
+        if (range.pattern.startsWith(QLatin1String("re:")) && !QRegularExpression(range.pattern.mid(3)).isValid())
+            return R::failure(
+                ErrorKind::Input, QStringLiteral("%1: \"%2\": not a valid regular expression").arg(path, it.key()));
+        out.push_back(range);
+    }
+    if (out.empty())
+        return R::failure(ErrorKind::Input, QStringLiteral("%1: no ranges").arg(path));
+    return out;
+}
+
+Result<MfuResult> computeMfu(const MfuRequest& request, const JobContext& job)
+{
+    using R = Result<MfuResult>;
+    if (!request.profile)
+        return R::failure(ErrorKind::Usage, QStringLiteral("no profile"));
+    MfuResult r;
+    r.precision = request.precision;
+    r.flopsPerIteration = request.flopsPerIteration;
+    r.bytesPerIteration = request.bytesPerIteration;
+    if (request.model) {
+        const Result<FlopEstimate> estimate = transformerFlops(*request.model);
+        if (!estimate)
+            return estimate.failureAs<MfuResult>();
+        r.flopsPerIteration = estimate->flops;
+        r.assumptions << estimate->assumptions;
+    } else if (r.flopsPerIteration > 0) {
+        r.assumptions << QStringLiteral("FLOPs per iteration: %1, given.").arg(number(r.flopsPerIteration));
+    }
+    if (!(r.flopsPerIteration > 0) && request.ranges.empty())
+        return R::failure(ErrorKind::Usage,
+            QStringLiteral("no FLOPs: give FLOPs per iteration, the transformer's parameters and tokens, or FLOPs "
+                           "per NVTX range"));
+    if (const Status peak = resolvePeak(request, r); !peak)
+        return peak.failureAs<MfuResult>();
+    r.gpus = request.gpus > 0 ? request.gpus : int(makeAnalysisContext(request.profile, {}, job).devices.size());
+    r.gpus = std::max(r.gpus, 1);
+    r.clockOrigin = captureSpanOf(*request.profile).start;
+    if (r.clockOrigin == kNoTime)
+        r.clockOrigin = 0;
+    if (r.flopsPerIteration > 0) {
+        r.assumptions << QStringLiteral("An iteration's FLOPs are those of the %1 GPU(s) of this export together: MFU "
+                                        "= FLOPs / (duration x %1 x peak). MFU counts the model's FLOPs: "
+                                        "recomputation, padding and masked work are not credited.")
+                             .arg(r.gpus);
+        const Result<IterationTable> iterations
+            = computeIterations({ request.profile, request.iterationMarker, nullptr }, job);
+        if (!iterations)
+            return R::failure(
+                iterations.error().kind == ErrorKind::Cancelled ? ErrorKind::Cancelled : ErrorKind::NoData,
+                iterations.errorMessage()
+                    + QStringLiteral("; name the iteration's NVTX range (--marker) or give FLOPs per NVTX range"));
+        if (!iterations->isConfident())
+            return R::failure(ErrorKind::NoData,
+                QStringLiteral("the iterations are a guess from GPU idle gaps, %1: name the iteration's NVTX range "
+                               "(--marker) or give FLOPs per NVTX range")
+                    .arg(iterations->confidenceReason));
+        r.assumptions << QStringLiteral("Iterations: %1.").arg(iterations->detection);
+        addIterations(*iterations, r);
+    }
+    if (!request.ranges.empty())
+        if (const Status ranges = addRanges(request, r, job); !ranges)
+            return ranges.failureAs<MfuResult>();
+    return r;
+}
+
+} // namespace nsw

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/diagnostics/diagnosticstypes.h"
+#include "core/diagnostics/gpupeaks.h"
+#include "core/jobs/jobcontext.h"
+#include "core/jobs/result.h"
+
+#include <optional>
+
+namespace nsw {
+
+/// A dense transformer, for users who do not know their FLOPs: per token 6 N + 12 L H S FLOPs when training
+/// (forward and backward), 2 N + 4 L H S for a forward pass only (PaLM's formula, appendix B: attention over the
+/// whole sequence, causal masking not discounted, no recomputation). The attention term needs layers, hidden and
+/// sequence; without them it is left out (and said).
+struct TransformerModel
+{
+    double parameters = 0; ///< N, embeddings included
+    double tokens = 0; ///< tokens one iteration processes on the GPUs of the export
+    int layers = 0; ///< L
+    int hidden = 0; ///< H (heads x head size)
+    int sequence = 0; ///< S
+    bool training = true;
+};
+
+struct FlopEstimate
+{
+    double flops = 0;
+    QString formula; ///< the arithmetic with the numbers
+    QStringList assumptions;
+};
+/// Usage error when parameters or tokens are missing or not positive.
+Result<FlopEstimate> transformerFlops(const TransformerModel& model);
+
+/// FLOPs (and optionally bytes moved) of one instance of NVTX ranges: the exact name, or with "re:" a regular
+/// expression the whole name matches.
+struct RangeFlops
+{
+    QString pattern;
+    double flops = 0;
+    double bytes = 0; ///< 0: no roofline for it
+};
+/// A per-range file: JSON {"name": flops, "re:pattern": {"flops": F, "bytes": B}, ...}. Input errors name the file.
+Result<std::vector<RangeFlops>> loadRangeFlops(const QString& path);
+
+/// What the `mfu` command and the Findings pane's MFU dialog ask for.
+struct MfuRequest
+{
+    ProfilePtr profile; ///< needs kernels, memory operations and NVTX
+    double flopsPerIteration = 0; ///< the GPUs of the export together; 0: from model, or none
+    std::optional<TransformerModel> model;
+    double bytesPerIteration = 0; ///< for the roofline; 0: none
+    std::vector<RangeFlops> ranges;
+    Precision precision = Precision::Bf16;
+    QString gpuName; ///< the GPU to look up in the table; empty: the export's
+    double peakTflops = 0; ///< per GPU, overrides the table
+    double peakBandwidthTBs = 0; ///< per GPU, overrides the table
+    int gpus = 0; ///< GPUs the FLOPs run on; 0: the GPUs that run kernels in the export
+    QString iterationMarker; ///< as `iterations --marker`; empty: automatic
+};
+
+struct MfuIterationRow
+{
+    int index = 0;
+    QString label;
+    TimeNs start = 0;
+    TimeNs duration = 0;
+    double tflops = 0; ///< achieved TFLOP/s, all the GPUs together
+    double mfuPercent = 0;
+};
+
+struct MfuRangeRow
+{
+    QString pattern;
+    qint64 instances = 0;
+    TimeNs gpuSpanNs = 0; ///< summed GPU projections of the instances
+    double flops = 0; ///< all instances
+    double tflops = 0;
+    double mfuPercent = 0; ///< against one GPU's peak
+    double bytes = 0;
+    double intensity = 0; ///< FLOPs per byte, 0 without bytes
+    double roofTflops = 0; ///< min(peak, intensity x bandwidth), 0 without bytes
+};
+
+struct MfuResult
+{
+    QString gpuName; ///< as found or given
+    QString peakGpu; ///< the table's row, or "given"
+    Precision precision = Precision::Bf16;
+    double peakTflops = 0; ///< per GPU
+    double peakBandwidthTBs = 0; ///< per GPU, 0 when unknown
+    int gpus = 1;
+    double flopsPerIteration = 0;
+    double bytesPerIteration = 0;
+    TimeNs clockOrigin = 0; ///< iteration starts are shown as start - clockOrigin
+    std::vector<MfuIterationRow> iterations;
+    double medianMfuPercent = 0; ///< of the median iteration (lower middle duration)
+    double overallMfuPercent = 0; ///< all iterations' FLOPs over their summed time
+    double intensity = 0; ///< per iteration, FLOPs per byte (with bytesPerIteration)
+    double ridge = 0; ///< peak FLOP/s over bandwidth: intensities below are memory-bound
+    double roofTflops = 0; ///< min(peak x GPUs, intensity x bandwidth x GPUs)
+    std::vector<MfuRangeRow> ranges;
+    QStringList assumptions; ///< every one the numbers rest on, in words
+};
+
+/// MFU per iteration (iterations found by the marker or guessed with high confidence) and per NVTX range, with the
+/// roofline when bytes are given. Usage errors: no FLOPs given at all, an unknown GPU without --peak-tflops, a
+/// precision the GPU has no peak for; NoData: FLOPs per iteration but no (confident) iterations.
+Result<MfuResult> computeMfu(const MfuRequest& request, const JobContext& job = {});
+
+} // namespace nsw

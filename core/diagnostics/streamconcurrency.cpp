@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/diagnostics/streamconcurrency.h"
+
+#include "core/profile/intervals.h"
+
+#include <algorithm>
+#include <map>
+
+namespace nsw {
+
+double DeviceConcurrency::meanWhileBusy() const
+{
+    double weighted = 0;
+    TimeNs busy = 0;
+    for (std::size_t k = 1; k < timeWithStreams.size(); ++k) {
+        weighted += double(k) * double(timeWithStreams[k]);
+        busy += timeWithStreams[k];
+    }
+    return busy > 0 ? weighted / double(busy) : 0.0;
+}
+
+std::vector<DeviceConcurrency> computeStreamConcurrency(const AnalysisContext& c, const JobContext& job)
+{
+    std::vector<DeviceConcurrency> out;
+    if (!c.profile)
+        return out;
+    const Profile& p = *c.profile;
+    std::map<int, std::map<std::uint32_t, std::vector<TimeInterval>>> byStream; // device -> stream -> intervals
+    auto add = [&](int device, std::uint32_t stream, TimeNs s, TimeNs e) {
+        s = std::max(s, c.windowStart);
+        e = std::min(e, c.windowEnd);
+        if (e > s)
+            byStream[device][stream].push_back({ s, e });
+    };
+    c.forEachKernel([&](std::size_t i) {
+        add(c.kernelDevice[i], i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u, p.kernels.start[i],
+            p.kernels.end[i]);
+    });
+    c.forEachMemOp([&](std::size_t i) {
+        add(c.memOpDevice[i], i < p.memops.stream.size() ? p.memops.stream[i] : 0u, p.memops.start[i], p.memops.end[i]);
+    });
+    for (auto& [device, streams] : byStream) {
+        if (job.isCancelled())
+            return {};
+        // A stream's own operations never count twice: each stream is united first, then +1/-1 per interval.
+        std::vector<std::pair<TimeNs, int>> edges;
+        for (auto& [stream, intervals] : streams) {
+            const IntervalUnion merged(std::move(intervals));
+            for (const TimeInterval& iv : merged.intervals()) {
+                edges.emplace_back(iv.first, +1);
+                edges.emplace_back(iv.second, -1);
+            }
+        }
+        std::sort(edges.begin(), edges.end()); // at one instant, ends (-1) before starts
+        DeviceConcurrency d;
+        d.device = device;
+        d.spanNs = c.windowDuration();
+        d.streams = int(streams.size());
+        d.timeWithStreams.assign(streams.size() + 1, 0);
+        int busy = 0;
+        TimeNs at = c.windowStart;
+        for (const auto& [time, delta] : edges) {
+            d.timeWithStreams[std::size_t(busy)] += time - at;
+            at = time;
+            busy += delta;
+        }
+        d.timeWithStreams[0] += c.windowEnd - at;
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+} // namespace nsw

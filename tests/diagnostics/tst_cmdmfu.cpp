@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `mfu` and `findings --table` through the real executable on the demo export (2 x "NVIDIA H100 80GB HBM3",
+// execute_model iterations).
+#include "oracleexports.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+/// Runs the executable with @p configHome as XDG_CONFIG_HOME (the user's rule files are read from it).
+Run run(const QStringList& args, const QString& configHome = QDir::tempPath() + u"/nsw-cmdmfu-no-config"_s)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(u"DISPLAY"_s);
+    env.remove(u"QT_QPA_PLATFORM"_s);
+    env.insert(u"XDG_CONFIG_HOME"_s, configHome);
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(NSW_APP_PATH), args);
+    if (!p.waitForFinished(120000))
+        return {};
+    return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+}
+
+} // namespace
+
+class TestCmdMfu : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void mfuPerIterationAgainstTheIterationsCommand();
+    void textStatesTheAssumptions();
+    void listGpus();
+    void refusals_data();
+    void refusals();
+    void oneTableOfFindings_data();
+    void oneTableOfFindings();
+    void userTensorCoreRules();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_trace;
+};
+
+void TestCmdMfu::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_trace = m_dir.filePath(u"demo.sqlite"_s);
+    QVERIFY(QFile::copy(nsw::test::demoExport(), m_trace));
+}
+
+void TestCmdMfu::mfuPerIterationAgainstTheIterationsCommand()
+{
+    // 1e12 FLOPs per iteration on the export's 2 H100 SXM (bf16, 989.5 TFLOP/s each): MFU = 1e12 / (duration x 2 x
+    // 989.5e12) with the durations the `iterations` command prints.
+    const Run mfu = run({ u"mfu"_s, m_trace, u"--flops"_s, u"1e12"_s, u"--format"_s, u"json"_s });
+    QVERIFY2(mfu.exitCode == 0, qPrintable(mfu.err));
+    const Run it = run({ u"iterations"_s, m_trace, u"--format"_s, u"json"_s });
+    QVERIFY2(it.exitCode == 0, qPrintable(it.err));
+    const auto j = nlohmann::json::parse(mfu.out.toStdString());
+    const auto iterations = nlohmann::json::parse(it.out.toStdString())["iterations"];
+    QCOMPARE(j["peak_gpu"].get<std::string>(), std::string("H100 SXM"));
+    QCOMPARE(j["peak_tflops_per_gpu"].get<double>(), 989.5);
+    QCOMPARE(j["gpus"].get<int>(), 2);
+    QCOMPARE(j["mfu_iterations"].size(), iterations.size());
+    for (std::size_t i = 0; i < iterations.size(); ++i) {
+        const double duration = iterations[i]["duration_ns"].get<double>();
+        QCOMPARE(j["mfu_iterations"][i]["duration_ns"].get<double>(), duration);
+        QCOMPARE(j["mfu_iterations"][i]["mfu_pct"].get<double>(), 100.0 * 1e12 / (duration * 1e-9) / (2 * 989.5e12));
+    }
+    QVERIFY(j["assumptions"].size() >= 3);
+}
+
+void TestCmdMfu::textStatesTheAssumptions()
+{
+    const Run r
+        = run({ u"mfu"_s, m_trace, u"--params"_s, u"1e9"_s, u"--tokens"_s, u"512"_s, u"--precision"_s, u"fp8"_s });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.startsWith(u"MFU: median iteration MFU "_s), qPrintable(r.out));
+    QVERIFY2(r.out.contains(u"Assumptions:"_s), qPrintable(r.out));
+    QVERIFY2(r.out.contains(u"512 tokens x 6 x 1e+09 parameters = 3.072e+12 FLOPs"_s), qPrintable(r.out));
+    QVERIFY2(r.out.contains(u"Peak 1979 TFLOP/s per GPU: H100 SXM, fp8, dense"_s), qPrintable(r.out));
+    QVERIFY2(r.out.contains(u"Attention FLOPs left out"_s), qPrintable(r.out));
+}
+
+void TestCmdMfu::listGpus()
+{
+    const Run r = run({ u"mfu"_s, u"--list-gpus"_s });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(u"H100 SXM"_s) && r.out.contains(u"989.5"_s), qPrintable(r.out));
+    QVERIFY2(r.out.contains(u"datasheet"_s), qPrintable(r.out));
+}
+
+void TestCmdMfu::refusals_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no FLOPs") << QStringList {} << 1 << u"no FLOPs"_s;
+    QTest::newRow("FLOPs not a number") << QStringList { u"--flops"_s, u"lots"_s } << 1
+                                        << u"--flops must be a number > 0, not 'lots'"_s;
+    QTest::newRow("unknown precision") << QStringList { u"--flops"_s, u"1e12"_s, u"--precision"_s, u"fp12"_s } << 1
+                                       << u"--precision must be one of"_s;
+    QTest::newRow("both --flops and --params") << QStringList { u"--flops"_s, u"1e12"_s, u"--params"_s, u"1e9"_s,
+        u"--tokens"_s, u"1"_s } << 1 << u"either --flops or"_s;
+    QTest::newRow("missing range file") << QStringList { u"--ranges"_s, u"/nonexistent/flops.json"_s } << 2
+                                        << u"/nonexistent/flops.json: cannot read"_s;
+    QTest::newRow("absent marker") << QStringList { u"--flops"_s, u"1e12"_s, u"--marker"_s, u"nope"_s } << 4
+                                   << u"--marker"_s;
+}
+
+void TestCmdMfu::refusals()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const Run r = run(QStringList { u"mfu"_s, m_trace } + args);
+    QCOMPARE(r.exitCode, exitCode);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCmdMfu::oneTableOfFindings_data()
+{
+    QTest::addColumn<QString>("table");
+    QTest::addColumn<QString>("header");
+    QTest::newRow("stream concurrency") << u"stream_concurrency"_s
+                                        << u"device,device_label,streams_busy,time_ns,time_pct"_s;
+    QTest::newRow("longest kernels")
+        << u"longest_kernels"_s << u"rank,device,device_label,stream,pid,start_ns,end_ns,duration_ns,kernel_name"_s;
+    QTest::newRow("what if")
+        << u"what_if"_s << u"scope,device,device_label,scenario,base_ns,removable_ns,bound_ns,saving_pct,arithmetic"_s;
+}
+
+void TestCmdMfu::oneTableOfFindings()
+{
+    QFETCH(QString, table);
+    QFETCH(QString, header);
+    const Run csv = run({ u"findings"_s, m_trace, u"--table"_s, table, u"--format"_s, u"csv"_s });
+    QVERIFY2(csv.exitCode == 0, qPrintable(csv.err));
+    QCOMPARE(csv.out.section(u'\n', 0, 0), header);
+    QVERIFY(csv.out.count(u'\n') > 1);
+    const Run text = run({ u"findings"_s, m_trace, u"--table"_s, table });
+    QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+    const Run bad = run({ u"findings"_s, m_trace, u"--table"_s, u"nope"_s });
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(bad.err.contains(u"no table 'nope' (tables: kernels,"_s), qPrintable(bad.err));
+}
+
+void TestCmdMfu::userTensorCoreRules()
+{
+    // A user rule file of the engine "tensorcores" calling every kernel a tensor-core kernel: 100 % on every GPU.
+    const QString config = m_dir.filePath(u"config"_s);
+    const QString rules = config + u"/nsys-workbench/nsys-workbench/rules"_s;
+    QVERIFY(QDir().mkpath(rules));
+    QFile file(rules + u"/tensorcores.json"_s);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"tensorcores": {"everything": {".*": "tensor_core"}}})");
+    file.close();
+    const Run r = run({ u"findings"_s, m_trace, u"--table"_s, u"tensor_cores"_s, u"--format"_s, u"json"_s }, config);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto rows = nlohmann::json::parse(r.out.toStdString());
+    QVERIFY(!rows.empty());
+    for (const auto& row : rows)
+        QCOMPARE(row["tensor_core_pct"].get<double>(), 100.0);
+    // Without it, the shipped rules: the demo's elementwise kernels are not tensor-core kernels.
+    const Run shipped = run({ u"findings"_s, m_trace, u"--table"_s, u"tensor_cores"_s, u"--format"_s, u"json"_s });
+    QVERIFY2(shipped.exitCode == 0, qPrintable(shipped.err));
+    for (const auto& row : nlohmann::json::parse(shipped.out.toStdString()))
+        QVERIFY(row["tensor_core_pct"].get<double>() < 100.0);
+}
+
+QTEST_GUILESS_MAIN(TestCmdMfu)
+#include "tst_cmdmfu.moc"
