@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
+#include "core/profilecache/profilecache.h"
 #include "core/session/loadjob.h"
 #include "mainwindow.h"
 
@@ -66,7 +67,9 @@ int main(int argc, char** argv)
         window.openFiles(parser.positionalArguments());
         status = app.exec();
     }
-    // The window is gone at once; loads it cancelled end at their next check. Let them before the process exits.
+    // The window is gone at once; loads it cancelled end at their next check. Let them before the process exits, and
+    // let profile cache writes finish (one cut short would only leave a temporary file behind).
     nsw::LoadJob::waitForDetachedLoads(10000);
+    nsw::profilecache::waitForWrites();
     return status;
 }

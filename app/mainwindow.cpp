@@ -6,12 +6,14 @@
 #include "app/windowexports.h"
 #include "core/controllers/categorycontroller.h"
 #include "core/controllers/comparecontroller.h"
+#include "core/jobs/mainthreadcall.h"
 #include "core/nsys/reportexport.h"
 #include "core/nvlink/nvf1reader.h"
 #include "core/profile/capturespan.h"
 #include "core/profile/sessionclock.h"
 #include "core/session/loadjob.h"
 #include "core/session/workbench.h"
+#include "core/util/cachesettings.h"
 #include "core/util/coresettings.h"
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
@@ -577,6 +579,12 @@ void MainWindow::startLoad(const QString& path)
         if (job->path() == absolute)
             return; // already loading
     auto* job = new LoadJob(absolute, this);
+    job->setCache(CacheSettings::fromEnvironment(), [window = QPointer<MainWindow>(this)](const QString& failure) {
+        postToMainThread([window, failure]() {
+            if (window)
+                window->statusBar()->showMessage(failure, 15000);
+        });
+    });
     m_jobs.push_back(job);
     m_openOrders[job] = m_workbench->reserveOpenOrder();
     m_progress->addJob(job);
@@ -641,9 +649,13 @@ void MainWindow::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& lo
     else if (staged == m_stagedSessions.end())
         openSession(job, *loaded);
     finishJob(job);
-    const QStringList warnings = loaded->profile->meta.warnings; // the load's warnings and notes on the file
-    statusBar()->showMessage(warnings.isEmpty() ? tr("Loaded %1 in %2 ms").arg(path).arg(loaded->load.totalMilliseconds)
-                                                : tr("Loaded %1: %2").arg(path, warnings.join(QStringLiteral("; "))),
+    QStringList warnings = loaded->profile->meta.warnings; // the load's warnings and notes on the file
+    if (!loaded->load.cacheNote.isEmpty())
+        warnings.append(loaded->load.cacheNote);
+    const QString from = loaded->load.cacheFile.isEmpty() ? QString() : tr(" from the profile cache");
+    statusBar()->showMessage(warnings.isEmpty()
+            ? tr("Loaded %1%2 in %3 ms").arg(path, from).arg(loaded->load.totalMilliseconds)
+            : tr("Loaded %1%2: %3").arg(path, from, warnings.join(QStringLiteral("; "))),
         15000);
     updateStatus();
     Q_EMIT loadEnded(path, true, {});

@@ -3,6 +3,7 @@
 
 #include "app/cli/clicommon.h"
 #include "app/cli/commands.h"
+#include "core/util/cachesettings.h"
 
 #include <QCoreApplication>
 
@@ -80,6 +81,8 @@ const std::vector<Command>& commands()
         { QStringLiteral("summarize"),
             QStringLiteral("a small per-rank summary of an export for `ranks` (run next to the data, e.g. by Slurm)"),
             runSummarize },
+        { QStringLiteral("cache"),
+            QStringLiteral("the profile and export caches: list their entries, or clear them (list|clear)"), runCache },
     };
     return all;
 }
@@ -111,7 +114,10 @@ int run(const QStringList& args)
             printError(e);
             return ExitUsage;
         }
-        return c.run(args);
+        cacheSettings() = CacheSettings::fromEnvironment(); // --no-cache turns its profiles off
+        const int status = c.run(args);
+        finishCacheWrites();
+        return status;
     }
     printError(QStringLiteral("unknown command '%1' (see --help)").arg(args.value(0)));
     return ExitUsage;

@@ -2,7 +2,7 @@
 #include "clicommon.h"
 
 #include "app/cli/cli.h"
-#include "core/profile/profileloader.h"
+#include "core/profilecache/profilecache.h"
 
 #include <QApplication>
 #include <QFile>
@@ -264,6 +264,9 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
     const QCommandLineOption help(
         QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help."));
     parser.addOption(help);
+    const QCommandLineOption noCache(QStringLiteral("no-cache"),
+        QStringLiteral("Neither read nor write the profile cache (load from SQLite; see `nsys-workbench cache`)."));
+    parser.addOption(noCache);
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     // Positional arguments then start after the command name.
     QStringList withProgram = args.mid(1);
@@ -273,6 +276,8 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
         *exitCode = ExitUsage;
         return false;
     }
+    if (parser.isSet(noCache))
+        cacheSettings().profiles = false;
     if (parser.isSet(help)) {
         // Qt names the program by its path and without the command: show the command line as it is typed.
         QString text = parser.helpText();
@@ -286,9 +291,51 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
     return true;
 }
 
+CacheSettings& cacheSettings()
+{
+    static CacheSettings settings;
+    return settings;
+}
+
+namespace {
+std::mutex s_cacheFailuresMutex;
+QStringList s_cacheFailures;
+} // namespace
+
+std::function<void(const Status&)> cacheWriteFailed()
+{
+    return [](const Status& failed) {
+        const std::lock_guard lock(s_cacheFailuresMutex);
+        s_cacheFailures.append(failed.errorMessage());
+    };
+}
+
+void printCacheNote(const QString& note)
+{
+    if (!note.isEmpty())
+        printError(QStringLiteral("note: %1").arg(note));
+}
+
+LoadResult loadThroughCache(const QString& path, const LoadOptions& options)
+{
+    LoadResult result = profilecache::load(path, options, cacheSettings(), {}, cacheWriteFailed());
+    if (result)
+        printCacheNote(result->cacheNote);
+    return result;
+}
+
+void finishCacheWrites()
+{
+    profilecache::waitForWrites();
+    const std::lock_guard lock(s_cacheFailuresMutex);
+    for (const QString& failure : std::as_const(s_cacheFailures))
+        printError(QStringLiteral("warning: ") + failure);
+    s_cacheFailures.clear();
+}
+
 ProfilePtr loadProfile(const QString& path, const LoadOptions& options, int* exitCode)
 {
-    const LoadResult result = ProfileLoader::load(path, options);
+    const LoadResult result = loadThroughCache(path, options);
     printLoadWarnings(path, result.warnings());
     if (!result) {
         printError(result.errorMessage());

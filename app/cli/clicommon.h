@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/jobs/result.h"
 #include "core/profile/loadtypes.h"
+#include "core/util/cachesettings.h"
 
 #include <QCommandLineParser>
 #include <QIODevice>
@@ -54,8 +56,21 @@ bool usageError(int* exitCode);
 /// sets it to ExitUsage. Returns true when the command should go on.
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode);
 
-/// Loads an export for a command (headless); prints the error and sets @p exitCode on failure, and prints the
-/// load's warnings on stderr.
+/// The caches of this command: the environment's (NSYS_WORKBENCH_CACHE_DIR, NSYS_WORKBENCH_CACHE_MAX_MB), else the
+/// limit set in the window's Nsight Systems Settings; profiles off with --no-cache (parseArguments()).
+CacheSettings& cacheSettings();
+/// ProfileLoader::load through the profile cache of cacheSettings() (core/profilecache/profilecache.h); a note
+/// about the cache (an entry dropped) goes to stderr, a write that fails is reported by finishCacheWrites().
+LoadResult loadThroughCache(const QString& path, const LoadOptions& options);
+/// Collects a profile cache write that failed, for finishCacheWrites() to print.
+std::function<void(const Status&)> cacheWriteFailed();
+/// "nsys-workbench: note: ..." on stderr for a load's cacheNote (an entry dropped), when there is one.
+void printCacheNote(const QString& note);
+/// Waits for the profile cache writes the command started; prints a warning for each that failed.
+void finishCacheWrites();
+
+/// Loads an export for a command (headless, through the profile cache); prints the error and sets @p exitCode on
+/// failure, and prints the load's warnings on stderr.
 ProfilePtr loadProfile(const QString& path, const LoadOptions& options, int* exitCode);
 /// One "nsys-workbench: warning: FILE: ..." line on stderr per warning of loading @p path.
 void printLoadWarnings(const QString& path, const QStringList& warnings);

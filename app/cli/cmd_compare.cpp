@@ -44,7 +44,7 @@ void computeSide(Side& side, const CompareKeyOptions& keyOptions, const QString&
     const CommandFocusText& focusText = side.focusText;
     LoadOptions load = compareLoadOptions(keyOptions, !marker.isEmpty());
     addFocusLoad(focusText, load);
-    const LoadResult loaded = ProfileLoader::load(side.file, load);
+    const LoadResult loaded = loadThroughCache(side.file, load);
     side.loadMs = timer.restart();
     side.warnings = loaded.warnings();
     if (!loaded) {

@@ -213,13 +213,15 @@ int runLoad(const QString& path, bool json, const QString& outFile)
     QElapsedTimer clock;
     clock.start();
     qint64 firstStageMs = -1;
-    const Result<LoadedProfile> result
-        = loadForWorkbench(path, {}, [&](const std::shared_ptr<LoadedProfile>&) { firstStageMs = clock.elapsed(); });
+    const Result<LoadedProfile> result = loadForWorkbench(
+        path, {}, [&](const std::shared_ptr<LoadedProfile>&) { firstStageMs = clock.elapsed(); }, cacheSettings(),
+        cacheWriteFailed());
     printLoadWarnings(path, result.warnings());
     if (!result) {
         printError(result.errorMessage());
         return exitCodeOf(result.error());
     }
+    printCacheNote(result->load.cacheNote);
     const LoadedProfile& loaded = *result;
     const Profile& p = *loaded.profile;
     Json j;

@@ -22,5 +22,6 @@ int runFindings(const QStringList& args);
 int runSamples(const QStringList& args);
 int runRanks(const QStringList& args);
 int runSummarize(const QStringList& args);
+int runCache(const QStringList& args);
 
 } // namespace nsw::cli

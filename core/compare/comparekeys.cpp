@@ -93,7 +93,7 @@ ProfileKeys kernelKeys(
         for (std::size_t g = 0; g < groups.size(); ++g)
             span[g] = { groups[g].begin, groups[g].end };
     }
-    const std::vector<qint64>& durations = focus.isActive() ? kept : index.sortedDurations();
+    const qint64* durations = focus.isActive() ? kept.data() : index.sortedDurations().data();
     std::vector<KernelNameTotal> totals;
     for (std::size_t g = 0; g < groups.size(); ++g) {
         if (span[g].second == span[g].first)
@@ -127,11 +127,11 @@ ProfileKeys kernelKeys(
         if (of.size() == 1) {
             const auto& [begin, end] = span[of.front()];
             if (end > begin)
-                out.values[k].median = summarizeSorted(durations.data() + begin, end - begin).median;
+                out.values[k].median = summarizeSorted(durations + begin, end - begin).median;
         } else if (!of.empty()) {
             std::vector<qint64> merged;
             for (const std::size_t g : of)
-                merged.insert(merged.end(), durations.begin() + span[g].first, durations.begin() + span[g].second);
+                merged.insert(merged.end(), durations + span[g].first, durations + span[g].second);
             if (!merged.empty())
                 out.values[k].median = summarizeWithoutPercentiles(merged).median;
         }

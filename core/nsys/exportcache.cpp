@@ -1,25 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exportcache.h"
 
-#include "core/util/coresettings.h"
+#include "core/util/cachestore.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
-#include <QStandardPaths>
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <vector>
 
 namespace nsw {
 
 namespace {
-constexpr qint64 kDefaultLimitBytes = 20LL << 30;
-
 QString keyOf(const QFileInfo& report)
 {
     const QString canonical
@@ -39,21 +33,12 @@ void markUsed(const QString& path)
 
 QString ExportCache::folder()
 {
-    const QString configured = qEnvironmentVariable("NSYS_WORKBENCH_CACHE_DIR");
-    if (!configured.isEmpty())
-        return configured;
-    return QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation)
-        + QStringLiteral("/nsys-workbench/exports");
+    return CacheSettings::fromEnvironment().exportsFolder();
 }
 
 qint64 ExportCache::limitBytes()
 {
-    bool ok = false;
-    const qint64 megabytes = qEnvironmentVariable("NSYS_WORKBENCH_CACHE_MAX_MB").toLongLong(&ok);
-    if (ok && megabytes >= 0)
-        return megabytes << 20;
-    const qint64 configured = coreSettings().cacheLimitBytes;
-    return configured > 0 ? configured : kDefaultLimitBytes;
+    return CacheSettings::fromEnvironment().limitBytes;
 }
 
 QString ExportCache::entryFor(const QFileInfo& report)
@@ -91,36 +76,9 @@ QString ExportCache::store(const QFileInfo& report, const QString& finishedExpor
 
 void ExportCache::evict(qint64 maxBytes, const QString& keepEntry)
 {
-    struct Entry
-    {
-        QString folder;
-        qint64 bytes = 0;
-        QDateTime used;
-    };
-    std::vector<Entry> entries;
-    qint64 total = 0;
-    const QDir root(folder());
-    for (const QFileInfo& dir : root.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        if (dir.fileName().startsWith(QLatin1String("tmp-")))
-            continue;
-        Entry e { dir.absoluteFilePath(), 0, dir.lastModified() };
-        for (const QFileInfo& f : QDir(e.folder).entryInfoList(QDir::Files)) {
-            e.bytes += f.size();
-            e.used = std::max(e.used, f.lastModified());
-        }
-        total += e.bytes;
-        entries.push_back(std::move(e));
-    }
-    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
-    const QString keepFolder = QFileInfo(keepEntry).absolutePath();
-    for (const Entry& e : entries) {
-        if (total <= maxBytes)
-            break;
-        if (e.folder == keepFolder)
-            continue;
-        if (QDir(e.folder).removeRecursively())
-            total -= e.bytes;
-    }
+    CacheSettings settings = CacheSettings::fromEnvironment();
+    settings.limitBytes = maxBytes;
+    evictLeastRecentlyUsed(settings, keepEntry.isEmpty() ? QStringList() : QStringList { keepEntry });
 }
 
 } // namespace nsw

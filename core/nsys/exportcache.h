@@ -8,11 +8,13 @@ namespace nsw {
 
 /// SQLite exports of .nsys-rep reports, kept so that a report opens at once the second time. One folder per report,
 /// keyed by the report's canonical path, size and modification time (a changed report gets a new entry); the
-/// least recently used entries are evicted when the cache grows past its limit. Nothing is written next to reports.
+/// least recently used entries (of this cache and the profile cache) are evicted when they grow past their limit.
+/// Nothing is written next to reports.
 class ExportCache
 {
 public:
-    /// NSYS_WORKBENCH_CACHE_DIR, else <XDG cache>/nsys-workbench/exports.
+    /// <cache root>/exports: NSYS_WORKBENCH_CACHE_DIR/exports, else <XDG cache>/nsys-workbench/exports
+    /// (core/util/cachesettings.h).
     static QString folder();
     /// NSYS_WORKBENCH_CACHE_MAX_MB, else CoreSettings::cacheLimitBytes (Preferences), else 20 GiB.
     static qint64 limitBytes();
@@ -24,7 +26,8 @@ public:
     /// Moves a finished export into @p report's entry (atomically, on the cache's file system). When another load
     /// stored it first, that copy is kept. Returns the entry's path, or empty with @p error set.
     static QString store(const QFileInfo& report, const QString& finishedExport, QString* error);
-    /// Removes least recently used entries until the cache holds at most @p maxBytes, never @p keepEntry.
+    /// Removes least recently used entries of this cache and of the profile cache (one limit for both,
+    /// core/util/cachestore.h) until they hold at most @p maxBytes together, never @p keepEntry.
     static void evict(qint64 maxBytes, const QString& keepEntry);
 };
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/column.h"
 #include "core/profile/rowiterator.h"
 #include "core/util/hugepages.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -14,7 +16,8 @@ namespace nsw {
 
 /// A column of int32 indices (a thread, a string) held in 2 bytes a row while every value is in [-1, 65534], and in
 /// 4 bytes from the first value that is not (issue 12: the 4M-kernel export's NVTX and CUDA API rows name a few
-/// dozen threads and strings, 26M times). Reading returns values; every value reads back exactly either way.
+/// dozen threads and strings, 26M times). Reading returns values; every value reads back exactly either way. The
+/// values are Columns (shared between copies, or views of a mapped profile cache file: parts() and fromParts()).
 template <typename T> class IndexColumn
 {
     static_assert(sizeof(T) == 4 && std::is_signed_v<T>);
@@ -72,13 +75,35 @@ public:
     void clear() { release(); }
     void release()
     {
-        std::vector<std::uint16_t>().swap(m_narrow);
-        std::vector<T>().swap(m_wideValues);
+        m_narrow.release();
+        m_wideValues.release();
         m_wide = false;
     }
+    /// Heap bytes held (a view's mapped values are not counted).
     std::size_t memoryBytes() const
     {
         return m_narrow.capacity() * sizeof(std::uint16_t) + m_wideValues.capacity() * sizeof(T);
+    }
+
+    /// The encoding, sharing this column's storage: a column is fromParts(parts()).
+    struct Parts
+    {
+        bool wide = false;
+        Column<std::uint16_t> narrow; ///< value + 1, while !wide
+        Column<T> wideValues;
+    };
+    Parts parts() const { return { m_wide, m_narrow, m_wideValues }; }
+    /// Nothing when @p parts is not an encoding (narrow values in a wide column or the reverse). Any value reads
+    /// back as some index: the readers check indices against their tables as they do for a load's.
+    static std::optional<IndexColumn> fromParts(Parts parts)
+    {
+        if (parts.wide ? !parts.narrow.empty() : !parts.wideValues.empty())
+            return std::nullopt;
+        IndexColumn column;
+        column.m_wide = parts.wide;
+        column.m_narrow = std::move(parts.narrow);
+        column.m_wideValues = std::move(parts.wideValues);
+        return column;
     }
 
     friend bool operator==(const IndexColumn& a, const IndexColumn& b)
@@ -92,15 +117,15 @@ public:
 
 private:
     static bool fits(T value) { return value >= -1 && value < 0xFFFF; }
-    std::vector<T>& widen()
+    Column<T>& widen()
     {
         if (!m_wide) {
             std::vector<T> wide;
             reserveHugePages(wide, std::max(m_narrow.capacity(), m_narrow.size() + 1));
-            for (const std::uint16_t v : m_narrow)
+            for (const std::uint16_t v : std::as_const(m_narrow))
                 wide.push_back(T(std::int32_t(v) - 1));
-            std::vector<std::uint16_t>().swap(m_narrow);
-            m_wideValues = std::move(wide);
+            m_narrow.release();
+            m_wideValues = Column<T>(std::move(wide));
             m_wide = true;
         }
         return m_wideValues;
@@ -115,8 +140,8 @@ private:
     }
 
     bool m_wide = false;
-    std::vector<std::uint16_t> m_narrow; ///< value + 1
-    std::vector<T> m_wideValues;
+    Column<std::uint16_t> m_narrow; ///< value + 1
+    Column<T> m_wideValues;
 };
 
 /// reserveHugePages() (core/util/hugepages.h) of an index column.

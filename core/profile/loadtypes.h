@@ -68,6 +68,11 @@ struct LoadOutcome
     QString sqliteAccess;
     std::vector<StageTiming> timings;
     qint64 totalMilliseconds = 0;
+    /// The profile cache file the profile was mapped from (core/profilecache); empty when it was read from SQLite.
+    QString cacheFile;
+    /// What happened to the profile cache when it was not used as it should be (an entry dropped as stale or damaged,
+    /// a cache folder on a network file system); empty otherwise. A note, not damage of the export.
+    QString cacheNote;
 };
 
 /// What ProfileLoader::load returns: the outcome, or an error (Input: unreadable or not an export; Busy: in use by

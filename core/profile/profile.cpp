@@ -12,16 +12,17 @@ namespace nsw {
 ThreadIndex NvtxTable::endThreadOf(std::size_t row) const
 {
     const auto it = std::lower_bound(endThread.begin(), endThread.end(), std::uint32_t(row),
-        [](const auto& entry, std::uint32_t r) { return entry.first < r; });
-    if (it != endThread.end() && it->first == row)
-        return it->second;
+        [](const NvtxEndThread& entry, std::uint32_t r) { return entry.row < r; });
+    if (it != endThread.end() && it->row == row)
+        return it->thread;
     return thread[row];
 }
 
 bool NvtxTable::hasEndThread(std::size_t row) const
 {
-    return std::binary_search(endThread.begin(), endThread.end(), std::make_pair(std::uint32_t(row), ThreadIndex(0)),
-        [](const auto& a, const auto& b) { return a.first < b.first; });
+    const auto it = std::lower_bound(endThread.begin(), endThread.end(), std::uint32_t(row),
+        [](const NvtxEndThread& entry, std::uint32_t r) { return entry.row < r; });
+    return it != endThread.end() && it->row == row;
 }
 
 QString Profile::displayName() const
@@ -116,47 +117,37 @@ const QString& Profile::nvtxDomainName(int domain) const
 }
 
 namespace {
-template <typename T> std::size_t vectorBytes(const std::vector<T>& v)
+template <typename T> std::size_t heapBytes(const std::vector<T>& v)
 {
     return v.capacity() * sizeof(T);
 }
-template <typename T> std::size_t vectorBytes(const Column<T>& c)
+template <typename T> std::size_t heapBytes(const Column<T>& c)
 {
     return c.capacity() * sizeof(T);
 }
-std::size_t vectorBytes(const TimeColumn& c)
+std::size_t heapBytes(const TimeColumn& c)
 {
     return c.memoryBytes();
 }
-template <typename T> std::size_t vectorBytes(const IndexColumn<T>& c)
+template <typename T> std::size_t heapBytes(const IndexColumn<T>& c)
 {
     return c.memoryBytes();
 }
-
-std::size_t activityBytes(const GpuActivityColumns& c)
+std::size_t heapBytes(TimeNs)
 {
-    return vectorBytes(c.start) + vectorBytes(c.end) + vectorBytes(c.process) + vectorBytes(c.device)
-        + vectorBytes(c.context) + vectorBytes(c.stream) + vectorBytes(c.correlation) + vectorBytes(c.api);
+    return 0;
 }
 } // namespace
 
 std::size_t Profile::memoryBytes() const
 {
     std::size_t bytes = sizeof(Profile) + strings.memoryBytes();
-    bytes += activityBytes(kernels) + vectorBytes(kernels.demangledName) + vectorBytes(kernels.shortName)
-        + vectorBytes(kernels.mangledName) + vectorBytes(kernels.shape);
-    bytes += activityBytes(memops) + vectorBytes(memops.bytes) + vectorBytes(memops.copyKind)
-        + vectorBytes(memops.srcKind) + vectorBytes(memops.dstKind);
-    bytes += activityBytes(graphLaunches) + vectorBytes(graphLaunches.graphId) + vectorBytes(graphLaunches.graphExecId);
-    bytes += vectorBytes(cudaApi.start) + vectorBytes(cudaApi.end) + vectorBytes(cudaApi.thread)
-        + vectorBytes(cudaApi.correlation) + vectorBytes(cudaApi.name) + vectorBytes(cudaApi.eventClass)
-        + vectorBytes(cudaApi.returnValue);
-    bytes += vectorBytes(nvtx.start) + vectorBytes(nvtx.end) + vectorBytes(nvtx.thread) + vectorBytes(nvtx.name)
-        + vectorBytes(nvtx.domain) + vectorBytes(nvtx.eventType) + vectorBytes(nvtx.endThread);
-    bytes += vectorBytes(osrt.start) + vectorBytes(osrt.end) + vectorBytes(osrt.thread) + vectorBytes(osrt.name)
-        + vectorBytes(osrt.eventClass);
+    forEachTable(*this, [&](const char*, const auto& table) {
+        forEachTableMember(
+            table, [&](const char*, const auto& member, IndexInto, bool) { bytes += heapBytes(member); });
+    });
     bytes += cpuSamples.memoryBytes();
-    bytes += vectorBytes(launchShapes) + (processes.size() + threads.size()) * 64;
+    bytes += heapBytes(launchShapes) + (processes.size() + threads.size()) * 64;
     return bytes;
 }
 

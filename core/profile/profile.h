@@ -15,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -94,6 +95,19 @@ struct LaunchShape
     bool operator==(const LaunchShape&) const = default;
 };
 
+/// What the values of a column index, so that a profile cache file read back is checked before use
+/// (core/profilecache): each value must be -1 or a row of that table.
+enum class IndexInto : std::uint8_t
+{
+    Nothing,
+    Strings,
+    Processes,
+    Threads,
+    LaunchShapes,
+    NvtxDomains,
+    CudaApiCalls,
+};
+
 /// Columns shared by every GPU activity table: where and when it ran, and the API call that launched it.
 struct GpuActivityColumns
 {
@@ -108,6 +122,19 @@ struct GpuActivityColumns
 
     std::size_t size() const { return start.size(); }
     TimeNs duration(std::size_t i) const { return end[i] - start[i]; }
+
+    /// Calls @p visit(name, column, IndexInto) for every column of @p self (see Profile::forEachTable).
+    template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
+    {
+        visit("start", self.start, IndexInto::Nothing);
+        visit("end", self.end, IndexInto::Nothing);
+        visit("process", self.process, IndexInto::Processes);
+        visit("device", self.device, IndexInto::Nothing);
+        visit("context", self.context, IndexInto::Nothing);
+        visit("stream", self.stream, IndexInto::Nothing);
+        visit("correlation", self.correlation, IndexInto::Nothing);
+        visit("api", self.api, IndexInto::CudaApiCalls);
+    }
 };
 
 /// After a full load every column has size() rows. A load that asks for fewer LoadOptions::kernelColumns (the
@@ -118,6 +145,15 @@ struct KernelTable : GpuActivityColumns
     Column<StringRef> shortName;
     Column<StringRef> mangledName; ///< kNoString when the export has no mangled names
     Column<std::uint32_t> shape; ///< index into Profile::launchShapes
+
+    template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
+    {
+        GpuActivityColumns::forEachColumn(self, visit);
+        visit("demangledName", self.demangledName, IndexInto::Strings);
+        visit("shortName", self.shortName, IndexInto::Strings);
+        visit("mangledName", self.mangledName, IndexInto::Strings);
+        visit("shape", self.shape, IndexInto::LaunchShapes);
+    }
 };
 
 /// Memory copies and memsets in one table, as nsys's mem reports treat them.
@@ -134,6 +170,15 @@ struct MemOpTable : GpuActivityColumns
     /// when NULL. May be empty (profiles built by hand): read as kNoMemKind.
     Column<std::uint8_t> srcKind;
     Column<std::uint8_t> dstKind;
+
+    template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
+    {
+        GpuActivityColumns::forEachColumn(self, visit);
+        visit("bytes", self.bytes, IndexInto::Nothing);
+        visit("copyKind", self.copyKind, IndexInto::Nothing);
+        visit("srcKind", self.srcKind, IndexInto::Nothing);
+        visit("dstKind", self.dstKind, IndexInto::Nothing);
+    }
 };
 
 /// CUPTI_ACTIVITY_KIND_GRAPH_TRACE: one row per graph launch when kernels inside graphs are not exported.
@@ -141,6 +186,13 @@ struct GraphLaunchTable : GpuActivityColumns
 {
     Column<qint64> graphId;
     Column<qint64> graphExecId;
+
+    template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
+    {
+        GpuActivityColumns::forEachColumn(self, visit);
+        visit("graphId", self.graphId, IndexInto::Nothing);
+        visit("graphExecId", self.graphExecId, IndexInto::Nothing);
+    }
 };
 
 /// CUDA runtime and driver API calls (CUPTI_ACTIVITY_KIND_RUNTIME).
@@ -151,12 +203,31 @@ struct CudaApiTable
     TimeColumn start;
     TimeColumn end;
     IndexColumn<ThreadIndex> thread;
-    std::vector<std::uint32_t> correlation;
+    Column<std::uint32_t> correlation;
     IndexColumn<StringRef> name;
-    std::vector<std::uint8_t> eventClass;
+    Column<std::uint8_t> eventClass;
     /// returnValue (a CUresult / cudaError_t). May be empty (profiles built by hand): read as NULL.
-    std::vector<std::int32_t> returnValue;
+    Column<std::int32_t> returnValue;
     std::size_t size() const { return start.size(); }
+
+    template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
+    {
+        visit("start", self.start, IndexInto::Nothing);
+        visit("end", self.end, IndexInto::Nothing);
+        visit("thread", self.thread, IndexInto::Threads);
+        visit("correlation", self.correlation, IndexInto::Nothing);
+        visit("name", self.name, IndexInto::Strings);
+        visit("eventClass", self.eventClass, IndexInto::Nothing);
+        visit("returnValue", self.returnValue, IndexInto::Nothing);
+    }
+};
+
+/// The thread that ended a start/end NVTX range (NvtxTable::endThread).
+struct NvtxEndThread
+{
+    std::uint32_t row = 0;
+    ThreadIndex thread = kNoIndex;
+    friend auto operator<=>(const NvtxEndThread&, const NvtxEndThread&) = default;
 };
 
 struct NvtxDomain
@@ -182,11 +253,11 @@ struct NvtxTable
     TimeColumn end; ///< kNoTime for marks and unterminated ranges
     IndexColumn<ThreadIndex> thread;
     IndexColumn<StringRef> name; ///< StringIds[textId], else `text` (nsys's precedence); kNoString when both NULL
-    std::vector<std::int16_t> domain; ///< index into Profile::nvtxDomains, -1 = default domain (19M rows: 2 bytes)
-    std::vector<std::uint8_t> eventType;
-    /// (row, thread) for every row whose endGlobalTid is set (start/end ranges; it may equal the start thread).
-    /// Sorted by row. nsys's GPU projection only uses ranges without an endGlobalTid.
-    std::vector<std::pair<std::uint32_t, ThreadIndex>> endThread;
+    Column<std::int16_t> domain; ///< index into Profile::nvtxDomains, -1 = default domain (19M rows: 2 bytes)
+    Column<std::uint8_t> eventType;
+    /// Every row whose endGlobalTid is set (start/end ranges; it may equal the start thread), sorted by row. nsys's
+    /// GPU projection only uses ranges without an endGlobalTid.
+    Column<NvtxEndThread> endThread;
     /// max(start, end) over the whole NVTX_EVENTS table, all event types: nsys's end for unterminated ranges.
     TimeNs maxTimestamp = kNoTime;
     std::size_t size() const { return start.size(); }
@@ -194,18 +265,43 @@ struct NvtxTable
     bool hasEndThread(std::size_t row) const;
     /// end, or maxTimestamp for an unterminated range (nsys's end for it).
     TimeNs resolvedEnd(std::size_t row) const { return end[row] == kNoTime ? maxTimestamp : end[row]; }
+
+    template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
+    {
+        visit("start", self.start, IndexInto::Nothing);
+        visit("end", self.end, IndexInto::Nothing);
+        visit("thread", self.thread, IndexInto::Threads);
+        visit("name", self.name, IndexInto::Strings);
+        visit("domain", self.domain, IndexInto::NvtxDomains);
+        visit("eventType", self.eventType, IndexInto::Nothing);
+    }
+    /// Calls @p visit(name, member, IndexInto) for what the table holds besides its columns (see forEachTableMember).
+    template <typename Self, typename Visit> static void forEachExtra(Self& self, Visit&& visit)
+    {
+        visit("endThread", self.endThread, IndexInto::Nothing);
+        visit("maxTimestamp", self.maxTimestamp, IndexInto::Nothing);
+    }
 };
 
 /// OS runtime calls (OSRT_API).
 struct OsrtTable
 {
     static constexpr std::uint8_t kOsRuntime = 27; ///< ENUM_NSYS_EVENT_CLASS; osrt_sum counts only these
-    std::vector<std::uint8_t> eventClass;
+    Column<std::uint8_t> eventClass;
     TimeColumn start;
     TimeColumn end;
     IndexColumn<ThreadIndex> thread;
     IndexColumn<StringRef> name;
     std::size_t size() const { return start.size(); }
+
+    template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
+    {
+        visit("eventClass", self.eventClass, IndexInto::Nothing);
+        visit("start", self.start, IndexInto::Nothing);
+        visit("end", self.end, IndexInto::Nothing);
+        visit("thread", self.thread, IndexInto::Threads);
+        visit("name", self.name, IndexInto::Strings);
+    }
 };
 
 struct ProfileMetadata
@@ -254,6 +350,28 @@ public:
     /// What analyses derive from the rows whatever the focus, built on first use (core/profile/derivedcache.h).
     DerivedCache derived;
 
+    /// Calls @p visit(name, table) for every table of rows. The profile cache (core/profilecache/profilecodec.h)
+    /// writes and maps exactly what these lists name, so a new table is cached by
+    ///   1. giving its struct a forEachColumn(self, visit) that calls visit(name, column, IndexInto) for each column:
+    ///      a Column<T> of a trivially copyable T, a TimeColumn or an IndexColumn<T>, with what its values index
+    ///      (IndexInto::Nothing for values that index nothing; a new kind of index needs its row count in
+    ///      core/profilecache/profilecodec.cpp). Every column holds the table's rows, or none (a column a load
+    ///      skipped): a cache file whose columns disagree is refused. Anything else the table holds (a list that is
+    ///      not one entry per row, a trivially copyable value such as a TimeNs) goes in a forEachExtra(self, visit)
+    ///      of the same form (NvtxTable has one);
+    ///   2. adding it here under a name of its own.
+    /// Names are part of the cache format: renaming or retyping one makes older cache files mismatch, and they are
+    /// rebuilt (the format's fingerprint covers every name and element size, no version bump needed).
+    template <typename Self, typename Visit> static void forEachTable(Self& self, Visit&& visit)
+    {
+        visit("kernels", self.kernels);
+        visit("memops", self.memops);
+        visit("graphLaunches", self.graphLaunches);
+        visit("cudaApi", self.cudaApi);
+        visit("nvtx", self.nvtx);
+        visit("osrt", self.osrt);
+    }
+
     QString displayName() const;
     /// captureSpanOf(*this).durationNs() (core/profile/capturespan.h): the capture span's one definition.
     TimeNs captureDurationNs() const;
@@ -277,6 +395,17 @@ public:
 };
 
 using ProfilePtr = std::shared_ptr<const Profile>;
+
+/// Calls @p visit(name, member, IndexInto, perRow) for every column of @p table (perRow true), then for what its
+/// forEachExtra lists, if it has one (perRow false).
+template <typename Table, typename Visit> void forEachTableMember(Table& table, Visit&& visit)
+{
+    using T = std::remove_cvref_t<Table>;
+    T::forEachColumn(table, [&](const char* name, auto& member, IndexInto into) { visit(name, member, into, true); });
+    if constexpr (requires { T::forEachExtra(table, [](const char*, auto&, IndexInto) {}); })
+        T::forEachExtra(
+            table, [&](const char* name, auto& member, IndexInto into) { visit(name, member, into, false); });
+}
 
 } // namespace nsw
 

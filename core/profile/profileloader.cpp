@@ -156,26 +156,9 @@ private:
     QHash<qint64, ThreadIndex> m_threadIndex;
 };
 
-template <typename T> std::vector<T>& storageOf(std::vector<T>& column)
-{
-    return column;
-}
-template <typename T> std::vector<T>& storageOf(Column<T>& column)
-{
-    return column.mut();
-}
-template <typename T> void release(std::vector<T>& column)
-{
-    std::vector<T>().swap(column);
-}
-template <typename T> void release(Column<T>& column)
-{
-    column.release();
-}
-
 template <typename C> void remapIndices(C& column, const std::vector<std::int32_t>& remap)
 {
-    for (auto& v : storageOf(column))
+    for (auto& v : column)
         if (v >= 0)
             v = std::remove_reference_t<decltype(v)>(remap[std::size_t(v)]);
 }
@@ -235,14 +218,15 @@ void concatColumn(Table& dest, const std::vector<Table*>& parts, Member member)
             }
             in.release();
         }
+    } else if (parts.size() == 1 && (dest.*member).empty()) {
+        dest.*member = std::move(parts[0]->*member);
     } else {
-        auto& out = storageOf(dest.*member);
-        out.reserve(total);
-        adviseHugePages(out.data(), out.capacity() * sizeof(out[0]));
+        auto& out = dest.*member;
+        reserveHugePages(out, total);
         for (Table* p : parts) {
-            auto& in = storageOf(p->*member);
-            out.insert(out.end(), in.begin(), in.end());
-            release(p->*member);
+            const auto& in = std::as_const(p->*member);
+            out.append(in.begin(), in.end());
+            (p->*member).release();
         }
     }
 }
@@ -676,9 +660,9 @@ bool LoadRun::resolveStrings(const ChunkTasks& tasks, const std::vector<RawThrea
     if (stopped() || !strings.resolve(&error))
         return failWith(error);
     for (ScanTask* t : tasks.kernels) {
-        strings.remapColumn(t->kernels.table.demangledName.mut());
-        strings.remapColumn(t->kernels.table.shortName.mut());
-        strings.remapColumn(t->kernels.table.mangledName.mut());
+        strings.remapColumn(t->kernels.table.demangledName);
+        strings.remapColumn(t->kernels.table.shortName);
+        strings.remapColumn(t->kernels.table.mangledName);
     }
     for (ScanTask* t : tasks.api)
         remapIndices(t->api.name, localNameRefs(strings, t->ctx, {}));

@@ -14,6 +14,20 @@ StringRef StringPool::intern(const QString& text)
     return ref;
 }
 
+std::optional<StringPool> StringPool::fromDistinct(std::vector<QString> texts)
+{
+    StringPool pool;
+    pool.m_index.reserve(qsizetype(texts.size()));
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const qsizetype before = pool.m_index.size();
+        pool.m_index.insert(texts[i], StringRef(i));
+        if (pool.m_index.size() == before)
+            return std::nullopt;
+    }
+    pool.m_strings = std::move(texts);
+    return pool;
+}
+
 std::size_t StringPool::memoryBytes() const
 {
     std::size_t bytes = m_strings.capacity() * sizeof(QString);

@@ -4,6 +4,7 @@
 #include <QHash>
 #include <QString>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace nsw {
@@ -22,6 +23,11 @@ public:
     StringRef find(const QString& text) const { return m_index.value(text, kNoString); }
     std::size_t size() const { return m_strings.size(); }
     std::size_t memoryBytes() const;
+    /// Every text, by index.
+    const std::vector<QString>& texts() const { return m_strings; }
+    /// A pool holding @p texts at indices 0..n-1; nothing when two are equal (a pool holds each text once, so that
+    /// grouping by index is grouping by text).
+    static std::optional<StringPool> fromDistinct(std::vector<QString> texts);
 
 private:
     std::vector<QString> m_strings;

@@ -38,7 +38,7 @@ void StringResolver::need(std::int32_t id)
     }
 }
 
-void StringResolver::needColumn(const std::vector<std::int32_t>& column)
+void StringResolver::needColumn(const Column<std::int32_t>& column)
 {
     std::int32_t last = kNoString;
     for (const std::int32_t id : column) {
@@ -137,7 +137,7 @@ std::vector<StringRef> StringResolver::internTexts(const std::vector<std::string
     return refs;
 }
 
-void StringResolver::remapColumn(std::vector<std::int32_t>& column) const
+void StringResolver::remapColumn(Column<std::int32_t>& column) const
 {
     std::int32_t lastRaw = kNoString;
     StringRef lastRef = kNoString;

@@ -4,6 +4,7 @@
 #include "core/util/hugepages.h"
 
 #include <algorithm>
+#include <array>
 
 namespace nsw {
 
@@ -46,18 +47,21 @@ void TimeColumn::Storage::seal()
     }
     // Unsigned, so that the span of times at both ends of the int64 range does not overflow.
     const bool narrow = lo > hi || std::uint64_t(hi) - std::uint64_t(lo) < kNoTimeOffset;
+    std::array<std::uint32_t, kBlockRows> block;
     if (narrow) {
         const TimeNs base = lo > hi ? 0 : lo;
         bases.push_back(base);
-        for (const TimeNs v : open)
-            offsets.push_back(v == kNoTime ? kNoTimeOffset : std::uint32_t(std::uint64_t(v) - std::uint64_t(base)));
+        for (std::size_t i = 0; i < open.size(); ++i) {
+            const TimeNs v = open[i];
+            block[i] = v == kNoTime ? kNoTimeOffset : std::uint32_t(std::uint64_t(v) - std::uint64_t(base));
+        }
     } else {
         bases.push_back(kWholeBlock);
-        for (const TimeNs v : open) {
-            offsets.push_back(std::uint32_t(whole.size()));
-            whole.push_back(v);
-        }
+        for (std::size_t i = 0; i < open.size(); ++i)
+            block[i] = std::uint32_t(whole.size() + i);
+        whole.append(open.begin(), open.end());
     }
+    offsets.append(block.begin(), block.begin() + open.size());
     open.clear();
 }
 
@@ -99,6 +103,32 @@ std::size_t TimeColumn::memoryBytes() const
         return 0;
     return m_data->offsets.capacity() * sizeof(std::uint32_t)
         + (m_data->bases.capacity() + m_data->whole.capacity() + m_data->open.capacity()) * sizeof(TimeNs);
+}
+
+TimeColumn::Parts TimeColumn::parts() const
+{
+    if (!m_data)
+        return {};
+    return { m_data->offsets, m_data->bases, m_data->whole, m_data->open };
+}
+
+std::optional<TimeColumn> TimeColumn::fromParts(Parts parts)
+{
+    if (parts.offsets.size() != parts.bases.size() * kBlockRows || parts.open.size() >= kBlockRows)
+        return std::nullopt;
+    for (std::size_t block = 0; block < parts.bases.size(); ++block) {
+        if (parts.bases[block] != kWholeBlock)
+            continue;
+        const std::uint32_t* offsets = parts.offsets.data() + block * kBlockRows;
+        if (std::any_of(offsets, offsets + kBlockRows, [&](std::uint32_t i) { return i >= parts.whole.size(); }))
+            return std::nullopt;
+    }
+    TimeColumn column;
+    if (parts.offsets.empty() && parts.open.empty())
+        return column;
+    column.m_data = std::make_shared<Storage>(
+        Storage { std::move(parts.offsets), std::move(parts.bases), std::move(parts.whole), std::move(parts.open) });
+    return column;
 }
 
 bool operator==(const TimeColumn& a, const TimeColumn& b)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/column.h"
 #include "core/profile/rowiterator.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace nsw {
@@ -22,7 +24,8 @@ inline constexpr TimeNs kNoTime = std::numeric_limits<TimeNs>::min();
 /// block being filled stays whole until it is full.
 ///
 /// Reading returns values, not references. Copies share storage, and a write to a shared column copies it first
-/// (as Column does): a staged load's first and whole profiles hold the same kernel times.
+/// (as Column does): a staged load's first and whole profiles hold the same kernel times. The sealed blocks are
+/// Columns, so they may be views of a mapped profile cache file (parts() and fromParts() are the encoding).
 class TimeColumn
 {
 public:
@@ -55,7 +58,21 @@ public:
     void release() { m_data.reset(); }
 
     bool sharesStorageWith(const TimeColumn& other) const { return m_data && m_data == other.m_data; }
+    /// Heap bytes held (a view's mapped blocks are not counted).
     std::size_t memoryBytes() const;
+
+    /// The encoding, sharing this column's storage: a column is fromParts(parts()).
+    struct Parts
+    {
+        Column<std::uint32_t> offsets; ///< per sealed row (kBlockRows per block)
+        Column<TimeNs> bases; ///< per sealed block
+        Column<TimeNs> whole;
+        std::vector<TimeNs> open; ///< fewer than kBlockRows
+    };
+    Parts parts() const;
+    /// A column of @p parts, or nothing when they are not a valid encoding (row counts that do not match, an offset
+    /// of a whole block past the whole times): parts read from a file are checked before any row is read.
+    static std::optional<TimeColumn> fromParts(Parts parts);
 
     friend bool operator==(const TimeColumn& a, const TimeColumn& b);
     friend bool operator==(const TimeColumn& a, const std::vector<TimeNs>& b);
@@ -66,9 +83,9 @@ private:
 
     struct Storage
     {
-        std::vector<std::uint32_t> offsets; ///< sealed rows: offset from the block's base, or index into whole
-        std::vector<TimeNs> bases; ///< per sealed block: its least time, or kWholeBlock
-        std::vector<TimeNs> whole; ///< the times of the blocks kept whole
+        Column<std::uint32_t> offsets; ///< sealed rows: offset from the block's base, or index into whole
+        Column<TimeNs> bases; ///< per sealed block: its least time, or kWholeBlock
+        Column<TimeNs> whole; ///< the times of the blocks kept whole
         std::vector<TimeNs> open; ///< the block being filled
 
         std::size_t sealedRows() const { return offsets.size(); }

@@ -49,6 +49,8 @@ template <typename F> void postToJob(const QPointer<LoadJob>& guard, F call)
 struct LoadJob::Shared
 {
     CancelToken cancel;
+    CacheSettings cache;
+    std::function<void(const QString&)> cacheWriteFailed;
 };
 
 LoadJob::LoadJob(const QString& path, QObject* parent)
@@ -63,6 +65,12 @@ LoadJob::~LoadJob()
 {
     // No join: closing the window must not wait for a load. The cancelled thread ends on its own.
     m_shared->cancel.cancel();
+}
+
+void LoadJob::setCache(const CacheSettings& settings, std::function<void(const QString&)> writeFailed)
+{
+    m_shared->cache = settings;
+    m_shared->cacheWriteFailed = std::move(writeFailed);
 }
 
 void LoadJob::start()
@@ -112,9 +120,14 @@ void LoadJob::startThread(const QPointer<LoadJob>& guard)
                     Q_EMIT job->firstStageReady(first);
             });
         };
+        auto onWriteFailed = [report = shared->cacheWriteFailed](const Status& failed) {
+            if (report)
+                report(failed.errorMessage());
+        };
         // The thread's entry: whatever the load throws (a test hook included) is its error, never the program's end.
         auto loaded = std::make_shared<Result<LoadedProfile>>(catchingExceptions<LoadedProfile>(
-            [&]() { return loadForWorkbench(path, job, onFirstStage); }, QStringLiteral("loading %1").arg(path)));
+            [&]() { return loadForWorkbench(path, job, onFirstStage, shared->cache, onWriteFailed); },
+            QStringLiteral("loading %1").arg(path)));
         if (!*loaded && loaded->error().kind == ErrorKind::OutOfMemory)
             *loaded = Result<LoadedProfile>::failure(ErrorKind::OutOfMemory, loadOutOfMemoryMessage(path));
         if (shared->cancel.isCancelled() && loaded->ok()) // cancelled after the last check: drop it here, not on the

@@ -24,6 +24,9 @@ public:
     ~LoadJob() override;
 
     const QString& path() const { return m_path; }
+    /// Loads through the profile cache of @p settings (before start(); none by default). @p writeFailed is called
+    /// on the writer's thread, maybe after the job is gone, when storing the profile failed.
+    void setCache(const CacheSettings& settings, std::function<void(const QString&)> writeFailed = {});
     void start();
     void cancel();
     bool isCancelRequested() const;

@@ -2,6 +2,7 @@
 #include "workbenchload.h"
 
 #include "core/profile/profileloader.h"
+#include "core/profilecache/profilecache.h"
 
 #include <QElapsedTimer>
 
@@ -21,12 +22,42 @@ std::shared_ptr<const KernelIndex> indexKernels(const ProfilePtr& profile, const
     load.totalMilliseconds += timer.elapsed();
     return index;
 }
+
+/// Writes a profile read from SQLite, with its kernel index, to the cache in the background.
+void storeInCache(const QString& path, const LoadedProfile& loaded, const Warnings& warnings,
+    const profilecache::Lookup& lookup, const CacheSettings& cache,
+    const std::function<void(const Status&)>& writeFailed)
+{
+    const std::optional<ProfileCacheKey> key
+        = profilecache::keyAfterLoad(lookup, path, *loaded.profile, LoadOptions {}, cache);
+    if (!key)
+        return;
+    profilecache::storeInBackground(
+        cache, *key, { loaded.profile, warnings, loaded.kernelIndex }, [writeFailed](const Status& s) {
+            if (!s && writeFailed)
+                writeFailed(s);
+        });
+}
 } // namespace
 
-Result<LoadedProfile> loadForWorkbench(const QString& path, const JobContext& job, const FirstStageReady& firstStage)
+Result<LoadedProfile> loadForWorkbench(const QString& path, const JobContext& job, const FirstStageReady& firstStage,
+    const CacheSettings& cache, const std::function<void(const Status&)>& cacheWriteFailed)
 {
     const auto cancelled
         = [&path]() { return Result<LoadedProfile>::cancelled(QStringLiteral("%1: loading cancelled").arg(path)); };
+    const profilecache::Lookup lookup = profilecache::lookUp(path, LoadOptions {}, cache, job.cancelToken());
+    if (lookup.hit) {
+        LoadedProfile loaded;
+        loaded.load = **lookup.hit;
+        loaded.load.cacheNote = lookup.note;
+        loaded.profile = loaded.load.profile;
+        loaded.kernelIndex = lookup.kernelIndex;
+        if (!loaded.kernelIndex)
+            loaded.kernelIndex = indexKernels(loaded.profile, job, loaded.load);
+        if (!loaded.kernelIndex || job.isCancelled())
+            return cancelled();
+        return Result<LoadedProfile>(std::move(loaded), lookup.hit->warnings());
+    }
     std::shared_ptr<const KernelIndex> firstIndex;
     StageTiming firstIndexTiming;
     FirstStageCallback onFirstStage;
@@ -61,6 +92,8 @@ Result<LoadedProfile> loadForWorkbench(const QString& path, const JobContext& jo
         loaded.kernelIndex = indexKernels(loaded.profile, job, loaded.load);
     if (!loaded.kernelIndex)
         return cancelled();
+    loaded.load.cacheNote = lookup.note;
+    storeInCache(path, loaded, load.warnings(), lookup, cache, cacheWriteFailed);
     return Result<LoadedProfile>(std::move(loaded), load.warnings());
 }
 

@@ -4,6 +4,7 @@
 #include "core/jobs/jobcontext.h"
 #include "core/profile/loadtypes.h"
 #include "core/stats/kernelindex.h"
+#include "core/util/cachesettings.h"
 
 #include <QMetaType>
 #include <memory>
@@ -26,8 +27,12 @@ using FirstStageReady = std::function<void(const std::shared_ptr<LoadedProfile>&
 /// The one way the workbench loads a file; `nsys-workbench info --load` uses it too so that it measures exactly
 /// what the window does. With @p firstStage the kernel tables are handed over as soon as they are indexed, and the
 /// whole profile returned at the end shares them (and the index). Errors and warnings as ProfileLoader::load's.
-Result<LoadedProfile> loadForWorkbench(
-    const QString& path, const JobContext& job = {}, const FirstStageReady& firstStage = {});
+/// Through the profile cache of @p cache (core/profilecache): a cached profile and its kernel index come whole at
+/// once (load.cacheFile set, no first stage); a profile read from SQLite is stored with its index in the background.
+/// @p cacheWriteFailed, when set, hears (on the writer's thread) of a write that failed.
+Result<LoadedProfile> loadForWorkbench(const QString& path, const JobContext& job = {},
+    const FirstStageReady& firstStage = {}, const CacheSettings& cache = {},
+    const std::function<void(const Status&)>& cacheWriteFailed = {});
 
 } // namespace nsw
 

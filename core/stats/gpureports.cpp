@@ -244,7 +244,7 @@ std::vector<ReportColumn> gpuTraceColumns()
 /// other kind).
 void addShapeOrTransferCells(const Profile& p, bool memop, std::size_t i, std::vector<ReportValue>& cells)
 {
-    auto kindName = [](const std::vector<std::uint8_t>& kinds, std::size_t row) -> ReportValue {
+    auto kindName = [](const Column<std::uint8_t>& kinds, std::size_t row) -> ReportValue {
         const QString n = row < kinds.size() ? memKindName(kinds[row]) : QString();
         return n.isEmpty() ? ReportValue {} : ReportValue { n };
     };

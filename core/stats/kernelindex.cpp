@@ -25,6 +25,36 @@ KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const C
     m_complete = true;
 }
 
+std::shared_ptr<const KernelIndex> KernelIndex::fromData(const ProfilePtr& profile, KernelNameMode mode, Data data)
+{
+    const std::size_t rows = profile->kernels.size();
+    const std::size_t strings = profile->strings.size();
+    // groupOfName may be shorter than the pool: the index of a staged load's first stage, rebound to the whole
+    // profile (reboundTo()), covers the first stage's strings, the only ones kernels name.
+    if (data.order.size() != rows || data.durations.size() != rows || data.sortedLanes.size() != rows
+        || data.groupOfName.size() > strings)
+        return nullptr;
+    std::uint32_t covered = 0;
+    for (const Group& g : data.groups) {
+        // Groups tile order() from its start, each name (or no name) once.
+        if (g.begin != covered || g.end <= g.begin || g.end > rows || g.name < kNoString
+            || (g.name >= 0 && std::size_t(g.name) >= strings))
+            return nullptr;
+        covered = g.end;
+    }
+    if (covered != rows)
+        return nullptr;
+    for (const KernelLane& lane : data.lanes)
+        if (lane.process < kNoIndex || (lane.process >= 0 && std::size_t(lane.process) >= profile->processes.size()))
+            return nullptr;
+    auto index = std::shared_ptr<KernelIndex>(new KernelIndex);
+    index->m_profile = profile;
+    index->m_mode = mode;
+    index->m_data = std::make_shared<Data>(std::move(data));
+    index->m_complete = true;
+    return index;
+}
+
 std::shared_ptr<const KernelIndex> KernelIndex::reboundTo(const ProfilePtr& whole) const
 {
     const KernelTable& mine = m_profile->kernels;
@@ -105,13 +135,16 @@ void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const
     for (std::size_t b = 1; b < offsets.size(); ++b)
         offsets[b] += offsets[b - 1];
     m_data->order.resize(n);
+    std::uint32_t* order = m_data->order.data();
     {
         std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
         for (std::size_t i = 0; i < n; ++i)
-            m_data->order[fill[std::size_t(nameOf(i) + 1)]++] = std::uint32_t(i);
+            order[fill[std::size_t(nameOf(i) + 1)]++] = std::uint32_t(i);
     }
     m_data->durations.resize(n);
     m_data->sortedLanes.resize(n);
+    qint64* durations = m_data->durations.data();
+    std::uint32_t* sortedLanes = m_data->sortedLanes.data();
     std::vector<std::pair<qint64, std::uint32_t>> bucket;
     for (std::size_t b = 0; b + 1 < offsets.size(); ++b) {
         const std::uint32_t begin = offsets[b], end = offsets[b + 1];
@@ -121,13 +154,13 @@ void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const
             return;
         bucket.clear();
         for (std::uint32_t p = begin; p < end; ++p)
-            bucket.emplace_back(k.end[m_data->order[p]] - k.start[m_data->order[p]], m_data->order[p]);
+            bucket.emplace_back(k.end[order[p]] - k.start[order[p]], order[p]);
         std::sort(bucket.begin(), bucket.end());
         for (std::uint32_t p = begin; p < end; ++p) {
             const auto& [duration, row] = bucket[p - begin];
-            m_data->order[p] = row;
-            m_data->durations[p] = duration;
-            m_data->sortedLanes[p] = laneOfRow[row];
+            order[p] = row;
+            durations[p] = duration;
+            sortedLanes[p] = laneOfRow[row];
         }
         m_data->groups.push_back({ StringRef(b) - 1, begin, end });
     }

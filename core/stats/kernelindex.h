@@ -55,33 +55,52 @@ public:
         std::uint32_t begin = 0; ///< range in order()
         std::uint32_t end = 0;
     };
-    const std::vector<Group>& groups() const { return m_data->groups; }
+    const Column<Group>& groups() const { return m_data->groups; }
     /// Kernel rows, grouped by name, ascending duration within a group.
-    const std::vector<std::uint32_t>& order() const { return m_data->order; }
+    const Column<std::uint32_t>& order() const { return m_data->order; }
     /// Durations in order() order.
-    const std::vector<qint64>& sortedDurations() const { return m_data->durations; }
+    const Column<qint64>& sortedDurations() const { return m_data->durations; }
     /// Lane of each position in order().
-    const std::vector<std::uint32_t>& sortedLanes() const { return m_data->sortedLanes; }
-    const std::vector<KernelLane>& lanes() const { return m_data->lanes; }
+    const Column<std::uint32_t>& sortedLanes() const { return m_data->sortedLanes; }
+    const Column<KernelLane>& lanes() const { return m_data->lanes; }
     /// Lane of a kernel row (a search over the lanes: for tests and single lookups).
     std::uint32_t laneOf(std::size_t kernelRow) const;
     /// Group index of a name, or -1.
     int groupOf(StringRef name) const;
     std::size_t memoryBytes() const;
 
+    /// What the index holds, as Columns sharing its storage (the profile cache writes and maps them:
+    /// core/profilecache).
+    struct Data
+    {
+        Column<Group> groups;
+        Column<std::uint32_t> order;
+        Column<qint64> durations;
+        Column<std::uint32_t> sortedLanes;
+        Column<KernelLane> lanes;
+        Column<std::int32_t> groupOfName; ///< by StringRef
+
+        /// Calls @p visit(name, column) for every column, as Profile::forEachTable's tables do.
+        template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
+        {
+            visit("groups", self.groups);
+            visit("order", self.order);
+            visit("durations", self.durations);
+            visit("sortedLanes", self.sortedLanes);
+            visit("lanes", self.lanes);
+            visit("groupOfName", self.groupOfName);
+        }
+    };
+    const Data& data() const { return *m_data; }
+    /// The index of @p profile made of @p data (read back from a cache), or null when @p data cannot be its index:
+    /// sizes that do not match the profile's kernels and strings, groups or lanes out of range. The values of order,
+    /// sortedLanes and groupOfName must have been checked already (they are read only when used).
+    static std::shared_ptr<const KernelIndex> fromData(const ProfilePtr& profile, KernelNameMode mode, Data data);
+
 private:
     KernelIndex() = default;
     ProfilePtr m_profile;
     KernelNameMode m_mode = KernelNameMode::Demangled;
-    struct Data
-    {
-        std::vector<Group> groups;
-        std::vector<std::uint32_t> order;
-        std::vector<qint64> durations;
-        std::vector<std::uint32_t> sortedLanes;
-        std::vector<KernelLane> lanes;
-        std::vector<std::int32_t> groupOfName; ///< by StringRef
-    };
     std::shared_ptr<Data> m_data = std::make_shared<Data>(); ///< shared with reboundTo() copies
     bool m_complete = false;
 

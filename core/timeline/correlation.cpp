@@ -16,7 +16,7 @@ std::vector<EventRef> correlatedEvents(const Profile& profile, EventRef event, s
     // No reverse index: a linear pass over the `api` columns (a few ms for millions of kernels, once per click).
     const std::int32_t call = std::int32_t(event.row);
     for (const EventTable table : { EventTable::Kernel, EventTable::MemOp, EventTable::GraphLaunch }) {
-        const std::vector<std::int32_t>& api = gpuActivityColumns(profile, table)->api;
+        const Column<std::int32_t>& api = gpuActivityColumns(profile, table)->api;
         for (std::size_t r = 0; r < api.size() && out.size() < limit; ++r)
             if (api[r] == call)
                 out.push_back({ table, std::uint32_t(r) });

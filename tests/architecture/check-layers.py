@@ -18,7 +18,7 @@ CORE = {
     'stats': 3,
     'nvtx': 4, 'categories': 4, 'nvlink': 4, 'samples': 4,
     'reports': 5, 'analysis': 5, 'timeline': 5, 'iterations': 5, 'focus': 5,
-    'compare': 6, 'diagnostics': 6,
+    'compare': 6, 'diagnostics': 6, 'profilecache': 6,
     'ranks': 7,
     'models': 8,
     'session': 9,

@@ -62,6 +62,22 @@ private Q_SLOTS:
         QCOMPARE(c.isWide(), wide);
         for (std::size_t i = 0; i < values.size(); ++i)
             QCOMPARE(c[i], values[i]);
+        // Its encoding makes the same column again (a profile cache file holds it so).
+        const std::optional<IndexColumn<std::int32_t>> again = IndexColumn<std::int32_t>::fromParts(c.parts());
+        QVERIFY(again);
+        QCOMPARE(again->toVector(), values);
+        QCOMPARE(again->isWide(), wide);
+    }
+
+    void refusesNarrowValuesInAWideColumn()
+    {
+        IndexColumn<std::int32_t>::Parts parts;
+        parts.wide = true;
+        parts.narrow = Column<std::uint16_t> { 1, 2 };
+        parts.wideValues = Column<std::int32_t> { 70000 };
+        QVERIFY(!IndexColumn<std::int32_t>::fromParts(parts));
+        parts.wide = false;
+        QVERIFY(!IndexColumn<std::int32_t>::fromParts(parts));
     }
 
     void transformWidensWhenNeeded_data()

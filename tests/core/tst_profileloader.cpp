@@ -97,7 +97,7 @@ private:
                 out.push_back(t >= 0 ? p.threads[std::size_t(t)].globalTid : -1);
             return out;
         };
-        auto pids = [](const Profile& p, const std::vector<ProcessIndex>& processes) {
+        auto pids = [](const Profile& p, const auto& processes) {
             std::vector<int> out;
             for (const ProcessIndex i : processes)
                 out.push_back(i >= 0 ? p.processes[std::size_t(i)].pid : -1);

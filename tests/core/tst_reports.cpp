@@ -46,7 +46,8 @@ private Q_SLOTS:
         b.osrtCall(t, 0, 100, QStringLiteral("ioctl"));
         b.osrtCall(t, 200, 500, QStringLiteral("ioctl"));
         b.osrtCall(t, 600, 9600, QStringLiteral("ioctl"));
-        b.profile().osrt.eventClass.back() = 31;
+        Column<std::uint8_t>& eventClass = b.profile().osrt.eventClass;
+        eventClass[eventClass.size() - 1] = 31;
         m_profile = b.build();
     }
 

@@ -97,6 +97,42 @@ private Q_SLOTS:
         QVERIFY(c == values);
         QCOMPARE(TimeColumn(values).toVector(), values);
         QCOMPARE(std::size_t(std::distance(c.begin(), c.end())), values.size());
+        // Its encoding makes the same column again (a profile cache file holds it so).
+        const std::optional<TimeColumn> again = TimeColumn::fromParts(c.parts());
+        QVERIFY(again);
+        QCOMPARE(again->toVector(), values);
+    }
+
+    void refusesPartsThatAreNoEncoding_data()
+    {
+        QTest::addColumn<int>("damage");
+        QTest::newRow("a row missing from a sealed block") << 0;
+        QTest::newRow("a block base without its rows") << 1;
+        QTest::newRow("a whole block's offset past its times") << 2;
+        QTest::newRow("a full open block") << 3;
+    }
+    void refusesPartsThatAreNoEncoding()
+    {
+        QFETCH(int, damage);
+        std::vector<TimeNs> values = ordered(3 * TimeColumn::kBlockRows + 5, 0, 100);
+        values[TimeColumn::kBlockRows] = 9 * kSecond; // the second block is kept whole
+        TimeColumn::Parts parts = columnOf(values).parts();
+        QVERIFY(TimeColumn::fromParts(parts));
+        switch (damage) {
+        case 0:
+            parts.offsets.resize(parts.offsets.size() - 1);
+            break;
+        case 1:
+            parts.bases.push_back(0);
+            break;
+        case 2:
+            parts.offsets[TimeColumn::kBlockRows + 3] = std::uint32_t(parts.whole.size());
+            break;
+        case 3:
+            parts.open.resize(TimeColumn::kBlockRows, 0);
+            break;
+        }
+        QVERIFY(!TimeColumn::fromParts(parts));
     }
 
     void searchesAsAVectorDoes()

@@ -3,7 +3,7 @@
 """Hostile-input corpus: makes broken and hostile variants of a small export written by the project's own generator
 (nsys-tracegen), runs every headless command on each with a time limit, and fails on a crash (a signal), a run past
 the limit, an exit 0 that printed nothing, a refusal that does not name the file, a damaged export read without a
-warning, or an input that changed.
+warning, or an input that changed. Hostile profile cache files and folders: hostile_cache.py.
 
     run-hostile.py NSYS_WORKBENCH NSYS_TRACEGEN WORKDIR [--only SUBSTRING] [--timeout SECONDS]
 """
@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from hostile_cache import run_cache_inputs
 
 INT64_MIN1 = -(2**63) + 1
 INT64_MAX = 2**63 - 1
@@ -613,6 +615,9 @@ def main():
     side_runs, side_failures = run_side_inputs(a.binary, base, a.work, a.timeout, env, a.only)
     runs += side_runs
     failures += side_failures
+    cache_runs, cache_failures = run_cache_inputs(run_one, check, a.binary, base, a.timeout, env, a.only)
+    runs += cache_runs
+    failures += cache_failures
     if not a.only:
         failures += output_refusals(a.binary, base, a.work, a.timeout, env)
     print(f"\n{runs} runs on {len(corpus)} exports and the side inputs, {len(failures)} failures")

@@ -170,7 +170,9 @@ private Q_SLOTS:
         expected.replace(QStringLiteral("%NSYS%"), nsys.nsysPath());
         QVERIFY2(loaded.errorMessage().contains(expected), qPrintable(loaded.errorMessage()));
         QVERIFY(nsys.calls(QStringLiteral("export")).size() <= 1);
-        QVERIFY(QDir(nsys.cacheFolder()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
+        QVERIFY(QDir(nsys.cacheFolder() + QStringLiteral("/exports"))
+                    .entryList(QDir::Dirs | QDir::NoDotAndDotDot)
+                    .isEmpty());
     }
 
     void reportsOfANewerNsysAreRefused_data()
@@ -286,7 +288,7 @@ private Q_SLOTS:
     void evictsLeastRecentlyUsedFirst()
     {
         FakeNsys nsys;
-        const QDir cache(nsys.cacheFolder());
+        const QDir cache(nsys.cacheFolder() + QStringLiteral("/exports"));
         const QDateTime now = QDateTime::currentDateTime();
         // Three 1000-byte entries used 3, 2 and 1 hours ago.
         for (int i = 0; i < 3; ++i) {

@@ -2,10 +2,23 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Records what every headless command prints (stdout, stderr, exit code) on every export at hand, so that a
 # refactoring can prove its outputs byte-identical:
-#   tests/regression/cli-outputs.sh BINARY OUTDIR [TRACE...]        record
-#   diff -r BEFORE_DIR AFTER_DIR                                     compare two recordings
+#   tests/regression/cli-outputs.sh [--cache] BINARY OUTDIR [TRACE...]        record
+#   diff -r BEFORE_DIR AFTER_DIR                                               compare two recordings
 # TRACEs default to ../shared/traces/*.sqlite (when present) and the demo. PNG outputs are not recorded (fonts).
+# Every command reads SQLite (--no-cache), unless --cache: then each runs twice on a profile cache of the recording's
+# own, and what the second run prints, its profiles mapped from the cache, is recorded. Every result is the same
+# either way (issue 37):
+#   cli-outputs.sh BINARY sqlite && cli-outputs.sh --cache BINARY cached && diff -r sqlite cached
 set -uo pipefail
+cache=0
+if [ "${1:-}" = --cache ]; then
+    cache=1
+    shift
+fi
+# Never the user's cache: one of the recording's own, removed at the end.
+NSYS_WORKBENCH_CACHE_DIR=$(mktemp -d)
+export NSYS_WORKBENCH_CACHE_DIR
+trap 'rm -rf "$NSYS_WORKBENCH_CACHE_DIR"' EXIT
 bin=$(realpath "$1")
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
@@ -17,10 +30,15 @@ if [ ${#traces[@]} -eq 0 ]; then
     traces+=("$root/resources/demo/demo-llm-inference.sqlite")
 fi
 
-run() { # name, args...
-    local name=$1
-    shift
-    "$bin" "$@" >"$out/$name.out" 2>"$out/$name.err"
+run() { # name, command, args...
+    local name=$1 command=$2
+    shift 2
+    if [ $cache = 1 ]; then
+        "$bin" "$command" "$@" >/dev/null 2>&1 # writes the cache
+        "$bin" "$command" "$@" >"$out/$name.out" 2>"$out/$name.err"
+    else
+        "$bin" "$command" --no-cache "$@" >"$out/$name.out" 2>"$out/$name.err"
+    fi
     echo $? >"$out/$name.rc"
     # Paths differ between checkouts; the outputs must not.
     sed -i "s|$root|ROOT|g" "$out/$name.out" "$out/$name.err"
@@ -95,5 +113,8 @@ if [ -f "$before" ] && [ -f "$after" ]; then
     run pair.compare.persec compare "$before" "$after" --per second --format csv
     run pair.compare.nvtxnorm compare "$before" "$after" --by nvtx --normalize names --format csv
     run pair.compare.fail compare "$before" "$after" --fail-above 1
+fi
+if [ $cache = 1 ]; then
+    echo "profile cache: $(ls "$NSYS_WORKBENCH_CACHE_DIR/profiles" 2>/dev/null | wc -l) entries"
 fi
 echo "recorded $(ls "$out" | wc -l) files in $out"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nsyssettingsdialog.h"
 
-#include "core/nsys/exportcache.h"
 #include "core/nsys/nsystool.h"
+#include "core/util/cachestore.h"
 #include "core/util/coresettings.h"
 #include "widgets/common/filedialogs.h"
 
@@ -83,13 +83,14 @@ NsysSettingsDialog::NsysSettingsDialog(QWidget* parent)
     form->addRow(tr("Export &time limit:"), m_timeout);
     m_cacheLimit->setRange(1, 4096);
     m_cacheLimit->setSuffix(tr(" GiB"));
-    m_cacheLimit->setValue(int(std::max<qint64>(1, ExportCache::limitBytes() >> 30)));
-    form->addRow(tr("Export &cache limit:"), m_cacheLimit);
+    m_cacheLimit->setValue(int(std::max<qint64>(1, CacheSettings::fromEnvironment().limitBytes >> 30)));
+    m_cacheLimit->setToolTip(tr("Exports of reports and loaded profiles together; the least recently used go first"));
+    form->addRow(tr("&Cache limit:"), m_cacheLimit);
     auto* cacheRow = new QHBoxLayout;
     cacheRow->addWidget(m_cacheSize, 1);
     auto* clear = new QPushButton(tr("&Empty the cache"), this);
     connect(clear, &QPushButton::clicked, this, [this] {
-        ExportCache::evict(0, QString());
+        clearCaches(CacheSettings::fromEnvironment());
         updateCacheSize();
     });
     cacheRow->addWidget(clear);
@@ -158,9 +159,9 @@ void saveCoreSettings(const CoreSettings& core)
 
 void NsysSettingsDialog::updateCacheSize()
 {
-    m_cacheSize->setText(tr("%1 in %2")
-                             .arg(QLocale::system().formattedDataSize(folderBytes(ExportCache::folder())),
-                                 QDir::toNativeSeparators(ExportCache::folder())));
+    const QString root = CacheSettings::fromEnvironment().root;
+    m_cacheSize->setText(
+        tr("%1 in %2").arg(QLocale::system().formattedDataSize(folderBytes(root)), QDir::toNativeSeparators(root)));
 }
 
 } // namespace nsw

@@ -20,7 +20,8 @@ CoreSettings savedCoreSettings();
 void saveCoreSettings(const CoreSettings& settings);
 
 /// Profile → Nsight Systems Settings…: which nsys opens reports and profiles (found automatically unless set here),
-/// how long an export may take, and the export cache (its folder, size limit, and a button that empties it).
+/// how long an export may take, and the caches (exports of reports and loaded profiles: their folder, one size
+/// limit, and a button that empties them).
 class NsysSettingsDialog : public QDialog
 {
     Q_OBJECT

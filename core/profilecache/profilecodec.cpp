@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "profilecodec.h"
+
+#include "core/profilecache/bytecodec.h"
+#include "core/profilecache/cachefile.h"
+#include "core/profilecache/checksum.h"
+#include "core/profilecache/profilefacts.h"
+
+#include <QFileInfo>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <type_traits>
+
+namespace nsw {
+
+namespace {
+
+using cachefile::Section;
+using cachefile::ValueCheck;
+
+const QByteArray kKeySection = "key";
+const QByteArray kFactsSection = "facts";
+const QByteArray kStringOffsets = "strings.offsets";
+const QByteArray kStringUnits = "strings.units";
+const QByteArray kLaunchShapes = "launchShapes";
+
+// Section names: "t.<table>.<column>" for the profile's tables, "ki.<column>" for the kernel index; encoded columns
+// add a part (".offsets", ".narrow", ...).
+QByteArray tableSection(const char* table, const char* column)
+{
+    return QByteArray("t.") + table + '.' + column;
+}
+QByteArray kernelIndexSection(const char* column)
+{
+    return QByteArray("ki.") + column;
+}
+
+template <typename T> constexpr bool isScalar = std::is_arithmetic_v<T>;
+template <typename T> struct IsIndexColumn : std::false_type
+{ };
+template <typename T> struct IsIndexColumn<IndexColumn<T>> : std::true_type
+{ };
+template <typename T> struct IsColumn : std::false_type
+{ };
+template <typename T> struct IsColumn<Column<T>> : std::true_type
+{ };
+
+/// Calls @p visit(sectionName, member, into) for every column and extra of every table of @p profile.
+template <typename P, typename Visit> void forEachProfileColumn(P& profile, Visit&& visit)
+{
+    Profile::forEachTable(profile, [&](const char* table, auto& t) {
+        forEachTableMember(
+            t, [&](const char* column, auto& c, IndexInto into, bool) { visit(tableSection(table, column), c, into); });
+    });
+}
+template <typename D, typename Visit> void forEachIndexColumn(D& data, Visit&& visit)
+{
+    KernelIndex::Data::forEachColumn(data, [&](const char* column, auto& c) { visit(kernelIndexSection(column), c); });
+}
+
+// ------------------------------------------------------------------------------------------------------ writing
+
+class SectionSink
+{
+public:
+    explicit SectionSink(cachefile::Writer& writer)
+        : m_writer(writer)
+    { }
+    template <typename T> void add(const QByteArray& name, const Column<T>& c)
+    {
+        m_writer.add(name, c.data(), c.size() * sizeof(T), sizeof(T));
+    }
+    template <typename T> void add(const QByteArray& name, const std::vector<T>& v)
+    {
+        m_writer.add(name, v.data(), v.size() * sizeof(T), sizeof(T));
+    }
+    void add(const QByteArray& name, const TimeColumn& c)
+    {
+        const TimeColumn::Parts p = c.parts();
+        add(name + ".offsets", p.offsets);
+        add(name + ".bases", p.bases);
+        add(name + ".whole", p.whole);
+        add(name + ".open", p.open);
+    }
+    template <typename T> void add(const QByteArray& name, const IndexColumn<T>& c)
+    {
+        const typename IndexColumn<T>::Parts p = c.parts();
+        add(name + ".narrow", p.narrow);
+        add(name + ".wide", p.wideValues);
+    }
+    template <typename T> requires isScalar<T> void add(const QByteArray& name, const T& value)
+    {
+        m_writer.add(name, &value, sizeof value, sizeof value);
+    }
+
+private:
+    cachefile::Writer& m_writer;
+};
+
+QByteArray encodeKey(const ProfileCacheKey& key, std::uint64_t fingerprint)
+{
+    ByteWriter w;
+    w.put(kProfileCacheFormatVersion);
+    w.put(fingerprint);
+    w.put(key.identity.canonicalPath);
+    w.put(key.identity.size);
+    w.put(key.identity.modifiedNs);
+    w.put(key.identity.inode);
+    w.put(key.identity.device);
+    w.put(key.identity.changeCounter);
+    w.put(key.identity.headerChecksum);
+    w.put(key.parts);
+    w.put(key.kernelColumns);
+    return w.bytes();
+}
+
+/// False when the bytes are not a key of this format version and fingerprint.
+bool decodeKey(const QByteArray& bytes, ProfileCacheKey& key)
+{
+    ByteReader r(bytes);
+    if (r.get<std::uint32_t>() != kProfileCacheFormatVersion || r.get<std::uint64_t>() != profileCacheFingerprint())
+        return false;
+    key.identity.canonicalPath = r.getString();
+    key.identity.size = r.get<std::int64_t>();
+    key.identity.modifiedNs = r.get<std::int64_t>();
+    key.identity.inode = r.get<std::uint64_t>();
+    key.identity.device = r.get<std::uint64_t>();
+    key.identity.changeCounter = r.get<std::uint32_t>();
+    key.identity.headerChecksum = r.get<std::uint64_t>();
+    key.parts = r.get<unsigned>();
+    key.kernelColumns = r.get<unsigned>();
+    return !r.failed() && r.atEnd();
+}
+
+// ------------------------------------------------------------------------------------------------------ reading
+
+/// Rows of a column as the directory gives them (-1 when a section is missing).
+class RowCounts
+{
+public:
+    explicit RowCounts(const cachefile::Reader& reader)
+        : m_reader(reader)
+    { }
+    template <typename T> std::int64_t of(const QByteArray& name, const Column<T>&) const
+    {
+        return count(name, sizeof(T));
+    }
+    std::int64_t of(const QByteArray& name, const TimeColumn&) const
+    {
+        const std::int64_t sealed = count(name + ".offsets", 4), open = count(name + ".open", 8);
+        return sealed < 0 || open < 0 ? -1 : sealed + open;
+    }
+    template <typename T> std::int64_t of(const QByteArray& name, const IndexColumn<T>&) const
+    {
+        const std::int64_t narrow = count(name + ".narrow", 2), wide = count(name + ".wide", sizeof(T));
+        return narrow < 0 || wide < 0 ? -1 : narrow + wide;
+    }
+    std::int64_t count(const QByteArray& name, std::size_t elementSize) const
+    {
+        const Section* s = m_reader.find(name);
+        return s && s->elementSize == elementSize ? std::int64_t(s->count()) : -1;
+    }
+
+private:
+    const cachefile::Reader& m_reader;
+};
+
+/// The value check for a column whose values index a table of @p rows rows (-1 allowed where the type is signed).
+/// Index columns are int16, int32 or uint32; a column of another type said to index a table fails every check, so
+/// that its cache files are refused (and the round-trip tests fail) until it is given a check here.
+template <typename T> ValueCheck checkFor(std::int64_t rows)
+{
+    if constexpr (std::is_same_v<T, std::int16_t>)
+        return { ValueCheck::Type::Int16, -1, rows - 1 };
+    else if constexpr (std::is_same_v<T, std::int32_t>)
+        return { ValueCheck::Type::Int32, -1, rows - 1 };
+    else if constexpr (std::is_same_v<T, std::uint32_t>)
+        return { ValueCheck::Type::UInt32, 0, rows - 1 };
+    else
+        return { ValueCheck::Type::Int32, 1, 0 };
+}
+
+/// Views of the mapped sections as columns.
+class SectionSource
+{
+public:
+    SectionSource(const cachefile::Reader& reader, std::shared_ptr<const cachefile::Mapping> mapping)
+        : m_reader(reader)
+        , m_mapping(std::move(mapping))
+    { }
+    template <typename T> bool get(const QByteArray& name, Column<T>& out) const
+    {
+        const Section* s = m_reader.find(name);
+        if (!s || s->elementSize != sizeof(T))
+            return false;
+        out = s->bytes == 0
+            ? Column<T>()
+            : Column<T>::view(m_mapping, reinterpret_cast<const T*>(m_mapping->at(s->offset)), std::size_t(s->count()));
+        return true;
+    }
+    template <typename T> bool get(const QByteArray& name, std::vector<T>& out) const
+    {
+        Column<T> c;
+        if (!get(name, c))
+            return false;
+        out = c.toVector();
+        return true;
+    }
+    bool get(const QByteArray& name, TimeColumn& out) const
+    {
+        TimeColumn::Parts p;
+        if (!get(name + ".offsets", p.offsets) || !get(name + ".bases", p.bases) || !get(name + ".whole", p.whole)
+            || !get(name + ".open", p.open))
+            return false;
+        std::optional<TimeColumn> c = TimeColumn::fromParts(std::move(p));
+        if (c)
+            out = std::move(*c);
+        return c.has_value();
+    }
+    template <typename T> bool get(const QByteArray& name, IndexColumn<T>& out) const
+    {
+        typename IndexColumn<T>::Parts p;
+        if (!get(name + ".narrow", p.narrow) || !get(name + ".wide", p.wideValues))
+            return false;
+        p.wide = !p.wideValues.empty();
+        std::optional<IndexColumn<T>> c = IndexColumn<T>::fromParts(std::move(p));
+        if (c)
+            out = std::move(*c);
+        return c.has_value();
+    }
+    template <typename T> requires isScalar<T> bool get(const QByteArray& name, T& out) const
+    {
+        const Section* s = m_reader.find(name);
+        if (!s || s->bytes != sizeof(T))
+            return false;
+        std::memcpy(&out, m_mapping->at(s->offset), sizeof(T));
+        return true;
+    }
+
+private:
+    const cachefile::Reader& m_reader;
+    std::shared_ptr<const cachefile::Mapping> m_mapping;
+};
+
+/// Reads one cache file; every step either passes or says why the file is refused.
+class ProfileFileReader
+{
+public:
+    ProfileFileReader(const QString& path, const ProfileCacheKey& expected, const QString& exportPath)
+        : m_path(path)
+        , m_expected(expected)
+        , m_exportPath(exportPath)
+    { }
+    Result<CachedLoad> read(const CancelToken& cancel);
+
+private:
+    Result<CachedLoad> refuse(const QString& why) const
+    {
+        return Result<CachedLoad>::failure(
+            ErrorKind::Input, why.startsWith(m_path) ? why : QStringLiteral("%1: %2").arg(m_path, why));
+    }
+    Status readKey();
+    Status readSmallParts();
+    /// Row counts of every table from the directory: each column must hold the table's rows or none.
+    Status checkRowCounts();
+    std::map<QByteArray, ValueCheck> valueChecks() const;
+    std::int64_t rowsOf(IndexInto into) const;
+    Status mapColumns();
+    Status checkEndThreads() const;
+    void mapKernelIndex();
+
+    QString m_path;
+    ProfileCacheKey m_expected;
+    QString m_exportPath;
+    std::unique_ptr<cachefile::Reader> m_reader;
+    std::shared_ptr<Profile> m_profile = std::make_shared<Profile>();
+    QStringList m_warnings;
+    std::map<QByteArray, std::int64_t> m_tableRows;
+    std::shared_ptr<const KernelIndex> m_kernelIndex;
+    std::shared_ptr<const cachefile::Mapping> m_mapping;
+};
+
+Status ProfileFileReader::readKey()
+{
+    const Result<QByteArray> bytes = m_reader->read(kKeySection);
+    if (!bytes)
+        return bytes.failureAs<Done>();
+    ProfileCacheKey key;
+    if (!decodeKey(*bytes, key))
+        return Status::failure(ErrorKind::Input, QStringLiteral("written by another version of the workbench"));
+    if (key.identity != m_expected.identity)
+        return Status::failure(ErrorKind::Input, QStringLiteral("made from %1 before it changed").arg(m_exportPath));
+    if (key.parts != m_expected.parts || key.kernelColumns != m_expected.kernelColumns)
+        return Status::failure(ErrorKind::Input, QStringLiteral("holds other parts of the export"));
+    return success();
+}
+
+Status ProfileFileReader::readSmallParts()
+{
+    const Result<QByteArray> facts = m_reader->read(kFactsSection);
+    if (!facts)
+        return facts.failureAs<Done>();
+    if (!decodeProfileFacts(*facts, *m_profile, m_warnings))
+        return Status::failure(ErrorKind::Input, QStringLiteral("malformed profile facts"));
+    const Result<QByteArray> offsets = m_reader->read(kStringOffsets);
+    const Result<QByteArray> units = m_reader->read(kStringUnits);
+    if (!offsets || !units)
+        return (offsets ? units : offsets).failureAs<Done>();
+    std::optional<StringPool> strings
+        = decodeStrings(reinterpret_cast<const std::uint64_t*>(offsets->constData()), std::size_t(offsets->size()) / 8,
+            reinterpret_cast<const char16_t*>(units->constData()), std::size_t(units->size()) / 2);
+    if (!strings || m_reader->find(kStringOffsets)->elementSize != 8 || m_reader->find(kStringUnits)->elementSize != 2)
+        return Status::failure(ErrorKind::Input, QStringLiteral("malformed string pool"));
+    m_profile->strings = std::move(*strings);
+    const Result<QByteArray> shapes = m_reader->read(kLaunchShapes);
+    if (!shapes || m_reader->find(kLaunchShapes)->elementSize != sizeof(LaunchShape))
+        return Status::failure(ErrorKind::Input, QStringLiteral("malformed launch shapes"));
+    m_profile->launchShapes.resize(std::size_t(shapes->size()) / sizeof(LaunchShape));
+    std::memcpy(m_profile->launchShapes.data(), shapes->constData(), std::size_t(shapes->size()));
+    return success();
+}
+
+Status ProfileFileReader::checkRowCounts()
+{
+    const RowCounts counts(*m_reader);
+    QString wrong;
+    Profile::forEachTable(std::as_const(*m_profile), [&](const char* table, const auto& t) {
+        std::int64_t rows = 0;
+        std::vector<std::pair<const char*, std::int64_t>> columnRows;
+        forEachTableMember(t, [&](const char* column, const auto& c, IndexInto, bool perRow) {
+            if constexpr (isScalar<std::remove_cvref_t<decltype(c)>>) {
+                if (counts.count(tableSection(table, column), sizeof c) != 1)
+                    wrong = QString::fromLatin1(tableSection(table, column));
+            } else if (perRow) {
+                columnRows.emplace_back(column, counts.of(tableSection(table, column), c));
+                rows = std::max(rows, columnRows.back().second);
+            } else if (counts.of(tableSection(table, column), c) < 0) {
+                wrong = QString::fromLatin1(tableSection(table, column));
+            }
+        });
+        for (const auto& [column, n] : columnRows)
+            if (n != 0 && n != rows)
+                wrong = QString::fromLatin1(tableSection(table, column));
+        if (rows > std::int64_t(std::numeric_limits<std::uint32_t>::max()))
+            wrong = QString::fromLatin1(table);
+        m_tableRows[table] = rows;
+    });
+    return wrong.isEmpty() ? success()
+                           : Status::failure(ErrorKind::Input,
+                               QStringLiteral("its columns disagree on their table's row count (%1)").arg(wrong));
+}
+
+std::int64_t ProfileFileReader::rowsOf(IndexInto into) const
+{
+    const Profile& p = *m_profile;
+    switch (into) {
+    case IndexInto::Nothing:
+        break;
+    case IndexInto::Strings:
+        return std::int64_t(p.strings.size());
+    case IndexInto::Processes:
+        return std::int64_t(p.processes.size());
+    case IndexInto::Threads:
+        return std::int64_t(p.threads.size());
+    case IndexInto::LaunchShapes:
+        return std::int64_t(p.launchShapes.size());
+    case IndexInto::NvtxDomains:
+        return std::int64_t(p.nvtxDomains.size());
+    case IndexInto::CudaApiCalls:
+        return m_tableRows.at("cudaApi");
+    }
+    return 0;
+}
+
+std::map<QByteArray, ValueCheck> ProfileFileReader::valueChecks() const
+{
+    std::map<QByteArray, ValueCheck> checks;
+    forEachProfileColumn(std::as_const(*m_profile), [&](const QByteArray& name, const auto& c, IndexInto into) {
+        using C = std::remove_cvref_t<decltype(c)>;
+        if (into == IndexInto::Nothing)
+            return;
+        const std::int64_t rows = rowsOf(into);
+        if constexpr (IsIndexColumn<C>::value) {
+            checks[name + ".narrow"] = { ValueCheck::Type::UInt16PlusOne, -1, std::min<std::int64_t>(rows - 1, 65534) };
+            checks[name + ".wide"] = checkFor<typename C::value_type>(rows);
+        } else if constexpr (IsColumn<C>::value) {
+            checks[name] = checkFor<typename C::value_type>(rows);
+        } else {
+            checks[name] = checkFor<void>(rows); // a time or a scalar indexes nothing
+        }
+    });
+    const RowCounts counts(*m_reader);
+    if (m_reader->find(kernelIndexSection("order"))) {
+        const std::int64_t lanes = counts.count(kernelIndexSection("lanes"), sizeof(KernelLane));
+        const std::int64_t groups = counts.count(kernelIndexSection("groups"), sizeof(KernelIndex::Group));
+        checks[kernelIndexSection("order")] = checkFor<std::uint32_t>(m_tableRows.at("kernels"));
+        checks[kernelIndexSection("sortedLanes")] = checkFor<std::uint32_t>(lanes);
+        checks[kernelIndexSection("groupOfName")] = checkFor<std::int32_t>(groups);
+    }
+    return checks;
+}
+
+Status ProfileFileReader::mapColumns()
+{
+    Result<std::shared_ptr<const cachefile::Mapping>> mapping = m_reader->map();
+    if (!mapping)
+        return mapping.failureAs<Done>();
+    m_mapping = *mapping;
+    const SectionSource source(*m_reader, m_mapping);
+    bool ok = true;
+    forEachProfileColumn(*m_profile, [&](const QByteArray& name, auto& c, IndexInto) { ok &= source.get(name, c); });
+    if (!ok)
+        return Status::failure(ErrorKind::Input, QStringLiteral("a column is missing or malformed"));
+    return checkEndThreads();
+}
+
+Status ProfileFileReader::checkEndThreads() const
+{
+    const NvtxTable& nvtx = m_profile->nvtx;
+    std::int64_t previous = -1;
+    for (const NvtxEndThread& e : nvtx.endThread) {
+        if (std::int64_t(e.row) <= previous || e.row >= nvtx.size() || e.thread < kNoIndex
+            || (e.thread >= 0 && std::size_t(e.thread) >= m_profile->threads.size()))
+            return Status::failure(ErrorKind::Input, QStringLiteral("malformed NVTX end threads"));
+        previous = e.row;
+    }
+    return success();
+}
+
+void ProfileFileReader::mapKernelIndex()
+{
+    if (!m_reader->find(kernelIndexSection("order")))
+        return;
+    const SectionSource source(*m_reader, m_mapping);
+    KernelIndex::Data data;
+    bool ok = true;
+    forEachIndexColumn(data, [&](const QByteArray& name, auto& c) { ok &= source.get(name, c); });
+    if (ok)
+        m_kernelIndex = KernelIndex::fromData(m_profile, KernelNameMode::Demangled, std::move(data));
+}
+
+Result<CachedLoad> ProfileFileReader::read(const CancelToken& cancel)
+{
+    Result<std::unique_ptr<cachefile::Reader>> opened = cachefile::Reader::open(m_path);
+    if (!opened)
+        return opened.failureAs<CachedLoad>();
+    m_reader = std::move(*opened);
+    for (Status (ProfileFileReader::*step)() :
+        { &ProfileFileReader::readKey, &ProfileFileReader::readSmallParts, &ProfileFileReader::checkRowCounts })
+        if (Status s = (this->*step)(); !s)
+            return s.isCancelled() ? s.failureAs<CachedLoad>() : refuse(s.errorMessage());
+    if (Status s = m_reader->verify(valueChecks(), cancel); !s)
+        return s.failureAs<CachedLoad>();
+    if (Status s = mapColumns(); !s)
+        return refuse(s.errorMessage());
+    mapKernelIndex();
+    if (m_reader->find(kernelIndexSection("order")) && !m_kernelIndex)
+        return refuse(QStringLiteral("malformed kernel index"));
+    m_profile->meta.filePath = m_exportPath;
+    m_profile->meta.fileSize = m_expected.identity.size;
+    CachedLoad load;
+    load.kernelIndex = m_kernelIndex;
+    // The index holds the profile; the profile is handed over as const from here on.
+    load.profile = m_kernelIndex ? m_kernelIndex->profile() : ProfilePtr(m_profile);
+    load.warnings = m_warnings;
+    return load;
+}
+
+} // namespace
+
+std::uint64_t profileCacheFingerprint()
+{
+    static const std::uint64_t fingerprint = [] {
+        Checksum sum(kProfileCacheFormatVersion);
+        auto addName = [&](const QByteArray& name, std::size_t elementSize) {
+            sum.add(name.constData(), std::size_t(name.size()) + 1);
+            sum.add(&elementSize, sizeof elementSize);
+        };
+        const Profile profile;
+        forEachProfileColumn(profile, [&](const QByteArray& name, const auto& c, IndexInto into) {
+            using C = std::remove_cvref_t<decltype(c)>;
+            if constexpr (isScalar<C>)
+                addName(name, sizeof(C));
+            else
+                addName(name, sizeof(typename C::value_type));
+            sum.add(&into, sizeof into);
+        });
+        const KernelIndex::Data data;
+        forEachIndexColumn(data, [&](const QByteArray& name, const auto& c) {
+            addName(name, sizeof(typename std::remove_cvref_t<decltype(c)>::value_type));
+        });
+        addName(kLaunchShapes, sizeof(LaunchShape));
+        return sum.value();
+    }();
+    return fingerprint;
+}
+
+Status writeProfileCacheFile(const QString& path, const ProfileCacheKey& key, const CachedLoad& load)
+{
+    Result<std::unique_ptr<cachefile::Writer>> created = cachefile::Writer::create(path);
+    if (!created)
+        return created.failureAs<Done>();
+    cachefile::Writer& writer = **created;
+    const Profile& profile = *load.profile;
+    const QByteArray keyBytes = encodeKey(key, profileCacheFingerprint());
+    const QByteArray facts = encodeProfileFacts(profile, load.warnings);
+    const EncodedStrings strings = encodeStrings(profile.strings);
+    writer.add(kKeySection, keyBytes.constData(), std::size_t(keyBytes.size()), 1);
+    writer.add(kFactsSection, facts.constData(), std::size_t(facts.size()), 1);
+    writer.add(kStringOffsets, strings.offsets.data(), strings.offsets.size() * 8, 8);
+    writer.add(kStringUnits, strings.units.data(), strings.units.size() * 2, 2);
+    writer.add(kLaunchShapes, profile.launchShapes.data(), profile.launchShapes.size() * sizeof(LaunchShape),
+        sizeof(LaunchShape));
+    SectionSink sink(writer);
+    forEachProfileColumn(profile, [&](const QByteArray& name, const auto& c, IndexInto) { sink.add(name, c); });
+    if (load.kernelIndex && load.kernelIndex->isComplete() && load.kernelIndex->mode() == KernelNameMode::Demangled)
+        forEachIndexColumn(load.kernelIndex->data(), [&](const QByteArray& name, const auto& c) { sink.add(name, c); });
+    return writer.commit();
+}
+
+Result<CachedLoad> readProfileCacheFile(
+    const QString& path, const ProfileCacheKey& expected, const QString& exportPath, const CancelToken& cancel)
+{
+    ProfileFileReader reader(path, expected, exportPath);
+    return reader.read(cancel);
+}
+
+Result<ProfileCacheKey> readProfileCacheKey(const QString& path)
+{
+    Result<std::unique_ptr<cachefile::Reader>> opened = cachefile::Reader::open(path);
+    if (!opened)
+        return opened.failureAs<ProfileCacheKey>();
+    const Result<QByteArray> bytes = (*opened)->read(kKeySection);
+    if (!bytes)
+        return bytes.failureAs<ProfileCacheKey>();
+    ProfileCacheKey key;
+    if (!decodeKey(*bytes, key))
+        return Result<ProfileCacheKey>::failure(
+            ErrorKind::Input, QStringLiteral("%1: written by another version of the workbench").arg(path));
+    return key;
+}
+
+} // namespace nsw
