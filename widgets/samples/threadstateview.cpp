@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "widgets/samples/threadstateview.h"
 
+#include "core/profile/sessionclock.h"
 #include "core/util/timeformat.h"
 
 #include <QHelpEvent>
@@ -21,6 +22,7 @@ void ThreadStateView::setBins(ProfilePtr profile, ThreadStateBins bins)
 {
     m_profile = std::move(profile);
     m_bins = std::move(bins);
+    m_clockOrigin = m_profile ? sessionClockOrigin(*m_profile) : 0;
     setMinimumHeight(kLegendHeight + int(std::max<std::size_t>(1, m_bins.rows.size())) * kRowHeight + 2);
     updateGeometry();
     update();
@@ -61,6 +63,11 @@ QRect ThreadStateView::binRect(int row, int bin) const
     return QRect(x0, kLegendHeight + row * kRowHeight + 2, std::max(1, x1 - x0), kRowHeight - 4);
 }
 
+QString ThreadStateView::clockText(TimeNs timestamp) const
+{
+    return formatDuration(timestamp - m_clockOrigin);
+}
+
 void ThreadStateView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
@@ -77,10 +84,9 @@ void ThreadStateView::paintEvent(QPaintEvent*)
     if (!m_bins.rows.empty()) {
         // The span the bins cover, on the session clock, at the right of the legend.
         const std::size_t bins = m_bins.rows.front().bins.size();
-        const QString span
-            = tr("%1 – %2, %3 per bin")
-                  .arg(formatDuration(m_bins.start), formatDuration(m_bins.start + m_bins.binNs * TimeNs(bins)),
-                      formatDuration(m_bins.binNs));
+        const QString span = tr("%1 – %2, %3 per bin")
+                                 .arg(clockText(m_bins.start), clockText(m_bins.start + m_bins.binNs * TimeNs(bins)),
+                                     formatDuration(m_bins.binNs));
         p.setPen(palette().color(QPalette::PlaceholderText));
         const int room = width() - x - 4; // a narrow pane shows the span's start and cuts its end
         p.drawText(QRect(x, 0, room, kLegendHeight), Qt::AlignVCenter | Qt::AlignRight,
@@ -126,8 +132,8 @@ bool ThreadStateView::event(QEvent* event)
                 continue;
             const auto& counts = m_bins.rows[r].bins[b];
             QStringList lines { m_profile->threadLabel(m_bins.rows[r].thread),
-                tr("%1 – %2").arg(formatDuration(m_bins.start + m_bins.binNs * TimeNs(b)),
-                    formatDuration(m_bins.start + m_bins.binNs * TimeNs(b + 1))) };
+                tr("%1 – %2").arg(clockText(m_bins.start + m_bins.binNs * TimeNs(b)),
+                    clockText(m_bins.start + m_bins.binNs * TimeNs(b + 1))) };
             for (int a = 0; a < kSampleActivityCount; ++a)
                 lines << tr("%1: %2 samples").arg(sampleActivityName(SampleActivity(a))).arg(counts[std::size_t(a)]);
             QToolTip::showText(help->globalPos(), lines.join(QLatin1Char('\n')), this);

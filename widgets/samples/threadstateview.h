@@ -33,9 +33,12 @@ protected:
 
 private:
     QRect binRect(int row, int bin) const;
+    /// "60.110 s" on the session clock (the one every pane shows, issue 33).
+    QString clockText(TimeNs timestamp) const;
 
     ProfilePtr m_profile;
     ThreadStateBins m_bins;
+    TimeNs m_clockOrigin = 0;
 };
 
 } // namespace nsw
