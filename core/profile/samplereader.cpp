@@ -178,8 +178,8 @@ private:
             else
                 m_out.time.append(s->time);
             m_out.thread.append(s->thread);
-            m_out.cpu.mut().insert(m_out.cpu.mut().end(), s->cpu.begin(), s->cpu.end());
-            m_out.state.mut().insert(m_out.state.mut().end(), s->state.begin(), s->state.end());
+            m_out.cpu.append(s->cpu.begin(), s->cpu.end());
+            m_out.state.append(s->state.begin(), s->state.end());
             *s = SampleScan {};
         }
         return ids;
@@ -241,7 +241,7 @@ private:
     {
         const std::size_t n = firstRun.size();
         const auto limit = std::uint64_t(std::numeric_limits<std::uint32_t>::max());
-        std::vector<std::uint32_t>& begin = m_out.stackBegin.mut();
+        std::vector<std::uint32_t> begin;
         reserveHugePages(begin, n + 1);
         m_out.frames.reserve(std::size_t(std::min(frames, limit)));
         std::vector<std::pair<std::int32_t, std::int32_t>> scratch; // (depth, function) of an irregular stack
@@ -270,6 +270,7 @@ private:
         }
         begin.push_back(std::uint32_t(m_out.frames.size()));
         begin.resize(n + 1, begin.back());
+        m_out.stackBegin = Column<std::uint32_t>(std::move(begin));
     }
 
     /// The usual case: the sample's frames are one run written depth 0, 1, 2..., copied as they are. False (nothing

@@ -18,7 +18,7 @@ ProfileSession* sessionOf(const ProfilePtr& profile)
 {
     LoadedProfile loaded;
     loaded.profile = profile;
-    loaded.result.profile = profile;
+    loaded.load.profile = profile;
     return new ProfileSession(loaded);
 }
 

@@ -359,14 +359,14 @@ void FindingsPane::selectGap(const QModelIndex& row)
     const QAbstractItemModel* model = row.model();
     qint64 start = 0, end = 0;
     for (int c = 0; c < model->columnCount(); ++c) {
-        const QString column = model->headerData(c, Qt::Horizontal).toString();
+        const QString column = model->headerData(c, Qt::Horizontal, CsvTextRole).toString();
         if (column == QLatin1String("start_ns"))
             start = row.siblingAtColumn(c).data(RawValueRole).toLongLong();
         else if (column == QLatin1String("end_ns"))
             end = row.siblingAtColumn(c).data(RawValueRole).toLongLong();
     }
     if (end > start)
-        workbench()->selectTimeRange(m_session, start + m_result->captureStart, end + m_result->captureStart);
+        workbench()->selectTimeRange(m_session, start + m_result->clockOrigin, end + m_result->clockOrigin);
 }
 
 const Finding* FindingsPane::currentFinding() const
