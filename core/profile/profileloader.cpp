@@ -788,7 +788,7 @@ void LoadRun::stitchChunks(const ChunkTasks& tasks)
         for (ScanTask* t : tasks.nvtx) {
             NvtxTable& part = t->nvtx.table;
             for (auto& [row, thread] : part.endThread)
-                p.nvtx.endThread.emplace_back(row + offset, thread);
+                p.nvtx.endThread.push_back(NvtxEndThread { row + offset, thread });
             offset += std::uint32_t(part.size());
             p.nvtx.maxTimestamp = std::max(p.nvtx.maxTimestamp, part.maxTimestamp);
             parts.push_back(&part);

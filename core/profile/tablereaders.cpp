@@ -398,7 +398,7 @@ bool readNvtx(const SqliteDb& db, ScanContext& ctx, NvtxScan& out)
             t.domain.push_back(lastDomain);
         }
         if (!st.isNull(endTid))
-            t.endThread.emplace_back(std::uint32_t(row), ctx.threads.index(st.int64(endTid)));
+            t.endThread.push_back(NvtxEndThread { std::uint32_t(row), ctx.threads.index(st.int64(endTid)) });
     });
     t.maxTimestamp = maxTimestamp;
     return ok;

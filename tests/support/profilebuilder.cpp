@@ -140,7 +140,7 @@ std::size_t ProfileBuilder::nvtxRange(ThreadIndex thread, TimeNs start, TimeNs e
     n.domain.push_back(std::int16_t(domain));
     n.eventType.push_back(type);
     if (endThread != kNoIndex)
-        n.endThread.emplace_back(std::uint32_t(n.size() - 1), endThread);
+        n.endThread.push_back(NvtxEndThread { std::uint32_t(n.size() - 1), endThread });
     n.maxTimestamp = std::max({ n.maxTimestamp, start, end });
     return n.size() - 1;
 }
