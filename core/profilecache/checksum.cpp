@@ -45,6 +45,8 @@ Checksum::Checksum(std::uint64_t seed)
 
 void Checksum::add(const void* bytes, std::size_t size)
 {
+    if (size == 0)
+        return; // bytes may be null (an empty column); memcpy must not see it
     const auto* p = static_cast<const unsigned char*>(bytes);
     const unsigned char* const end = p + size;
     m_total += size;

@@ -42,7 +42,7 @@ double scanFloorMs(const QString& path, qint64* rows)
     t.start();
     QString error;
     const auto db = SqliteDb::open(path, &error);
-    qint64 sum = 0;
+    quint64 sum = 0; // wraps
     *rows = 0;
     for (const auto& [table, cols] : scannedColumns()) {
         if (!db->hasTable(QString::fromLatin1(table)))
@@ -54,7 +54,7 @@ double scanFloorMs(const QString& path, qint64* rows)
         const int n = sqlite3_column_count(st);
         while (sqlite3_step(st) == SQLITE_ROW) {
             for (int c = 0; c < n; ++c)
-                sum += sqlite3_column_int64(st, c);
+                sum += quint64(sqlite3_column_int64(st, c));
             ++*rows;
         }
         sqlite3_finalize(st);

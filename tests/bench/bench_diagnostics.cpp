@@ -66,7 +66,7 @@ double scanFloorMs(const QString& path, const TableColumns& columns, qint64* row
     t.start();
     QString error;
     const auto db = SqliteDb::open(path, &error);
-    qint64 sum = 0;
+    quint64 sum = 0; // wraps
     *rows = 0;
     for (const auto& [table, cols] : columns) {
         if (!db || !db->hasTable(QString::fromLatin1(table)))

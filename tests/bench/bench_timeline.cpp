@@ -73,7 +73,7 @@ double scan(const QString& path)
         return -1;
     QElapsedTimer t;
     t.start();
-    volatile qint64 sink = 0;
+    volatile quint64 sink = 0; // wraps
     for (const TableColumns& table : kTimelineColumns) {
         sqlite3_stmt* stmt = nullptr;
         const QByteArray sql = QByteArray("SELECT ") + table.columns + " FROM " + table.table;
@@ -82,7 +82,7 @@ double scan(const QString& path)
         const int columns = sqlite3_column_count(stmt);
         while (sqlite3_step(stmt) == SQLITE_ROW)
             for (int c = 0; c < columns; ++c)
-                sink = sink + sqlite3_column_int64(stmt, c);
+                sink = sink + quint64(sqlite3_column_int64(stmt, c));
         sqlite3_finalize(stmt);
     }
     const double elapsed = seconds(t);

@@ -42,7 +42,7 @@ inline double scan(sqlite3* db, const TableColumns* tables, std::size_t count)
 {
     QElapsedTimer t;
     t.start();
-    volatile qint64 sink = 0;
+    volatile quint64 sink = 0; // wraps: a sum that only keeps the reads from being optimised away
     for (std::size_t i = 0; i < count; ++i) {
         sqlite3_stmt* stmt = nullptr;
         const QByteArray sql = QByteArray("SELECT ") + tables[i].columns + " FROM " + tables[i].table;
@@ -52,8 +52,8 @@ inline double scan(sqlite3* db, const TableColumns* tables, std::size_t count)
         while (sqlite3_step(stmt) == SQLITE_ROW)
             for (int c = 0; c < columns; ++c)
                 sink = sink
-                    + (sqlite3_column_type(stmt, c) == SQLITE_TEXT ? sqlite3_column_bytes(stmt, c)
-                                                                   : sqlite3_column_int64(stmt, c));
+                    + quint64(sqlite3_column_type(stmt, c) == SQLITE_TEXT ? sqlite3_column_bytes(stmt, c)
+                                                                          : sqlite3_column_int64(stmt, c));
         sqlite3_finalize(stmt);
     }
     return double(t.nsecsElapsed()) / 1e9;

@@ -382,7 +382,8 @@ void TestFindings::idleAdviceFollowsTheFocus()
     b.kernel(t, 3900 * us, 3910 * us, 4 * ms, 5 * ms, QStringLiteral("k"));
     b.apiCall(t, 9990 * us, 10 * ms, QStringLiteral("cudaGetDevice"));
     const ProfilePtr profile = b.build();
-    const Finding* whole = find(diagnose(profile, {}), QStringLiteral("gpu_idle"));
+    const DiagnosticsResult wholeResult = diagnose(profile, {}); // kept: whole points into it
+    const Finding* whole = find(wholeResult, QStringLiteral("gpu_idle"));
     QVERIFY(whole);
     QVERIFY2(whole->recommendation.contains(QStringLiteral("shorten the capture")), qPrintable(whole->recommendation));
     DiagnosticsRequest request;

@@ -33,7 +33,9 @@ void KeyColumns::setColumns(int nameColumn, QList<int> keyColumns)
 
 bool KeyColumns::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize && m_view->viewport()->width() != m_lastWidth)
+    // Only the viewport is watched; it is asked, not the view, which may be half destroyed when its viewport's last
+    // events arrive.
+    if (event->type() == QEvent::Resize && static_cast<QWidget*>(watched)->width() != m_lastWidth)
         fit();
     return QObject::eventFilter(watched, event);
 }
