@@ -58,13 +58,20 @@ int main(int argc, char** argv)
         QStringLiteral("[TRACE...]"));
     QCommandLineOption reset(QStringLiteral("reset-layout"), QStringLiteral("Start with the default pane layout"));
     parser.addOption(reset);
+    QCommandLineOption ranks(QStringLiteral("ranks"),
+        QStringLiteral("Open the traces in the Ranks pane: the exports of a distributed run (one per rank, or one with "
+                       "every rank), rank summaries, or folders of them"));
+    parser.addOption(ranks);
     parser.process(app);
 
     int status = 0;
     {
         nsw::MainWindow window(parser.isSet(reset));
         window.show();
-        window.openFiles(parser.positionalArguments());
+        if (parser.isSet(ranks))
+            window.openRanks(parser.positionalArguments());
+        else
+            window.openFiles(parser.positionalArguments());
         status = app.exec();
     }
     // The window is gone at once; loads it cancelled end at their next check. Let them before the process exits, and

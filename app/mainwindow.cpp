@@ -4,6 +4,7 @@
 #include "app/panekeys.h"
 #include "app/panemaximizer.h"
 #include "app/windowexports.h"
+#include "app/rankopener.h"
 #include "core/controllers/categorycontroller.h"
 #include "core/controllers/comparecontroller.h"
 #include "core/jobs/mainthreadcall.h"
@@ -30,6 +31,7 @@
 #include "widgets/nvlink/nvlinkpane.h"
 #include "widgets/nvtx/nvtxpane.h"
 #include "widgets/samples/samplespane.h"
+#include "widgets/ranks/rankspane.h"
 #include "widgets/shell/focusbanner.h"
 #include "widgets/shell/focusrangedialog.h"
 #include "widgets/shell/guidedialog.h"
@@ -219,8 +221,12 @@ void MainWindow::createPanes()
     };
     auto* findings = new FindingsPane(m_workbench, this);
     addPane(findings, PaneGroup::Tables, paneShortcut(9));
+    // A cell of the Ranks heat map opens that rank's export focused on the iteration.
+    m_ranks = new RanksPane(m_workbench, this);
+    addPane(m_ranks, PaneGroup::Charts, paneShortcut(11));
+    connect(m_ranks, &RanksPane::openRankRequested, new RankOpener(this), &RankOpener::open);
     connect(findings, &FindingsPane::focusRequested, this, focusCurrent);
-    addPane(new SamplesPane(m_workbench, this), PaneGroup::Tables, QKeySequence(Qt::CTRL | Qt::Key_0));
+    addPane(new SamplesPane(m_workbench, this), PaneGroup::Tables, paneShortcut(10));
     connect(iterations, &IterationsPane::focusRequested, this, focusCurrent);
     connect(iterations, &IterationsPane::compareRequested, this,
         [this, compare, iterations](ProfileSession* session, const FocusRange& range) {
@@ -361,6 +367,8 @@ void MainWindow::createActions()
         if (!dir.isEmpty())
             openFiles({ dir });
     });
+    file->addAction(tr("Open Ran&ks…"), this, [this]() { openRanks(m_ranks->askForInputs(false)); });
+    file->addAction(tr("Open Ranks Folder…"), this, [this]() { openRanks(m_ranks->askForInputs(true)); });
     file->addAction(tr("Attach &NVLink recording…"), this,
         [this]() { attachNvlinkRecordingInteractively(m_workbench->current(), this); });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -556,6 +564,17 @@ void MainWindow::openFiles(const QStringList& paths)
     }
 }
 
+void MainWindow::openRanks(const QStringList& inputs)
+{
+    if (inputs.isEmpty())
+        return;
+    m_ranks->setInputs(inputs);
+    refreshProfileSelector(); // leaves the start page
+    QDockWidget* dock = dockOf(m_ranks);
+    dock->show();
+    dock->raise();
+}
+
 void MainWindow::openProfileDialog()
 {
     if (!m_profileDialog) {
@@ -732,7 +751,7 @@ void MainWindow::refreshProfileSelector()
         m_profileSelector->addItem(s->displayName(), s->path());
     const auto it = std::find(sessions.begin(), sessions.end(), m_workbench->current());
     m_profileSelector->setCurrentIndex(it == sessions.end() ? -1 : int(it - sessions.begin()));
-    setStartMode(sessions.empty());
+    setStartMode(sessions.empty() && m_ranks->inputs().isEmpty());
     setWindowTitle(m_workbench->current() ? tr("%1 — nsys-workbench").arg(m_workbench->current()->displayName())
                                           : tr("nsys-workbench"));
 }

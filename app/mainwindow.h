@@ -30,6 +30,7 @@ class PaneMaximizer;
 class Pane;
 class ProfileDialog;
 class ProfileSession;
+class RanksPane;
 class StartPage;
 class Workbench;
 struct LoadedProfile;
@@ -53,6 +54,8 @@ public:
 
     /// Opens exports (and trace folders); with no argument and no profile open, shows the start page.
     void openFiles(const QStringList& paths);
+    /// Shows the Ranks pane on @p inputs (rank exports, summaries, folders); the start page steps aside for it.
+    void openRanks(const QStringList& inputs);
     Workbench* workbench() const { return m_workbench; }
     /// Panes by id (for tests and linked actions).
     Pane* pane(const QString& id) const;
@@ -135,6 +138,7 @@ private:
     LoadProgressStrip* m_progress;
     LoadErrorBanners* m_errors;
     FocusBanner* m_focusBanner;
+    RanksPane* m_ranks = nullptr;
     QAction* m_clearFocus = nullptr;
     QAction* m_focusOnRange = nullptr;
     QToolBar* m_noticeBar = nullptr;

@@ -234,6 +234,17 @@ nlohmann::ordered_json ranksJson(const RanksResult& r, RankMetric metric)
     return j;
 }
 
+QString ranksFindingsMarkdown(const RanksResult& r)
+{
+    QString md = QStringLiteral("## Findings\n\n") + findingsMarkdown(r);
+    if (!r.problems.empty()) {
+        md += QStringLiteral("\n## Problems\n\n");
+        for (const RankProblem& p : r.problems)
+            md += QStringLiteral("- %1\n").arg(p.message);
+    }
+    return md;
+}
+
 QString ranksMarkdown(const RanksResult& r, RankMetric metric)
 {
     QString md = QStringLiteral("# Ranks\n\n%1 rank(s) from %2 input(s); iterations: %3; %4 of them matched at %5 "
@@ -245,12 +256,7 @@ QString ranksMarkdown(const RanksResult& r, RankMetric metric)
                      .arg(r.matched.size())
                      .arg(r.collectives.size())
                      .arg(r.referenceRank);
-    md += QStringLiteral("## Findings\n\n") + findingsMarkdown(r);
-    if (!r.problems.empty()) {
-        md += QStringLiteral("\n## Problems\n\n");
-        for (const RankProblem& p : r.problems)
-            md += QStringLiteral("- %1\n").arg(p.message);
-    }
+    md += ranksFindingsMarkdown(r);
     md += QStringLiteral("\n## Ranks\n\n") + rankTableMarkdown(r);
     md += QStringLiteral("\n## %1 per rank × iteration\n\n").arg(rankMetricTitle(metric));
     md += QStringLiteral("Each rank's own iterations (\"!\": an outlier among them).\n\n") + matrixMarkdown(r, metric);

@@ -20,6 +20,10 @@ nlohmann::ordered_json ranksJson(const RanksResult& result, RankMetric metric);
 /// collectives with the largest skew.
 QString ranksMarkdown(const RanksResult& result, RankMetric metric);
 
+/// The "Findings" and (when there are any) "Problems" sections of ranksMarkdown(): what the Ranks pane shows beside
+/// the heat map.
+QString ranksFindingsMarkdown(const RanksResult& result);
+
 /// A metric's value as text: a duration ("1.25 ms") or a share ("12.5 %").
 QString formatRankMetric(RankMetric metric, double value);
 

@@ -32,6 +32,7 @@ WIDGETS = {
     'iterations': 1,
     'diagnostics': 1,
     'samples': 1,
+    'ranks': 1,
 }
 LAYERS = {'core': (0, CORE), 'widgets': (1, WIDGETS), 'app': (2, None)}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
