@@ -245,6 +245,20 @@ target_samples() { # CPU samples (issue 35): load vs a scan of the two tables; t
     row "samples re-focus (worst)" samples - - - "<=300 ms" "$(sed -E 's/.*worst ([0-9]+) ms.*/\1 ms/' <<<"$refocus")"
 }
 
+target_ranks() { # issue 34: summarize of an export (vs its full scan) and 1,024 summaries merged, heat map drawn
+    local in=$1 f=$1.sqlite bench=$BUILD/tests/bench/bench_summarize line
+    if [ -x "$bench" ]; then
+        line=$("$bench" "$f" 2>&1 | tail -1)
+        row "summarize" "$in" - - - "<=1.0, <=2 %" "${line:-failed}"
+    else
+        row "summarize" "$in" - - - "<=1.0, <=2 %" "build bench_summarize"
+    fi
+    bench=$BUILD/tests/bench/bench_ranks
+    if [ ! -x "$bench" ]; then row "ranks 1024 merge / paint" gen - - - "<=5 s, 2 GB, 16 ms" "build bench_ranks"; return; fi
+    line=$(QT_QPA_PLATFORM=offscreen "$bench" 2>&1 | tail -1)
+    row "ranks 1024 merge / paint" gen - - - "<=5 s, 2 GB, 16 ms" "${line:-failed}"
+}
+
 echo "== targets (best of $REPEAT runs; nsys-workbench: $NSW)"
 [ -x "$NSW" ] || echo "  $NSW is not built (cmake --build --preset dev --target nsys-workbench): no target can run"
 for in in "${INPUTS[@]}"; do
@@ -258,6 +272,7 @@ target_nvlink_parse
 target_peak_kernels
 target_compare
 target_samples
+target_ranks "${INPUTS[0]}"
 
 echo
 printf '%-34s %-10s %9s %9s %8s %10s  %s\n' target input "ours(s)" "floor(s)" ratio goal result

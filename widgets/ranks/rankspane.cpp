@@ -182,7 +182,7 @@ void RanksPane::recompute()
     }
     RanksRequest request { m_inputs, m_marker->text().trimmed() };
     m_message->setText(tr("Reading %n input(s)…", nullptr, int(m_inputs.size())));
-    m_job.run<Result<RanksResult>>([request](const JobContext& job) { return computeRanks(request, job); },
+    m_job.run<RanksResult>([request](const JobContext& job) { return computeRanks(request, job); },
         [this](Result<RanksResult> result) {
             if (result)
                 showResult(std::make_shared<const RanksResult>(std::move(*result)), {});

@@ -44,7 +44,7 @@ public:
     void setInputs(const QStringList& inputs);
     const QStringList& inputs() const { return m_inputs; }
     const std::shared_ptr<const RanksResult>& result() const { return m_result; }
-    bool isComputing() const { return m_job.isBusy(); }
+    bool isComputing() const override { return m_job.isBusy(); }
     /// Asks for exports and summaries (or a folder of them); empty when cancelled.
     QStringList askForInputs(bool folder);
 
