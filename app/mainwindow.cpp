@@ -3,8 +3,8 @@
 
 #include "app/panekeys.h"
 #include "app/panemaximizer.h"
-#include "app/windowexports.h"
 #include "app/rankopener.h"
+#include "app/windowexports.h"
 #include "core/controllers/categorycontroller.h"
 #include "core/controllers/comparecontroller.h"
 #include "core/jobs/mainthreadcall.h"
@@ -30,8 +30,8 @@
 #include "widgets/nvlink/nvlinkattach.h"
 #include "widgets/nvlink/nvlinkpane.h"
 #include "widgets/nvtx/nvtxpane.h"
-#include "widgets/samples/samplespane.h"
 #include "widgets/ranks/rankspane.h"
+#include "widgets/samples/samplespane.h"
 #include "widgets/shell/focusbanner.h"
 #include "widgets/shell/focusrangedialog.h"
 #include "widgets/shell/guidedialog.h"
@@ -368,7 +368,7 @@ void MainWindow::createActions()
             openFiles({ dir });
     });
     file->addAction(tr("Open Ran&ks…"), this, [this]() { openRanks(m_ranks->askForInputs(false)); });
-    file->addAction(tr("Open Ranks Folder…"), this, [this]() { openRanks(m_ranks->askForInputs(true)); });
+    file->addAction(tr("Open Ranks Fol&der…"), this, [this]() { openRanks(m_ranks->askForInputs(true)); });
     file->addAction(tr("Attach &NVLink recording…"), this,
         [this]() { attachNvlinkRecordingInteractively(m_workbench->current(), this); });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -400,7 +400,7 @@ void MainWindow::createActions()
     m_viewMenu->addSeparator();
     if (auto* categories = qobject_cast<CategoriesPane*>(pane(QStringLiteral("categories"))))
         m_viewMenu->addAction(tr("Category Rule &Editor…"), categories, &CategoriesPane::openEditor);
-    m_viewMenu->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
+    m_viewMenu->addAction(tr("Reset La&yout"), this, &MainWindow::resetLayout);
     m_viewMenu->addAction(m_maximizer->action());
     m_viewMenu->addSeparator();
     m_focusOnRange = m_viewMenu->addAction(tr("Focus on Ran&ge…"), this, &MainWindow::openFocusRangeDialog);

@@ -142,8 +142,8 @@ int main(int argc, char** argv)
     written.start();
     qint64 bytes = 0;
     for (int r = 0; r < shape.ranks; ++r) {
-        QFile out(
-            QDir(dir).filePath(QStringLiteral("rank_%1.%2").arg(r, 4, 10, QLatin1Char('0')).arg(kRankSummarySuffix)));
+        QFile out(QDir(dir).filePath(
+            QStringLiteral("rank_%1.%2").arg(r, 4, 10, QLatin1Char('0')).arg(QLatin1String(kRankSummarySuffix))));
         const QByteArray encoded = encodeRankSummary(makeRank(shape, r, dir));
         if (!out.open(QIODevice::WriteOnly) || out.write(encoded) != encoded.size()) {
             std::fprintf(stderr, "bench_ranks: cannot write %s\n", qPrintable(out.fileName()));

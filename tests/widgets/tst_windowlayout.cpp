@@ -281,7 +281,8 @@ private Q_SLOTS:
         QVERIFY(openAndWait(w, demoExport()));
         QDockWidget* categories = w.dockOf(w.pane(QStringLiteral("categories")));
         const QList<QDockWidget*> tabs = w.tabifiedDockWidgets(categories);
-        QCOMPARE(tabs.size(), 3);
+        QCOMPARE(tabs.size(), 4);
+        QVERIFY(tabs.contains(w.dockOf(w.pane(QStringLiteral("ranks")))));
         QVERIFY(tabs.contains(w.dockOf(w.pane(QStringLiteral("nvlink")))));
         QVERIFY(tabs.contains(w.dockOf(w.pane(QStringLiteral("compare")))));
         QVERIFY(tabs.contains(w.dockOf(w.pane(QStringLiteral("iterations")))));
@@ -313,7 +314,7 @@ private Q_SLOTS:
         // In front: on screen, where the tab behind it is moved off the window (Qt keeps it "visible").
         QTRY_VERIFY(!iterations->visibleRegion().isEmpty());
         QVERIFY(categories->visibleRegion().isEmpty());
-        QCOMPARE(w.tabifiedDockWidgets(iterations).size(), 3);
+        QCOMPARE(w.tabifiedDockWidgets(iterations).size(), 4); // Categories, NVLink, Compare, Ranks
         QVERIFY(iterations->widget()->height() > 100);
     }
 

@@ -156,7 +156,8 @@ QStringList RanksPane::askForInputs(bool folder)
 {
     if (!folder)
         return askOpenFileNames(this, tr("Open rank exports or summaries"),
-            tr("Exports and rank summaries (*.sqlite *.nsys-rep *.%1);;All files (*)").arg(kRankSummarySuffix));
+            tr("Exports and rank summaries (*.sqlite *.nsys-rep *.%1);;All files (*)")
+                .arg(QLatin1String(kRankSummarySuffix)));
     const QString dir = askExistingDirectory(this, tr("Open a folder of rank exports or summaries"));
     return dir.isEmpty() ? QStringList() : QStringList { dir };
 }
