@@ -85,6 +85,9 @@ RanksPane::RanksPane(Workbench* workbench, QWidget* parent)
     m_marker->setClearButtonEnabled(true);
     for (int m = 0; m < kRankMetricCount; ++m)
         m_metric->addItem(rankMetricTitle(RankMetric(m)), rankMetricName(RankMetric(m)));
+    // The wait the others cause shows a straggler at once (its row is the one that never waits); the iteration
+    // time is the same on every rank of a synchronised job.
+    m_metric->setCurrentIndex(m_metric->findData(rankMetricName(RankMetric::Wait)));
     m_metric->setToolTip(tr("What the heat map colours per rank × iteration"));
     auto* exportMenu = new QMenu(this);
     exportMenu->addAction(
