@@ -317,7 +317,8 @@ Status ProfileFileReader::readSmallParts()
     if (!shapes || m_reader->find(kLaunchShapes)->elementSize != sizeof(LaunchShape))
         return Status::failure(ErrorKind::Input, QStringLiteral("malformed launch shapes"));
     m_profile->launchShapes.resize(std::size_t(shapes->size()) / sizeof(LaunchShape));
-    std::memcpy(m_profile->launchShapes.data(), shapes->constData(), std::size_t(shapes->size()));
+    if (!shapes->isEmpty()) // an export without kernels has no shapes: memcpy must not see a null pointer
+        std::memcpy(m_profile->launchShapes.data(), shapes->constData(), std::size_t(shapes->size()));
     return success();
 }
 
