@@ -7,8 +7,10 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <vector>
 
 namespace nsw {
 
@@ -108,6 +110,54 @@ bool parseExtension(const Json& ext, RuleDocument& doc, RuleError* error)
 
 /// Duplicate member names are legal JSON; Python keeps the first position and the last value, and so does
 /// ordered_json. They are reported, since a duplicated pattern is almost always a mistake.
+/// More rules than any categorisation could use (kMaxRuleSearches is 10 million regex searches, a few thousand names).
+constexpr std::size_t kMaxRulesPerObject = 20'000;
+
+/// The key count of the largest object, in one linear pass over the text. ordered_json keeps an object's keys in a
+/// vector and looks every new key up in it, so a 100,000-rule file would take minutes to parse: such a file is refused
+/// before that parse.
+class LargestObject : public nlohmann::json_sax<Json>
+{
+public:
+    std::size_t largest = 0;
+
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override
+    {
+        m_counts.push_back(0);
+        return true;
+    }
+    bool key(string_t&) override
+    {
+        if (!m_counts.empty())
+            largest = std::max(largest, ++m_counts.back());
+        return true;
+    }
+    bool end_object() override { return pop(); }
+    bool start_array(std::size_t) override
+    {
+        m_counts.push_back(0); // an array holds no keys; its entry keeps the stack in step
+        return true;
+    }
+    bool end_array() override { return pop(); }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+private:
+    bool pop()
+    {
+        if (!m_counts.empty())
+            m_counts.pop_back();
+        return true;
+    }
+    std::vector<std::size_t> m_counts;
+};
+
 class DuplicateKeys
 {
 public:
@@ -203,6 +253,18 @@ std::optional<RuleDocument> RuleDocument::parse(const QByteArray& bytes, const Q
     RuleDocument doc;
     doc.fileName = fileName;
     Json root;
+    // A syntax error is left to the parse below, which says where it is.
+    LargestObject sizes;
+    if (Json::sax_parse(bytes.constData(), bytes.constData() + bytes.size(), &sizes)
+        && sizes.largest > kMaxRulesPerObject) {
+        fail(error, fileName, {},
+            QStringLiteral(
+                "an object of %1 keys: more than the %2 rules a rule file may hold (each rule is a regex search "
+                "over every kernel name)")
+                .arg(sizes.largest)
+                .arg(kMaxRulesPerObject));
+        return std::nullopt;
+    }
     DuplicateKeys duplicates;
     try {
         root = Json::parse(bytes.constData(), bytes.constData() + bytes.size(), duplicates.callback());

@@ -35,6 +35,17 @@ QStringList keys(const RuleList& list)
 }
 } // namespace
 
+namespace {
+/// {"e": {"m": {"r0": "c", "r1": "c", ...}}} with @p count rules.
+QByteArray manyRules(int count)
+{
+    QByteArray json = "{\"e\": {\"m\": {";
+    for (int i = 0; i < count; ++i)
+        json += (i ? ", \"r" : "\"r") + QByteArray::number(i) + "\": \"c\"";
+    return json + "}}}";
+}
+} // namespace
+
 class TestRuleFile : public QObject
 {
     Q_OBJECT
@@ -160,6 +171,9 @@ private Q_SLOTS:
             << QByteArray("{\"e\": {\"m\": {\"a\": \"x\"}}, \"_nsw\": {\"rules\": {\"e\": {\"m\": {\"a\": {\"match\": "
                           "\"mangled\"}}}}}}")
             << QStringLiteral("f.json: _nsw.rules.e.m \"a\": \"match\" must be \"demangled\" or \"short\"");
+        QTest::newRow("20,001 rules in one model") << manyRules(20'001)
+                                                   << QStringLiteral("f.json: an object of 20001 keys: more than the "
+                                                                     "20000 rules a rule file may hold");
     }
 
     void errors()

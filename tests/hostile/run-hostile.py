@@ -295,7 +295,7 @@ def side_inputs(base, work):
                                   f"UPDATE {KERNEL} SET demangledName = 910000 + rowid % 2000, "
                                   "shortName = 910000 + rowid % 2000;")
     rules("100k-rules-2000-names", write("rules-100k.json", json.dumps(
-        {"e": {"m": {f"pattern_{i}_x": f"cat{i % 50}" for i in range(100000)}}})), many_names, "regex searches")
+        {"e": {"m": {f"pattern_{i}_x": f"cat{i % 50}" for i in range(100000)}}})), many_names, "rules a rule file may hold")
     rules("python-rejects", write("recursive.json", json.dumps({"e": {"m": {"(?R)": "x"}}})))
     rules("not-json", write("broken.json", "{{{"))
     rules("deep-json", write("deep.json", "[" * 200000 + "]" * 200000))
