@@ -9,11 +9,4 @@ QString CpuSamples::stateLabel(std::uint8_t id) const
     return it != stateLabels.end() ? it->second : QStringLiteral("state %1").arg(id);
 }
 
-std::size_t CpuSamples::memoryBytes() const
-{
-    return time.memoryBytes() + thread.memoryBytes() + cpu.capacity() * sizeof(std::int16_t) + state.capacity()
-        + stackBegin.capacity() * sizeof(std::uint32_t) + frames.memoryBytes()
-        + functions.symbol.capacity() * sizeof(StringRef) * 2 + functions.flags.capacity();
-}
-
 } // namespace nsw

@@ -3,6 +3,7 @@
 
 #include "core/profile/column.h"
 #include "core/profile/indexcolumn.h"
+#include "core/profile/indexinto.h"
 #include "core/profile/stringpool.h"
 #include "core/profile/timecolumn.h"
 
@@ -24,6 +25,14 @@ struct CpuFunctionTable
     Column<std::uint8_t> flags; ///< the flags of any frame of the function, or-ed
 
     std::size_t size() const { return symbol.size(); }
+
+    /// Calls @p visit(name, column, IndexInto) for every column of @p self (see Profile::forEachTable).
+    template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
+    {
+        visit("symbol", self.symbol, IndexInto::Strings);
+        visit("module", self.module, IndexInto::Strings);
+        visit("flags", self.flags, IndexInto::Nothing);
+    }
 };
 
 /// CPU samples (COMPOSITE_EVENTS, `nsys profile -s cpu`) with their call stacks (SAMPLING_CALLCHAINS), in the
@@ -45,12 +54,27 @@ struct CpuSamples
     /// ENUM_SAMPLING_THREAD_STATE labels by id (nsys's own labels when the export has no such table).
     std::map<int, QString> stateLabels;
 
+    /// Calls @p visit(name, column, IndexInto) for every column of @p self (see Profile::forEachTable). The functions
+    /// are a table of their own there; the labels are among the profile's facts (core/profilecache/profilefacts.h).
+    template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
+    {
+        visit("time", self.time, IndexInto::Nothing);
+        visit("thread", self.thread, IndexInto::Threads);
+        visit("cpu", self.cpu, IndexInto::Nothing);
+        visit("state", self.state, IndexInto::Nothing);
+    }
+    /// The stacks: not one entry per sample (see forEachTableMember).
+    template <typename Self, typename Visit> static void forEachExtra(Self& self, Visit&& visit)
+    {
+        visit("stackBegin", self.stackBegin, IndexInto::Nothing);
+        visit("frames", self.frames, IndexInto::CpuFunctions);
+    }
+
     std::size_t size() const { return time.size(); }
     std::uint32_t depthOf(std::size_t sample) const { return stackBegin[sample + 1] - stackBegin[sample]; }
     /// The function of @p sample's frame @p depth (0 = leaf).
     std::int32_t frame(std::size_t sample, std::uint32_t depth) const { return frames[stackBegin[sample] + depth]; }
     QString stateLabel(std::uint8_t state) const;
-    std::size_t memoryBytes() const;
 };
 
 } // namespace nsw

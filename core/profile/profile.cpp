@@ -146,7 +146,6 @@ std::size_t Profile::memoryBytes() const
         forEachTableMember(
             table, [&](const char*, const auto& member, IndexInto, bool) { bytes += heapBytes(member); });
     });
-    bytes += cpuSamples.memoryBytes();
     bytes += heapBytes(launchShapes) + (processes.size() + threads.size()) * 64;
     return bytes;
 }

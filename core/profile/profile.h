@@ -5,6 +5,7 @@
 #include "core/profile/cpusamples.h"
 #include "core/profile/derivedcache.h"
 #include "core/profile/indexcolumn.h"
+#include "core/profile/indexinto.h"
 #include "core/profile/stringpool.h"
 #include "core/profile/timecolumn.h"
 
@@ -93,19 +94,6 @@ struct LaunchShape
     std::int32_t staticSharedMemory = 0;
     std::int32_t dynamicSharedMemory = 0;
     bool operator==(const LaunchShape&) const = default;
-};
-
-/// What the values of a column index, so that a profile cache file read back is checked before use
-/// (core/profilecache): each value must be -1 or a row of that table.
-enum class IndexInto : std::uint8_t
-{
-    Nothing,
-    Strings,
-    Processes,
-    Threads,
-    LaunchShapes,
-    NvtxDomains,
-    CudaApiCalls,
 };
 
 /// Columns shared by every GPU activity table: where and when it ran, and the API call that launched it.
@@ -370,6 +358,8 @@ public:
         visit("cudaApi", self.cudaApi);
         visit("nvtx", self.nvtx);
         visit("osrt", self.osrt);
+        visit("cpuSamples", self.cpuSamples);
+        visit("cpuFunctions", self.cpuSamples.functions);
     }
 
     QString displayName() const;

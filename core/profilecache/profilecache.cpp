@@ -87,10 +87,6 @@ QString cannotWrite(const CacheSettings& settings, std::uint64_t bytes)
 
 Status write(const CacheSettings& settings, const ProfileCacheKey& key, const CachedLoad& load)
 {
-    // CPU samples (their stacks and state labels) are not in the cache format yet: a profile that holds them is read
-    // from SQLite every time rather than come back from the cache without them.
-    if (load.profile->cpuSamples.size() > 0)
-        return success();
     const QString entry = entryPath(settings, key);
     std::uint64_t estimate = load.profile->memoryBytes();
     if (load.kernelIndex)

@@ -166,15 +166,15 @@ private:
     const cachefile::Reader& m_reader;
 };
 
-/// The value check for a column whose values index a table of @p rows rows (-1 allowed where the type is signed).
+/// The value check for a column whose values index a table of @p rows rows (@p lowest is -1, "none", or 0).
 /// Index columns are int16, int32 or uint32; a column of another type said to index a table fails every check, so
 /// that its cache files are refused (and the round-trip tests fail) until it is given a check here.
-template <typename T> ValueCheck checkFor(std::int64_t rows)
+template <typename T> ValueCheck checkFor(std::int64_t rows, std::int64_t lowest = -1)
 {
     if constexpr (std::is_same_v<T, std::int16_t>)
-        return { ValueCheck::Type::Int16, -1, rows - 1 };
+        return { ValueCheck::Type::Int16, lowest, rows - 1 };
     else if constexpr (std::is_same_v<T, std::int32_t>)
-        return { ValueCheck::Type::Int32, -1, rows - 1 };
+        return { ValueCheck::Type::Int32, lowest, rows - 1 };
     else if constexpr (std::is_same_v<T, std::uint32_t>)
         return { ValueCheck::Type::UInt32, 0, rows - 1 };
     else
@@ -268,6 +268,7 @@ private:
     std::int64_t rowsOf(IndexInto into) const;
     Status mapColumns();
     Status checkEndThreads() const;
+    Status checkSampleStacks() const;
     void mapKernelIndex();
 
     QString m_path;
@@ -370,6 +371,8 @@ std::int64_t ProfileFileReader::rowsOf(IndexInto into) const
         return std::int64_t(p.nvtxDomains.size());
     case IndexInto::CudaApiCalls:
         return m_tableRows.at("cudaApi");
+    case IndexInto::CpuFunctions:
+        return m_tableRows.at("cpuFunctions");
     }
     return 0;
 }
@@ -382,11 +385,13 @@ std::map<QByteArray, ValueCheck> ProfileFileReader::valueChecks() const
         if (into == IndexInto::Nothing)
             return;
         const std::int64_t rows = rowsOf(into);
+        const std::int64_t lowest = into == IndexInto::CpuFunctions ? 0 : -1;
         if constexpr (IsIndexColumn<C>::value) {
-            checks[name + ".narrow"] = { ValueCheck::Type::UInt16PlusOne, -1, std::min<std::int64_t>(rows - 1, 65534) };
-            checks[name + ".wide"] = checkFor<typename C::value_type>(rows);
+            checks[name + ".narrow"]
+                = { ValueCheck::Type::UInt16PlusOne, lowest, std::min<std::int64_t>(rows - 1, 65534) };
+            checks[name + ".wide"] = checkFor<typename C::value_type>(rows, lowest);
         } else if constexpr (IsColumn<C>::value) {
-            checks[name] = checkFor<typename C::value_type>(rows);
+            checks[name] = checkFor<typename C::value_type>(rows, lowest);
         } else {
             checks[name] = checkFor<void>(rows); // a time or a scalar indexes nothing
         }
@@ -413,7 +418,9 @@ Status ProfileFileReader::mapColumns()
     forEachProfileColumn(*m_profile, [&](const QByteArray& name, auto& c, IndexInto) { ok &= source.get(name, c); });
     if (!ok)
         return Status::failure(ErrorKind::Input, QStringLiteral("a column is missing or malformed"));
-    return checkEndThreads();
+    if (Status s = checkEndThreads(); !s)
+        return s;
+    return checkSampleStacks();
 }
 
 Status ProfileFileReader::checkEndThreads() const
@@ -427,6 +434,22 @@ Status ProfileFileReader::checkEndThreads() const
         previous = e.row;
     }
     return success();
+}
+
+/// Sample i's stack is frames[stackBegin[i], stackBegin[i + 1]): the bounds start at 0, never go down and end at the
+/// last frame, one more than the samples (or none when there are no samples).
+Status ProfileFileReader::checkSampleStacks() const
+{
+    const CpuSamples& samples = m_profile->cpuSamples;
+    const Column<std::uint32_t>& begin = samples.stackBegin;
+    const bool none = begin.size() == 0 && samples.frames.size() == 0;
+    bool ok = none || begin.size() == samples.size() + 1;
+    if (ok && !none) {
+        ok = begin[0] == 0 && begin[begin.size() - 1] == samples.frames.size();
+        for (std::size_t i = 1; ok && i < begin.size(); ++i)
+            ok = begin[i - 1] <= begin[i];
+    }
+    return ok ? success() : Status::failure(ErrorKind::Input, QStringLiteral("malformed CPU sample stacks"));
 }
 
 void ProfileFileReader::mapKernelIndex()

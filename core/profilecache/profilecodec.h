@@ -33,7 +33,7 @@ struct CachedLoad
 
 /// The cache file format's version (bump it when an encoding changes) and its fingerprint: the version and every
 /// section's name and element size, so that a table added to Profile::forEachTable changes it by itself.
-inline constexpr std::uint32_t kProfileCacheFormatVersion = 1;
+inline constexpr std::uint32_t kProfileCacheFormatVersion = 2;
 std::uint64_t profileCacheFingerprint();
 
 /// Writes @p load to @p path (through a temporary file renamed at the end).

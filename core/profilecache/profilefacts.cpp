@@ -123,6 +123,11 @@ QByteArray encodeProfileFacts(const Profile& p, const QStringList& loadWarnings)
         w.put(std::int32_t(kind));
         w.put(label);
     }
+    w.put(std::uint32_t(p.cpuSamples.stateLabels.size()));
+    for (const auto& [state, label] : p.cpuSamples.stateLabels) {
+        w.put(std::int32_t(state));
+        w.put(label);
+    }
     w.put(p.activityStart);
     w.put(p.activityEnd);
     w.put(loadWarnings);
@@ -179,6 +184,11 @@ bool decodeProfileFacts(const QByteArray& bytes, Profile& p, QStringList& loadWa
     for (std::uint32_t i = 0; i < labels && !r.failed(); ++i) {
         const auto kind = r.get<std::int32_t>();
         p.memcpyKindLabels[kind] = r.getString();
+    }
+    const std::uint32_t stateLabels = r.getCount(8);
+    for (std::uint32_t i = 0; i < stateLabels && !r.failed(); ++i) {
+        const auto state = r.get<std::int32_t>();
+        p.cpuSamples.stateLabels[state] = r.getString();
     }
     p.activityStart = r.get<TimeNs>();
     p.activityEnd = r.get<TimeNs>();

@@ -80,6 +80,7 @@ void compareExactly(const Profile& cached, const Profile& loaded)
     for (std::size_t i = 0; i < loaded.nvtxDomains.size(); ++i)
         QCOMPARE(cached.nvtxDomains[i].name, loaded.nvtxDomains[i].name);
     QCOMPARE(cached.memcpyKindLabels, loaded.memcpyKindLabels);
+    QCOMPARE(cached.cpuSamples.stateLabels, loaded.cpuSamples.stateLabels);
     QCOMPARE(cached.activityStart, loaded.activityStart);
     QCOMPARE(cached.activityEnd, loaded.activityEnd);
     QCOMPARE(cached.meta.filePath, loaded.meta.filePath);
@@ -106,6 +107,20 @@ QString execSql(const QString& path, const char* sql)
         error = QString::fromUtf8(sqlite3_errmsg(db));
     sqlite3_close(db);
     return error;
+}
+
+/// The first column of the first row @p sql selects from @p path, or -1.
+qint64 queryCount(const QString& path, const char* sql)
+{
+    sqlite3* db = nullptr;
+    sqlite3_stmt* statement = nullptr;
+    qint64 value = -1;
+    if (sqlite3_open_v2(QFile::encodeName(path).constData(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK
+        && sqlite3_prepare_v2(db, sql, -1, &statement, nullptr) == SQLITE_OK && sqlite3_step(statement) == SQLITE_ROW)
+        value = sqlite3_column_int64(statement, 0);
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+    return value;
 }
 
 /// The cache file of @p path with @p edit applied to its sections and every checksum recomputed: what a forger
@@ -241,7 +256,6 @@ private Q_SLOTS:
             QVERIFY(f.setFileTime(QDateTime::currentDateTime().addSecs(60), QFileDevice::FileModificationTime));
         } else {
             QVERIFY(copyFile(test::generatedExport(QStringLiteral("2024.6")), path));
-            QCOMPARE(withoutCpuSamples(path), QString());
         }
         const LoadResult second = profilecache::load(path, LoadOptions {}, m_settings);
         QVERIFY2(second, qPrintable(second.errorMessage()));
@@ -288,15 +302,20 @@ private Q_SLOTS:
         QTest::addRow("forged: time offsets of a whole block past its times") << 7 << QStringLiteral("malformed");
         QTest::addRow("garbage") << 8 << QStringLiteral("not a profile cache file");
         QTest::addRow("symlink to a device") << 9 << QStringLiteral("symbolic link");
+        QTest::addRow("forged: the last sample's stack past the frames") << 10 << QStringLiteral("CPU sample stacks");
+        QTest::addRow("forged: sample stacks that go back") << 11 << QStringLiteral("CPU sample stacks");
+        QTest::addRow("forged: a frame past the functions") << 12 << QStringLiteral("index out of range");
+        QTest::addRow("forged: a frame of no function") << 13 << QStringLiteral("index out of range");
     }
     void damagedOrForgedEntryIsNeverUsed()
     {
         QFETCH(int, damage);
         QFETCH(QString, says);
         const QString path = copyOf(test::generatedExport(QStringLiteral("2024.6")), QStringLiteral("forged.sqlite"));
-        QCOMPARE(withoutCpuSamples(path), QString());
         const Result<LoadedProfile> first = loadForWorkbench(path, {}, {}, m_settings);
         QVERIFY2(first, qPrintable(first.errorMessage()));
+        // The forged stacks and frames need samples whose stacks are not all empty.
+        QVERIFY(first->profile->cpuSamples.size() > 2 && first->profile->cpuSamples.depthOf(0) > 0);
         profilecache::waitForWrites();
         const profilecache::Lookup probe = profilecache::lookUp(path, LoadOptions {}, m_settings);
         QVERIFY(probe.hit);
@@ -366,6 +385,29 @@ private Q_SLOTS:
         case 9:
             QVERIFY(QFile::remove(entry));
             QVERIFY(::symlink("/dev/zero", QFile::encodeName(entry).constData()) == 0);
+            break;
+        case 10:
+            ok = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
+                if (name == "t.cpuSamples.stackBegin")
+                    setInt32(bytes, bytes.size() / 4 - 1, std::int32_t(first->profile->cpuSamples.frames.size() + 1));
+            });
+            break;
+        case 11:
+            ok = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
+                if (name == "t.cpuSamples.stackBegin") // the second sample's stack starts before the first's
+                    setInt32(bytes, 1, std::int32_t(first->profile->cpuSamples.frames.size()));
+            });
+            break;
+        case 12:
+        case 13:
+            // Frames are narrow (value + 1 in 16 bits) in an export with this few functions.
+            ok = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
+                if (name == "t.cpuSamples.frames.narrow") {
+                    const std::uint16_t stored
+                        = damage == 12 ? std::uint16_t(first->profile->cpuSamples.functions.size() + 1) : 0;
+                    std::memcpy(bytes.data() + 2, &stored, 2);
+                }
+            });
             break;
         }
         QVERIFY(ok);
@@ -489,19 +531,25 @@ private Q_SLOTS:
         QVERIFY(loaded->cacheFile.isEmpty());
     }
 
-    void profileWithCpuSamplesIsReadFromTheExportEveryTime()
+    void profileWithCpuSamplesComesBackWithTheirStacks()
     {
-        // The generated 2026.2 export carries 4,000 CPU samples; they are not in the cache format, so an entry would
-        // bring the profile back without them.
+        // The generated 2026.2 export carries 4,000 CPU samples with their call chains.
         const QString path = copyOf(test::generatedExport(QStringLiteral("2026.2")), QStringLiteral("samples.sqlite"));
         const LoadResult first = profilecache::load(path, LoadOptions {}, m_settings);
         QVERIFY2(first, qPrintable(first.errorMessage()));
-        QCOMPARE(first->profile->cpuSamples.size(), std::size_t(4000));
         profilecache::waitForWrites();
         const LoadResult second = profilecache::load(path, LoadOptions {}, m_settings);
         QVERIFY2(second, qPrintable(second.errorMessage()));
-        QVERIFY(second->cacheFile.isEmpty());
-        QCOMPARE(second->profile->cpuSamples.size(), std::size_t(4000));
+        QVERIFY(!second->cacheFile.isEmpty());
+        const CpuSamples& samples = second->profile->cpuSamples;
+        QCOMPARE(samples.size(), std::size_t(queryCount(path, "SELECT count(*) FROM COMPOSITE_EVENTS")));
+        QCOMPARE(samples.frames.size(), std::size_t(queryCount(path, "SELECT count(*) FROM SAMPLING_CALLCHAINS")));
+        QCOMPARE(std::size_t(samples.depthOf(0)),
+            std::size_t(queryCount(path,
+                "SELECT count(*) FROM SAMPLING_CALLCHAINS WHERE id = (SELECT id FROM COMPOSITE_EVENTS ORDER BY rowid "
+                "LIMIT 1)")));
+        QVERIFY(!samples.stateLabels.empty());
+        compareExactly(*second->profile, *first->profile);
     }
 
     void networkFileSystemsAreKnownByName_data()
@@ -559,12 +607,6 @@ private Q_SLOTS:
     }
 
 private:
-    /// Drops the export's CPU samples: a profile that holds them is never cached (profilecache.cpp says why).
-    static QString withoutCpuSamples(const QString& path)
-    {
-        return execSql(path, "DROP TABLE IF EXISTS SAMPLING_CALLCHAINS; DROP TABLE IF EXISTS COMPOSITE_EVENTS;");
-    }
-
     QString copyOf(const QString& source, const QString& name)
     {
         const QString path = m_dir.filePath(name);

@@ -80,6 +80,11 @@ for t in "${traces[@]}"; do
     run "$b.iterations" iterations "$t"
     run "$b.iterations.json" iterations "$t" --format json
     run "$b.findings" findings "$t"
+    for v in flat top-down bottom-up; do
+        run "$b.samples.$v.csv" samples "$t" --view "$v" --format csv
+    done
+    run "$b.samples.collapsed" samples "$t" --format collapsed
+    run "$b.samples.idle.json" samples "$t" --during gpu-idle --format json
     run "$b.findings.json" findings "$t" --format json
     # The report folder itself (its files diff with the recording), written from inside the recording's folder so
     # that the path it prints is the same in every recording.
