@@ -24,4 +24,8 @@ public:
 /// measured on the 4M-kernel export).
 QString loadOutOfMemoryMessage(const QString& path);
 
+/// The kind of a load error from its message: Busy when the file is locked by a writer, OutOfMemory when SQLite ran
+/// out of memory, otherwise Input (the file is unreadable or not what it should be).
+ErrorKind loadErrorKind(const QString& message);
+
 } // namespace nsw
