@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "app/docklayout.h"
 #include "core/nvlink/tracefolder.h"
 
 #include <QMainWindow>
@@ -21,29 +22,22 @@ class QToolBar;
 
 namespace nsw {
 
+class CategoryController;
+class CompareController;
+class ExportTargets;
 class FocusBanner;
+class LoadCoordinator;
 class LoadErrorBanners;
-struct LoadError;
-class LoadJob;
 class LoadProgressStrip;
 class PaneMaximizer;
 class Pane;
 class ProfileDialog;
 class ProfileSession;
 class RanksPane;
+class RecentFiles;
 class StartPage;
 class Workbench;
 struct LoadedProfile;
-
-/// Where a pane goes in the default layout (Nsight Systems' arrangement): a timeline across the top, the tables
-/// below it (the NVTX tree beside the kernel and statistics tables), the charts as tabs on the right.
-enum class PaneGroup
-{
-    Top, ///< full width, above everything else (the timeline)
-    Navigator, ///< left column (the NVTX tree)
-    Tables, ///< middle column, tabbed (Kernels, Statistics)
-    Charts, ///< right column, tabbed (Categories, NVLink, Compare)
-};
 
 class MainWindow : public QMainWindow
 {
@@ -82,24 +76,22 @@ public:
     /// (behind another tab, or closed).
     QCustomPlot* plotToExport() const;
     /// Running loads; tests wait on them.
-    int activeLoads() const { return int(m_jobs.size()); }
+    int activeLoads() const;
 
 Q_SIGNALS:
     /// Emitted when a load ends, successfully or not (tests wait on it).
     void loadEnded(const QString& path, bool ok, const QString& error);
 
 protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
+    /// The menus and the toolbar (windowmenus.cpp).
     void createActions();
     void createPanes();
-    void sizeDefaultLayout();
-    void sizeDefaultGeometry();
-    void placeDock(QDockWidget* dock, PaneGroup group);
+    void connectLoads();
     void createNoticeBar();
     void updateNoticeBar();
     void updateFocusBanner();
@@ -110,30 +102,23 @@ private:
     /// Profile → Profile Application…: one dialog, kept while the window lives (a run goes on when it is hidden).
     void openProfileDialog();
     void showLoadError(const QString& path, const QString& reason);
-    void cancelLoads();
     void setStartMode(bool on);
-    void startLoad(const QString& path);
-    /// The kernel tables of a staged load: the session opens now, the panes that need the rest wait for it.
-    void onFirstStage(LoadJob* job, const std::shared_ptr<LoadedProfile>& firstStage);
-    void onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& loaded);
-    ProfileSession* openSession(LoadJob* job, const LoadedProfile& loaded);
-    /// Removes the session a staged load opened at its first stage (the load failed or was cancelled).
-    void closeStagedSession(LoadJob* job);
-    void onLoadFailed(LoadJob* job, const LoadError& error);
-    void finishJob(LoadJob* job);
-    void addRecent(const QString& path);
-    void rebuildRecentMenu();
+    void onLoaded(const QString& path, const std::shared_ptr<LoadedProfile>& loaded);
     void refreshProfileSelector();
     void updateStatus();
     void exportCsv();
     void exportReport();
     void exportPng();
-    Pane* activePane() const;
     void saveLayout();
     bool restoreLayout();
 
     Workbench* m_workbench;
+    LoadCoordinator* m_loads;
+    CategoryController* m_categories = nullptr;
+    CompareController* m_compare = nullptr;
     PaneMaximizer* m_maximizer;
+    ExportTargets* m_exportTargets;
+    DockLayout m_layout;
     StartPage* m_startPage;
     LoadProgressStrip* m_progress;
     LoadErrorBanners* m_errors;
@@ -143,24 +128,18 @@ private:
     QAction* m_focusOnRange = nullptr;
     QToolBar* m_noticeBar = nullptr;
     QComboBox* m_profileSelector;
-    QMenu* m_recentMenu = nullptr;
+    RecentFiles* m_recent = nullptr;
     QMenu* m_viewMenu = nullptr;
     ProfileDialog* m_profileDialog = nullptr;
     QLabel* m_statusProfile;
     std::vector<QDockWidget*> m_docks;
     std::vector<Pane*> m_panes;
-    std::vector<LoadJob*> m_jobs;
-    std::map<LoadJob*, quint64> m_openOrders; ///< each load's place in the open order
-    std::map<LoadJob*, QPointer<ProfileSession>> m_stagedSessions; ///< opened at the first stage, not yet complete
-    std::map<PaneGroup, QDockWidget*> m_groupFront; ///< the first dock of each group; the others tab onto it
     bool m_sizeLayoutPending = false; ///< the default layout's sizes wait for the first profile (start mode)
     bool m_startMode = false;
     QByteArray m_workState; ///< the panes' layout while the start page has the window
     /// The layout the panes came back with from the start page while a notice row showed: restored when the row
     /// hides (updateNoticeBar).
     QByteArray m_layoutBeforeNotices;
-    Pane* m_lastFocusedPane = nullptr;
-    QPointer<QCustomPlot> m_lastSeenPlot;
     /// NVLink recordings of a trace folder, attached once its export is loaded (by export path).
     std::map<QString, std::vector<RecordingChoice>> m_pendingRecordings;
     QByteArray m_defaultState;

@@ -10,6 +10,7 @@
 #include "core/session/loadjob.h"
 #include "core/session/workbench.h"
 #include "loaderfixtures.h"
+#include "loadgate.h"
 #include "oracleexports.h"
 #include "testutils.h"
 #include "widgets/compare/comparepane.h"
@@ -31,58 +32,13 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <set>
 
 using namespace nsw;
 using namespace nsw::test;
 
 namespace {
-
-/// Holds loads on their load thread until opened. A held load also lets go when it is cancelled, unless the
-/// gate ignores cancels (to prove that closing the window does not wait for the load thread).
-class LoadGate
-{
-public:
-    /// Holds only the loads of @p paths (all loads when empty), from the first progress report whose stage starts
-    /// with @p stage (any stage when empty).
-    void close(const QStringList& paths = {}, bool ignoreCancel = false, const QString& stage = {})
-    {
-        std::lock_guard lock(m_mutex);
-        m_open = false;
-        m_paths = paths;
-        m_ignoreCancel = ignoreCancel;
-        m_stage = stage;
-    }
-    void open()
-    {
-        std::lock_guard lock(m_mutex);
-        m_open = true;
-        m_changed.notify_all();
-    }
-    void hold(const QString& path, const QString& stage, const CancelToken& cancel)
-    {
-        std::unique_lock lock(m_mutex);
-        if (!m_paths.isEmpty() && !m_paths.contains(path))
-            return;
-        if (!m_stage.isEmpty() && !stage.startsWith(m_stage))
-            return;
-        m_stage.clear(); // held from here on
-        // The cancel token is not a condition variable: look at it every few milliseconds.
-        while (!m_open && (m_ignoreCancel || !cancel.isCancelled()))
-            m_changed.wait_for(lock, std::chrono::milliseconds(5));
-    }
-
-private:
-    std::mutex m_mutex;
-    std::condition_variable m_changed;
-    bool m_open = true;
-    bool m_ignoreCancel = false;
-    QStringList m_paths;
-    QString m_stage;
-};
 
 /// What a person sees of @p widget: shown, with a size, inside the window.
 bool isOnScreenIn(const QWidget* widget, const QWidget* window)
@@ -160,17 +116,12 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(writeModernExport(m_modern, &error), qPrintable(error));
         QVERIFY2(writeOldExport(m_old, &error), qPrintable(error));
-        LoadJob::setProgressHookForTesting([this](const QString& path, const QString& stage,
-                                               const CancelToken& cancel) { m_gate.hold(path, stage, cancel); });
+        m_gate.install();
     }
 
-    void cleanup()
-    {
-        m_gate.open();
-        QVERIFY(LoadJob::waitForDetachedLoads(20000));
-    }
+    void cleanup() { QVERIFY(m_gate.openAndWaitForLoads()); }
 
-    void cleanupTestCase() { LoadJob::setProgressHookForTesting({}); }
+    void cleanupTestCase() { m_gate.uninstall(); }
 
     void progressRowIsOnScreenWhileALoadRuns()
     {

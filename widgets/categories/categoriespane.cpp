@@ -73,8 +73,14 @@ public:
 } // namespace
 
 CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
-    : Pane(workbench, parent)
-    , m_controller(new CategoryController(workbench, this))
+    : CategoriesPane(new CategoryController(workbench), parent)
+{
+    m_controller->setParent(this);
+}
+
+CategoriesPane::CategoriesPane(CategoryController* controller, QWidget* parent)
+    : Pane(controller->workbench(), parent)
+    , m_controller(controller)
     , m_engine(new QComboBox(this))
     , m_model(new QComboBox(this))
     , m_mode(new QComboBox(this))
@@ -216,9 +222,9 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
     connect(m_controller, &CategoryController::selectionChanged, this, &CategoriesPane::refillRuleSelectors);
     connect(m_controller, &CategoryController::optionsChanged, this, &CategoriesPane::syncOptions);
     connect(m_controller, &CategoryController::resultsChanged, this, &CategoriesPane::showResults);
-    connect(workbench, &Workbench::currentChanged, this, &CategoriesPane::updateWallEntry);
+    connect(this->workbench(), &Workbench::currentChanged, this, &CategoriesPane::updateWallEntry);
     // The controller leaves a profile still loading out of the chart; say so over the pane while it is current.
-    connect(workbench, &Workbench::currentChanged, this, [this](ProfileSession* s) { waitForWholeProfile(s); });
+    connect(this->workbench(), &Workbench::currentChanged, this, [this](ProfileSession* s) { waitForWholeProfile(s); });
     connect(m_chart, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
         const CategoryChart::Hit hit = m_chart->hitTest(event->position());
         m_chart->highlight(hit);

@@ -27,6 +27,9 @@ class CategoriesPane : public Pane
 {
     Q_OBJECT
 public:
+    /// Shows @p controller (the window's; it outlives the pane).
+    explicit CategoriesPane(CategoryController* controller, QWidget* parent = nullptr);
+    /// A pane on its own (tests, benchmarks), with a controller of its own.
     explicit CategoriesPane(Workbench* workbench, QWidget* parent = nullptr);
     ~CategoriesPane() override;
 

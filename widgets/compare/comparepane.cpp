@@ -2,21 +2,23 @@
 #include "comparepane.h"
 
 #include "comparechart.h"
+#include "comparedelegate.h"
+#include "comparesettings.h"
+#include "comparestatus.h"
 #include "core/compare/compareexport.h"
-#include "core/compare/compareheadline.h"
 #include "core/controllers/categorycontroller.h"
 #include "core/controllers/comparecontroller.h"
 #include "core/models/comparetablemodel.h"
 #include "core/models/sortfilterproxy.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
-#include "core/util/timeformat.h"
 #include "widgets/common/elidedlabel.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/flowlayout.h"
 #include "widgets/common/keycolumns.h"
 #include "widgets/common/optionsfold.h"
 #include "widgets/common/plotexport.h"
+#include "widgets/common/resizewatcher.h"
 #include "widgets/common/tableviews.h"
 
 #include <QCheckBox>
@@ -29,144 +31,23 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
-#include <QSettings>
 #include <QSplitter>
-#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <functional>
-#include <map>
 
 namespace nsw {
 
-namespace {
-
-/// Calls @p onResize after each resize of the watched widget (owned by it).
-class ResizeWatcher : public QObject
-{
-public:
-    ResizeWatcher(QWidget* watched, std::function<void()> onResize)
-        : QObject(watched)
-        , m_onResize(std::move(onResize))
-    {
-        watched->installEventFilter(this);
-    }
-
-protected:
-    bool eventFilter(QObject*, QEvent* event) override
-    {
-        if (event->type() == QEvent::Resize)
-            m_onResize();
-        return false;
-    }
-
-private:
-    std::function<void()> m_onResize;
-};
-const QString kSettingsGroup = QStringLiteral("compare/");
-using Column = CompareTableModel::Column;
-
-/// Status colours on the status and delta columns, the category swatch on the key, the totals row in bold.
-class CompareDelegate : public QStyledItemDelegate
-{
-public:
-    CompareDelegate(const CompareTableModel* model, QObject* parent)
-        : QStyledItemDelegate(parent)
-        , m_model(model)
-    { }
-
-protected:
-    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
-    {
-        QStyledItemDelegate::initStyleOption(option, index);
-        if (index.data(PinnedRole).toBool())
-            option->font.setBold(true);
-        const Column kind = m_model->columnKind(index.column());
-        if (kind == Column::Key) {
-            const QVariant color = index.data(CompareTableModel::ColorRole);
-            if (color.isValid()) {
-                QPixmap swatch(12, 12);
-                swatch.fill(QColor::fromRgba(color.toUInt()));
-                option->features |= QStyleOptionViewItem::HasDecoration;
-                option->icon = QIcon(swatch);
-                option->decorationSize = QSize(12, 12);
-            }
-            return;
-        }
-        if (kind != Column::Status && kind != Column::Delta && kind != Column::DeltaPercent
-            && kind != Column::DeltaInstances)
-            return;
-        switch (CompareStatus(index.data(CompareTableModel::StatusRole).toInt())) {
-        case CompareStatus::Regression:
-        case CompareStatus::New:
-            option->palette.setColor(QPalette::Text, QColor(178, 34, 34));
-            break;
-        case CompareStatus::Improvement:
-        case CompareStatus::Removed:
-            option->palette.setColor(QPalette::Text, QColor(25, 120, 60));
-            break;
-        case CompareStatus::Unchanged:
-            option->palette.setColor(QPalette::Text, QColor(110, 110, 110));
-            break;
-        }
-    }
-
-private:
-    const CompareTableModel* m_model;
-};
-/// Name normalization is remembered per key kind. NVTX paths default to normalized: runs number their ranges
-/// differently (op_id = 12345), so unnormalized paths rarely match between two profiles.
-bool normalizeNamesSetting(const QSettings& settings, const QString& group, CompareBy by)
-{
-    const QString key = group + QStringLiteral("normalizeNames/") + compareByName(by);
-    if (settings.contains(key))
-        return settings.value(key).toBool();
-    if (by == CompareBy::Kernel) // saved before the setting was per key kind
-        return settings.value(group + QStringLiteral("normalizeNames"), false).toBool();
-    return by == CompareBy::Nvtx;
-}
-
-/// The comparison's mode in words, for the status line.
-QString modeDescription(const Comparison& c, const QString& marker)
-{
-    switch (c.normalization) {
-    case CompareNormalization::None:
-        return ComparePane::tr("totals (time and instances as captured)");
-    case CompareNormalization::PerSecond:
-        return ComparePane::tr("per second of capture");
-    case CompareNormalization::PerIteration:
-        return ComparePane::tr("per iteration of \"%1\"").arg(marker);
-    case CompareNormalization::PerInstance:
-        return ComparePane::tr("per instance (average and median per execution; Δ % of the average)");
-    }
-    return {};
-}
-
-/// Which entries are focused: "Focus: a.sqlite on iteration 5 (412 ms); the others show the whole capture…", or ""
-/// when none is.
-QString focusDescription(const std::vector<ProfileSession*>& profiles)
-{
-    QStringList focused;
-    for (const ProfileSession* p : profiles)
-        if (p->focus().isActive())
-            focused.append(ComparePane::tr("%1 on %2 (%3)")
-                               .arg(p->displayName(), p->focus().label, formatDuration(p->focus().durationNs())));
-    if (focused.isEmpty())
-        return {};
-    return ComparePane::tr("Focus: %1%2. Keys count what overlaps the focus (kernels with whole durations, category "
-                           "occupancy clipped, NVTX ranges that overlap); per second is per second of the focus.")
-        .arg(focused.join(QStringLiteral("; ")),
-            std::size_t(focused.size()) < profiles.size() ? ComparePane::tr("; the others show the whole capture")
-                                                          : QString());
-}
-
-} // namespace
-
 ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, QWidget* parent)
-    : Pane(workbench, parent)
-    , m_controller(new CompareController(workbench, categories, this))
+    : ComparePane(new CompareController(workbench, categories), parent)
+{
+    m_controller->setParent(this);
+}
+
+ComparePane::ComparePane(CompareController* controller, QWidget* parent)
+    : Pane(controller->workbench(), parent)
+    , m_controller(controller)
     , m_profilesButton(new QToolButton(this))
     , m_profilesMenu(new QMenu(this))
     , m_baseline(new QComboBox(this))
@@ -198,7 +79,7 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
     layOut();
     restoreSettings();
     connectControls();
-    connectSources(workbench, categories);
+    connectSources(controller->workbench(), controller->categories());
     refillRuleSelectors();
     rebuildProfileControls();
     syncControls();
@@ -333,18 +214,7 @@ void ComparePane::layOut()
 /// The settings of the last session, given to the controller.
 void ComparePane::restoreSettings()
 {
-    const QSettings settings;
-    CompareController::Settings s;
-    s.by = CompareBy(settings.value(kSettingsGroup + QStringLiteral("by"), int(CompareBy::Kernel)).toInt());
-    s.kernelNames = KernelNameMode(settings.value(kSettingsGroup + QStringLiteral("names"), 0).toInt());
-    s.normalizeNames = normalizeNamesSetting(settings, kSettingsGroup, s.by);
-    s.normalization = CompareNormalization(settings.value(kSettingsGroup + QStringLiteral("per"), 0).toInt());
-    s.marker = settings.value(kSettingsGroup + QStringLiteral("marker")).toString();
-    s.thresholdPercent = settings.value(kSettingsGroup + QStringLiteral("threshold"), 5.0).toDouble();
-    s.noiseFloorNs = settings.value(kSettingsGroup + QStringLiteral("noiseFloorNs"), 1000.0).toDouble();
-    if (s.normalization == CompareNormalization::PerIteration && s.marker.isEmpty())
-        s.normalization = CompareNormalization::None;
-    m_controller->setSettings(s);
+    m_controller->setSettings(savedCompareSettings());
 }
 
 void ComparePane::connectControls()
@@ -564,22 +434,13 @@ void ComparePane::applyControls()
     const CompareBy previous = s.by;
     s.by = CompareBy(m_by->currentData().toInt());
     s.kernelNames = KernelNameMode(m_names->currentData().toInt());
-    QSettings settings;
     // Another key kind brings its own normalization (NVTX: on unless turned off); the box edits the current one's.
-    s.normalizeNames
-        = s.by == previous ? m_normalizeNames->isChecked() : normalizeNamesSetting(settings, kSettingsGroup, s.by);
+    s.normalizeNames = s.by == previous ? m_normalizeNames->isChecked() : savedNormalizeNames(s.by);
     s.normalization = CompareNormalization(m_normalization->currentData().toInt());
     s.marker = m_marker->text().trimmed();
     s.thresholdPercent = m_threshold->value();
     s.noiseFloorNs = m_noiseFloor->value() * 1000.0;
-    settings.setValue(kSettingsGroup + QStringLiteral("by"), int(s.by));
-    settings.setValue(kSettingsGroup + QStringLiteral("names"), int(s.kernelNames));
-    if (s.by == previous)
-        settings.setValue(kSettingsGroup + QStringLiteral("normalizeNames/") + compareByName(s.by), s.normalizeNames);
-    settings.setValue(kSettingsGroup + QStringLiteral("per"), int(s.normalization));
-    settings.setValue(kSettingsGroup + QStringLiteral("marker"), s.marker);
-    settings.setValue(kSettingsGroup + QStringLiteral("threshold"), s.thresholdPercent);
-    settings.setValue(kSettingsGroup + QStringLiteral("noiseFloorNs"), s.noiseFloorNs);
+    saveCompareSettings(s, s.by == previous);
     m_controller->setSettings(s);
     syncControls();
 }
@@ -587,22 +448,7 @@ void ComparePane::applyControls()
 void ComparePane::showResults()
 {
     const Comparison& c = m_controller->comparison();
-    const CompareController::Settings& s = m_controller->settings();
-    QString subtitle;
-    if (!c.profiles.isEmpty())
-        subtitle = tr("baseline %1").arg(c.profiles.value(qsizetype(c.baseline)));
-    if (s.by == CompareBy::Category) {
-        const RuleList rules = m_controller->categoryRules();
-        subtitle += tr(" · rules %1 / %2, %3")
-                        .arg(rules.engine, rules.model, timeModeName(m_controller->categoryTimeMode()));
-    }
-    if (c.normalization == CompareNormalization::PerSecond)
-        subtitle += tr(" · per second of capture");
-    else if (c.normalization == CompareNormalization::PerIteration)
-        subtitle += tr(" · per iteration of \"%1\"").arg(s.marker);
-    else if (c.normalization == CompareNormalization::PerInstance)
-        subtitle += tr(" · per instance (average per execution)");
-    m_chart->setComparison(c, subtitle);
+    m_chart->setComparison(c, compareSubtitle(*m_controller));
     m_model->setComparison(c);
     // The key, its status and the first profile's change beside it; the totals of each profile to scroll to.
     const int first = c.baseline == 0 && c.profileCount() > 1 ? 1 : 0;
@@ -612,45 +458,12 @@ void ComparePane::showResults()
                 m_model->columnOf(CompareTableModel::Column::DeltaPercent, first),
                 m_model->columnOf(CompareTableModel::Column::Delta, first) });
 
-    QStringList lines;
-    qsizetype modeLine = -1;
-    bool warn = false;
-    const std::size_t sessions = workbench()->sessions().size();
-    const std::size_t members = m_controller->members().size();
-    if (sessions < 2 && members < 2)
-        lines.append(tr("Open two profiles or more to compare them (File → Open takes several at once); the first one "
-                        "is the baseline. Iterations of one profile compare too: add them in the Iterations pane."));
-    else if (members < 2)
-        lines.append(tr("Choose two profiles or more under Profiles, or add iterations from the Iterations pane."));
-    if (m_controller->isBusy())
-        lines.append(tr("Computing…"));
-    if (!c.error.isEmpty()) {
-        lines.append(QStringLiteral("⚠ ") + c.error);
-        warn = true;
-    }
-    if (s.normalization == CompareNormalization::PerIteration && s.marker.isEmpty()) {
-        lines.append(tr("⚠ Enter the NVTX range that marks one iteration."));
-        warn = true;
-    }
-    for (const QString& w : c.warnings) {
-        lines.append(QStringLiteral("⚠ ") + w);
-        warn = true;
-    }
-    if (c.error.isEmpty() && c.profileCount() >= 2) {
-        // The changes per call and the GPUs' idle shares first (compareHeadline), then the mode.
-        lines.append(compareHeadline(c));
-        modeLine = lines.size();
-        lines.append(tr("Mode: %1").arg(modeDescription(c, s.marker)));
-        if (const QString focus = focusDescription(m_controller->profiles()); !focus.isEmpty())
-            lines.append(focus);
-    }
-    m_status->setText(lines.join(QLatin1Char('\n')));
-    m_status->setStyleSheet(warn ? QStringLiteral("background: #fff3cd; color: #5c4400; padding: 2px;") : QString());
-    QStringList oneLine = lines; // the headline first: the mode is the line's least news
-    if (modeLine >= 0)
-        oneLine.move(modeLine, oneLine.size() - 1);
-    m_statusLine->setFullText(oneLine.join(QStringLiteral(" · ")));
-    m_statusWarns = warn;
+    const CompareStatusText status = compareStatusOf(*m_controller, workbench()->sessions().size());
+    m_status->setText(status.lines.join(QLatin1Char('\n')));
+    m_status->setStyleSheet(
+        status.warn ? QStringLiteral("background: #fff3cd; color: #5c4400; padding: 2px;") : QString());
+    m_statusLine->setFullText(status.oneLine());
+    m_statusWarns = status.warn;
     showStatus();
     if (!m_selectedKey.isEmpty()) {
         // Keep the selection across recomputes when the key is still there (without re-sending it).

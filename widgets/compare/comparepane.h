@@ -33,7 +33,10 @@ class ComparePane : public Pane
 {
     Q_OBJECT
 public:
-    /// @p categories (may be null) is the categories pane's controller: category keys then follow its rules.
+    /// Shows @p controller (the window's; it outlives the pane). Category keys follow the rules of its category
+    /// controller, when it has one.
+    explicit ComparePane(CompareController* controller, QWidget* parent = nullptr);
+    /// A pane on its own (tests), with a controller of its own; @p categories may be null.
     ComparePane(Workbench* workbench, CategoryController* categories, QWidget* parent = nullptr);
     ~ComparePane() override;
 
