@@ -8,7 +8,11 @@
 #include "core/models/sortfilterproxy.h"
 #include "core/session/workbench.h"
 #include "core/util/numberformat.h"
+#include "ruledelegate.h"
+#include "ruleeditorstatus.h"
+#include "rulescommand.h"
 #include "ruleselectors.h"
+#include "rulesetactions.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/tableviews.h"
@@ -42,79 +46,6 @@
 namespace nsw {
 
 namespace {
-/// Snapshot undo: rule lists are small, so each step keeps the list before and after.
-class RulesCommand : public QUndoCommand
-{
-public:
-    RulesCommand(CategoryController* controller, RuleList before, RuleList after, const QString& text, int mergeId,
-        std::function<void(int)> select, int selectRow)
-        : QUndoCommand(text)
-        , m_controller(controller)
-        , m_before(std::move(before))
-        , m_after(std::move(after))
-        , m_mergeId(mergeId)
-        , m_select(std::move(select))
-        , m_row(selectRow)
-    { }
-    void redo() override
-    {
-        m_controller->setRules(m_after);
-        m_select(m_row);
-    }
-    void undo() override
-    {
-        m_controller->setRules(m_before);
-        m_select(std::min(m_row, int(m_before.rules.size()) - 1));
-    }
-    int id() const override { return m_mergeId; }
-    bool mergeWith(const QUndoCommand* other) override
-    {
-        if (other->id() != id() || id() < 0)
-            return false;
-        m_after = static_cast<const RulesCommand*>(other)->m_after;
-        return true;
-    }
-
-private:
-    CategoryController* m_controller;
-    RuleList m_before;
-    RuleList m_after;
-    int m_mergeId;
-    std::function<void(int)> m_select;
-    int m_row;
-};
-
-/// Row colours by status, and the category's colour as a swatch.
-class RuleDelegate : public QStyledItemDelegate
-{
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
-    {
-        QStyledItemDelegate::initStyleOption(option, index);
-        switch (index.data(RuleTableModel::StatusRole).toInt()) {
-        case RuleDiagnostic::Shadowed:
-            option->backgroundBrush = QColor(255, 224, 178);
-            break;
-        case RuleDiagnostic::Invalid:
-            option->backgroundBrush = QColor(255, 205, 210);
-            break;
-        case RuleDiagnostic::Unused:
-            option->palette.setColor(QPalette::Text, QColor(130, 130, 130));
-            break;
-        default:
-            break;
-        }
-        if (index.column() == RuleTableModel::CategoryColumn) {
-            QPixmap swatch(12, 12);
-            swatch.fill(QColor::fromRgba(index.data(RuleTableModel::ColorRole).toUInt()));
-            option->features |= QStyleOptionViewItem::HasDecoration;
-            option->icon = QIcon(swatch);
-            option->decorationSize = QSize(12, 12);
-        }
-    }
-};
-
 enum MergeKind
 {
     NoMerge = 0,
@@ -209,9 +140,9 @@ QLayout* RuleEditorDialog::buildSelectorBar()
             m_controller->select(m_engine->currentText(), m_model->currentText());
         refillSelectors();
     });
-    connect(newFrom, &QPushButton::clicked, this, &RuleEditorDialog::newModelFromThis);
+    connect(newFrom, &QPushButton::clicked, this, [this]() { createModelInteractively(*m_controller, this); });
     connect(importButton, &QPushButton::clicked, this, &RuleEditorDialog::importRules);
-    connect(exportButton, &QPushButton::clicked, this, &RuleEditorDialog::exportRules);
+    connect(exportButton, &QPushButton::clicked, this, [this]() { exportRulesInteractively(*m_controller, this); });
     connect(revert, &QPushButton::clicked, this, [this]() {
         m_controller->revert();
         m_undo->clear();
@@ -613,35 +544,7 @@ void RuleEditorDialog::onResultsChanged()
 
 QString RuleEditorDialog::statusText() const
 {
-    const CategoryController::SessionResult* r = m_controller->result(m_controller->workbench()->current());
-    int shadowed = 0, unused = 0, invalid = 0;
-    if (r)
-        for (const RuleDiagnostic& d : r->evaluation.rules) {
-            shadowed += d.status == RuleDiagnostic::Shadowed;
-            unused += d.status == RuleDiagnostic::Unused;
-            invalid += d.status == RuleDiagnostic::Invalid;
-        }
-    QString text = countOf(qint64(m_controller->rules().rules.size()), tr("rule"), tr("rules"));
-    if (!r)
-        return text + tr(" · no profile open: hits are counted on the representative name set only");
-    text += tr(" · %1 shadowed · %2 matching nothing").arg(shadowed).arg(unused);
-    if (invalid)
-        text += tr(" · %1 invalid").arg(invalid);
-    std::int64_t uncategorized = 0;
-    TimeNs uncategorizedTime = 0;
-    TimeNs total = 0;
-    for (const CategoryNameRow& row : categoryNameRows(*r->timeline, r->breakdown, r->evaluation, false)) {
-        total += row.time;
-        if (row.rule < 0 || row.catchAll) {
-            ++uncategorized;
-            uncategorizedTime += row.time;
-        }
-    }
-    text += tr(" · %1 names uncategorized (%2 % of the time) · recomputed in %3 ms")
-                .arg(uncategorized)
-                .arg(total > 0 ? 100.0 * double(uncategorizedTime) / double(total) : 0.0, 0, 'f', 1)
-                .arg(double(r->microseconds) / 1000.0, 0, 'f', 1);
-    return text;
+    return ruleEditorStatus(*m_controller);
 }
 
 bool RuleEditorDialog::confirmDiscard()
@@ -668,30 +571,6 @@ void RuleEditorDialog::reject()
     QDialog::reject();
 }
 
-void RuleEditorDialog::newModelFromThis()
-{
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("New engine/model"));
-    auto* form = new QFormLayout(&dialog);
-    auto* engine = new QComboBox(&dialog);
-    engine->setEditable(true);
-    engine->addItems(m_controller->library().engines());
-    engine->setCurrentText(m_controller->engine());
-    auto* model = new QLineEdit(m_controller->model() + QStringLiteral("-copy"), &dialog);
-    form->addRow(tr("Engine:"), engine);
-    form->addRow(tr("Model:"), model);
-    form->addRow(new QLabel(tr("Starts as a copy of the rules shown (with their unsaved edits)."), &dialog));
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    if (const QString e = m_controller->createModel(engine->currentText().trimmed(), model->text().trimmed());
-        !e.isEmpty())
-        QMessageBox::warning(this, tr("New engine/model"), e);
-}
-
 void RuleEditorDialog::importRules()
 {
     if (!confirmDiscard())
@@ -704,34 +583,7 @@ void RuleEditorDialog::importRules()
 
 bool RuleEditorDialog::importRulesFrom(const QString& file)
 {
-    CategoryController::ImportConflicts conflicts;
-    QString error = m_controller->importFile(file, false, &conflicts);
-    if (!conflicts.isEmpty()) {
-        QStringList replaced;
-        if (conflicts.fileExists)
-            replaced << tr("your saved file %1").arg(QFileInfo(file).fileName());
-        for (const auto& [engine, savedIn] : std::as_const(conflicts.savedEngines))
-            replaced << tr("your saved rules of engine \"%1\" in %2 (kept as %2.bak)")
-                            .arg(engine, QFileInfo(savedIn).fileName());
-        if (QMessageBox::question(this, tr("Import rules"),
-                tr("Importing %1 replaces %2. Replace?").arg(QFileInfo(file).fileName(), replaced.join(tr(" and "))))
-            != QMessageBox::Yes)
-            return false;
-        error = m_controller->importFile(file, true);
-    }
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Import rules"), error);
-    return error.isEmpty();
-}
-
-void RuleEditorDialog::exportRules()
-{
-    const QString file = askSaveFileName(this, tr("Export gputrc2graph rules"),
-        m_controller->engine() + QStringLiteral(".json"), tr("Rule files (*.json)"));
-    if (file.isEmpty())
-        return;
-    if (const QString e = m_controller->exportTo(file); !e.isEmpty())
-        QMessageBox::warning(this, tr("Export rules"), e);
+    return importRulesInteractively(*m_controller, file, this);
 }
 
 } // namespace nsw

@@ -81,9 +81,7 @@ private:
     void onResultsChanged();
     void showCurrentRule();
     bool confirmDiscard();
-    void newModelFromThis();
     void importRules();
-    void exportRules();
 
     CategoryController* m_controller;
     QUndoStack* m_undo;

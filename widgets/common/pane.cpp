@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QSplitter>
+#include <QToolButton>
 
 namespace nsw {
 
@@ -108,6 +109,15 @@ QString Pane::exportBaseName() const
 void letSplitterGiveWay(QSplitter* splitter)
 {
     splitter->setMinimumHeight(80); // below its parts' minimums: an explicit minimum replaces minimumSizeHint()
+}
+
+QToolButton* menuButton(const QString& text, QMenu* menu, QWidget* parent)
+{
+    auto* button = new QToolButton(parent);
+    button->setText(text);
+    button->setMenu(menu);
+    button->setPopupMode(QToolButton::InstantPopup);
+    return button;
 }
 
 } // namespace nsw

@@ -4,7 +4,9 @@
 #include <QString>
 #include <QWidget>
 
+class QMenu;
 class QSplitter;
+class QToolButton;
 
 class QAbstractItemView;
 class QShowEvent;
@@ -70,5 +72,8 @@ private:
 /// minimums (1366x768): the wrapped controls and status lines above it keep their height, the splitter's parts share
 /// what is left. Otherwise Qt squeezes every part and draws the controls' last row over the status line.
 void letSplitterGiveWay(QSplitter* splitter);
+
+/// A tool button labelled @p text that opens @p menu at once (Export, Devices, Links...).
+QToolButton* menuButton(const QString& text, QMenu* menu, QWidget* parent);
 
 } // namespace nsw

@@ -8,6 +8,7 @@
 #include "core/models/sortfilterproxy.h"
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
+#include "kernellanemenus.h"
 #include "widgets/common/durationhistogramchart.h"
 #include "widgets/common/filterbar.h"
 #include "widgets/common/keycolumns.h"
@@ -28,20 +29,10 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <limits>
-#include <set>
 
 namespace nsw {
 
 namespace {
-QToolButton* makeMenuButton(const QString& text, QMenu* menu, QWidget* parent)
-{
-    auto* button = new QToolButton(parent);
-    button->setText(text);
-    button->setMenu(menu);
-    button->setPopupMode(QToolButton::InstantPopup);
-    return button;
-}
-
 /// The focus mask of a session's kernels, kept with the session so that switching profiles does not recompute it.
 struct CachedFocusRows
 {
@@ -50,14 +41,6 @@ struct CachedFocusRows
 };
 const QString kFocusRowsAttachment = QStringLiteral("kernels-focus-rows");
 
-bool isChecked(const QMenu* menu, const QVariant& key)
-{
-    const QList<QAction*> actions = menu->actions();
-    for (const QAction* a : actions)
-        if (a->isCheckable() && a->data() == key)
-            return a->isChecked();
-    return true;
-}
 } // namespace
 
 KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
@@ -65,9 +48,7 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     , m_filterBar(new FilterBar(this))
     , m_nameMode(new QComboBox(this))
     , m_splitByDevice(new QCheckBox(tr("Per device"), this))
-    , m_devicesMenu(new QMenu(this))
-    , m_processesMenu(new QMenu(this))
-    , m_streamsMenu(new QMenu(this))
+    , m_lanes(new KernelLaneMenus(this))
     , m_selectionBanner(new QWidget(this))
     , m_selectionLabel(new QLabel(m_selectionBanner))
     , m_notice(new QLabel(this))
@@ -94,9 +75,6 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
 
 void KernelTablePane::setUpControls()
 {
-    m_devicesButton = makeMenuButton(tr("Devices"), m_devicesMenu, this);
-    m_processesButton = makeMenuButton(tr("Processes"), m_processesMenu, this);
-    m_streamsButton = makeMenuButton(tr("Streams"), m_streamsMenu, this);
     m_nameMode->addItem(tr("Demangled names"), int(KernelNameMode::Demangled));
     m_nameMode->addItem(tr("Short names"), int(KernelNameMode::Short));
     m_nameMode->addItem(tr("Mangled names"), int(KernelNameMode::Mangled));
@@ -146,9 +124,9 @@ void KernelTablePane::layOut()
     bar->addWidget(m_filterBar, 1);
     bar->addWidget(m_nameMode);
     bar->addWidget(m_splitByDevice);
-    bar->addWidget(m_devicesButton);
-    bar->addWidget(m_processesButton);
-    bar->addWidget(m_streamsButton);
+    bar->addWidget(m_lanes->devicesButton());
+    bar->addWidget(m_lanes->processesButton());
+    bar->addWidget(m_lanes->streamsButton());
 
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
@@ -156,7 +134,7 @@ void KernelTablePane::layOut()
     topLayout->addWidget(m_summaryView);
     topLayout->addWidget(m_summaryLabel);
     auto* histogramMenu = new QMenu(this);
-    auto* histogramExport = makeMenuButton(tr("Histogram"), histogramMenu, this);
+    auto* histogramExport = menuButton(tr("Histogram"), histogramMenu, this);
     histogramExport->setToolTip(tr("Export the duration histogram of the selected kernel"));
     histogramExport->setAutoRaise(true);
     histogramMenu->addAction(tr("Chart as PNG…"), this, [this]() {
@@ -213,11 +191,10 @@ void KernelTablePane::connectControls()
         m_summaryView->setColumnHidden(KernelSummaryModel::DeviceColumn, !split);
         recompute();
     });
-    for (QMenu* menu : { m_devicesMenu, m_processesMenu, m_streamsMenu })
-        connect(menu, &QMenu::triggered, this, [this]() {
-            m_notice->hide();
-            recompute();
-        });
+    connect(m_lanes, &KernelLaneMenus::changed, this, [this]() {
+        m_notice->hide();
+        recompute();
+    });
     connect(m_showAll, &QToolButton::clicked, this, [this]() { this->workbench()->clearKernelSelection(m_session); });
     connect(m_summaryView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &KernelTablePane::showInstancesOfCurrentRow);
@@ -315,7 +292,7 @@ void KernelTablePane::useIndexOfCurrentMode()
     m_index = m_session ? m_session->cachedKernelIndex(mode) : nullptr;
     if (m_index || !m_session) {
         m_indexJob.cancel();
-        rebuildLaneMenus();
+        m_lanes->rebuild(m_index.get());
         recompute();
         return;
     }
@@ -338,47 +315,9 @@ void KernelTablePane::useIndexOfCurrentMode()
             if (!index) // failed (cancelled runs are never delivered)
                 return m_summaryLabel->setText(tr("The kernels could not be indexed: %1").arg(index.errorMessage()));
             m_index = std::move(*index);
-            rebuildLaneMenus();
+            m_lanes->rebuild(m_index.get());
             recompute();
         });
-}
-
-void KernelTablePane::rebuildLaneMenus()
-{
-    for (QMenu* menu : { m_devicesMenu, m_processesMenu, m_streamsMenu })
-        menu->clear();
-    if (!m_index)
-        return;
-    const Profile& p = *m_index->profile();
-    std::set<int> devices;
-    std::set<ProcessIndex> processes;
-    for (const KernelLane& lane : m_index->lanes()) {
-        devices.insert(lane.device);
-        processes.insert(lane.process);
-    }
-    for (const int d : devices) {
-        QAction* a = m_devicesMenu->addAction(p.deviceLabel(kNoIndex, d));
-        a->setCheckable(true);
-        a->setChecked(true);
-        a->setData(d);
-    }
-    for (const ProcessIndex pr : processes) {
-        QAction* a = m_processesMenu->addAction(p.processLabel(pr));
-        a->setCheckable(true);
-        a->setChecked(true);
-        a->setData(pr);
-    }
-    for (std::size_t i = 0; i < m_index->lanes().size(); ++i) {
-        const KernelLane& lane = m_index->lanes()[i];
-        QAction* a = m_streamsMenu->addAction(
-            tr("Stream %1 · GPU %2 · %3").arg(lane.stream).arg(lane.device).arg(p.processLabel(lane.process)));
-        a->setCheckable(true);
-        a->setChecked(true);
-        a->setData(int(i));
-    }
-    m_devicesButton->setEnabled(devices.size() > 1);
-    m_processesButton->setEnabled(processes.size() > 1);
-    m_streamsButton->setEnabled(m_index->lanes().size() > 1);
 }
 
 KernelFilter KernelTablePane::currentFilter() const
@@ -386,16 +325,7 @@ KernelFilter KernelTablePane::currentFilter() const
     KernelFilter filter;
     if (!m_index)
         return filter;
-    const auto& lanes = m_index->lanes();
-    bool restricted = false;
-    std::vector<char> allowed(lanes.size(), 1);
-    for (std::size_t i = 0; i < lanes.size(); ++i) {
-        allowed[i] = isChecked(m_devicesMenu, lanes[i].device) && isChecked(m_processesMenu, lanes[i].process)
-            && isChecked(m_streamsMenu, int(i));
-        restricted |= !allowed[i];
-    }
-    if (restricted)
-        filter.lanes = std::move(allowed);
+    filter.lanes = m_lanes->allowedLanes(*m_index);
     if (m_externalSelection.session == m_session)
         filter.rows = m_externalSelection.filter.rows;
     filter.focusRows = m_focusRows;
@@ -486,14 +416,7 @@ bool KernelTablePane::revealHiddenKernel(const QString& name, std::optional<quin
         for (std::uint32_t l = 0; l < lanes.size(); ++l) {
             if (filter.allowsLane(l) || (kernelRow && l != m_index->laneOf(*kernelRow)))
                 continue;
-            const QVariant keys[] = { lanes[l].device, lanes[l].process, int(l) };
-            QMenu* const menus[] = { m_devicesMenu, m_processesMenu, m_streamsMenu };
-            for (int m = 0; m < 3; ++m)
-                for (QAction* a : menus[m]->actions())
-                    if (a->isCheckable() && a->data() == keys[m] && !a->isChecked()) {
-                        a->setChecked(true);
-                        widened = true;
-                    }
+            widened = m_lanes->allowLane(*m_index, l) || widened;
         }
         if (widened) {
             cleared << tr("the device, process or stream filter");
@@ -693,10 +616,7 @@ void KernelTablePane::setSplitByDevice(bool split)
 
 void KernelTablePane::setDeviceAllowed(int device, bool allowed)
 {
-    const QList<QAction*> actions = m_devicesMenu->actions();
-    for (QAction* a : actions)
-        if (a->data().toInt() == device)
-            a->setChecked(allowed);
+    m_lanes->setDeviceAllowed(device, allowed);
     recompute();
 }
 

@@ -23,6 +23,7 @@ namespace nsw {
 class DurationBinsModel;
 class DurationHistogramChart;
 class FilterBar;
+class KernelLaneMenus;
 class KernelSummaryModel;
 class SortFilterProxy;
 
@@ -80,7 +81,6 @@ private:
     void useIndexOfCurrentMode();
     /// The mask of the kernels overlapping the session's focus, computed off the GUI thread (kept with the session).
     void updateFocusRows();
-    void rebuildLaneMenus();
     void recompute();
     void showInstancesOfCurrentRow();
     /// The histogram of the listed executions (rows ascending by duration), and the brush again when it was on the
@@ -102,12 +102,7 @@ private:
     FilterBar* m_filterBar;
     QComboBox* m_nameMode;
     QCheckBox* m_splitByDevice;
-    QToolButton* m_devicesButton;
-    QToolButton* m_processesButton;
-    QToolButton* m_streamsButton;
-    QMenu* m_devicesMenu;
-    QMenu* m_processesMenu;
-    QMenu* m_streamsMenu;
+    KernelLaneMenus* m_lanes;
     QWidget* m_selectionBanner;
     QToolButton* m_showAll = nullptr; ///< on the selection banner
     QLabel* m_selectionLabel;

@@ -8,6 +8,8 @@
 #include "core/nvlink/plotreduction.h"
 #include "core/nvlink/recordingplacement.h"
 #include "widgets/common/pane.h"
+#include "widgets/nvlink/nvlinkreuse.h"
+#include "widgets/nvlink/nvlinksources.h"
 
 #include <QPointer>
 #include <map>
@@ -26,7 +28,9 @@ class QToolButton;
 
 namespace nsw {
 
+class LinkMenu;
 class NvlinkKernelModel;
+class NvlinkPeakList;
 class NvlinkPeakModel;
 class NvlinkPlot;
 class ProfileSession;
@@ -51,12 +55,12 @@ public:
 
     // For tests and scripting.
     NvlinkPlot* plot() const { return m_plot; }
-    NvlinkPeakModel* peakModel() const { return m_peakModel; }
-    NvlinkKernelModel* kernelModel() const { return m_kernelModel; }
-    QTableView* peakView() const { return m_peakView; }
+    NvlinkPeakModel* peakModel() const;
+    NvlinkKernelModel* kernelModel() const;
+    QTableView* peakView() const;
     /// The plot and the peak list, as tabs.
     QTabWidget* views() const { return m_views; }
-    QTableView* kernelView() const { return m_kernelView; }
+    QTableView* kernelView() const;
     QComboBox* sourceSelector() const { return m_source; }
     /// The notes above the plot (recording, units, focus) as a person reads them.
     QString messageText() const;
@@ -67,7 +71,7 @@ public:
     QWidget* placementBanner() const { return m_placementBanner; }
     QLabel* placementWarning() const { return m_placementWarning; }
     QToolButton* alignButton() const { return m_alignButton; }
-    QLabel* kernelLabel() const { return m_kernelLabel; }
+    QLabel* kernelLabel() const;
     void setSummedLinks(bool summed);
     void setTopPeaks(int top);
     void setClockOffsetMs(double ms);
@@ -81,35 +85,26 @@ Q_SIGNALS:
     void peaksShown();
 
 private:
-    struct Source
-    {
-        bool gpuMetrics = false;
-        int index = 0; ///< recording index, or GPU for GPU metrics
-    };
+    using Source = NvlinkSourceChoice;
     struct Computed;
 
     void onCurrentSessionChanged(ProfileSession* session);
     void onAttachmentChanged(const QString& key);
-    void dropDetachedMaxIndexes();
     void readGpuMetricsIfNeeded();
     void refreshSources();
     void onSourceChanged();
     void rebuildLinksMenu();
     void recompute();
     void showComputed(const std::shared_ptr<Computed>& c);
-    void showKernelsOfCurrentPeak();
     void updateAlignmentLabel();
     /// The current source set against the profile (core's setUpNvlinkSource(), as the nvlink command does): clock
     /// alignment, a recording's placement against the capture, the GPU's model. Empty without a source.
     std::optional<NvlinkSetup> sourceSetup() const;
     void alignRecordingStart();
     void setUpControls();
-    void setUpTables();
     void applyClockOffset(double ms);
-    void showPeakKernelsInTable();
     void editLinkPeaks();
     void exportJson();
-    void exportKernelsCsv();
     std::shared_ptr<const NvlinkAttachment> attachment() const;
     bool currentSource(Source& out) const;
     int currentGpu() const;
@@ -125,7 +120,7 @@ private:
     QCheckBox* m_tx;
     QCheckBox* m_rx;
     QToolButton* m_linksButton;
-    QMenu* m_linksMenu;
+    LinkMenu* m_linksMenu;
     QComboBox* m_unit;
     QSpinBox* m_top;
     QCheckBox* m_ncclOnly;
@@ -139,28 +134,12 @@ private:
     QToolButton* m_alignButton;
     QTabWidget* m_views;
     NvlinkPlot* m_plot;
-    NvlinkPeakModel* m_peakModel;
-    SortFilterProxy* m_peakProxy;
-    QTableView* m_peakView;
-    QLabel* m_kernelLabel;
-    NvlinkKernelModel* m_kernelModel;
-    SortFilterProxy* m_kernelProxy;
-    QTableView* m_kernelView;
+    NvlinkPeakList* m_peaks;
     JobSlot m_job { this }; ///< the peaks being computed; a newer request cancels it
     JobSlot m_gpuMetricsJob { this }; ///< the GPU metrics of the current profile being read
     std::shared_ptr<Computed> m_computed;
-    /// Kernel overlap index per GPU of the current session (built off the GUI thread on first use).
-    std::map<int, std::shared_ptr<const KernelOverlapIndex>> m_kernelIndexes;
-    /// Plot index per series; each entry keeps its series' owner alive, so that no other series can take its
-    /// address while it is cached (entries of series no longer attached are dropped).
-    struct CachedMaxIndex
-    {
-        std::shared_ptr<const void> owner;
-        std::shared_ptr<const SeriesMaxIndex> index;
-    };
-    std::map<const ThroughputSeries*, CachedMaxIndex> m_maxIndexes;
+    NvlinkReuse m_reuse; ///< the indexes of the current session's computations
     bool m_readingGpuMetrics = false;
-    bool m_listingPeaks = false; ///< the peak table's current row is set by a recompute, not by the user
 };
 
 } // namespace nsw

@@ -32,15 +32,6 @@ namespace nsw {
 
 namespace {
 
-QToolButton* menuButton(const QString& text, QMenu* menu, QWidget* parent)
-{
-    auto* button = new QToolButton(parent);
-    button->setText(text);
-    button->setMenu(menu);
-    button->setPopupMode(QToolButton::InstantPopup);
-    return button;
-}
-
 QTableView* rankTable(QAbstractItemModel* model, SortFilterProxy* proxy, QWidget* parent)
 {
     auto* view = new QTableView(parent);
