@@ -106,10 +106,10 @@ private:
         DiagnosticsTable t = table("kernels", "Kernels", "kernel_name,count,total_ns,avg_ns,min_ns,max_ns,share_pct");
         TimeNs all = 0;
         for (const NamedDurations& k : r.perProcess.kernels)
-            all += k.totalNs;
+            all += k.total;
         for (const NamedDurations& k : r.perProcess.kernels)
-            t.rows.push_back({ text(k.name), i64(k.count), i64(k.totalNs), average(k.totalNs, k.count), i64(k.minNs),
-                i64(k.maxNs), percent(k.totalNs, all) });
+            t.rows.push_back({ text(k.name), i64(k.count), i64(k.total), average(k.total, k.count), i64(k.min),
+                i64(k.max), percent(k.total, all) });
         return t;
     }
 
@@ -128,8 +128,7 @@ private:
             if (nvtx)
                 row.push_back(text(n.domain));
             row.insert(row.end(),
-                { text(n.name), i64(n.count), i64(n.totalNs), average(n.totalNs, n.count), i64(n.minNs),
-                    i64(n.maxNs) });
+                { text(n.name), i64(n.count), i64(n.total), average(n.total, n.count), i64(n.min), i64(n.max) });
             t.rows.push_back(std::move(row));
         }
         return t;
@@ -174,7 +173,7 @@ private:
             = table("sync_by_pid", "Synchronisation by process", "pid,api_name,count,total_ns,avg_ns,max_ns");
         for (const NamedDurations& n : r.perProcess.syncByPid)
             t.rows.push_back(
-                { i64(n.pid), text(n.name), i64(n.count), i64(n.totalNs), average(n.totalNs, n.count), i64(n.maxNs) });
+                { i64(n.pid), text(n.name), i64(n.count), i64(n.total), average(n.total, n.count), i64(n.max) });
         return t;
     }
 
@@ -221,26 +220,25 @@ private:
         DiagnosticsTable t = table("nccl_shared_streams", "Streams shared by NCCL and compute",
             "device,device_label,stream,nccl_kernels,compute_kernels,nccl_ns,queued_kernels,overlappable_ns");
         for (const SharedStream& s : r.overlap.sharedStreams)
-            t.rows.push_back({ i64(s.device), label(s.device), i64(s.stream), i64(s.ncclKernels), i64(s.computeKernels),
-                i64(s.ncclNs), i64(s.queuedKernels), i64(s.overlappableNs) });
+            t.rows.push_back({ i64(s.device), label(s.device), i64(s.stream), i64(s.ncclKernels.count),
+                i64(s.computeKernels), i64(s.ncclKernels.total), i64(s.queuedKernels), i64(s.overlappableNs) });
         return t;
     }
 
-    static Row stats(const NcclStats& s)
+    /// @p row followed by the columns of @p s.
+    static Row withStats(Row row, const NcclStats& s)
     {
-        return { i64(s.count), i64(s.totalNs), real(s.averageNs()), i64(s.minNs), i64(s.maxNs), real(s.sharePercent) };
+        row.insert(
+            row.end(), { i64(s.count), i64(s.total), real(s.average()), i64(s.min), i64(s.max), real(s.sharePercent) });
+        return row;
     }
 
     DiagnosticsTable ncclByCollective()
     {
         DiagnosticsTable t = table(
             "nccl_by_collective", "NCCL by collective", "collective,count,total_ns,avg_ns,min_ns,max_ns,share_pct");
-        for (const NcclCollectiveRow& c : r.nccl.collectives) {
-            Row row { text(collectiveName(c.collective)) };
-            const Row s = stats(c.stats);
-            row.insert(row.end(), s.begin(), s.end());
-            t.rows.push_back(std::move(row));
-        }
+        for (const NcclCollectiveRow& c : r.nccl.collectives)
+            t.rows.push_back(withStats({ text(collectiveName(c.collective)) }, c.stats));
         return t;
     }
 
@@ -248,12 +246,8 @@ private:
     {
         DiagnosticsTable t = table("nccl_by_stream", "NCCL by stream",
             "device,device_label,stream,count,total_ns,avg_ns,min_ns,max_ns,share_pct");
-        for (const NcclStreamRow& c : r.nccl.streams) {
-            Row row { i64(c.device), label(c.device), i64(c.stream) };
-            const Row s = stats(c.stats);
-            row.insert(row.end(), s.begin(), s.end());
-            t.rows.push_back(std::move(row));
-        }
+        for (const NcclStreamRow& c : r.nccl.streams)
+            t.rows.push_back(withStats({ i64(c.device), label(c.device), i64(c.stream) }, c.stats));
         return t;
     }
 
@@ -274,10 +268,11 @@ private:
             "kernel_name,kernels,launches,api_total_ns,api_avg_ns,api_max_ns,queue_total_ns,queue_avg_ns,queue_max_ns,"
             "kernel_total_ns,kernel_avg_ns,kernel_min_ns,kernel_max_ns,short_kernels");
         for (const LaunchCostRow& k : r.launchCost.kernels)
-            t.rows.push_back(
-                { text(k.name), i64(k.kernels), i64(k.launches), i64(k.apiNs), average(k.apiNs, k.launches),
-                    i64(k.apiMaxNs), i64(k.queueNs), average(k.queueNs, k.launches), i64(k.queueMaxNs), i64(k.kernelNs),
-                    average(k.kernelNs, k.kernels), i64(k.kernelMinNs), i64(k.kernelMaxNs), i64(k.shortKernels) });
+            t.rows.push_back({ text(k.name), i64(k.kernels.count), i64(k.launchCalls.count), i64(k.launchCalls.total),
+                average(k.launchCalls.total, k.launchCalls.count), i64(k.launchCalls.max), i64(k.queue.total),
+                average(k.queue.total, k.queue.count), i64(k.queue.max), i64(k.kernels.total),
+                average(k.kernels.total, k.kernels.count), i64(k.kernels.min), i64(k.kernels.max),
+                i64(k.shortKernels) });
         return t;
     }
 
@@ -296,8 +291,8 @@ private:
         DiagnosticsTable t = table("sync_by_thread", "Synchronisation by thread",
             "pid,tid,thread,calls,total_ns,max_ns,thread_span_ns,share_pct,api_ns");
         for (const SyncThreadRow& s : r.sync.threads)
-            t.rows.push_back({ i64(s.pid), i64(s.tid), text(s.thread), i64(s.calls), i64(s.totalNs), i64(s.maxNs),
-                i64(s.threadSpanNs), percent(s.totalNs, s.threadSpanNs), i64(s.apiNs) });
+            t.rows.push_back({ i64(s.pid), i64(s.tid), text(s.thread), i64(s.calls.count), i64(s.calls.total),
+                i64(s.calls.max), i64(s.threadSpanNs), percent(s.calls.total, s.threadSpanNs), i64(s.apiNs) });
         return t;
     }
 
@@ -321,9 +316,9 @@ private:
         DiagnosticsTable t = table("processes", "Per process",
             "pid,process,kernels,kernel_ns,memops,memop_ns,api_calls,api_ns,sync_calls,sync_ns,nvtx_ranges,nvtx_ns");
         for (const ProcessBreakdownRow& p : r.perProcess.processes)
-            t.rows.push_back(
-                { i64(p.pid), text(p.process), i64(p.kernels), i64(p.kernelNs), i64(p.memOps), i64(p.memOpNs),
-                    i64(p.apiCalls), i64(p.apiNs), i64(p.syncCalls), i64(p.syncNs), i64(p.nvtxRanges), i64(p.nvtxNs) });
+            t.rows.push_back({ i64(p.pid), text(p.process), i64(p.kernels.count), i64(p.kernels.total),
+                i64(p.memOps.count), i64(p.memOps.total), i64(p.apiCalls.count), i64(p.apiCalls.total),
+                i64(p.syncCalls.count), i64(p.syncCalls.total), i64(p.nvtxRanges.count), i64(p.nvtxRanges.total) });
         return t;
     }
 

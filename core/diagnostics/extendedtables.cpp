@@ -73,8 +73,9 @@ private:
         DiagnosticsTable t = table("h2d_over_time", QStringLiteral("Host-to-device bytes over time"),
             "start_ns,end_ns,copies,bytes,migration_bytes,gb_per_s");
         for (const H2dBin& b : r.h2d.bins)
-            t.rows.push_back({ onClock(b.start), onClock(b.end), Cell(b.copies), Cell(b.bytes), Cell(b.migrationBytes),
-                b.end > b.start ? Cell(double(b.bytes) / double(b.end - b.start)) : Cell() });
+            t.rows.push_back(
+                { onClock(b.start), onClock(b.end), Cell(b.copies.count), Cell(b.copies.total), Cell(b.migrationBytes),
+                    b.end > b.start ? Cell(double(b.copies.total) / double(b.end - b.start)) : Cell() });
         return t;
     }
 
@@ -84,14 +85,14 @@ private:
             QStringLiteral("Host-to-device: initial load (before the first kernel) and steady state"),
             "phase,start_ns,end_ns,copies,bytes,bytes_pct,gb_per_s");
         const H2dTimeline& h = r.h2d;
-        const double all = double(h.initialBytes + h.steadyBytes);
+        const double all = double(h.initial.total + h.steady.total);
         const TimeNs split = h.firstKernel == kNoTime ? r.windowEnd : h.firstKernel;
         const TimeNs initialNs = split - r.windowStart;
         t.rows.push_back({ Cell(QStringLiteral("initial load")), onClock(r.windowStart), onClock(split),
-            Cell(h.initialCopies), Cell(h.initialBytes), share(double(h.initialBytes), all),
-            initialNs > 0 ? Cell(double(h.initialBytes) / double(initialNs)) : Cell() });
+            Cell(h.initial.count), Cell(h.initial.total), share(double(h.initial.total), all),
+            initialNs > 0 ? Cell(double(h.initial.total) / double(initialNs)) : Cell() });
         t.rows.push_back({ Cell(QStringLiteral("steady state")), onClock(split), onClock(r.windowEnd),
-            Cell(h.steadyCopies), Cell(h.steadyBytes), share(double(h.steadyBytes), all),
+            Cell(h.steady.count), Cell(h.steady.total), share(double(h.steady.total), all),
             h.steadyNs > 0 ? Cell(h.steadyGbPerSecond()) : Cell() });
         return t;
     }

@@ -219,7 +219,7 @@ void FindingsBuilder::dominantKernel()
         return;
     }
     const LaunchCostRow& top = l.kernels.front();
-    const double share = 100.0 * double(top.kernelNs) / double(l.totalKernelNs);
+    const double share = 100.0 * double(top.kernels.total) / double(l.totalKernelNs);
     if (share < th("dominant_kernel_pct"))
         return;
     Finding f;
@@ -228,11 +228,11 @@ void FindingsBuilder::dominantKernel()
     f.title = QStringLiteral("One kernel takes %1 of all kernel time").arg(pct(share));
     f.detail = QStringLiteral("%1 runs %2 times for %3 (%4 of %5 kernel time).")
                    .arg(top.name)
-                   .arg(top.kernels)
-                   .arg(formatDuration(top.kernelNs), pct(share), formatDuration(l.totalKernelNs));
+                   .arg(top.kernels.count)
+                   .arg(formatDuration(top.kernels.total), pct(share), formatDuration(l.totalKernelNs));
     f.metrics = { { QStringLiteral("share_pct"), share, QStringLiteral("%") },
-        { QStringLiteral("kernel_ns"), double(top.kernelNs), QStringLiteral("ns") },
-        { QStringLiteral("instances"), double(top.kernels), QStringLiteral("count") } };
+        { QStringLiteral("kernel_ns"), double(top.kernels.total), QStringLiteral("ns") },
+        { QStringLiteral("instances"), double(top.kernels.count), QStringLiteral("count") } };
     f.recommendation = QStringLiteral("Optimise this kernel first (Nsight Compute on one instance): it bounds what "
                                       "any other change can gain.");
     f.evidence.kernelNames = { top.name };

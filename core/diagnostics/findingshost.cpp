@@ -75,7 +75,7 @@ void FindingsBuilder::heavySync()
     for (const SyncThreadRow& t : s.threads)
         if (!worst || t.sharePercent() > worst->sharePercent())
             worst = &t;
-    const bool apiHeavy = s.totalNs > 0 && s.apiSharePercent() >= th("sync_api_share_pct");
+    const bool apiHeavy = s.calls.total > 0 && s.apiSharePercent() >= th("sync_api_share_pct");
     const bool threadHeavy = worst && worst->sharePercent() >= th("sync_thread_share_pct");
     if (!apiHeavy && !threadHeavy)
         return;
@@ -89,8 +89,8 @@ void FindingsBuilder::heavySync()
     QStringList threads; // s.threads is by sync time, most first
     for (std::size_t i = 0; i < s.threads.size() && i < 4; ++i)
         threads << QStringLiteral("%1 %2 (%3 of its time)")
-                       .arg(
-                           s.threads[i].thread, formatDuration(s.threads[i].totalNs), pct(s.threads[i].sharePercent()));
+                       .arg(s.threads[i].thread, formatDuration(s.threads[i].calls.total),
+                           pct(s.threads[i].sharePercent()));
     if (s.threads.size() > 4)
         threads << QStringLiteral("%1 more threads").arg(s.threads.size() - 4);
     QStringList idle;
@@ -101,20 +101,20 @@ void FindingsBuilder::heavySync()
     f.detail = QStringLiteral("%1 sync-like calls (%2 of CUDA API time); host time in them per thread: %3. A thread "
                               "waiting is host time, not GPU time lost: the GPUs sat idle in gaps these calls caused "
                               "for %4.")
-                   .arg(s.calls)
+                   .arg(s.calls.count)
                    .arg(pct(s.apiSharePercent()), listed(threads),
                        idle.isEmpty() ? QStringLiteral("no time") : listed(idle));
     if (!s.apis.empty())
         f.detail += QStringLiteral(" The most: %1 in pid %2 (%3).")
                         .arg(s.apis.front().name)
                         .arg(s.apis.front().pid)
-                        .arg(formatDuration(s.apis.front().totalNs));
+                        .arg(formatDuration(s.apis.front().calls.total));
     int device = -1;
     const TimeNs gpuIdle = worstCauseIdle({ GapCause::Sync }, &device);
-    f.metrics = { { QStringLiteral("sync_calls"), double(s.calls), QStringLiteral("count") },
+    f.metrics = { { QStringLiteral("sync_calls"), double(s.calls.count), QStringLiteral("count") },
         { QStringLiteral("api_share_pct"), s.apiSharePercent(), QStringLiteral("%") },
         { QStringLiteral("worst_thread_share_pct"), worst ? worst->sharePercent() : 0.0, QStringLiteral("%") },
-        { QStringLiteral("max_thread_sync_ns"), double(s.threads.empty() ? 0 : s.threads.front().totalNs),
+        { QStringLiteral("max_thread_sync_ns"), double(s.threads.empty() ? 0 : s.threads.front().calls.total),
             QStringLiteral("ns") },
         { QStringLiteral("gpu_idle_sync_ns"), double(gpuIdle), QStringLiteral("ns") } };
     f.recommendation = QStringLiteral("Each synchronisation drains the GPU queue: remove the ones not needed (.item(), "
@@ -127,7 +127,7 @@ void FindingsBuilder::heavySync()
         f.evidence.pids = { worst->pid };
     setGpuCost(f, gpuIdle, device);
     if (!s.threads.empty())
-        setHostTime(f, s.threads.front().totalNs, s.threads.front().thread);
+        setHostTime(f, s.threads.front().calls.total, s.threads.front().thread);
     f.thresholds = { thText("sync_api_share_pct"), thText("sync_thread_share_pct") };
     add(f);
 }

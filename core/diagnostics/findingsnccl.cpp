@@ -110,7 +110,7 @@ void FindingsBuilder::ncclSharedStream()
         where << QStringLiteral("%1 stream %2 (%3 NCCL, %4 compute kernels; up to %5 of queued compute)")
                      .arg(r.deviceLabel(s.device))
                      .arg(s.stream)
-                     .arg(s.ncclKernels)
+                     .arg(s.ncclKernels.count)
                      .arg(s.computeKernels)
                      .arg(formatDuration(s.overlappableNs));
     }

@@ -45,12 +45,10 @@ H2dTimeline computeH2dTimeline(const AnalysisContext& c, int maxBins, const JobC
             return;
         const qint64 bytes = i < m.bytes.size() ? m.bytes[i] : 0;
         H2dBin& bin = out.bins[std::size_t((m.start[i] - c.windowStart) / out.binNs)];
-        ++bin.copies;
-        bin.bytes += bytes;
+        bin.copies.add(bytes);
         bin.migrationBytes += MemOpTable::isPageMigration(kind) ? bytes : 0;
         const bool initial = out.firstKernel == kNoTime || m.start[i] < out.firstKernel;
-        (initial ? out.initialCopies : out.steadyCopies) += 1;
-        (initial ? out.initialBytes : out.steadyBytes) += bytes;
+        (initial ? out.initial : out.steady).add(bytes);
     });
     out.steadyNs = out.firstKernel == kNoTime ? 0 : c.windowEnd - out.firstKernel;
     return out;

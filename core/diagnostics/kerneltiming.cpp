@@ -1,22 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/kerneltiming.h"
 
+#include "core/stats/durationstats.h"
+
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <tuple>
 
 namespace nsw {
 
 namespace {
-
-double rankValue(const std::vector<TimeNs>& sorted, double p)
-{
-    const double rank = p / 100.0 * double(sorted.size() - 1);
-    const auto below = std::size_t(std::floor(rank));
-    const std::size_t above = std::min(below + 1, sorted.size() - 1);
-    return double(sorted[below]) + (rank - double(below)) * double(sorted[above] - sorted[below]);
-}
 
 std::vector<LongestKernel> longestKernels(const AnalysisContext& c, std::size_t count)
 {
@@ -47,12 +40,11 @@ Percentiles percentilesOf(std::vector<TimeNs> values)
     if (values.empty())
         return p;
     std::sort(values.begin(), values.end());
-    p.count = qint64(values.size());
-    p.p50 = rankValue(values, 50);
-    p.p90 = rankValue(values, 90);
-    p.p99 = rankValue(values, 99);
-    p.min = values.front();
-    p.max = values.back();
+    for (const TimeNs v : values)
+        p.add(v);
+    p.p50 = percentileSorted(values.data(), values.size(), 50);
+    p.p90 = percentileSorted(values.data(), values.size(), 90);
+    p.p99 = percentileSorted(values.data(), values.size(), 99);
     return p;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/diagnostics/analysiscontext.h"
+#include "core/util/tally.h"
 
 namespace nsw {
 
@@ -20,14 +21,11 @@ struct LongestKernel
 
 /// The distribution of a set of durations: percentiles interpolated linearly between the closest ranks (the value at
 /// rank p/100 x (n - 1) of the sorted values, numpy's default, as nsys-llm-explainer reports them).
-struct Percentiles
+struct Percentiles : Tally
 {
-    qint64 count = 0;
     double p50 = 0;
     double p90 = 0;
     double p99 = 0;
-    TimeNs min = 0;
-    TimeNs max = 0;
 };
 /// Sorts @p values and measures them; all zero when empty.
 Percentiles percentilesOf(std::vector<TimeNs> values);

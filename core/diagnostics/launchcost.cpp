@@ -29,10 +29,7 @@ LaunchCostResult computeLaunchCost(const AnalysisContext& c, TimeNs shortKernelN
         }
         LaunchCostRow& r = result.kernels[it->second];
         const TimeNs d = p.kernels.duration(i);
-        r.kernelMinNs = r.kernels == 0 ? d : std::min(r.kernelMinNs, d);
-        r.kernelMaxNs = r.kernels == 0 ? d : std::max(r.kernelMaxNs, d);
-        ++r.kernels;
-        r.kernelNs += d;
+        r.kernels.add(d);
         const bool isShort = d < shortKernelNs;
         r.shortKernels += isShort;
         const ProcessIndex process = i < p.kernels.process.size() ? p.kernels.process[i] : kNoIndex;
@@ -46,18 +43,14 @@ LaunchCostResult computeLaunchCost(const AnalysisContext& c, TimeNs shortKernelN
         if (api < 0)
             return;
         const TimeNs apiStart = p.cudaApi.start[std::size_t(api)], apiEnd = p.cudaApi.end[std::size_t(api)];
-        ++r.launches;
-        r.apiNs += apiEnd - apiStart;
-        r.apiMaxNs = std::max(r.apiMaxNs, apiEnd - apiStart);
-        const TimeNs queue = std::max<TimeNs>(0, p.kernels.start[i] - apiEnd);
-        r.queueNs += queue;
-        r.queueMaxNs = std::max(r.queueMaxNs, queue);
+        r.launchCalls.add(apiEnd - apiStart);
+        r.queue.add(std::max<TimeNs>(0, p.kernels.start[i] - apiEnd));
         pr.apiNs += apiEnd - apiStart;
         if (isShort)
             result.shortKernelApiNs += apiEnd - apiStart;
     });
     std::stable_sort(result.kernels.begin(), result.kernels.end(), [](const LaunchCostRow& a, const LaunchCostRow& b) {
-        return a.kernelNs != b.kernelNs ? a.kernelNs > b.kernelNs : a.name < b.name;
+        return a.kernels.total != b.kernels.total ? a.kernels.total > b.kernels.total : a.name < b.name;
     });
     for (auto& [process, row] : processes) {
         row.pid = process >= 0 ? p.processes[std::size_t(process)].pid : 0;

@@ -2,24 +2,19 @@
 #pragma once
 
 #include "core/diagnostics/analysiscontext.h"
+#include "core/util/tally.h"
 
 namespace nsw {
 
 /// Per kernel name, as nsys's cuda_kern_exec_sum: the launch call's time (API), the time from the launch's end to
 /// the kernel's start when positive (queue), and the kernel's time. Kernels without a launching call count in
-/// `kernels` and kernel time only.
+/// `kernels` only.
 struct LaunchCostRow
 {
     QString name;
-    qint64 kernels = 0;
-    qint64 launches = 0; ///< kernels with a known launching call
-    TimeNs apiNs = 0;
-    TimeNs apiMaxNs = 0;
-    TimeNs queueNs = 0;
-    TimeNs queueMaxNs = 0;
-    TimeNs kernelNs = 0;
-    TimeNs kernelMinNs = 0;
-    TimeNs kernelMaxNs = 0;
+    Tally kernels; ///< their durations
+    Tally launchCalls; ///< the durations of the launching calls of the kernels that have a known one
+    Tally queue; ///< per launching call
     qint64 shortKernels = 0; ///< shorter than LaunchCostResult::shortKernelNs
 };
 

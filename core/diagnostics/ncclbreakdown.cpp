@@ -36,14 +36,6 @@ Collective collectiveOf(const QString& kernelName)
     return Collective::Other;
 }
 
-void NcclStats::add(TimeNs duration)
-{
-    minNs = count == 0 ? duration : std::min(minNs, duration);
-    maxNs = count == 0 ? duration : std::max(maxNs, duration);
-    ++count;
-    totalNs += duration;
-}
-
 NcclBreakdown computeNcclBreakdown(const AnalysisContext& c, const JobContext& job)
 {
     NcclBreakdown result;
@@ -67,7 +59,7 @@ NcclBreakdown computeNcclBreakdown(const AnalysisContext& c, const JobContext& j
         result.total.add(d);
     });
     auto share = [&](NcclStats& s) {
-        s.sharePercent = result.total.totalNs > 0 ? 100.0 * double(s.totalNs) / double(result.total.totalNs) : 0.0;
+        s.sharePercent = result.total.total > 0 ? 100.0 * double(s.total) / double(result.total.total) : 0.0;
     };
     share(result.total);
     for (int k = 0; k < kCollectiveCount; ++k) {
@@ -81,9 +73,9 @@ NcclBreakdown computeNcclBreakdown(const AnalysisContext& c, const JobContext& j
         result.streams.push_back({ key.first, std::int64_t(key.second), s });
     }
     std::stable_sort(result.collectives.begin(), result.collectives.end(),
-        [](const NcclCollectiveRow& a, const NcclCollectiveRow& b) { return a.stats.totalNs > b.stats.totalNs; });
+        [](const NcclCollectiveRow& a, const NcclCollectiveRow& b) { return a.stats.total > b.stats.total; });
     std::stable_sort(result.streams.begin(), result.streams.end(),
-        [](const NcclStreamRow& a, const NcclStreamRow& b) { return a.stats.totalNs > b.stats.totalNs; });
+        [](const NcclStreamRow& a, const NcclStreamRow& b) { return a.stats.total > b.stats.total; });
     return result;
 }
 

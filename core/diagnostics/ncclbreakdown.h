@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/diagnostics/analysiscontext.h"
+#include "core/util/tally.h"
 
 namespace nsw {
 
@@ -23,15 +24,9 @@ QString collectiveName(Collective c); ///< "AllReduce"...
 Collective collectiveOf(const QString& kernelName);
 
 /// Count and durations of a group of NCCL kernels (durations whole, not clipped).
-struct NcclStats
+struct NcclStats : Tally
 {
-    qint64 count = 0;
-    TimeNs totalNs = 0;
-    TimeNs minNs = 0;
-    TimeNs maxNs = 0;
     double sharePercent = 0; ///< of all NCCL kernel time
-    double averageNs() const { return count > 0 ? double(totalNs) / double(count) : 0.0; }
-    void add(TimeNs duration);
 };
 
 struct NcclCollectiveRow

@@ -71,14 +71,13 @@ OverlapResult computeOverlap(const AnalysisContext& c, const std::map<int, Devic
         SharedStream& s = streams[{ c.kernelDevice[i], stream }];
         rows[{ c.kernelDevice[i], stream }].push_back(std::uint32_t(i));
         if (c.kernelIsNccl[i]) {
-            ++s.ncclKernels;
-            s.ncclNs += p.kernels.duration(i);
+            s.ncclKernels.add(p.kernels.duration(i));
         } else {
             ++s.computeKernels;
         }
     });
     for (auto& [key, s] : streams) {
-        if (s.ncclKernels == 0 || s.computeKernels == 0)
+        if (s.ncclKernels.count == 0 || s.computeKernels == 0)
             continue;
         s.device = key.first;
         s.stream = key.second;

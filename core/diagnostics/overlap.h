@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/diagnostics/deviceunions.h"
+#include "core/util/tally.h"
 
 namespace nsw {
 
@@ -25,9 +26,8 @@ struct SharedStream
 {
     int device = -1;
     std::int64_t stream = 0;
-    qint64 ncclKernels = 0;
+    Tally ncclKernels; ///< of their durations
     qint64 computeKernels = 0;
-    TimeNs ncclNs = 0;
     /// Compute queued behind the collectives: compute kernels of the stream launched before an NCCL kernel ended
     /// and run after it (the host did not wait for the collective to launch them; counted until they would cover
     /// the collective). Only such work could overlap the collective on a stream of its own, and only if it does not

@@ -9,27 +9,11 @@
 
 namespace nsw {
 
-void NamedDurations::add(TimeNs duration)
-{
-    minNs = count == 0 ? duration : std::min(minNs, duration);
-    maxNs = count == 0 ? duration : std::max(maxNs, duration);
-    ++count;
-    totalNs += duration;
-}
-
 namespace {
 
 int pidOfProcess(const Profile& p, ProcessIndex process)
 {
     return process >= 0 ? p.processes[std::size_t(process)].pid : 0;
-}
-
-void merge(NamedDurations& into, const NamedDurations& d)
-{
-    into.minNs = into.count == 0 ? d.minNs : std::min(into.minNs, d.minNs);
-    into.maxNs = into.count == 0 ? d.maxNs : std::max(into.maxNs, d.maxNs);
-    into.count += d.count;
-    into.totalNs += d.totalNs;
 }
 
 using NameKey = std::tuple<int, QString, QString>; ///< pid, domain, name
@@ -55,9 +39,9 @@ public:
             const Key& key = m_keys.keys()[i];
             const QString& domain = p.nvtxDomainName(key.domain); // -1: the default domain, or not NVTX
             const QString& name = p.strings.at(key.name);
-            merge(byPid[{ key.pid, domain, name }], m_rows[i]);
+            byPid[{ key.pid, domain, name }].add(m_rows[i]);
             if (all)
-                merge((*all)[{ 0, domain, name }], m_rows[i]);
+                (*all)[{ 0, domain, name }].add(m_rows[i]);
         }
     }
 
@@ -96,7 +80,7 @@ std::vector<NamedDurations> flatten(std::map<NameKey, NamedDurations>& rows)
     std::stable_sort(out.begin(), out.end(), [](const NamedDurations& a, const NamedDurations& b) {
         if (a.pid != b.pid)
             return a.pid < b.pid;
-        return a.totalNs != b.totalNs ? a.totalNs > b.totalNs : a.name < b.name;
+        return a.total != b.total ? a.total > b.total : a.name < b.name;
     });
     return out;
 }
@@ -136,15 +120,13 @@ PerProcessResult computePerProcess(const AnalysisContext& c, const JobContext& j
             return;
         const ProcessIndex process = processOf(i < p.kernels.process.size() ? p.kernels.process[i] : kNoIndex);
         ProcessBreakdownRow& r = processRow(process);
-        ++r.kernels;
-        r.kernelNs += p.kernels.duration(i);
+        r.kernels.add(p.kernels.duration(i));
         kernelRefs(pidOfProcess(p, process), -1, c.kernelNameRef(i)).add(p.kernels.duration(i));
     });
     kernelRefs.mergeInto(p, kernelsByPid, &kernels);
     c.forEachMemOp([&](std::size_t i) {
         ProcessBreakdownRow& r = processRow(processOf(i < p.memops.process.size() ? p.memops.process[i] : kNoIndex));
-        ++r.memOps;
-        r.memOpNs += p.memops.duration(i);
+        r.memOps.add(p.memops.duration(i));
     });
     c.forEachApiCall([&](std::size_t i) {
         if (poll())
@@ -152,12 +134,10 @@ PerProcessResult computePerProcess(const AnalysisContext& c, const JobContext& j
         const ProcessIndex process = processOf(p.processOfThread(p.cudaApi.thread[i]));
         ProcessBreakdownRow& r = processRow(process);
         const TimeNs d = p.cudaApi.end[i] - p.cudaApi.start[i];
-        ++r.apiCalls;
-        r.apiNs += d;
+        r.apiCalls.add(d);
         if (!(c.apiKind[i] & (ApiSync | ApiWait)))
             return;
-        ++r.syncCalls;
-        r.syncNs += d;
+        r.syncCalls.add(d);
         syncRefs(pidOfProcess(p, process), -1, p.cudaApi.name[i]).add(d);
     });
     syncRefs.mergeInto(p, syncByPid);
@@ -167,8 +147,7 @@ PerProcessResult computePerProcess(const AnalysisContext& c, const JobContext& j
         const ProcessIndex process = processOf(p.processOfThread(p.nvtx.thread[i]));
         ProcessBreakdownRow& r = processRow(process);
         const TimeNs d = p.nvtx.end[i] - p.nvtx.start[i];
-        ++r.nvtxRanges;
-        r.nvtxNs += d;
+        r.nvtxRanges.add(d);
         nvtxRefs(pidOfProcess(p, process), p.nvtx.domain[i], p.nvtx.name[i]).add(d);
     });
     nvtxRefs.mergeInto(p, nvtxByPid, &nvtx);

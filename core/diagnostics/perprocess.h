@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/diagnostics/analysiscontext.h"
+#include "core/util/tally.h"
 
 namespace nsw {
 
@@ -10,29 +11,19 @@ struct ProcessBreakdownRow
 {
     int pid = 0;
     QString process; ///< Profile::processLabel
-    qint64 kernels = 0;
-    TimeNs kernelNs = 0;
-    qint64 memOps = 0;
-    TimeNs memOpNs = 0;
-    qint64 apiCalls = 0;
-    TimeNs apiNs = 0;
-    qint64 syncCalls = 0;
-    TimeNs syncNs = 0;
-    qint64 nvtxRanges = 0;
-    TimeNs nvtxNs = 0;
+    Tally kernels; ///< of durations, as every Tally here
+    Tally memOps;
+    Tally apiCalls;
+    Tally syncCalls;
+    Tally nvtxRanges;
 };
 
 /// A name aggregated per process (pid = 0 and process empty when aggregated over all processes).
-struct NamedDurations
+struct NamedDurations : Tally
 {
     int pid = 0;
     QString name;
     QString domain; ///< NVTX rows: the domain, empty for the default one
-    qint64 count = 0;
-    TimeNs totalNs = 0;
-    TimeNs minNs = 0;
-    TimeNs maxNs = 0;
-    void add(TimeNs duration);
 };
 
 struct PerProcessResult

@@ -33,20 +33,14 @@ SyncResult computeSync(const AnalysisContext& c, const JobContext& job)
         result.apiNs += e - s;
         if (!(c.apiKind[i] & (ApiSync | ApiWait)))
             return;
-        ++t.row.calls;
-        t.row.totalNs += e - s;
-        t.row.maxNs = std::max(t.row.maxNs, e - s);
-        ++result.calls;
-        result.totalNs += e - s;
+        t.row.calls.add(e - s);
+        result.calls.add(e - s);
         const ProcessIndex process = p.processOfThread(thread);
         const int pid = process >= 0 ? p.processes[std::size_t(process)].pid : 0;
-        SyncApiRow& a = apis[{ pid, p.cudaApi.name[i] }];
-        ++a.calls;
-        a.totalNs += e - s;
-        a.maxNs = std::max(a.maxNs, e - s);
+        apis[{ pid, p.cudaApi.name[i] }].calls.add(e - s);
     });
     for (auto& [thread, t] : threads) {
-        if (t.row.calls == 0)
+        if (t.row.calls.count == 0)
             continue;
         const ProcessIndex process = p.processOfThread(thread);
         t.row.pid = process >= 0 ? p.processes[std::size_t(process)].pid : 0;
@@ -61,9 +55,9 @@ SyncResult computeSync(const AnalysisContext& c, const JobContext& job)
         result.apis.push_back(a);
     }
     std::stable_sort(result.threads.begin(), result.threads.end(),
-        [](const SyncThreadRow& a, const SyncThreadRow& b) { return a.totalNs > b.totalNs; });
+        [](const SyncThreadRow& a, const SyncThreadRow& b) { return a.calls.total > b.calls.total; });
     std::stable_sort(result.apis.begin(), result.apis.end(),
-        [](const SyncApiRow& a, const SyncApiRow& b) { return a.totalNs > b.totalNs; });
+        [](const SyncApiRow& a, const SyncApiRow& b) { return a.calls.total > b.calls.total; });
     return result;
 }
 

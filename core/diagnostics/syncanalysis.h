@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/diagnostics/analysiscontext.h"
+#include "core/util/tally.h"
 
 namespace nsw {
 
@@ -11,13 +12,11 @@ struct SyncThreadRow
     int pid = 0;
     int tid = 0;
     QString thread; ///< Profile::threadLabel
-    qint64 calls = 0;
-    TimeNs totalNs = 0;
-    TimeNs maxNs = 0;
+    Tally calls; ///< their durations
     /// The thread's time: from its first to its last CUDA API call that overlaps the focus.
     TimeNs threadSpanNs = 0;
     TimeNs apiNs = 0; ///< all its CUDA API time
-    double sharePercent() const { return threadSpanNs > 0 ? 100.0 * double(totalNs) / double(threadSpanNs) : 0.0; }
+    double sharePercent() const { return threadSpanNs > 0 ? 100.0 * double(calls.total) / double(threadSpanNs) : 0.0; }
 };
 
 /// Per process and API name.
@@ -25,19 +24,16 @@ struct SyncApiRow
 {
     int pid = 0;
     QString name;
-    qint64 calls = 0;
-    TimeNs totalNs = 0;
-    TimeNs maxNs = 0;
+    Tally calls; ///< their durations
 };
 
 struct SyncResult
 {
     std::vector<SyncThreadRow> threads; ///< threads with sync calls, by total descending
     std::vector<SyncApiRow> apis; ///< by total descending
-    qint64 calls = 0;
-    TimeNs totalNs = 0;
+    Tally calls; ///< the durations of every sync call
     TimeNs apiNs = 0; ///< all CUDA API time in the focus
-    double apiSharePercent() const { return apiNs > 0 ? 100.0 * double(totalNs) / double(apiNs) : 0.0; }
+    double apiSharePercent() const { return apiNs > 0 ? 100.0 * double(calls.total) / double(apiNs) : 0.0; }
 };
 
 /// CUDA API calls that overlap the focus (whole durations).

@@ -22,17 +22,6 @@ double sampleStddev(const qint64* values, std::size_t count, qint64 total)
 }
 } // namespace
 
-double percentileSorted(const qint64* sorted, std::size_t count, double percent)
-{
-    if (count == 0)
-        return 0;
-    const double rank = percent / 100.0 * double(count - 1);
-    const auto lo = std::size_t(std::floor(rank));
-    const std::size_t hi = std::min(lo + 1, count - 1);
-    const double frac = rank - double(lo);
-    return double(sorted[lo]) + (double(sorted[hi]) - double(sorted[lo])) * frac;
-}
-
 double medianSorted(const qint64* sorted, std::size_t count)
 {
     if (count == 0)

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/util/tally.h"
+
 #include <QtGlobal>
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -9,12 +13,8 @@
 namespace nsw {
 
 /// Statistics of a set of durations (or sizes), as nsys stats computes them (schema doc §9.1), plus percentiles.
-struct DurationSummary
+struct DurationSummary : Tally
 {
-    qint64 count = 0;
-    qint64 total = 0;
-    qint64 min = 0;
-    qint64 max = 0;
     double mean = 0; ///< total / count in double, as SQLite avg()
     double median = 0; ///< middle value; mean of the two middle values for even counts
     double stddev = 0; ///< sample standard deviation (n - 1); 0 when count == 1
@@ -31,7 +31,16 @@ DurationSummary summarize(std::span<qint64> values);
 DurationSummary summarizeWithoutPercentiles(std::vector<qint64>& values);
 /// The median of ascending @p sorted: the middle value, or the mean of the two middle values for even counts.
 double medianSorted(const qint64* sorted, std::size_t count);
-/// Percentile (0..100) by linear interpolation on ascending @p sorted.
-double percentileSorted(const qint64* sorted, std::size_t count, double percent);
+/// Percentile (0..100) by linear interpolation on ascending @p sorted (qint64 or TimeNs values).
+template <typename Integer> double percentileSorted(const Integer* sorted, std::size_t count, double percent)
+{
+    if (count == 0)
+        return 0;
+    const double rank = percent / 100.0 * double(count - 1);
+    const auto lo = std::size_t(std::floor(rank));
+    const std::size_t hi = std::min(lo + 1, count - 1);
+    const double frac = rank - double(lo);
+    return double(sorted[lo]) + (double(sorted[hi]) - double(sorted[lo])) * frac;
+}
 
 } // namespace nsw

@@ -89,12 +89,11 @@ double kernelDurationPercentileBySql(const QString& file, int p)
 /// (= the time-weighted sum of busy streams): each the span of the operations less the gaps between them.
 CountTotal busyBySql(const QString& file)
 {
-    const QString span = u"WITH o AS (%1), k AS (SELECT start, end, streamId, %2 AS dev FROM o o) SELECT coalesce(sum(s), "
-                         "0) FROM (SELECT max(end) - min(start) AS s FROM k GROUP BY %3)"_s;
-    const qint64 device = test::queryRows(file, span.arg(gpuOpsSql(file), deviceKeySql(file), u"dev"_s))
-                              .value(0)
-                              .value(0)
-                              .toLongLong();
+    const QString span
+        = u"WITH o AS (%1), k AS (SELECT start, end, streamId, %2 AS dev FROM o o) SELECT coalesce(sum(s), "
+          "0) FROM (SELECT max(end) - min(start) AS s FROM k GROUP BY %3)"_s;
+    const qint64 device
+        = test::queryRows(file, span.arg(gpuOpsSql(file), deviceKeySql(file), u"dev"_s)).value(0).value(0).toLongLong();
     const qint64 streams = test::queryRows(file, span.arg(gpuOpsSql(file), deviceKeySql(file), u"dev, streamId"_s))
                                .value(0)
                                .value(0)
@@ -152,14 +151,14 @@ void TestDiagnosticsOracle::againstSql()
             sql[row[0]] = { row[1].toLongLong(), row[2].toLongLong() };
         std::map<QString, CountTotal> ours;
         for (const NamedDurations& k : r.perProcess.kernels)
-            ours[k.name] = { k.count, k.totalNs };
+            ours[k.name] = { k.count, k.total };
         QCOMPARE(ours, sql);
 
         // NCCL kernels (SQLite's LIKE is case-insensitive for ASCII).
         const CountTotal nccl = countTotal(file,
             u"SELECT count(*), coalesce(sum(k.end - k.start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
             "ON s.id = k.demangledName WHERE s.value LIKE '%nccl%'"_s);
-        QCOMPARE((CountTotal { r.nccl.total.count, r.nccl.total.totalNs }), nccl);
+        QCOMPARE((CountTotal { r.nccl.total.count, r.nccl.total.total }), nccl);
     }
 
     if (kernels && hasTable(file, u"CUPTI_ACTIVITY_KIND_RUNTIME"_s)) {
@@ -174,9 +173,9 @@ void TestDiagnosticsOracle::againstSql()
                                     .value(0);
         qint64 launches = 0, api = 0, queue = 0;
         for (const LaunchCostRow& k : r.launchCost.kernels) {
-            launches += k.launches;
-            api += k.apiNs;
-            queue += k.queueNs;
+            launches += k.launchCalls.count;
+            api += k.launchCalls.total;
+            queue += k.queue.total;
         }
         QCOMPARE(launches, row[0].toLongLong());
         QCOMPARE(api, row[1].toLongLong());
@@ -187,7 +186,7 @@ void TestDiagnosticsOracle::againstSql()
         const CountTotal sync = countTotal(file,
             u"SELECT count(*), coalesce(sum(d), 0) FROM (SELECT s.value AS n, r.end - r.start AS d FROM "
             "CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId) WHERE %1"_s.arg(kSyncNames));
-        QCOMPARE((CountTotal { r.sync.calls, r.sync.totalNs }), sync);
+        QCOMPARE((CountTotal { r.sync.calls.count, r.sync.calls.total }), sync);
         const CountTotal api
             = countTotal(file, u"SELECT count(*), sum(end - start) FROM CUPTI_ACTIVITY_KIND_RUNTIME"_s);
         QCOMPARE(r.sync.apiNs, api.total);
@@ -231,8 +230,8 @@ void TestDiagnosticsOracle::againstSql()
     if (kernels) {
         // Issue 36 §3: the longest kernels, the kernel-duration percentiles, the tensor-core table's kernel time.
         QList<qint64> longest;
-        for (const QStringList& row : test::queryRows(file,
-                 u"SELECT end - start FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY end - start DESC LIMIT 20"_s))
+        for (const QStringList& row : test::queryRows(
+                 file, u"SELECT end - start FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY end - start DESC LIMIT 20"_s))
             longest << row[0].toLongLong();
         QList<qint64> ours;
         for (const LongestKernel& k : r.kernelTiming.longest)
@@ -257,11 +256,11 @@ void TestDiagnosticsOracle::againstSql()
             "bytes END), 0), coalesce(sum(start >= %1), 0), coalesce(sum(CASE WHEN start >= %1 THEN bytes END), 0) "
             "FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind IN (1, 3, 11)"_s.arg(firstKernel))
                                     .value(0);
-        QCOMPARE((QList<qint64> { r.h2d.initialCopies, r.h2d.initialBytes, r.h2d.steadyCopies, r.h2d.steadyBytes }),
+        QCOMPARE((QList<qint64> { r.h2d.initial.count, r.h2d.initial.total, r.h2d.steady.count, r.h2d.steady.total }),
             (QList<qint64> { row[0].toLongLong(), row[1].toLongLong(), row[2].toLongLong(), row[3].toLongLong() }));
         qint64 binned = 0;
         for (const H2dBin& b : r.h2d.bins)
-            binned += b.bytes;
+            binned += b.copies.total;
         QCOMPARE(binned, row[1].toLongLong() + row[3].toLongLong());
     }
 
@@ -340,7 +339,7 @@ void TestDiagnosticsOracle::focusedKernels()
             "end IS NOT NULL AND end >= start AND %1"_s.arg(inFocus));
         CountTotal ours;
         for (const ProcessBreakdownRow& p : r.perProcess.processes)
-            ours = { ours.count + p.nvtxRanges, ours.total + p.nvtxNs };
+            ours = { ours.count + p.nvtxRanges.count, ours.total + p.nvtxRanges.total };
         QCOMPARE(ours, ranges);
     }
 }

@@ -48,16 +48,16 @@ void TestH2dTimeline::bins()
     const H2dTimeline h = computeH2dTimeline(makeAnalysisContext(fixture()));
     QCOMPARE(h.binNs, TimeNs(20));
     QCOMPARE(h.bins.size(), std::size_t(50));
-    QCOMPARE(h.bins[0].copies, qint64(2));
-    QCOMPARE(h.bins[0].bytes, qint64(150));
+    QCOMPARE(h.bins[0].copies.count, qint64(2));
+    QCOMPARE(h.bins[0].copies.total, qint64(150));
     QCOMPARE(h.bins[0].migrationBytes, qint64(50));
-    QCOMPARE(h.bins[1].copies, qint64(0));
-    QCOMPARE(h.bins[2].bytes, qint64(10));
+    QCOMPARE(h.bins[1].copies.count, qint64(0));
+    QCOMPARE(h.bins[2].copies.total, qint64(10));
     QCOMPARE(h.bins[30].start, TimeNs(600));
-    QCOMPARE(h.bins[30].bytes, qint64(200));
+    QCOMPARE(h.bins[30].copies.total, qint64(200));
     qint64 copies = 0;
     for (const H2dBin& b : h.bins)
-        copies += b.copies;
+        copies += b.copies.count;
     QCOMPARE(copies, qint64(4));
 }
 
@@ -65,10 +65,10 @@ void TestH2dTimeline::initialAndSteady()
 {
     const H2dTimeline h = computeH2dTimeline(makeAnalysisContext(fixture()));
     QCOMPARE(h.firstKernel, TimeNs(500));
-    QCOMPARE(h.initialCopies, qint64(3));
-    QCOMPARE(h.initialBytes, qint64(160));
-    QCOMPARE(h.steadyCopies, qint64(1));
-    QCOMPARE(h.steadyBytes, qint64(200));
+    QCOMPARE(h.initial.count, qint64(3));
+    QCOMPARE(h.initial.total, qint64(160));
+    QCOMPARE(h.steady.count, qint64(1));
+    QCOMPARE(h.steady.total, qint64(200));
     QCOMPARE(h.steadyNs, TimeNs(500));
     QCOMPARE(h.steadyGbPerSecond(), 0.4);
 }

@@ -72,14 +72,14 @@ void TestLaunchCost::perKernel()
     for (const LaunchCostRow& k : r.kernels) {
         if (k.name != name)
             continue;
-        QCOMPARE(k.kernels, kernels);
-        QCOMPARE(k.launches, launches);
-        QCOMPARE(k.apiNs, api);
-        QCOMPARE(k.apiMaxNs, apiMax);
-        QCOMPARE(k.queueNs, queue);
-        QCOMPARE(k.kernelNs, kernelNs);
-        QCOMPARE(k.kernelMinNs, kernelMin);
-        QCOMPARE(k.kernelMaxNs, kernelMax);
+        QCOMPARE(k.kernels.count, kernels);
+        QCOMPARE(k.launchCalls.count, launches);
+        QCOMPARE(k.launchCalls.total, api);
+        QCOMPARE(k.launchCalls.max, apiMax);
+        QCOMPARE(k.queue.total, queue);
+        QCOMPARE(k.kernels.total, kernelNs);
+        QCOMPARE(k.kernels.min, kernelMin);
+        QCOMPARE(k.kernels.max, kernelMax);
         QCOMPARE(k.shortKernels, shortKernels);
         return;
     }

@@ -88,15 +88,15 @@ void TestNcclBreakdown::perCollective()
     QFETCH(double, share);
     const NcclBreakdown r = computeNcclBreakdown(makeAnalysisContext(fixture()));
     QCOMPARE(r.total.count, qint64(4));
-    QCOMPARE(r.total.totalNs, TimeNs(1000));
+    QCOMPARE(r.total.total, TimeNs(1000));
     QCOMPARE(r.collectives.size(), std::size_t(3));
     for (const NcclCollectiveRow& c : r.collectives) {
         if (collectiveName(c.collective) != collective)
             continue;
         QCOMPARE(c.stats.count, count);
-        QCOMPARE(c.stats.totalNs, total);
-        QCOMPARE(c.stats.minNs, min);
-        QCOMPARE(c.stats.maxNs, max);
+        QCOMPARE(c.stats.total, total);
+        QCOMPARE(c.stats.min, min);
+        QCOMPARE(c.stats.max, max);
         QCOMPARE(c.stats.sharePercent, share);
         return;
     }
@@ -109,11 +109,11 @@ void TestNcclBreakdown::perStream()
     QCOMPARE(r.streams.size(), std::size_t(2));
     QCOMPARE(r.streams[0].stream, std::int64_t(9)); // 600 first
     QCOMPARE(r.streams[0].stats.count, qint64(3));
-    QCOMPARE(r.streams[0].stats.totalNs, TimeNs(600));
-    QCOMPARE(r.streams[0].stats.averageNs(), 200.0);
+    QCOMPARE(r.streams[0].stats.total, TimeNs(600));
+    QCOMPARE(r.streams[0].stats.average(), 200.0);
     QCOMPARE(r.streams[0].stats.sharePercent, 60.0);
     QCOMPARE(r.streams[1].stream, std::int64_t(11));
-    QCOMPARE(r.streams[1].stats.totalNs, TimeNs(400));
+    QCOMPARE(r.streams[1].stats.total, TimeNs(400));
 }
 
 QTEST_GUILESS_MAIN(TestNcclBreakdown)

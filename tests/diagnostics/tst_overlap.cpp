@@ -62,9 +62,9 @@ void TestOverlap::sharedStreams()
     const SharedStream& s = r.sharedStreams.front();
     QCOMPARE(s.device, 0);
     QCOMPARE(s.stream, std::int64_t(7));
-    QCOMPARE(s.ncclKernels, qint64(1));
+    QCOMPARE(s.ncclKernels.count, qint64(1));
     QCOMPARE(s.computeKernels, qint64(2));
-    QCOMPARE(s.ncclNs, TimeNs(100));
+    QCOMPARE(s.ncclKernels.total, TimeNs(100));
 }
 
 void TestOverlap::queuedCompute()

@@ -80,13 +80,13 @@ void TestPerProcess::processes()
     for (const ProcessBreakdownRow& p : r.processes) {
         if (p.pid != pid)
             continue;
-        QCOMPARE(p.kernels, kernels);
-        QCOMPARE(p.kernelNs, kernelNs);
-        QCOMPARE(p.memOps, memOps);
-        QCOMPARE(p.apiCalls, apiCalls);
-        QCOMPARE(p.syncCalls, syncCalls);
-        QCOMPARE(p.nvtxRanges, nvtxRanges);
-        QCOMPARE(p.nvtxNs, nvtxNs);
+        QCOMPARE(p.kernels.count, kernels);
+        QCOMPARE(p.kernels.total, kernelNs);
+        QCOMPARE(p.memOps.count, memOps);
+        QCOMPARE(p.apiCalls.count, apiCalls);
+        QCOMPARE(p.syncCalls.count, syncCalls);
+        QCOMPARE(p.nvtxRanges.count, nvtxRanges);
+        QCOMPARE(p.nvtxRanges.total, nvtxNs);
         return;
     }
     QFAIL("process missing");
@@ -99,14 +99,14 @@ void TestPerProcess::kernelsByPid()
     QCOMPARE(r.kernelsByPid[0].pid, 100);
     QCOMPARE(r.kernelsByPid[0].name, QStringLiteral("gemm"));
     QCOMPARE(r.kernelsByPid[0].count, qint64(2));
-    QCOMPARE(r.kernelsByPid[0].totalNs, TimeNs(400));
-    QCOMPARE(r.kernelsByPid[0].minNs, TimeNs(100));
-    QCOMPARE(r.kernelsByPid[0].maxNs, TimeNs(300));
+    QCOMPARE(r.kernelsByPid[0].total, TimeNs(400));
+    QCOMPARE(r.kernelsByPid[0].min, TimeNs(100));
+    QCOMPARE(r.kernelsByPid[0].max, TimeNs(300));
     QCOMPARE(r.kernels.size(), std::size_t(2));
     QCOMPARE(r.kernels[0].name, QStringLiteral("gemm"));
     QCOMPARE(r.kernels[0].count, qint64(3));
-    QCOMPARE(r.kernels[0].totalNs, TimeNs(1400));
-    QCOMPARE(r.kernels[0].maxNs, TimeNs(1000));
+    QCOMPARE(r.kernels[0].total, TimeNs(1400));
+    QCOMPARE(r.kernels[0].max, TimeNs(1000));
 }
 
 void TestPerProcess::nvtx()
@@ -119,8 +119,8 @@ void TestPerProcess::nvtx()
     QCOMPARE(r.nvtxByPid[1].domain, QStringLiteral("dom"));
     // Over all processes the domain keeps the two "step" rows apart.
     QCOMPARE(r.nvtxRanges.size(), std::size_t(2));
-    QCOMPARE(r.nvtxRanges[0].totalNs, TimeNs(1500));
-    QCOMPARE(r.nvtxRanges[0].minNs, TimeNs(500));
+    QCOMPARE(r.nvtxRanges[0].total, TimeNs(1500));
+    QCOMPARE(r.nvtxRanges[0].min, TimeNs(500));
 }
 
 void TestPerProcess::sameDomainNameInTwoProcessesIsOneRow()
@@ -138,9 +138,9 @@ void TestPerProcess::sameDomainNameInTwoProcessesIsOneRow()
     QCOMPARE(r.nvtxRanges.size(), std::size_t(1));
     QCOMPARE(r.nvtxRanges[0].domain, QStringLiteral("dom"));
     QCOMPARE(r.nvtxRanges[0].count, qint64(2));
-    QCOMPARE(r.nvtxRanges[0].totalNs, TimeNs(200 + 400));
-    QCOMPARE(r.nvtxRanges[0].minNs, TimeNs(200));
-    QCOMPARE(r.nvtxRanges[0].maxNs, TimeNs(400));
+    QCOMPARE(r.nvtxRanges[0].total, TimeNs(200 + 400));
+    QCOMPARE(r.nvtxRanges[0].min, TimeNs(200));
+    QCOMPARE(r.nvtxRanges[0].max, TimeNs(400));
 }
 
 void TestPerProcess::sync()
@@ -149,7 +149,7 @@ void TestPerProcess::sync()
     QCOMPARE(r.syncByPid.size(), std::size_t(1));
     QCOMPARE(r.syncByPid[0].pid, 100);
     QCOMPARE(r.syncByPid[0].name, QStringLiteral("cudaDeviceSynchronize_v3020"));
-    QCOMPARE(r.syncByPid[0].totalNs, TimeNs(100));
+    QCOMPARE(r.syncByPid[0].total, TimeNs(100));
 }
 
 QTEST_GUILESS_MAIN(TestPerProcess)

@@ -74,9 +74,9 @@ void TestSyncAnalysis::perThread()
         if (t.tid != tid)
             continue;
         QCOMPARE(t.pid, 100);
-        QCOMPARE(t.calls, calls);
-        QCOMPARE(t.totalNs, total);
-        QCOMPARE(t.maxNs, max);
+        QCOMPARE(t.calls.count, calls);
+        QCOMPARE(t.calls.total, total);
+        QCOMPARE(t.calls.max, max);
         QCOMPARE(t.threadSpanNs, span);
         QCOMPARE(t.apiNs, api);
         QCOMPARE(t.sharePercent(), share);
@@ -88,12 +88,12 @@ void TestSyncAnalysis::perThread()
 void TestSyncAnalysis::totalsAndApis()
 {
     const SyncResult r = computeSync(makeAnalysisContext(fixture()));
-    QCOMPARE(r.calls, qint64(6));
-    QCOMPARE(r.totalNs, TimeNs(1605));
+    QCOMPARE(r.calls.count, qint64(6));
+    QCOMPARE(r.calls.total, TimeNs(1605));
     QCOMPARE(r.apiNs, TimeNs(1625));
     QCOMPARE(r.apis.size(), std::size_t(6)); // every sync-like name of pid 100
     QCOMPARE(r.apis.front().name, QStringLiteral("cudaEventSynchronize_v3020"));
-    QCOMPARE(r.apis.front().totalNs, TimeNs(1000));
+    QCOMPARE(r.apis.front().calls.total, TimeNs(1000));
     QCOMPARE(r.apis[1].name, QStringLiteral("cudaDeviceSynchronize_v3020"));
 }
 
@@ -101,8 +101,8 @@ void TestSyncAnalysis::focus()
 {
     // [150, 650): the device sync [200, 500] and the memcpy [600, 700] on thread 101, the event sync on 102.
     const SyncResult r = computeSync(makeAnalysisContext(fixture(), FocusRange { 150, 650, QStringLiteral("f") }));
-    QCOMPARE(r.calls, qint64(3));
-    QCOMPARE(r.totalNs, TimeNs(300 + 100 + 1000));
+    QCOMPARE(r.calls.count, qint64(3));
+    QCOMPARE(r.calls.total, TimeNs(300 + 100 + 1000));
 }
 
 QTEST_GUILESS_MAIN(TestSyncAnalysis)
