@@ -111,6 +111,51 @@ QString writeOutput(const QString& text, const QString& file)
     });
 }
 
+int writeCommandOutput(const QString& text, const QString& file)
+{
+    if (const QString e = writeOutput(text, file); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+int writeCommandOutputWith(const QString& file, const std::function<bool(QIODevice&)>& write)
+{
+    if (const QString e = writeOutputWith(file, write); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+void addTraceArgument(QCommandLineParser& parser, const QString& help)
+{
+    parser.addPositionalArgument(QStringLiteral("trace"), help, QStringLiteral("TRACE"));
+}
+
+std::optional<QString> singleTrace(const QCommandLineParser& parser, const QString& command)
+{
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1) {
+        printError(QStringLiteral("%1 takes exactly one TRACE (see %1 --help)").arg(command));
+        return std::nullopt;
+    }
+    return positional.first();
+}
+
+QCommandLineOption formatOption(const QString& help, const QString& defaultFormat)
+{
+    return QCommandLineOption(
+        QStringList { QStringLiteral("f"), QStringLiteral("format") }, help, QStringLiteral("format"), defaultFormat);
+}
+
+QCommandLineOption outputOption(const QString& help)
+{
+    return QCommandLineOption(
+        QStringList { QStringLiteral("o"), QStringLiteral("output") }, help, QStringLiteral("file"));
+}
+
 namespace {
 
 using FileIdentity = std::pair<quint64, quint64>; // device, inode: equal for hard links and symlinks too

@@ -36,6 +36,20 @@ QString writeOutput(const QString& text, const QString& file);
 /// Streams to @p file atomically, or to stdout, through @p write (false when it failed). Returns an error or "".
 QString writeOutputWith(const QString& file, const std::function<bool(QIODevice&)>& write);
 
+/// writeOutput() for a command: ExitOk, or ExitInput after printing the error.
+int writeCommandOutput(const QString& text, const QString& file);
+/// writeOutputWith() for a command: ExitOk, or ExitInput after printing the error.
+int writeCommandOutputWith(const QString& file, const std::function<bool(QIODevice&)>& write);
+
+/// The positional TRACE of a command that reads one export.
+void addTraceArgument(QCommandLineParser& parser, const QString& help = QStringLiteral("An nsys SQLite export."));
+/// The one positional argument, or nothing after printing "<command> takes exactly one TRACE (see <command> --help)".
+std::optional<QString> singleTrace(const QCommandLineParser& parser, const QString& command);
+/// -f/--format; @p help names the formats and the default, @p defaultFormat.
+QCommandLineOption formatOption(const QString& help, const QString& defaultFormat);
+/// -o/--output FILE.
+QCommandLineOption outputOption(const QString& help = QStringLiteral("Write to FILE instead of stdout."));
+
 /// Whether a command line asks for a chart (--png FILE or --png=FILE): rendering one needs the GUI platform.
 bool asksForPng(const QStringList& args);
 

@@ -80,8 +80,8 @@ std::optional<DiagnosticsResult> runCommandDiagnostics(
             return std::nullopt;
         }
     }
-    const CommandFocusText focusText = options.focus.textOf(parser);
-    if (!checkFocusText(focusText)) {
+    CommandFocusText focusText;
+    if (!options.focus.read(parser, focusText)) {
         *exitCode = ExitUsage;
         return std::nullopt;
     }

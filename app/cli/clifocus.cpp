@@ -39,6 +39,12 @@ CommandFocusText FocusOptions::textOf(const QCommandLineParser& parser) const
     return { { parser.value(range), parser.value(nvtx) }, parser.value(iteration) };
 }
 
+bool FocusOptions::read(const QCommandLineParser& parser, CommandFocusText& text) const
+{
+    text = textOf(parser);
+    return checkFocusText(text);
+}
+
 namespace {
 /// "median", or an iteration index (>= 0).
 std::optional<int> parseIteration(const QString& text)

@@ -32,6 +32,8 @@ struct FocusOptions
     explicit FocusOptions(const QString& semantics);
     void addTo(QCommandLineParser& parser) const;
     CommandFocusText textOf(const QCommandLineParser& parser) const;
+    /// textOf() into @p text; false when checkFocusText() refuses it (the error printed).
+    bool read(const QCommandLineParser& parser, CommandFocusText& text) const;
 };
 
 /// Checks the typed focus before any load (malformed text, both options); prints the error. False on error.

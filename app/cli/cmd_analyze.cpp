@@ -61,18 +61,16 @@ QString formatRules(const AnalysisResult& result, const QString& format, bool to
 int runAnalyze(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
+    addTraceArgument(parser);
     const QCommandLineOption rule(QStringList { QStringLiteral("r"), QStringLiteral("rule") },
         QStringLiteral("Rules to run, RULE[:opt=val...] comma separated (default: all). gap in ms (500), threshold "
                        "in % (50), chunks 1..1000 (30), rows (50), start/end in ns, nvtx=range[@domain]:")
             + ruleHelp(),
         QStringLiteral("rules"));
-    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
+    const QCommandLineOption format = formatOption(
         QStringLiteral("text (default: as nsys analyze prints it), csv (nsys analyze --format csv) or json."),
-        QStringLiteral("format"), QStringLiteral("text"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+        QStringLiteral("text"));
+    const QCommandLineOption output = outputOption();
     parser.addOptions({ rule, format, output });
     const FocusOptions focusOptions(
         QStringLiteral("The window of every rule without its own start/end/nvtx: rows that overlap it, as nsys's "
@@ -85,11 +83,9 @@ int runAnalyze(const QStringList& args)
                            "could run."),
             &exitCode))
         return exitCode;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        printError(QStringLiteral("analyze takes exactly one TRACE (see analyze --help)"));
+    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("analyze"));
+    if (!trace)
         return ExitUsage;
-    }
     QString fmt = parser.value(format);
     if (fmt == QLatin1String("column") || fmt == QLatin1String("table"))
         fmt = QStringLiteral("text");
@@ -101,16 +97,16 @@ int runAnalyze(const QStringList& args)
         printError(rules.errorMessage() + QStringLiteral(" (see analyze --help)"));
         return ExitUsage;
     }
-    const CommandFocusText focusText = focusOptions.textOf(parser);
-    if (!checkFocusText(focusText))
+    CommandFocusText focusText;
+    if (!focusOptions.read(parser, focusText))
         return ExitUsage;
-    AnalysisRequest request { positional.first(), rules.value(), {}, {} };
+    AnalysisRequest request { *trace, rules.value(), {}, {} };
     ResolvedFocus focus;
     if (!focusText.isEmpty()) {
         // Only what resolving the focus needs: the metadata, and the NVTX table for --nvtx.
         LoadOptions load;
         load.parts = 0;
-        const std::optional<FocusedProfile> loaded = loadFocusedProfile(positional.first(), load, focusText, &exitCode);
+        const std::optional<FocusedProfile> loaded = loadFocusedProfile(*trace, load, focusText, &exitCode);
         if (!loaded)
             return exitCode;
         focus = loaded->focus;
@@ -136,11 +132,7 @@ int runAnalyze(const QStringList& args)
         text.prepend(focusLine(focus, overlapSemantics()) + QLatin1Char('\n'));
     if (produced == 0)
         return ExitNoData;
-    if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutput(text, outFile);
 }
 
 } // namespace nsw::cli

@@ -83,11 +83,10 @@ std::optional<CategoriesCommand> parseCategories(const QStringList& args, int* e
                        "for all; 0 or 'capture' = the capture span): adds a CPU (non-GPU) row."),
         QStringLiteral("sec,..."));
     const QCommandLineOption perGpu(QStringLiteral("per-gpu"), QStringLiteral("One bar (and rows) per GPU."));
-    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("csv (Profile,Category,Instances,Time (ns),Share (%)), json or table (default)."),
-        QStringLiteral("format"), QStringLiteral("table"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    const QCommandLineOption format
+        = formatOption(QStringLiteral("csv (Profile,Category,Instances,Time (ns),Share (%)), json or table (default)."),
+            QStringLiteral("table"));
+    const QCommandLineOption output = outputOption();
     const QCommandLineOption mapping(QStringLiteral("mapping"),
         QStringLiteral("Also write gputrc2graph's result.csv (Model_Engine, Category, Instances, Name, Elapsed Time "
                        "(sec), plus Total Time (sec), Time Mode, Rule)."),
@@ -129,8 +128,7 @@ std::optional<CategoriesCommand> parseCategories(const QStringList& args, int* e
     if (!size)
         return std::nullopt;
     c.pngSize = *size;
-    c.focus = focusOptions.textOf(parser);
-    if (!checkFocusText(c.focus))
+    if (!focusOptions.read(parser, c.focus))
         return std::nullopt;
     if (parser.isSet(elapsed)) {
         QString error;
@@ -221,21 +219,17 @@ int writeCategoryOutputs(const CategoriesCommand& c, CategoriesOutcome& out)
         if (!out.focusLines.isEmpty())
             text.prepend(out.focusLines.join(QLatin1Char('\n')) + QLatin1Char('\n'));
     }
-    if (const QString e = writeOutput(text, c.output); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
+    if (const int written = writeCommandOutput(text, c.output); written != ExitOk)
+        return written;
     if (c.mapping) {
         const Result<std::vector<ProfileCategories>> whole = categoryMappingProfiles(profiles, out.requests);
         if (!whole) {
             printError(whole.errorMessage());
             return exitCodeOf(whole.error());
         }
-        if (const QString e = writeOutput(mappingCsv(*whole, c.rules.engine, c.rules.model), *c.mapping);
-            !e.isEmpty()) {
-            printError(e);
-            return ExitInput;
-        }
+        if (const int written = writeCommandOutput(mappingCsv(*whole, c.rules.engine, c.rules.model), *c.mapping);
+            written != ExitOk)
+            return written;
     }
     if (c.png) {
         if (!checkPngAvailable())

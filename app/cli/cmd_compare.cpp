@@ -133,13 +133,13 @@ struct CompareOptionSet
     QCommandLineOption noiseFloor { QStringLiteral("noise-floor"),
         QStringLiteral("Changes smaller than this many ns (in the normalized unit) are unchanged (1000)."),
         QStringLiteral("ns"), QStringLiteral("1000") };
-    QCommandLineOption format { QStringList { QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("table (default, the headline first), csv (the pane's table, raw values) or json {by, "
-                       "profiles, headline, gpu_idle, rows: [{key, values: [{total_ns, instances}], delta_ns, "
-                       "delta_pct, delta_instances, status, per_call_pct, change}]}."),
-        QStringLiteral("format"), QStringLiteral("table") };
-    QCommandLineOption output { QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file") };
+    QCommandLineOption format
+        = formatOption(QStringLiteral("table (default, the headline first), csv (the pane's table, raw values) or json "
+                                      "{by, profiles, headline, gpu_idle, rows: [{key, values: [{total_ns, "
+                                      "instances}], delta_ns, delta_pct, delta_instances, status, per_call_pct, "
+                                      "change}]}."),
+            QStringLiteral("table"));
+    QCommandLineOption output = outputOption();
     QCommandLineOption png { QStringLiteral("png"), QStringLiteral("Also render the chart to a PNG (headless)."),
         QStringLiteral("file") };
     QCommandLineOption pngSize { QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1400x700)."),
@@ -270,8 +270,7 @@ bool readOutputs(const QCommandLineParser& parser, const CompareOptionSet& o, Co
 /// The traces (with their #iter= suffixes) and the command's focus, which such entries cannot take.
 bool readEntries(const QCommandLineParser& parser, const CompareOptionSet& o, CompareCommand& c, int* exitCode)
 {
-    c.focusText = o.focus.textOf(parser);
-    if (!checkFocusText(c.focusText))
+    if (!o.focus.read(parser, c.focusText))
         return usageError(exitCode);
     bool anyIteration = false;
     for (const QString& trace : std::as_const(c.traces)) {
@@ -478,10 +477,8 @@ int runCompare(const QStringList& args)
     }
     for (const QString& w : comparison.warnings)
         printWarning(w);
-    if (const QString e = writeOutput(formatComparison(c, comparison, sides), c.output); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
+    if (const int written = writeCommandOutput(formatComparison(c, comparison, sides), c.output); written != ExitOk)
+        return written;
     if (!c.png.isEmpty()) {
         if (const QString e = saveChart(c, comparison); !e.isEmpty()) {
             printError(e);

@@ -10,13 +10,11 @@ namespace nsw::cli {
 int runExport(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
-    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("perfetto: Chrome trace JSON for ui.perfetto.dev and chrome://tracing."),
-        QStringLiteral("format"), QStringLiteral("perfetto"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    addTraceArgument(parser);
+    const QCommandLineOption format
+        = formatOption(QStringLiteral("perfetto: Chrome trace JSON for ui.perfetto.dev and chrome://tracing."),
+            QStringLiteral("perfetto"));
+    const QCommandLineOption output = outputOption();
     parser.addOptions({ format, output });
     const FocusOptions focusOptions(QStringLiteral("Only the events that overlap it are written, whole."));
     focusOptions.addTo(parser);
@@ -26,22 +24,17 @@ int runExport(const QStringList& args)
                            "operation, CUDA API call, NVTX range and OS runtime call, ts/dur in µs with ns kept."),
             &exitCode))
         return exitCode;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        printError(QStringLiteral("export takes exactly one TRACE (see export --help)"));
+    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("export"));
+    if (!trace || !checkFormat(parser.value(format), { QStringLiteral("perfetto") }))
         return ExitUsage;
-    }
-    if (!checkFormat(parser.value(format), { QStringLiteral("perfetto") }))
-        return ExitUsage;
-    const CommandFocusText focusText = focusOptions.textOf(parser);
-    if (!checkFocusText(focusText))
+    CommandFocusText focusText;
+    if (!focusOptions.read(parser, focusText))
         return ExitUsage;
     PerfettoExportRequest request;
-    request.profile = loadProfile(positional.first(), LoadOptions {}, &exitCode);
+    request.profile = loadProfile(*trace, LoadOptions {}, &exitCode);
     if (!request.profile)
         return exitCode;
-    const std::optional<ResolvedFocus> focus
-        = resolveCommandFocus(request.profile, focusText, positional.first(), &exitCode);
+    const std::optional<ResolvedFocus> focus = resolveCommandFocus(request.profile, focusText, *trace, &exitCode);
     if (!focus)
         return exitCode;
     request.focus = focus->range;

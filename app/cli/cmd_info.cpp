@@ -264,11 +264,7 @@ int runLoad(const QString& path, bool json, const QString& outFile)
         text += QStringLiteral("Peak RSS of process: %1\n").arg(formatBytes(peakRssBytes()));
         text += QStringLiteral("SQLite access:       %1\n").arg(loaded.load.sqliteAccess);
     }
-    if (const QString e = writeOutput(text, outFile); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutput(text, outFile);
 }
 
 } // namespace
@@ -276,15 +272,13 @@ int runLoad(const QString& path, bool json, const QString& outFile)
 int runInfo(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
+    addTraceArgument(parser);
     const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("text (default) or json."),
         QStringLiteral("format"), QStringLiteral("text"));
     const QCommandLineOption load(QStringLiteral("load"),
         QStringLiteral("Load the whole profile exactly as the window does and print each "
                        "stage's time and the loaded profile's memory."));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    const QCommandLineOption output = outputOption();
     parser.addOptions({ format, load, output });
     int exitCode = ExitOk;
     if (!parseArguments(parser, args, QStringLiteral("Describe an nsys SQLite export."), &exitCode))
@@ -329,11 +323,7 @@ int runInfo(const QStringList& args)
     const Json& j = *described;
     const QString text
         = fmt == QLatin1String("json") ? QString::fromStdString(j.dump(2)) + QLatin1Char('\n') : textOf(j);
-    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutput(text, parser.value(output));
 }
 
 } // namespace nsw::cli

@@ -15,19 +15,16 @@ namespace nsw::cli {
 int runIterations(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
+    addTraceArgument(parser);
     const QCommandLineOption marker(QStringLiteral("marker"),
         QStringLiteral("The NVTX range that marks one iteration: its exact name, the same name up to numbers "
                        "(ProfilerStep#1 matches every ProfilerStep#N), or a regular expression the whole name "
                        "matches. Default: the first of %1 found, else a guess from GPU idle gaps.")
             .arg(knownIterationMarkers().join(QStringLiteral(", "))),
         QStringLiteral("name"));
-    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("text (default), csv (raw values in ns) or json."), QStringLiteral("format"),
-        QStringLiteral("text"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    const QCommandLineOption format
+        = formatOption(QStringLiteral("text (default), csv (raw values in ns) or json."), QStringLiteral("text"));
+    const QCommandLineOption output = outputOption();
     parser.addOptions({ marker, format, output });
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
@@ -40,13 +37,9 @@ int runIterations(const QStringList& args)
                 + iterationDefinitions() + QLatin1Char('.'),
             &exitCode))
         return exitCode;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        printError(QStringLiteral("iterations takes exactly one TRACE (see iterations --help)"));
-        return ExitUsage;
-    }
+    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("iterations"));
     const QString fmt = parser.value(format);
-    if (!checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("csv"), QStringLiteral("json") }))
+    if (!trace || !checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("csv"), QStringLiteral("json") }))
         return ExitUsage;
     if (parser.isSet(marker) && parser.value(marker).trimmed().isEmpty()) {
         printError(QStringLiteral("--marker needs a name"));
@@ -56,7 +49,7 @@ int runIterations(const QStringList& args)
     LoadOptions load;
     load.parts = LoadNvtx | LoadKernels | LoadMemOps;
     load.kernelColumns = KernelDemangledName | KernelShortName;
-    const ProfilePtr profile = loadProfile(positional.first(), load, &exitCode);
+    const ProfilePtr profile = loadProfile(*trace, load, &exitCode);
     if (!profile)
         return exitCode;
     Result<IterationTable> table = computeIterations({ profile, parser.value(marker), defaultIterationRules() });
@@ -82,11 +75,7 @@ int runIterations(const QStringList& args)
     }
     if (table->isGuess() && fmt != QLatin1String("text"))
         printWarning(QStringLiteral("%1: %2").arg(profile->meta.filePath, table->detection));
-    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutput(text, parser.value(output));
 }
 
 } // namespace nsw::cli

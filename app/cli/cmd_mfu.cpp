@@ -54,11 +54,10 @@ struct MfuOptions
         QStringLiteral("The NVTX range of one iteration (as `iterations --marker`)."), QStringLiteral("name") };
     QCommandLineOption listGpus { QStringLiteral("list-gpus"),
         QStringLiteral("Print the built-in peak table (no TRACE needed).") };
-    QCommandLineOption format { QStringList { QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("text (default), csv (the per-iteration and per-range tables) or json."),
-        QStringLiteral("format"), QStringLiteral("text") };
-    QCommandLineOption output { QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file") };
+    QCommandLineOption format
+        = formatOption(QStringLiteral("text (default), csv (the per-iteration and per-range tables) or json."),
+            QStringLiteral("text"));
+    QCommandLineOption output = outputOption();
 
     void addTo(QCommandLineParser& p) const
     {
@@ -139,8 +138,7 @@ bool fillRequest(const QCommandLineParser& parser, const MfuOptions& o, MfuReque
 int runMfu(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
+    addTraceArgument(parser);
     const MfuOptions o;
     o.addTo(parser);
     int exitCode = ExitOk;
@@ -156,18 +154,11 @@ int runMfu(const QStringList& args)
     const QString fmt = parser.value(o.format);
     if (!checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("csv"), QStringLiteral("json") }))
         return ExitUsage;
-    if (parser.isSet(o.listGpus)) {
-        if (const QString e = writeOutput(gpuTableText(), parser.value(o.output)); !e.isEmpty()) {
-            printError(e);
-            return ExitInput;
-        }
-        return ExitOk;
-    }
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        printError(QStringLiteral("mfu takes exactly one TRACE (see mfu --help)"));
+    if (parser.isSet(o.listGpus))
+        return writeCommandOutput(gpuTableText(), parser.value(o.output));
+    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("mfu"));
+    if (!trace)
         return ExitUsage;
-    }
     MfuRequest request;
     if (!fillRequest(parser, o, request))
         return ExitUsage;
@@ -179,12 +170,12 @@ int runMfu(const QStringList& args)
         }
         request.ranges = std::move(*ranges);
     }
-    request.profile = loadProfile(positional.first(), diagnosticsLoadOptions(), &exitCode);
+    request.profile = loadProfile(*trace, diagnosticsLoadOptions(), &exitCode);
     if (!request.profile)
         return exitCode;
     const Result<MfuResult> result = computeMfu(request);
     if (!result) {
-        printError(QStringLiteral("%1: %2").arg(positional.first(), result.errorMessage()));
+        printError(QStringLiteral("%1: %2").arg(*trace, result.errorMessage()));
         return exitCodeOf(result.error());
     }
     QString text;
@@ -198,11 +189,7 @@ int runMfu(const QStringList& args)
     } else {
         text = mfuText(*result);
     }
-    if (const QString e = writeOutput(text, parser.value(o.output)); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutput(text, parser.value(o.output));
 }
 
 } // namespace nsw::cli

@@ -290,8 +290,7 @@ struct NvlinkOptionSet
     QCommandLineOption alignStart { QStringLiteral("align-start"),
         QStringLiteral("Put the recording's first sample at the capture start (then add --offset-us): for a "
                        "recording whose clock does not match the export's.") };
-    QCommandLineOption output { QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file") };
+    QCommandLineOption output = outputOption();
 
     QList<QCommandLineOption> all() const
     {
@@ -621,10 +620,8 @@ int runNvlink(const QStringList& args)
 
     const QString text = o.json ? QString::fromStdString(pythonJsonDumps(result)) + QLatin1Char('\n')
                                 : textReport(o, in, source, bool(exportData.db), result, request.alignment);
-    if (const QString e = writeOutput(text, o.output); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
+    if (const int written = writeCommandOutput(text, o.output); written != ExitOk)
+        return written;
     if (!o.png.isEmpty()) {
         if (const QString e = savePng(o, in, request, peaks ? &*peaks : nullptr); !e.isEmpty()) {
             printError(e);

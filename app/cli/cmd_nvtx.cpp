@@ -39,11 +39,10 @@ struct NvtxCommand
 std::optional<NvtxCommand> parseNvtxCommand(const QStringList& args, int* exitCode)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
-    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("markdown (default), json or csv (the tree flattened with depth and path)."),
-        QStringLiteral("format"), QStringLiteral("markdown"));
+    addTraceArgument(parser);
+    const QCommandLineOption format
+        = formatOption(QStringLiteral("markdown (default), json or csv (the tree flattened with depth and path)."),
+            QStringLiteral("markdown"));
     const QCommandLineOption phaseMap(QStringLiteral("phase-map"),
         QStringLiteral("JSON {\"phase\": [\"pattern\", ...]}: substring (case-insensitive) or \"re:\" regex; the "
                        "first phase that matches a range wins. Adds time per phase."),
@@ -54,8 +53,7 @@ std::optional<NvtxCommand> parseNvtxCommand(const QStringList& args, int* exitCo
         QStringLiteral("thread (default: a tree per process and thread), process (threads merged) or merged (one "
                        "tree)."),
         QStringLiteral("grouping"), QStringLiteral("thread"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    const QCommandLineOption output = outputOption();
     parser.addOptions({ format, phaseMap, normalize, group, output });
     const FocusOptions focusOptions(
         QStringLiteral("The tree holds the ranges that overlap it, their GPU work projected as usual."));
@@ -66,13 +64,11 @@ std::optional<NvtxCommand> parseNvtxCommand(const QStringList& args, int* exitCo
             exitCode))
         return std::nullopt;
     *exitCode = ExitUsage;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        printError(QStringLiteral("nvtx takes exactly one TRACE (see nvtx --help)"));
+    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("nvtx"));
+    if (!trace)
         return std::nullopt;
-    }
     NvtxCommand c;
-    c.trace = positional.first();
+    c.trace = *trace;
     c.format = parser.value(format);
     c.output = parser.value(output);
     if (!checkFormat(c.format, { QStringLiteral("markdown"), QStringLiteral("json"), QStringLiteral("csv") }))
@@ -89,8 +85,7 @@ std::optional<NvtxCommand> parseNvtxCommand(const QStringList& args, int* exitCo
         printError(QStringLiteral("--group must be thread, process or merged, not '%1'").arg(grouping));
         return std::nullopt;
     }
-    c.focusText = focusOptions.textOf(parser);
-    if (!checkFocusText(c.focusText))
+    if (!focusOptions.read(parser, c.focusText))
         return std::nullopt;
     if (parser.isSet(phaseMap)) {
         QString error;
@@ -149,11 +144,7 @@ int writeNvtxTree(const NvtxCommand& c, const ResolvedFocus& focus, const std::s
         const QByteArray phaseCsv = (QStringLiteral("\n") + phasesCsv(*tree, phaseRows)).toUtf8();
         return out.write(phaseCsv) == phaseCsv.size();
     };
-    if (const QString e = writeOutputWith(c.output, write); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutputWith(c.output, write);
 }
 
 } // namespace

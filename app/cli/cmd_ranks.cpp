@@ -46,13 +46,12 @@ int runRanks(const QStringList& args)
                        "share of the iteration in %.")
             .arg(rankMetricNames().join(QStringLiteral(", "))),
         QStringLiteral("metric"), QStringLiteral("time"));
-    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
+    const QCommandLineOption format = formatOption(
         QStringLiteral("md (default: findings, problems, a table per rank, the metric per rank × iteration, the "
                        "collectives with the largest skew), csv (the metric per rank × iteration, raw values) or "
                        "json (everything)."),
-        QStringLiteral("format"), QStringLiteral("md"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+        QStringLiteral("md"));
+    const QCommandLineOption output = outputOption();
     parser.addOptions({ marker, metric, format, output });
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
@@ -110,11 +109,7 @@ int runRanks(const QStringList& args)
         model.setResult(std::make_shared<const RanksResult>(std::move(*result)), *chosen);
         text = modelCsv(model, RawValueRole);
     }
-    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutput(text, parser.value(output));
 }
 
 } // namespace nsw::cli

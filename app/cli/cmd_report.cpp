@@ -17,8 +17,7 @@ namespace nsw::cli {
 int runReport(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export (or report)."), QStringLiteral("TRACE"));
+    addTraceArgument(parser, QStringLiteral("An nsys SQLite export (or report)."));
     const QCommandLineOption out(QStringLiteral("out"),
         QStringLiteral("The folder to write into (created when missing): report.md, report.json, report.html and "
                        "tables/*.csv."),
@@ -44,11 +43,9 @@ int runReport(const QStringList& args)
                 "\"metrics\", raw values (ns, times on the export's own clock, bytes, percent)."),
             &exitCode))
         return exitCode;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        printError(QStringLiteral("report takes exactly one TRACE (see report --help)"));
+    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("report"));
+    if (!trace)
         return ExitUsage;
-    }
     const QString dir = parser.value(out);
     if (dir.isEmpty()) {
         printError(QStringLiteral("report needs --out DIR (see report --help)"));
@@ -64,8 +61,7 @@ int runReport(const QStringList& args)
         return ExitUsage;
     }
 
-    const std::optional<DiagnosticsResult> result
-        = runCommandDiagnostics(parser, options, positional.first(), &exitCode);
+    const std::optional<DiagnosticsResult> result = runCommandDiagnostics(parser, options, *trace, &exitCode);
     if (!result)
         return exitCode;
 
@@ -92,13 +88,10 @@ int runReport(const QStringList& args)
 int runFindings(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export (or report)."), QStringLiteral("TRACE"));
-    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("text (default) or json (the same as report.json)."), QStringLiteral("format"),
-        QStringLiteral("text"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    addTraceArgument(parser, QStringLiteral("An nsys SQLite export (or report)."));
+    const QCommandLineOption format
+        = formatOption(QStringLiteral("text (default) or json (the same as report.json)."), QStringLiteral("text"));
+    const QCommandLineOption output = outputOption();
     const QCommandLineOption table(QStringLiteral("table"),
         QStringLiteral("Print one of report's tables instead of the findings (text, csv or json), by its id: "
                        "stream_concurrency, longest_kernels, h2d_over_time, h2d_load_phases, launch_percentiles, "
@@ -114,19 +107,16 @@ int runFindings(const QStringList& args)
                            "recommendation, then the checks not run for missing data."),
             &exitCode))
         return exitCode;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        printError(QStringLiteral("findings takes exactly one TRACE (see findings --help)"));
+    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("findings"));
+    if (!trace)
         return ExitUsage;
-    }
     const QString fmt = parser.value(format);
     const bool oneTable = parser.isSet(table);
     if (!checkFormat(fmt,
             oneTable ? QStringList { QStringLiteral("text"), QStringLiteral("csv"), QStringLiteral("json") }
                      : QStringList { QStringLiteral("text"), QStringLiteral("json") }))
         return ExitUsage;
-    const std::optional<DiagnosticsResult> result
-        = runCommandDiagnostics(parser, options, positional.first(), &exitCode);
+    const std::optional<DiagnosticsResult> result = runCommandDiagnostics(parser, options, *trace, &exitCode);
     if (!result)
         return exitCode;
     QString text;
@@ -153,11 +143,7 @@ int runFindings(const QStringList& args)
     } else {
         text = findingsText(*result);
     }
-    if (const QString e = writeOutput(text, parser.value(output)); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutput(text, parser.value(output));
 }
 
 } // namespace nsw::cli

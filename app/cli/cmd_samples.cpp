@@ -70,8 +70,7 @@ bool parseDuring(const QString& text, SamplesCommand& c)
 std::optional<SamplesCommand> parseSamplesCommand(const QStringList& args, int* exitCode)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export with CPU samples."), QStringLiteral("TRACE"));
+    addTraceArgument(parser, QStringLiteral("An nsys SQLite export with CPU samples."));
     const QCommandLineOption view(QStringLiteral("view"),
         QStringLiteral("flat (default: functions with self and total samples), top-down (call tree from the "
                        "outermost frames) or bottom-up (the functions that were running, their callers below)."),
@@ -84,11 +83,10 @@ std::optional<SamplesCommand> parseSamplesCommand(const QStringList& args, int* 
         QStringLiteral("gpu-idle: only samples of the threads that launch a GPU's work, taken while that GPU sat in "
                        "an idle gap (gpu-idle:GPU for one GPU)."),
         QStringLiteral("when"));
-    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("md (default), csv, json or collapsed (folded stacks for flame-graph tools)."),
-        QStringLiteral("format"), QStringLiteral("md"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout."), QStringLiteral("file"));
+    const QCommandLineOption format
+        = formatOption(QStringLiteral("md (default), csv, json or collapsed (folded stacks for flame-graph tools)."),
+            QStringLiteral("md"));
+    const QCommandLineOption output = outputOption();
     parser.addOptions({ view, thread, process, during, format, output });
     const FocusOptions focusOptions(QStringLiteral("Only the samples taken inside it."));
     focusOptions.addTo(parser);
@@ -99,13 +97,11 @@ std::optional<SamplesCommand> parseSamplesCommand(const QStringList& args, int* 
             exitCode))
         return std::nullopt;
     *exitCode = ExitUsage;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        printError(QStringLiteral("samples takes exactly one TRACE (see samples --help)"));
+    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("samples"));
+    if (!trace)
         return std::nullopt;
-    }
     SamplesCommand c;
-    c.trace = positional.first();
+    c.trace = *trace;
     c.format = parser.value(format);
     c.output = parser.value(output);
     c.viewName = parser.value(view);
@@ -132,8 +128,7 @@ std::optional<SamplesCommand> parseSamplesCommand(const QStringList& args, int* 
         return std::nullopt;
     if (parser.isSet(during) && !parseDuring(parser.value(during), c))
         return std::nullopt;
-    c.focusText = focusOptions.textOf(parser);
-    if (!checkFocusText(c.focusText))
+    if (!focusOptions.read(parser, c.focusText))
         return std::nullopt;
     *exitCode = ExitOk;
     return c;
@@ -227,11 +222,7 @@ int writeSamples(const SamplesCommand& c, const ResolvedFocus& focus, const Samp
         text
             = c.view == View::Flat ? sampleFlatMarkdown(p, r.functions, n, head) : sampleTreeMarkdown(p, rows, n, head);
     }
-    if (const QString e = writeOutput(text, c.output); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutput(text, c.output);
 }
 
 } // namespace

@@ -41,16 +41,13 @@ QString reportListHelp()
 std::optional<StatsCommand> parseStatsCommand(const QStringList& args, int* exitCode)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(
-        QStringLiteral("trace"), QStringLiteral("An nsys SQLite export."), QStringLiteral("TRACE"));
+    addTraceArgument(parser);
     const QCommandLineOption report(QStringList { QStringLiteral("r"), QStringLiteral("report") },
         QStringLiteral("Reports to run, comma separated:") + reportListHelp(), QStringLiteral("reports"));
-    const QCommandLineOption format(QStringList { QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("csv (nsys stats --format csv, identical), table (default) or json."), QStringLiteral("format"),
-        QStringLiteral("table"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("Write to FILE instead of stdout (several reports go one after the other)."),
-        QStringLiteral("file"));
+    const QCommandLineOption format = formatOption(
+        QStringLiteral("csv (nsys stats --format csv, identical), table (default) or json."), QStringLiteral("table"));
+    const QCommandLineOption output
+        = outputOption(QStringLiteral("Write to FILE instead of stdout (several reports go one after the other)."));
     parser.addOptions({ report, format, output });
     const FocusOptions focusOptions(QStringLiteral("Reports count the rows that overlap it, durations not clipped."));
     focusOptions.addTo(parser);
@@ -60,13 +57,11 @@ std::optional<StatsCommand> parseStatsCommand(const QStringList& args, int* exit
             exitCode))
         return std::nullopt;
     *exitCode = ExitUsage;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1) {
-        printError(QStringLiteral("stats takes exactly one TRACE (see stats --help)"));
+    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("stats"));
+    if (!trace)
         return std::nullopt;
-    }
     StatsCommand c;
-    c.trace = positional.first();
+    c.trace = *trace;
     c.output = parser.value(output);
     c.format = parser.value(format);
     if (c.format == QLatin1String("column"))
@@ -77,8 +72,7 @@ std::optional<StatsCommand> parseStatsCommand(const QStringList& args, int* exit
         printError(QStringLiteral("no report given; use -r REPORT (see stats --help)"));
         return std::nullopt;
     }
-    c.focusText = focusOptions.textOf(parser);
-    if (!checkFocusText(c.focusText))
+    if (!focusOptions.read(parser, c.focusText))
         return std::nullopt;
     Result<StatsPlan> plan = planReports(parser.value(report).split(QLatin1Char(','), Qt::SkipEmptyParts));
     if (!plan) {
@@ -141,11 +135,7 @@ int writeReports(const StatsCommand& c, const ResolvedFocus& focus, const std::v
         }
         return true;
     };
-    if (const QString e = writeOutputWith(c.output, write); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutputWith(c.output, write);
 }
 
 } // namespace

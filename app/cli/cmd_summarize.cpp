@@ -10,16 +10,14 @@ namespace nsw::cli {
 int runSummarize(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("trace"),
-        QStringLiteral("An export (or a report) of one or more ranks."), QStringLiteral("TRACE"));
+    addTraceArgument(parser, QStringLiteral("An export (or a report) of one or more ranks."));
     const QCommandLineOption marker(QStringLiteral("iteration-marker"),
         QStringLiteral("The NVTX range of one iteration, as ranks --iteration-marker takes it (ranks refuses a "
                        "summary made with another marker than it is asked for). Default: automatic."),
         QStringLiteral("name"));
-    const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
-        QStringLiteral("The summary to write (required; by convention FILE.%1).")
-            .arg(QLatin1String(kRankSummarySuffix)),
-        QStringLiteral("file"));
+    const QCommandLineOption output
+        = outputOption(QStringLiteral("The summary to write (required; by convention FILE.%1).")
+                           .arg(QLatin1String(kRankSummarySuffix)));
     parser.addOptions({ marker, output });
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,
@@ -31,10 +29,9 @@ int runSummarize(const QStringList& args)
                 .arg(kRankSummaryVersion),
             &exitCode))
         return exitCode;
-    if (parser.positionalArguments().size() != 1) {
-        printError(QStringLiteral("summarize takes exactly one TRACE (see summarize --help)"));
+    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("summarize"));
+    if (!trace)
         return ExitUsage;
-    }
     if (!parser.isSet(output) || parser.value(output).isEmpty() || parser.value(output) == QLatin1String("-")) {
         printError(QStringLiteral("summarize needs -o FILE (the summary is binary)"));
         return ExitUsage;
@@ -43,12 +40,11 @@ int runSummarize(const QStringList& args)
         printError(QStringLiteral("--iteration-marker needs a name"));
         return ExitUsage;
     }
-    const QString trace = parser.positionalArguments().first();
-    if (isRankSummaryFile(trace)) {
-        printError(QStringLiteral("%1: already a rank summary").arg(trace));
+    if (isRankSummaryFile(*trace)) {
+        printError(QStringLiteral("%1: already a rank summary").arg(*trace));
         return ExitUsage;
     }
-    Result<RankFile> file = summarizeTrace({ trace, parser.value(marker) });
+    Result<RankFile> file = summarizeTrace({ *trace, parser.value(marker) });
     if (!file) {
         printError(file.errorMessage());
         return file.error().kind == ErrorKind::NoData ? ExitNoData : ExitInput;
@@ -56,13 +52,8 @@ int runSummarize(const QStringList& args)
     for (const QString& w : file->warnings)
         printWarning(w);
     const QByteArray bytes = encodeRankSummary(*file);
-    const QString e
-        = writeOutputWith(parser.value(output), [&bytes](QIODevice& out) { return out.write(bytes) == bytes.size(); });
-    if (!e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeCommandOutputWith(
+        parser.value(output), [&bytes](QIODevice& out) { return out.write(bytes) == bytes.size(); });
 }
 
 } // namespace nsw::cli
