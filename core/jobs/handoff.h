@@ -43,6 +43,9 @@ inline void handoffAcquire([[maybe_unused]] const void* key)
 /// The pool every background job of the workbench runs on (see jobpool.cpp for why it is not Qt's global one).
 QThreadPool* jobThreadPool();
 
+/// Gives the calling pool thread (and the threads it starts) a lower CPU weight than the GUI thread, once per thread.
+void yieldTheCpuToTheGuiThread();
+
 /// Runs @p work on jobThreadPool(), announcing the hand-over to ThreadSanitizer. The work is wrapped in a
 /// runnable that is complete before the release and passed by pointer, so nothing is written after the release;
 /// the pool thread acquires on the runnable's own address before it reads the work.
@@ -57,6 +60,7 @@ inline void startInPool(std::function<void()> work)
         void run() override
         {
             handoffAcquire(this);
+            yieldTheCpuToTheGuiThread();
             m_work();
         }
 

@@ -41,6 +41,16 @@ bool SortFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceP
     return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
 }
 
+bool SortFilterProxy::hasChildren(const QModelIndex& parent) const
+{
+    // Without a filter every source row is shown, so the source can answer. QSortFilterProxyModel would build (and
+    // sort) the row's mapping first, and a tree view asks this of every row it lays out: expanding a thread of 100,000
+    // NVTX ranges sorted each range's children on the GUI thread.
+    if (sourceModel() && filterRegularExpression().pattern().isEmpty())
+        return sourceModel()->hasChildren(mapToSource(parent));
+    return QSortFilterProxyModel::hasChildren(parent);
+}
+
 bool SortFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
 {
     // A descending sort asks lessThan(right, left): answer so that the pinned row comes first either way.

@@ -16,6 +16,7 @@ public:
 
     /// Returns an empty string, or the regular expression's error (the filter is then left unchanged).
     QString setFilter(const QString& text, bool regex);
+    bool hasChildren(const QModelIndex& parent = {}) const override;
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;

@@ -5,7 +5,7 @@
 
 #include <QFileInfo>
 #include <algorithm>
-#include <set>
+#include <optional>
 
 namespace nsw {
 
@@ -82,10 +82,21 @@ QString Profile::deviceLabel(ProcessIndex process, int cudaDevice) const
 
 std::vector<int> Profile::devicesUsed() const
 {
-    std::set<int> devices(kernels.device.begin(), kernels.device.end());
-    devices.insert(memops.device.begin(), memops.device.end());
-    devices.insert(graphLaunches.device.begin(), graphLaunches.device.end());
-    return { devices.begin(), devices.end() };
+    // A handful of ordinals over millions of rows (the status bar asks on the GUI thread): a linear pass that looks a
+    // value up only when it differs from the row before.
+    std::vector<int> devices;
+    for (const Column<std::int32_t>* column : { &kernels.device, &memops.device, &graphLaunches.device }) {
+        std::optional<int> previous;
+        for (const int d : *column) {
+            if (d == previous)
+                continue;
+            previous = d;
+            if (std::find(devices.begin(), devices.end(), d) == devices.end())
+                devices.push_back(d);
+        }
+    }
+    std::sort(devices.begin(), devices.end());
+    return devices;
 }
 
 QString Profile::processLabel(ProcessIndex process) const

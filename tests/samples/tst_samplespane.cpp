@@ -68,6 +68,7 @@ class TestSamplesPane : public QObject
 private Q_SLOTS:
     void showsTheFunctionsOfAnExport();
     void exportWithoutSamplesSaysSo();
+    void idleChoicesNameEveryGpuWithWork();
     void threadScope();
     void timeRangeFromAnotherPane();
     void functionMarksGoToTheTimeline();
@@ -115,9 +116,37 @@ void TestSamplesPane::exportWithoutSamplesSaysSo()
     pane.show();
     QTRY_VERIFY(pane.placeholder()->isVisible());
     QVERIFY(!pane.tabs()->isVisible());
+    // Nothing to choose without samples (and no analysis of the kernels for the choices).
+    QCOMPARE(pane.duringSelector()->count(), 1);
     QVERIFY2(pane.placeholder()->text().contains(u"has no CPU samples: the export has no COMPOSITE_EVENTS table"_s),
         qPrintable(pane.placeholder()->text()));
     QVERIFY(pane.placeholder()->text().contains(u"nsys profile -s cpu"_s));
+}
+
+void TestSamplesPane::idleChoicesNameEveryGpuWithWork()
+{
+    Workbench workbench;
+    const QString path = generatedExport(u"2024.6"_s);
+    openSession(workbench, path);
+    SamplesPane pane(&workbench);
+    pane.show();
+    QTRY_VERIFY(pane.shown());
+    QStringList expected { u"Whole focus"_s, u"While every GPU is idle"_s };
+    for (const QStringList& row : queryRows(path,
+             u"SELECT DISTINCT deviceId FROM (SELECT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT "
+             "deviceId FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT deviceId FROM CUPTI_ACTIVITY_KIND_MEMSET) "
+             "ORDER BY deviceId"_s))
+        expected.append(u"While GPU %1 is idle"_s.arg(row.value(0)));
+    QVERIFY(expected.size() > 2);
+    // The GPUs are listed once their analysis, off the GUI thread, is done.
+    const auto texts = [&]() {
+        QStringList out;
+        for (int i = 0; i < pane.duringSelector()->count(); ++i)
+            out.append(pane.duringSelector()->itemText(i));
+        return out;
+    };
+    QTRY_COMPARE(texts(), expected);
+    QVERIFY(pane.duringSelector()->isVisible());
 }
 
 void TestSamplesPane::threadScope()

@@ -94,6 +94,7 @@ SamplesPane::SamplesPane(Workbench* workbench, QWidget* parent)
     , m_statesArea(new QScrollArea(this))
     , m_states(new ThreadStateView(this))
     , m_job(this)
+    , m_gpuKeysJob(this)
 {
     setUpControls();
     setUpViews();
@@ -257,7 +258,8 @@ void SamplesPane::fillSelectors()
     m_during->clear();
     m_scope->addItem(tr("All threads"), QStringList { QStringLiteral("all") });
     m_during->addItem(tr("Whole focus"), kNotIdle);
-    if (!m_session || !m_session->isComplete())
+    m_gpuKeysJob.cancel();
+    if (!m_session || !m_session->isComplete() || !missingSamplesReason(*m_session->profile()).isEmpty())
         return;
     const Profile& p = *m_session->profile();
     std::map<ThreadIndex, qint64> perThread;
@@ -274,13 +276,23 @@ void SamplesPane::fillSelectors()
         if (thread >= 0)
             m_scope->addItem(tr("Thread %1 · %2").arg(p.threadLabel(thread), withThousandsSeparators(n)),
                 QStringList { QStringLiteral("thread"), QString::number(thread) });
-    if (p.kernels.size() + p.memops.size() > 0) {
-        m_during->addItem(tr("While every GPU is idle"), kAllGpus);
-        for (const int gpu : sampleGpuKeys(m_session->profile()))
-            m_during->addItem(tr("While GPU %1 is idle").arg(gpu), gpu);
-    }
     m_scope->setCurrentIndex(std::max(0, m_scope->findData(scope)));
+    if (p.kernels.size() + p.memops.size() == 0)
+        return;
+    m_during->addItem(tr("While every GPU is idle"), kAllGpus);
     m_during->setCurrentIndex(std::max(0, m_during->findData(during)));
+    // Which GPUs there are is an analysis of every kernel: it runs off the GUI thread, and the choices follow.
+    m_gpuKeysJob.run<std::vector<int>>(
+        [profile = m_session->profile()](
+            const JobContext& job) { return Result<std::vector<int>>(sampleGpuKeys(profile, job.cancelToken())); },
+        [this, during](Result<std::vector<int>> keys) {
+            if (!keys)
+                return;
+            for (const int gpu : *keys)
+                m_during->addItem(tr("While GPU %1 is idle").arg(gpu), gpu);
+            if (m_during->currentIndex() <= 0)
+                m_during->setCurrentIndex(std::max(0, m_during->findData(during)));
+        });
 }
 
 SamplesRequest SamplesPane::currentRequest() const

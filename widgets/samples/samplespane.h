@@ -122,6 +122,7 @@ private:
     ThreadStateView* m_states;
     std::shared_ptr<const SamplesView> m_view;
     JobSlot m_job;
+    JobSlot m_gpuKeysJob; ///< the GPUs of the "While GPU N is idle" choices
 };
 
 /// Counts the samples of @p request and builds every view of them (@p bins thread-state bins over the focus, the
