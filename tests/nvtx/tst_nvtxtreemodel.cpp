@@ -10,6 +10,7 @@
 #include <QBuffer>
 #include <QSignalSpy>
 #include <QTest>
+#include <functional>
 
 using namespace nsw;
 using namespace Qt::StringLiterals;
@@ -30,6 +31,8 @@ private Q_SLOTS:
     void printsTheTree();
     void sortsOnRawValues();
     void filterKeepsAncestors();
+    void hasChildrenAgreesWithRows_data();
+    void hasChildrenAgreesWithRows();
     void highlight();
     void flatModel();
 };
@@ -118,6 +121,40 @@ void TestNvtxTreeModel::filterKeepsAncestors()
             u"      domain 7:x | 1 | 3 ns | 100 ns | 100 ns | 1 | 5.2"_s, u"        k_x | 1 |  | 100 ns |  | 1 | 5.2"_s,
             u"worker | 1 | 300 ns | 100 ns | 100 ns | 1 | 5.2"_s, u"  k_worker | 1 |  | 100 ns |  | 1 | 5.2"_s }));
     QVERIFY(!proxy.setFilter(u"(unclosed"_s, true).isEmpty());
+}
+
+void TestNvtxTreeModel::hasChildrenAgreesWithRows_data()
+{
+    QTest::addColumn<QString>("filter");
+    // The merged fixture tree (nvtxfixture.h): step_1 > forward > layer_1 > domain 7:x > k_x, worker > k_worker.
+    // Without a filter the proxy answers from the source; with one, a shown range whose children are all filtered
+    // out has none.
+    QTest::addRow("no filter") << QString();
+    QTest::addRow("a range whose children are all filtered out") << u"^forward$"_s;
+}
+
+void TestNvtxTreeModel::hasChildrenAgreesWithRows()
+{
+    QFETCH(QString, filter);
+    NvtxTreeModel model;
+    model.setTree(mergedFixtureTree());
+    SortFilterProxy proxy;
+    proxy.setSourceModel(&model);
+    proxy.setFilterKeyColumn(NvtxTreeModel::RangeColumn);
+    QCOMPARE(proxy.setFilter(filter, true), QString());
+    int nodes = 0;
+    std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+        QCOMPARE(proxy.hasChildren(parent), proxy.rowCount(parent) > 0);
+        for (int r = 0; r < proxy.rowCount(parent); ++r, ++nodes)
+            walk(proxy.index(r, 0, parent));
+    };
+    walk({});
+    QVERIFY(nodes > 0);
+    const QModelIndex step = proxy.index(0, 0);
+    const QModelIndex forward = proxy.match(step, Qt::DisplayRole, u"forward"_s, 1, Qt::MatchRecursive).value(0);
+    QVERIFY(forward.isValid());
+    QVERIFY(model.hasChildren(proxy.mapToSource(forward)));
+    QCOMPARE(proxy.hasChildren(forward), filter.isEmpty());
 }
 
 void TestNvtxTreeModel::highlight()
