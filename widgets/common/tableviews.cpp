@@ -5,6 +5,7 @@
 #include "core/models/sortfilterproxy.h"
 #include "core/util/csv.h"
 #include "widgets/common/backgroundexport.h"
+#include "widgets/common/elidingheader.h"
 #include "widgets/common/filedialogs.h"
 
 #include <QAction>
@@ -45,6 +46,7 @@ void addCopyAction(QAbstractItemView* view)
 
 void setupTableView(QTableView* view)
 {
+    ElidingHeader::install(view);
     view->setSortingEnabled(true);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setAlternatingRowColors(true);
@@ -67,6 +69,7 @@ QTableView* newSortableTableView(QAbstractItemModel* model, QWidget* parent)
     auto* proxy = new SortFilterProxy(parent);
     proxy->setSourceModel(model);
     auto* view = new QTableView(parent);
+    ElidingHeader::install(view);
     view->setModel(proxy);
     // The rows keep the model's order until a header is clicked: enabling sorting would otherwise sort by the first
     // column at once (thousands of gap rows, on the GUI thread, for an order nobody asked for).
@@ -88,6 +91,7 @@ void resizeColumnsToCells(QTableView* view, int maxHeaderWidth)
 
 void setupTreeView(QTreeView* view)
 {
+    ElidingHeader::install(view);
     view->setSortingEnabled(true);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setAlternatingRowColors(true);
