@@ -9,6 +9,7 @@
 
 #include <QComboBox>
 #include <QFile>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -33,6 +34,7 @@ private Q_SLOTS:
     void initTestCase();
     void showsTheRun();
     void metricRecolours();
+    void shortPaneElidesTheScaleTitle();
     void clickAsksForTheRankFocused_data();
     void clickAsksForTheRankFocused();
     void summaryWithoutItsExportSaysSo();
@@ -112,6 +114,23 @@ void TestRanksPane::metricRecolours()
     // The heat map keeps its cells as floats (1,024 ranks x 200 iterations): equal to a relative 1e-6.
     const double shown = pane->heatmap()->cellValue(0, 3), truth = double(rank0["wait_ns"].get<qint64>()) / 1e6;
     QVERIFY2(std::abs(shown - truth) < 1e-6 * std::max(1.0, truth), qPrintable(QString::number(shown - truth)));
+}
+
+void TestRanksPane::shortPaneElidesTheScaleTitle()
+{
+    // A pane docked low under the timeline: the colour scale is shorter than its title, which runs along it.
+    auto pane = showing({ m_dir.filePath(u"run"_s) });
+    pane->metricBox()->setCurrentIndex(pane->metricBox()->findData(u"wait"_s));
+    pane->resize(900, 330);
+    RankHeatmap* map = pane->heatmap();
+    QCPColorScale* scale = map->colorMap()->colorScale();
+    const auto elided = [&]() { return scale->axis()->label().endsWith(u"…"_s); };
+    QTRY_VERIFY2(elided(), qPrintable(scale->axis()->label()));
+    const QString shown = scale->axis()->label();
+    QVERIFY(shown.startsWith(u"wait"_s));
+    QVERIFY(QFontMetrics(scale->axis()->labelFont()).horizontalAdvance(shown) <= scale->rect().height());
+    pane->resize(1100, 760); // tall again: the whole title
+    QTRY_COMPARE(scale->axis()->label(), u"wait for other ranks (ms)"_s);
 }
 
 void TestRanksPane::clickAsksForTheRankFocused_data()

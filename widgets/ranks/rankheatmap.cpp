@@ -4,6 +4,7 @@
 #include "widgets/common/axisticks.h"
 #include "widgets/common/plotexport.h"
 
+#include <QFontMetrics>
 #include <QToolTip>
 #include <cmath>
 #include <limits>
@@ -130,8 +131,9 @@ void RankHeatmap::setResult(std::shared_ptr<const RanksResult> result, RankMetri
                     = float(cell.value(metric) * scale);
     }
     const bool any = rows > 0 && m_iterations > 0;
-    m_scale->axis()->setLabel(
-        any ? rankMetricTitle(metric) + (metric == RankMetric::Bubble ? tr(" (%)") : tr(" (ms)")) : QString());
+    m_scaleTitle
+        = any ? rankMetricTitle(metric) + (metric == RankMetric::Bubble ? tr(" (%)") : tr(" (ms)")) : QString();
+    m_scale->axis()->setLabel(m_scaleTitle);
     m_scale->setVisible(any);
     m_empty->setVisible(!any);
     m_map->setVisible(any);
@@ -148,6 +150,10 @@ void RankHeatmap::updateLayout()
 {
     fitTickCounts({ xAxis, yAxis }, [this]() { QCustomPlot::updateLayout(); });
     const QRect cells = axisRect()->rect();
+    // The scale's title runs along it: in a short pane it is elided, not cut at both ends ("ait for other ranks (m").
+    // Its width is the font's height whatever the text, so the layout stands.
+    m_scale->axis()->setLabel(QFontMetrics(m_scale->axis()->labelFont())
+                                  .elidedText(m_scaleTitle, Qt::ElideRight, std::max(0, m_scale->rect().height())));
     const int rows = std::min(rankCount(), std::max(1, cells.height()));
     const int columns = std::min(m_iterations, std::max(1, cells.width()));
     if (rows != m_binRows || columns != m_binColumns)

@@ -56,6 +56,7 @@ private:
     int m_binColumns = 0;
     QCPColorMap* m_map;
     QCPColorScale* m_scale;
+    QString m_scaleTitle; ///< the colour scale's whole title (its axis shows it elided)
     QCPItemRect* m_current;
     QCPItemText* m_empty;
 };
