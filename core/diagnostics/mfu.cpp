@@ -28,7 +28,8 @@ double tflopsOf(double flops, TimeNs ns)
     return ns > 0 ? flops / double(ns) / 1e3 : 0.0;
 }
 
-/// The GPU of the export when all its GPUs share one name.
+} // namespace
+
 QString exportGpuName(const Profile& p)
 {
     QString name;
@@ -42,37 +43,41 @@ QString exportGpuName(const Profile& p)
     return name;
 }
 
-Status resolvePeak(const MfuRequest& request, MfuResult& r)
+Result<MfuPeak> resolveMfuPeak(const MfuRequest& request)
 {
-    r.gpuName = request.gpuName.isEmpty() ? exportGpuName(*request.profile) : request.gpuName;
+    using R = Result<MfuPeak>;
+    MfuPeak r;
+    r.gpuName = request.gpuName.isEmpty() && request.profile ? exportGpuName(*request.profile) : request.gpuName;
     const GpuPeak* peak = findGpuPeak(r.gpuName);
     const QString precision = precisionName(request.precision);
     if (request.peakTflops > 0) {
         r.peakTflops = request.peakTflops;
         r.peakGpu = QStringLiteral("given");
-        r.assumptions << QStringLiteral("Peak %1 TFLOP/s per GPU for %2, given (--peak-tflops).")
-                             .arg(number(r.peakTflops), precision);
+        r.assumption = QStringLiteral("Peak %1 TFLOP/s per GPU for %2, given (--peak-tflops).")
+                           .arg(number(r.peakTflops), precision);
     } else if (!peak) {
-        return Status::failure(ErrorKind::Usage,
+        return R::failure(ErrorKind::Usage,
             r.gpuName.isEmpty()
                 ? QStringLiteral("the export does not name its GPU (no TARGET_INFO_GPU): give --gpu-name (e.g. "
                                  "\"H100 SXM\") or --peak-tflops")
                 : QStringLiteral("no built-in peak for the GPU \"%1\": give --peak-tflops").arg(r.gpuName));
     } else if (peak->tflops[std::size_t(request.precision)] <= 0) {
-        return Status::failure(ErrorKind::Usage,
+        return R::failure(ErrorKind::Usage,
             QStringLiteral("the built-in table has no %1 peak for %2: choose another --precision or give "
                            "--peak-tflops")
                 .arg(precision, peak->gpu));
     } else {
         r.peakTflops = peak->tflops[std::size_t(request.precision)];
         r.peakGpu = peak->gpu;
-        r.assumptions << QStringLiteral("Peak %1 TFLOP/s per GPU: %2, %3, dense (no structured sparsity), from the %4 "
-                                        "(built-in table; --peak-tflops overrides).")
-                             .arg(number(r.peakTflops), peak->gpu, precision, peak->source);
+        r.assumption = QStringLiteral("Peak %1 TFLOP/s per GPU: %2, %3, dense (no structured sparsity), from the %4 "
+                                      "(built-in table; --peak-tflops overrides).")
+                           .arg(number(r.peakTflops), peak->gpu, precision, peak->source);
     }
     r.peakBandwidthTBs = request.peakBandwidthTBs > 0 ? request.peakBandwidthTBs : (peak ? peak->memoryTBs : 0.0);
-    return success();
+    return r;
 }
+
+namespace {
 
 bool rangeMatches(const RangeFlops& range, const QString& name)
 {
@@ -240,8 +245,14 @@ Result<MfuResult> computeMfu(const MfuRequest& request, const JobContext& job)
         return R::failure(ErrorKind::Usage,
             QStringLiteral("no FLOPs: give FLOPs per iteration, the transformer's parameters and tokens, or FLOPs "
                            "per NVTX range"));
-    if (const Status peak = resolvePeak(request, r); !peak)
+    const Result<MfuPeak> peak = resolveMfuPeak(request);
+    if (!peak)
         return peak.failureAs<MfuResult>();
+    r.gpuName = peak->gpuName;
+    r.peakGpu = peak->peakGpu;
+    r.peakTflops = peak->peakTflops;
+    r.peakBandwidthTBs = peak->peakBandwidthTBs;
+    r.assumptions << peak->assumption;
     r.gpus = request.gpus > 0 ? request.gpus : int(makeAnalysisContext(request.profile, {}, job).devices.size());
     r.gpus = std::max(r.gpus, 1);
     r.clockOrigin = captureSpanOf(*request.profile).start;

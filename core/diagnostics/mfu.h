@@ -44,6 +44,9 @@ struct RangeFlops
 /// A per-range file: JSON {"name": flops, "re:pattern": {"flops": F, "bytes": B}, ...}. Input errors name the file.
 Result<std::vector<RangeFlops>> loadRangeFlops(const QString& path);
 
+/// The GPU of the export when all its GPUs share one name (the one MfuRequest::gpuName defaults to), else empty.
+QString exportGpuName(const Profile& profile);
+
 /// What the `mfu` command and the Findings pane's MFU dialog ask for.
 struct MfuRequest
 {
@@ -59,6 +62,19 @@ struct MfuRequest
     int gpus = 0; ///< GPUs the FLOPs run on; 0: the GPUs that run kernels in the export
     QString iterationMarker; ///< as `iterations --marker`; empty: automatic
 };
+
+/// The peak an MFU is measured against, and where it comes from.
+struct MfuPeak
+{
+    QString gpuName; ///< as found in the export or given
+    QString peakGpu; ///< the table's row, or "given"
+    double peakTflops = 0; ///< per GPU
+    double peakBandwidthTBs = 0; ///< per GPU, 0 when unknown
+    QString assumption; ///< the value and its source, in words
+};
+/// The peak computeMfu() uses for @p request: the given one, else the built-in table's row for the GPU (the export's
+/// when none is named) and the precision. Its usage errors are computeMfu()'s.
+Result<MfuPeak> resolveMfuPeak(const MfuRequest& request);
 
 struct MfuIterationRow
 {

@@ -12,7 +12,8 @@ QString readableName(const QString& identifier)
         { QStringLiteral("cpu"), QStringLiteral("CPU") }, { QStringLiteral("nccl"), QStringLiteral("NCCL") },
         { QStringLiteral("nvtx"), QStringLiteral("NVTX") }, { QStringLiteral("api"), QStringLiteral("API") },
         { QStringLiteral("pid"), QStringLiteral("PID") }, { QStringLiteral("min"), QStringLiteral("minimum") },
-        { QStringLiteral("max"), QStringLiteral("maximum") } };
+        { QStringLiteral("max"), QStringLiteral("maximum") }, { QStringLiteral("mfu"), QStringLiteral("MFU") },
+        { QStringLiteral("flops"), QStringLiteral("FLOPs") }, { QStringLiteral("tflops"), QStringLiteral("TFLOP/s") } };
     static const QStringList units { QStringLiteral("ns"), QStringLiteral("us"), QStringLiteral("ms"),
         QStringLiteral("pct") };
     QStringList parts = identifier.split(QLatin1Char('_'), Qt::SkipEmptyParts);

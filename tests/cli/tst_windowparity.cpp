@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One pipeline per feature (issue 38 §2): the command and the window's pipeline on the same export give the same
 // result, byte for byte where both write a file. Categories (focus, wall time source, per-GPU mapping), NVLink peaks
-// (GPU metrics and an NVF1 recording), the report folder with thresholds changed in the Findings pane, and compare's
-// "per iteration" against the Iterations pane's iterations.
+// (GPU metrics and an NVF1 recording), the report folder with thresholds changed in the Findings pane, compare's
+// "per iteration" against the Iterations pane's iterations, and the MFU tab's dialog against `mfu`'s options.
 #include "app/cli/cli.h"
 #include "app/cli/clicommon.h"
 #include "core/categories/categoryexport.h"
 #include "core/compare/compareexport.h"
 #include "core/controllers/categorycontroller.h"
 #include "core/controllers/comparecontroller.h"
+#include "core/diagnostics/mfuexport.h"
 #include "core/iterations/iterations.h"
 #include "core/nvlink/nvlinkattachment.h"
 #include "core/profile/capturespan.h"
@@ -17,12 +18,17 @@
 #include "core/session/workbenchload.h"
 #include "generator.h"
 #include "widgets/diagnostics/findingspane.h"
+#include "widgets/diagnostics/mfudialog.h"
+#include "widgets/diagnostics/mfuview.h"
 #include "widgets/nvlink/nvlinkattach.h"
 #include "widgets/nvlink/nvlinkpane.h"
 
 #include <QComboBox>
 #include <QDirIterator>
 #include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -292,6 +298,38 @@ private Q_SLOTS:
             QVERIFY(!table->iterations.empty());
             QCOMPARE(controller.comparison().divisor[i], double(table->iterations.size()));
         }
+    }
+
+    void mfu()
+    {
+        // The transformer calculator's fields filled as the command's options: the same result, field for field.
+        const QString out = m_dir.filePath(u"mfu.json"_s);
+        QCOMPARE(cli({ u"mfu"_s, m_export, u"--params"_s, u"1.3e9"_s, u"--tokens"_s, u"8192"_s, u"--layers"_s, u"24"_s,
+                     u"--hidden"_s, u"2048"_s, u"--seq"_s, u"2048"_s, u"--marker"_s, u"train_step"_s,
+                     u"--peak-tflops"_s, u"312"_s, u"--format"_s, u"json"_s, u"-o"_s, out }),
+            int(cli::ExitOk));
+
+        Window w(m_export);
+        FindingsPane pane(&w.workbench);
+        MfuView* view = pane.mfuView();
+        MfuDialog* dialog = view->dialog();
+        dialog->setProfile(w.session->profile());
+        dialog->modelChoice()->setChecked(true);
+        dialog->paramsEdit()->setText(u"1.3e9"_s);
+        dialog->tokensEdit()->setText(u"8192"_s);
+        dialog->layersEdit()->setText(u"24"_s);
+        dialog->hiddenEdit()->setText(u"2048"_s);
+        dialog->seqEdit()->setText(u"2048"_s);
+        dialog->markerEdit()->setText(u"train_step"_s);
+        dialog->peakEdit()->setText(u"312"_s);
+        QString error;
+        MfuRequest request = dialog->request(&error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QSignalSpy shown(view, &MfuView::resultShown);
+        view->run(std::move(request));
+        QVERIFY(shown.wait(60000));
+        QVERIFY2(view->result(), qPrintable(view->headline()->text()));
+        QCOMPARE(QString::fromStdString(mfuJson(*view->result()).dump(2)) + u'\n', QString::fromUtf8(readAll(out)));
     }
 };
 

@@ -12,9 +12,13 @@
 #include "core/session/workbenchload.h"
 #include "profilebuilder.h"
 #include "widgets/diagnostics/findingspane.h"
+#include "widgets/diagnostics/mfudialog.h"
+#include "widgets/diagnostics/mfuview.h"
 #include "widgets/diagnostics/reportcharts.h"
 #include "widgets/diagnostics/thresholdsdialog.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -23,13 +27,17 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSignalSpy>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTextStream>
 #include <limits>
 #include <qcustomplot.h>
 
@@ -48,6 +56,54 @@ ProfilePtr handWorked()
     b.kernel(t, 12100 * us, 12110 * us, 12200 * us, 13200 * us, QStringLiteral("ncclDevKernel_AllReduce_Sum_f32"));
     b.apiCall(t, 14 * ms, 15 * ms, QStringLiteral("cudaMemcpy_v3020"));
     return b.build();
+}
+
+/// Four iterations ProfilerStep#0..3 of 1, 2, 1 and 0.5 ms back to back on an H100, each launching one kernel that
+/// runs 100 µs (0.1 to 0.2 ms into the step). With 1e9 FLOPs per iteration against a peak of 2 TFLOP/s: 1, 0.5, 1
+/// and 2 TFLOP/s, MFU 50, 25, 50 and 100 %; the median iteration (lower middle of 0.5, 1, 1, 2 ms) is step 0, 50 %;
+/// all iterations 4e9 FLOPs in 4.5 ms = 0.889 TFLOP/s, 44.4 %. Per range instance 1e8 FLOPs over the 4 x 100 µs of
+/// GPU work: 1 TFLOP/s, 50 % of one GPU.
+ProfilePtr fourSteps()
+{
+    test::ProfileBuilder b;
+    b.gpu(0, QStringLiteral("NVIDIA H100 80GB HBM3"));
+    const ThreadIndex t = b.thread(b.process(100), 101);
+    const TimeNs starts[] = { 0, 1 * ms, 3 * ms, 4 * ms, 4500 * us };
+    for (int n = 0; n < 4; ++n) {
+        const TimeNs start = starts[n];
+        b.nvtxRange(t, start, starts[n + 1], QStringLiteral("ProfilerStep#%1").arg(n));
+        b.kernel(t, start, start + 10 * us, start + 100 * us, start + 200 * us, QStringLiteral("gemm"));
+    }
+    return b.build(QStringLiteral("four-steps.sqlite"));
+}
+
+/// The column whose CSV name (as `mfu --format csv`) is @p name.
+int columnOf(const QAbstractItemModel& model, const QString& name)
+{
+    for (int c = 0; c < model.columnCount(); ++c)
+        if (model.headerData(c, Qt::Horizontal, CsvTextRole).toString() == name)
+            return c;
+    return -1;
+}
+
+/// The texts a column shows, top to bottom.
+QStringList columnTexts(const QTableView& view, const QString& name)
+{
+    QStringList texts;
+    const int column = columnOf(*view.model(), name);
+    for (int row = 0; column >= 0 && row < view.model()->rowCount(); ++row)
+        texts << view.model()->index(row, column).data().toString();
+    return texts;
+}
+
+/// Whether @p view shows the whole of the column named @p name, and @p rows whole rows.
+bool showsColumnAndRows(const QTableView& view, const QString& name, int rows)
+{
+    const int column = columnOf(*view.model(), name);
+    const int x = view.columnViewportPosition(column);
+    return view.isVisible() && column >= 0 && !view.isColumnHidden(column) && x >= 0
+        && x + view.columnWidth(column) <= view.viewport()->width()
+        && view.rowViewportPosition(rows - 1) + view.rowHeight(rows - 1) <= view.viewport()->height();
 }
 
 int rowOf(const QTableView& view, const QString& id, const FindingsPane& pane)
@@ -80,8 +136,17 @@ private Q_SLOTS:
     void reportChartLegendLeavesTheBarsBare();
     void refusesAFileAsReportFolder();
     void noProfileSaysSo();
+    void mfuTabSaysWhatItNeeds();
+    void mfuPerIteration_data();
+    void mfuPerIteration();
+    void mfuPerRange();
+    void mfuFollowsTheCurrentProfile();
 
 private:
+    /// Makes the four-step profile current and shows the MFU tab.
+    MfuView* showMfuOfFourSteps();
+    /// Runs the dialog's request; false (with the message) when the dialog refuses it.
+    bool runDialog(MfuView* view);
     void waitShown();
     std::unique_ptr<Workbench> m_workbench;
     std::unique_ptr<FindingsPane> m_pane;
@@ -348,6 +413,181 @@ void TestFindingsPane::noProfileSaysSo()
     QVERIFY2(
         m_pane->message()->text().contains(QStringLiteral("Open a profile")), qPrintable(m_pane->message()->text()));
     QCOMPARE(m_pane->findingsView()->model()->rowCount(), 0);
+}
+
+MfuView* TestFindingsPane::showMfuOfFourSteps()
+{
+    LoadedProfile loaded;
+    loaded.profile = fourSteps();
+    loaded.load.profile = loaded.profile;
+    auto* session = new ProfileSession(loaded);
+    m_workbench->addSession(session);
+    m_workbench->setCurrent(session);
+    MfuView* view = m_pane->mfuView();
+    m_pane->tabs()->setCurrentWidget(view);
+    return view;
+}
+
+bool TestFindingsPane::runDialog(MfuView* view)
+{
+    QString error;
+    view->dialog()->setProfile(m_workbench->current()->profile());
+    MfuRequest request = view->dialog()->request(&error);
+    if (!error.isEmpty()) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    QSignalSpy shown(view, &MfuView::resultShown);
+    view->run(std::move(request));
+    return shown.wait(30000);
+}
+
+/// Before any input the MFU tab, second, says what it needs and which peak it would use.
+void TestFindingsPane::mfuTabSaysWhatItNeeds()
+{
+    QTabWidget* tabs = m_pane->tabs();
+    QCOMPARE(tabs->tabText(1), QStringLiteral("MFU"));
+    QVERIFY(tabs->tabBar()->tabRect(1).right() < tabs->width()); // on screen, not behind the tab bar's scroll
+    tabs->setCurrentIndex(1);
+    MfuView* view = m_pane->mfuView();
+    QVERIFY(view->isVisible());
+    QVERIFY(view->headline()->isVisible());
+    QVERIFY2(view->headline()->text().contains(QStringLiteral("Set FLOPs")), qPrintable(view->headline()->text()));
+    QVERIFY(view->inputsButton()->isVisible() && view->inputsButton()->isEnabled());
+    QCOMPARE(view->inputsButton()->text(), QStringLiteral("Set FLOPs…"));
+    QVERIFY(!view->iterationsView()->isVisible() && !view->rangesView()->isVisible());
+    QVERIFY(view->details()->isVisible() && view->details()->width() > 300);
+    const QString details = view->details()->toPlainText();
+    QVERIFY2(details.contains(QStringLiteral("transformer calculator")), qPrintable(details));
+    // The hand-worked profile names no GPU: the peak it would use is none, and it says how to give one.
+    QVERIFY2(details.contains(QStringLiteral("does not name its GPU")), qPrintable(details));
+}
+
+void TestFindingsPane::mfuPerIteration_data()
+{
+    QTest::addColumn<QString>("inputs");
+    QTest::addColumn<QStringList>("tflops");
+    QTest::addColumn<QStringList>("mfu");
+    QTest::addColumn<QString>("summary");
+    QTest::addColumn<QString>("peakSource");
+    const QStringList tflops { QStringLiteral("1.000"), QStringLiteral("0.500"), QStringLiteral("1.000"),
+        QStringLiteral("2.000") };
+    const QStringList mfu { QStringLiteral("50.0 %"), QStringLiteral("25.0 %"), QStringLiteral("50.0 %"),
+        QStringLiteral("100.0 %") };
+    const QString summary = QStringLiteral("median iteration MFU 50.0 % (all iterations 44.4 %)");
+    QTest::newRow("given FLOPs, given peak 2")
+        << QStringLiteral("flops=1e9 peak=2") << tflops << mfu << summary << QStringLiteral("given");
+    // 2 x 5e6 parameters x 100 tokens, a forward pass: 1e9 FLOPs.
+    QTest::newRow("transformer calculator, inference")
+        << QStringLiteral("params=5e6 tokens=100 peak=2") << tflops << mfu << summary << QStringLiteral("given");
+    // H100 SXM bf16 dense: 989.5 TFLOP/s (1,979 with sparsity in NVIDIA's datasheet). 3.958e11 FLOPs in 1 ms is
+    // 395.8 TFLOP/s, 40 %; all iterations 4 x 3.958e11 in 4.5 ms = 351.8 TFLOP/s, 35.6 %.
+    QTest::newRow("built-in H100 bf16 peak") << QStringLiteral("flops=3.958e11")
+                                             << QStringList { QStringLiteral("395.8"), QStringLiteral("197.9"),
+                                                    QStringLiteral("395.8"), QStringLiteral("791.6") }
+                                             << QStringList { QStringLiteral("40.0 %"), QStringLiteral("20.0 %"),
+                                                    QStringLiteral("40.0 %"), QStringLiteral("80.0 %") }
+                                             << QStringLiteral("median iteration MFU 40.0 % (all iterations 35.6 %)")
+                                             << QStringLiteral("H100 Tensor Core GPU datasheet");
+}
+
+void TestFindingsPane::mfuPerIteration()
+{
+    QFETCH(QString, inputs);
+    QFETCH(QStringList, tflops);
+    QFETCH(QStringList, mfu);
+    QFETCH(QString, summary);
+    QFETCH(QString, peakSource);
+    MfuView* view = showMfuOfFourSteps();
+    MfuDialog* dialog = view->dialog();
+    for (const QString& input : inputs.split(u' ')) {
+        const QString name = input.section(u'=', 0, 0), value = input.section(u'=', 1);
+        if (name == QLatin1String("flops")) {
+            dialog->flopsChoice()->setChecked(true);
+            dialog->flopsEdit()->setText(value);
+        } else if (name == QLatin1String("params")) {
+            dialog->modelChoice()->setChecked(true);
+            dialog->inferenceBox()->setChecked(true);
+            dialog->paramsEdit()->setText(value);
+        } else if (name == QLatin1String("tokens")) {
+            dialog->tokensEdit()->setText(value);
+        } else if (name == QLatin1String("peak")) {
+            dialog->peakEdit()->setText(value);
+        }
+    }
+    QVERIFY(runDialog(view));
+    QVERIFY2(view->result(), qPrintable(view->headline()->text()));
+    QTableView* table = view->iterationsView();
+    QVERIFY(showsColumnAndRows(*table, QStringLiteral("mfu_pct"), 4));
+    QVERIFY(showsColumnAndRows(*table, QStringLiteral("tflops"), 4));
+    QVERIFY(!view->rangesView()->isVisible());
+    QCOMPARE(table->model()->headerData(columnOf(*table->model(), QStringLiteral("mfu_pct")), Qt::Horizontal),
+        QVariant(QStringLiteral("MFU %")));
+    QCOMPARE(table->model()->headerData(columnOf(*table->model(), QStringLiteral("tflops")), Qt::Horizontal),
+        QVariant(QStringLiteral("TFLOP/s")));
+    QCOMPARE(columnTexts(*table, QStringLiteral("mfu_pct")), mfu);
+    QCOMPARE(columnTexts(*table, QStringLiteral("tflops")), tflops);
+    QCOMPARE(columnTexts(*table, QStringLiteral("duration_ns")),
+        (QStringList { QStringLiteral("1.00 ms"), QStringLiteral("2.00 ms"), QStringLiteral("1.00 ms"),
+            QStringLiteral("500 µs") }));
+    const QString headline = view->headline()->text();
+    QVERIFY(view->headline()->isVisible());
+    QVERIFY2(headline.contains(summary), qPrintable(headline));
+    QVERIFY2(view->headline()->height() >= view->headline()->heightForWidth(view->headline()->width()),
+        qPrintable(headline)); // not cut
+    QCOMPARE(view->inputsButton()->text(), QStringLiteral("Change FLOPs…"));
+    const QString details = view->details()->toPlainText();
+    QVERIFY(view->details()->isVisible());
+    QVERIFY2(details.contains(QStringLiteral("Assumptions")) && details.contains(peakSource), qPrintable(details));
+    QVERIFY2(details.contains(QStringLiteral("Iterations: ")), qPrintable(details));
+    // The tab's table is what File → Export writes, named as the CLI's CSV table.
+    QCOMPARE(m_pane->exportableView(), table);
+    QVERIFY(m_pane->exportBaseName().startsWith(QStringLiteral("mfu_iterations-four-steps")));
+}
+
+void TestFindingsPane::mfuPerRange()
+{
+    MfuView* view = showMfuOfFourSteps();
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("flops.json"));
+    QFile json(file);
+    QVERIFY(json.open(QIODevice::WriteOnly));
+    json.write(R"({"re:ProfilerStep#\d+": 1e8})");
+    json.close();
+    view->dialog()->flopsEdit()->clear();
+    view->dialog()->rangesFileEdit()->setText(file);
+    view->dialog()->peakEdit()->setText(QStringLiteral("2"));
+    QVERIFY(runDialog(view));
+    QVERIFY2(view->result(), qPrintable(view->headline()->text()));
+    QTableView* table = view->rangesView();
+    QVERIFY(showsColumnAndRows(*table, QStringLiteral("mfu_pct"), 1));
+    QVERIFY(!view->iterationsView()->isVisible());
+    QCOMPARE(columnTexts(*table, QStringLiteral("range")), QStringList { QStringLiteral("re:ProfilerStep#\\d+") });
+    QCOMPARE(columnTexts(*table, QStringLiteral("instances")), QStringList { QStringLiteral("4") });
+    QCOMPARE(columnTexts(*table, QStringLiteral("gpu_time_ns")), QStringList { QStringLiteral("400 µs") });
+    QCOMPARE(columnTexts(*table, QStringLiteral("tflops")), QStringList { QStringLiteral("1.000") });
+    QCOMPARE(columnTexts(*table, QStringLiteral("mfu_pct")), QStringList { QStringLiteral("50.0 %") });
+    QCOMPARE(m_pane->exportableView(), table);
+}
+
+/// The inputs stay when another profile becomes current: it is computed with them, and an error says why.
+void TestFindingsPane::mfuFollowsTheCurrentProfile()
+{
+    MfuView* view = showMfuOfFourSteps();
+    view->dialog()->flopsEdit()->setText(QStringLiteral("1e9"));
+    view->dialog()->peakEdit()->setText(QStringLiteral("2"));
+    QVERIFY(runDialog(view));
+    QVERIFY(view->result());
+    ProfileSession* handWorked = m_workbench->sessions().front();
+    QSignalSpy shown(view, &MfuView::resultShown);
+    m_workbench->setCurrent(handWorked);
+    QVERIFY(shown.wait(30000));
+    // No NVTX marker and too few gaps for a confident guess: no iterations, and the headline says what to give.
+    QVERIFY(!view->result());
+    QVERIFY(!view->iterationsView()->isVisible());
+    const QString headline = view->headline()->text();
+    QVERIFY2(headline.contains(QStringLiteral("--marker")), qPrintable(headline));
+    QVERIFY(view->headline()->isVisible());
 }
 
 QTEST_MAIN(TestFindingsPane)

@@ -15,6 +15,7 @@
 #include "widgets/common/backgroundexport.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/tableviews.h"
+#include "widgets/diagnostics/mfuview.h"
 #include "widgets/diagnostics/reportcharts.h"
 #include "widgets/diagnostics/thresholdsdialog.h"
 
@@ -132,6 +133,7 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
     , m_detail(new QTextBrowser(this))
     , m_showKernels(new QPushButton(tr("Show kernels"), this))
     , m_focusRange(new QPushButton(tr("Focus on range"), this))
+    , m_mfu(new MfuView(workbench, this))
     , m_job(this)
 {
     m_message->setWordWrap(true);
@@ -178,6 +180,8 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     m_tabs->addTab(split, tr("Findings"));
+    m_tabs->addTab(m_mfu, tr("MFU"));
+    m_tabs->setTabToolTip(1, tr("Model FLOPs utilization per iteration and NVTX range (as `nsys-workbench mfu`)"));
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_message, 1);
@@ -210,18 +214,24 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
     onCurrentSessionChanged(workbench->current());
 }
 
+bool FindingsPane::isComputing() const
+{
+    return m_job.isBusy() || m_mfu->isComputing();
+}
+
 QAbstractItemView* FindingsPane::exportableView() const
 {
     // The current tab's table; on the Findings tab (a splitter), the findings list.
     if (auto* view = qobject_cast<QAbstractItemView*>(m_tabs->currentWidget()))
         return view;
+    if (m_tabs->currentWidget() == m_mfu)
+        return m_mfu->exportableView();
     return m_findingsView;
 }
 
 QString FindingsPane::exportBaseName() const
 {
-    const QString table
-        = m_tabs->currentIndex() > 0 ? m_tabs->currentWidget()->objectName() : QStringLiteral("findings");
+    const QString table = m_tabs->currentIndex() > 0 ? exportableView()->objectName() : QStringLiteral("findings");
     return table + QLatin1Char('-') + (m_session ? m_session->profile()->displayName() : QString());
 }
 

@@ -20,6 +20,7 @@ namespace nsw {
 
 class DiagnosticsTableModel;
 class FindingsModel;
+class MfuView;
 class ProfileSession;
 class SortFilterProxy;
 
@@ -35,7 +36,7 @@ public:
 
     QString paneId() const override { return QStringLiteral("findings"); }
     QString title() const override { return tr("Fin&dings"); }
-    bool isComputing() const override { return m_job.isBusy(); }
+    bool isComputing() const override;
     QAbstractItemView* exportableView() const override;
     QString exportBaseName() const override;
 
@@ -56,6 +57,7 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     QPushButton* showKernelsButton() const { return m_showKernels; }
     QPushButton* focusRangeButton() const { return m_focusRange; }
+    MfuView* mfuView() const { return m_mfu; }
     /// Selects the finding with @p id (e.g. "gpu_idle"); false when there is none.
     bool selectFinding(const QString& id);
 
@@ -92,6 +94,7 @@ private:
     QTextBrowser* m_detail;
     QPushButton* m_showKernels;
     QPushButton* m_focusRange;
+    MfuView* m_mfu; ///< the MFU tab, second
     QAction* m_exportReport = nullptr;
     std::map<QString, DiagnosticsTableModel*> m_tableModels; ///< by table id; their views are tabs
     std::shared_ptr<const DiagnosticsResult> m_result;

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/diagnostics/mfu.h"
+#include "core/jobs/background.h"
+
+#include <QPointer>
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QPushButton;
+class QSplitter;
+class QTableView;
+class QTextBrowser;
+
+namespace nsw {
+
+class DiagnosticsTableModel;
+class MfuDialog;
+class ProfileSession;
+class Workbench;
+
+/// The Findings pane's MFU tab (issue 36 §3): what the MFU needs until the user gives the model's FLOPs (MfuDialog),
+/// then the result of computeMfu() -- the one the `mfu` command prints -- for the whole current profile: the summary,
+/// MFU and achieved TFLOP/s per iteration and per NVTX range, the peak with its source and every assumption. The last
+/// inputs apply to the next current profile as well (a before/after pair is the same model).
+class MfuView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit MfuView(Workbench* workbench, QWidget* parent = nullptr);
+
+    /// Asks for the inputs (the dialog keeps the last ones), then computes.
+    void askForInputs();
+    /// Computes for @p request on the current profile (its profile is set here).
+    void run(MfuRequest request);
+    /// The last result, or null (no inputs yet, computing, failed).
+    const std::shared_ptr<const MfuResult>& result() const { return m_result; }
+    bool isComputing() const { return m_job.isBusy(); }
+    /// The table a CSV export writes: per iteration when there are iterations, else per range.
+    QTableView* exportableView() const;
+
+    // For tests.
+    QLabel* headline() const { return m_headline; }
+    QPushButton* inputsButton() const { return m_inputsButton; }
+    QTextBrowser* details() const { return m_details; }
+    QTableView* iterationsView() const { return m_iterationsView; }
+    QTableView* rangesView() const { return m_rangesView; }
+    MfuDialog* dialog() const { return m_dialog; }
+
+Q_SIGNALS:
+    /// A result or an error is shown; tests wait on it.
+    void resultShown();
+
+private:
+    void setSession(ProfileSession* session);
+    void compute();
+    void showResult(std::shared_ptr<const MfuResult> result, const QString& error);
+    QString inputsHtml() const;
+
+    Workbench* m_workbench;
+    QPointer<ProfileSession> m_session;
+    std::optional<MfuRequest> m_request; ///< the last inputs, without a profile
+    std::shared_ptr<const MfuResult> m_result;
+    MfuDialog* m_dialog;
+    QLabel* m_headline;
+    QPushButton* m_inputsButton;
+    DiagnosticsTableModel* m_iterations;
+    DiagnosticsTableModel* m_ranges;
+    QTableView* m_iterationsView;
+    QTableView* m_rangesView;
+    QSplitter* m_tables;
+    QTextBrowser* m_details;
+    JobSlot m_job;
+};
+
+} // namespace nsw
