@@ -304,24 +304,21 @@ private Q_SLOTS:
     {
         // The transformer calculator's fields filled as the command's options: the same result, field for field.
         const QString out = m_dir.filePath(u"mfu.json"_s);
-        QCOMPARE(cli({ u"mfu"_s, m_export, u"--params"_s, u"1.3e9"_s, u"--tokens"_s, u"8192"_s, u"--layers"_s, u"24"_s,
-                     u"--hidden"_s, u"2048"_s, u"--seq"_s, u"2048"_s, u"--marker"_s, u"train_step"_s,
-                     u"--peak-tflops"_s, u"312"_s, u"--format"_s, u"json"_s, u"-o"_s, out }),
-            int(cli::ExitOk));
-
         Window w(m_export);
         FindingsPane pane(&w.workbench);
         MfuView* view = pane.mfuView();
         MfuDialog* dialog = view->dialog();
         dialog->setProfile(w.session->profile());
         dialog->modelChoice()->setChecked(true);
-        dialog->paramsEdit()->setText(u"1.3e9"_s);
-        dialog->tokensEdit()->setText(u"8192"_s);
-        dialog->layersEdit()->setText(u"24"_s);
-        dialog->hiddenEdit()->setText(u"2048"_s);
-        dialog->seqEdit()->setText(u"2048"_s);
-        dialog->markerEdit()->setText(u"train_step"_s);
-        dialog->peakEdit()->setText(u"312"_s);
+        const std::pair<QString, QString> fields[] = { { u"--params"_s, u"1.3e9"_s }, { u"--tokens"_s, u"8192"_s },
+            { u"--layers"_s, u"24"_s }, { u"--hidden"_s, u"2048"_s }, { u"--seq"_s, u"2048"_s },
+            { u"--marker"_s, u"train_step"_s }, { u"--peak-tflops"_s, u"312"_s } };
+        QStringList args { u"mfu"_s, m_export, u"--format"_s, u"json"_s, u"-o"_s, out };
+        for (const auto& [option, value] : fields) {
+            dialog->field(option)->setText(value);
+            args << option << value;
+        }
+        QCOMPARE(cli(args), int(cli::ExitOk));
         QString error;
         MfuRequest request = dialog->request(&error);
         QVERIFY2(error.isEmpty(), qPrintable(error));

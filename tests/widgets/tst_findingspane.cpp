@@ -504,15 +504,15 @@ void TestFindingsPane::mfuPerIteration()
         const QString name = input.section(u'=', 0, 0), value = input.section(u'=', 1);
         if (name == QLatin1String("flops")) {
             dialog->flopsChoice()->setChecked(true);
-            dialog->flopsEdit()->setText(value);
+            dialog->field(QStringLiteral("--flops"))->setText(value);
         } else if (name == QLatin1String("params")) {
             dialog->modelChoice()->setChecked(true);
             dialog->inferenceBox()->setChecked(true);
-            dialog->paramsEdit()->setText(value);
+            dialog->field(QStringLiteral("--params"))->setText(value);
         } else if (name == QLatin1String("tokens")) {
-            dialog->tokensEdit()->setText(value);
+            dialog->field(QStringLiteral("--tokens"))->setText(value);
         } else if (name == QLatin1String("peak")) {
-            dialog->peakEdit()->setText(value);
+            dialog->field(QStringLiteral("--peak-tflops"))->setText(value);
         }
     }
     QVERIFY(runDialog(view));
@@ -554,9 +554,9 @@ void TestFindingsPane::mfuPerRange()
     QVERIFY(json.open(QIODevice::WriteOnly));
     json.write(R"({"re:ProfilerStep#\d+": 1e8})");
     json.close();
-    view->dialog()->flopsEdit()->clear();
-    view->dialog()->rangesFileEdit()->setText(file);
-    view->dialog()->peakEdit()->setText(QStringLiteral("2"));
+    view->dialog()->field(QStringLiteral("--flops"))->clear();
+    view->dialog()->field(QStringLiteral("--ranges"))->setText(file);
+    view->dialog()->field(QStringLiteral("--peak-tflops"))->setText(QStringLiteral("2"));
     QVERIFY(runDialog(view));
     QVERIFY2(view->result(), qPrintable(view->headline()->text()));
     QTableView* table = view->rangesView();
@@ -574,8 +574,8 @@ void TestFindingsPane::mfuPerRange()
 void TestFindingsPane::mfuFollowsTheCurrentProfile()
 {
     MfuView* view = showMfuOfFourSteps();
-    view->dialog()->flopsEdit()->setText(QStringLiteral("1e9"));
-    view->dialog()->peakEdit()->setText(QStringLiteral("2"));
+    view->dialog()->field(QStringLiteral("--flops"))->setText(QStringLiteral("1e9"));
+    view->dialog()->field(QStringLiteral("--peak-tflops"))->setText(QStringLiteral("2"));
     QVERIFY(runDialog(view));
     QVERIFY(view->result());
     ProfileSession* handWorked = m_workbench->sessions().front();

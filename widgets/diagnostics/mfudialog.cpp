@@ -15,64 +15,27 @@
 #include <QRadioButton>
 #include <QVBoxLayout>
 #include <cmath>
+#include <iterator>
 
 namespace nsw {
 
 namespace {
-
-/// The number in @p edit; 0 when empty; -1 when not a number > 0.
-double valueOf(const QLineEdit* edit)
-{
-    const QString text = edit->text().trimmed();
-    if (text.isEmpty())
-        return 0;
-    bool ok = false;
-    const double v = text.toDouble(&ok);
-    return ok && v > 0 && std::isfinite(v) ? v : -1;
-}
-
-QLineEdit* numberEdit(const QString& placeholder, QWidget* parent)
-{
-    auto* edit = new QLineEdit(parent);
-    edit->setPlaceholderText(placeholder);
-    return edit;
-}
-
-/// A field's label with the `mfu` option it stands for (the errors of the computation name the options).
-QLabel* optionLabel(const QString& text, const QString& option, QWidget* parent)
-{
-    return new QLabel(QStringLiteral("%1 <small style=\"color:gray\">%2</small>").arg(text, option), parent);
-}
-
+const QString kModelOptions[] = { QStringLiteral("--params"), QStringLiteral("--tokens"), QStringLiteral("--layers"),
+    QStringLiteral("--hidden"), QStringLiteral("--seq") };
 } // namespace
 
 MfuDialog::MfuDialog(QWidget* parent)
     : QDialog(parent)
     , m_flopsChoice(new QRadioButton(tr("FLOPs per iteration"), this))
     , m_modelChoice(new QRadioButton(tr("Transformer calculator"), this))
-    , m_flops(numberEdit(tr("e.g. 3.2e15: all the GPUs of the export together"), this))
-    , m_params(numberEdit(tr("e.g. 7e9, embeddings included"), this))
-    , m_tokens(numberEdit(tr("tokens one iteration processes on these GPUs"), this))
-    , m_layers(numberEdit(tr("optional, for the attention term"), this))
-    , m_hidden(numberEdit(tr("optional, for the attention term"), this))
-    , m_seq(numberEdit(tr("optional, for the attention term"), this))
     , m_inference(new QCheckBox(tr("Forward pass only (inference)"), this))
     , m_precision(new QComboBox(this))
-    , m_gpuName(new QLineEdit(this))
-    , m_peak(numberEdit(tr("empty: the built-in table's peak"), this))
-    , m_bandwidth(numberEdit(tr("empty: the built-in table's"), this))
-    , m_bytes(numberEdit(tr("optional, for the roofline"), this))
-    , m_rangesFile(new QLineEdit(this))
-    , m_gpus(numberEdit(tr("empty: the GPUs that run kernels"), this))
-    , m_marker(new QLineEdit(this))
     , m_preview(new QLabel(this))
 {
     setWindowTitle(tr("Model FLOPs Utilization"));
     m_flopsChoice->setChecked(true);
     m_precision->addItems(precisionNames());
     m_precision->setCurrentText(QStringLiteral("bf16"));
-    m_rangesFile->setPlaceholderText(tr("optional: a JSON file {\"range name\": FLOPs, ...}"));
-    m_marker->setPlaceholderText(tr("automatic, as the Iterations pane"));
     m_preview->setWordWrap(true);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_preview->setMinimumWidth(fontMetrics().averageCharWidth() * 70);
@@ -83,80 +46,126 @@ MfuDialog::MfuDialog(QWidget* parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(flopsBox());
-    layout->addWidget(peakBox());
-    layout->addWidget(optionsBox());
+    layout->addWidget(peakAndOptionsBoxes());
     layout->addWidget(m_preview);
     layout->addWidget(buttons);
 
-    for (QLineEdit* edit : findChildren<QLineEdit*>())
-        connect(edit, &QLineEdit::textChanged, this, &MfuDialog::updatePreview);
+    for (const auto& [option, f] : m_fields)
+        connect(f.edit, &QLineEdit::textChanged, this, &MfuDialog::updatePreview);
     connect(m_inference, &QCheckBox::toggled, this, &MfuDialog::updatePreview);
     connect(m_modelChoice, &QRadioButton::toggled, this, &MfuDialog::updatePreview);
     connect(m_precision, &QComboBox::currentTextChanged, this, &MfuDialog::updatePreview);
     updatePreview();
 }
 
+QLabel* MfuDialog::optionLabel(const QString& text, const QString& option)
+{
+    // The errors of the computation name the options: each field says which it is.
+    return new QLabel(QStringLiteral("%1 <small style=\"color:gray\">%2</small>").arg(text, option), this);
+}
+
+QLineEdit* MfuDialog::addField(QFormLayout* form, const QString& label, const QString& option,
+    const QString& placeholder, QWidget* beside, QWidget* labelWidget)
+{
+    auto* edit = new QLineEdit(this);
+    edit->setPlaceholderText(placeholder);
+    m_fields.emplace(option, Field { label, edit });
+    QWidget* rowLabel = labelWidget ? labelWidget : optionLabel(label, option);
+    if (!beside) {
+        form->addRow(rowLabel, edit);
+        return edit;
+    }
+    auto* row = new QHBoxLayout;
+    row->addWidget(edit, 1);
+    row->addWidget(beside);
+    form->addRow(rowLabel, row);
+    return edit;
+}
+
 QWidget* MfuDialog::flopsBox()
 {
     auto* box = new QGroupBox(tr("The model's FLOPs (the export does not hold them)"), this);
     auto* form = new QFormLayout(box);
-    form->addRow(m_flopsChoice, m_flops);
+    QLineEdit* flops = addField(form, m_flopsChoice->text(), QStringLiteral("--flops"),
+        tr("e.g. 3.2e15: one iteration, all the GPUs of the export together"), nullptr, m_flopsChoice);
     form->addRow(m_modelChoice);
-    form->addRow(optionLabel(tr("Parameters"), QStringLiteral("--params"), box), m_params);
-    form->addRow(optionLabel(tr("Tokens per iteration"), QStringLiteral("--tokens"), box), m_tokens);
-    form->addRow(optionLabel(tr("Layers"), QStringLiteral("--layers"), box), m_layers);
-    form->addRow(optionLabel(tr("Hidden size"), QStringLiteral("--hidden"), box), m_hidden);
-    form->addRow(optionLabel(tr("Sequence length"), QStringLiteral("--seq"), box), m_seq);
+    const QString attention = tr("optional, for the attention term");
+    const QString labels[]
+        = { tr("Parameters"), tr("Tokens per iteration"), tr("Layers"), tr("Hidden size"), tr("Sequence length") };
+    const QString placeholders[]
+        = { tr("e.g. 7e9, embeddings included"), tr("on the GPUs of the export"), attention, attention, attention };
+    for (std::size_t i = 0; i < std::size(kModelOptions); ++i)
+        addField(form, labels[i], kModelOptions[i], placeholders[i]);
     form->addRow(QString(), m_inference);
-    auto* browse = new QPushButton(tr("Browse…"), box);
-    connect(browse, &QPushButton::clicked, this, [this]() {
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    QLineEdit* ranges = addField(form, tr("FLOPs per NVTX range"), QStringLiteral("--ranges"),
+        tr("optional: a JSON file {\"range name\": FLOPs, ...}"), browse);
+    connect(browse, &QPushButton::clicked, this, [this, ranges]() {
         const QString file = askOpenFileName(this, tr("FLOPs per NVTX Range"), tr("JSON files (*.json)"));
         if (!file.isEmpty())
-            m_rangesFile->setText(file);
+            ranges->setText(file);
     });
-    auto* ranges = new QHBoxLayout;
-    ranges->addWidget(m_rangesFile, 1);
-    ranges->addWidget(browse);
-    form->addRow(optionLabel(tr("FLOPs per NVTX range"), QStringLiteral("--ranges"), box), ranges);
-    const auto enableModel = [this](bool model) {
-        m_flops->setEnabled(!model);
-        for (QWidget* w :
-            std::initializer_list<QWidget*> { m_params, m_tokens, m_layers, m_hidden, m_seq, m_inference })
-            w->setEnabled(model);
+    const auto enableModel = [this, flops](bool model) {
+        flops->setEnabled(!model);
+        m_inference->setEnabled(model);
+        for (const QString& option : kModelOptions)
+            field(option)->setEnabled(model);
     };
     connect(m_modelChoice, &QRadioButton::toggled, this, enableModel);
     enableModel(false);
     return box;
 }
 
-QWidget* MfuDialog::peakBox()
+QWidget* MfuDialog::peakAndOptionsBoxes()
 {
-    auto* box = new QGroupBox(tr("The GPU's peak"), this);
-    auto* form = new QFormLayout(box);
-    form->addRow(optionLabel(tr("Precision"), QStringLiteral("--precision"), box), m_precision);
-    form->addRow(optionLabel(tr("GPU"), QStringLiteral("--gpu-name"), box), m_gpuName);
-    form->addRow(optionLabel(tr("Peak TFLOP/s per GPU"), QStringLiteral("--peak-tflops"), box), m_peak);
-    form->addRow(optionLabel(tr("Memory TB/s per GPU"), QStringLiteral("--peak-bandwidth"), box), m_bandwidth);
-    return box;
+    auto* peak = new QGroupBox(tr("The GPU's peak"), this);
+    auto* peakForm = new QFormLayout(peak);
+    peakForm->addRow(optionLabel(tr("Precision"), QStringLiteral("--precision")), m_precision);
+    addField(peakForm, tr("GPU"), QStringLiteral("--gpu-name"), {});
+    addField(
+        peakForm, tr("Peak TFLOP/s per GPU"), QStringLiteral("--peak-tflops"), tr("empty: the built-in table's peak"));
+    addField(
+        peakForm, tr("Memory TB/s per GPU"), QStringLiteral("--peak-bandwidth"), tr("empty: the built-in table's"));
+    auto* optional = new QGroupBox(tr("Optional"), this);
+    auto* optionalForm = new QFormLayout(optional);
+    addField(optionalForm, tr("Bytes per iteration"), QStringLiteral("--bytes"), tr("for the roofline"));
+    addField(
+        optionalForm, tr("GPUs the FLOPs run on"), QStringLiteral("--gpus"), tr("empty: the GPUs that run kernels"));
+    addField(
+        optionalForm, tr("Iteration NVTX range"), QStringLiteral("--marker"), tr("automatic, as the Iterations pane"));
+    auto* boxes = new QWidget(this);
+    auto* layout = new QHBoxLayout(boxes);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(peak);
+    layout->addWidget(optional);
+    return boxes;
 }
 
-QWidget* MfuDialog::optionsBox()
+QLineEdit* MfuDialog::field(const QString& option) const
 {
-    auto* box = new QGroupBox(tr("Optional"), this);
-    auto* form = new QFormLayout(box);
-    form->addRow(optionLabel(tr("Bytes per iteration"), QStringLiteral("--bytes"), box), m_bytes);
-    form->addRow(optionLabel(tr("GPUs the FLOPs run on"), QStringLiteral("--gpus"), box), m_gpus);
-    form->addRow(optionLabel(tr("Iteration NVTX range"), QStringLiteral("--marker"), box), m_marker);
-    return box;
+    const auto it = m_fields.find(option);
+    return it == m_fields.end() ? nullptr : it->second.edit;
 }
 
 void MfuDialog::setProfile(ProfilePtr profile)
 {
     m_profile = std::move(profile);
     const QString gpu = m_profile ? exportGpuName(*m_profile) : QString();
-    m_gpuName->setPlaceholderText(
-        gpu.isEmpty() ? tr("the export does not name one GPU: e.g. H100 SXM") : tr("%1 (the export's)").arg(gpu));
+    field(QStringLiteral("--gpu-name"))
+        ->setPlaceholderText(
+            gpu.isEmpty() ? tr("the export does not name one GPU: e.g. H100 SXM") : tr("%1 (the export's)").arg(gpu));
     updatePreview();
+}
+
+double MfuDialog::number(const QString& option, bool required, QString* error) const
+{
+    const Field& f = m_fields.at(option);
+    const QString text = f.edit->text().trimmed();
+    bool ok = true;
+    const double v = text.isEmpty() ? 0.0 : text.toDouble(&ok);
+    if ((!ok || v < 0 || !std::isfinite(v) || (required && !(v > 0))) && error->isEmpty())
+        *error = tr("%1 must be a number > 0.").arg(f.label);
+    return ok && v > 0 && std::isfinite(v) ? v : 0.0;
 }
 
 MfuRequest MfuDialog::request(QString* error) const
@@ -164,34 +173,28 @@ MfuRequest MfuDialog::request(QString* error) const
     MfuRequest r;
     r.profile = m_profile;
     error->clear();
-    const auto number = [&](const QLineEdit* edit, const QString& what, bool required) {
-        const double v = valueOf(edit);
-        if ((v < 0 || (required && v == 0)) && error->isEmpty())
-            *error = tr("%1 must be a number > 0.").arg(what);
-        return std::max(v, 0.0);
-    };
-    const bool rangesGiven = !m_rangesFile->text().trimmed().isEmpty();
+    const QString rangesFile = field(QStringLiteral("--ranges"))->text().trimmed();
     if (m_modelChoice->isChecked()) {
         TransformerModel m;
-        m.parameters = number(m_params, tr("Parameters"), true);
-        m.tokens = number(m_tokens, tr("Tokens per iteration"), true);
-        m.layers = int(number(m_layers, tr("Layers"), false));
-        m.hidden = int(number(m_hidden, tr("Hidden size"), false));
-        m.sequence = int(number(m_seq, tr("Sequence length"), false));
+        m.parameters = number(QStringLiteral("--params"), true, error);
+        m.tokens = number(QStringLiteral("--tokens"), true, error);
+        m.layers = int(number(QStringLiteral("--layers"), false, error));
+        m.hidden = int(number(QStringLiteral("--hidden"), false, error));
+        m.sequence = int(number(QStringLiteral("--seq"), false, error));
         m.training = !m_inference->isChecked();
         r.model = m;
     } else {
-        r.flopsPerIteration = number(m_flops, tr("FLOPs per iteration"), !rangesGiven);
+        r.flopsPerIteration = number(QStringLiteral("--flops"), rangesFile.isEmpty(), error);
     }
-    r.bytesPerIteration = number(m_bytes, tr("Bytes per iteration"), false);
-    r.peakTflops = number(m_peak, tr("Peak TFLOP/s"), false);
-    r.peakBandwidthTBs = number(m_bandwidth, tr("Memory TB/s"), false);
-    r.gpus = int(number(m_gpus, tr("GPUs"), false));
+    r.bytesPerIteration = number(QStringLiteral("--bytes"), false, error);
+    r.peakTflops = number(QStringLiteral("--peak-tflops"), false, error);
+    r.peakBandwidthTBs = number(QStringLiteral("--peak-bandwidth"), false, error);
+    r.gpus = int(number(QStringLiteral("--gpus"), false, error));
     r.precision = precisionFromName(m_precision->currentText()).value_or(Precision::Bf16);
-    r.gpuName = m_gpuName->text().trimmed();
-    r.iterationMarker = m_marker->text().trimmed();
-    if (rangesGiven && error->isEmpty()) {
-        Result<std::vector<RangeFlops>> ranges = loadRangeFlops(m_rangesFile->text().trimmed());
+    r.gpuName = field(QStringLiteral("--gpu-name"))->text().trimmed();
+    r.iterationMarker = field(QStringLiteral("--marker"))->text().trimmed();
+    if (!rangesFile.isEmpty() && error->isEmpty()) {
+        Result<std::vector<RangeFlops>> ranges = loadRangeFlops(rangesFile);
         if (ranges)
             r.ranges = std::move(*ranges);
         else

@@ -4,19 +4,21 @@
 #include "core/diagnostics/mfu.h"
 
 #include <QDialog>
+#include <map>
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QRadioButton;
 
 namespace nsw {
 
-/// What the MFU needs that the export does not hold, as the `mfu` command's options: the FLOPs of an iteration (given,
-/// or from the transformer calculator), optionally FLOPs per NVTX range (a file) and bytes for a roofline, the
-/// precision and the GPU's peak (the built-in table, shown with its source, or a value that overrides it). Kept by
-/// the MFU tab, so that it opens again with the last values.
+/// What the MFU needs that the export does not hold, as the `mfu` command's options (each field names its option):
+/// the FLOPs of an iteration (given, or from the transformer calculator), optionally FLOPs per NVTX range (a file) and
+/// bytes for a roofline, the precision and the GPU's peak (the built-in table, previewed with its source, or a value
+/// that overrides it). The MFU tab keeps one, so that it opens again with the last values.
 class MfuDialog : public QDialog
 {
     Q_OBJECT
@@ -28,48 +30,36 @@ public:
     /// The request for the profile; an error message (empty when valid) through @p error.
     MfuRequest request(QString* error) const;
 
-    // For tests.
+    /// The text field of an `mfu` option ("--flops", "--params", "--peak-tflops", ...); null for no such field.
+    QLineEdit* field(const QString& option) const;
     QRadioButton* flopsChoice() const { return m_flopsChoice; }
     QRadioButton* modelChoice() const { return m_modelChoice; }
-    QLineEdit* flopsEdit() const { return m_flops; }
-    QLineEdit* paramsEdit() const { return m_params; }
-    QLineEdit* tokensEdit() const { return m_tokens; }
-    QLineEdit* layersEdit() const { return m_layers; }
-    QLineEdit* hiddenEdit() const { return m_hidden; }
-    QLineEdit* seqEdit() const { return m_seq; }
     QCheckBox* inferenceBox() const { return m_inference; }
-    QLineEdit* markerEdit() const { return m_marker; }
-    QLineEdit* rangesFileEdit() const { return m_rangesFile; }
-    QLineEdit* gpuNameEdit() const { return m_gpuName; }
-    QLineEdit* peakEdit() const { return m_peak; }
-    QComboBox* precisionBox() const { return m_precision; }
     QLabel* preview() const { return m_preview; }
 
 private:
+    struct Field
+    {
+        QString label;
+        QLineEdit* edit;
+    };
+    /// Adds a row to @p form: @p labelWidget (by default @p label naming @p option), the field, @p beside it.
+    QLineEdit* addField(QFormLayout* form, const QString& label, const QString& option, const QString& placeholder,
+        QWidget* beside = nullptr, QWidget* labelWidget = nullptr);
+    QLabel* optionLabel(const QString& text, const QString& option);
     QWidget* flopsBox();
-    QWidget* peakBox();
-    QWidget* optionsBox();
+    QWidget* peakAndOptionsBoxes();
+    /// The number in the field of @p option: 0 when empty; an error (once) when not a number > 0 or required.
+    double number(const QString& option, bool required, QString* error) const;
     void updatePreview();
     void acceptIfValid();
 
     ProfilePtr m_profile;
+    std::map<QString, Field> m_fields; ///< by option
     QRadioButton* m_flopsChoice;
     QRadioButton* m_modelChoice;
-    QLineEdit* m_flops;
-    QLineEdit* m_params;
-    QLineEdit* m_tokens;
-    QLineEdit* m_layers;
-    QLineEdit* m_hidden;
-    QLineEdit* m_seq;
     QCheckBox* m_inference;
     QComboBox* m_precision;
-    QLineEdit* m_gpuName;
-    QLineEdit* m_peak;
-    QLineEdit* m_bandwidth;
-    QLineEdit* m_bytes;
-    QLineEdit* m_rangesFile;
-    QLineEdit* m_gpus;
-    QLineEdit* m_marker;
     QLabel* m_preview;
 };
 

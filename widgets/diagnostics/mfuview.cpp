@@ -5,16 +5,16 @@
 #include "core/models/diagnosticstablemodel.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
+#include "widgets/common/splittershare.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/diagnostics/mfudialog.h"
 
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
-#include <QVBoxLayout>
 
 namespace nsw {
 
@@ -38,15 +38,14 @@ QString wholeExportNote()
 
 MfuView::MfuView(Workbench* workbench, QWidget* parent)
     : QWidget(parent)
-    , m_workbench(workbench)
     , m_dialog(new MfuDialog(this))
-    , m_headline(new QLabel(this))
-    , m_inputsButton(new QPushButton(tr("Set FLOPs…"), this))
     , m_iterations(new DiagnosticsTableModel(this))
-    , m_ranges(new DiagnosticsTableModel(this))
     , m_iterationsView(newSortableTableView(m_iterations, this))
+    , m_ranges(new DiagnosticsTableModel(this))
     , m_rangesView(newSortableTableView(m_ranges, this))
     , m_tables(new QSplitter(Qt::Vertical, this))
+    , m_headline(new QLabel(this))
+    , m_inputsButton(new QPushButton(tr("Set FLOPs…"), this))
     , m_details(new QTextBrowser(this))
     , m_job(this)
 {
@@ -62,16 +61,15 @@ MfuView::MfuView(Workbench* workbench, QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_tables);
     split->addWidget(m_details);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    new SplitterShare(split, 62, 55, 1400); // the tables' MFU column in sight in a narrow dock
 
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(m_headline, 1);
-    bar->addWidget(m_inputsButton, 0, Qt::AlignTop);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 4, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(split, 1);
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 4, 0, 0);
+    grid->addWidget(m_headline, 0, 0);
+    grid->addWidget(m_inputsButton, 0, 1, Qt::AlignTop);
+    grid->addWidget(split, 1, 0, 1, 2);
+    grid->setColumnStretch(0, 1);
+    grid->setRowStretch(1, 1);
 
     connect(m_inputsButton, &QPushButton::clicked, this, &MfuView::askForInputs);
     connect(workbench, &Workbench::currentChanged, this, &MfuView::setSession);

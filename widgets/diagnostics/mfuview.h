@@ -60,18 +60,17 @@ private:
     void showResult(std::shared_ptr<const MfuResult> result, const QString& error);
     QString inputsHtml() const;
 
-    Workbench* m_workbench;
     QPointer<ProfileSession> m_session;
     std::optional<MfuRequest> m_request; ///< the last inputs, without a profile
     std::shared_ptr<const MfuResult> m_result;
     MfuDialog* m_dialog;
-    QLabel* m_headline;
-    QPushButton* m_inputsButton;
     DiagnosticsTableModel* m_iterations;
-    DiagnosticsTableModel* m_ranges;
     QTableView* m_iterationsView;
+    DiagnosticsTableModel* m_ranges;
     QTableView* m_rangesView;
     QSplitter* m_tables;
+    QLabel* m_headline;
+    QPushButton* m_inputsButton;
     QTextBrowser* m_details;
     JobSlot m_job;
 };
