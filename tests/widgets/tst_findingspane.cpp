@@ -96,14 +96,24 @@ QStringList columnTexts(const QTableView& view, const QString& name)
     return texts;
 }
 
-/// Whether @p view shows the whole of the column named @p name, and @p rows whole rows.
-bool showsColumnAndRows(const QTableView& view, const QString& name, int rows)
+/// Empty when @p view shows the whole of the column named @p name and @p rows whole rows, else what it shows.
+QString notShowing(const QTableView& view, const QString& name, int rows)
 {
     const int column = columnOf(*view.model(), name);
     const int x = view.columnViewportPosition(column);
-    return view.isVisible() && column >= 0 && !view.isColumnHidden(column) && x >= 0
-        && x + view.columnWidth(column) <= view.viewport()->width()
-        && view.rowViewportPosition(rows - 1) + view.rowHeight(rows - 1) <= view.viewport()->height();
+    const QSize viewport = view.viewport()->size();
+    const int bottom = view.rowViewportPosition(rows - 1) + view.rowHeight(rows - 1);
+    if (view.isVisible() && column >= 0 && !view.isColumnHidden(column) && x >= 0
+        && x + view.columnWidth(column) <= viewport.width() && bottom <= viewport.height())
+        return {};
+    return QStringLiteral("%1: column %2 at x %3 width %4, rows to %5, in a viewport of %6x%7")
+        .arg(name)
+        .arg(column)
+        .arg(x)
+        .arg(view.columnWidth(column))
+        .arg(bottom)
+        .arg(viewport.width())
+        .arg(viewport.height());
 }
 
 int rowOf(const QTableView& view, const QString& id, const FindingsPane& pane)
@@ -518,8 +528,10 @@ void TestFindingsPane::mfuPerIteration()
     QVERIFY(runDialog(view));
     QVERIFY2(view->result(), qPrintable(view->headline()->text()));
     QTableView* table = view->iterationsView();
-    QVERIFY(showsColumnAndRows(*table, QStringLiteral("mfu_pct"), 4));
-    QVERIFY(showsColumnAndRows(*table, QStringLiteral("tflops"), 4));
+    for (const QString& column : { QStringLiteral("mfu_pct"), QStringLiteral("tflops") }) {
+        const QString missing = notShowing(*table, column, 4);
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
+    }
     QVERIFY(!view->rangesView()->isVisible());
     QCOMPARE(table->model()->headerData(columnOf(*table->model(), QStringLiteral("mfu_pct")), Qt::Horizontal),
         QVariant(QStringLiteral("MFU %")));
@@ -560,7 +572,8 @@ void TestFindingsPane::mfuPerRange()
     QVERIFY(runDialog(view));
     QVERIFY2(view->result(), qPrintable(view->headline()->text()));
     QTableView* table = view->rangesView();
-    QVERIFY(showsColumnAndRows(*table, QStringLiteral("mfu_pct"), 1));
+    const QString missing = notShowing(*table, QStringLiteral("mfu_pct"), 1);
+    QVERIFY2(missing.isEmpty(), qPrintable(missing));
     QVERIFY(!view->iterationsView()->isVisible());
     QCOMPARE(columnTexts(*table, QStringLiteral("range")), QStringList { QStringLiteral("re:ProfilerStep#\\d+") });
     QCOMPARE(columnTexts(*table, QStringLiteral("instances")), QStringList { QStringLiteral("4") });

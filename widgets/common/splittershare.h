@@ -16,12 +16,13 @@ class SplitterShare : public QObject
 public:
     SplitterShare(QSplitter* splitter, int shortPercent, int tallPercent, int tallLength);
 
+    /// Gives the first part its share now: after a part was hidden and shown again, which QSplitter shows 0 long.
+    void apply();
+
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void apply();
-
     QSplitter* m_splitter;
     int m_shortPercent;
     int m_tallPercent;

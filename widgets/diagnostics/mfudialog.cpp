@@ -134,7 +134,7 @@ QWidget* MfuDialog::peakAndOptionsBoxes()
     addField(
         optionalForm, tr("Iteration NVTX range"), QStringLiteral("--marker"), tr("automatic, as the Iterations pane"));
     auto* boxes = new QWidget(this);
-    auto* layout = new QHBoxLayout(boxes);
+    auto* layout = new QVBoxLayout(boxes);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(peak);
     layout->addWidget(optional);
@@ -216,13 +216,14 @@ void MfuDialog::updatePreview()
     }
     const Result<MfuPeak> peak = resolveMfuPeak(r);
     lines << (peak ? peak->assumption : tr("Peak: %1.").arg(peak.errorMessage()));
-    if (!error.isEmpty())
+    if (!error.isEmpty() && m_triedToAccept) // not before anything was typed
         lines << error;
     m_preview->setText(lines.join(QLatin1Char('\n')));
 }
 
 void MfuDialog::acceptIfValid()
 {
+    m_triedToAccept = true;
     QString error;
     const MfuRequest r = request(&error);
     if (error.isEmpty() && resolveMfuPeak(r))

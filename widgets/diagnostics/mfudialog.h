@@ -61,6 +61,7 @@ private:
     QCheckBox* m_inference;
     QComboBox* m_precision;
     QLabel* m_preview;
+    bool m_triedToAccept = false; ///< the preview shows what is wrong once Compute was pressed
 };
 
 } // namespace nsw

@@ -3,6 +3,7 @@
 
 #include "core/diagnostics/mfuexport.h"
 #include "core/models/diagnosticstablemodel.h"
+#include "core/models/modelroles.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
 #include "widgets/common/splittershare.h"
@@ -10,6 +11,7 @@
 #include "widgets/diagnostics/mfudialog.h"
 
 #include <QGridLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
@@ -26,6 +28,18 @@ QString listHtml(const QStringList& items)
     for (const QString& item : items)
         html += QStringLiteral("<li>%1</li>").arg(item.toHtmlEscaped());
     return html + QStringLiteral("</ul>");
+}
+
+/// The columns a reader looks for first -- what, its MFU, its TFLOP/s -- at the left, where a narrow dock shows them;
+/// the others after them in the command's order (which the CSV keeps).
+void putFirst(QTableView* view, const QStringList& csvNames)
+{
+    QHeaderView* header = view->horizontalHeader();
+    int visual = 0;
+    for (const QString& name : csvNames)
+        for (int c = 0; c < view->model()->columnCount(); ++c)
+            if (view->model()->headerData(c, Qt::Horizontal, CsvTextRole).toString() == name)
+                header->moveSection(header->visualIndex(c), visual++);
 }
 
 QString wholeExportNote()
@@ -61,7 +75,7 @@ MfuView::MfuView(Workbench* workbench, QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_tables);
     split->addWidget(m_details);
-    new SplitterShare(split, 62, 55, 1400); // the tables' MFU column in sight in a narrow dock
+    m_tablesShare = new SplitterShare(split, 62, 55, 1400); // the tables' MFU column in sight in a narrow dock
 
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 4, 0, 0);
@@ -150,17 +164,25 @@ void MfuView::showResult(std::shared_ptr<const MfuResult> result, const QString&
     m_result = std::move(result);
     std::shared_ptr<const DiagnosticsTable> iterations, ranges;
     if (m_result)
-        for (DiagnosticsTable& t : mfuTables(*m_result))
-            (t.id == QLatin1String("mfu_iterations") ? iterations : ranges)
-                = std::make_shared<const DiagnosticsTable>(std::move(t));
+        for (DiagnosticsTable& t : mfuTables(*m_result)) {
+            // Decided before the move: in `a = b` the right side is evaluated first, and it empties t.id.
+            auto& slot = t.id == QLatin1String("mfu_iterations") ? iterations : ranges;
+            slot = std::make_shared<const DiagnosticsTable>(std::move(t));
+        }
     m_iterations->setTable(iterations);
     m_ranges->setTable(ranges);
     m_iterationsView->setVisible(iterations != nullptr);
     m_rangesView->setVisible(ranges != nullptr);
-    m_tables->setVisible(iterations || ranges);
-    for (QTableView* view : { m_iterationsView, m_rangesView })
-        if (view->isVisibleTo(this))
-            resizeColumnsToCells(view, view->fontMetrics().averageCharWidth() * 16);
+    if (const bool tables = iterations || ranges; tables != m_tables->isVisibleTo(this)) {
+        m_tables->setVisible(tables);
+        m_tablesShare->apply();
+    }
+    for (QTableView* view : { m_iterationsView, m_rangesView }) {
+        putFirst(view,
+            { QStringLiteral("iteration"), QStringLiteral("range"), QStringLiteral("mfu_pct"),
+                QStringLiteral("tflops") });
+        resizeColumnsToCells(view, view->fontMetrics().averageCharWidth() * 16);
+    }
     m_inputsButton->setEnabled(m_session != nullptr);
     m_inputsButton->setText(m_request ? tr("Change FLOPs…") : tr("Set FLOPs…"));
     if (m_result) {
@@ -193,7 +215,8 @@ QString MfuView::inputsHtml() const
         MfuRequest request = m_request.value_or(MfuRequest {});
         request.profile = m_session->profile();
         const Result<MfuPeak> peak = resolveMfuPeak(request);
-        html += tr("<p>Peak: %1</p>").arg((peak ? peak->assumption : peak.errorMessage()).toHtmlEscaped());
+        html += QStringLiteral("<p>%1</p>")
+                    .arg((peak ? peak->assumption : tr("Peak: %1.").arg(peak.errorMessage())).toHtmlEscaped());
     }
     return html + wholeExportNote();
 }

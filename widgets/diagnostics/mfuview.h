@@ -20,6 +20,7 @@ namespace nsw {
 class DiagnosticsTableModel;
 class MfuDialog;
 class ProfileSession;
+class SplitterShare;
 class Workbench;
 
 /// The Findings pane's MFU tab (issue 36 §3): what the MFU needs until the user gives the model's FLOPs (MfuDialog),
@@ -69,6 +70,7 @@ private:
     DiagnosticsTableModel* m_ranges;
     QTableView* m_rangesView;
     QSplitter* m_tables;
+    SplitterShare* m_tablesShare = nullptr;
     QLabel* m_headline;
     QPushButton* m_inputsButton;
     QTextBrowser* m_details;
