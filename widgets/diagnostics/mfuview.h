@@ -43,13 +43,15 @@ public:
     /// The table a CSV export writes: per iteration when there are iterations, else per range.
     QTableView* exportableView() const;
 
+    /// The inputs, kept between runs (askForInputs() shows it).
+    MfuDialog* dialog() const { return m_dialog; }
+
     // For tests.
     QLabel* headline() const { return m_headline; }
     QPushButton* inputsButton() const { return m_inputsButton; }
     QTextBrowser* details() const { return m_details; }
     QTableView* iterationsView() const { return m_iterationsView; }
     QTableView* rangesView() const { return m_rangesView; }
-    MfuDialog* dialog() const { return m_dialog; }
 
 Q_SIGNALS:
     /// A result or an error is shown; tests wait on it.
