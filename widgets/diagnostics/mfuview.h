@@ -40,16 +40,15 @@ public:
     /// The last result, or null (no inputs yet, computing, failed).
     const std::shared_ptr<const MfuResult>& result() const { return m_result; }
     bool isComputing() const { return m_job.isBusy(); }
+    /// The inputs, kept between runs (askForInputs() shows it).
+    MfuDialog* dialog() const { return m_dialog; }
+    /// The GPU and every assumption of the result; without one, what the MFU needs and the peak it would use.
+    QTextBrowser* details() const { return m_details; }
     /// The table a CSV export writes: per iteration when there are iterations, else per range.
     QTableView* exportableView() const;
 
-    /// The inputs, kept between runs (askForInputs() shows it).
-    MfuDialog* dialog() const { return m_dialog; }
-
     // For tests.
     QLabel* headline() const { return m_headline; }
-    QPushButton* inputsButton() const { return m_inputsButton; }
-    QTextBrowser* details() const { return m_details; }
     QTableView* iterationsView() const { return m_iterationsView; }
     QTableView* rangesView() const { return m_rangesView; }
 
