@@ -570,7 +570,7 @@ void TestFindingsPane::mfuPerRange()
     const QString file = dir.filePath(QStringLiteral("flops.json"));
     QFile json(file);
     QVERIFY(json.open(QIODevice::WriteOnly));
-    json.write(R"({"re:ProfilerStep#\d+": 1e8})");
+    json.write(R"({"re:ProfilerStep#\\d+": 1e8})"); // the JSON escape of re:ProfilerStep#\d+
     json.close();
     view->dialog()->field(QStringLiteral("--flops"))->clear();
     view->dialog()->field(QStringLiteral("--ranges"))->setText(file);

@@ -182,6 +182,7 @@ void MfuView::showResult(std::shared_ptr<const MfuResult> result, const QString&
             { QStringLiteral("iteration"), QStringLiteral("range"), QStringLiteral("mfu_pct"),
                 QStringLiteral("tflops") });
         resizeColumnsToCells(view, view->fontMetrics().averageCharWidth() * 16);
+        view->sortByColumn(-1, Qt::AscendingOrder); // the command's order: iterations in time, ranges as given
     }
     m_inputsButton->setEnabled(m_session != nullptr);
     m_inputsButton->setText(m_request ? tr("Change FLOPs…") : tr("Set FLOPs…"));
