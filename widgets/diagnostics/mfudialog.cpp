@@ -38,7 +38,7 @@ MfuDialog::MfuDialog(QWidget* parent)
     m_precision->setCurrentText(QStringLiteral("bf16"));
     m_preview->setWordWrap(true);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_preview->setMinimumWidth(fontMetrics().averageCharWidth() * 70);
+    setMinimumWidth(fontMetrics().averageCharWidth() * 100); // the placeholders say what a field wants: whole
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Compute MFU"));
