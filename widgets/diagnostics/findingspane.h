@@ -24,6 +24,13 @@ class MfuView;
 class ProfileSession;
 class SortFilterProxy;
 
+/// What the pane's analysis job hands to the GUI thread: the diagnostics and their tables, formatted.
+struct AnalysedDiagnostics
+{
+    DiagnosticsResult result;
+    std::vector<DiagnosticsTable> tables;
+};
+
 /// The diagnostics of the current profile (issue 15): findings ranked by the GPU time they cost, each with its
 /// numbers, recommendation and evidence (its kernels shown in the Kernels pane, its time range or NVTX range made the
 /// focus), and every analysis table as a sortable sub-tab. Computed off the GUI thread when shown; follows the
@@ -76,7 +83,8 @@ private:
     void showResult(std::shared_ptr<const DiagnosticsResult> result, const QString& message);
     /// Shows a gap table row's time in the other panes (Workbench::selectTimeRange).
     void selectGap(const QModelIndex& row);
-    void showTables(const DiagnosticsResult& result);
+    /// The analysis tables besides the findings (their models made on first sight).
+    void showTables(const std::vector<DiagnosticsTable>& tables);
     void showFinding(int index);
     const Finding* currentFinding() const;
     void showEvidenceKernels();
