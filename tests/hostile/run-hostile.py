@@ -8,6 +8,7 @@ warning, or an input that changed. Hostile profile cache files and folders: host
     run-hostile.py NSYS_WORKBENCH NSYS_TRACEGEN WORKDIR [--only SUBSTRING] [--timeout SECONDS]
 """
 import argparse
+import atexit
 import hashlib
 import json
 import os
@@ -590,13 +591,21 @@ def main():
     subprocess.run([a.tracegen, "--out", base, "--schema", "2026.2", "--gpus", "2", "--kernels", "600", "--layers",
                     "2", "--seed", "13", "--hpc-activity",
                     "--cpu-samples", "2000"], check=True, stdout=subprocess.DEVNULL)
-    # Exports of reports go to a cache of the run's own, outside the inputs' folder.
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", NSYS_WORKBENCH_CACHE_DIR=tempfile.mkdtemp(prefix="nsw-cache-"),
+    # Exports of reports go to a cache of the run's own, outside the inputs' folder; it and the run's other temporary
+    # folders go when the run ends (each run left some 320 MB of profile cache in /tmp).
+    scratch = []
+
+    def mkdtemp(prefix):
+        scratch.append(tempfile.mkdtemp(prefix=prefix))
+        return scratch[-1]
+
+    atexit.register(lambda: [shutil.rmtree(d, ignore_errors=True) for d in scratch])
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", NSYS_WORKBENCH_CACHE_DIR=mkdtemp("nsw-cache-"),
                ASAN_OPTIONS="abort_on_error=1:detect_leaks=0:" + os.environ.get("ASAN_OPTIONS", ""),
                UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1")
-    report_dir = os.path.join(tempfile.mkdtemp(prefix="nsw-hostile-report-"), "report")
+    report_dir = os.path.join(mkdtemp("nsw-hostile-report-"), "report")
     # A sound NVLink recording, for `nvlink RECORDING --sqlite EXPORT` on every export.
-    recording = os.path.join(tempfile.mkdtemp(prefix="nsw-hostile-nvf1-"), "gpu0.bin")
+    recording = os.path.join(mkdtemp("nsw-hostile-nvf1-"), "gpu0.bin")
     with sqlite3.connect(base) as db:  # the recording starts at the export's session start, as a real one does
         start_us = db.execute("SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME").fetchone()[0] // 1000
     with open(recording, "wb") as f:
