@@ -43,7 +43,7 @@ inline void handoffAcquire([[maybe_unused]] const void* key)
 /// The pool every background job of the workbench runs on (see jobpool.cpp for why it is not Qt's global one).
 QThreadPool* jobThreadPool();
 
-/// Gives the calling pool thread (and the threads it starts) a lower CPU weight than the GUI thread, once per thread.
+/// Gives the calling pool thread a lower CPU weight than the GUI thread (in the window only), once per thread.
 void yieldTheCpuToTheGuiThread();
 
 /// Runs @p work on jobThreadPool(), announcing the hand-over to ThreadSanitizer. The work is wrapped in a

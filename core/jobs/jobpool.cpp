@@ -26,11 +26,10 @@ QThreadPool* jobThreadPool()
 
 void yieldTheCpuToTheGuiThread()
 {
-    // The analyses share as few as two cores with the GUI thread. At an equal weight, each pane's first analysis after
-    // a 4M-kernel load stretched 100 ms of GUI work to 400 ms; at nice 5 the GUI thread wins the CPU when both want
-    // it, and the analyses lose nothing while the GUI is idle. Linux keeps a nice value per thread, inherited by the
-    // threads it starts (the loader's scans).
-    // The command line has no GUI thread: its jobs keep the weight of the process.
+    // The analyses share as few as two cores with the GUI thread: at nice 5 the GUI thread wins the CPU when both want
+    // it, and the analyses lose nothing while the GUI is idle. Linux keeps a nice value per thread. The loader's
+    // threads are not pool threads and keep their weight (niced, they slowed the load by a quarter). The command line
+    // has no GUI thread: its jobs keep the weight of the process.
     static const bool window
         = QCoreApplication::instance() && QCoreApplication::instance()->inherits("QGuiApplication");
     thread_local const bool lowered = window && setpriority(PRIO_PROCESS, id_t(gettid()), 5) == 0;
