@@ -54,6 +54,7 @@ struct WindowOpen
     double panesFilled = -1;
     double rssAtFirstView = 0;
     double rssAtEnd = 0;
+    QByteArray residentAtEnd, residentWhenFilled; // residentSplit() then
     QString error;
 };
 
@@ -82,6 +83,7 @@ WindowOpen openInWindow(const QString& path)
     QObject::connect(&window, &MainWindow::loadEnded, [&](const QString&, bool success, const QString& e) {
         o.full = secondsSince(t);
         o.rssAtEnd = peakRssBytes(); // the load's peak: the panes' analyses that start now have their own benchmarks
+        o.residentAtEnd = residentSplit();
         ended = true;
         ok = success;
         o.error = e;
@@ -99,8 +101,10 @@ WindowOpen openInWindow(const QString& path)
             o.firstView = secondsSince(t);
             o.rssAtFirstView = peakRssBytes();
         }
-        if (ended && o.panesFilled < 0 && panesIdle(idleRounds))
+        if (ended && o.panesFilled < 0 && panesIdle(idleRounds)) {
             o.panesFilled = secondsSince(t);
+            o.residentWhenFilled = residentSplit();
+        }
         if (ended && (!ok || secondsSince(t) > o.full + 120))
             break; // failed, or loaded with no kernel to show
     }
@@ -164,6 +168,8 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "%s\n", qPrintable(o.error));
             return 2;
         }
+        std::fprintf(stderr, "reopen: resident at load end %s; when every pane is filled %s\n",
+            o.residentAtEnd.constData(), o.residentWhenFilled.constData());
         std::printf("reopened %.3f %.3f %.3f %.0f\n", o.firstView, o.full, o.panesFilled, o.rssAtEnd);
         return 0;
     }
@@ -189,6 +195,8 @@ int main(int argc, char** argv)
                 "every shown pane filled %.2f s, file %.0f MiB\n",
         first.firstView, first.rssAtFirstView / 1048576.0, first.full, first.rssAtEnd / 1048576.0, first.panesFilled,
         fileBytes / 1048576.0);
+    std::printf("window: resident at load end %s; when every pane is filled %s\n", first.residentAtEnd.constData(),
+        first.residentWhenFilled.constData());
     profilecache::waitForWrites();
     const double cacheBytes = cacheFileBytes();
     const WindowOpen second = reopenInAnotherProcess(path);

@@ -24,6 +24,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QRandomGenerator>
+#include <QTimer>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -164,8 +165,10 @@ int main(int argc, char** argv)
     if (loaded.profile->meta.tables.contains(QStringLiteral("GPU_METRICS"))) {
         QElapsedTimer wait;
         wait.start();
+        QTimer tick; // wakes the loop for the time limit; the loop sleeps otherwise (a timed processEvents() spins)
+        tick.start(100);
         while (!view->counters() && wait.elapsed() < 300000)
-            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+            QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
         std::size_t samples = 0;
         if (view->counters())
             for (const CounterTrack& t : view->counters()->tracks())

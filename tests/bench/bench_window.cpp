@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <ctime>
 #include <functional>
+#include <map>
 
 using namespace nsw;
 using namespace nsw::bench;
@@ -75,13 +76,15 @@ private:
     qint64 m_maxEnded = 0;
 };
 
-/// Runs the event loop as the application does until @p done, or @p seconds pass; false on the timeout.
+/// Runs the event loop as the application does until @p done, or @p seconds pass; false on the timeout. The loop sleeps
+/// until an event comes (the stall meter's timer brings one every millisecond): processEvents() with a time limit
+/// never waits, and spinning through it took most of a core from the load and the panes on a 2-core machine.
 bool runUntil(const std::function<bool()>& done, double seconds)
 {
     QElapsedTimer t;
     t.start();
     while (!done()) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 20);
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
         if (double(t.elapsed()) / 1000.0 > seconds)
             return false;
     }
@@ -153,8 +156,14 @@ int main(int argc, char** argv)
         return kernelRows() > 0;
     };
     qint64 settledSince = -1;
+    std::map<const Pane*, double> paneSettled; // when each pane last became settled: which one the others wait for
     if (!runUntil(
             [&]() {
+                for (const Pane* p : panes)
+                    if (!p->isSettled())
+                        paneSettled.erase(p);
+                    else if (!paneSettled.count(p))
+                        paneSettled[p] = seconds(t);
                 if (!allSettled())
                     settledSince = -1;
                 else if (settledSince < 0)
@@ -170,6 +179,10 @@ int main(int argc, char** argv)
         return 2;
     }
     const double allPanes = double(settledSince) / 1e9;
+    std::printf("panes settled (s):");
+    for (const auto& [pane, when] : paneSettled)
+        std::printf(" %s %.2f", qPrintable(pane->paneId()), when);
+    std::printf("\n");
     std::printf("window: kernels pane filled %.2f s, load ended %.2f s (peak RSS %.0f MiB by then), every pane settled "
                 "%.2f s (peak RSS %.0f MiB by then)\n",
         firstView, loaded, rssAtLoadEnd / 1048576.0, allPanes, peakRssBytes() / 1048576.0);
