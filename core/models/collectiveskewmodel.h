@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/models/columntablemodel.h"
 #include "core/ranks/ranksresult.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 
 namespace nsw {
@@ -11,7 +11,7 @@ namespace nsw {
 /// A row per matched collective instance: which collective (kind, NCCL kernel, stream, its place), the reference
 /// rank's iteration, when the first rank arrived (reference clock), the arrival skew, the rank that came last and the
 /// transfer after it. Raw values (ns) in RawValueRole, the instance index in IdentityRole.
-class CollectiveSkewModel : public QAbstractTableModel
+class CollectiveSkewModel : public ColumnTableModel
 {
     Q_OBJECT
 public:
@@ -34,13 +34,14 @@ public:
 
     void setResult(std::shared_ptr<const RanksResult> result);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rows() const override { return m_result ? int(m_result->collectives.size()) : 0; }
+    QVariant rowData(int row, int role) const override;
 
 private:
-    QVariant rawValue(int row, int column) const;
+    const CollectiveInstance& at(int row) const { return m_result->collectives[std::size_t(row)]; }
+    const CollectiveKey& keyAt(int row) const { return m_result->keys[std::size_t(at(row).key)]; }
+
     std::shared_ptr<const RanksResult> m_result;
 };
 

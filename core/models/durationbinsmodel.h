@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/models/columntablemodel.h"
 #include "core/stats/durationhistogram.h"
-
-#include <QAbstractTableModel>
 
 namespace nsw {
 
 /// The bins of a duration histogram as a table: what "Bins as CSV" writes (through writeModelCsv, raw values in ns).
-class DurationBinsModel : public QAbstractTableModel
+class DurationBinsModel : public ColumnTableModel
 {
     Q_OBJECT
 public:
@@ -24,12 +23,12 @@ public:
     explicit DurationBinsModel(QObject* parent = nullptr);
     void setHistogram(const DurationHistogram& histogram);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rows() const override { return int(m_bins.size()); }
 
 private:
+    const HistogramBin& at(int row) const { return m_bins[std::size_t(row)]; }
+
     std::vector<HistogramBin> m_bins;
     qint64 m_total = 0;
 };

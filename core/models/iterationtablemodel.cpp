@@ -2,14 +2,61 @@
 #include "iterationtablemodel.h"
 
 #include "core/models/modelroles.h"
-#include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 
 namespace nsw {
 
 IterationTableModel::IterationTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{ }
+    : ColumnTableModel(parent)
+{
+    setColumns({
+        { .header = tr("Iteration"), .raw = [this](int r) { return at(r).index; } },
+        { .header = tr("Marker"),
+            .raw =
+                [this](int r) {
+                    return m_table->isGuess() ? QStringLiteral("guess") : m_table->profile->strings.at(at(r).name);
+                },
+            .toolTip = [this](int) { return m_table->isGuess() ? QVariant(m_table->detection) : QVariant(); },
+            .alignment = kLeft },
+        { .header = tr("Start"),
+            .rawHeader = QStringLiteral("Start (ns)"),
+            .raw = [this](int r) { return qint64(at(r).start - m_table->clockOrigin); },
+            .text = secondsText(6) },
+        { .header = tr("Duration"),
+            .rawHeader = QStringLiteral("Duration (ns)"),
+            .raw = [this](int r) { return qint64(at(r).duration()); },
+            .text = durationText() },
+        { .header = tr("GPU busy"),
+            .rawHeader = QStringLiteral("GPU Busy (ns)"),
+            .raw = [this](int r) { return qint64(at(r).gpuBusy); },
+            .text = durationText() },
+        { .header = tr("GPU idle"),
+            .rawHeader = QStringLiteral("GPU Idle (ns)"),
+            .raw = [this](int r) { return qint64(at(r).idle()); },
+            .text = durationText() },
+        { .header = tr("Kernels"), .raw = [this](int r) { return at(r).kernels; }, .text = countText() },
+        { .header = tr("Top Category"),
+            .raw = [this](int r) { return at(r).topCategory; },
+            .toolTip =
+                [this](int r) {
+                    const Iteration& it = at(r);
+                    return it.topCategory.isEmpty() ? QVariant()
+                                                    : tr("%1 in this iteration (rules %2)")
+                                                          .arg(formatDuration(it.topCategoryTime), m_table->rulesLabel);
+                },
+            .alignment = kLeft },
+        { .header = tr("Top Kernel"),
+            .raw = [this](int r) { return topKernelAt(r); },
+            .toolTip =
+                [this](int r) {
+                    return tr("%1\n%2 in this iteration").arg(topKernelAt(r), formatDuration(at(r).topKernelTime));
+                },
+            .alignment = kLeft },
+        { .header = tr("Outlier"),
+            .raw = [this](int r) { return at(r).outlier ? QStringLiteral("outlier") : QString(); },
+            .alignment = kLeft },
+    });
+}
 
 void IterationTableModel::setTable(std::shared_ptr<const IterationTable> table)
 {
@@ -18,114 +65,9 @@ void IterationTableModel::setTable(std::shared_ptr<const IterationTable> table)
     endResetModel();
 }
 
-int IterationTableModel::rowCount(const QModelIndex& parent) const
+QVariant IterationTableModel::rowData(int row, int role) const
 {
-    return parent.isValid() || !m_table ? 0 : int(m_table->iterations.size());
-}
-
-int IterationTableModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant IterationTableModel::rawValue(const Iteration& it, int column) const
-{
-    switch (column) {
-    case IndexColumn:
-        return it.index;
-    case NameColumn:
-        return m_table->isGuess() ? QStringLiteral("guess") : m_table->profile->strings.at(it.name);
-    case StartColumn:
-        return qint64(it.start - m_table->clockOrigin);
-    case DurationColumn:
-        return qint64(it.duration());
-    case BusyColumn:
-        return qint64(it.gpuBusy);
-    case IdleColumn:
-        return qint64(it.idle());
-    case KernelsColumn:
-        return it.kernels;
-    case TopCategoryColumn:
-        return it.topCategory;
-    case TopKernelColumn:
-        return m_table->profile->strings.at(it.topKernel);
-    case OutlierColumn:
-        return it.outlier ? QStringLiteral("outlier") : QString();
-    }
-    return {};
-}
-
-QVariant IterationTableModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const Iteration& it = m_table->iterations[std::size_t(index.row())];
-    const int column = index.column();
-    if (role == SortRole || role == RawValueRole)
-        return rawValue(it, column);
-    if (role == IdentityRole)
-        return it.index;
-    if (role == Qt::TextAlignmentRole) {
-        const bool text = column == NameColumn || column == TopCategoryColumn || column == TopKernelColumn
-            || column == OutlierColumn;
-        return QVariant::fromValue((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
-    }
-    if (role == Qt::ToolTipRole) {
-        if (column == TopKernelColumn)
-            return tr("%1\n%2 in this iteration")
-                .arg(rawValue(it, column).toString(), formatDuration(it.topKernelTime));
-        if (column == TopCategoryColumn && !it.topCategory.isEmpty())
-            return tr("%1 in this iteration (rules %2)").arg(formatDuration(it.topCategoryTime), m_table->rulesLabel);
-        if (column == NameColumn && m_table->isGuess())
-            return m_table->detection;
-        return {};
-    }
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (column) {
-    case StartColumn:
-        return formatSeconds(it.start - m_table->clockOrigin, 6);
-    case DurationColumn:
-        return formatDuration(it.duration());
-    case BusyColumn:
-        return formatDuration(it.gpuBusy);
-    case IdleColumn:
-        return formatDuration(it.idle());
-    case KernelsColumn:
-        return withThousandsSeparators(rawValue(it, column).toLongLong());
-    default:
-        return rawValue(it, column);
-    }
-}
-
-QVariant IterationTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != RawValueRole))
-        return QAbstractTableModel::headerData(section, orientation, role);
-    const bool raw = role == RawValueRole;
-    switch (section) {
-    case IndexColumn:
-        return tr("Iteration");
-    case NameColumn:
-        return tr("Marker");
-    case StartColumn:
-        return raw ? QStringLiteral("Start (ns)") : tr("Start");
-    case DurationColumn:
-        return raw ? QStringLiteral("Duration (ns)") : tr("Duration");
-    case BusyColumn:
-        return raw ? QStringLiteral("GPU Busy (ns)") : tr("GPU busy");
-    case IdleColumn:
-        return raw ? QStringLiteral("GPU Idle (ns)") : tr("GPU idle");
-    case KernelsColumn:
-        return tr("Kernels");
-    case TopCategoryColumn:
-        return tr("Top Category");
-    case TopKernelColumn:
-        return tr("Top Kernel");
-    case OutlierColumn:
-        return tr("Outlier");
-    }
-    return {};
+    return role == IdentityRole ? QVariant(at(row).index) : QVariant();
 }
 
 } // namespace nsw

@@ -2,15 +2,15 @@
 #pragma once
 
 #include "core/iterations/iterations.h"
+#include "core/models/columntablemodel.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 
 namespace nsw {
 
 /// The iterations of a profile: index, marker instance (or "guess"), start on the session clock, duration, GPU
 /// busy, idle, kernels, top category, top kernel, outlier. Raw values (ns) in RawValueRole for CSV.
-class IterationTableModel : public QAbstractTableModel
+class IterationTableModel : public ColumnTableModel
 {
     Q_OBJECT
 public:
@@ -34,13 +34,14 @@ public:
     void setTable(std::shared_ptr<const IterationTable> table);
     const std::shared_ptr<const IterationTable>& table() const { return m_table; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rows() const override { return m_table ? int(m_table->iterations.size()) : 0; }
+    QVariant rowData(int row, int role) const override;
 
 private:
-    QVariant rawValue(const Iteration& it, int column) const;
+    const Iteration& at(int row) const { return m_table->iterations[std::size_t(row)]; }
+    QString topKernelAt(int row) const { return m_table->profile->strings.at(at(row).topKernel); }
+
     std::shared_ptr<const IterationTable> m_table;
 };
 

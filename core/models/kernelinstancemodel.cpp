@@ -22,8 +22,46 @@ qint64 shapeVolume(const std::uint32_t (&v)[3])
 } // namespace
 
 KernelInstanceModel::KernelInstanceModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{ }
+    : ColumnTableModel(parent)
+{
+    const auto raw = [this](int column) -> Value {
+        return [this, column](int r) { return rawValueOf(*m_profile, kernelRowAt(r), column); };
+    };
+    const auto shape = [this](int r) -> const LaunchShape& {
+        return m_profile->launchShapes[m_profile->kernels.shape[kernelRowAt(r)]];
+    };
+    setColumns({
+        { .header = tr("Start"),
+            .rawHeader = QStringLiteral("Start (ns)"),
+            .raw = raw(StartColumn),
+            .text =
+                [this](int, const QVariant& start) { // as the timeline's ruler
+                    return formatSeconds(start.toLongLong() - sessionClockOrigin(*m_profile), 9);
+                } },
+        { .header = tr("Duration"),
+            .rawHeader = QStringLiteral("Duration (ns)"),
+            .raw = raw(DurationColumn),
+            .text = durationText() },
+        { .header = tr("Device"), .raw = raw(DeviceColumn) },
+        { .header = tr("Stream"), .raw = raw(StreamColumn) },
+        { .header = tr("PID"), .raw = raw(ProcessColumn) },
+        { .header = tr("Grid"),
+            .rawHeader = QStringLiteral("Grid (blocks)"),
+            .raw = raw(GridColumn),
+            .text = [shape](int r, const QVariant&) { return shapeText(shape(r).grid); } },
+        { .header = tr("Block"),
+            .rawHeader = QStringLiteral("Block (threads)"),
+            .raw = raw(BlockColumn),
+            .text = [shape](int r, const QVariant&) { return shapeText(shape(r).block); } },
+        { .header = tr("Registers"), .raw = raw(RegistersColumn) },
+        { .header = tr("Shared mem"),
+            .rawHeader = QStringLiteral("Shared memory (bytes)"),
+            .raw = raw(SharedMemoryColumn),
+            .text = [](int, const QVariant& bytes) { return formatBytes(bytes.toLongLong()); } },
+        { .header = tr("Correlation"), .raw = raw(CorrelationColumn) },
+        { .header = tr("Launched by"), .raw = raw(LaunchColumn) },
+    });
+}
 
 void KernelInstanceModel::dropSort()
 {
@@ -79,21 +117,6 @@ void KernelInstanceModel::clear()
     setInstances(nullptr, {});
 }
 
-int KernelInstanceModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int KernelInstanceModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant KernelInstanceModel::rawValue(std::uint32_t k, int column) const
-{
-    return rawValueOf(*m_profile, k, column);
-}
-
 QVariant KernelInstanceModel::rawValueOf(const Profile& profile, std::uint32_t k, int column)
 {
     const KernelTable& t = profile.kernels;
@@ -127,67 +150,9 @@ QVariant KernelInstanceModel::rawValueOf(const Profile& profile, std::uint32_t k
     return {};
 }
 
-QVariant KernelInstanceModel::data(const QModelIndex& index, int role) const
+QVariant KernelInstanceModel::rowData(int row, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_profile)
-        return {};
-    const std::uint32_t k = m_rows[std::size_t(index.row())];
-    if (role == SortRole || role == RawValueRole)
-        return rawValue(k, index.column());
-    if (role == IdentityRole)
-        return k;
-    if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole)
-        return {};
-    const KernelTable& t = m_profile->kernels;
-    const LaunchShape& shape = m_profile->launchShapes[t.shape[k]];
-    switch (index.column()) {
-    case StartColumn:
-        return formatSeconds(t.start[k] - sessionClockOrigin(*m_profile), 9); // as the timeline's ruler
-    case DurationColumn:
-        return formatDuration(t.end[k] - t.start[k]);
-    case GridColumn:
-        return shapeText(shape.grid);
-    case BlockColumn:
-        return shapeText(shape.block);
-    case SharedMemoryColumn:
-        return formatBytes(shape.staticSharedMemory + shape.dynamicSharedMemory);
-    default:
-        return rawValue(k, index.column());
-    }
-}
-
-QVariant KernelInstanceModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != RawValueRole))
-        return QAbstractTableModel::headerData(section, orientation, role);
-    const bool raw = role == RawValueRole;
-    switch (section) {
-    case StartColumn:
-        return raw ? QStringLiteral("Start (ns)") : tr("Start");
-    case DurationColumn:
-        return raw ? QStringLiteral("Duration (ns)") : tr("Duration");
-    case DeviceColumn:
-        return tr("Device");
-    case StreamColumn:
-        return tr("Stream");
-    case ProcessColumn:
-        return tr("PID");
-    case GridColumn:
-        return raw ? QStringLiteral("Grid (blocks)") : tr("Grid");
-    case BlockColumn:
-        return raw ? QStringLiteral("Block (threads)") : tr("Block");
-    case RegistersColumn:
-        return tr("Registers");
-    case SharedMemoryColumn:
-        return raw ? QStringLiteral("Shared memory (bytes)") : tr("Shared mem");
-    case CorrelationColumn:
-        return tr("Correlation");
-    case LaunchColumn:
-        return tr("Launched by");
-    }
-    return {};
+    return role == IdentityRole ? QVariant(kernelRowAt(row)) : QVariant();
 }
 
 void KernelInstanceModel::sort(int column, Qt::SortOrder order)

@@ -2,10 +2,10 @@
 #pragma once
 
 #include "core/jobs/background.h"
+#include "core/models/columntablemodel.h"
 #include "core/models/csvsnapshot.h"
 #include "core/stats/kernelindex.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -16,7 +16,7 @@ namespace nsw {
 /// here on raw values (a proxy over 100k+ rows would be slower); the view stays smooth because data() is O(1). More
 /// than kSortInPlaceRows rows are sorted off the GUI thread (sortingChanged() brackets it); the rows keep their order
 /// until the new one is ready.
-class KernelInstanceModel : public QAbstractTableModel, public CsvSnapshotSource
+class KernelInstanceModel : public ColumnTableModel, public CsvSnapshotSource
 {
     Q_OBJECT
 public:
@@ -59,10 +59,6 @@ public:
     std::uint32_t kernelRowAt(int row) const { return m_rows[std::size_t(row)]; }
     const ProfilePtr& profile() const { return m_profile; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     std::unique_ptr<QAbstractItemModel> csvSnapshot() const override;
     static constexpr std::size_t kSortInPlaceRows = 100'000;
@@ -74,8 +70,11 @@ Q_SIGNALS:
     /// A sort of many rows started (true) or its order was applied (false).
     void sortingChanged(bool sorting);
 
+protected:
+    int rows() const override { return int(m_rows.size()); }
+    QVariant rowData(int row, int role) const override;
+
 private:
-    QVariant rawValue(std::uint32_t kernelRow, int column) const;
     qint64 durationOf(std::uint32_t kernelRow) const;
     void filterRows();
     /// Sorts m_rows by the current sort column: at once when few, else in the background.

@@ -9,9 +9,70 @@
 
 namespace nsw {
 
+namespace {
+/// A duration kept in double (mean, median, percentiles), shown rounded to the ns.
+QString roundedDuration(int, const QVariant& raw)
+{
+    return formatDuration(qint64(raw.toDouble() + 0.5));
+}
+} // namespace
+
 KernelSummaryModel::KernelSummaryModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{ }
+    : ColumnTableModel(parent)
+{
+    setColumns({
+        { .header = tr("Name"),
+            .raw = [this](int r) { return nameAt(r); },
+            .toolTip = [this](int r) { return nameAt(r); },
+            .alignment = {} },
+        { .header = tr("Time (%)"),
+            .raw
+            = [this](int r) { return m_totalTime > 0 ? 100.0 * double(statsOf(r).total) / double(m_totalTime) : 0.0; },
+            .text = fixedText(1) },
+        { .header = tr("Total"),
+            .rawHeader = QStringLiteral("Total Time (ns)"),
+            .raw = [this](int r) { return statsOf(r).total; },
+            .text = durationText() },
+        { .header = tr("Instances"), .raw = [this](int r) { return statsOf(r).count; }, .text = countText() },
+        { .header = tr("Avg"),
+            .rawHeader = QStringLiteral("Avg (ns)"),
+            .raw = [this](int r) { return statsOf(r).mean; },
+            .text = roundedDuration },
+        { .header = tr("Med"),
+            .rawHeader = QStringLiteral("Med (ns)"),
+            .raw = [this](int r) { return statsOf(r).median; },
+            .text = roundedDuration },
+        { .header = tr("Min"),
+            .rawHeader = QStringLiteral("Min (ns)"),
+            .raw = [this](int r) { return statsOf(r).min; },
+            .text = durationText() },
+        { .header = tr("Max"),
+            .rawHeader = QStringLiteral("Max (ns)"),
+            .raw = [this](int r) { return statsOf(r).max; },
+            .text = durationText() },
+        { .header = tr("StdDev"),
+            .rawHeader = QStringLiteral("StdDev (ns)"),
+            .raw = [this](int r) { return statsOf(r).stddev; },
+            .text = roundedDuration },
+        { .header = tr("p90"),
+            .rawHeader = QStringLiteral("p90 (ns)"),
+            .raw = [this](int r) { return statsOf(r).p90; },
+            .text = roundedDuration },
+        { .header = tr("p99"),
+            .rawHeader = QStringLiteral("p99 (ns)"),
+            .raw = [this](int r) { return statsOf(r).p99; },
+            .text = roundedDuration },
+        { .header = tr("Modes"),
+            .raw = [this](int r) { return qint64(std::max<std::size_t>(m_rows[std::size_t(r)].modes.size(), 1)); },
+            .text = [this](int r, const QVariant&) { return modesText(m_rows[std::size_t(r)].modes); },
+            .toolTip = [this](int r) { return modesToolTip(m_rows[std::size_t(r)].modes); },
+            .headerToolTip = tr("Kernels whose durations fall into separate groups (peaks of the log-scaled duration "
+                                "histogram with a deep valley between them), with each group's median") },
+        { .header = tr("Device"),
+            .raw = [this](int r) { return m_rows[std::size_t(r)].device; },
+            .text = [](int, const QVariant& raw) { return raw.toInt() < 0 ? tr("all") : raw.toString(); } },
+    });
+}
 
 void KernelSummaryModel::setResults(std::shared_ptr<const KernelIndex> index, std::vector<KernelGroupStats> rows)
 {
@@ -40,138 +101,12 @@ QString KernelSummaryModel::nameAt(int row) const
     return s && m_index ? m_index->profile()->strings.at(s->name) : QString();
 }
 
-int KernelSummaryModel::rowCount(const QModelIndex& parent) const
+QVariant KernelSummaryModel::rowData(int row, int role) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int KernelSummaryModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant KernelSummaryModel::data(const QModelIndex& index, int role) const
-{
-    const KernelGroupStats* r = statsAt(index.row());
-    if (!r || !checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const DurationSummary& s = r->stats;
-    const double percent = m_totalTime > 0 ? 100.0 * double(s.total) / double(m_totalTime) : 0.0;
     if (role == KernelNameRole)
-        return nameAt(index.row());
+        return nameAt(row);
     if (role == IdentityRole)
-        return r->group;
-    if (role == SortRole || role == RawValueRole) {
-        switch (index.column()) {
-        case NameColumn:
-            return nameAt(index.row());
-        case TimePercentColumn:
-            return percent;
-        case TotalColumn:
-            return s.total;
-        case InstancesColumn:
-            return s.count;
-        case AvgColumn:
-            return s.mean;
-        case MedColumn:
-            return s.median;
-        case MinColumn:
-            return s.min;
-        case MaxColumn:
-            return s.max;
-        case StdDevColumn:
-            return s.stddev;
-        case P90Column:
-            return s.p90;
-        case P99Column:
-            return s.p99;
-        case ModesColumn:
-            return qint64(std::max<std::size_t>(r->modes.size(), 1)); // empty: one group
-        case DeviceColumn:
-            return r->device;
-        }
-        return {};
-    }
-    if (role == Qt::DisplayRole) {
-        switch (index.column()) {
-        case NameColumn:
-            return nameAt(index.row());
-        case TimePercentColumn:
-            return QString::number(percent, 'f', 1);
-        case TotalColumn:
-            return formatDuration(s.total);
-        case InstancesColumn:
-            return withThousandsSeparators(s.count);
-        case AvgColumn:
-            return formatDuration(qint64(s.mean + 0.5));
-        case MedColumn:
-            return formatDuration(qint64(s.median + 0.5));
-        case MinColumn:
-            return formatDuration(s.min);
-        case MaxColumn:
-            return formatDuration(s.max);
-        case StdDevColumn:
-            return formatDuration(qint64(s.stddev + 0.5));
-        case P90Column:
-            return formatDuration(qint64(s.p90 + 0.5));
-        case P99Column:
-            return formatDuration(qint64(s.p99 + 0.5));
-        case ModesColumn:
-            return modesText(r->modes);
-        case DeviceColumn:
-            return r->device < 0 ? tr("all") : QString::number(r->device);
-        }
-    }
-    if (role == Qt::ToolTipRole && index.column() == NameColumn)
-        return nameAt(index.row());
-    if (role == Qt::ToolTipRole && index.column() == ModesColumn)
-        return modesToolTip(r->modes);
-    if (role == Qt::TextAlignmentRole && index.column() != NameColumn)
-        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    return {};
-}
-
-QVariant KernelSummaryModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation == Qt::Horizontal && role == RawValueRole) {
-        // Header of raw (unformatted) exports: units made explicit.
-        static const char* const kRaw[] = { "Name", "Time (%)", "Total Time (ns)", "Instances", "Avg (ns)", "Med (ns)",
-            "Min (ns)", "Max (ns)", "StdDev (ns)", "p90 (ns)", "p99 (ns)", "Modes", "Device" };
-        return section >= 0 && section < ColumnCount ? QString::fromLatin1(kRaw[section]) : QVariant();
-    }
-    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == ModesColumn)
-        return tr("Kernels whose durations fall into separate groups (peaks of the log-scaled duration histogram with "
-                  "a deep valley between them), with each group's median");
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case NameColumn:
-        return tr("Name");
-    case TimePercentColumn:
-        return tr("Time (%)");
-    case TotalColumn:
-        return tr("Total");
-    case InstancesColumn:
-        return tr("Instances");
-    case AvgColumn:
-        return tr("Avg");
-    case MedColumn:
-        return tr("Med");
-    case MinColumn:
-        return tr("Min");
-    case MaxColumn:
-        return tr("Max");
-    case StdDevColumn:
-        return tr("StdDev");
-    case P90Column:
-        return tr("p90");
-    case P99Column:
-        return tr("p99");
-    case ModesColumn:
-        return tr("Modes");
-    case DeviceColumn:
-        return tr("Device");
-    }
+        return m_rows[std::size_t(row)].group;
     return {};
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/models/columntablemodel.h"
 #include "core/stats/kernelindex.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 #include <vector>
 
@@ -11,7 +11,7 @@ namespace nsw {
 
 /// One row per kernel name (or name and device): nsys's cuda_gpu_kern_sum columns plus p90/p99 and the duration
 /// groups of multimodal kernels.
-class KernelSummaryModel : public QAbstractTableModel
+class KernelSummaryModel : public ColumnTableModel
 {
     Q_OBJECT
 public:
@@ -43,17 +43,18 @@ public:
     qint64 totalTime() const { return m_totalTime; }
     QString nameAt(int row) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
     /// "2 groups: 141 µs · 7.08 ms" (the modes' medians), or empty for fewer than two.
     static QString modesText(const std::vector<DurationMode>& modes);
     /// One line per group: its executions and median, its duration range.
     static QString modesToolTip(const std::vector<DurationMode>& modes);
 
+protected:
+    int rows() const override { return int(m_rows.size()); }
+    QVariant rowData(int row, int role) const override;
+
 private:
+    const DurationSummary& statsOf(int row) const { return m_rows[std::size_t(row)].stats; }
+
     std::shared_ptr<const KernelIndex> m_index;
     std::vector<KernelGroupStats> m_rows;
     qint64 m_totalTime = 0;

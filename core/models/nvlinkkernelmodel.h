@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/models/columntablemodel.h"
 #include "core/nvlink/peakkernels.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 
 namespace nsw {
 
 /// The kernels overlapping one NVLink peak, longest overlap first.
-class NvlinkKernelModel : public QAbstractTableModel
+class NvlinkKernelModel : public ColumnTableModel
 {
     Q_OBJECT
 public:
@@ -33,13 +33,14 @@ public:
     std::uint32_t kernelRowAt(int row) const;
     QString nameAt(int row) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rows() const override { return int(m_kernels.size()); }
+    QVariant rowData(int row, int role) const override;
 
 private:
-    QVariant rawValue(const PeakKernel& k, int column) const;
+    std::uint32_t spanAt(int row) const { return m_kernels[std::size_t(row)].span; }
+    const PeakKernel& at(int row) const { return m_kernels[std::size_t(row)]; }
+
     std::shared_ptr<const KernelSpans> m_spans;
     std::vector<PeakKernel> m_kernels;
 };

@@ -14,15 +14,59 @@ QVariant number(double v)
 {
     return std::isnan(v) ? QVariant() : QVariant(v);
 }
-QString fixed(double v, int decimals)
+ColumnTableModel::Text fixedOrDash(int decimals)
 {
-    return std::isnan(v) ? QStringLiteral("—") : QString::number(v, 'f', decimals);
+    return [decimals](int, const QVariant& raw) {
+        return raw.isValid() ? QString::number(raw.toDouble(), 'f', decimals) : QStringLiteral("—");
+    };
 }
 } // namespace
 
 NvlinkPeakModel::NvlinkPeakModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{ }
+    : ColumnTableModel(parent)
+{
+    setColumns({
+        { .header = tr("#"), .raw = [this](int r) { return at(r).rank; } },
+        { .header = tr("Start"),
+            .rawHeader = QStringLiteral("Start (ns)"),
+            .raw = [this](int r) { return qint64(at(r).start); },
+            .text = secondsText(6) },
+        { .header = tr("Duration"),
+            .rawHeader = QStringLiteral("Duration (ns)"),
+            .raw = [this](int r) { return qint64(at(r).end - at(r).start); },
+            .text = durationText() },
+        { .header = tr("Link"),
+            .raw = [this](int r) { return at(r).link; },
+            .text = [](int, const QVariant& raw) { return raw.toInt() == kAllLinks ? tr("all") : raw.toString(); } },
+        { .header = tr("Dir"),
+            .raw = [this](int r) { return at(r).directionText(); },
+            .toolTip = [this](int r) { return at(r).merged.empty() ? QVariant() : mergedToolTip(at(r)); },
+            .alignment = Qt::AlignCenter | Qt::AlignVCenter },
+        { .header = tr("GB/s"),
+            .rawHeader = QStringLiteral("Throughput (GB/s)"),
+            .raw = [this](int r) { return number(at(r).gbps); },
+            .text = fixedOrDash(3) },
+        { .header = tr("% of peak"),
+            .rawHeader = QStringLiteral("Percent of peak"),
+            .raw = [this](int r) { return number(at(r).percentOfPeak); },
+            .text = fixedOrDash(1),
+            .toolTip =
+                [this](int r) {
+                    return std::isnan(at(r).percentOfPeak)
+                        ? tr("Unknown GPU model: set its link bandwidth in Link peaks…")
+                        : QVariant();
+                } },
+        { .header = tr("Bytes"),
+            .rawHeader = QStringLiteral("Bytes"),
+            .raw = [this](int r) { return at(r).bytes >= 0 ? QVariant(at(r).bytes) : QVariant(); },
+            .text =
+                [](int, const QVariant& raw) {
+                    return raw.isValid() ? formatBytes(raw.toLongLong()) : QStringLiteral("—");
+                } },
+        { .header = tr("Kernels"), .raw = [this](int r) { return qint64(at(r).kernels.size()); }, .text = countText() },
+        { .header = tr("NCCL"), .raw = [this](int r) { return at(r).ncclKernels; }, .text = countText() },
+    });
+}
 
 void NvlinkPeakModel::setPeaks(std::vector<NvlinkPeak> peaks)
 {
@@ -36,120 +80,22 @@ const NvlinkPeak* NvlinkPeakModel::peakAt(int row) const
     return row >= 0 && std::size_t(row) < m_peaks.size() ? &m_peaks[std::size_t(row)] : nullptr;
 }
 
-int NvlinkPeakModel::rowCount(const QModelIndex& parent) const
+QVariant NvlinkPeakModel::rowData(int row, int role) const
 {
-    return parent.isValid() ? 0 : int(m_peaks.size());
+    return role == IdentityRole ? QVariant(row) : QVariant();
 }
 
-int NvlinkPeakModel::columnCount(const QModelIndex& parent) const
+QString NvlinkPeakModel::mergedToolTip(const NvlinkPeak& p)
 {
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant NvlinkPeakModel::rawValue(const NvlinkPeak& p, int column) const
-{
-    switch (column) {
-    case RankColumn:
-        return p.rank;
-    case StartColumn:
-        return qint64(p.start);
-    case DurationColumn:
-        return qint64(p.end - p.start);
-    case LinkColumn:
-        return p.link;
-    case DirectionColumn:
-        return p.directionText();
-    case GbpsColumn:
-        return number(p.gbps);
-    case PercentColumn:
-        return number(p.percentOfPeak);
-    case BytesColumn:
-        return p.bytes >= 0 ? QVariant(p.bytes) : QVariant();
-    case KernelsColumn:
-        return qint64(p.kernels.size());
-    case NcclColumn:
-        return p.ncclKernels;
-    }
-    return {};
-}
-
-QVariant NvlinkPeakModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const NvlinkPeak& p = m_peaks[std::size_t(index.row())];
-    const int column = index.column();
-    if (role == SortRole || role == RawValueRole)
-        return rawValue(p, column);
-    if (role == IdentityRole)
-        return index.row();
-    if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue((column == DirectionColumn ? Qt::AlignCenter : Qt::AlignRight) | Qt::AlignVCenter);
-    if (role == Qt::ToolTipRole && column == PercentColumn && std::isnan(p.percentOfPeak))
-        return tr("Unknown GPU model: set its link bandwidth in Link peaks…");
-    if (role == Qt::ToolTipRole && column == DirectionColumn && !p.merged.empty()) {
-        const QString unit = p.unit == ThroughputUnit::GBps ? QStringLiteral("GB/s") : QStringLiteral("%");
-        QStringList values {
-            QStringLiteral("%1 %2 %3").arg(directionLabel(p.direction)).arg(p.value, 0, 'f', 3).arg(unit)
-        };
-        for (const PeakDirection& d : p.merged)
-            values << QStringLiteral("%1 %2 %3").arg(directionLabel(d.direction)).arg(d.value, 0, 'f', 3).arg(unit);
-        return tr("Both directions of this interval rank among the peaks; it is listed once with the values of the "
-                  "highest: %1")
-            .arg(values.join(QStringLiteral(", ")));
-    }
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (column) {
-    case StartColumn:
-        return formatSeconds(p.start, 6);
-    case DurationColumn:
-        return formatDuration(p.end - p.start);
-    case LinkColumn:
-        return p.link == kAllLinks ? tr("all") : QString::number(p.link);
-    case GbpsColumn:
-        return fixed(p.gbps, 3);
-    case PercentColumn:
-        return fixed(p.percentOfPeak, 1);
-    case BytesColumn:
-        return p.bytes >= 0 ? formatBytes(p.bytes) : QStringLiteral("—");
-    case KernelsColumn:
-        return withThousandsSeparators(qint64(p.kernels.size()));
-    case NcclColumn:
-        return withThousandsSeparators(qint64(p.ncclKernels));
-    default:
-        return rawValue(p, column);
-    }
-}
-
-QVariant NvlinkPeakModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != RawValueRole))
-        return QAbstractTableModel::headerData(section, orientation, role);
-    const bool raw = role == RawValueRole;
-    switch (section) {
-    case RankColumn:
-        return tr("#");
-    case StartColumn:
-        return raw ? QStringLiteral("Start (ns)") : tr("Start");
-    case DurationColumn:
-        return raw ? QStringLiteral("Duration (ns)") : tr("Duration");
-    case LinkColumn:
-        return tr("Link");
-    case DirectionColumn:
-        return tr("Dir");
-    case GbpsColumn:
-        return raw ? QStringLiteral("Throughput (GB/s)") : tr("GB/s");
-    case PercentColumn:
-        return raw ? QStringLiteral("Percent of peak") : tr("% of peak");
-    case BytesColumn:
-        return raw ? QStringLiteral("Bytes") : tr("Bytes");
-    case KernelsColumn:
-        return tr("Kernels");
-    case NcclColumn:
-        return tr("NCCL");
-    }
-    return {};
+    const QString unit = p.unit == ThroughputUnit::GBps ? QStringLiteral("GB/s") : QStringLiteral("%");
+    QStringList values {
+        QStringLiteral("%1 %2 %3").arg(directionLabel(p.direction)).arg(p.value, 0, 'f', 3).arg(unit)
+    };
+    for (const PeakDirection& d : p.merged)
+        values << QStringLiteral("%1 %2 %3").arg(directionLabel(d.direction)).arg(d.value, 0, 'f', 3).arg(unit);
+    return tr("Both directions of this interval rank among the peaks; it is listed once with the values of the "
+              "highest: %1")
+        .arg(values.join(QStringLiteral(", ")));
 }
 
 } // namespace nsw

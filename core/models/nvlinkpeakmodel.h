@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/models/columntablemodel.h"
 #include "core/nvlink/peakkernels.h"
-
-#include <QAbstractTableModel>
 
 namespace nsw {
 
 /// The top-N NVLink peaks: rank, time on the session timeline, link, direction, GB/s, % of peak, bytes, kernels.
-class NvlinkPeakModel : public QAbstractTableModel
+class NvlinkPeakModel : public ColumnTableModel
 {
     Q_OBJECT
 public:
@@ -33,13 +32,15 @@ public:
     const std::vector<NvlinkPeak>& peaks() const { return m_peaks; }
     const NvlinkPeak* peakAt(int row) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rows() const override { return int(m_peaks.size()); }
+    QVariant rowData(int row, int role) const override;
 
 private:
-    QVariant rawValue(const NvlinkPeak& p, int column) const;
+    const NvlinkPeak& at(int row) const { return m_peaks[std::size_t(row)]; }
+    /// Why a direction is listed once though both rank among the peaks.
+    static QString mergedToolTip(const NvlinkPeak& p);
+
     std::vector<NvlinkPeak> m_peaks;
 };
 

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/models/columntablemodel.h"
 #include "core/nvtx/nvtxexport.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 
 namespace nsw {
 
 /// The NVTX tree flattened (parents before children, siblings by GPU time) with depth and path: what File → Export
 /// and `nsys-workbench nvtx --format csv` write.
-class NvtxFlatModel : public QAbstractTableModel
+class NvtxFlatModel : public ColumnTableModel
 {
     Q_OBJECT
 public:
@@ -34,12 +34,12 @@ public:
 
     void setTree(std::shared_ptr<const NvtxTree> tree);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rows() const override { return int(m_rows.size()); }
 
 private:
+    const NvtxNode& nodeAt(int row) const { return m_tree->nodes[std::size_t(m_rows[std::size_t(row)].node)]; }
+
     std::shared_ptr<const NvtxTree> m_tree;
     std::vector<NvtxFlatRow> m_rows;
 };

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/models/columntablemodel.h"
 #include "core/ranks/ranksresult.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 
 namespace nsw {
@@ -11,7 +11,7 @@ namespace nsw {
 /// A row per rank: where it ran (host, pid, GPU, export), its clock offset, iterations (median duration, compute and
 /// bubble share), and its collectives: how many, how often it arrived last, and its wait for the others. Raw values
 /// in RawValueRole (ns, %), the rank number in IdentityRole.
-class RankTableModel : public QAbstractTableModel
+class RankTableModel : public ColumnTableModel
 {
     Q_OBJECT
 public:
@@ -40,10 +40,9 @@ public:
     void setResult(std::shared_ptr<const RanksResult> result);
     const std::shared_ptr<const RanksResult>& result() const { return m_result; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rows() const override { return m_result ? int(m_result->ranks.size()) : 0; }
+    QVariant rowData(int row, int role) const override;
 
 private:
     struct Medians
@@ -52,8 +51,9 @@ private:
         TimeNs compute = 0;
         double bubble = 0;
     };
-    QVariant rawValue(int row, int column) const;
-    QVariant displayValue(int row, int column) const;
+    const RankRow& at(int row) const { return m_result->ranks[std::size_t(row)]; }
+    const RankSummary& summaryAt(int row) const { return m_result->summaryOf(at(row)); }
+    const Medians& mediansAt(int row) const { return m_medians[std::size_t(row)]; }
 
     std::shared_ptr<const RanksResult> m_result;
     std::vector<Medians> m_medians;
