@@ -79,7 +79,7 @@ CategoriesPane::CategoriesPane(Workbench* workbench, QWidget* parent)
 }
 
 CategoriesPane::CategoriesPane(CategoryController* controller, QWidget* parent)
-    : Pane(controller->workbench(), parent)
+    : Pane(controller->workbench(), QStringLiteral("categories"), tr("C&ategories"), parent)
     , m_controller(controller)
     , m_engine(new QComboBox(this))
     , m_model(new QComboBox(this))

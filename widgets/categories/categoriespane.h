@@ -33,8 +33,6 @@ public:
     explicit CategoriesPane(Workbench* workbench, QWidget* parent = nullptr);
     ~CategoriesPane() override;
 
-    QString paneId() const override { return QStringLiteral("categories"); }
-    QString title() const override { return tr("C&ategories"); }
     bool isComputing() const override;
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;

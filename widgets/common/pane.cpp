@@ -36,6 +36,13 @@ protected:
     }
 };
 
+Pane::Pane(Workbench* workbench, QString id, QString title, QWidget* parent)
+    : Pane(workbench, parent)
+{
+    m_id = std::move(id);
+    m_title = std::move(title);
+}
+
 Pane::Pane(Workbench* workbench, QWidget* parent)
     : QWidget(parent)
     , m_workbench(workbench)

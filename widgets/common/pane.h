@@ -24,10 +24,12 @@ class Pane : public QWidget
 {
     Q_OBJECT
 public:
+    /// @p id is the dock's stable objectName, @p title its title with the mnemonic ("&Iterations").
+    Pane(Workbench* workbench, QString id, QString title, QWidget* parent = nullptr);
     Pane(Workbench* workbench, QWidget* parent = nullptr);
 
-    virtual QString paneId() const = 0;
-    virtual QString title() const = 0;
+    virtual QString paneId() const { return m_id; }
+    virtual QString title() const { return m_title; }
     /// The table that File → Export → CSV writes (in view order), or nullptr.
     virtual QAbstractItemView* exportableView() const { return nullptr; }
     /// The chart that File → Export → PNG writes, or nullptr.
@@ -63,6 +65,8 @@ private:
     void showWaitingText();
 
     Workbench* m_workbench;
+    QString m_id;
+    QString m_title;
     ProfileSession* m_waitingFor = nullptr;
     WaitingOverlay* m_waitingOverlay = nullptr;
     bool m_refreshPending = false; ///< refresh() was deferred while the pane was hidden

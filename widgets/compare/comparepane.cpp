@@ -46,7 +46,7 @@ ComparePane::ComparePane(Workbench* workbench, CategoryController* categories, Q
 }
 
 ComparePane::ComparePane(CompareController* controller, QWidget* parent)
-    : Pane(controller->workbench(), parent)
+    : Pane(controller->workbench(), QStringLiteral("compare"), tr("Co&mpare"), parent)
     , m_controller(controller)
     , m_profilesButton(new QToolButton(this))
     , m_profilesMenu(new QMenu(this))

@@ -40,8 +40,6 @@ public:
     ComparePane(Workbench* workbench, CategoryController* categories, QWidget* parent = nullptr);
     ~ComparePane() override;
 
-    QString paneId() const override { return QStringLiteral("compare"); }
-    QString title() const override { return tr("Co&mpare"); }
     bool isComputing() const override;
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;

@@ -124,7 +124,7 @@ QString skippedHtml(const DiagnosticsResult& result)
 } // namespace
 
 FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
-    : Pane(workbench, parent)
+    : SessionPane(workbench, QStringLiteral("findings"), tr("Fin&dings"), parent)
     , m_message(new QLabel(this))
     , m_tabs(new QTabWidget(this))
     , m_findings(new FindingsModel(this))
@@ -141,10 +141,7 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
     auto* thresholds = new QPushButton(tr("Thresholds…"), this);
     thresholds->setToolTip(tr("The values the findings are decided by (as `report --threshold name=value`)."));
     auto* exportMenu = new QMenu(this);
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export"));
-    exportButton->setMenu(exportMenu);
-    exportButton->setPopupMode(QToolButton::InstantPopup);
+    QToolButton* exportButton = menuButton(tr("Export"), exportMenu, this);
     exportMenu->addAction(tr("Table as CSV…"), this, [this]() {
         if (QAbstractItemView* view = exportableView())
             exportViewCsvInteractively(view, exportBaseName(), this);
@@ -202,16 +199,7 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
     connect(m_findingsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](
             const QModelIndex& current) { showFinding(current.isValid() ? current.data(IdentityRole).toInt() : -1); });
-    connect(workbench, &Workbench::currentChanged, this, &FindingsPane::onCurrentSessionChanged);
-    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* session) {
-        if (session == m_session)
-            onCurrentSessionChanged(session);
-    });
-    connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
-        if (s == m_session)
-            onCurrentSessionChanged(nullptr);
-    });
-    onCurrentSessionChanged(workbench->current());
+    showCurrentSession();
 }
 
 bool FindingsPane::isComputing() const
@@ -232,7 +220,7 @@ QAbstractItemView* FindingsPane::exportableView() const
 QString FindingsPane::exportBaseName() const
 {
     const QString table = m_tabs->currentIndex() > 0 ? exportableView()->objectName() : QStringLiteral("findings");
-    return table + QLatin1Char('-') + (m_session ? m_session->profile()->displayName() : QString());
+    return table + QLatin1Char('-') + (session() ? session()->profile()->displayName() : QString());
 }
 
 void FindingsPane::setThresholds(const Thresholds& thresholds)
@@ -252,37 +240,30 @@ void FindingsPane::setThresholds(const Thresholds& thresholds)
     Q_EMIT resultShown();
 }
 
-void FindingsPane::onCurrentSessionChanged(ProfileSession* session)
+void FindingsPane::sessionChanged(ProfileSession*)
 {
-    m_session = session;
     if (refreshWhenShown())
         return;
     m_job.cancel();
     showResult(nullptr, {});
 }
 
-void FindingsPane::wholeProfileArrived(ProfileSession* session)
-{
-    if (session == m_session)
-        refreshWhenShown();
-}
-
 void FindingsPane::recompute()
 {
     m_job.cancel();
-    if (!m_session) {
+    if (!session()) {
         showResult(nullptr, tr("Open a profile to see its diagnostics."));
         Q_EMIT resultShown();
         return;
     }
-    if (waitForWholeProfile(m_session)) {
+    if (waitForWholeProfile(session())) {
         showResult(nullptr, {});
         return;
     }
     showResult(nullptr, tr("Analysing…"));
     DiagnosticsRequest request;
-    request.profile = m_session->profile();
-    request.focus = m_session->focus();
+    request.profile = session()->profile();
+    request.focus = session()->focus();
     request.thresholds = m_thresholds;
     m_job.run<AnalysedDiagnostics>(
         [request](const JobContext& job) mutable -> Result<AnalysedDiagnostics> {
@@ -369,7 +350,7 @@ void FindingsPane::showTables(const std::vector<DiagnosticsTable>& tables)
 void FindingsPane::selectGap(const QModelIndex& row)
 {
     // An idle gap picked in a gap table: the other panes (the timeline, the CPU samples) show its time.
-    if (!row.isValid() || !m_result || !m_session)
+    if (!row.isValid() || !m_result || !session())
         return;
     const QAbstractItemModel* model = row.model();
     qint64 start = 0, end = 0;
@@ -381,7 +362,7 @@ void FindingsPane::selectGap(const QModelIndex& row)
             end = row.siblingAtColumn(c).data(RawValueRole).toLongLong();
     }
     if (end > start)
-        workbench()->selectTimeRange(m_session, start + m_result->clockOrigin, end + m_result->clockOrigin);
+        workbench()->selectTimeRange(session(), start + m_result->clockOrigin, end + m_result->clockOrigin);
 }
 
 const Finding* FindingsPane::currentFinding() const
@@ -432,9 +413,9 @@ bool FindingsPane::selectFinding(const QString& id)
 void FindingsPane::showEvidenceKernels()
 {
     const Finding* f = currentFinding();
-    if (!f || !m_session || f->evidence.kernelNames.isEmpty())
+    if (!f || !session() || f->evidence.kernelNames.isEmpty())
         return;
-    const Profile& profile = *m_session->profile();
+    const Profile& profile = *session()->profile();
     const KernelTable& kernels = profile.kernels;
     // Names are looked up once each, not per kernel: a profile has few names and millions of kernels.
     std::vector<char> wanted(profile.strings.size(), 0);
@@ -447,7 +428,7 @@ void FindingsPane::showEvidenceKernels()
         (*rows)[i] = name >= 0 && std::size_t(name) < wanted.size() && wanted[std::size_t(name)];
     }
     KernelSelection selection;
-    selection.session = m_session;
+    selection.session = session();
     selection.label = tr("finding: %1").arg(f->title);
     selection.filter.rows = std::move(rows);
     workbench()->showKernels(selection);
@@ -456,14 +437,14 @@ void FindingsPane::showEvidenceKernels()
 void FindingsPane::focusOnEvidence()
 {
     const Finding* f = currentFinding();
-    if (!f || !m_session)
+    if (!f || !session())
         return;
     if (f->evidence.hasTimeRange()) {
         FocusRange range { f->evidence.start, f->evidence.end, f->title };
         Q_EMIT focusRequested(range);
         return;
     }
-    const Result<ResolvedFocus> resolved = resolveFocus(*m_session->profile(), FocusText { {}, f->evidence.nvtxRange });
+    const Result<ResolvedFocus> resolved = resolveFocus(*session()->profile(), FocusText { {}, f->evidence.nvtxRange });
     if (resolved)
         Q_EMIT focusRequested(resolved->range);
     else

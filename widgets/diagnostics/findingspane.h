@@ -3,9 +3,8 @@
 
 #include "core/diagnostics/diagnostics.h"
 #include "core/jobs/background.h"
-#include "widgets/common/pane.h"
+#include "widgets/common/sessionpane.h"
 
-#include <QPointer>
 #include <map>
 #include <memory>
 
@@ -35,14 +34,12 @@ struct AnalysedDiagnostics
 /// numbers, recommendation and evidence (its kernels shown in the Kernels pane, its time range or NVTX range made the
 /// focus), and every analysis table as a sortable sub-tab. Computed off the GUI thread when shown; follows the
 /// profile's focus.
-class FindingsPane : public Pane
+class FindingsPane : public SessionPane
 {
     Q_OBJECT
 public:
     explicit FindingsPane(Workbench* workbench, QWidget* parent = nullptr);
 
-    QString paneId() const override { return QStringLiteral("findings"); }
-    QString title() const override { return tr("Fin&dings"); }
     bool isComputing() const override;
     QAbstractItemView* exportableView() const override;
     QString exportBaseName() const override;
@@ -76,10 +73,11 @@ Q_SIGNALS:
 
 protected:
     void refresh() override { recompute(); }
-    void wholeProfileArrived(ProfileSession* session) override;
+    void sessionChanged(ProfileSession* session) override;
+    void wholeSessionArrived() override { refreshWhenShown(); }
+    void sessionFocusChanged() override { sessionChanged(session()); }
 
 private:
-    void onCurrentSessionChanged(ProfileSession* session);
     void showResult(std::shared_ptr<const DiagnosticsResult> result, const QString& message);
     /// Shows a gap table row's time in the other panes (Workbench::selectTimeRange).
     void selectGap(const QModelIndex& row);
@@ -91,7 +89,6 @@ private:
     void focusOnEvidence();
     void editThresholds();
 
-    QPointer<ProfileSession> m_session;
     Thresholds m_thresholds;
     QString m_warnings; ///< the warnings of the analyses shown (kept when only the findings are computed again)
     QLabel* m_message;

@@ -26,7 +26,7 @@
 namespace nsw {
 
 IterationsPane::IterationsPane(Workbench* workbench, QWidget* parent)
-    : Pane(workbench, parent)
+    : SessionPane(workbench, QStringLiteral("iterations"), tr("&Iterations"), parent)
     , m_marker(new QLineEdit(this))
     , m_message(new QLabel(this))
     , m_model(new IterationTableModel(this))
@@ -43,10 +43,7 @@ IterationsPane::IterationsPane(Workbench* workbench, QWidget* parent)
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* exportMenu = new QMenu(this);
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export"));
-    exportButton->setMenu(exportMenu);
-    exportButton->setPopupMode(QToolButton::InstantPopup);
+    QToolButton* exportButton = menuButton(tr("Export"), exportMenu, this);
     exportMenu->addAction(
         tr("Table as CSV…"), this, [this]() { exportViewCsvInteractively(m_view, exportBaseName(), this); });
     exportMenu->addAction(
@@ -109,12 +106,7 @@ IterationsPane::IterationsPane(Workbench* workbench, QWidget* parent)
             m_chart->setCurrent(current.isValid() ? current.data(IdentityRole).toInt() : -1);
         });
     connect(m_chart, &IterationsChart::iterationClicked, this, &IterationsPane::selectIteration);
-    connect(workbench, &Workbench::currentChanged, this, &IterationsPane::onCurrentSessionChanged);
-    connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
-        if (s == m_session)
-            onCurrentSessionChanged(nullptr);
-    });
-    onCurrentSessionChanged(workbench->current());
+    showCurrentSession();
 }
 
 QAbstractItemView* IterationsPane::exportableView() const
@@ -129,38 +121,31 @@ QCustomPlot* IterationsPane::exportablePlot() const
 
 QString IterationsPane::exportBaseName() const
 {
-    return QStringLiteral("iterations-") + (m_session ? m_session->profile()->displayName() : QString());
+    return QStringLiteral("iterations-") + (session() ? session()->profile()->displayName() : QString());
 }
 
-void IterationsPane::onCurrentSessionChanged(ProfileSession* session)
+void IterationsPane::sessionChanged(ProfileSession*)
 {
-    m_session = session;
     if (refreshWhenShown())
         return;
     m_job.cancel();
     showTable(nullptr, {}, false);
 }
 
-void IterationsPane::wholeProfileArrived(ProfileSession* session)
-{
-    if (session == m_session)
-        refreshWhenShown();
-}
-
 void IterationsPane::recompute()
 {
     m_job.cancel();
-    if (!m_session) {
+    if (!session()) {
         showTable(nullptr, tr("Open a profile to see its iterations."), false);
         Q_EMIT iterationsShown();
         return;
     }
-    if (waitForWholeProfile(m_session)) {
+    if (waitForWholeProfile(session())) {
         showTable(nullptr, {}, false);
         return;
     }
     showTable(nullptr, tr("Finding iterations…"), false);
-    const IterationRequest request { m_session->profile(), m_marker->text().trimmed(), defaultIterationRules() };
+    const IterationRequest request { session()->profile(), m_marker->text().trimmed(), defaultIterationRules() };
     m_job.run<IterationTable>([request](const JobContext& job) { return computeIterations(request, job); },
         [this](Result<IterationTable> result) {
             if (!result) {
@@ -191,7 +176,7 @@ void IterationsPane::showTable(std::shared_ptr<const IterationTable> table, cons
 void IterationsPane::requestCompare(bool median)
 {
     const auto& table = m_model->table();
-    if (!table || !m_session)
+    if (!table || !session())
         return;
     const QModelIndex current = m_view->currentIndex();
     if (!median && !current.isValid())
@@ -202,7 +187,7 @@ void IterationsPane::requestCompare(bool median)
         return;
     // A column header, short enough to read beside others (the marker is the profile's, the same in both).
     range->label = median ? tr("median iteration (%1)").arg(index) : tr("iteration %1").arg(index);
-    Q_EMIT compareRequested(m_session, *range);
+    Q_EMIT compareRequested(session(), *range);
 }
 
 void IterationsPane::onActivated(const QModelIndex& index)

@@ -3,9 +3,8 @@
 
 #include "core/jobs/background.h"
 #include "core/profile/focusrange.h"
-#include "widgets/common/pane.h"
+#include "widgets/common/sessionpane.h"
 
-#include <QPointer>
 #include <memory>
 
 class QLabel;
@@ -25,14 +24,12 @@ struct IterationTable;
 /// kernels, top kernel, outlier) and a chart of the durations over the run. The marker is found automatically or
 /// typed; a guess from GPU idle gaps says so above the table. Activating a row asks to focus on that iteration;
 /// Compare (button or context menu) adds the selected or the median iteration to the Compare pane.
-class IterationsPane : public Pane
+class IterationsPane : public SessionPane
 {
     Q_OBJECT
 public:
     explicit IterationsPane(Workbench* workbench, QWidget* parent = nullptr);
 
-    QString paneId() const override { return QStringLiteral("iterations"); }
-    QString title() const override { return tr("&Iterations"); }
     bool isComputing() const override { return m_job.isBusy(); }
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;
@@ -57,17 +54,16 @@ Q_SIGNALS:
 
 protected:
     void refresh() override { recompute(); }
-    void wholeProfileArrived(ProfileSession* session) override;
+    void sessionChanged(ProfileSession* session) override;
+    void wholeSessionArrived() override { refreshWhenShown(); }
 
 private:
-    void onCurrentSessionChanged(ProfileSession* session);
     void showTable(std::shared_ptr<const IterationTable> table, const QString& message, bool guess);
     void onActivated(const QModelIndex& index);
     void selectIteration(int index);
     /// The current row's iteration (or the median one) as a Compare entry.
     void requestCompare(bool median);
 
-    QPointer<ProfileSession> m_session;
     QLineEdit* m_marker;
     QLabel* m_message;
     IterationTableModel* m_model;

@@ -46,7 +46,7 @@ struct NvlinkPane::Computed
 };
 
 NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
-    : Pane(workbench, parent)
+    : SessionPane(workbench, QStringLiteral("nvlink"), tr("NV&Link"), parent)
     , m_source(new QComboBox(this))
     , m_view(new QComboBox(this))
     , m_tx(new QCheckBox(tr("TX"), this))
@@ -113,7 +113,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
         tr("Kernels of the selected peak as CSV…"), this, [this]() { m_peaks->exportKernelsCsv(exportBaseName()); });
     exportMenu->addAction(tr("Peaks and kernels as JSON (ccl-bench peak_kernels)…"), this, &NvlinkPane::exportJson);
 
-    connect(attach, &QToolButton::clicked, this, [this]() { attachNvlinkRecordingInteractively(m_session, this); });
+    connect(attach, &QToolButton::clicked, this, [this]() { attachNvlinkRecordingInteractively(session(), this); });
     connect(peaksButton, &QToolButton::clicked, this, &NvlinkPane::editLinkPeaks);
     connect(m_source, &QComboBox::currentIndexChanged, this, &NvlinkPane::onSourceChanged);
     for (QCheckBox* c : { m_tx, m_rx, m_ncclOnly })
@@ -128,14 +128,9 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     connect(m_linksMenu, &QMenu::triggered, this, &NvlinkPane::recompute);
     connect(m_offset, &QDoubleSpinBox::valueChanged, this, &NvlinkPane::applyClockOffset);
     connect(m_alignButton, &QToolButton::clicked, this, &NvlinkPane::alignRecordingStart);
-    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
-        if (s == m_session)
-            recompute();
-    });
     connect(m_plot, &NvlinkPlot::peakClicked, m_peaks, &NvlinkPeakList::selectPeak);
     connect(m_peaks, &NvlinkPeakList::currentPeakChanged, m_plot, &NvlinkPlot::highlightPeak);
-    connect(workbench, &Workbench::currentChanged, this, &NvlinkPane::onCurrentSessionChanged);
-    onCurrentSessionChanged(workbench->current());
+    showCurrentSession();
 }
 
 /// Items, ranges and tooltips of the controls, and the placement banner.
@@ -186,12 +181,12 @@ void NvlinkPane::setUpControls()
 /// The NVML clock offset typed in: kept in the profile's NVLink attachment, which recomputes the pane.
 void NvlinkPane::applyClockOffset(double ms)
 {
-    if (!m_session)
+    if (!session())
         return;
     const auto current = attachment();
     auto next = std::make_shared<NvlinkAttachment>(current ? *current : NvlinkAttachment());
     next->clockOffsetNs = TimeNs(std::llround(ms * 1e6));
-    m_session->setAttachment(nvlinkAttachmentKey(), next);
+    session()->setAttachment(nvlinkAttachmentKey(), next);
 }
 
 NvlinkPane::~NvlinkPane() = default;
@@ -233,19 +228,18 @@ QCustomPlot* NvlinkPane::exportablePlot() const
 
 QString NvlinkPane::exportBaseName() const
 {
-    return QStringLiteral("nvlink-") + (m_session ? QFileInfo(m_session->displayName()).completeBaseName() : QString());
+    return QStringLiteral("nvlink-") + (session() ? QFileInfo(session()->displayName()).completeBaseName() : QString());
 }
 
 std::shared_ptr<const NvlinkAttachment> NvlinkPane::attachment() const
 {
-    return m_session ? m_session->attachment<const NvlinkAttachment>(nvlinkAttachmentKey()) : nullptr;
+    return session() ? session()->attachment<const NvlinkAttachment>(nvlinkAttachmentKey()) : nullptr;
 }
 
-void NvlinkPane::onCurrentSessionChanged(ProfileSession* session)
+void NvlinkPane::sessionChanged(ProfileSession* session)
 {
     if (m_attachmentConnection)
         disconnect(m_attachmentConnection);
-    m_session = session;
     m_reuse.clear();
     m_computed.reset();
     m_peaks->forgetResult();
@@ -268,25 +262,25 @@ void NvlinkPane::onAttachmentChanged(const QString& key)
 
 void NvlinkPane::readGpuMetricsIfNeeded()
 {
-    if (!m_session || m_readingGpuMetrics)
+    if (!session() || m_readingGpuMetrics)
         return;
     const auto a = attachment();
-    if ((a && a->gpuMetricsSearched) || !m_session->profile()->meta.tables.contains(QStringLiteral("GPU_METRICS")))
+    if ((a && a->gpuMetricsSearched) || !session()->profile()->meta.tables.contains(QStringLiteral("GPU_METRICS")))
         return;
     m_readingGpuMetrics = true;
-    QPointer<ProfileSession> session = m_session;
-    const ProfilePtr profile = m_session->profile();
+    QPointer<ProfileSession> reading = session();
+    const ProfilePtr profile = session()->profile();
     m_gpuMetricsJob.run<std::shared_ptr<const GpuMetricsNvlink>>(
         [profile](const JobContext& job) { return readNvlinkGpuMetrics(profile, job); },
-        [this, session](Result<std::shared_ptr<const GpuMetricsNvlink>> r) {
-            if (!session || session != m_session)
+        [this, reading](Result<std::shared_ptr<const GpuMetricsNvlink>> r) {
+            if (!reading || reading != session())
                 return;
             m_readingGpuMetrics = false;
-            const auto current = session->attachment<const NvlinkAttachment>(nvlinkAttachmentKey());
+            const auto current = reading->attachment<const NvlinkAttachment>(nvlinkAttachmentKey());
             auto next = std::make_shared<NvlinkAttachment>(current ? *current : NvlinkAttachment());
             next->gpuMetrics = r ? *r : nullptr;
             next->gpuMetricsSearched = true;
-            session->setAttachment(nvlinkAttachmentKey(), next);
+            reading->setAttachment(nvlinkAttachmentKey(), next);
             if (!r)
                 m_message->setText(r.errorMessage());
         });
@@ -387,9 +381,9 @@ std::vector<const ThroughputSeries*> NvlinkPane::selectedSeries(std::shared_ptr<
 std::optional<NvlinkSetup> NvlinkPane::sourceSetup() const
 {
     Source src;
-    if (!m_session || !currentSource(src))
+    if (!session() || !currentSource(src))
         return std::nullopt;
-    return nvlinkSourceSetup(src, *attachment(), *m_session->profile(), m_peakTable);
+    return nvlinkSourceSetup(src, *attachment(), *session()->profile(), m_peakTable);
 }
 
 const LinkPeakEntry* NvlinkPane::gpuModel() const
@@ -444,12 +438,12 @@ void NvlinkPane::recompute()
 {
     std::shared_ptr<const void> keepAlive;
     const std::vector<const ThroughputSeries*> series = selectedSeries(keepAlive);
-    if (!m_session || series.empty()) {
+    if (!session() || series.empty()) {
         m_job.cancel();
         m_computed.reset();
         m_plot->clearData();
         m_peaks->clear();
-        m_message->setText(!m_session ? tr("No profile open.")
+        m_message->setText(!session() ? tr("No profile open.")
                 : m_source->count() == 0
                 ? tr("No NVLink data for this profile. Attach an NVF1 recording (Attach…, File → Attach NVLink "
                      "recording, or open the trace folder holding the export and its .bin files), or capture with "
@@ -466,8 +460,8 @@ void NvlinkPane::recompute()
     request.ncclOnly = m_ncclOnly->isChecked();
     if (const LinkPeakEntry* e = gpuModel())
         request.gpuModel = *e;
-    request.focus = m_session->focus();
-    request.kernels.profile = m_session->profile();
+    request.focus = session()->focus();
+    request.kernels.profile = session()->profile();
     request.forPlot = true;
     m_reuse.offer(request);
     const QString sourceKey = m_source->currentData().toString();
@@ -529,7 +523,7 @@ void NvlinkPane::showComputed(const std::shared_ptr<Computed>& c)
     if (!result.kernels->spans().deviceHasKernels)
         notes << tr("No kernels ran on device %1 in this export: is the recording of another GPU?").arg(request.gpu);
     m_message->setText(notes.join(QLatin1Char(' ')));
-    m_peaks->setPeaks(m_session, result, request.focus.isActive());
+    m_peaks->setPeaks(session(), result, request.focus.isActive());
     Q_EMIT peaksShown();
 }
 

@@ -7,11 +7,10 @@
 #include "core/nvlink/nvlinksetup.h"
 #include "core/nvlink/plotreduction.h"
 #include "core/nvlink/recordingplacement.h"
-#include "widgets/common/pane.h"
+#include "widgets/common/sessionpane.h"
 #include "widgets/nvlink/nvlinkreuse.h"
 #include "widgets/nvlink/nvlinksources.h"
 
-#include <QPointer>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,15 +38,13 @@ class SortFilterProxy;
 /// NVLink throughput of the current profile (an attached NVF1 recording or the export's own GPU metrics): the
 /// throughput over time per link or summed, the top-N peaks marked and listed, the kernels running during the
 /// selected peak (clicking one selects it in the kernel table), the NVML clock offset, and exports.
-class NvlinkPane : public Pane
+class NvlinkPane : public SessionPane
 {
     Q_OBJECT
 public:
     explicit NvlinkPane(Workbench* workbench, QWidget* parent = nullptr);
     ~NvlinkPane() override;
 
-    QString paneId() const override { return QStringLiteral("nvlink"); }
-    QString title() const override { return tr("NV&Link"); }
     bool isComputing() const override { return m_job.isBusy(); }
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;
@@ -84,11 +81,14 @@ Q_SIGNALS:
     /// New peaks are shown (tests wait on it).
     void peaksShown();
 
+protected:
+    void sessionChanged(ProfileSession* session) override;
+    void sessionFocusChanged() override { recompute(); }
+
 private:
     using Source = NvlinkSourceChoice;
     struct Computed;
 
-    void onCurrentSessionChanged(ProfileSession* session);
     void onAttachmentChanged(const QString& key);
     void readGpuMetricsIfNeeded();
     void refreshSources();
@@ -111,7 +111,6 @@ private:
     std::vector<const ThroughputSeries*> selectedSeries(std::shared_ptr<const void>& keepAlive) const;
     const LinkPeakEntry* gpuModel() const;
 
-    QPointer<ProfileSession> m_session;
     QMetaObject::Connection m_attachmentConnection;
     LinkPeakTable m_peakTable;
     QString m_peakTableProblem; ///< why the saved link peaks could not be read (the defaults are used)

@@ -47,7 +47,7 @@ QTableView* rankTable(QAbstractItemModel* model, SortFilterProxy* proxy, QWidget
 } // namespace
 
 RanksPane::RanksPane(Workbench* workbench, QWidget* parent)
-    : Pane(workbench, parent)
+    : Pane(workbench, QStringLiteral("ranks"), tr("&Ranks"), parent)
     , m_marker(new QLineEdit(this))
     , m_metric(new QComboBox(this))
     , m_message(new QLabel(this))

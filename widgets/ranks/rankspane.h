@@ -33,8 +33,6 @@ class RanksPane : public Pane
 public:
     explicit RanksPane(Workbench* workbench, QWidget* parent = nullptr);
 
-    QString paneId() const override { return QStringLiteral("ranks"); }
-    QString title() const override { return tr("&Ranks"); }
     /// The table of the tab shown (Ranks or Collectives); the heat map's matrix on the Findings tab.
     QAbstractItemView* exportableView() const override;
     QCustomPlot* exportablePlot() const override;

@@ -70,7 +70,7 @@ Result<std::shared_ptr<const SamplesView>> buildSamplesView(
 }
 
 SamplesPane::SamplesPane(Workbench* workbench, QWidget* parent)
-    : Pane(workbench, parent)
+    : SessionPane(workbench, QStringLiteral("samples"), tr("CPU Sam&ples"), parent)
     , m_scope(new QComboBox(this))
     , m_during(new QComboBox(this))
     , m_search(new FilterBar(this))
@@ -100,7 +100,7 @@ SamplesPane::SamplesPane(Workbench* workbench, QWidget* parent)
     setUpViews();
     layOut();
     connectSignals(workbench);
-    onCurrentSessionChanged(workbench->current());
+    showCurrentSession();
 }
 
 SamplesPane::~SamplesPane() = default;
@@ -191,17 +191,8 @@ void SamplesPane::layOut()
 
 void SamplesPane::connectSignals(Workbench* workbench)
 {
-    connect(workbench, &Workbench::currentChanged, this, &SamplesPane::onCurrentSessionChanged);
-    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
-        if (s == m_session)
-            setSelection({});
-    });
-    connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
-        if (s == m_session)
-            onCurrentSessionChanged(nullptr);
-    });
     const auto select = [this](ProfileSession* s, qint64 start, qint64 end) {
-        if (s == m_session && end > start)
+        if (s == session() && end > start)
             setSelection(FocusRange { start, end, tr("%1 selected").arg(formatDuration(end - start)) });
     };
     connect(workbench, &Workbench::timeRangeSelected, this, select);
@@ -235,20 +226,17 @@ void SamplesPane::setSelection(const FocusRange& selection)
     refreshWhenShown();
 }
 
-void SamplesPane::onCurrentSessionChanged(ProfileSession* session)
+void SamplesPane::sessionChanged(ProfileSession*)
 {
-    m_session = session;
     m_selection = {};
     fillSelectors();
     refreshWhenShown();
 }
 
-void SamplesPane::wholeProfileArrived(ProfileSession* session)
+void SamplesPane::wholeSessionArrived()
 {
-    if (session == m_session) {
-        fillSelectors();
-        refreshWhenShown();
-    }
+    fillSelectors();
+    refreshWhenShown();
 }
 
 void SamplesPane::fillSelectors()
@@ -259,9 +247,9 @@ void SamplesPane::fillSelectors()
     m_scope->addItem(tr("All threads"), QStringList { QStringLiteral("all") });
     m_during->addItem(tr("Whole focus"), kNotIdle);
     m_gpuKeysJob.cancel();
-    if (!m_session || !m_session->isComplete() || !missingSamplesReason(*m_session->profile()).isEmpty())
+    if (!session() || !session()->isComplete() || !missingSamplesReason(*session()->profile()).isEmpty())
         return;
-    const Profile& p = *m_session->profile();
+    const Profile& p = *session()->profile();
     std::map<ThreadIndex, qint64> perThread;
     for (std::size_t i = 0; i < p.cpuSamples.size(); ++i)
         ++perThread[p.cpuSamples.thread[i]];
@@ -283,7 +271,7 @@ void SamplesPane::fillSelectors()
     m_during->setCurrentIndex(std::max(0, m_during->findData(during)));
     // Which GPUs there are is an analysis of every kernel: it runs off the GUI thread, and the choices follow.
     m_gpuKeysJob.run<std::vector<int>>(
-        [profile = m_session->profile()](
+        [profile = session()->profile()](
             const JobContext& job) { return Result<std::vector<int>>(sampleGpuKeys(profile, job.cancelToken())); },
         [this, during](Result<std::vector<int>> keys) {
             if (!keys)
@@ -298,8 +286,8 @@ void SamplesPane::fillSelectors()
 SamplesRequest SamplesPane::currentRequest() const
 {
     SamplesRequest r;
-    r.profile = m_session->profile();
-    r.focus = m_session->focus();
+    r.profile = session()->profile();
+    r.focus = session()->focus();
     r.selection = m_selection;
     r.bottomUp = true;
     const QStringList scope = m_scope->currentData().toStringList();
@@ -317,16 +305,16 @@ void SamplesPane::refresh()
 {
     m_job.cancel();
     m_clearSelection->setVisible(m_selection.isActive());
-    if (!m_session) {
+    if (!session()) {
         showView(nullptr);
         showMessage(tr("No profile open."));
         return;
     }
-    if (waitForWholeProfile(m_session)) {
+    if (waitForWholeProfile(session())) {
         showView(nullptr);
         return;
     }
-    if (const QString missing = missingSamplesReason(*m_session->profile()); !missing.isEmpty()) {
+    if (const QString missing = missingSamplesReason(*session()->profile()); !missing.isEmpty()) {
         showView(nullptr);
         showMessage(missing);
         return;
@@ -380,8 +368,8 @@ void SamplesPane::updateStatus()
     QStringList parts { tr("%1 of %2 samples: %3")
                             .arg(withThousandsSeparators(r.counts.samples),
                                 withThousandsSeparators(qint64(r.profile->cpuSamples.size())), r.description) };
-    if (m_session && m_session->focus().isActive())
-        parts << tr("focus: %1").arg(m_session->focus().label);
+    if (session() && session()->focus().isActive())
+        parts << tr("focus: %1").arg(session()->focus().label);
     if (m_selection.isActive())
         parts << tr("selection: %1").arg(m_selection.label);
     if (!m_search->text().isEmpty())
@@ -401,11 +389,11 @@ void SamplesPane::onSearch(const QString& text, bool regex)
 
 void SamplesPane::selectFunction(std::int32_t function)
 {
-    if (!m_view || !m_session)
+    if (!m_view || !session())
         return;
     const SamplesResult& r = m_view->result;
     workbench()->selectSampleMarks(
-        m_session, std::make_shared<const SampleMarks>(sampleMarks(*r.profile, *r.tree, r.rows, function)));
+        session(), std::make_shared<const SampleMarks>(sampleMarks(*r.profile, *r.tree, r.rows, function)));
 }
 
 } // namespace nsw

@@ -5,9 +5,8 @@
 #include "core/jobs/background.h"
 #include "core/samples/samplesexport.h"
 #include "core/samples/samplestates.h"
-#include "widgets/common/pane.h"
+#include "widgets/common/sessionpane.h"
 
-#include <QPointer>
 #include <memory>
 
 class QComboBox;
@@ -42,15 +41,13 @@ struct SamplesView
 /// the linked selection (a range dragged on the timeline or an idle gap picked in the Findings pane shows the samples
 /// inside it), optionally only the samples taken while the GPUs were idle. Selecting a function marks its samples on
 /// the timeline's thread rows. An export without samples says so in place of the views.
-class SamplesPane : public Pane
+class SamplesPane : public SessionPane
 {
     Q_OBJECT
 public:
     explicit SamplesPane(Workbench* workbench, QWidget* parent = nullptr);
     ~SamplesPane() override;
 
-    QString paneId() const override { return QStringLiteral("samples"); }
-    QString title() const override { return tr("CPU Sam&ples"); }
     QAbstractItemView* exportableView() const override;
 
     // For tests.
@@ -77,15 +74,16 @@ Q_SIGNALS:
     void viewsShown();
 
 protected:
-    void wholeProfileArrived(ProfileSession* session) override;
     void refresh() override;
+    void sessionChanged(ProfileSession* session) override;
+    void sessionFocusChanged() override { setSelection({}); }
+    void wholeSessionArrived() override;
 
 private:
     void setUpControls();
     void setUpViews();
     void layOut();
     void connectSignals(Workbench* workbench);
-    void onCurrentSessionChanged(ProfileSession* session);
     /// Lists the processes and threads with samples, and the GPUs (keeps the choice when it still exists).
     void fillSelectors();
     SamplesRequest currentRequest() const;
@@ -96,7 +94,6 @@ private:
     /// Marks the samples of @p function on the timeline (through the workbench).
     void selectFunction(std::int32_t function);
 
-    QPointer<ProfileSession> m_session;
     FocusRange m_selection;
     QComboBox* m_scope;
     QComboBox* m_during;

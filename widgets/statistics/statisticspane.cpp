@@ -23,7 +23,7 @@
 namespace nsw {
 
 StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
-    : Pane(workbench, parent)
+    : SessionPane(workbench, QStringLiteral("statistics"), tr("&Statistics"), parent)
     , m_report(new QComboBox(this))
     , m_filter(new FilterBar(this))
     , m_message(new QLabel(this))
@@ -63,23 +63,12 @@ StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
     connect(m_report, &QComboBox::activated, this, [this]() { m_reportPicked = true; });
     connect(m_filter, &FilterBar::filterChanged, this,
         [this](const QString& text, bool regex) { m_filter->setError(m_proxy->setFilter(text, regex)); });
-    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
-        if (s == m_session)
-            compute();
-    });
-    // Another profile (or the rest of one) may lack the report shown: then the first with data, until the user picks.
-    connect(workbench, &Workbench::currentChanged, this, [this](ProfileSession* s) {
-        m_session = s;
-        showAReportWithData();
-        compute();
-    });
-    connect(workbench, &Workbench::sessionCompleted, this, [this](ProfileSession* s) {
-        if (s != m_session)
-            return;
-        showAReportWithData();
-        compute();
-    });
-    m_session = workbench->current();
+    showCurrentSession();
+}
+
+void StatisticsPane::sessionChanged(ProfileSession*)
+{
+    showAReportWithData();
     compute();
 }
 
@@ -91,8 +80,8 @@ QAbstractItemView* StatisticsPane::exportableView() const
 QString StatisticsPane::exportBaseName() const
 {
     QString base = m_report->currentData().toString();
-    if (m_session)
-        base += QLatin1Char('-') + QFileInfo(m_session->path()).completeBaseName();
+    if (session())
+        base += QLatin1Char('-') + QFileInfo(session()->path()).completeBaseName();
     return base;
 }
 
@@ -111,7 +100,7 @@ StatsPlan windowPlan(StatsPlan plan, const FocusRange& focus)
 void StatisticsPane::compute()
 {
     m_job.cancel();
-    if (!m_session) {
+    if (!session()) {
         m_model->setReport({});
         m_message->setText(tr("No profile open."));
         m_message->show();
@@ -128,20 +117,20 @@ void StatisticsPane::compute()
     }
     m_waitingReport.clear();
     if (const ReportSpec* spec = plan->reports.front().spec;
-        !m_session->isComplete() && (spec->loadParts & ~unsigned(LoadFirstStage))) {
+        !session()->isComplete() && (spec->loadParts & ~unsigned(LoadFirstStage))) {
         // Kernel and memory reports are ready; the others would show partial numbers as if they were final.
         m_waitingReport = spec->name;
         m_model->setReport({});
         showWaitingMessage();
-        connect(m_session, &ProfileSession::pendingStageChanged, this, &StatisticsPane::showWaitingMessage,
+        connect(session(), &ProfileSession::pendingStageChanged, this, &StatisticsPane::showWaitingMessage,
             Qt::UniqueConnection);
         Q_EMIT reportShown();
         return;
     }
     m_message->setText(tr("Computing %1…").arg(plan->reports.front().spec->name));
     m_message->show();
-    const ProfilePtr profile = m_session->profile();
-    m_job.run<std::vector<ReportTable>>([plan = windowPlan(*plan, m_session->focus()), profile](
+    const ProfilePtr profile = session()->profile();
+    m_job.run<std::vector<ReportTable>>([plan = windowPlan(*plan, session()->focus()), profile](
                                             const JobContext& job) { return computeReports(plan, *profile, job); },
         [this](Result<std::vector<ReportTable>> tables) {
             if (!tables) { // cancelled runs are never delivered: this is a failure
@@ -178,9 +167,9 @@ bool hasRowsFor(const Profile& p, unsigned parts)
 
 void StatisticsPane::showAReportWithData()
 {
-    if (m_reportPicked || !m_session || !m_session->isComplete())
+    if (m_reportPicked || !session() || !session()->isComplete())
         return;
-    const Profile& p = *m_session->profile();
+    const Profile& p = *session()->profile();
     const auto dataAt = [&](int i) {
         const ReportSpec* spec = findReport(m_report->itemData(i).toString(), nullptr);
         return spec && hasRowsFor(p, spec->loadParts);
@@ -213,11 +202,11 @@ void StatisticsPane::showNameAndKeyColumns()
 
 void StatisticsPane::showWaitingMessage()
 {
-    if (m_waitingReport.isEmpty() || !m_session || m_session->isComplete())
+    if (m_waitingReport.isEmpty() || !session() || session()->isComplete())
         return;
     m_message->setText(tr("%1 needs CUDA API calls, NVTX or OS runtime calls, still loading: %2\nThe kernel and "
                           "memory reports (cuda_gpu_kern_sum, cuda_gpu_mem_time_sum…) are ready.")
-                           .arg(m_waitingReport, m_session->pendingStage()));
+                           .arg(m_waitingReport, session()->pendingStage()));
     m_message->show();
 }
 

@@ -2,9 +2,7 @@
 #pragma once
 
 #include "core/jobs/background.h"
-#include "widgets/common/pane.h"
-
-#include <QPointer>
+#include "widgets/common/sessionpane.h"
 
 class QComboBox;
 class QLabel;
@@ -20,14 +18,12 @@ class SortFilterProxy;
 
 /// nsys stats reports of the current profile (CUDA API, memory operations by time and size, OS runtime, kernels),
 /// computed off the GUI thread, shown with the same columns nsys prints.
-class StatisticsPane : public Pane
+class StatisticsPane : public SessionPane
 {
     Q_OBJECT
 public:
     explicit StatisticsPane(Workbench* workbench, QWidget* parent = nullptr);
 
-    QString paneId() const override { return QStringLiteral("statistics"); }
-    QString title() const override { return tr("&Statistics"); }
     bool isComputing() const override { return m_job.isBusy(); }
     QAbstractItemView* exportableView() const override;
     QString exportBaseName() const override;
@@ -39,6 +35,12 @@ Q_SIGNALS:
     /// The displayed report changed (tests wait on it).
     void reportShown();
 
+protected:
+    /// Another profile (or the rest of one) may lack the report shown: then the first with data, until the user picks.
+    void sessionChanged(ProfileSession* session) override;
+    void sessionFocusChanged() override { compute(); }
+    void wholeSessionArrived() override { sessionChanged(session()); }
+
 private:
     void compute();
     /// Until the user picks a report: a report whose tables the current (whole) profile lacks makes way for the
@@ -49,7 +51,6 @@ private:
     /// The report m_waitingReport needs a later stage of the current profile's load: says so, with the progress.
     void showWaitingMessage();
 
-    QPointer<ProfileSession> m_session;
     QComboBox* m_report;
     FilterBar* m_filter;
     QLabel* m_message;

@@ -112,7 +112,7 @@ Result<TimelineBuild> buildTimeline(
 } // namespace
 
 TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
-    : Pane(workbench, parent)
+    : SessionPane(workbench, QStringLiteral("timeline"), tr("&Timeline"), parent)
     , m_view(new TimelineView(this))
     , m_scroll(new QScrollBar(Qt::Vertical, this))
     , m_range(new QLabel(this))
@@ -209,44 +209,39 @@ TimelinePane::TimelinePane(Workbench* workbench, QWidget* parent)
         if (const auto [start, end] = m_view->selectedRange(); end > start)
             m_view->showRange(double(start), double(end));
     });
-    connect(workbench, &Workbench::currentChanged, this, &TimelinePane::onCurrentSessionChanged);
-    connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
-        if (s == m_session)
-            onCurrentSessionChanged(nullptr);
-    });
     connect(workbench, &Workbench::kernelInstanceSelected, this, [this](ProfileSession* s, quint32 row) {
         const EventRef kernel { EventTable::Kernel, row };
-        if (s == m_session && m_view->index() && m_view->selectedEvent() != kernel)
+        if (s == session() && m_view->index() && m_view->selectedEvent() != kernel)
             m_view->revealEvent(kernel);
     });
     // An NVTX range picked in the tree: its first instance, wide enough to see inside it.
     connect(workbench, &Workbench::nvtxEventSelected, this, [this](ProfileSession* s, quint32 row) {
-        if (s == m_session && m_view->index())
+        if (s == session() && m_view->index())
             m_view->revealEvent({ EventTable::Nvtx, row }, kRangeShare);
     });
     connect(workbench, &Workbench::timeRangeSelected, this, &TimelinePane::revealRange);
     // A range dragged here shows its CPU samples in the Samples pane, which marks a function's samples here.
     connect(m_view, &TimelineView::rangeSelected, this, [this](qint64 start, qint64 end) {
-        if (m_session && end > start)
-            this->workbench()->pickTimeRange(m_session, start, end);
+        if (session() && end > start)
+            this->workbench()->pickTimeRange(session(), start, end);
     });
     connect(workbench, &Workbench::sampleMarksSelected, this,
         [this](ProfileSession* s, std::shared_ptr<const SampleMarks> marks) {
-            if (s == m_session)
+            if (s == session())
                 m_view->setSampleMarks(std::move(marks));
         });
-    onCurrentSessionChanged(workbench->current());
+    showCurrentSession();
 }
 
-void TimelinePane::revealRange(ProfileSession* session, TimeNs start, TimeNs end)
+void TimelinePane::revealRange(ProfileSession* rangeSession, TimeNs start, TimeNs end)
 {
-    if (session != m_session || !m_view->index() || end < start)
+    if (rangeSession != session() || !m_view->index() || end < start)
         return;
     const double span = std::max(double(end - start), 1000.0);
     const double context = span * (1 / kRangeShare - 1) / 2;
     m_view->showRange(double(start) - context, double(end) + context);
     // Marked as the selected range (ready for "Focus on selection"), unless that band shows the focus.
-    if (!m_session->focus().isActive()) {
+    if (!session()->focus().isActive()) {
         m_view->setSelectedRange(start, end);
         onRangeSelected(start, end);
     }
@@ -284,9 +279,9 @@ bool TimelinePane::colorsByCategory() const
 void TimelinePane::applyColoring()
 {
     const CategoryController::SessionResult* result = nullptr;
-    if (colorsByCategory() && m_categories && m_session) {
+    if (colorsByCategory() && m_categories && session()) {
         m_categories->activate(); // categorises the open profiles, in the background, once
-        result = m_categories->result(m_session);
+        result = m_categories->result(session());
     }
     if (!result || !result->timeline) {
         m_view->colors().setProvider({});
@@ -331,7 +326,7 @@ void TimelinePane::applyColoring()
 
 void TimelinePane::onRangeSelected(TimeNs start, TimeNs end)
 {
-    m_focus->setEnabled(m_session && end > start);
+    m_focus->setEnabled(session() && end > start);
     m_zoomToSelection->setEnabled(end > start);
     updateRangeLabel();
 }
@@ -339,49 +334,37 @@ void TimelinePane::onRangeSelected(TimeNs start, TimeNs end)
 void TimelinePane::focusOnSelection()
 {
     const auto [start, end] = m_view->selectedRange();
-    if (!m_session || end <= start)
+    if (!session() || end <= start)
         return;
     // Labelled on the ruler's clock, so that the banner reads what the ruler showed.
     const TimeNs origin = m_view->index() ? m_view->index()->origin() : 0;
-    m_session->setFocus(FocusRange { start, end, formatTimeSpan(start - origin, end - origin) });
+    session()->setFocus(FocusRange { start, end, formatTimeSpan(start - origin, end - origin) });
 }
 
 void TimelinePane::showSessionFocus()
 {
     // The focused range stays marked on the timeline, the view zoomed to it with a margin on either side so that its
     // edges show; clearing the focus clears the mark.
-    const FocusRange focus = m_session ? m_session->focus() : FocusRange {};
+    const FocusRange focus = session() ? session()->focus() : FocusRange {};
     m_view->setSelectedRange(focus.start, focus.end);
     m_focus->setEnabled(false);
     m_zoomToSelection->setEnabled(focus.isActive());
-    if (focus.isActive() && m_view->index() && m_view->index()->profilePtr() == m_session->profile()) {
+    if (focus.isActive() && m_view->index() && m_view->index()->profilePtr() == session()->profile()) {
         const double margin = std::max(1.0, 0.05 * double(focus.durationNs()));
         m_view->showRange(double(focus.start) - margin, double(focus.end) + margin);
     }
     updateRangeLabel();
 }
 
-void TimelinePane::wholeProfileArrived(ProfileSession* session)
-{
-    if (session == m_session)
-        onCurrentSessionChanged(session);
-}
-
-void TimelinePane::onCurrentSessionChanged(ProfileSession* session)
+void TimelinePane::sessionChanged(ProfileSession* session)
 {
     m_view->setSampleMarks(nullptr);
-    if (m_session) {
-        disconnect(m_session, &ProfileSession::focusChanged, this, nullptr);
-        disconnect(m_session, &ProfileSession::attachmentChanged, this, nullptr);
-    }
-    m_session = session;
-    if (session) {
-        connect(session, &ProfileSession::focusChanged, this, &TimelinePane::showSessionFocus);
-        connect(session, &ProfileSession::attachmentChanged, this, [this](const QString& key) {
+    disconnect(m_attachmentConnection);
+    if (session)
+        m_attachmentConnection = connect(session, &ProfileSession::attachmentChanged, this, [this](const QString& key) {
             if (key == nvlinkAttachmentKey() && m_view->index())
                 updateCounters();
         });
-    }
     showSessionFocus();
     applyColoring();
     m_job.cancel();
@@ -436,19 +419,19 @@ void TimelinePane::showProblem(const QString& problem)
 
 void TimelinePane::updateCounters()
 {
-    if (!m_session)
+    if (!session())
         return;
-    const auto cache = m_session->attachment<TimelineCountersCache>(kCountersAttachment);
-    const std::shared_ptr<const NvlinkAttachment> nvlink = nvlinkOf(m_session);
+    const auto cache = session()->attachment<TimelineCountersCache>(kCountersAttachment);
+    const std::shared_ptr<const NvlinkAttachment> nvlink = nvlinkOf(session());
     if (cache && sameRecordings(cache->nvlink.get(), nvlink.get())) {
         m_view->setCounters(cache->counters);
         return;
     }
-    const ProfilePtr profile = m_session->profile();
+    const ProfilePtr profile = session()->profile();
     // Without a cache (an index built elsewhere) the GPU metrics have not been read yet.
     const bool readMetrics = !cache && profile->meta.tables.contains(QStringLiteral("GPU_METRICS"));
     std::shared_ptr<const GpuMetricCounters> cached = cache ? cache->metrics : nullptr;
-    QPointer<ProfileSession> guard(m_session);
+    QPointer<ProfileSession> guard(session());
     m_countersJob.run<std::shared_ptr<TimelineCountersCache>>(
         [profile, cached, nvlink, readMetrics](
             const JobContext& job) -> Result<std::shared_ptr<TimelineCountersCache>> {
@@ -465,7 +448,7 @@ void TimelinePane::updateCounters()
             return next;
         },
         [this, guard](Result<std::shared_ptr<TimelineCountersCache>> next) {
-            if (!guard || guard != m_session)
+            if (!guard || guard != session())
                 return;
             if (!next) {
                 m_view->setMessage(tr("The counter rows could not be built: %1").arg(next.errorMessage()));
@@ -488,8 +471,8 @@ void TimelinePane::showIndex(TimelineIndexPtr index, TimelineCountersPtr counter
 
 void TimelinePane::onEventClicked(EventRef event)
 {
-    if (m_session && event.table == EventTable::Kernel)
-        workbench()->selectKernelInstance(m_session, event.row);
+    if (session() && event.table == EventTable::Kernel)
+        workbench()->selectKernelInstance(session(), event.row);
 }
 
 void TimelinePane::updateRangeLabel()

@@ -4,9 +4,7 @@
 #include "core/jobs/background.h"
 #include "core/timeline/timelinecounters.h"
 #include "core/timeline/timelineindex.h"
-#include "widgets/common/pane.h"
-
-#include <QPointer>
+#include "widgets/common/sessionpane.h"
 
 class QAction;
 class QComboBox;
@@ -25,14 +23,12 @@ class TimelineView;
 /// Every GPU stream and thread of the current profile on one zoomable time axis. The index is built off the GUI
 /// thread (kept with the profile, so switching back is instant); clicking a kernel selects it in the other panes,
 /// and a kernel execution selected elsewhere is revealed here.
-class TimelinePane : public Pane
+class TimelinePane : public SessionPane
 {
     Q_OBJECT
 public:
     explicit TimelinePane(Workbench* workbench, QWidget* parent = nullptr);
 
-    QString paneId() const override { return QStringLiteral("timeline"); }
-    QString title() const override { return tr("&Timeline"); }
     bool isComputing() const override { return m_job.isBusy() || m_countersJob.isBusy(); }
 
     TimelineView* view() const { return m_view; }
@@ -58,11 +54,11 @@ protected:
     /// Shows the navigation hint only where the bar has room for it beside the range text.
     void fitHint();
 
-protected:
-    void wholeProfileArrived(ProfileSession* session) override;
+    void sessionChanged(ProfileSession* session) override;
+    void sessionFocusChanged() override { showSessionFocus(); }
+    void wholeSessionArrived() override { sessionChanged(session()); }
 
 private:
-    void onCurrentSessionChanged(ProfileSession* session);
     void showIndex(TimelineIndexPtr index, TimelineCountersPtr counters = nullptr);
     /// Builds the counter rows of the current profile (its GPU metrics, its NVLink recordings) off the GUI thread,
     /// unless those of its current NVLink attachment are cached.
@@ -76,11 +72,10 @@ private:
     void focusOnSelection();
     void showSessionFocus();
     /// Shows @p start..@p end of @p session (another pane's selection) with context, marked as the selected range.
-    void revealRange(ProfileSession* session, TimeNs start, TimeNs end);
+    void revealRange(ProfileSession* rangeSession, TimeNs start, TimeNs end);
     /// Colours by name, or by the category controller's results for the current profile.
     void applyColoring();
 
-    QPointer<ProfileSession> m_session;
     TimelineView* m_view;
     QScrollBar* m_scroll;
     QLabel* m_range;
@@ -90,6 +85,7 @@ private:
     QToolButton* m_zoomToSelection;
     TimelineFindBar* m_find;
     QComboBox* m_colorBy;
+    QMetaObject::Connection m_attachmentConnection; ///< to the profile shown
     QPointer<CategoryController> m_categories;
     QAction* m_back;
     QAction* m_forward;
