@@ -2,6 +2,7 @@
 #include "rulefile.h"
 
 #include "core/util/boundedregex.h"
+#include "core/util/stringlists.h"
 #include "core/util/userfile.h"
 
 #include <QFile>
@@ -221,10 +222,7 @@ RuleList* RuleEngine::model(const QString& modelName)
 
 QStringList RuleEngine::modelNames() const
 {
-    QStringList names;
-    for (const RuleList& m : models)
-        names.append(m.model);
-    return names;
+    return textsOf(models, &RuleList::model);
 }
 
 QString RuleError::message() const

@@ -3,6 +3,8 @@
 
 #include "core/nvtx/nvtxnames.h"
 
+#include <optional>
+
 namespace nsw {
 
 namespace {
@@ -27,21 +29,37 @@ bool isOperatorBracket(QStringView s, qsizetype i)
     return s.first(j).endsWith(u"operator");
 }
 
+/// A run of a name that a rule replaces: where it ends and what stands in its place.
+struct Run
+{
+    qsizetype end = 0;
+    QStringView replacement;
+};
+
+/// @p name with each run that @p runAt (a position → the run starting there, if any) finds replaced.
+template <typename RunAt> QString replaceRuns(QStringView name, RunAt runAt)
+{
+    QString out;
+    out.reserve(name.size());
+    for (qsizetype i = 0; i < name.size();) {
+        if (const std::optional<Run> run = runAt(i)) {
+            out += run->replacement;
+            i = run->end;
+        } else {
+            out += name[i++];
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 QString stripTemplateArguments(QStringView name)
 {
-    QString out;
-    out.reserve(name.size());
     const qsizetype n = name.size();
-    qsizetype i = 0;
-    while (i < n) {
-        const QChar c = name[i];
-        if (c != u'<' || i == 0 || !isIdentifierChar(name[i - 1]) || isOperatorBracket(name, i)) {
-            out += c;
-            ++i;
-            continue;
-        }
+    return replaceRuns(name, [name, n](qsizetype i) -> std::optional<Run> {
+        if (name[i] != u'<' || i == 0 || !isIdentifierChar(name[i - 1]) || isOperatorBracket(name, i))
+            return std::nullopt;
         // Find the matching '>'; an unbalanced list is kept as it is.
         int depth = 0;
         qsizetype j = i;
@@ -53,27 +71,18 @@ QString stripTemplateArguments(QStringView name)
                     break;
             }
         }
-        if (j >= n) {
-            out += name.sliced(i);
-            break;
-        }
-        out += QStringLiteral("<...>");
-        i = j + 1;
-    }
-    return out;
+        if (j >= n)
+            return Run { n, name.sliced(i) };
+        return Run { j + 1, u"<...>" };
+    });
 }
 
 QString replaceHexHashes(QStringView name)
 {
-    QString out;
-    out.reserve(name.size());
     const qsizetype n = name.size();
-    qsizetype i = 0;
-    while (i < n) {
-        if (!isHexDigit(name[i]) || (i > 0 && name[i - 1].isLetterOrNumber())) {
-            out += name[i++];
-            continue;
-        }
+    return replaceRuns(name, [name, n](qsizetype i) -> std::optional<Run> {
+        if (!isHexDigit(name[i]) || (i > 0 && name[i - 1].isLetterOrNumber()))
+            return std::nullopt;
         qsizetype j = i;
         bool digit = false;
         bool hashLetter = false;
@@ -84,17 +93,13 @@ QString replaceHexHashes(QStringView name)
             ++j;
         }
         const bool standalone = j >= n || !name[j].isLetterOrNumber();
-        if (standalone && j - i >= 8 && digit && hashLetter) {
-            out += QLatin1Char('#');
-        } else {
-            // Copy the whole word so that its tail is not examined again as the start of a run.
-            while (j < n && name[j].isLetterOrNumber())
-                ++j;
-            out += name.sliced(i, j - i);
-        }
-        i = j;
-    }
-    return out;
+        if (standalone && j - i >= 8 && digit && hashLetter)
+            return Run { j, u"#" };
+        // The whole word is kept, so that its tail is not examined again as the start of a run.
+        while (j < n && name[j].isLetterOrNumber())
+            ++j;
+        return Run { j, name.sliced(i, j - i) };
+    });
 }
 
 QString replaceNumbers(QStringView name)

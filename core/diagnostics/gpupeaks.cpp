@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/gpupeaks.h"
 
+#include "core/util/stringlists.h"
+
 #include <QRegularExpression>
 
 namespace nsw {
@@ -24,10 +26,7 @@ std::optional<Precision> precisionFromName(const QString& name)
 
 QStringList precisionNames()
 {
-    QStringList names;
-    for (const char* n : kNames)
-        names << QLatin1String(n);
-    return names;
+    return textsOf(kNames, [](const char* n) { return QLatin1String(n); });
 }
 
 const std::vector<GpuPeak>& gpuPeakTable()

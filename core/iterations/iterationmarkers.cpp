@@ -2,6 +2,7 @@
 #include "iterationmarkers.h"
 
 #include "core/nvtx/nvtxnames.h"
+#include "core/util/stringlists.h"
 
 #include <QRegularExpression>
 #include <algorithm>
@@ -115,10 +116,7 @@ std::vector<MarkerRange> outermost(std::vector<MarkerRange> ranges)
 
 QStringList knownIterationMarkers()
 {
-    QStringList names;
-    for (const KnownMarker& m : knownMarkers())
-        names << m.name;
-    return names;
+    return textsOf(knownMarkers(), &KnownMarker::name);
 }
 
 bool isLibraryNvtxRange(const Profile& profile, std::size_t nvtxRow)

@@ -3,6 +3,7 @@
 
 #include "core/util/boundedregex.h"
 #include "core/util/numberformat.h"
+#include "core/util/stringlists.h"
 #include "core/util/userfile.h"
 
 #include <QHash>
@@ -83,10 +84,7 @@ NvtxPhaseMap NvtxPhaseMap::load(const QString& fileName, QString* error)
 
 QStringList NvtxPhaseMap::phases() const
 {
-    QStringList names;
-    for (const Phase& p : m_phases)
-        names.append(p.name);
-    return names;
+    return textsOf(m_phases, &Phase::name);
 }
 
 int NvtxPhaseMap::phaseOf(const QString& name, Budget* budget) const

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ranks/ranksresult.h"
 
+#include "core/util/stringlists.h"
+
 #include <algorithm>
 
 namespace nsw {
@@ -46,10 +48,7 @@ std::optional<RankMetric> rankMetricFromName(const QString& name)
 
 QStringList rankMetricNames()
 {
-    QStringList names;
-    for (const MetricNames& m : kMetrics)
-        names << QLatin1String(m.name);
-    return names;
+    return textsOf(kMetrics, [](const MetricNames& m) { return QLatin1String(m.name); });
 }
 
 double RankIterationCell::value(RankMetric metric) const

@@ -5,6 +5,7 @@
 #include "core/util/numberformat.h"
 
 #include <QIODevice>
+#include <functional>
 
 namespace nsw {
 
@@ -44,8 +45,11 @@ QString reportDisplayText(const ReportValue& value, const ReportColumn& column)
 
 namespace {
 
+/// Takes a report's lines one by one; false stops the report (a write failed).
+using LineSink = std::function<bool(const QString&)>;
+
 /// Writes a report line by line through @p sink (false stops: a write failed).
-template <typename Emit> bool emitCsv(const ReportTable& report, Emit sink)
+bool emitCsv(const ReportTable& report, const LineSink& sink)
 {
     QStringList header;
     for (const ReportColumn& c : report.columns)
@@ -70,7 +74,7 @@ QString clipCell(const QString& s)
     return s.size() > kMaxColumnWidth ? s.left(kMaxColumnWidth - 1) + QChar(0x2026) : s;
 }
 
-template <typename Emit> bool emitText(const ReportTable& report, Emit sink)
+bool emitText(const ReportTable& report, const LineSink& sink)
 {
     const std::size_t n = report.columns.size();
     std::vector<qsizetype> width(n, 0);
@@ -110,46 +114,46 @@ template <typename Emit> bool emitText(const ReportTable& report, Emit sink)
     return true;
 }
 
-auto appendTo(QString& out)
+using Emitter = bool (*)(const ReportTable&, const LineSink&);
+
+QString collected(const ReportTable& report, Emitter emitLines)
 {
-    return [&out](const QString& line) {
+    QString out;
+    emitLines(report, [&out](const QString& line) {
         out += line;
         return true;
-    };
+    });
+    return out;
 }
 
-auto writeTo(QIODevice& out)
+bool written(const ReportTable& report, Emitter emitLines, QIODevice& out)
 {
-    return [&out](const QString& line) {
+    return emitLines(report, [&out](const QString& line) {
         const QByteArray utf8 = line.toUtf8();
         return out.write(utf8) == utf8.size();
-    };
+    });
 }
 
 } // namespace
 
 QString reportToCsv(const ReportTable& report)
 {
-    QString out;
-    emitCsv(report, appendTo(out));
-    return out;
+    return collected(report, emitCsv);
 }
 
 bool writeReportCsv(const ReportTable& report, QIODevice& out)
 {
-    return emitCsv(report, writeTo(out));
+    return written(report, emitCsv, out);
 }
 
 QString reportToText(const ReportTable& report)
 {
-    QString out;
-    emitText(report, appendTo(out));
-    return out;
+    return collected(report, emitText);
 }
 
 bool writeReportText(const ReportTable& report, QIODevice& out)
 {
-    return emitText(report, writeTo(out));
+    return written(report, emitText, out);
 }
 
 namespace {
