@@ -39,10 +39,8 @@ class TopPlaceholder : public Pane
 {
 public:
     explicit TopPlaceholder(Workbench* workbench)
-        : Pane(workbench)
+        : Pane(workbench, QStringLiteral("timeline"), QStringLiteral("&Timeline"))
     { }
-    QString paneId() const override { return QStringLiteral("timeline"); }
-    QString title() const override { return QStringLiteral("&Timeline"); }
 };
 
 /// Whole rows a view shows at once, from the height of its first row.

@@ -70,9 +70,9 @@ QStringList duplicateShortcuts(const MainWindow& w)
 class ExtraPane : public Pane
 {
 public:
-    using Pane::Pane;
-    QString paneId() const override { return QStringLiteral("extra"); }
-    QString title() const override { return QStringLiteral("E&xtra"); }
+    explicit ExtraPane(Workbench* workbench)
+        : Pane(workbench, QStringLiteral("extra"), QStringLiteral("E&xtra"))
+    { }
 };
 
 QDockWidget* dockWithId(const MainWindow& w, const QString& id)

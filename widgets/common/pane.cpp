@@ -37,15 +37,10 @@ protected:
 };
 
 Pane::Pane(Workbench* workbench, QString id, QString title, QWidget* parent)
-    : Pane(workbench, parent)
-{
-    m_id = std::move(id);
-    m_title = std::move(title);
-}
-
-Pane::Pane(Workbench* workbench, QWidget* parent)
     : QWidget(parent)
     , m_workbench(workbench)
+    , m_id(std::move(id))
+    , m_title(std::move(title))
 {
     connect(workbench, &Workbench::sessionCompleted, this, [this](ProfileSession* session) {
         if (session == m_waitingFor)

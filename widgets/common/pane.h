@@ -26,10 +26,9 @@ class Pane : public QWidget
 public:
     /// @p id is the dock's stable objectName, @p title its title with the mnemonic ("&Iterations").
     Pane(Workbench* workbench, QString id, QString title, QWidget* parent = nullptr);
-    Pane(Workbench* workbench, QWidget* parent = nullptr);
 
-    virtual QString paneId() const { return m_id; }
-    virtual QString title() const { return m_title; }
+    const QString& paneId() const { return m_id; }
+    const QString& title() const { return m_title; }
     /// The table that File → Export → CSV writes (in view order), or nullptr.
     virtual QAbstractItemView* exportableView() const { return nullptr; }
     /// The chart that File → Export → PNG writes, or nullptr.

@@ -44,7 +44,7 @@ const QString kFocusRowsAttachment = QStringLiteral("kernels-focus-rows");
 } // namespace
 
 KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
-    : Pane(workbench, parent)
+    : SessionPane(workbench, QStringLiteral("kernels"), tr("&Kernels"), parent)
     , m_filterBar(new FilterBar(this))
     , m_nameMode(new QComboBox(this))
     , m_splitByDevice(new QCheckBox(tr("Per device"), this))
@@ -70,7 +70,7 @@ KernelTablePane::KernelTablePane(Workbench* workbench, QWidget* parent)
     layOut();
     connectControls();
     connectWorkbench();
-    onCurrentSessionChanged(workbench->current());
+    showCurrentSession();
 }
 
 void KernelTablePane::setUpControls()
@@ -195,34 +195,27 @@ void KernelTablePane::connectControls()
         m_notice->hide();
         recompute();
     });
-    connect(m_showAll, &QToolButton::clicked, this, [this]() { this->workbench()->clearKernelSelection(m_session); });
+    connect(m_showAll, &QToolButton::clicked, this, [this]() { this->workbench()->clearKernelSelection(session()); });
     connect(m_summaryView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &KernelTablePane::showInstancesOfCurrentRow);
     connect(m_histogramChart, &DurationHistogramChart::binsBrushed, this, &KernelTablePane::brushBins);
     connect(m_brushLabel, &QLabel::linkActivated, this, &KernelTablePane::clearBrush);
     connect(m_instanceView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& current) {
-            if (current.isValid() && m_session)
-                this->workbench()->selectKernelInstance(m_session, m_instances->kernelRowAt(current.row()));
+            if (current.isValid() && session())
+                this->workbench()->selectKernelInstance(session(), m_instances->kernelRowAt(current.row()));
         });
 }
 
 void KernelTablePane::connectWorkbench()
 {
     Workbench* wb = workbench();
-    connect(wb, &Workbench::currentChanged, this, &KernelTablePane::onCurrentSessionChanged);
     connect(wb, &Workbench::kernelSelectionChanged, this, &KernelTablePane::onKernelSelection);
     connect(wb, &Workbench::kernelNameSelected, this, [this](ProfileSession* s, const QString& name) {
-        if (s == m_session && !selectKernelByName(name))
+        if (s == session() && !selectKernelByName(name))
             revealHiddenKernel(name, std::nullopt);
     });
     connect(wb, &Workbench::kernelInstanceSelected, this, &KernelTablePane::selectKernelInstance);
-    connect(wb, &Workbench::focusChanged, this, [this](ProfileSession* s) {
-        if (s == m_session) {
-            updateFocusRows();
-            recompute();
-        }
-    });
 }
 
 KernelTablePane::~KernelTablePane() = default;
@@ -232,9 +225,8 @@ QAbstractItemView* KernelTablePane::exportableView() const
     return m_instanceView->hasFocus() ? m_instanceView : m_summaryView;
 }
 
-void KernelTablePane::onCurrentSessionChanged(ProfileSession* session)
+void KernelTablePane::sessionChanged(ProfileSession*)
 {
-    m_session = session;
     m_externalSelection = {};
     m_selectionBanner->hide();
     m_notice->hide();
@@ -242,14 +234,18 @@ void KernelTablePane::onCurrentSessionChanged(ProfileSession* session)
     useIndexOfCurrentMode();
 }
 
-void KernelTablePane::wholeProfileArrived(ProfileSession* session)
+void KernelTablePane::sessionFocusChanged()
 {
-    if (session != m_session)
-        return;
+    updateFocusRows();
+    recompute();
+}
+
+void KernelTablePane::wholeSessionArrived()
+{
     // The whole profile shares the first stage's kernel rows (the session rebound its indexes): the table, its sort,
     // filters and selection stay; only the executions gain their launching API calls.
     const auto mode = KernelNameMode(m_nameMode->currentData().toInt());
-    if (auto index = m_session->cachedKernelIndex(mode); index && m_index && index != m_index) {
+    if (auto index = session()->cachedKernelIndex(mode); index && m_index && index != m_index) {
         m_index = std::move(index);
         if (!m_listedName.isEmpty())
             showInstancesOfCurrentRow();
@@ -259,27 +255,27 @@ void KernelTablePane::wholeProfileArrived(ProfileSession* session)
 void KernelTablePane::updateFocusRows()
 {
     m_focusJob.cancel();
-    m_focus = m_session ? m_session->focus() : FocusRange {};
+    m_focus = session() ? session()->focus() : FocusRange {};
     m_focusRows.reset();
     if (!m_focus.isActive())
         return;
-    if (const auto cached = m_session->attachment<CachedFocusRows>(kFocusRowsAttachment);
+    if (const auto cached = session()->attachment<CachedFocusRows>(kFocusRowsAttachment);
         cached && cached->focus == m_focus) {
         m_focusRows = cached->rows;
         return;
     }
-    const ProfilePtr profile = m_session->profile();
-    QPointer<ProfileSession> session = m_session;
+    const ProfilePtr profile = session()->profile();
+    QPointer<ProfileSession> focused = session();
     m_focusJob.run<std::shared_ptr<const std::vector<char>>>(
         [profile, focus = m_focus](const JobContext& job) {
             return orCancelled(kernelRowsOverlapping(profile->kernels, focus, job.cancelToken()));
         },
-        [this, session, focus = m_focus](Result<std::shared_ptr<const std::vector<char>>> rows) {
-            if (!session || session != m_session)
+        [this, focused, focus = m_focus](Result<std::shared_ptr<const std::vector<char>>> rows) {
+            if (!focused || focused != session())
                 return;
             if (!rows) // failed (cancelled runs are never delivered)
                 return m_summaryLabel->setText(tr("The focus could not be applied: %1").arg(rows.errorMessage()));
-            session->setAttachment(
+            focused->setAttachment(
                 kFocusRowsAttachment, std::make_shared<CachedFocusRows>(CachedFocusRows { focus, *rows }));
             m_focusRows = std::move(*rows);
             recompute();
@@ -289,8 +285,8 @@ void KernelTablePane::updateFocusRows()
 void KernelTablePane::useIndexOfCurrentMode()
 {
     const auto mode = KernelNameMode(m_nameMode->currentData().toInt());
-    m_index = m_session ? m_session->cachedKernelIndex(mode) : nullptr;
-    if (m_index || !m_session) {
+    m_index = session() ? session()->cachedKernelIndex(mode) : nullptr;
+    if (m_index || !session()) {
         m_indexJob.cancel();
         m_lanes->rebuild(m_index.get());
         recompute();
@@ -300,17 +296,17 @@ void KernelTablePane::useIndexOfCurrentMode()
     m_model->clear();
     m_instances->clear();
     m_summaryLabel->setText(tr("Indexing kernels by %1…").arg(m_nameMode->currentText().toLower()));
-    const ProfilePtr profile = m_session->profile();
-    QPointer<ProfileSession> session = m_session;
+    const ProfilePtr profile = session()->profile();
+    QPointer<ProfileSession> indexed = session();
     m_indexJob.run<std::shared_ptr<const KernelIndex>>(
         [profile, mode](const JobContext& job) {
             auto index = std::make_shared<const KernelIndex>(profile, mode, job.cancelToken());
             return orCancelled(index->isComplete() ? index : nullptr);
         },
-        [this, session](Result<std::shared_ptr<const KernelIndex>> index) {
-            if (session && index)
-                session->setKernelIndex(*index);
-            if (!session || session != m_session)
+        [this, indexed](Result<std::shared_ptr<const KernelIndex>> index) {
+            if (indexed && index)
+                indexed->setKernelIndex(*index);
+            if (!indexed || indexed != session())
                 return;
             if (!index) // failed (cancelled runs are never delivered)
                 return m_summaryLabel->setText(tr("The kernels could not be indexed: %1").arg(index.errorMessage()));
@@ -326,7 +322,7 @@ KernelFilter KernelTablePane::currentFilter() const
     if (!m_index)
         return filter;
     filter.lanes = m_lanes->allowedLanes(*m_index);
-    if (m_externalSelection.session == m_session)
+    if (m_externalSelection.session == session())
         filter.rows = m_externalSelection.filter.rows;
     filter.focusRows = m_focusRows;
     return filter;
@@ -396,17 +392,17 @@ void KernelTablePane::updateSummaryLine()
 
 bool KernelTablePane::revealHiddenKernel(const QString& name, std::optional<quint32> kernelRow)
 {
-    if (!m_index || !m_session)
+    if (!m_index || !session())
         return false;
     // Widen one filter at a time, each only when it hides the kernel (the execution, when one is given), so that
     // what still applies stays.
     QStringList cleared;
-    if (m_externalSelection.session == m_session && m_externalSelection.filter.rows) {
+    if (m_externalSelection.session == session() && m_externalSelection.filter.rows) {
         const std::vector<char>& rows = *m_externalSelection.filter.rows;
         const bool hidden = kernelRow ? (*kernelRow >= rows.size() || !rows[*kernelRow]) : !selectKernelByName(name);
         if (hidden) {
             cleared << tr("the selection “%1”").arg(m_externalSelection.label);
-            workbench()->clearKernelSelection(m_session); // the other panes drop it too; recomputes here
+            workbench()->clearKernelSelection(session()); // the other panes drop it too; recomputes here
         }
     }
     const KernelFilter filter = currentFilter();
@@ -457,9 +453,9 @@ bool KernelTablePane::selectKernelByName(const QString& name)
     return false;
 }
 
-void KernelTablePane::selectKernelInstance(ProfileSession* session, quint32 kernelRow)
+void KernelTablePane::selectKernelInstance(ProfileSession* target, quint32 kernelRow)
 {
-    if (session != m_session || !m_index || kernelRow >= m_index->profile()->kernels.size())
+    if (target != session() || !m_index || kernelRow >= m_index->profile()->kernels.size())
         return;
     const QModelIndex current = m_instanceView->currentIndex();
     if (current.isValid() && m_instances->kernelRowAt(current.row()) == kernelRow)
@@ -593,7 +589,7 @@ void KernelTablePane::updateInstancesLabel()
 
 void KernelTablePane::onKernelSelection(const KernelSelection& selection)
 {
-    if (selection.session != m_session)
+    if (selection.session != session())
         return;
     m_externalSelection = selection;
     const bool active = bool(selection.filter.rows);

@@ -5,9 +5,8 @@
 #include "core/models/kernelinstancemodel.h"
 #include "core/session/workbench.h"
 #include "core/stats/kernelindex.h"
-#include "widgets/common/pane.h"
+#include "widgets/common/sessionpane.h"
 
-#include <QPointer>
 #include <memory>
 #include <optional>
 
@@ -30,15 +29,13 @@ class SortFilterProxy;
 /// Kernel summary (nsys cuda_gpu_kern_sum plus p90/p99 and the groups of multimodal kernels, optionally split per
 /// device) with name, device, process and stream filters; the selected kernel's executions are listed below, beside
 /// their duration histogram, whose brushed bins filter the list.
-class KernelTablePane : public Pane
+class KernelTablePane : public SessionPane
 {
     Q_OBJECT
 public:
     explicit KernelTablePane(Workbench* workbench, QWidget* parent = nullptr);
     ~KernelTablePane() override;
 
-    QString paneId() const override { return QStringLiteral("kernels"); }
-    QString title() const override { return tr("&Kernels"); }
     bool isComputing() const override { return m_indexJob.isBusy() || m_focusJob.isBusy(); }
     QAbstractItemView* exportableView() const override;
 
@@ -56,7 +53,7 @@ public:
     QLabel* summaryLabel() const { return m_summaryLabel; }
     QLabel* notice() const { return m_notice; }
     /// Selects one execution (a Profile::kernels row) and its kernel, e.g. picked in the NVLink pane.
-    void selectKernelInstance(ProfileSession* session, quint32 kernelRow);
+    void selectKernelInstance(ProfileSession* target, quint32 kernelRow);
     /// The selected kernel's duration histogram, and the "Durations X – Y (clear)" line of its brushed bins.
     DurationHistogramChart* histogramChart() const { return m_histogramChart; }
     QLabel* brushLabel() const { return m_brushLabel; }
@@ -68,7 +65,9 @@ public:
     void clearBrush();
 
 protected:
-    void wholeProfileArrived(ProfileSession* session) override;
+    void sessionChanged(ProfileSession* session) override;
+    void sessionFocusChanged() override;
+    void wholeSessionArrived() override;
 
 private:
     void setUpControls();
@@ -76,7 +75,6 @@ private:
     void layOut();
     void connectControls();
     void connectWorkbench();
-    void onCurrentSessionChanged(ProfileSession* session);
     /// Shows the session's index for the chosen name mode, building it off the GUI thread when needed.
     void useIndexOfCurrentMode();
     /// The mask of the kernels overlapping the session's focus, computed off the GUI thread (kept with the session).
@@ -97,7 +95,6 @@ private:
     bool revealHiddenKernel(const QString& name, std::optional<quint32> kernelRow);
     KernelFilter currentFilter() const;
 
-    QPointer<ProfileSession> m_session;
     std::shared_ptr<const KernelIndex> m_index;
     FilterBar* m_filterBar;
     QComboBox* m_nameMode;

@@ -78,7 +78,7 @@ bool sameOptions(const NvtxTreeOptions& a, const NvtxTreeOptions& b)
 } // namespace
 
 NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
-    : Pane(workbench, parent)
+    : SessionPane(workbench, QStringLiteral("nvtx"), tr("&NVTX"), parent)
     , m_filter(new FilterBar(this))
     , m_grouping(new QComboBox(this))
     , m_normalize(new QCheckBox(tr("Normalize numbers"), this))
@@ -100,7 +100,7 @@ NvtxPane::NvtxPane(Workbench* workbench, QWidget* parent)
     setUpViews();
     layOut();
     connectSignals(workbench);
-    onCurrentSessionChanged(workbench->current());
+    showCurrentSession();
 }
 
 void NvtxPane::setUpControls()
@@ -223,21 +223,12 @@ void NvtxPane::connectSignals(Workbench* workbench)
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(m_view->viewport()->mapToGlobal(pos));
     });
-    connect(workbench, &Workbench::currentChanged, this, &NvtxPane::onCurrentSessionChanged);
-    connect(workbench, &Workbench::focusChanged, this, [this](ProfileSession* s) {
-        if (s == m_session)
-            onCurrentSessionChanged(s);
-    });
-    connect(workbench, &Workbench::sessionAboutToBeRemoved, this, [this](ProfileSession* s) {
-        if (s == m_session)
-            onCurrentSessionChanged(nullptr);
-    });
     connect(workbench, &Workbench::kernelInstanceSelected, this, [this](ProfileSession* s, quint32 row) {
-        if (s == m_session && m_tree)
+        if (s == session() && m_tree)
             highlight(nvtxNodesContainingKernel(*m_tree, row));
     });
     connect(workbench, &Workbench::kernelNameSelected, this, [this](ProfileSession* s, const QString& name) {
-        if (s == m_session && m_tree)
+        if (s == session() && m_tree)
             highlight(nvtxNodesWithKernelName(*m_tree, name));
     });
 }
@@ -257,60 +248,49 @@ NvtxTreeOptions NvtxPane::currentOptions() const
     return options;
 }
 
-void NvtxPane::onCurrentSessionChanged(ProfileSession* session)
-{
-    m_session = session;
-    rebuild();
-}
-
-void NvtxPane::wholeProfileArrived(ProfileSession* session)
-{
-    if (session == m_session)
-        rebuild();
-}
-
 void NvtxPane::rebuild()
 {
     m_job.cancel(); // an older build still running is of no use any more
-    if (!m_session) {
+    if (!session()) {
         showTree(nullptr);
         m_message->setText(tr("No profile open."));
         m_message->show();
         Q_EMIT treeShown();
         return;
     }
-    if (waitForWholeProfile(m_session)) {
+    if (waitForWholeProfile(session())) {
         showTree(nullptr);
         m_message->hide();
         return;
     }
     const NvtxTreeOptions options = currentOptions();
-    const auto cached = m_session->attachment<CachedTree>(kAttachment);
-    if (cached && cached->tree && sameOptions(cached->options, options) && cached->focus == m_session->focus()) {
+    const auto cached = session()->attachment<CachedTree>(kAttachment);
+    if (cached && cached->tree && sameOptions(cached->options, options) && cached->focus == session()->focus()) {
         showTree(cached->tree);
         return;
     }
     // Another profile's tree must neither stay on screen while this one builds nor keep that profile alive.
-    if (m_tree && m_tree->profile != m_session->profile())
+    if (m_tree && m_tree->profile != session()->profile())
         showTree(nullptr);
     m_message->setText(tr("Building the NVTX tree…"));
     m_message->show();
-    const ProfilePtr profile = m_session->profile();
-    QPointer<ProfileSession> session = m_session;
+    const ProfilePtr profile = session()->profile();
+    QPointer<ProfileSession> building = session();
     m_job.run<std::shared_ptr<const NvtxTree>>(
         // The tree of another focus or options indexed this profile already.
-        [request = NvtxTreeRequest { profile, options, m_session->focus(),
+        [request = NvtxTreeRequest { profile, options, session()->focus(),
              cached && cached->tree ? cached->tree->index : nullptr }](
             const JobContext& job) { return computeNvtxTree(request, job); },
-        [this, session, options, focus = m_session->focus()](Result<std::shared_ptr<const NvtxTree>> tree) {
+        [this, building, options, focus = session()->focus()](Result<std::shared_ptr<const NvtxTree>> tree) {
             if (!tree) { // cancelled runs are never delivered: this is a failure, shown where the tree would be
                 showTree(nullptr);
                 m_message->setText(tr("The NVTX tree could not be built: %1").arg(tree.errorMessage()));
                 m_message->show();
                 return;
             }
-            if (session)
-                session->setAttachment(kAttachment, std::make_shared<CachedTree>(CachedTree { options, focus, *tree }));
+            if (building)
+                building->setAttachment(
+                    kAttachment, std::make_shared<CachedTree>(CachedTree { options, focus, *tree }));
             showTree(std::move(*tree));
         });
 }
@@ -400,7 +380,7 @@ void NvtxPane::updateCoverage()
 
 void NvtxPane::onCurrentNodeChanged()
 {
-    if (!m_tree || !m_session)
+    if (!m_tree || !session())
         return;
     const QModelIndex current = m_proxy->mapToSource(m_view->currentIndex());
     if (!current.isValid())
@@ -408,15 +388,15 @@ void NvtxPane::onCurrentNodeChanged()
     const std::int32_t node = m_model->nodeOf(current);
     showHistogramOf(node);
     KernelSelection selection;
-    selection.session = m_session;
+    selection.session = session();
     const QString path = m_tree->path(node);
     selection.label = tr("NVTX: %1").arg(path.isEmpty() ? m_tree->label(node) : path);
     selection.filter.rows = std::make_shared<const std::vector<char>>(nvtxKernelRows(*m_tree, node));
-    m_selectionSession = m_session;
+    m_selectionSession = session();
     workbench()->showKernels(selection);
     // The timeline shows the range's first instance.
     if (const NvtxNode& n = m_tree->nodes[std::size_t(node)]; n.kind == NvtxNode::Kind::Range && n.firstRow >= 0)
-        workbench()->selectNvtxEvent(m_session, std::uint32_t(n.firstRow));
+        workbench()->selectNvtxEvent(session(), std::uint32_t(n.firstRow));
 }
 
 void NvtxPane::showHistogramOf(std::int32_t node)

@@ -3,7 +3,7 @@
 
 #include "core/jobs/background.h"
 #include "core/nvtx/nvtxtree.h"
-#include "widgets/common/pane.h"
+#include "widgets/common/sessionpane.h"
 
 #include <QPointer>
 #include <atomic>
@@ -31,15 +31,13 @@ class SortFilterProxy;
 /// The NVTX range tree of the current profile with the GPU time of the kernels launched inside each range.
 /// Selecting a range filters the kernel table to its kernels; a kernel selected elsewhere highlights the ranges
 /// that contain it. The tree is built off the GUI thread.
-class NvtxPane : public Pane
+class NvtxPane : public SessionPane
 {
     Q_OBJECT
 public:
     explicit NvtxPane(Workbench* workbench, QWidget* parent = nullptr);
     ~NvtxPane() override;
 
-    QString paneId() const override { return QStringLiteral("nvtx"); }
-    QString title() const override { return tr("&NVTX"); }
     bool isComputing() const override { return m_job.isBusy(); }
     /// The tree flattened with depth and path (a hidden table), so that File → Export → CSV writes all of it.
     QAbstractItemView* exportableView() const override;
@@ -69,7 +67,9 @@ Q_SIGNALS:
     void focusRequested(const nsw::FocusRange& range);
 
 protected:
-    void wholeProfileArrived(ProfileSession* session) override;
+    void sessionChanged(ProfileSession*) override { rebuild(); }
+    void sessionFocusChanged() override { rebuild(); }
+    void wholeSessionArrived() override { rebuild(); }
 
 private:
     /// The constructor's parts: the grouping, normalization and threshold controls with their saved values; the
@@ -79,7 +79,6 @@ private:
     void setUpViews();
     void layOut();
     void connectSignals(Workbench* workbench);
-    void onCurrentSessionChanged(ProfileSession* session);
     void rebuild();
     void showTree(std::shared_ptr<const NvtxTree> tree);
     void updateCoverage();
@@ -89,7 +88,6 @@ private:
     void highlight(const std::vector<std::int32_t>& nodes);
     NvtxTreeOptions currentOptions() const;
 
-    QPointer<ProfileSession> m_session;
     std::shared_ptr<const NvtxTree> m_tree;
     bool m_sortedByCpuForLackOfGpu = false; ///< sortByTheTimeThereIs() chose the CPU column
     FilterBar* m_filter;
