@@ -234,11 +234,18 @@ target_samples() { # CPU samples (issue 35): load vs a scan of the two tables; t
         "$TRACEGEN" --out samples.sqlite --schema 2025.5 --gpus 2 --kernels 400000 --step-gap-us 500 \
             --cpu-samples 1000000 --seed 3 --quiet
     fi
+    if stale samples-symbols.sqlite; then
+        echo "  generating samples-symbols.sqlite (1M CPU samples, each with its own innermost function; 100 stacks 10,000 deep)"
+        "$TRACEGEN" --out samples-symbols.sqlite --schema 2025.5 --gpus 2 --kernels 400000 --step-gap-us 500 \
+            --cpu-samples 1000000 --cpu-sample-symbols 1000000 --cpu-sample-recursion 10000 --seed 3 --quiet
+    fi
     local out load refocus r
-    out=$("$bench" samples.sqlite --iterations "$REPEAT" 2>&1) || { row "samples load" samples failed - - "<=1.0" ""; return; }
+    out=$("$bench" samples.sqlite --many-symbols samples-symbols.sqlite --iterations "$REPEAT" 2>&1) \
+        || { row "samples load" samples failed - - "<=1.0" ""; return; }
     echo "$out" | sed 's/^/  /'
     load=$(grep '^samples load:' <<<"$out")
-    refocus=$(grep '^samples re-focus' <<<"$out")
+    # the worst re-focus of both inputs
+    refocus=$(grep '^samples re-focus' <<<"$out" | sed -E 's/.*worst ([0-9]+) ms.*/\1 &/' | sort -n | tail -1)
     r=$(sed -E 's/.*ratio ([0-9.]+)x.*/\1/' <<<"$load")
     row "samples load" samples "$(sed -E 's/samples load: ([0-9.]+) s.*/\1/' <<<"$load")" \
         "$(sed -E 's/.*floor [^)]*\) ([0-9.]+) s.*/\1/' <<<"$load")" "$r" "<=1.0" "$(verdict "$r" 1.0 le)"

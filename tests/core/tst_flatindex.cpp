@@ -3,6 +3,7 @@
 
 #include <QTest>
 #include <cstdint>
+#include <set>
 #include <vector>
 
 using namespace nsw;
@@ -62,6 +63,8 @@ class TestFlatIndex : public QObject
 private Q_SLOTS:
     void numbering_data();
     void numbering();
+    void integerHashSpreadsPackedPairs_data();
+    void integerHashSpreadsPackedPairs();
 };
 
 void TestFlatIndex::numbering_data()
@@ -90,6 +93,29 @@ void TestFlatIndex::numbering()
     QCOMPARE(seen, distinct);
     QCOMPARE(indicesOf<CollidingHash>(keys, &seen), indices);
     QCOMPARE(seen, distinct);
+}
+
+void TestFlatIndex::integerHashSpreadsPackedPairs_data()
+{
+    // 65,536 keys into the 65,536 slots of a table of 32,768 keys (FlatIndex keeps it at most half full).
+    QTest::addColumn<int>("shift"); // where the varying number sits in the key
+    QTest::addColumn<std::int64_t>("fixed"); // the rest of the key
+    QTest::newRow("ids 0, 1, 2...") << 0 << std::int64_t(0);
+    QTest::newRow("(parent node, one function): nested frames of one function") << 32 << std::int64_t(7);
+    QTest::newRow("(symbol, one module): a million symbols of one module") << 32 << std::int64_t(123456);
+    QTest::newRow("multiples of 2^20") << 20 << std::int64_t(0);
+}
+
+void TestFlatIndex::integerHashSpreadsPackedPairs()
+{
+    QFETCH(int, shift);
+    QFETCH(std::int64_t, fixed);
+    const std::size_t tableSize = 65536;
+    std::set<std::size_t> used;
+    for (std::int64_t n = 0; n < std::int64_t(tableSize); ++n)
+        used.insert(IntegerHash {}((n << shift) | fixed) & (tableSize - 1));
+    // Uniform hashing fills 1 - 1/e of them (63 %); a hash that ignored the varying bits would fill a handful.
+    QVERIFY2(used.size() > tableSize / 2, qPrintable(QString::number(used.size())));
 }
 
 QTEST_GUILESS_MAIN(TestFlatIndex)

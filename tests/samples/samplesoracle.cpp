@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "samplesoracle.h"
 
+#include "core/models/modelroles.h"
+#include "core/models/samplemodels.h"
 #include "sqlitefixture.h"
 
 namespace nsw::test {
@@ -43,6 +45,19 @@ std::map<FunctionKey, std::pair<qint64, qint64>> workbenchCounts(
         auto& counts = out[{ sampleFunctionName(profile, f.function), sampleModuleName(profile, f.function) }];
         counts.first += f.self;
         counts.second += f.total;
+    }
+    return out;
+}
+
+std::map<FunctionKey, std::pair<qint64, qint64>> flatModelCounts(const SampleFlatModel& model)
+{
+    std::map<FunctionKey, std::pair<qint64, qint64>> out;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const auto cell = [&](int column) { return model.index(r, column).data(RawValueRole); };
+        if (cell(SampleFunctionColumn).toString() == QLatin1String("[no call stack]"))
+            continue;
+        out[{ cell(SampleFunctionColumn).toString(), cell(SampleModuleColumn).toString() }]
+            = { cell(SampleSelfColumn).toLongLong(), cell(SampleTotalColumn).toLongLong() };
     }
     return out;
 }

@@ -10,6 +10,10 @@
 #include <map>
 #include <utility>
 
+namespace nsw {
+class SampleFlatModel;
+}
+
 namespace nsw::test {
 
 using FunctionKey = std::pair<QString, QString>; ///< (function, module) as the exports name them
@@ -27,6 +31,9 @@ SqlSampleCounts sqlSampleCounts(const QString& path, const QString& where = QStr
 /// The same keyed view of what the workbench counted.
 std::map<FunctionKey, std::pair<qint64, qint64>> workbenchCounts(
     const Profile& profile, const std::vector<FunctionCount>& functions);
+
+/// What a Samples pane's Functions table shows, keyed the same way (the "[no call stack]" row left out).
+std::map<FunctionKey, std::pair<qint64, qint64>> flatModelCounts(const SampleFlatModel& model);
 
 /// Whether the export has both sampling tables.
 bool hasSampleTables(const QString& path);

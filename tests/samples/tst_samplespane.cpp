@@ -46,19 +46,6 @@ ProfileSession* openSession(Workbench& workbench, const QString& path)
     return session;
 }
 
-std::map<FunctionKey, std::pair<qint64, qint64>> modelCounts(const SampleFlatModel& model)
-{
-    std::map<FunctionKey, std::pair<qint64, qint64>> out;
-    for (int r = 0; r < model.rowCount(); ++r) {
-        const auto cell = [&](int column) { return model.index(r, column).data(RawValueRole); };
-        if (cell(SampleFunctionColumn).toString() == u"[no call stack]"_s)
-            continue;
-        out[{ cell(SampleFunctionColumn).toString(), cell(SampleModuleColumn).toString() }]
-            = { cell(SampleSelfColumn).toLongLong(), cell(SampleTotalColumn).toLongLong() };
-    }
-    return out;
-}
-
 } // namespace
 
 class TestSamplesPane : public QObject
@@ -91,7 +78,7 @@ void TestSamplesPane::showsTheFunctionsOfAnExport()
     QCOMPARE(pane.tabs()->tabText(0), u"Functions"_s);
     QCOMPARE(pane.tabs()->count(), 5);
     const SqlSampleCounts sql = sqlSampleCounts(path);
-    QCOMPARE(modelCounts(*pane.flatModel()), sql.functions);
+    QCOMPARE(flatModelCounts(*pane.flatModel()), sql.functions);
     // The status line reads the counts; the first row of the table is the function with the most self samples.
     const QString n = withThousandsSeparators(sql.samples);
     QVERIFY2(pane.statusLabel()->text().contains(u"%1 of %1 samples: all threads"_s.arg(n)),
@@ -166,7 +153,7 @@ void TestSamplesPane::threadScope()
     pane.scopeSelector()->setCurrentIndex(index);
     Q_EMIT pane.scopeSelector()->activated(index);
     QVERIFY(shown.wait());
-    QCOMPARE(modelCounts(*pane.flatModel()), sqlSampleCounts(path, u"e.globalTid = %1"_s.arg(globalTid)).functions);
+    QCOMPARE(flatModelCounts(*pane.flatModel()), sqlSampleCounts(path, u"e.globalTid = %1"_s.arg(globalTid)).functions);
     QVERIFY(pane.statusLabel()->text().contains(u"thread "_s));
 }
 
@@ -186,12 +173,12 @@ void TestSamplesPane::timeRangeFromAnotherPane()
     QVERIFY(shown.wait());
     QVERIFY(pane.clearSelectionButton()->isVisible());
     QVERIFY(pane.statusLabel()->text().contains(u"selection: "_s));
-    QCOMPARE(modelCounts(*pane.flatModel()),
+    QCOMPARE(flatModelCounts(*pane.flatModel()),
         sqlSampleCounts(path, u"e.start >= %1 AND e.start < %2"_s.arg(a).arg(b)).functions);
     QTest::mouseClick(pane.clearSelectionButton(), Qt::LeftButton);
     QVERIFY(shown.wait());
     QVERIFY(!pane.clearSelectionButton()->isVisible());
-    QCOMPARE(modelCounts(*pane.flatModel()), sqlSampleCounts(path).functions);
+    QCOMPARE(flatModelCounts(*pane.flatModel()), sqlSampleCounts(path).functions);
 }
 
 void TestSamplesPane::functionMarksGoToTheTimeline()

@@ -21,6 +21,7 @@ constexpr const char* kCudart = "/usr/local/cuda/lib64/libcudart.so.12";
 constexpr const char* kCuda = "/usr/lib/x86_64-linux-gnu/libcuda.so.1";
 constexpr const char* kTokenizers = "/opt/venv/lib/python3.10/site-packages/tokenizers/tokenizers.so";
 constexpr const char* kKernel = "[kernel.kallsyms]";
+constexpr const char* kHostWork = "/opt/app/lib/libhostwork.so";
 
 /// The merged intervals in which some GPU work of @p globalPid runs, sorted.
 std::vector<std::pair<qint64, qint64>> busyIntervals(ExportWriter& w, qint64 globalPid)
@@ -105,8 +106,8 @@ const std::vector<SampleStack>& sampleStackCatalogue()
     return stacks;
 }
 
-qint64 writeCpuSamples(
-    ExportWriter& w, const std::vector<SampledThread>& threads, qint64 endNs, qint64 samples, quint64 seed)
+qint64 writeCpuSamples(ExportWriter& w, const std::vector<SampledThread>& threads, qint64 endNs, qint64 samples,
+    quint64 seed, const SampleStress& stress)
 {
     if (samples <= 0 || threads.empty() || endNs <= 0 || !w.hasTable(QStringLiteral("COMPOSITE_EVENTS"))
         || !w.hasTable(QStringLiteral("SAMPLING_CALLCHAINS")))
@@ -141,13 +142,22 @@ qint64 writeCpuSamples(
         { QStringLiteral("id"), QStringLiteral("symbol"), QStringLiteral("module"), QStringLiteral("kernelMode"),
             QStringLiteral("unresolved"), QStringLiteral("stackDepth") },
         ExportWriter::MissingColumns::Fail, 256);
-    // StringIds ids of each stack's frames, innermost first as SAMPLING_CALLCHAINS numbers them.
-    std::vector<std::vector<std::pair<qint64, qint64>>> ids;
+    // StringIds ids and flags of each stack's frames, innermost first as SAMPLING_CALLCHAINS numbers them.
+    struct FrameIds
+    {
+        qint64 symbol, module;
+        bool kernel = false, unresolved = false;
+    };
+    std::vector<std::vector<FrameIds>> ids;
     for (const SampleStack& s : sampleStackCatalogue()) {
         auto& frames = ids.emplace_back();
         for (auto f = s.frames.rbegin(); f != s.frames.rend(); ++f)
-            frames.emplace_back(w.string(QString::fromUtf8(f->symbol)), w.string(QString::fromUtf8(f->module)));
+            frames.push_back({ w.string(QString::fromUtf8(f->symbol)), w.string(QString::fromUtf8(f->module)),
+                f->kernel, f->unresolved });
     }
+    const qint64 hostWork = w.string(QString::fromUtf8(kHostWork));
+    const FrameIds recurse { w.string(QStringLiteral("recurse")), hostWork };
+    std::vector<FrameIds> frames;
     event.set(5, 1);
     for (std::size_t i = 0; i < all.size(); ++i) {
         const Sample& s = all[i];
@@ -159,14 +169,21 @@ qint64 writeCpuSamples(
         event.set(3, stack.state);
         event.set(4, s.globalTid);
         event.insert();
-        const auto& frames = ids[std::size_t(s.stack)];
+        frames.clear();
+        if (stress.distinctLeaves > 0)
+            frames.push_back(
+                { w.string(QStringLiteral("host_fn_%1").arg((id - 1) % stress.distinctLeaves)), hostWork });
+        const auto& catalogued = ids[std::size_t(s.stack)];
+        frames.insert(frames.end(), catalogued.begin(), catalogued.end() - 1);
+        if (stress.recursionDepth > 0 && id % 10000 == 1)
+            frames.insert(frames.end(), std::size_t(stress.recursionDepth), recurse);
+        frames.push_back(catalogued.back());
         for (std::size_t d = 0; d < frames.size(); ++d) {
-            const SampleStack::Frame& f = stack.frames[stack.frames.size() - 1 - d];
             frame.set(0, id);
-            frame.set(1, frames[d].first);
-            frame.set(2, frames[d].second);
-            frame.set(3, f.kernel ? 1 : 0);
-            frame.set(4, f.unresolved ? 1 : 0);
+            frame.set(1, frames[d].symbol);
+            frame.set(2, frames[d].module);
+            frame.set(3, frames[d].kernel ? 1 : 0);
+            frame.set(4, frames[d].unresolved ? 1 : 0);
             frame.set(5, qint64(d));
             frame.insert();
         }

@@ -36,11 +36,24 @@ struct SampleStack
 /// tokenizer.encode appear twice on one stack).
 const std::vector<SampleStack>& sampleStackCatalogue();
 
+/// Stacks beyond the catalogue, for benchmarks and bad-input tests (issue 35: "a million distinct symbols, recursion
+/// 10,000 frames deep").
+struct SampleStress
+{
+    /// > 0: every sample gets one more innermost frame, `host_fn_<k>` of libhostwork.so with k = (id - 1) % this, so
+    /// that min(this, samples) distinct functions are sampled.
+    qint64 distinctLeaves = 0;
+    /// > 0: the samples with id % 10000 == 1 hold this many `recurse` frames (of libhostwork.so) right inside their
+    /// outermost frame.
+    int recursionDepth = 0;
+};
+
 /// Writes COMPOSITE_EVENTS and SAMPLING_CALLCHAINS (when the version has them): @p samples samples spread evenly
 /// over [0, @p endNs) across @p threads, ids in time order, each with a stack of the catalogue picked by @p seed and
 /// by whether the thread's process had GPU work running at that time (read back from the kernels, memory copies and
-/// memsets written so far). Returns the samples written (0 when the version has no sampling tables).
-qint64 writeCpuSamples(
-    ExportWriter& w, const std::vector<SampledThread>& threads, qint64 endNs, qint64 samples, quint64 seed);
+/// memsets written so far), changed as @p stress says. Returns the samples written (0 when the version has no
+/// sampling tables).
+qint64 writeCpuSamples(ExportWriter& w, const std::vector<SampledThread>& threads, qint64 endNs, qint64 samples,
+    quint64 seed, const SampleStress& stress = {});
 
 } // namespace nsw::tracegen

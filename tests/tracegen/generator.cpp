@@ -176,6 +176,9 @@ void validate(const GeneratorConfig& cfg)
         fail(QStringLiteral("--kernels must be >= 0"));
     if (cfg.cpuSamples < 0 || cfg.cpuSamples > 100000000)
         fail(QStringLiteral("--cpu-samples must be 0..100000000"));
+    if (cfg.cpuSampleSymbols < 0 || cfg.cpuSampleSymbols > 100000000 || cfg.cpuSampleRecursion < 0
+        || cfg.cpuSampleRecursion > 1000000)
+        fail(QStringLiteral("--cpu-sample-symbols must be 0..100000000, --cpu-sample-recursion 0..1000000"));
     if (cfg.layers < 1 || cfg.prefillEvery < 1)
         fail(QStringLiteral("--layers and --prefill-every must be >= 1"));
     if (cfg.stepGapUs < 0 || cfg.stepGapUs > 10000000)
@@ -302,7 +305,8 @@ GeneratorStats generateExport(const GeneratorConfig& cfg)
         sampled.push_back({ r.tids[0], true });
         sampled.push_back({ r.tids[1], false });
     }
-    stats.cpuSamples = writeCpuSamples(w, sampled, end, cfg.cpuSamples, cfg.seed);
+    stats.cpuSamples
+        = writeCpuSamples(w, sampled, end, cfg.cpuSamples, cfg.seed, { cfg.cpuSampleSymbols, cfg.cpuSampleRecursion });
 
     if (cfg.hpcActivity) {
         const HpcStats hpc = writeHpcActivity(w, { ranks.front().pid }, 0, end, cfg.seed);

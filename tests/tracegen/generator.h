@@ -31,6 +31,8 @@ struct GeneratorConfig
     bool allTables = false; // create every table of the version, also empty ones
     bool hpcActivity = false; // unified memory page faults and migrations, OpenMP and OpenACC events (hpcactivity.h)
     qint64 cpuSamples = 0; // CPU samples with call stacks (cpusampler.h), when the version has the tables
+    qint64 cpuSampleSymbols = 0; // > 0: that many distinct innermost functions (SampleStress::distinctLeaves)
+    int cpuSampleRecursion = 0; // > 0: every 10,000th sample recurses that deep (SampleStress::recursionDepth)
     QString nvlinkPath; // NVF1 recording of one GPU, aligned to the session
     int nvlinkGpu = 0;
     int nvlinkLinks = 12;

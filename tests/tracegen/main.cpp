@@ -109,6 +109,14 @@ int main(int argc, char** argv)
             QStringLiteral("CPU samples with call stacks (COMPOSITE_EVENTS, SAMPLING_CALLCHAINS; 2022.1 schemas on) "
                            "over each GPU process's main and worker threads."),
             QStringLiteral("n"), QStringLiteral("0")),
+        opt(QStringLiteral("cpu-sample-symbols"),
+            QStringLiteral(
+                "With --cpu-samples: each sample gets one more innermost frame, host_fn_<id % n>: n distinct "
+                "functions (benchmarks)."),
+            QStringLiteral("n"), QStringLiteral("0")),
+        opt(QStringLiteral("cpu-sample-recursion"),
+            QStringLiteral("With --cpu-samples: every 10,000th sample recurses n frames deep (benchmarks)."),
+            QStringLiteral("n"), QStringLiteral("0")),
         opt(QStringLiteral("nvlink-bin"),
             QStringLiteral("Write an NVF1 NVLink recording (1 ms polls, TX/RX per link)."), QStringLiteral("file")),
         opt(QStringLiteral("nvlink-gpu"), QStringLiteral("GPU the recording is of."), QStringLiteral("n"),
@@ -198,6 +206,8 @@ int main(int argc, char** argv)
         c.allTables = p.isSet(QStringLiteral("all-tables"));
         c.hpcActivity = p.isSet(QStringLiteral("hpc-activity"));
         c.cpuSamples = number(p, QStringLiteral("cpu-samples"));
+        c.cpuSampleSymbols = number(p, QStringLiteral("cpu-sample-symbols"));
+        c.cpuSampleRecursion = int(number(p, QStringLiteral("cpu-sample-recursion")));
         c.nvlinkPath = p.value(QStringLiteral("nvlink-bin"));
         c.nvlinkGpu = int(number(p, QStringLiteral("nvlink-gpu")));
         c.nvlinkLinks = int(number(p, QStringLiteral("nvlink-links")));

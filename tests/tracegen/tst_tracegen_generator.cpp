@@ -514,6 +514,34 @@ private slots:
             0);
     }
 
+    void cpuSampleStress()
+    {
+        GeneratorConfig c = config({}, Workload::LlmInference, 1, 200, 1, 10);
+        c.schemaVersion = QStringLiteral("2025.5");
+        c.cpuSamples = 20001;
+        c.cpuSampleSymbols = 7000;
+        c.cpuSampleRecursion = 10000;
+        const QString path = generate(QStringLiteral("samples-stress.sqlite"), c);
+        Db db(path);
+        // Every sample's innermost frame is host_fn_<(id - 1) % 7000>.
+        QCOMPARE(db.integer(QStringLiteral("SELECT count(DISTINCT c.symbol) FROM SAMPLING_CALLCHAINS c WHERE "
+                                           "c.stackDepth = 0")),
+            7000);
+        QCOMPARE(db.integer(QStringLiteral("SELECT count(*) FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = "
+                                           "c.symbol WHERE c.stackDepth = 0 AND s.value = 'host_fn_' || ((c.id - 1) "
+                                           "% 7000)")),
+            20001);
+        // Samples 1, 10001 and 20001 recurse 10,000 frames deep, inside their outermost frame.
+        QCOMPARE(
+            db.column(QStringLiteral("SELECT c.id FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = c.symbol "
+                                     "WHERE s.value = 'recurse' GROUP BY c.id HAVING count(*) = 10000 ORDER BY 1")),
+            (QStringList { QStringLiteral("1"), QStringLiteral("10001"), QStringLiteral("20001") }));
+        QCOMPARE(db.integer(QStringLiteral("SELECT count(*) FROM SAMPLING_CALLCHAINS c JOIN StringIds s ON s.id = "
+                                           "c.symbol WHERE s.value = 'recurse' AND c.stackDepth >= (SELECT "
+                                           "max(stackDepth) FROM SAMPLING_CALLCHAINS d WHERE d.id = c.id)")),
+            0);
+    }
+
     void schemaVersions_data()
     {
         QTest::addColumn<QString>("version");
