@@ -185,6 +185,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("kind");
         QTest::newRow("a range dragged on the timeline's ruler") << u"timeline"_s;
         QTest::newRow("an idle gap picked in the Findings pane") << u"gap"_s;
+        QTest::newRow("an NVTX range picked in the NVTX tree") << u"nvtx"_s;
     }
 
     void followsTheLinkedSelection()
@@ -196,6 +197,23 @@ private Q_SLOTS:
         if (kind == u"timeline"_s) {
             dragOnRuler(o.timeline->view(), 0.25, 0.5);
             std::tie(start, end) = o.timeline->view()->selectedRange();
+        } else if (kind == u"nvtx"_s) {
+            auto* nvtx = qobject_cast<NvtxPane*>(o.w.pane(u"nvtx"_s));
+            QTRY_VERIFY(nvtx->proxy()->rowCount() > 0);
+            QModelIndex range = nvtx->proxy()->index(0, 0);
+            while (range.isValid() && !nvtx->contextMenuFor(range)->actions().first()->isEnabled())
+                range = nvtx->proxy()->index(0, 0, range);
+            QVERIFY(range.isValid());
+            // The tree names the instance it selects (its first) to the other panes.
+            QSignalSpy picked(o.w.workbench(), &Workbench::nvtxEventSelected);
+            nvtx->view()->scrollTo(range);
+            QTest::mouseClick(nvtx->view()->viewport(), Qt::LeftButton, {}, nvtx->view()->visualRect(range).center());
+            QCOMPARE(picked.count(), 1);
+            const auto row = picked.value(0).value(1).value<quint32>();
+            const NvtxTable& events = o.session->profile()->nvtx;
+            start = events.start[row];
+            end = events.end[row];
+            bringForward(o, o.samples);
         } else {
             auto* findings = qobject_cast<FindingsPane*>(o.w.pane(u"findings"_s));
             bringForward(o, findings);

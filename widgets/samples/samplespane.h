@@ -39,7 +39,8 @@ struct SamplesView
 /// The CPU samples of the current profile (nsys profile -s cpu): a flat function list, top-down and bottom-up trees,
 /// a flame graph and the thread states over time, for all threads, a process or a thread, following the focus and
 /// the linked selection (a range dragged on the timeline or an idle gap picked in the Findings pane shows the samples
-/// inside it), optionally only the samples taken while the GPUs were idle. Selecting a function marks its samples on
+/// inside it, and so does an NVTX range picked in the NVTX tree), optionally only the samples taken while the GPUs were
+/// idle. Selecting a function marks its samples on
 /// the timeline's thread rows. An export without samples says so in place of the views.
 class SamplesPane : public SessionPane
 {
