@@ -199,15 +199,15 @@ void SamplesPane::connectSignals(Workbench* workbench)
     connect(workbench, &Workbench::timeRangePicked, this, select);
     // An NVTX range picked in the tree: the samples of the instance the timeline shows.
     connect(workbench, &Workbench::nvtxEventSelected, this, [this](ProfileSession* s, quint32 row) {
-        if (s != m_session || !m_session->profile())
+        if (s != session() || !s->profile())
             return;
-        const NvtxTable& nvtx = m_session->profile()->nvtx;
+        const Profile& profile = *s->profile();
+        const NvtxTable& nvtx = profile.nvtx;
         if (row >= nvtx.size() || nvtx.end[row] == kNoTime || nvtx.end[row] <= nvtx.start[row])
             return;
         setSelection(FocusRange { nvtx.start[row], nvtx.end[row],
             tr("NVTX range %1 (%2)")
-                .arg(m_session->profile()->strings.at(nvtx.name[row]),
-                    formatDuration(nvtx.end[row] - nvtx.start[row])) });
+                .arg(profile.strings.at(nvtx.name[row]), formatDuration(nvtx.end[row] - nvtx.start[row])) });
     });
     connect(m_clearSelection, &QToolButton::clicked, this, [this] { setSelection({}); });
     connect(m_scope, &QComboBox::activated, this, [this] { refreshWhenShown(); });
