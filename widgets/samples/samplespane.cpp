@@ -199,7 +199,7 @@ void SamplesPane::connectSignals(Workbench* workbench)
     connect(workbench, &Workbench::timeRangePicked, this, select);
     // An NVTX range picked in the tree: the samples of the instance the timeline shows.
     connect(workbench, &Workbench::nvtxEventSelected, this, [this](ProfileSession* s, quint32 row) {
-        if (s != session() || !s->profile())
+        if (!s || s != session() || !s->profile())
             return;
         const Profile& profile = *s->profile();
         const NvtxTable& nvtx = profile.nvtx;
