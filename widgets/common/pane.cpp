@@ -5,9 +5,11 @@
 
 #include <QEvent>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 namespace nsw {
 
@@ -111,6 +113,20 @@ QString Pane::exportBaseName() const
 void letSplitterGiveWay(QSplitter* splitter)
 {
     splitter->setMinimumHeight(80); // below its parts' minimums: an explicit minimum replaces minimumSizeHint()
+}
+
+QWidget* boxWithHeader(QLabel* title, std::initializer_list<QWidget*> tools, QWidget* body, QWidget* parent)
+{
+    auto* box = new QWidget(parent);
+    auto* header = new QHBoxLayout;
+    header->addWidget(title, 1);
+    for (QWidget* tool : tools)
+        header->addWidget(tool);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addWidget(body, 1);
+    return box;
 }
 
 QToolButton* menuButton(const QString& text, QMenu* menu, QWidget* parent)

@@ -3,7 +3,9 @@
 
 #include <QString>
 #include <QWidget>
+#include <initializer_list>
 
+class QLabel;
 class QMenu;
 class QSplitter;
 class QToolButton;
@@ -78,5 +80,9 @@ void letSplitterGiveWay(QSplitter* splitter);
 
 /// A tool button labelled @p text that opens @p menu at once (Export, Devices, Links...).
 QToolButton* menuButton(const QString& text, QMenu* menu, QWidget* parent);
+
+/// @p body under a row of @p title (taking the row's free width) and @p tools, without margins: a table with its
+/// caption and buttons as one part of a splitter.
+QWidget* boxWithHeader(QLabel* title, std::initializer_list<QWidget*> tools, QWidget* body, QWidget* parent);
 
 } // namespace nsw

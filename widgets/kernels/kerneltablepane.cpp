@@ -143,14 +143,6 @@ void KernelTablePane::layOut()
     histogramMenu->addAction(tr("Bins as CSV…"), this, [this]() {
         exportModelCsvInteractively(*m_binsModel, exportBaseName() + QStringLiteral("-histogram-bins"), this);
     });
-    auto* bottom = new QWidget(this);
-    auto* bottomLayout = new QVBoxLayout(bottom);
-    bottomLayout->setContentsMargins(0, 0, 0, 0);
-    auto* instancesBar = new QHBoxLayout;
-    instancesBar->addWidget(m_instancesLabel, 1);
-    instancesBar->addWidget(m_brushLabel);
-    instancesBar->addWidget(histogramExport);
-    bottomLayout->addLayout(instancesBar);
     // The histogram beside the executions, not under them: the summary keeps its height.
     auto* besideInstances = new QSplitter(Qt::Horizontal, this);
     besideInstances->addWidget(m_instanceView);
@@ -158,10 +150,9 @@ void KernelTablePane::layOut()
     besideInstances->setStretchFactor(0, 1);
     besideInstances->setStretchFactor(1, 1);
     besideInstances->setSizes({ 1000, 1000 });
-    bottomLayout->addWidget(besideInstances, 1);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(top);
-    splitter->addWidget(bottom);
+    splitter->addWidget(boxWithHeader(m_instancesLabel, { m_brushLabel, histogramExport }, besideInstances, this));
     // The summary is what a person reads first: three quarters of a short pane (docked under the timeline), two
     // thirds of a tall one, where the executions and their histogram get room too.
     new SplitterShare(splitter, 75, 66, 600);

@@ -11,7 +11,6 @@
 #include "widgets/common/pane.h"
 #include "widgets/common/tableviews.h"
 
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -19,7 +18,6 @@
 #include <QScopedValueRollback>
 #include <QTableView>
 #include <QToolButton>
-#include <QVBoxLayout>
 
 namespace nsw {
 
@@ -49,17 +47,9 @@ NvlinkPeakList::NvlinkPeakList(Workbench* workbench, QWidget* parent)
     auto* showInTable = new QToolButton(this);
     showInTable->setText(tr("Show in kernel table"));
     showInTable->setToolTip(tr("Filter the kernel table to the kernels of this peak"));
-    auto* kernelBox = new QWidget(this);
-    auto* kernelLayout = new QVBoxLayout(kernelBox);
-    kernelLayout->setContentsMargins(0, 0, 0, 0);
-    auto* kernelHeader = new QHBoxLayout;
-    kernelHeader->addWidget(m_kernelLabel, 1);
-    kernelHeader->addWidget(showInTable);
-    kernelLayout->addLayout(kernelHeader);
-    kernelLayout->addWidget(m_kernelView);
     letSplitterGiveWay(this);
     addWidget(m_peakView);
-    addWidget(kernelBox);
+    addWidget(boxWithHeader(m_kernelLabel, { showInTable }, m_kernelView, this));
 
     connect(m_peakView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         &NvlinkPeakList::showKernelsOfCurrentPeak);
