@@ -21,19 +21,25 @@ std::vector<SampleTreeRow> preorder(const Profile& profile, const Tree& tree, Se
 {
     std::vector<SampleTreeRow> rows;
     std::vector<std::pair<std::int32_t, std::int32_t>> stack; // (node, its parent's row)
+    struct Kid
+    {
+        qint64 total;
+        QString name; ///< looked up once per child, not once per comparison (a node can have a million children)
+        std::int32_t node;
+    };
+    std::vector<Kid> kids;
     const auto pushChildren = [&](std::int32_t node, std::int32_t row) {
-        std::vector<std::int32_t> kids;
+        kids.clear();
         for (const std::int32_t c : tree.children(node))
             if (total(c) > 0)
-                kids.push_back(c);
-        std::sort(kids.begin(), kids.end(), [&](std::int32_t a, std::int32_t b) {
-            if (total(a) != total(b))
-                return total(a) > total(b);
-            return sampleFunctionName(profile, tree.function[std::size_t(a)])
-                < sampleFunctionName(profile, tree.function[std::size_t(b)]);
-        });
+                kids.push_back({ qint64(total(c)), {}, c });
+        if (kids.size() > 1)
+            for (Kid& k : kids)
+                k.name = sampleFunctionName(profile, tree.function[std::size_t(k.node)]);
+        std::sort(kids.begin(), kids.end(),
+            [](const Kid& a, const Kid& b) { return a.total != b.total ? a.total > b.total : a.name < b.name; });
         for (auto it = kids.rbegin(); it != kids.rend(); ++it)
-            stack.emplace_back(*it, row);
+            stack.emplace_back(it->node, row);
     };
     pushChildren(0, -1);
     while (!stack.empty()) {
