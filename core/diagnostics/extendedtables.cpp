@@ -145,7 +145,8 @@ private:
         DiagnosticsTable t = table("what_if", QStringLiteral("What if (upper bounds, not predictions)"),
             "scope,device,device_label,scenario,base_ns,removable_ns,bound_ns,saving_pct,arithmetic");
         for (const WhatIfRow& w : r.whatIf)
-            t.rows.push_back({ Cell(w.scope), Cell(qint64(w.device)), label(w.device), Cell(w.scenario),
+            t.rows.push_back({ Cell(w.scope), Cell(qint64(w.device)),
+                w.device >= 0 ? label(w.device) : Cell(QStringLiteral("GPUs waiting for each other")), Cell(w.scenario),
                 Cell(qint64(w.baseNs)), Cell(qint64(w.removableNs)), Cell(qint64(w.boundNs)), Cell(w.savingPercent()),
                 Cell(w.arithmetic) });
         return t;

@@ -6,9 +6,6 @@
 #include "core/nvtx/nvtxtree.h"
 #include "core/profile/capturespan.h"
 
-#include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
@@ -186,43 +183,6 @@ Result<FlopEstimate> transformerFlops(const TransformerModel& m)
     return e;
 }
 
-Result<std::vector<RangeFlops>> loadRangeFlops(const QString& path)
-{
-    using R = Result<std::vector<RangeFlops>>;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return R::failure(ErrorKind::Input, QStringLiteral("%1: cannot read: %2").arg(path, file.errorString()));
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.read(16 << 20), &error);
-    if (error.error != QJsonParseError::NoError || !doc.isObject())
-        return R::failure(ErrorKind::Input,
-            QStringLiteral("%1: not a JSON object of range name -> FLOPs (%2)")
-                .arg(path,
-                    error.error != QJsonParseError::NoError ? error.errorString() : QStringLiteral("not an object")));
-    std::vector<RangeFlops> out;
-    const QJsonObject object = doc.object();
-    for (auto it = object.begin(); it != object.end(); ++it) {
-        RangeFlops range { it.key() };
-        if (it.value().isDouble()) {
-            range.flops = it.value().toDouble();
-        } else if (it.value().isObject()) {
-            range.flops = it.value().toObject().value(QStringLiteral("flops")).toDouble(-1);
-            range.bytes = it.value().toObject().value(QStringLiteral("bytes")).toDouble(0);
-        }
-        if (!(range.flops > 0) || !std::isfinite(range.flops) || range.bytes < 0 || !std::isfinite(range.bytes))
-            return R::failure(ErrorKind::Input,
-                QStringLiteral("%1: \"%2\": FLOPs must be a number > 0 (or {\"flops\": F, \"bytes\": B})")
-                    .arg(path, it.key()));
-        if (range.pattern.startsWith(QLatin1String("re:")) && !QRegularExpression(range.pattern.mid(3)).isValid())
-            return R::failure(
-                ErrorKind::Input, QStringLiteral("%1: \"%2\": not a valid regular expression").arg(path, it.key()));
-        out.push_back(range);
-    }
-    if (out.empty())
-        return R::failure(ErrorKind::Input, QStringLiteral("%1: no ranges").arg(path));
-    return out;
-}
-
 Result<MfuResult> computeMfu(const MfuRequest& request, const JobContext& job)
 {
     using R = Result<MfuResult>;
@@ -281,6 +241,7 @@ Result<MfuResult> computeMfu(const MfuRequest& request, const JobContext& job)
     if (!request.ranges.empty())
         if (const Status ranges = addRanges(request, r, job); !ranges)
             return ranges.failureAs<MfuResult>();
+    r.roofline = mfuRoofline(r);
     return r;
 }
 

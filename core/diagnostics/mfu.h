@@ -3,6 +3,7 @@
 
 #include "core/diagnostics/diagnosticstypes.h"
 #include "core/diagnostics/gpupeaks.h"
+#include "core/diagnostics/rangeflops.h"
 #include "core/jobs/jobcontext.h"
 #include "core/jobs/result.h"
 
@@ -32,17 +33,6 @@ struct FlopEstimate
 };
 /// Usage error when parameters or tokens are missing or not positive.
 Result<FlopEstimate> transformerFlops(const TransformerModel& model);
-
-/// FLOPs (and optionally bytes moved) of one instance of NVTX ranges: the exact name, or with "re:" a regular
-/// expression the whole name matches.
-struct RangeFlops
-{
-    QString pattern;
-    double flops = 0;
-    double bytes = 0; ///< 0: no roofline for it
-};
-/// A per-range file: JSON {"name": flops, "re:pattern": {"flops": F, "bytes": B}, ...}. Input errors name the file.
-Result<std::vector<RangeFlops>> loadRangeFlops(const QString& path);
 
 /// The GPU of the export when all its GPUs share one name (the one MfuRequest::gpuName defaults to), else empty.
 QString exportGpuName(const Profile& profile);
@@ -99,6 +89,34 @@ struct MfuRangeRow
     double roofTflops = 0; ///< min(peak, intensity x bandwidth), 0 without bytes
 };
 
+/// One achieved point of the roofline, per GPU: an iteration (its FLOPs and bytes shared by the GPUs) or an NVTX range
+/// (its kernels run on one GPU).
+struct MfuRooflinePoint
+{
+    bool iteration = false; ///< else an NVTX range
+    QString label; ///< the iteration's label, or the range's name or pattern
+    double intensity = 0; ///< arithmetic intensity, FLOPs per byte
+    double achievedTflops = 0; ///< per GPU
+    double attainableTflops = 0; ///< per GPU: min(peak, intensity x bandwidth); 0 without a bandwidth
+    bool memoryBound = false; ///< left of the ridge: the bandwidth bounds it, not the peak
+    double attainablePercent() const ///< achieved / attainable; 0 without an attainable bound
+    {
+        return attainableTflops > 0 ? 100.0 * achievedTflops / attainableTflops : 0.0;
+    }
+};
+
+/// The roofline of one GPU (the chart's numbers): the roof min(peak, intensity x bandwidth), and the achieved points
+/// the given bytes allow.
+struct MfuRoofline
+{
+    double peakTflops = 0; ///< per GPU
+    double bandwidthTBs = 0; ///< per GPU; 0: no memory roof
+    double ridge = 0; ///< FLOPs per byte where the roof turns flat; 0 without a bandwidth
+    std::vector<MfuRooflinePoint> points;
+    QStringList missing; ///< why a roof or a point is missing (no bytes, no bandwidth, no GPU time), in words
+    bool hasRoof() const { return peakTflops > 0 && bandwidthTBs > 0; }
+};
+
 struct MfuResult
 {
     QString gpuName; ///< as found or given
@@ -117,8 +135,13 @@ struct MfuResult
     double ridge = 0; ///< peak FLOP/s over bandwidth: intensities below are memory-bound
     double roofTflops = 0; ///< min(peak x GPUs, intensity x bandwidth x GPUs)
     std::vector<MfuRangeRow> ranges;
+    MfuRoofline roofline;
     QStringList assumptions; ///< every one the numbers rest on, in words
 };
+
+/// The roofline of @p result (computeMfu() fills MfuResult::roofline with it): a point per iteration when bytes per
+/// iteration are given, and per NVTX range with bytes and GPU time.
+MfuRoofline mfuRoofline(const MfuResult& result);
 
 /// MFU per iteration (iterations found by the marker or guessed with high confidence) and per NVTX range, with the
 /// roofline when bytes are given. Usage errors: no FLOPs given at all, an unknown GPU without --peak-tflops, a

@@ -16,6 +16,22 @@ QString number(double v, int digits = 4)
     return QString::number(v, 'g', digits);
 }
 
+nlohmann::ordered_json rooflineJson(const MfuRoofline& roof)
+{
+    using Json = nlohmann::ordered_json;
+    Json points = Json::array();
+    for (const MfuRooflinePoint& p : roof.points)
+        points.push_back({ { "kind", p.iteration ? "iteration" : "range" }, { "label", p.label.toStdString() },
+            { "flops_per_byte", p.intensity }, { "achieved_tflops", p.achievedTflops },
+            { "attainable_tflops", p.attainableTflops }, { "attainable_pct", p.attainablePercent() },
+            { "bound", p.attainableTflops > 0 ? (p.memoryBound ? "memory" : "compute") : "" } });
+    Json missing = Json::array();
+    for (const QString& m : roof.missing)
+        missing.push_back(m.toStdString());
+    return { { "per_gpu", true }, { "peak_tflops", roof.peakTflops }, { "bandwidth_tbs", roof.bandwidthTBs },
+        { "ridge_flops_per_byte", roof.ridge }, { "points", points }, { "missing", missing } };
+}
+
 } // namespace
 
 std::vector<DiagnosticsTable> mfuTables(const MfuResult& r)
@@ -26,10 +42,13 @@ std::vector<DiagnosticsTable> mfuTables(const MfuResult& r)
         t.id = QStringLiteral("mfu_iterations");
         t.title = QStringLiteral("MFU per iteration");
         t.columns = QStringList { QStringLiteral("index"), QStringLiteral("iteration"), QStringLiteral("start_ns"),
-            QStringLiteral("duration_ns"), QStringLiteral("tflops"), QStringLiteral("mfu_pct") };
+            QStringLiteral("duration_ns"), QStringLiteral("tflops"), QStringLiteral("mfu_pct"),
+            QStringLiteral("flops_per_byte"), QStringLiteral("roof_tflops"), QStringLiteral("roof_pct") };
+        const bool roof = r.roofTflops > 0;
         for (const MfuIterationRow& i : r.iterations)
             t.rows.push_back({ Cell(qint64(i.index)), Cell(i.label), Cell(qint64(i.start - r.clockOrigin)),
-                Cell(qint64(i.duration)), Cell(i.tflops), Cell(i.mfuPercent) });
+                Cell(qint64(i.duration)), Cell(i.tflops), Cell(i.mfuPercent), roof ? Cell(r.intensity) : Cell(),
+                roof ? Cell(r.roofTflops) : Cell(), roof ? Cell(100.0 * i.tflops / r.roofTflops) : Cell() });
         out.push_back(std::move(t));
     }
     if (!r.ranges.empty()) {
@@ -38,12 +57,15 @@ std::vector<DiagnosticsTable> mfuTables(const MfuResult& r)
         t.title = QStringLiteral("MFU per NVTX range");
         t.columns = QStringList { QStringLiteral("instances"), QStringLiteral("range"), QStringLiteral("gpu_time_ns"),
             QStringLiteral("flops"), QStringLiteral("tflops"), QStringLiteral("mfu_pct"), QStringLiteral("bytes"),
-            QStringLiteral("flops_per_byte"), QStringLiteral("roof_tflops") };
-        for (const MfuRangeRow& g : r.ranges)
+            QStringLiteral("flops_per_byte"), QStringLiteral("roof_tflops"), QStringLiteral("roof_pct") };
+        for (const MfuRangeRow& g : r.ranges) {
+            const bool roof = g.roofTflops > 0 && g.gpuSpanNs > 0;
             t.rows.push_back({ Cell(g.instances), Cell(g.pattern), Cell(qint64(g.gpuSpanNs)),
                 Cell(qint64(std::llround(g.flops))), Cell(g.tflops), g.gpuSpanNs > 0 ? Cell(g.mfuPercent) : Cell(),
                 g.bytes > 0 ? Cell(qint64(std::llround(g.bytes))) : Cell(),
-                g.intensity > 0 ? Cell(g.intensity) : Cell(), g.roofTflops > 0 ? Cell(g.roofTflops) : Cell() });
+                g.intensity > 0 ? Cell(g.intensity) : Cell(), g.roofTflops > 0 ? Cell(g.roofTflops) : Cell(),
+                roof ? Cell(100.0 * g.tflops / g.roofTflops) : Cell() });
+        }
         out.push_back(std::move(t));
     }
     return out;
@@ -72,6 +94,8 @@ QString mfuText(const MfuResult& r)
                    .arg(number(r.intensity), number(r.ridge),
                        r.intensity < r.ridge ? QStringLiteral("memory") : QStringLiteral("compute"),
                        number(r.roofTflops, 6));
+    for (const QString& m : r.roofline.missing)
+        out += QStringLiteral("Roofline: %1\n").arg(m);
     out += QStringLiteral("Assumptions:\n");
     for (const QString& a : r.assumptions)
         out += QStringLiteral("  - %1\n").arg(a);
@@ -93,6 +117,8 @@ nlohmann::ordered_json mfuJson(const MfuResult& r)
         { "median_mfu_pct", r.medianMfuPercent }, { "overall_mfu_pct", r.overallMfuPercent },
         { "flops_per_byte", r.intensity }, { "ridge_flops_per_byte", r.ridge }, { "roof_tflops", r.roofTflops },
         { "assumptions", assumptions } };
+    j["bound"] = r.roofTflops > 0 ? (r.intensity < r.ridge ? "memory" : "compute") : "";
+    j["roofline"] = rooflineJson(r.roofline);
     for (const DiagnosticsTable& t : mfuTables(r))
         j[t.id.toStdString()] = diagnosticsTableJson(t);
     return j;

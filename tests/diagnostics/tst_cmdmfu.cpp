@@ -45,6 +45,8 @@ class TestCmdMfu : public QObject
 private Q_SLOTS:
     void initTestCase();
     void mfuPerIterationAgainstTheIterationsCommand();
+    void rooflineAgainstTheIterationsCommand_data();
+    void rooflineAgainstTheIterationsCommand();
     void textStatesTheAssumptions();
     void listGpus();
     void refusals_data();
@@ -85,6 +87,62 @@ void TestCmdMfu::mfuPerIterationAgainstTheIterationsCommand()
         QCOMPARE(j["mfu_iterations"][i]["mfu_pct"].get<double>(), 100.0 * 1e12 / (duration * 1e-9) / (2 * 989.5e12));
     }
     QVERIFY(j["assumptions"].size() >= 3);
+}
+
+void TestCmdMfu::rooflineAgainstTheIterationsCommand_data()
+{
+    // The demo's H100 SXM: 989.5 TFLOP/s bf16 and 3.35 TB/s per GPU, a ridge at 989.5 / 3.35 FLOPs per byte. 1e12
+    // FLOPs per iteration on its 2 GPUs: per GPU 1e12 / duration / 2.
+    QTest::addColumn<QString>("bytes");
+    QTest::addColumn<double>("intensity");
+    QTest::addColumn<double>("attainable"); ///< per GPU
+    QTest::addColumn<QString>("bound");
+    QTest::newRow("1e9 bytes: 1000 FLOPs/byte, compute-bound under the peak")
+        << u"1e9"_s << 1000.0 << 989.5 << u"compute"_s;
+    QTest::newRow("1e10 bytes: 100 FLOPs/byte, memory-bound under 100 x 3.35")
+        << u"1e10"_s << 100.0 << 335.0 << u"memory"_s;
+    QTest::newRow("no bytes: no point, said") << QString() << 0.0 << 0.0 << QString();
+}
+
+void TestCmdMfu::rooflineAgainstTheIterationsCommand()
+{
+    QFETCH(QString, bytes);
+    QFETCH(double, intensity);
+    QFETCH(double, attainable);
+    QFETCH(QString, bound);
+    QStringList args { u"mfu"_s, m_trace, u"--flops"_s, u"1e12"_s, u"--format"_s, u"json"_s };
+    if (!bytes.isEmpty())
+        args << u"--bytes"_s << bytes;
+    const Run mfu = run(args);
+    QVERIFY2(mfu.exitCode == 0, qPrintable(mfu.err));
+    const Run it = run({ u"iterations"_s, m_trace, u"--format"_s, u"json"_s });
+    QVERIFY2(it.exitCode == 0, qPrintable(it.err));
+    const auto j = nlohmann::json::parse(mfu.out.toStdString());
+    const auto iterations = nlohmann::json::parse(it.out.toStdString())["iterations"];
+    const auto& roof = j["roofline"];
+    QCOMPARE(roof["peak_tflops"].get<double>(), 989.5);
+    QCOMPARE(roof["bandwidth_tbs"].get<double>(), 3.35);
+    QCOMPARE(roof["ridge_flops_per_byte"].get<double>(), 989.5 / 3.35);
+    QCOMPARE(j["bound"].get<std::string>(), bound.toStdString());
+    if (bytes.isEmpty()) {
+        QVERIFY(roof["points"].empty());
+        QVERIFY(roof["missing"].dump().find("needs the bytes") != std::string::npos);
+        return;
+    }
+    QCOMPARE(j["flops_per_byte"].get<double>(), intensity);
+    QCOMPARE(roof["points"].size(), iterations.size());
+    for (std::size_t i = 0; i < iterations.size(); ++i) {
+        const double duration = iterations[i]["duration_ns"].get<double>();
+        const double perGpu = 1e12 / (duration * 1e-9) / 2 / 1e12;
+        const auto& p = roof["points"][i];
+        QCOMPARE(p["kind"].get<std::string>(), std::string("iteration"));
+        QCOMPARE(p["flops_per_byte"].get<double>(), intensity);
+        QCOMPARE(p["achieved_tflops"].get<double>(), perGpu);
+        QCOMPARE(p["attainable_tflops"].get<double>(), attainable);
+        QCOMPARE(p["attainable_pct"].get<double>(), 100.0 * perGpu / attainable);
+        QCOMPARE(p["bound"].get<std::string>(), bound.toStdString());
+        QCOMPARE(j["mfu_iterations"][i]["roof_pct"].get<double>(), 100.0 * perGpu / attainable);
+    }
 }
 
 void TestCmdMfu::textStatesTheAssumptions()

@@ -8,7 +8,6 @@
 #include "core/diagnostics/mfu.h"
 #include "profilebuilder.h"
 
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace nsw;
@@ -54,10 +53,10 @@ private Q_SLOTS:
     void transformer();
     void perIteration();
     void perRangeAndRoofline();
+    void rooflinePoints_data();
+    void rooflinePoints();
     void refusals_data();
     void refusals();
-    void rangeFiles_data();
-    void rangeFiles();
 };
 
 void TestMfu::gpuTable_data()
@@ -179,6 +178,87 @@ void TestMfu::perRangeAndRoofline()
     QVERIFY(roof->assumptions.join(u'\n').contains(QStringLiteral("memory-bound")));
 }
 
+void TestMfu::rooflinePoints_data()
+{
+    // Peak 1000 TFLOP/s and 2 TB/s per GPU: the ridge is at 1000 / 2 = 500 FLOPs/byte, the roof min(1000, 2 x I).
+    QTest::addColumn<QString>("inputs");
+    QTest::addColumn<int>("points");
+    QTest::addColumn<double>("intensity"); ///< of the first point
+    QTest::addColumn<double>("achieved"); ///< per GPU, first point, then the third (2 ms step) for iterations
+    QTest::addColumn<double>("thirdAchieved");
+    QTest::addColumn<double>("attainable");
+    QTest::addColumn<bool>("memoryBound");
+    QTest::addColumn<QString>("missing"); ///< in MfuRoofline::missing, or empty for none
+    // 1e11 FLOPs and 1e9 bytes per iteration: 100 FLOPs/byte, roof 2 x 100 = 200; 1e11 in 1 ms is 100 TFLOP/s (50 %
+    // of the roof), in the 2 ms step 50 (25 %).
+    QTest::newRow("iterations, memory-bound: 100 FLOPs/byte under a 200 TFLOP/s roof")
+        << QStringLiteral("flops=1e11 bytes=1e9 bandwidth=2 gpus=1") << 5 << 100.0 << 100.0 << 50.0 << 200.0 << true
+        << QString();
+    // 1e12 FLOPs and 1e9 bytes on 2 GPUs: 1000 FLOPs/byte past the ridge, roof 1000; 1e12 in 1 ms is 1000 TFLOP/s
+    // for both GPUs, 500 per GPU (50 %); the 2 ms step 250.
+    QTest::newRow("iterations on 2 GPUs, compute-bound: per GPU half the speed")
+        << QStringLiteral("flops=1e12 bytes=1e9 bandwidth=2 gpus=2") << 5 << 1000.0 << 500.0 << 250.0 << 1000.0 << false
+        << QString();
+    // "fwd": 2e11 FLOPs over 1e9 bytes = 200 FLOPs/byte, roof 400; 2e11 in its 0.5 ms of GPU time is 400 TFLOP/s.
+    QTest::newRow("a range with bytes, one without")
+        << QStringLiteral("ranges bandwidth=2 gpus=1") << 1 << 200.0 << 400.0 << 0.0 << 400.0 << true
+        << QStringLiteral("\"re:Profiler.*\": no bytes given");
+    QTest::newRow("no bytes: no point, said") << QStringLiteral("flops=1e12 bandwidth=2 gpus=1") << 0 << 0.0 << 0.0
+                                              << 0.0 << 0.0 << false << QStringLiteral("needs the bytes");
+    QTest::newRow("no bandwidth: points, no roof") << QStringLiteral("flops=1e11 bytes=1e9 gpus=1") << 5 << 100.0
+                                                   << 100.0 << 50.0 << 0.0 << false << QStringLiteral("No memory roof");
+}
+
+void TestMfu::rooflinePoints()
+{
+    QFETCH(QString, inputs);
+    QFETCH(int, points);
+    QFETCH(double, intensity);
+    QFETCH(double, achieved);
+    QFETCH(double, thirdAchieved);
+    QFETCH(double, attainable);
+    QFETCH(bool, memoryBound);
+    QFETCH(QString, missing);
+    MfuRequest req = request();
+    req.flopsPerIteration = 0;
+    for (const QString& input : inputs.split(u' ')) {
+        const QString name = input.section(u'=', 0, 0);
+        const double value = input.section(u'=', 1).toDouble();
+        if (name == QLatin1String("flops"))
+            req.flopsPerIteration = value;
+        else if (name == QLatin1String("bytes"))
+            req.bytesPerIteration = value;
+        else if (name == QLatin1String("bandwidth"))
+            req.peakBandwidthTBs = value;
+        else if (name == QLatin1String("gpus"))
+            req.gpus = int(value);
+        else if (name == QLatin1String("ranges"))
+            req.ranges = { RangeFlops { QStringLiteral("fwd"), 2e11, 1e9 },
+                RangeFlops { QStringLiteral("re:Profiler.*"), 1e12, 0 } };
+    }
+    const Result<MfuResult> r = computeMfu(req);
+    QVERIFY2(r, qPrintable(r.errorMessage()));
+    const MfuRoofline& roof = r->roofline;
+    QCOMPARE(roof.peakTflops, 1000.0);
+    QCOMPARE(roof.ridge, req.peakBandwidthTBs > 0 ? 500.0 : 0.0);
+    QCOMPARE(int(roof.points.size()), points);
+    const QString notes = roof.missing.join(u'\n');
+    QVERIFY2(missing.isEmpty() ? notes.isEmpty() : notes.contains(missing), qPrintable(notes));
+    if (points == 0)
+        return;
+    const MfuRooflinePoint& first = roof.points[0];
+    QCOMPARE(first.intensity, intensity);
+    QCOMPARE(first.achievedTflops, achieved);
+    QCOMPARE(first.attainableTflops, attainable);
+    QCOMPARE(first.memoryBound, memoryBound);
+    QCOMPARE(first.attainablePercent(), attainable > 0 ? 100.0 * achieved / attainable : 0.0);
+    if (points > 2) {
+        QVERIFY(first.iteration);
+        QCOMPARE(roof.points[2].achievedTflops, thirdAchieved);
+        QCOMPARE(roof.points[2].label, QStringLiteral("iteration 2 (ProfilerStep#2)"));
+    }
+}
+
 void TestMfu::refusals_data()
 {
     QTest::addColumn<int>("variant");
@@ -208,41 +288,6 @@ void TestMfu::refusals()
     QVERIFY(!result);
     QCOMPARE(int(result.error().kind), kind);
     QVERIFY2(result.errorMessage().contains(message), qPrintable(result.errorMessage()));
-}
-
-void TestMfu::rangeFiles_data()
-{
-    QTest::addColumn<QByteArray>("json");
-    QTest::addColumn<QString>("error"); ///< empty: loads
-    QTest::newRow("numbers and objects") << QByteArray(
-        R"({"fwd": 2e11, "re:layer_\\d+": {"flops": 1e9, "bytes": 4e6}})")
-                                         << QString();
-    QTest::newRow("not JSON") << QByteArray("fwd = 2") << QStringLiteral("not a JSON object");
-    QTest::newRow("zero FLOPs") << QByteArray(R"({"fwd": 0})") << QStringLiteral("\"fwd\": FLOPs must be a number > 0");
-    QTest::newRow("bad regex") << QByteArray(R"({"re:(": 1})") << QStringLiteral("not a valid regular expression");
-    QTest::newRow("empty") << QByteArray("{}") << QStringLiteral("no ranges");
-}
-
-void TestMfu::rangeFiles()
-{
-    QFETCH(QByteArray, json);
-    QFETCH(QString, error);
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("ranges.json"));
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(json);
-    f.close();
-    const Result<std::vector<RangeFlops>> r = loadRangeFlops(path);
-    if (error.isEmpty()) {
-        QVERIFY2(r, qPrintable(r.errorMessage()));
-        QCOMPARE(r->size(), std::size_t(2));
-        QCOMPARE((*r)[1].bytes, 4e6);
-        return;
-    }
-    QVERIFY(!r);
-    QVERIFY2(r.errorMessage().startsWith(path), qPrintable(r.errorMessage()));
-    QVERIFY2(r.errorMessage().contains(error), qPrintable(r.errorMessage()));
 }
 
 QTEST_GUILESS_MAIN(TestMfu)

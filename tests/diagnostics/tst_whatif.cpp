@@ -35,6 +35,8 @@ private Q_SLOTS:
     void scenarios_data();
     void scenarios();
     void arithmeticIsShown();
+    void lockstepGainsTheSmallestSaving_data();
+    void lockstepGainsTheSmallestSaving();
     void medianIteration();
 };
 
@@ -93,6 +95,55 @@ void TestWhatIf::arithmeticIsShown()
     const std::vector<WhatIfRow> rows = whatIfScenarios(QStringLiteral("window"), 300 * ms, gaps, {}, {});
     QCOMPARE(rows.size(), std::size_t(1));
     QCOMPARE(rows.front().arithmetic, QStringLiteral("300 ms - 10.0 ms of sync gaps = 290 ms (at most 3.3 % shorter)"));
+}
+
+void TestWhatIf::lockstepGainsTheSmallestSaving_data()
+{
+    // GPUs 0 and 1 share collectives (both in the skew analysis) in a 300 ms window. GPU 0: sync gaps 10 ms,
+    // cpu_bound 20 ms (30 ms of gaps), waits 10.9 ms for its peer; GPU 1: sync gaps 4 ms (its only gaps), waits 2 ms.
+    // Together they end when the slower is done: 300 - min(GPU 0, GPU 1).
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<qint64>("removable");
+    QTest::newRow("no sync gaps: min(10, 4) = 4 ms") << QStringLiteral("no sync gaps") << qint64(4 * ms);
+    QTest::newRow("no cpu_bound gaps: GPU 1 has none, 0") << QStringLiteral("no cpu_bound gaps") << qint64(0);
+    QTest::newRow("no idle gaps: min(30, 4) = 4 ms") << QStringLiteral("no idle gaps at all") << qint64(4 * ms);
+    QTest::newRow("no NCCL skew: min(10.9, 2) = 2 ms") << QStringLiteral("no NCCL skew") << qint64(2 * ms);
+}
+
+void TestWhatIf::lockstepGainsTheSmallestSaving()
+{
+    QFETCH(QString, scenario);
+    QFETCH(qint64, removable);
+    IdleGapResult gaps;
+    DeviceIdle gpu0, gpu1;
+    gpu0.device = 0;
+    gpu0.causeNs[int(GapCause::Sync)] = 10 * ms;
+    gpu0.causeNs[int(GapCause::CpuBound)] = 20 * ms;
+    gpu0.gapNs = 30 * ms;
+    gpu1.device = 1;
+    gpu1.causeNs[int(GapCause::Sync)] = 4 * ms;
+    gpu1.gapNs = 4 * ms;
+    gaps.devices = { gpu0, gpu1 };
+    NcclSkewResult skew;
+    NcclSkewDevice s0, s1;
+    s0.device = 0;
+    s0.waitNs = 10900 * us;
+    s1.device = 1;
+    s1.waitNs = 2 * ms;
+    skew.devices = { s0, s1 };
+    const DiagnosticsDevice devices[]
+        = { { 0, QStringLiteral("GPU 0 (H100)") }, { 1, QStringLiteral("GPU 1 (H100)") } };
+    const std::vector<WhatIfRow> rows = whatIfScenarios(QStringLiteral("window"), 300 * ms, gaps, {}, skew, devices);
+    QCOMPARE(rows.size(), std::size_t(7 + 4)); // 4 + 3 per GPU, a row together per scenario
+    const WhatIfRow* together = row(rows, -1, scenario);
+    QVERIFY(together);
+    QCOMPARE(together->lockstep, (std::vector<int> { 0, 1 }));
+    QCOMPARE(together->removableNs, TimeNs(removable));
+    QCOMPARE(together->boundNs, 300 * ms - removable);
+    QVERIFY2(
+        together->arithmetic.contains(QStringLiteral("the least of GPU 0 (H100) ")), qPrintable(together->arithmetic));
+    // Each GPU's own row stays as it was.
+    QVERIFY(row(rows, 0, scenario));
 }
 
 void TestWhatIf::medianIteration()

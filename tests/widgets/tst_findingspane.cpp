@@ -14,7 +14,9 @@
 #include "widgets/diagnostics/findingspane.h"
 #include "widgets/diagnostics/mfudialog.h"
 #include "widgets/diagnostics/mfuview.h"
+#include "widgets/diagnostics/rangeflopstable.h"
 #include "widgets/diagnostics/reportcharts.h"
+#include "widgets/diagnostics/rooflinechart.h"
 #include "widgets/diagnostics/thresholdsdialog.h"
 
 #include <QCheckBox>
@@ -157,6 +159,8 @@ private Q_SLOTS:
     void mfuPerIteration();
     void mfuPerRange();
     void mfuFollowsTheCurrentProfile();
+    void mfuRoofline_data();
+    void mfuRoofline();
 
 private:
     /// Makes the four-step profile current and shows the MFU tab.
@@ -573,7 +577,7 @@ void TestFindingsPane::mfuPerRange()
     json.write(R"({"re:ProfilerStep#\\d+": 1e8})"); // the JSON escape of re:ProfilerStep#\d+
     json.close();
     view->dialog()->field(QStringLiteral("--flops"))->clear();
-    view->dialog()->field(QStringLiteral("--ranges"))->setText(file);
+    QCOMPARE(view->dialog()->rangeTable()->load(file), QString());
     view->dialog()->field(QStringLiteral("--peak-tflops"))->setText(QStringLiteral("2"));
     QVERIFY(runDialog(view));
     QVERIFY2(view->result(), qPrintable(view->headline()->text()));
@@ -607,6 +611,56 @@ void TestFindingsPane::mfuFollowsTheCurrentProfile()
     const QString headline = view->headline()->text();
     QVERIFY2(headline.contains(QStringLiteral("--marker")), qPrintable(headline));
     QVERIFY(view->headline()->isVisible());
+}
+
+void TestFindingsPane::mfuRoofline_data()
+{
+    // The four steps with 1e9 FLOPs and 1e8 bytes per iteration: 10 FLOPs/byte, past the ridge of the given 2 TFLOP/s
+    // over the table's 3.35 TB/s (0.597 FLOPs/byte): the roof is the peak, 2 TFLOP/s; the steps reach 1, 0.5, 1 and 2
+    // TFLOP/s, 50, 25, 50 and 100 % of it. Without bytes: no point, and the tab says why.
+    QTest::addColumn<QString>("bytes");
+    QTest::addColumn<QStringList>("roofPct");
+    QTest::addColumn<QString>("note");
+    QTest::newRow("bytes given: a point per iteration")
+        << QStringLiteral("1e8")
+        << QStringList { QStringLiteral("50.0 %"), QStringLiteral("25.0 %"), QStringLiteral("50.0 %"),
+               QStringLiteral("100.0 %") }
+        << QString();
+    QTest::newRow("no bytes: said plainly") << QString() << QStringList { QString(), QString(), QString(), QString() }
+                                            << QStringLiteral("needs the bytes an iteration moves");
+}
+
+void TestFindingsPane::mfuRoofline()
+{
+    QFETCH(QString, bytes);
+    QFETCH(QStringList, roofPct);
+    QFETCH(QString, note);
+    MfuView* view = showMfuOfFourSteps();
+    view->dialog()->field(QStringLiteral("--flops"))->setText(QStringLiteral("1e9"));
+    view->dialog()->field(QStringLiteral("--peak-tflops"))->setText(QStringLiteral("2"));
+    view->dialog()->field(QStringLiteral("--bytes"))->setText(bytes);
+    QVERIFY(runDialog(view));
+    QVERIFY2(view->result(), qPrintable(view->headline()->text()));
+    RooflineChart* chart = view->rooflineChart();
+    QCOMPARE(m_pane->exportablePlot(), chart);
+    QVERIFY(chart->isVisible());
+    QVERIFY2(chart->width() >= 240 && chart->height() >= 160,
+        qPrintable(QStringLiteral("%1x%2").arg(chart->width()).arg(chart->height())));
+    QCOMPARE(chart->titleText(), QStringLiteral("Roofline of one NVIDIA H100 80GB HBM3, bf16"));
+    QCOMPARE(chart->roofline().ridge, 2 / 3.35);
+    QCOMPARE(columnTexts(*view->iterationsView(), QStringLiteral("roof_pct")), roofPct);
+    if (note.isEmpty()) {
+        QVERIFY(!view->rooflineNote()->isVisible());
+        QCOMPARE(int(chart->roofline().points.size()), 4);
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(chart->axisRect()->rect().contains(chart->pixelOfPoint(i).toPoint()));
+        QCOMPARE(chart->messageText(), QString());
+        return;
+    }
+    QVERIFY(view->rooflineNote()->isVisible());
+    QVERIFY2(view->rooflineNote()->text().contains(note), qPrintable(view->rooflineNote()->text()));
+    QVERIFY(view->rooflineNote()->height() >= view->rooflineNote()->heightForWidth(view->rooflineNote()->width()));
+    QCOMPARE(chart->messageText(), QStringLiteral("No achieved point: no bytes given"));
 }
 
 QTEST_MAIN(TestFindingsPane)

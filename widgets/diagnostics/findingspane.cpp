@@ -14,9 +14,11 @@
 #include "core/util/timeformat.h"
 #include "widgets/common/backgroundexport.h"
 #include "widgets/common/filedialogs.h"
+#include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/diagnostics/mfuview.h"
 #include "widgets/diagnostics/reportcharts.h"
+#include "widgets/diagnostics/rooflinechart.h"
 #include "widgets/diagnostics/thresholdsdialog.h"
 
 #include <QDir>
@@ -146,6 +148,12 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
         if (QAbstractItemView* view = exportableView())
             exportViewCsvInteractively(view, exportBaseName(), this);
     });
+    QAction* roofline = exportMenu->addAction(tr("Roofline as PNG…"), this, [this]() {
+        const QString profile = m_session ? m_session->profile()->displayName() : QString();
+        exportPlotInteractively(*m_mfu->rooflineChart(), QStringLiteral("mfu_roofline-") + profile, this);
+    });
+    connect(exportMenu, &QMenu::aboutToShow, this,
+        [this, roofline]() { roofline->setEnabled(m_mfu->result() != nullptr); });
     m_exportReport = exportMenu->addAction(tr("Report Folder…"), this, &FindingsPane::exportReportInteractively);
     m_exportReport->setToolTip(tr("report.md, report.json, report.html and tables/*.csv, as `nsys-workbench report`"));
 
@@ -215,6 +223,11 @@ QAbstractItemView* FindingsPane::exportableView() const
     if (m_tabs->currentWidget() == m_mfu)
         return m_mfu->exportableView();
     return m_findingsView;
+}
+
+QCustomPlot* FindingsPane::exportablePlot() const
+{
+    return m_mfu->rooflineChart(); // on screen only on the MFU tab: File → Export → PNG asks for what is on screen
 }
 
 QString FindingsPane::exportBaseName() const

@@ -42,6 +42,7 @@ public:
 
     bool isComputing() const override;
     QAbstractItemView* exportableView() const override;
+    QCustomPlot* exportablePlot() const override;
     QString exportBaseName() const override;
 
     const Thresholds& thresholds() const { return m_thresholds; }

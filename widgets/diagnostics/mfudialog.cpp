@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mfudialog.h"
 
-#include "widgets/common/filedialogs.h"
+#include "widgets/diagnostics/rangeflopstable.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -22,6 +23,12 @@ namespace nsw {
 namespace {
 const QString kModelOptions[] = { QStringLiteral("--params"), QStringLiteral("--tokens"), QStringLiteral("--layers"),
     QStringLiteral("--hidden"), QStringLiteral("--seq") };
+/// A placeholder says what the field wants: whole, at any screen size (the dialog grows for it).
+void fitPlaceholder(QLineEdit* edit)
+{
+    const QFontMetrics metrics = edit->fontMetrics();
+    edit->setMinimumWidth(metrics.horizontalAdvance(edit->placeholderText()) + 2 * metrics.averageCharWidth() + 8);
+}
 } // namespace
 
 MfuDialog::MfuDialog(QWidget* parent)
@@ -30,6 +37,7 @@ MfuDialog::MfuDialog(QWidget* parent)
     , m_modelChoice(new QRadioButton(tr("Transformer calculator"), this))
     , m_inference(new QCheckBox(tr("Forward pass only (inference)"), this))
     , m_precision(new QComboBox(this))
+    , m_ranges(new RangeFlopsTable(this))
     , m_preview(new QLabel(this))
 {
     setWindowTitle(tr("Model FLOPs Utilization"));
@@ -38,23 +46,27 @@ MfuDialog::MfuDialog(QWidget* parent)
     m_precision->setCurrentText(QStringLiteral("bf16"));
     m_preview->setWordWrap(true);
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    setMinimumWidth(fontMetrics().averageCharWidth() * 100); // the placeholders say what a field wants: whole
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Compute MFU"));
     connect(buttons, &QDialogButtonBox::accepted, this, &MfuDialog::acceptIfValid);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(flopsBox());
-    layout->addWidget(peakAndOptionsBoxes());
-    layout->addWidget(m_preview);
-    layout->addWidget(buttons);
+    // Two columns: stacked, the boxes and the range table are taller than a 1366x768 screen.
+    auto* layout = new QGridLayout(this);
+    layout->addWidget(flopsBox(), 0, 0);
+    layout->addWidget(optionalBox(), 1, 0);
+    layout->addWidget(rangesBox(), 0, 1);
+    layout->addWidget(peakBox(), 1, 1);
+    layout->addWidget(m_preview, 2, 0, 1, 2);
+    layout->addWidget(buttons, 3, 0, 1, 2);
+    layout->setColumnStretch(1, 1); // the range table takes the width the fields leave
 
     for (const auto& [option, f] : m_fields)
         connect(f.edit, &QLineEdit::textChanged, this, &MfuDialog::updatePreview);
     connect(m_inference, &QCheckBox::toggled, this, &MfuDialog::updatePreview);
     connect(m_modelChoice, &QRadioButton::toggled, this, &MfuDialog::updatePreview);
     connect(m_precision, &QComboBox::currentTextChanged, this, &MfuDialog::updatePreview);
+    connect(m_ranges, &RangeFlopsTable::changed, this, &MfuDialog::updatePreview);
     updatePreview();
 }
 
@@ -69,6 +81,7 @@ QLineEdit* MfuDialog::addField(QFormLayout* form, const QString& label, const QS
 {
     auto* edit = new QLineEdit(this);
     edit->setPlaceholderText(placeholder);
+    fitPlaceholder(edit);
     m_fields.emplace(option, Field { label, edit });
     QWidget* rowLabel = labelWidget ? labelWidget : optionLabel(label, option);
     if (!beside) {
@@ -97,14 +110,6 @@ QWidget* MfuDialog::flopsBox()
     for (std::size_t i = 0; i < std::size(kModelOptions); ++i)
         addField(form, labels[i], kModelOptions[i], placeholders[i]);
     form->addRow(QString(), m_inference);
-    auto* browse = new QPushButton(tr("Browse…"), this);
-    QLineEdit* ranges = addField(form, tr("FLOPs per NVTX range"), QStringLiteral("--ranges"),
-        tr("optional: a JSON file {\"range name\": FLOPs, ...}"), browse);
-    connect(browse, &QPushButton::clicked, this, [this, ranges]() {
-        const QString file = askOpenFileName(this, tr("FLOPs per NVTX Range"), tr("JSON files (*.json)"));
-        if (!file.isEmpty())
-            ranges->setText(file);
-    });
     const auto enableModel = [this, flops](bool model) {
         flops->setEnabled(!model);
         m_inference->setEnabled(model);
@@ -116,29 +121,42 @@ QWidget* MfuDialog::flopsBox()
     return box;
 }
 
-QWidget* MfuDialog::peakAndOptionsBoxes()
+QWidget* MfuDialog::rangesBox()
+{
+    auto* box = new QGroupBox(tr("FLOPs per NVTX range (optional)"), this);
+    auto* layout = new QVBoxLayout(box);
+    auto* hint = optionLabel(tr("Per instance of a range: its MFU over the GPU time of its kernels. Load and save "
+                                "the file of"),
+        QStringLiteral("--ranges FILE"));
+    hint->setWordWrap(true);
+    layout->addWidget(hint);
+    layout->addWidget(m_ranges, 1);
+    return box;
+}
+
+QWidget* MfuDialog::peakBox()
 {
     auto* peak = new QGroupBox(tr("The GPU's peak"), this);
     auto* peakForm = new QFormLayout(peak);
     peakForm->addRow(optionLabel(tr("Precision"), QStringLiteral("--precision")), m_precision);
     addField(peakForm, tr("GPU"), QStringLiteral("--gpu-name"), {});
-    addField(
-        peakForm, tr("Peak TFLOP/s per GPU"), QStringLiteral("--peak-tflops"), tr("empty: the built-in table's peak"));
+    addField(peakForm, tr("Peak TFLOP/s per GPU"), QStringLiteral("--peak-tflops"), tr("empty: the built-in table's"));
     addField(
         peakForm, tr("Memory TB/s per GPU"), QStringLiteral("--peak-bandwidth"), tr("empty: the built-in table's"));
+    return peak;
+}
+
+QWidget* MfuDialog::optionalBox()
+{
     auto* optional = new QGroupBox(tr("Optional"), this);
     auto* optionalForm = new QFormLayout(optional);
-    addField(optionalForm, tr("Bytes per iteration"), QStringLiteral("--bytes"), tr("for the roofline"));
+    addField(optionalForm, tr("Bytes per iteration"), QStringLiteral("--bytes"),
+        tr("to and from GPU memory, for the roofline"));
     addField(
         optionalForm, tr("GPUs the FLOPs run on"), QStringLiteral("--gpus"), tr("empty: the GPUs that run kernels"));
     addField(
         optionalForm, tr("Iteration NVTX range"), QStringLiteral("--marker"), tr("automatic, as the Iterations pane"));
-    auto* boxes = new QWidget(this);
-    auto* layout = new QVBoxLayout(boxes);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(peak);
-    layout->addWidget(optional);
-    return boxes;
+    return optional;
 }
 
 QLineEdit* MfuDialog::field(const QString& option) const
@@ -151,9 +169,10 @@ void MfuDialog::setProfile(ProfilePtr profile)
 {
     m_profile = std::move(profile);
     const QString gpu = m_profile ? exportGpuName(*m_profile) : QString();
-    field(QStringLiteral("--gpu-name"))
-        ->setPlaceholderText(
-            gpu.isEmpty() ? tr("the export does not name one GPU: e.g. H100 SXM") : tr("%1 (the export's)").arg(gpu));
+    QLineEdit* gpuField = field(QStringLiteral("--gpu-name"));
+    gpuField->setPlaceholderText(
+        gpu.isEmpty() ? tr("the export does not name one GPU: e.g. H100 SXM") : tr("%1 (the export's)").arg(gpu));
+    fitPlaceholder(gpuField);
     updatePreview();
 }
 
@@ -173,7 +192,8 @@ MfuRequest MfuDialog::request(QString* error) const
     MfuRequest r;
     r.profile = m_profile;
     error->clear();
-    const QString rangesFile = field(QStringLiteral("--ranges"))->text().trimmed();
+    QString rangesError;
+    r.ranges = m_ranges->ranges(&rangesError);
     if (m_modelChoice->isChecked()) {
         TransformerModel m;
         m.parameters = number(QStringLiteral("--params"), true, error);
@@ -184,7 +204,7 @@ MfuRequest MfuDialog::request(QString* error) const
         m.training = !m_inference->isChecked();
         r.model = m;
     } else {
-        r.flopsPerIteration = number(QStringLiteral("--flops"), rangesFile.isEmpty(), error);
+        r.flopsPerIteration = number(QStringLiteral("--flops"), r.ranges.empty() && rangesError.isEmpty(), error);
     }
     r.bytesPerIteration = number(QStringLiteral("--bytes"), false, error);
     r.peakTflops = number(QStringLiteral("--peak-tflops"), false, error);
@@ -193,13 +213,8 @@ MfuRequest MfuDialog::request(QString* error) const
     r.precision = precisionFromName(m_precision->currentText()).value_or(Precision::Bf16);
     r.gpuName = field(QStringLiteral("--gpu-name"))->text().trimmed();
     r.iterationMarker = field(QStringLiteral("--marker"))->text().trimmed();
-    if (!rangesFile.isEmpty() && error->isEmpty()) {
-        Result<std::vector<RangeFlops>> ranges = loadRangeFlops(rangesFile);
-        if (ranges)
-            r.ranges = std::move(*ranges);
-        else
-            *error = ranges.errorMessage();
-    }
+    if (error->isEmpty())
+        *error = rangesError;
     return r;
 }
 

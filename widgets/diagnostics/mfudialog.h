@@ -15,10 +15,13 @@ class QRadioButton;
 
 namespace nsw {
 
+class RangeFlopsTable;
+
 /// What the MFU needs that the export does not hold, as the `mfu` command's options (each field names its option):
-/// the FLOPs of an iteration (given, or from the transformer calculator), optionally FLOPs per NVTX range (a file) and
-/// bytes for a roofline, the precision and the GPU's peak (the built-in table, previewed with its source, or a value
-/// that overrides it). The MFU tab keeps one, so that it opens again with the last values.
+/// the FLOPs of an iteration (given, or from the transformer calculator), optionally FLOPs per NVTX range (a table,
+/// loaded from and saved to the `--ranges` file) and bytes for a roofline, the precision and the GPU's peak (the
+/// built-in table, previewed with its source, or a value that overrides it). The MFU tab keeps one, so that it opens
+/// again with the last values.
 class MfuDialog : public QDialog
 {
     Q_OBJECT
@@ -36,6 +39,7 @@ public:
     QRadioButton* modelChoice() const { return m_modelChoice; }
     QCheckBox* inferenceBox() const { return m_inference; }
     QLabel* preview() const { return m_preview; }
+    RangeFlopsTable* rangeTable() const { return m_ranges; }
 
 private:
     struct Field
@@ -48,7 +52,9 @@ private:
         QWidget* beside = nullptr, QWidget* labelWidget = nullptr);
     QLabel* optionLabel(const QString& text, const QString& option);
     QWidget* flopsBox();
-    QWidget* peakAndOptionsBoxes();
+    QWidget* rangesBox();
+    QWidget* peakBox();
+    QWidget* optionalBox();
     /// The number in the field of @p option: 0 when empty; an error (once) when not a number > 0 or required.
     double number(const QString& option, bool required, QString* error) const;
     void updatePreview();
@@ -60,6 +66,7 @@ private:
     QRadioButton* m_modelChoice;
     QCheckBox* m_inference;
     QComboBox* m_precision;
+    RangeFlopsTable* m_ranges;
     QLabel* m_preview;
     bool m_triedToAccept = false; ///< the preview shows what is wrong once Compute was pressed
 };

@@ -9,6 +9,7 @@
 #include "widgets/common/splittershare.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/diagnostics/mfudialog.h"
+#include "widgets/diagnostics/rooflinechart.h"
 
 #include <QGridLayout>
 #include <QHeaderView>
@@ -17,6 +18,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QVBoxLayout>
 
 namespace nsw {
 
@@ -58,6 +60,8 @@ MfuView::MfuView(Workbench* workbench, QWidget* parent)
     , m_ranges(new DiagnosticsTableModel(this))
     , m_rangesView(newSortableTableView(m_ranges, this))
     , m_tables(new QSplitter(Qt::Vertical, this))
+    , m_roofline(new RooflineChart(this))
+    , m_rooflineNote(new QLabel(this))
     , m_headline(new QLabel(this))
     , m_inputsButton(new QPushButton(tr("Set FLOPs…"), this))
     , m_details(new QTextBrowser(this))
@@ -72,9 +76,22 @@ MfuView::MfuView(Workbench* workbench, QWidget* parent)
                                   "the GPU's peak: the options of `nsys-workbench mfu`."));
     m_tables->addWidget(m_iterationsView);
     m_tables->addWidget(m_rangesView);
+    m_rooflineNote->setObjectName(QStringLiteral("mfu_roofline_note"));
+    m_rooflineNote->setWordWrap(true);
+    m_rooflineNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* roofline = new QWidget(this);
+    auto* rooflineLayout = new QVBoxLayout(roofline);
+    rooflineLayout->setContentsMargins(0, 0, 0, 0);
+    rooflineLayout->addWidget(m_roofline, 1);
+    rooflineLayout->addWidget(m_rooflineNote);
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(roofline);
+    right->addWidget(m_details);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_tables);
-    split->addWidget(m_details);
+    split->addWidget(right);
     m_tablesShare = new SplitterShare(split, 62, 55, 1400); // the tables' MFU column in sight in a narrow dock
 
     auto* grid = new QGridLayout(this);
@@ -186,6 +203,7 @@ void MfuView::showResult(std::shared_ptr<const MfuResult> result, const QString&
     }
     m_inputsButton->setEnabled(m_session != nullptr);
     m_inputsButton->setText(m_request ? tr("Change FLOPs…") : tr("Set FLOPs…"));
+    showRoofline();
     if (m_result) {
         m_headline->setText(QStringLiteral("<b>MFU: %1</b>").arg(mfuSummary(*m_result).toHtmlEscaped()));
         QString html;
@@ -205,13 +223,31 @@ void MfuView::showResult(std::shared_ptr<const MfuResult> result, const QString&
     m_details->setHtml(inputsHtml());
 }
 
+void MfuView::showRoofline()
+{
+    if (!m_result) {
+        m_roofline->clearRoofline(tr("The roofline: once the FLOPs and bytes are given"));
+        m_rooflineNote->hide();
+        return;
+    }
+    const MfuRoofline& roof = m_result->roofline;
+    m_roofline->setRoofline(roof,
+        tr("Roofline of one %1, %2")
+            .arg(m_result->gpuName.isEmpty() ? tr("GPU") : m_result->gpuName, precisionName(m_result->precision)));
+    m_rooflineNote->setText(roof.missing.join(QLatin1Char('\n')));
+    m_rooflineNote->setVisible(!roof.missing.isEmpty());
+}
+
 QString MfuView::inputsHtml() const
 {
-    QString html = tr("<p><b>Model FLOPs utilization</b> = the model's FLOPs / (time × GPUs × the GPU's peak): the "
-                      "share of the GPUs' peak arithmetic the model's own work reaches.</p>"
-                      "<p>Per iteration: the FLOPs of one iteration (all the GPUs of the export together), given or "
-                      "from the transformer calculator (parameters, tokens, layers, hidden size, sequence length). "
-                      "Per NVTX range: a JSON file of FLOPs per range instance.</p>");
+    QString html
+        = tr("<p><b>Model FLOPs utilization</b> = the model's FLOPs / (time × GPUs × the GPU's peak): the "
+             "share of the GPUs' peak arithmetic the model's own work reaches.</p>"
+             "<p>Per iteration: the FLOPs of one iteration (all the GPUs of the export together), given or "
+             "from the transformer calculator (parameters, tokens, layers, hidden size, sequence length). "
+             "Per NVTX range: FLOPs per range instance, typed in a table or loaded from a JSON file. With the bytes "
+             "moved, a roofline shows how far each is below what the memory bandwidth and the peak allow."
+             "</p>");
     if (m_session) {
         MfuRequest request = m_request.value_or(MfuRequest {});
         request.profile = m_session->profile();

@@ -20,12 +20,14 @@ namespace nsw {
 class DiagnosticsTableModel;
 class MfuDialog;
 class ProfileSession;
+class RooflineChart;
 class SplitterShare;
 class Workbench;
 
 /// The Findings pane's MFU tab (issue 36 §3): what the MFU needs until the user gives the model's FLOPs (MfuDialog),
 /// then the result of computeMfu() -- the one the `mfu` command prints -- for the whole current profile: the summary,
-/// MFU and achieved TFLOP/s per iteration and per NVTX range, the peak with its source and every assumption. The last
+/// MFU and achieved TFLOP/s per iteration and per NVTX range, the roofline, the peak with its source and every
+/// assumption. The last
 /// inputs apply to the next current profile as well (a before/after pair is the same model).
 class MfuView : public QWidget
 {
@@ -51,6 +53,10 @@ public:
     QLabel* headline() const { return m_headline; }
     QTableView* iterationsView() const { return m_iterationsView; }
     QTableView* rangesView() const { return m_rangesView; }
+    /// The roofline of the result (File → Export → PNG writes it).
+    RooflineChart* rooflineChart() const { return m_roofline; }
+    /// What the roofline lacks, in words (no bytes, no bandwidth): hidden when it lacks nothing.
+    QLabel* rooflineNote() const { return m_rooflineNote; }
 
 Q_SIGNALS:
     /// A result or an error is shown; tests wait on it.
@@ -60,6 +66,7 @@ private:
     void setSession(ProfileSession* session);
     void compute();
     void showResult(std::shared_ptr<const MfuResult> result, const QString& error);
+    void showRoofline();
     QString inputsHtml() const;
 
     QPointer<ProfileSession> m_session;
@@ -71,6 +78,8 @@ private:
     DiagnosticsTableModel* m_ranges;
     QTableView* m_rangesView;
     QSplitter* m_tables;
+    RooflineChart* m_roofline;
+    QLabel* m_rooflineNote;
     SplitterShare* m_tablesShare = nullptr;
     QLabel* m_headline;
     QPushButton* m_inputsButton;
