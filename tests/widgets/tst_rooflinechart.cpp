@@ -33,6 +33,29 @@ bool inside(const RooflineChart& chart, QPointF point)
     return chart.axisRect()->rect().contains(point.toPoint());
 }
 
+/// The first label not whole inside the axes (labels are clipped to them), with its box; empty when none.
+QString labelOutside(const RooflineChart& chart)
+{
+    const QRect axes = chart.axisRect()->rect().adjusted(-1, -1, 1, 1);
+    for (int i = 0; i < chart.itemCount(); ++i)
+        if (auto* label = qobject_cast<QCPItemText*>(chart.item(i))) {
+            const QPoint topLeft = label->topLeft->pixelPosition().toPoint();
+            const QPoint bottomRight = label->bottomRight->pixelPosition().toPoint();
+            if (!axes.contains(topLeft) || !axes.contains(bottomRight))
+                return QStringLiteral("\"%1\" at (%2,%3)-(%4,%5) in axes (%6,%7)-(%8,%9)")
+                    .arg(label->text())
+                    .arg(topLeft.x())
+                    .arg(topLeft.y())
+                    .arg(bottomRight.x())
+                    .arg(bottomRight.y())
+                    .arg(axes.left())
+                    .arg(axes.top())
+                    .arg(axes.right())
+                    .arg(axes.bottom());
+        }
+    return {};
+}
+
 } // namespace
 
 class TestRooflineChart : public QObject
@@ -41,6 +64,8 @@ class TestRooflineChart : public QObject
 private Q_SLOTS:
     void drawsTheRoofAndPoints_data();
     void drawsTheRoofAndPoints();
+    void labelsStayInside_data();
+    void labelsStayInside();
     void saysWhenThereIsNoPoint();
     void exportsPng();
 };
@@ -89,15 +114,42 @@ void TestRooflineChart::drawsTheRoofAndPoints()
     QCOMPARE(chart.pointToolTip(2),
         QStringLiteral("fwd: 800 TFLOP/s per GPU at 2000 FLOPs/byte\n80.0 % of the 1000 TFLOP/s the roof allows "
                        "there (compute-bound)"));
-    // The legend names the roof's numbers and counts the points.
-    QStringList legend;
-    for (int i = 0; i < chart.legend->itemCount(); ++i)
-        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(chart.legend->item(i)))
-            legend << item->plottable()->name();
-    QCOMPARE(legend,
-        (QStringList { QStringLiteral("roof: 2 TB/s, 1000 TFLOP/s"), QStringLiteral("iterations (2)"),
-            QStringLiteral("NVTX ranges (1)") }));
-    QVERIFY(chart.legend->visible());
+    // Labelled where drawn: the roof's numbers, the ridge, the column of iterations, the range.
+    QCOMPARE(chart.labelTexts(),
+        (QStringList { QStringLiteral("2 TB/s"), QStringLiteral("ridge 500"),
+            QStringLiteral("peak 1000 TFLOP/s"), QStringLiteral("fwd"), QStringLiteral("iterations (2)") }));
+    QVERIFY(!chart.legend->visible()); // a legend box would cover a docked chart
+    const QString cut = labelOutside(chart);
+    QVERIFY2(cut.isEmpty(), qPrintable(cut));
+}
+
+void TestRooflineChart::labelsStayInside_data()
+{
+    QTest::addColumn<QSize>("size");
+    for (const QSize size : { QSize(300, 200), QSize(420, 230), QSize(800, 380) })
+        QTest::addRow("%dx%d", size.width(), size.height()) << size;
+}
+
+/// The demo's shape: an H100 SXM (989.5 TFLOP/s, 3.35 TB/s, ridge 295.4) with iterations at 197.5 FLOPs/byte and a
+/// range at 395, the ridge and the range in the right part of the chart: their labels go left of their marks.
+void TestRooflineChart::labelsStayInside()
+{
+    QFETCH(QSize, size);
+    MfuRoofline r;
+    r.peakTflops = 989.5;
+    r.bandwidthTBs = 3.35;
+    r.ridge = 989.5 / 3.35;
+    for (const double tflops : { 55.0, 390.0, 392.0, 1250.0 })
+        r.points.push_back({ true, QStringLiteral("iteration"), 197.5, tflops, 661.6, true });
+    r.points.push_back({ false, QStringLiteral("execute_model"), 395, 437.6, 989.5, false });
+    RooflineChart chart;
+    chart.resize(size);
+    chart.setRoofline(r, QStringLiteral("Roofline per GPU · H100 SXM · bf16"));
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.replot();
+    const QString cut = labelOutside(chart);
+    QVERIFY2(cut.isEmpty(), qPrintable(cut));
 }
 
 void TestRooflineChart::saysWhenThereIsNoPoint()
@@ -114,11 +166,12 @@ void TestRooflineChart::saysWhenThereIsNoPoint()
     // Without a bandwidth: the peak alone, flat, named so.
     chart.setRoofline(handMade(false), QStringLiteral("Roofline"));
     QCOMPARE(chart.graph(0)->dataCount(), 2);
-    QCOMPARE(chart.graph(0)->name(), QStringLiteral("peak 1000 TFLOP/s (no memory roof)"));
+    QVERIFY2(chart.labelTexts().contains(QStringLiteral("peak 1000 TFLOP/s (no memory roof known)")),
+        qPrintable(chart.labelTexts().join(u'|')));
     QCOMPARE(chart.pointToolTip(0), QStringLiteral("iteration 0 (step): 100 TFLOP/s per GPU at 100 FLOPs/byte"));
     chart.clearRoofline(QStringLiteral("nothing yet"));
     QCOMPARE(chart.messageText(), QStringLiteral("nothing yet"));
-    QVERIFY(!chart.legend->visible());
+    QCOMPARE(chart.labelTexts(), QStringList());
 }
 
 void TestRooflineChart::exportsPng()

@@ -125,8 +125,9 @@ QWidget* MfuDialog::rangesBox()
 {
     auto* box = new QGroupBox(tr("FLOPs per NVTX range (optional)"), this);
     auto* layout = new QVBoxLayout(box);
-    auto* hint = optionLabel(tr("Per instance of a range: its MFU over the GPU time of its kernels. Load and save "
-                                "the file of"),
+    auto* hint = optionLabel(tr("A range by its name, or re: and a regular expression; the FLOPs (and bytes, for "
+                                "the roofline) of one instance. Its MFU is over the GPU time of its kernels. Load "
+                                "and save the file of"),
         QStringLiteral("--ranges FILE"));
     hint->setWordWrap(true);
     layout->addWidget(hint);

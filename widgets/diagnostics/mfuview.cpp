@@ -18,7 +18,6 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
-#include <QVBoxLayout>
 
 namespace nsw {
 
@@ -61,7 +60,6 @@ MfuView::MfuView(Workbench* workbench, QWidget* parent)
     , m_rangesView(newSortableTableView(m_ranges, this))
     , m_tables(new QSplitter(Qt::Vertical, this))
     , m_roofline(new RooflineChart(this))
-    , m_rooflineNote(new QLabel(this))
     , m_headline(new QLabel(this))
     , m_inputsButton(new QPushButton(tr("Set FLOPs…"), this))
     , m_details(new QTextBrowser(this))
@@ -76,23 +74,14 @@ MfuView::MfuView(Workbench* workbench, QWidget* parent)
                                   "the GPU's peak: the options of `nsys-workbench mfu`."));
     m_tables->addWidget(m_iterationsView);
     m_tables->addWidget(m_rangesView);
-    m_rooflineNote->setObjectName(QStringLiteral("mfu_roofline_note"));
-    m_rooflineNote->setWordWrap(true);
-    m_rooflineNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* roofline = new QWidget(this);
-    auto* rooflineLayout = new QVBoxLayout(roofline);
-    rooflineLayout->setContentsMargins(0, 0, 0, 0);
-    rooflineLayout->addWidget(m_roofline, 1);
-    rooflineLayout->addWidget(m_rooflineNote);
     auto* right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(roofline);
+    right->addWidget(m_roofline);
     right->addWidget(m_details);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    new SplitterShare(right, 70, 62, 700); // the chart first: the assumptions scroll
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_tables);
     split->addWidget(right);
-    m_tablesShare = new SplitterShare(split, 62, 55, 1400); // the tables' MFU column in sight in a narrow dock
+    m_tablesShare = new SplitterShare(split, 52, 45, 1400); // the tables' MFU column in sight in a narrow dock
 
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 4, 0, 0);
@@ -209,6 +198,9 @@ void MfuView::showResult(std::shared_ptr<const MfuResult> result, const QString&
         QString html;
         if (!m_result->gpuName.isEmpty())
             html += tr("<p>GPU: %1</p>").arg(m_result->gpuName.toHtmlEscaped());
+        // What the roofline lacks first, right under the chart: why a range or the iterations have no point.
+        if (!m_result->roofline.missing.isEmpty())
+            html += tr("<p><b>Roofline</b></p>") + listHtml(m_result->roofline.missing);
         m_details->setHtml(
             html + tr("<p><b>Assumptions</b></p>") + listHtml(m_result->assumptions) + wholeExportNote());
         return;
@@ -225,17 +217,17 @@ void MfuView::showResult(std::shared_ptr<const MfuResult> result, const QString&
 
 void MfuView::showRoofline()
 {
+    m_roofline->setVisible(m_result != nullptr); // no chart to look at before a result: the explanation has the room
     if (!m_result) {
-        m_roofline->clearRoofline(tr("The roofline: once the FLOPs and bytes are given"));
-        m_rooflineNote->hide();
+        m_roofline->clearRoofline(QString());
         return;
     }
     const MfuRoofline& roof = m_result->roofline;
-    m_roofline->setRoofline(roof,
-        tr("Roofline of one %1, %2")
-            .arg(m_result->gpuName.isEmpty() ? tr("GPU") : m_result->gpuName, precisionName(m_result->precision)));
-    m_rooflineNote->setText(roof.missing.join(QLatin1Char('\n')));
-    m_rooflineNote->setVisible(!roof.missing.isEmpty());
+    // The peak table's short name ("H100 SXM") where the peak comes from it: the title of a docked chart is short.
+    const QString gpu = m_result->peakGpu != QLatin1String("given") ? m_result->peakGpu
+        : m_result->gpuName.isEmpty()                               ? tr("GPU")
+                                                                    : m_result->gpuName;
+    m_roofline->setRoofline(roof, tr("Roofline per GPU · %1 · %2").arg(gpu, precisionName(m_result->precision)));
 }
 
 QString MfuView::inputsHtml() const

@@ -44,7 +44,8 @@ public:
     bool isComputing() const { return m_job.isBusy(); }
     /// The inputs, kept between runs (askForInputs() shows it).
     MfuDialog* dialog() const { return m_dialog; }
-    /// The GPU and every assumption of the result; without one, what the MFU needs and the peak it would use.
+    /// The GPU, what the roofline lacks (no bytes, no bandwidth) and every assumption of the result; without one, what
+    /// the MFU needs and the peak it would use.
     QTextBrowser* details() const { return m_details; }
     /// The table a CSV export writes: per iteration when there are iterations, else per range.
     QTableView* exportableView() const;
@@ -55,8 +56,6 @@ public:
     QTableView* rangesView() const { return m_rangesView; }
     /// The roofline of the result (File → Export → PNG writes it).
     RooflineChart* rooflineChart() const { return m_roofline; }
-    /// What the roofline lacks, in words (no bytes, no bandwidth): hidden when it lacks nothing.
-    QLabel* rooflineNote() const { return m_rooflineNote; }
 
 Q_SIGNALS:
     /// A result or an error is shown; tests wait on it.
@@ -79,7 +78,6 @@ private:
     QTableView* m_rangesView;
     QSplitter* m_tables;
     RooflineChart* m_roofline;
-    QLabel* m_rooflineNote;
     SplitterShare* m_tablesShare = nullptr;
     QLabel* m_headline;
     QPushButton* m_inputsButton;

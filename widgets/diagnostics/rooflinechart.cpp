@@ -2,7 +2,6 @@
 #include "rooflinechart.h"
 
 #include "widgets/common/axisticks.h"
-#include "widgets/common/legendentries.h"
 
 #include <QToolTip>
 #include <algorithm>
@@ -68,8 +67,6 @@ RooflineChart::RooflineChart(QWidget* parent)
     m_ranges->setLineStyle(QCPGraph::lsNone);
     m_ranges->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, kRangeColor, kRangeColor, 9));
     m_ranges->setName(tr("NVTX ranges"));
-    legend->setFont(QFont(font().family(), font().pointSize() - 1));
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     setMinimumSize(240, 160);
     setMouseTracking(true);
     connect(this, &QCustomPlot::mouseMove, this, &RooflineChart::onMove);
@@ -82,9 +79,10 @@ void RooflineChart::clearRoofline(const QString& message)
     m_title->setText(QString());
     clearItems();
     m_message = nullptr;
+    m_slopeLabel = nullptr;
+    m_sideLabels.clear();
     for (QCPGraph* g : { m_roof, m_iterations, m_ranges })
         g->data()->clear();
-    legend->setVisible(false);
     xAxis->setRange(0.1, 1e4);
     yAxis->setRange(1, 1e4);
     for (QCPAxis* axis : { xAxis, yAxis })
@@ -121,13 +119,6 @@ void RooflineChart::setRoofline(const MfuRoofline& roofline, const QString& titl
     yAxis->setRange(decadeBelow(low), decadeAbove(high * 2));
     drawRoof(keys);
     drawPoints();
-    for (QCPGraph* g : { m_roof, m_iterations, m_ranges })
-        if (g->dataCount() > 0)
-            g->addToLegend();
-        else
-            g->removeFromLegend();
-    legend->setVisible(true);
-    keepLegendInk(*legend);
     if (roofline.points.empty()) {
         m_message = new QCPItemText(this);
         m_message->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -138,58 +129,135 @@ void RooflineChart::setRoofline(const MfuRoofline& roofline, const QString& titl
     replot();
 }
 
+QCPItemText* RooflineChart::addLabel(
+    double key, double value, Qt::Alignment alignment, const QColor& color, const QString& text)
+{
+    QFont small = font();
+    small.setPointSize(font().pointSize() - 1);
+    auto* label = new QCPItemText(this);
+    label->position->setCoords(key, value);
+    label->setPositionAlignment(alignment);
+    label->setPadding(QMargins(4, 1, 4, 1));
+    label->setFont(small);
+    label->setColor(color);
+    label->setText(text);
+    label->setClipToAxisRect(true);
+    return label;
+}
+
+Qt::Alignment RooflineChart::besideAlignment(double key, double split) const
+{
+    // Right of the mark in the left part of the chart, left of it in the right part: the text stays inside.
+    const QCPRange keys = xAxis->range();
+    const double fraction = std::log(key / keys.lower) / std::log(keys.upper / keys.lower);
+    return fraction < split ? Qt::AlignLeft : Qt::AlignRight;
+}
+
 void RooflineChart::drawRoof(const QCPRange& keys)
 {
     const MfuRoofline& r = m_roofline;
-    QFont small = font();
-    small.setPointSize(font().pointSize() - 1);
     if (r.hasRoof()) {
         // Drawn from the left edge of the chart: under the ridge the bandwidth bounds the speed, past it the peak.
         m_roof->setData(
             { keys.lower, r.ridge, keys.upper }, { keys.lower * r.bandwidthTBs, r.peakTflops, r.peakTflops }, true);
         m_roof->setName(tr("roof: %1 TB/s, %2 TFLOP/s").arg(number(r.bandwidthTBs), number(r.peakTflops)));
+        // Labelled where drawn (a legend box would cover a docked chart): the slope by its bandwidth, halfway up.
+        // (placeSlopeLabel() moves it along the slope once the chart's size is known.)
+        m_slopeLabel = addLabel(r.ridge, r.peakTflops, Qt::AlignRight | Qt::AlignBottom, kRoofColor,
+            tr("%1 TB/s").arg(number(r.bandwidthTBs)));
         auto* ridge = new QCPItemLine(this);
         ridge->start->setCoords(r.ridge, yAxis->range().lower);
         ridge->end->setCoords(r.ridge, r.peakTflops);
         ridge->setPen(QPen(kRoofColor, 1, Qt::DashLine));
-        auto* label = new QCPItemText(this);
-        label->position->setCoords(r.ridge, r.peakTflops);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setFont(small);
-        label->setText(tr("ridge %1 FLOPs/byte").arg(number(r.ridge)));
+        addLabel(r.ridge, yAxis->range().lower, besideAlignment(r.ridge) | Qt::AlignBottom, kRoofColor,
+            tr("ridge %1").arg(number(r.ridge))); // the axis says FLOPs per byte
     } else {
         m_roof->setData({ keys.lower, keys.upper }, { r.peakTflops, r.peakTflops }, true);
         m_roof->setName(tr("peak %1 TFLOP/s (no memory roof)").arg(number(r.peakTflops)));
     }
+    addLabel(keys.upper, r.peakTflops, Qt::AlignRight | Qt::AlignBottom, kRoofColor,
+        r.hasRoof() ? tr("peak %1 TFLOP/s").arg(number(r.peakTflops))
+                    : tr("peak %1 TFLOP/s (no memory roof known)").arg(number(r.peakTflops)));
 }
 
 void RooflineChart::drawPoints()
 {
-    QFont small = font();
-    small.setPointSize(font().pointSize() - 1);
-    int iterations = 0, ranges = 0;
+    std::vector<const MfuRooflinePoint*> iterations;
+    int ranges = 0;
     for (const MfuRooflinePoint& p : m_roofline.points) {
         if (p.achievedTflops <= 0)
             continue;
         (p.iteration ? m_iterations : m_ranges)->addData(p.intensity, p.achievedTflops);
-        (p.iteration ? iterations : ranges)++;
-        if (p.iteration)
+        if (p.iteration) {
+            iterations.push_back(&p);
             continue;
-        auto* label = new QCPItemText(this);
-        label->position->setCoords(p.intensity, p.achievedTflops);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        label->setPadding(QMargins(8, 0, 0, 0));
-        label->setFont(small);
-        label->setColor(kRangeColor.darker(140));
-        label->setText(p.label);
+        }
+        ++ranges;
+        QCPItemText* label = addLabel(
+            p.intensity, p.achievedTflops, Qt::AlignLeft | Qt::AlignBottom, kRangeColor.darker(140), p.label);
+        label->setPadding(QMargins(6, 0, 6, 2)); // right of and above its mark: the iterations are labelled left
+        m_sideLabels.push_back(label);
     }
-    m_iterations->setName(tr("iterations (%1)").arg(iterations));
+    if (!iterations.empty()) {
+        // One label for the column of iterations (they share an intensity), beside the median one: the fastest are
+        // near the roof and its label.
+        std::sort(iterations.begin(), iterations.end(),
+            [](const MfuRooflinePoint* a, const MfuRooflinePoint* b) { return a->achievedTflops < b->achievedTflops; });
+        const MfuRooflinePoint* median = iterations[(iterations.size() - 1) / 2];
+        // Left of the column unless at the left edge: ranges, labelled to their right, tend to lie right of it.
+        QCPItemText* label = addLabel(median->intensity, median->achievedTflops,
+            besideAlignment(median->intensity, 0.25) | Qt::AlignVCenter, kIterationColor.darker(130),
+            tr("iterations (%1)").arg(iterations.size()));
+        label->setPadding(QMargins(8, 0, 8, 0));
+        m_sideLabels.push_back(label);
+    }
+    m_iterations->setName(tr("iterations (%1)").arg(iterations.size()));
     m_ranges->setName(tr("NVTX ranges (%1)").arg(ranges));
+}
+
+QStringList RooflineChart::labelTexts() const
+{
+    QStringList texts;
+    for (int i = 0; i < itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(item(i)); text && text != m_message)
+            texts << text->text();
+    return texts;
 }
 
 void RooflineChart::updateLayout()
 {
     fitTickCounts({ xAxis }, [this]() { QCustomPlot::updateLayout(); });
+    placeSlopeLabel();
+    keepSideLabelsInside();
+}
+
+void RooflineChart::keepSideLabelsInside()
+{
+    // A label beside a mark goes to the other side when its side has no room for it (small charts).
+    const QRect axes = axisRect()->rect();
+    for (QCPItemText* label : m_sideLabels) {
+        const double x = label->position->pixelPosition().x();
+        const QMargins pad = label->padding();
+        const double width = QFontMetrics(label->font()).horizontalAdvance(label->text()) + pad.left() + pad.right();
+        const Qt::Alignment vertical = label->positionAlignment() & Qt::AlignVertical_Mask;
+        if (label->positionAlignment() & Qt::AlignRight && x - width < axes.left())
+            label->setPositionAlignment(Qt::AlignLeft | vertical);
+        else if (label->positionAlignment() & Qt::AlignLeft && x + width > axes.right())
+            label->setPositionAlignment(Qt::AlignRight | vertical);
+    }
+}
+
+void RooflineChart::placeSlopeLabel()
+{
+    if (!m_slopeLabel || !m_roofline.hasRoof())
+        return;
+    // Above the slope, ending halfway along it in pixels, but never past the chart's left edge.
+    const double left = xAxis->coordToPixel(xAxis->range().lower);
+    const double ridge = xAxis->coordToPixel(m_roofline.ridge);
+    const double width = QFontMetrics(m_slopeLabel->font()).horizontalAdvance(m_slopeLabel->text()) + 10;
+    const double end = std::min(ridge, std::max((left + ridge) / 2, left + width));
+    const double key = xAxis->pixelToCoord(end);
+    m_slopeLabel->position->setCoords(key, key * m_roofline.bandwidthTBs);
 }
 
 QString RooflineChart::titleText() const
