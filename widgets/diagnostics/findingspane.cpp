@@ -149,7 +149,7 @@ FindingsPane::FindingsPane(Workbench* workbench, QWidget* parent)
             exportViewCsvInteractively(view, exportBaseName(), this);
     });
     QAction* roofline = exportMenu->addAction(tr("Roofline as PNG…"), this, [this]() {
-        const QString profile = m_session ? m_session->profile()->displayName() : QString();
+        const QString profile = session() ? session()->profile()->displayName() : QString();
         exportPlotInteractively(*m_mfu->rooflineChart(), QStringLiteral("mfu_roofline-") + profile, this);
     });
     connect(exportMenu, &QMenu::aboutToShow, this,
