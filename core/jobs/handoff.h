@@ -46,6 +46,10 @@ QThreadPool* jobThreadPool();
 /// Gives the calling pool thread a lower CPU weight than the GUI thread (in the window only), once per thread.
 void yieldTheCpuToTheGuiThread();
 
+/// Lowers the calling thread to the least CPU weight (nice 19), for work nobody waits for (writing the profile cache):
+/// it then runs on what the load, the analyses and the GUI leave over.
+void runThisThreadOnLeftoverCpu();
+
 /// Runs @p work on jobThreadPool(), announcing the hand-over to ThreadSanitizer. The work is wrapped in a
 /// runnable that is complete before the release and passed by pointer, so nothing is written after the release;
 /// the pool thread acquires on the runnable's own address before it reads the work.

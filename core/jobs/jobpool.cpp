@@ -36,4 +36,9 @@ void yieldTheCpuToTheGuiThread()
     Q_UNUSED(lowered);
 }
 
+void runThisThreadOnLeftoverCpu()
+{
+    setpriority(PRIO_PROCESS, id_t(gettid()), 19);
+}
+
 } // namespace nsw

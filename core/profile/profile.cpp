@@ -80,12 +80,14 @@ QString Profile::deviceLabel(ProcessIndex process, int cudaDevice) const
     return QStringLiteral("GPU %1").arg(cudaDevice);
 }
 
-std::vector<int> Profile::devicesUsed() const
+namespace {
+
+/// A handful of ordinals over millions of rows: a linear pass that looks a value up only when it differs from the row
+/// before.
+std::vector<int> scanDevicesUsed(const Profile& p)
 {
-    // A handful of ordinals over millions of rows (the status bar asks on the GUI thread): a linear pass that looks a
-    // value up only when it differs from the row before.
     std::vector<int> devices;
-    for (const Column<std::int32_t>* column : { &kernels.device, &memops.device, &graphLaunches.device }) {
+    for (const Column<std::int32_t>* column : { &p.kernels.device, &p.memops.device, &p.graphLaunches.device }) {
         std::optional<int> previous;
         for (const int d : *column) {
             if (d == previous)
@@ -97,6 +99,16 @@ std::vector<int> Profile::devicesUsed() const
     }
     std::sort(devices.begin(), devices.end());
     return devices;
+}
+
+} // namespace
+
+std::vector<int> Profile::devicesUsed() const
+{
+    // Kept once computed: the status bar asks on the GUI thread, after the load's thread has (loadForWorkbench). A
+    // profile's rows are final once it is shared, and a copy starts with nothing derived.
+    return *derived.get<std::vector<int>>("devicesUsed", CancelToken(),
+        [this]() { return std::make_shared<const std::vector<int>>(scanDevicesUsed(*this)); });
 }
 
 QString Profile::processLabel(ProcessIndex process) const

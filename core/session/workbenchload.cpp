@@ -56,6 +56,7 @@ Result<LoadedProfile> loadForWorkbench(const QString& path, const JobContext& jo
             loaded.kernelIndex = indexKernels(loaded.profile, job, loaded.load);
         if (!loaded.kernelIndex || job.isCancelled())
             return cancelled();
+        loaded.profile->devicesUsed();
         return Result<LoadedProfile>(std::move(loaded), lookup.hit->warnings());
     }
     std::shared_ptr<const KernelIndex> firstIndex;
@@ -70,6 +71,7 @@ Result<LoadedProfile> loadForWorkbench(const QString& path, const JobContext& jo
             firstIndex = indexKernels(profile, JobContext(job.cancelToken()), first->load);
             if (!firstIndex)
                 return;
+            profile->devicesUsed(); // computed here, not by the status bar on the GUI thread
             firstIndexTiming = first->load.timings.back();
             firstIndexTiming.stage = QStringLiteral("Index kernels (first stage)");
             first->profile = profile;
@@ -93,6 +95,7 @@ Result<LoadedProfile> loadForWorkbench(const QString& path, const JobContext& jo
     if (!loaded.kernelIndex)
         return cancelled();
     loaded.load.cacheNote = lookup.note;
+    loaded.profile->devicesUsed();
     storeInCache(path, loaded, load.warnings(), lookup, cache, cacheWriteFailed);
     return Result<LoadedProfile>(std::move(loaded), load.warnings());
 }

@@ -156,14 +156,15 @@ int main(int argc, char** argv)
         return kernelRows() > 0;
     };
     qint64 settledSince = -1;
-    std::map<const Pane*, double> paneSettled; // when each pane last became settled: which one the others wait for
+    // When each pane last became settled (which one the others wait for), and what the process held then.
+    std::map<const Pane*, std::pair<double, QByteArray>> paneSettled;
     if (!runUntil(
             [&]() {
                 for (const Pane* p : panes)
                     if (!p->isSettled())
                         paneSettled.erase(p);
                     else if (!paneSettled.count(p))
-                        paneSettled[p] = seconds(t);
+                        paneSettled[p] = { seconds(t), residentSplit() };
                 if (!allSettled())
                     settledSince = -1;
                 else if (settledSince < 0)
@@ -181,7 +182,7 @@ int main(int argc, char** argv)
     const double allPanes = double(settledSince) / 1e9;
     std::printf("panes settled (s):");
     for (const auto& [pane, when] : paneSettled)
-        std::printf(" %s %.2f", qPrintable(pane->paneId()), when);
+        std::printf(" %s %.2f (%s)", qPrintable(pane->paneId()), when.first, when.second.constData());
     std::printf("\n");
     std::printf("window: kernels pane filled %.2f s, load ended %.2f s (peak RSS %.0f MiB by then), every pane settled "
                 "%.2f s (peak RSS %.0f MiB by then)\n",
