@@ -60,8 +60,15 @@ inline double scan(sqlite3* db, const TableColumns* tables, std::size_t count)
     return double(t.nsecsElapsed()) / 1e9;
 }
 
+/// The peak resident memory of this process's address space (VmHWM). Not getrusage()'s ru_maxrss: Linux carries that
+/// across exec from the forked parent, so a child benchmark process (bench_load's reopen) reported its parent's peak.
 inline double peakRssBytes()
 {
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (status.open(QIODevice::ReadOnly))
+        for (const QByteArray& line : status.readAll().split('\n'))
+            if (line.startsWith("VmHWM:"))
+                return double(line.mid(6).trimmed().split(' ').value(0).toLongLong()) * 1024.0;
     rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
     return double(usage.ru_maxrss) * 1024.0;
