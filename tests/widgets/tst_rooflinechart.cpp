@@ -116,8 +116,8 @@ void TestRooflineChart::drawsTheRoofAndPoints()
                        "there (compute-bound)"));
     // Labelled where drawn: the roof's numbers, the ridge, the column of iterations, the range.
     QCOMPARE(chart.labelTexts(),
-        (QStringList { QStringLiteral("2 TB/s"), QStringLiteral("ridge 500"),
-            QStringLiteral("peak 1000 TFLOP/s"), QStringLiteral("fwd"), QStringLiteral("iterations (2)") }));
+        (QStringList { QStringLiteral("2 TB/s"), QStringLiteral("ridge 500"), QStringLiteral("peak 1000 TFLOP/s"),
+            QStringLiteral("fwd"), QStringLiteral("iterations (2)") }));
     QVERIFY(!chart.legend->visible()); // a legend box would cover a docked chart
     const QString cut = labelOutside(chart);
     QVERIFY2(cut.isEmpty(), qPrintable(cut));
