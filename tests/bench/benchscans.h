@@ -60,15 +60,23 @@ inline double scan(sqlite3* db, const TableColumns* tables, std::size_t count)
     return double(t.nsecsElapsed()) / 1e9;
 }
 
-/// The peak resident memory of this process's address space (VmHWM). Not getrusage()'s ru_maxrss: Linux carries that
-/// across exec from the forked parent, so a child benchmark process (bench_load's reopen) reported its parent's peak.
-inline double peakRssBytes()
+/// A "Name:  N kB" field of /proc/self/status in KiB, or -1 when it cannot be read.
+inline qint64 procStatusKiB(const QByteArray& name)
 {
     QFile status(QStringLiteral("/proc/self/status"));
     if (status.open(QIODevice::ReadOnly))
         for (const QByteArray& line : status.readAll().split('\n'))
-            if (line.startsWith("VmHWM:"))
-                return double(line.mid(6).trimmed().split(' ').value(0).toLongLong()) * 1024.0;
+            if (line.startsWith(QByteArray(name + ':')))
+                return line.mid(name.size() + 1).trimmed().split(' ').value(0).toLongLong();
+    return -1;
+}
+
+/// The peak resident memory of this process's address space (VmHWM). Not getrusage()'s ru_maxrss: Linux carries that
+/// across exec from the forked parent, so a child benchmark process (bench_load's reopen) reported its parent's peak.
+inline double peakRssBytes()
+{
+    if (const qint64 kib = procStatusKiB("VmHWM"); kib >= 0)
+        return double(kib) * 1024.0;
     rusage usage {};
     getrusage(RUSAGE_SELF, &usage);
     return double(usage.ru_maxrss) * 1024.0;
@@ -78,18 +86,11 @@ inline double peakRssBytes()
 /// the profile cache; anon: the heap). Tells a figure of pages touched in a mapping from one of memory allocated.
 inline QByteArray residentSplit()
 {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return "unknown";
-    QByteArray anon = "?", file = "?";
-    for (const QByteArray& line : status.readAll().split('\n')) {
-        const QByteArray kib = line.mid(line.indexOf(':') + 1).trimmed().split(' ').value(0);
-        if (line.startsWith("RssAnon:"))
-            anon = QByteArray::number(kib.toLongLong() / 1024);
-        else if (line.startsWith("RssFile:"))
-            file = QByteArray::number(kib.toLongLong() / 1024);
-    }
-    return "anon " + anon + " MiB, file " + file + " MiB";
+    const auto mib = [](const QByteArray& name) {
+        const qint64 kib = procStatusKiB(name);
+        return kib < 0 ? QByteArray("?") : QByteArray::number(kib / 1024);
+    };
+    return "anon " + mib("RssAnon") + " MiB, file " + mib("RssFile") + " MiB";
 }
 
 /// The scans of the kernel columns (kscan) and of every column the loader reads (fullScan), in seconds, on a warm
