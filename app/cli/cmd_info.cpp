@@ -9,11 +9,11 @@
 #include "core/profile/timelimits.h"
 #include "core/session/workbenchload.h"
 #include "core/sqlite/sqlitedb.h"
+#include "core/util/procstatus.h"
 #include "core/util/timeformat.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QTimeZone>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -197,14 +197,8 @@ QString textOf(const Json& j)
 
 qint64 peakRssBytes()
 {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> lines = status.readAll().split('\n');
-    for (const QByteArray& l : lines)
-        if (l.startsWith("VmHWM:"))
-            return l.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
-    return -1;
+    const qint64 kib = procStatusKiB("VmHWM");
+    return kib < 0 ? -1 : kib * 1024;
 }
 
 int runLoad(const QString& path, bool json, const QString& outFile)

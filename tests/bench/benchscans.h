@@ -2,6 +2,8 @@
 // The floors the window benchmarks measure in the same run: plain SQLite scans of what the loader reads.
 #pragma once
 
+#include "core/util/procstatus.h"
+
 #include <QByteArray>
 #include <QElapsedTimer>
 #include <QFile>
@@ -58,17 +60,6 @@ inline double scan(sqlite3* db, const TableColumns* tables, std::size_t count)
         sqlite3_finalize(stmt);
     }
     return double(t.nsecsElapsed()) / 1e9;
-}
-
-/// A "Name:  N kB" field of /proc/self/status in KiB, or -1 when it cannot be read.
-inline qint64 procStatusKiB(const QByteArray& name)
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (status.open(QIODevice::ReadOnly))
-        for (const QByteArray& line : status.readAll().split('\n'))
-            if (line.startsWith(QByteArray(name + ':')))
-                return line.mid(name.size() + 1).trimmed().split(' ').value(0).toLongLong();
-    return -1;
 }
 
 /// The peak resident memory of this process's address space (VmHWM). Not getrusage()'s ru_maxrss: Linux carries that
