@@ -226,9 +226,7 @@ DurationHistogram durationHistogramSorted(const qint64* sorted, std::size_t coun
     h.count = qint64(count);
     h.min = sorted[0];
     h.max = sorted[count - 1];
-    h.p50 = medianSorted(sorted, count);
-    h.p90 = percentileSorted(sorted, count, 90);
-    h.p99 = percentileSorted(sorted, count, 99);
+    static_cast<Quantiles&>(h) = quantilesSorted(sorted, count);
     h.bins = countedBins(sorted, count, options.binsPerDecade);
     h.modes = modesOf(h.bins, sorted, count, options);
     return h;

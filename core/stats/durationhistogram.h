@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/stats/durationstats.h"
+
 #include <QtGlobal>
 #include <cstdint>
 #include <vector>
@@ -43,15 +45,12 @@ struct HistogramOptions
 
 /// A reduced view of many durations: log-scaled bins (never one point per execution), nsys-style percentiles and the
 /// groups (modes) the durations fall into.
-struct DurationHistogram
+struct DurationHistogram : Quantiles
 {
     std::vector<HistogramBin> bins; ///< contiguous, ascending, none empty at either end
     qint64 count = 0;
     qint64 min = 0;
     qint64 max = 0;
-    double p50 = 0; ///< the median of DurationSummary (same definition, same numbers as the tables)
-    double p90 = 0;
-    double p99 = 0;
     std::vector<DurationMode> modes; ///< one for a unimodal set; empty when there are no durations
 
     bool isMultimodal() const { return modes.size() >= 2; }

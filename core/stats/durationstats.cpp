@@ -29,6 +29,11 @@ double medianSorted(const qint64* sorted, std::size_t count)
     return count % 2 ? double(sorted[count / 2]) : (double(sorted[count / 2 - 1]) + double(sorted[count / 2])) / 2.0;
 }
 
+Quantiles quantilesSorted(const qint64* sorted, std::size_t count)
+{
+    return { medianSorted(sorted, count), percentileSorted(sorted, count, 90), percentileSorted(sorted, count, 99) };
+}
+
 DurationSummary summarizeSorted(const qint64* sorted, std::size_t count)
 {
     DurationSummary s;
@@ -42,10 +47,8 @@ DurationSummary summarizeSorted(const qint64* sorted, std::size_t count)
         total += sorted[i];
     s.total = total;
     s.mean = double(total) / double(count);
-    s.median = medianSorted(sorted, count);
     s.stddev = sampleStddev(sorted, count, total);
-    s.p90 = percentileSorted(sorted, count, 90);
-    s.p99 = percentileSorted(sorted, count, 99);
+    static_cast<Quantiles&>(s) = quantilesSorted(sorted, count);
     return s;
 }
 

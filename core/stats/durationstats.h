@@ -12,14 +12,23 @@
 
 namespace nsw {
 
-/// Statistics of a set of durations (or sizes), as nsys stats computes them (schema doc §9.1), plus percentiles.
-struct DurationSummary : Tally
+/// The median and tail percentiles of a set of durations: what its sorted order tells without a pass over it. The
+/// tables' summaries and the duration histograms hold the same, so their numbers agree.
+struct Quantiles
 {
-    double mean = 0; ///< total / count in double, as SQLite avg()
     double median = 0; ///< middle value; mean of the two middle values for even counts
-    double stddev = 0; ///< sample standard deviation (n - 1); 0 when count == 1
     double p90 = 0; ///< linear interpolation between closest ranks (numpy's default)
     double p99 = 0;
+};
+
+/// The quantiles of @p sorted, which must be in ascending order (all 0 when it is empty).
+Quantiles quantilesSorted(const qint64* sorted, std::size_t count);
+
+/// Statistics of a set of durations (or sizes), as nsys stats computes them (schema doc §9.1), plus percentiles.
+struct DurationSummary : Tally, Quantiles
+{
+    double mean = 0; ///< total / count in double, as SQLite avg()
+    double stddev = 0; ///< sample standard deviation (n - 1); 0 when count == 1
 };
 
 /// Summarises @p sorted, which must be in ascending order.

@@ -176,7 +176,7 @@ private Q_SLOTS:
         QFETCH(double, p90);
         QFETCH(double, p99);
         const DurationHistogram h = durationHistogram(durations);
-        QCOMPARE(h.p50, p50);
+        QCOMPARE(h.median, p50);
         QVERIFY(qAbs(h.p90 - p90) < 1e-9);
         QVERIFY(qAbs(h.p99 - p99) < 1e-9);
     }

@@ -254,7 +254,7 @@ void TestNvtxPane::histogramOfTheSelectedRange()
     QCOMPARE(chart->histogram().count, qint64(3));
     QCOMPARE(chart->titleText(), u"3 executions"_s);
     QCOMPARE(chart->histogram().min, qint64(50));
-    QCOMPARE(chart->histogram().p50, 200.0);
+    QCOMPARE(chart->histogram().median, 200.0);
     // Its own export (the pane's Export menu): File → Export → PNG stays with the big charts.
     QVERIFY(!pane.exportablePlot());
 }

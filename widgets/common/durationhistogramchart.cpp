@@ -166,7 +166,7 @@ void DurationHistogramChart::showPercentiles()
 {
     if (m_histogram.count == 0)
         return;
-    const Percentile marks[] = { { "p50", m_histogram.p50, QColor(20, 40, 120), Qt::SolidLine },
+    const Percentile marks[] = { { "p50", m_histogram.median, QColor(20, 40, 120), Qt::SolidLine },
         { "p90", m_histogram.p90, QColor(200, 110, 0), Qt::DashLine },
         { "p99", m_histogram.p99, QColor(190, 20, 20), Qt::DashLine } };
     const double top = yAxis->range().upper;
