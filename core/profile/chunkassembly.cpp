@@ -12,6 +12,31 @@
 
 namespace nsw {
 
+namespace {
+
+/// The index of the entry with @p key, found in @p indexOf or else made by @p make and appended to @p entries.
+template <typename Entry, typename Make>
+std::int32_t indexOrAppend(QHash<qint64, std::int32_t>& indexOf, std::vector<Entry>& entries, qint64 key, Make&& make)
+{
+    if (const auto it = indexOf.constFind(key); it != indexOf.constEnd())
+        return it.value();
+    entries.push_back(make());
+    const auto index = std::int32_t(entries.size() - 1);
+    indexOf.insert(key, index);
+    return index;
+}
+
+/// Each local key of @p local (in local index order) -> its index by @p indexOfKey.
+template <typename IndexOfKey> std::vector<std::int32_t> remapOf(const LocalKeyMap& local, IndexOfKey&& indexOfKey)
+{
+    std::vector<std::int32_t> remap;
+    for (const std::int64_t key : local.keys())
+        remap.push_back(indexOfKey(key));
+    return remap;
+}
+
+} // namespace
+
 ProcessThreadRegistry::ProcessThreadRegistry(Profile& profile)
     : m_profile(profile)
 {
@@ -24,48 +49,34 @@ ProcessThreadRegistry::ProcessThreadRegistry(Profile& profile)
 ProcessIndex ProcessThreadRegistry::process(qint64 globalPid)
 {
     globalPid = globalPidOf(globalPid);
-    const auto it = m_processIndex.constFind(globalPid);
-    if (it != m_processIndex.constEnd())
-        return it.value();
-    ProcessInfo p;
-    p.globalPid = globalPid;
-    p.pid = pidOf(globalPid);
-    p.hostKey = hostKeyOf(globalPid);
-    m_profile.processes.push_back(p);
-    const auto index = ProcessIndex(m_profile.processes.size() - 1);
-    m_processIndex.insert(globalPid, index);
-    return index;
+    return indexOrAppend(m_processIndex, m_profile.processes, globalPid, [&] {
+        ProcessInfo p;
+        p.globalPid = globalPid;
+        p.pid = pidOf(globalPid);
+        p.hostKey = hostKeyOf(globalPid);
+        return p;
+    });
 }
 
 ThreadIndex ProcessThreadRegistry::thread(qint64 globalTid)
 {
-    const auto it = m_threadIndex.constFind(globalTid);
-    if (it != m_threadIndex.constEnd())
-        return it.value();
-    ThreadInfo t;
-    t.globalTid = globalTid;
-    t.tid = tidOf(globalTid);
-    t.process = process(globalPidOf(globalTid));
-    m_profile.threads.push_back(t);
-    const auto index = ThreadIndex(m_profile.threads.size() - 1);
-    m_threadIndex.insert(globalTid, index);
-    return index;
+    return indexOrAppend(m_threadIndex, m_profile.threads, globalTid, [&] {
+        ThreadInfo t;
+        t.globalTid = globalTid;
+        t.tid = tidOf(globalTid);
+        t.process = process(globalPidOf(globalTid));
+        return t;
+    });
 }
 
 std::vector<std::int32_t> ProcessThreadRegistry::processRemap(const LocalKeyMap& local)
 {
-    std::vector<std::int32_t> remap;
-    for (const std::int64_t key : local.keys())
-        remap.push_back(process(key));
-    return remap;
+    return remapOf(local, [this](qint64 key) { return process(key); });
 }
 
 std::vector<std::int32_t> ProcessThreadRegistry::threadRemap(const LocalKeyMap& local)
 {
-    std::vector<std::int32_t> remap;
-    for (const std::int64_t key : local.keys())
-        remap.push_back(thread(key));
-    return remap;
+    return remapOf(local, [this](qint64 key) { return thread(key); });
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include "core/profile/exportcheck.h"
 #include "core/profile/loadwarnings.h"
 #include "core/profile/profileloader.h"
+#include "core/profile/scannedtables.h"
 #include "core/profile/scanscheduler.h"
 #include "core/profile/stringresolver.h"
 #include "core/sqlite/sqlitedb.h"
@@ -136,19 +137,10 @@ void LoadRun::assemble()
 
 bool LoadRun::addTables()
 {
-    return addTable(LoadKernels, TableKind::Kernels, "CUPTI_ACTIVITY_KIND_KERNEL", QStringLiteral("Reading kernels"))
-        && addTable(
-            LoadMemOps, TableKind::Memcpy, "CUPTI_ACTIVITY_KIND_MEMCPY", QStringLiteral("Reading memory copies"))
-        && addTable(LoadMemOps, TableKind::Memset, "CUPTI_ACTIVITY_KIND_MEMSET", QStringLiteral("Reading memsets"))
-        && addTable(LoadGraphLaunches, TableKind::Graphs, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
-            QStringLiteral("Reading CUDA graph launches"))
-        && addTable(
-            LoadCudaApi, TableKind::CudaApi, "CUPTI_ACTIVITY_KIND_RUNTIME", QStringLiteral("Reading CUDA API calls"))
-        && addTable(LoadNvtx, TableKind::Nvtx, "NVTX_EVENTS", QStringLiteral("Reading NVTX events"))
-        && addTable(LoadOsrt, TableKind::Osrt, "OSRT_API", QStringLiteral("Reading OS runtime calls"))
-        && addTable(LoadCpuSamples, TableKind::Samples, "COMPOSITE_EVENTS", QStringLiteral("Reading CPU samples"))
-        && addTable(
-            LoadCpuSamples, TableKind::Callchains, "SAMPLING_CALLCHAINS", QStringLiteral("Reading CPU call stacks"));
+    for (const ScannedTable& t : scannedTables())
+        if (!addTable(t.part, t.kind, t.table, QLatin1String(t.stage)))
+            return false;
+    return true;
 }
 
 bool LoadRun::open()
@@ -244,8 +236,7 @@ double LoadRun::setAsideSecondStage()
     double firstRows = 0, allRows = 0;
     std::vector<std::unique_ptr<ScanTask>> first;
     for (auto& t : m_tasks) {
-        const bool isFirst = t->kind == TableKind::Kernels || t->kind == TableKind::Memcpy
-            || t->kind == TableKind::Memset || t->kind == TableKind::Graphs;
+        const bool isFirst = (scannedTable(t->kind).part & LoadFirstStage) != 0;
         const double rows = double(std::max<qint64>(t->ctx.estimatedRows, 1));
         allRows += rows;
         firstRows += isFirst ? rows : 0;

@@ -3,6 +3,7 @@
 
 #include "core/jobs/jobguard.h"
 #include "core/profile/profileloader.h"
+#include "core/profile/scannedtables.h"
 #include "core/sqlite/sqlitedb.h"
 #include "core/util/numberformat.h"
 
@@ -18,31 +19,6 @@
 namespace nsw {
 
 namespace {
-
-bool runTask(const SqliteDb& db, ScanTask& t, const LoadOptions& options)
-{
-    switch (t.kind) {
-    case TableKind::Kernels:
-        return readKernels(db, t.ctx, t.kernels, options.kernelColumns);
-    case TableKind::Memcpy:
-        return readMemcpy(db, t.ctx, t.memops);
-    case TableKind::Memset:
-        return readMemset(db, t.ctx, t.memops);
-    case TableKind::Graphs:
-        return readGraphTrace(db, t.ctx, t.graphs);
-    case TableKind::CudaApi:
-        return readCudaApi(db, t.ctx, t.api);
-    case TableKind::Nvtx:
-        return readNvtx(db, t.ctx, t.nvtx);
-    case TableKind::Osrt:
-        return readOsrt(db, t.ctx, t.osrt);
-    case TableKind::Samples:
-        return readSamples(db, t.ctx, t.samples);
-    case TableKind::Callchains:
-        return readCallchains(db, t.ctx, t.callchains);
-    }
-    return false;
-}
 
 /// "Reading kernels 1.2M/4.0M": rows read so far over the rows expected, summed over the stage's chunks.
 QString stageWithRows(const std::vector<ScanTask*>& tasks, const QString& stage)
@@ -99,7 +75,7 @@ std::optional<Error> runScans(const QString& path, const std::vector<ScanTask*>&
             ScanTask& task = *queue[i];
             QElapsedTimer timer;
             timer.start();
-            if (!runTask(*db, task, options))
+            if (!scannedTable(task.kind).read(*db, task, options))
                 stop.cancel();
             task.ctx.milliseconds = std::max<qint64>(timer.elapsed(), 1);
         }
