@@ -2,6 +2,7 @@
 #include "rulefile.h"
 
 #include "core/util/boundedregex.h"
+#include "core/util/findby.h"
 #include "core/util/stringlists.h"
 #include "core/util/userfile.h"
 
@@ -206,18 +207,12 @@ int RuleList::find(const QString& key) const
 
 const RuleList* RuleEngine::model(const QString& modelName) const
 {
-    for (const RuleList& m : models)
-        if (m.model == modelName)
-            return &m;
-    return nullptr;
+    return findBy(models, &RuleList::model, modelName);
 }
 
 RuleList* RuleEngine::model(const QString& modelName)
 {
-    for (RuleList& m : models)
-        if (m.model == modelName)
-            return &m;
-    return nullptr;
+    return findBy(models, &RuleList::model, modelName);
 }
 
 QStringList RuleEngine::modelNames() const
@@ -358,18 +353,12 @@ std::optional<RuleDocument> RuleDocument::load(const QString& path, RuleError* e
 
 const RuleEngine* RuleDocument::engine(const QString& name) const
 {
-    for (const RuleEngine& e : engines)
-        if (e.name == name)
-            return &e;
-    return nullptr;
+    return findBy(engines, &RuleEngine::name, name);
 }
 
 RuleEngine* RuleDocument::engine(const QString& name)
 {
-    for (RuleEngine& e : engines)
-        if (e.name == name)
-            return &e;
-    return nullptr;
+    return findBy(engines, &RuleEngine::name, name);
 }
 
 QByteArray RuleDocument::serialize() const

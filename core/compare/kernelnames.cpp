@@ -2,6 +2,7 @@
 #include "kernelnames.h"
 
 #include "core/nvtx/nvtxnames.h"
+#include "core/util/findby.h"
 
 #include <optional>
 
@@ -125,10 +126,7 @@ const std::vector<KernelNameRule>& kernelNameRules()
 
 const KernelNameRule* kernelNameRule(QStringView id)
 {
-    for (const KernelNameRule& r : kernelNameRules())
-        if (r.id == id)
-            return &r;
-    return nullptr;
+    return findBy(kernelNameRules(), &KernelNameRule::id, id);
 }
 
 QString normalizeKernelName(QStringView name)

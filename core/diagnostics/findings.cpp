@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/findingsbuilder.h"
+#include "core/util/findby.h"
 #include "core/util/timeformat.h"
 
 #include <QRegularExpression>
@@ -95,10 +96,7 @@ TimeNs FindingsBuilder::worstCauseIdle(std::initializer_list<GapCause> causes, i
 
 const IdleGap* FindingsBuilder::longestGap(int device) const
 {
-    for (const IdleGap& g : r.idleGaps.deviceGaps) // longest first
-        if (g.device == device)
-            return &g;
-    return nullptr;
+    return findBy(r.idleGaps.deviceGaps, &IdleGap::device, device); // longest first
 }
 
 QString FindingsBuilder::kernelNameOf(std::int64_t row) const

@@ -2,6 +2,7 @@
 // Findings on NCCL: communication not hidden behind compute, NCCL sharing a stream with compute, and GPUs waiting
 // for their peers in collectives (skew).
 #include "core/diagnostics/findingsbuilder.h"
+#include "core/util/findby.h"
 #include "core/util/timeformat.h"
 
 #include <algorithm>
@@ -27,10 +28,7 @@ const QString kConsumedCaveat = QStringLiteral(
 
 const NcclSkewDevice* skewOf(const NcclSkewResult& skew, int device)
 {
-    for (const NcclSkewDevice& d : skew.devices)
-        if (d.device == device)
-            return &d;
-    return nullptr;
+    return findBy(skew.devices, &NcclSkewDevice::device, device);
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/thresholds.h"
 
+#include "core/util/findby.h"
+
 #include <cmath>
 
 namespace nsw {
@@ -61,10 +63,7 @@ const std::vector<ThresholdSpec>& thresholdSpecs()
 
 const ThresholdSpec* findThresholdSpec(const QString& name)
 {
-    for (const ThresholdSpec& s : thresholdSpecs())
-        if (s.name == name)
-            return &s;
-    return nullptr;
+    return findBy(thresholdSpecs(), &ThresholdSpec::name, name);
 }
 
 double Thresholds::value(const QString& name) const

@@ -2,6 +2,7 @@
 #include "profile.h"
 
 #include "core/profile/capturespan.h"
+#include "core/util/findby.h"
 
 #include <QFileInfo>
 #include <algorithm>
@@ -46,12 +47,7 @@ QString Profile::memOpName(std::uint8_t copyKind) const
 
 const GpuInfo* Profile::gpuFor(ProcessIndex process, int cudaDevice) const
 {
-    auto byId = [this](int id) -> const GpuInfo* {
-        for (const GpuInfo& g : gpus)
-            if (g.id == id)
-                return &g;
-        return nullptr;
-    };
+    auto byId = [this](int id) { return findBy(gpus, &GpuInfo::id, id); };
     if (!cudaDevices.empty()) {
         const int pid = process >= 0 ? processes[std::size_t(process)].pid : -1;
         for (const CudaDeviceMapping& m : cudaDevices)

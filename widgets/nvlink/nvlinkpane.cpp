@@ -4,6 +4,7 @@
 #include "core/models/nvlinkpeakmodel.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
+#include "core/util/findby.h"
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 #include "linkmenu.h"
@@ -391,10 +392,7 @@ const LinkPeakEntry* NvlinkPane::gpuModel() const
     const QString pattern = m_model->currentData().toString();
     if (pattern.isEmpty())
         return nullptr;
-    for (const LinkPeakEntry& e : m_peakTable.entries())
-        if (e.pattern == pattern)
-            return &e;
-    return nullptr;
+    return findBy(m_peakTable.entries(), &LinkPeakEntry::pattern, pattern);
 }
 
 void NvlinkPane::alignRecordingStart()
