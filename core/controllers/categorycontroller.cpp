@@ -4,6 +4,7 @@
 #include "core/categories/categoryrun.h"
 #include "core/session/profilesession.h"
 #include "core/session/workbench.h"
+#include "core/util/findby.h"
 #include "core/util/userfile.h"
 
 #include <QDir>
@@ -316,39 +317,33 @@ QString CategoryController::exportTo(const QString& path) const
     return doc.save(path);
 }
 
-void CategoryController::setTimeMode(TimeMode mode)
+template <typename T> void CategoryController::setOption(T& option, T value)
 {
-    if (mode == m_mode)
+    if (value == option)
         return;
-    m_mode = mode;
+    option = value;
     Q_EMIT optionsChanged();
     recompute();
+}
+
+void CategoryController::setTimeMode(TimeMode mode)
+{
+    setOption(m_mode, mode);
 }
 
 void CategoryController::setPerDevice(bool perDevice)
 {
-    if (perDevice == m_perDevice)
-        return;
-    m_perDevice = perDevice;
-    Q_EMIT optionsChanged();
-    recompute();
+    setOption(m_perDevice, perDevice);
 }
 
 void CategoryController::setWallSource(WallSource source)
 {
-    if (source == m_wallSource)
-        return;
-    m_wallSource = source;
-    Q_EMIT optionsChanged();
-    recompute();
+    setOption(m_wallSource, source);
 }
 
 const CategoryController::SessionResult* CategoryController::result(const ProfileSession* session) const
 {
-    for (const SessionResult& r : m_results)
-        if (r.session == session)
-            return &r;
-    return nullptr;
+    return findBy(m_results, &SessionResult::session, session);
 }
 
 std::vector<ProfileCategories> CategoryController::profileCategories() const

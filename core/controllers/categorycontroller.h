@@ -132,6 +132,8 @@ private:
     void onSessionAdded(ProfileSession* session);
     void ensureTimeline(ProfileSession* session);
     void recompute();
+    /// Sets one of the options (time mode, per device, wall source); a change is announced and recomputed.
+    template <typename T> void setOption(T& option, T value);
     QString saveEngine(const RuleEngine& engine) const;
 
     Workbench* m_workbench;
