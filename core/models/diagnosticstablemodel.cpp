@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "diagnosticstablemodel.h"
 
+#include "core/models/cellvalue.h"
 #include "core/models/modelroles.h"
 #include "core/util/numberformat.h"
 #include "core/util/readablename.h"
@@ -24,17 +25,6 @@ QString displayCell(const DiagnosticsCell& cell, const QString& column)
             return QStringLiteral("%1 %").arg(*d, 0, 'f', 1);
         return withThousandsSeparators(*d, std::abs(*d) >= 100 ? 1 : 3);
     }
-    if (const auto* s = std::get_if<QString>(&cell))
-        return *s;
-    return {};
-}
-
-QVariant rawCell(const DiagnosticsCell& cell)
-{
-    if (const auto* i = std::get_if<qint64>(&cell))
-        return *i;
-    if (const auto* d = std::get_if<double>(&cell))
-        return *d;
     if (const auto* s = std::get_if<QString>(&cell))
         return *s;
     return {};
@@ -75,9 +65,9 @@ QVariant DiagnosticsTableModel::data(const QModelIndex& index, int role) const
         return displayCell(cell, m_table->columns.value(index.column()));
     case SortRole:
     case RawValueRole:
-        return rawCell(cell);
+        return cellValue(cell);
     case CsvTextRole: {
-        const QVariant raw = rawCell(cell);
+        const QVariant raw = cellValue(cell);
         return raw.isValid() ? raw.toString() : QString();
     }
     case Qt::TextAlignmentRole:

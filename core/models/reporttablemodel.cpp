@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reporttablemodel.h"
 
+#include "core/models/cellvalue.h"
 #include "core/models/modelroles.h"
 #include "core/stats/reportformat.h"
 #include "core/util/csv.h"
@@ -33,15 +34,8 @@ QVariant ReportTableModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
     const ReportValue& v = m_report.rows[std::size_t(index.row())][std::size_t(index.column())];
-    if (role == SortRole || role == RawValueRole) {
-        if (const auto* i = std::get_if<qint64>(&v))
-            return *i;
-        if (const auto* d = std::get_if<double>(&v))
-            return *d;
-        if (const auto* s = std::get_if<QString>(&v))
-            return *s;
-        return {};
-    }
+    if (role == SortRole || role == RawValueRole)
+        return cellValue(v);
     if (role == CsvTextRole)
         return reportCellText(v, m_report.columns[std::size_t(index.column())]);
     if (role == Qt::DisplayRole)
