@@ -5,6 +5,8 @@
 #include "core/util/timeformat.h"
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace nsw {
 
@@ -133,6 +135,25 @@ QString findingHostTimeText(const Finding& f)
                                   : QStringLiteral("%1 on %2").arg(formatDuration(f.hostNs), f.hostThread);
 }
 
+namespace {
+
+/// The labelled lines under a finding's detail in every written format, those it has, in their order: GPU cost, host
+/// time, evidence, recommendation (its thresholds follow, formatted by each format).
+std::vector<std::pair<QString, QString>> findingFacts(const DiagnosticsResult& r, const Finding& f)
+{
+    std::vector<std::pair<QString, QString>> facts;
+    if (QString cost = findingGpuCostText(r, f); !cost.isEmpty())
+        facts.emplace_back(QStringLiteral("GPU cost"), std::move(cost));
+    if (QString host = findingHostTimeText(f); !host.isEmpty())
+        facts.emplace_back(QStringLiteral("Host time"), std::move(host));
+    if (QString e = evidenceText(r, f.evidence); !e.isEmpty())
+        facts.emplace_back(QStringLiteral("Evidence"), std::move(e));
+    facts.emplace_back(QStringLiteral("Recommendation"), f.recommendation);
+    return facts;
+}
+
+} // namespace
+
 nlohmann::ordered_json diagnosticsJson(const DiagnosticsResult& r)
 {
     nlohmann::ordered_json j;
@@ -258,13 +279,8 @@ QString findingsText(const DiagnosticsResult& r)
     for (const Finding& f : r.findings) {
         out += QStringLiteral("%1. [%2] %3\n").arg(++n).arg(severityName(f.severity).toUpper(), f.title);
         out += QStringLiteral("   %1\n").arg(f.detail);
-        if (const QString cost = findingGpuCostText(r, f); !cost.isEmpty())
-            out += QStringLiteral("   GPU cost: %1\n").arg(cost);
-        if (const QString host = findingHostTimeText(f); !host.isEmpty())
-            out += QStringLiteral("   Host time: %1\n").arg(host);
-        if (const QString e = evidenceText(r, f.evidence); !e.isEmpty())
-            out += QStringLiteral("   Evidence: %1\n").arg(e);
-        out += QStringLiteral("   Recommendation: %1\n").arg(f.recommendation);
+        for (const auto& [label, text] : findingFacts(r, f))
+            out += QStringLiteral("   %1: %2\n").arg(label, text);
         if (!f.thresholds.isEmpty())
             out += QStringLiteral("   Thresholds: %1\n").arg(f.thresholds.join(QStringLiteral(", ")));
         out += QLatin1Char('\n');
@@ -295,13 +311,8 @@ QString diagnosticsMarkdown(const DiagnosticsResult& r)
     for (const Finding& f : r.findings) {
         out += QStringLiteral("### [%1] %2\n\n").arg(severityName(f.severity), f.title);
         out += f.detail + QStringLiteral("\n\n");
-        if (const QString cost = findingGpuCostText(r, f); !cost.isEmpty())
-            out += QStringLiteral("- **GPU cost**: %1\n").arg(cost);
-        if (const QString host = findingHostTimeText(f); !host.isEmpty())
-            out += QStringLiteral("- **Host time**: %1\n").arg(host);
-        if (const QString e = evidenceText(r, f.evidence); !e.isEmpty())
-            out += QStringLiteral("- **Evidence**: %1\n").arg(e);
-        out += QStringLiteral("- **Recommendation**: %1\n").arg(f.recommendation);
+        for (const auto& [label, text] : findingFacts(r, f))
+            out += QStringLiteral("- **%1**: %2\n").arg(label, text);
         if (!f.thresholds.isEmpty())
             out += QStringLiteral("- **Thresholds**: `%1`\n").arg(f.thresholds.join(QStringLiteral("`, `")));
         out += QLatin1Char('\n');
@@ -357,13 +368,8 @@ QString diagnosticsHtml(const DiagnosticsResult& r, const std::map<QString, QByt
         const QString sev = severityName(f.severity);
         out += QStringLiteral("<div class=\"finding %1\"><p><span class=\"sev\">%1</span> <b>%2</b></p><p>%3</p><ul>")
                    .arg(sev, htmlEscape(f.title), htmlEscape(f.detail));
-        if (const QString cost = findingGpuCostText(r, f); !cost.isEmpty())
-            out += QStringLiteral("<li>GPU cost: %1</li>").arg(htmlEscape(cost));
-        if (const QString host = findingHostTimeText(f); !host.isEmpty())
-            out += QStringLiteral("<li>Host time: %1</li>").arg(htmlEscape(host));
-        if (const QString e = evidenceText(r, f.evidence); !e.isEmpty())
-            out += QStringLiteral("<li>Evidence: %1</li>").arg(htmlEscape(e));
-        out += QStringLiteral("<li>Recommendation: %1</li>").arg(htmlEscape(f.recommendation));
+        for (const auto& [label, text] : findingFacts(r, f))
+            out += QStringLiteral("<li>%1: %2</li>").arg(label, htmlEscape(text));
         if (!f.thresholds.isEmpty())
             out += QStringLiteral("<li>Thresholds: <code>%1</code></li>")
                        .arg(htmlEscape(f.thresholds.join(QStringLiteral(", "))));
