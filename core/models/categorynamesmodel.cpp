@@ -6,15 +6,49 @@
 
 namespace nsw {
 
+namespace {
+QString timeHeader(TimeMode mode)
+{
+    return CategoryNamesModel::tr("Time [%1]").arg(timeModeName(mode));
+}
+} // namespace
+
 CategoryNamesModel::CategoryNamesModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{ }
+    : ColumnTableModel(parent)
+{
+    // Tool tips repeat the shown text (the name with its short name), for cells too narrow to show it.
+    setColumns({
+        { .header = tr("Name"),
+            .raw = [this](int r) { return at(r).name; },
+            .toolTip
+            = [this](int r) { return QString(at(r).name + QStringLiteral("\nshort name: ") + at(r).shortName); },
+            .alignment = {} },
+        { .header = tr("Category"),
+            .raw = [this](int r) { return at(r).category; },
+            .toolTip = [this](int r) { return at(r).category; },
+            .alignment = {} },
+        { .header = tr("Rule"),
+            .raw = [this](int r) { return at(r).rule; },
+            .text = [this](int r, const QVariant&) { return ruleText(at(r)); },
+            .toolTip = [this](int r) { return ruleText(at(r)); },
+            .alignment = {} },
+        { .header = tr("Instances"),
+            .raw = [this](int r) { return qint64(at(r).instances); },
+            .text = countText(),
+            .toolTip = [this](int r) { return withThousandsSeparators(qint64(at(r).instances)); } },
+        { .header = timeHeader(TimeMode::Global),
+            .rawHeader = tr("Time (ns)"),
+            .raw = [this](int r) { return qint64(at(r).time); },
+            .text = durationText(),
+            .toolTip = [this](int r) { return formatDuration(at(r).time); } },
+    });
+}
 
 void CategoryNamesModel::setRows(std::vector<CategoryNameRow> rows, TimeMode mode)
 {
     beginResetModel();
     m_rows = std::move(rows);
-    m_mode = mode;
+    setHeader(TimeColumn, timeHeader(mode));
     endResetModel();
 }
 
@@ -23,70 +57,20 @@ const CategoryNameRow* CategoryNamesModel::rowAt(int row) const
     return row >= 0 && std::size_t(row) < m_rows.size() ? &m_rows[std::size_t(row)] : nullptr;
 }
 
-int CategoryNamesModel::rowCount(const QModelIndex& parent) const
+QVariant CategoryNamesModel::rowData(int row, int role) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int CategoryNamesModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant CategoryNamesModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const CategoryNameRow& r = m_rows[std::size_t(index.row())];
     if (role == KernelNameRole)
-        return r.name;
+        return at(row).name;
     if (role == IdentityRole)
-        return index.row();
-    if (role == Qt::TextAlignmentRole && index.column() >= InstancesColumn)
-        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    const bool raw = role == SortRole || role == RawValueRole;
-    if (role != Qt::DisplayRole && !raw && role != Qt::ToolTipRole)
-        return {};
-    switch (Column(index.column())) {
-    case NameColumn:
-        return role == Qt::ToolTipRole ? r.name + QStringLiteral("\nshort name: ") + r.shortName : r.name;
-    case CategoryColumn:
-        return r.category;
-    case RuleColumn:
-        if (raw)
-            return r.rule;
-        if (r.rule < 0)
-            return tr("none matches");
-        return r.catchAll ? tr("%1 (catch-all)").arg(r.rule + 1) : QString::number(r.rule + 1);
-    case InstancesColumn:
-        return raw ? QVariant(qint64(r.instances)) : QVariant(withThousandsSeparators(qint64(r.instances)));
-    case TimeColumn:
-        return raw ? QVariant(qint64(r.time)) : QVariant(formatDuration(r.time));
-    case ColumnCount:
-        break;
-    }
+        return row;
     return {};
 }
 
-QVariant CategoryNamesModel::headerData(int section, Qt::Orientation orientation, int role) const
+QString CategoryNamesModel::ruleText(const CategoryNameRow& r)
 {
-    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != RawValueRole))
-        return QAbstractTableModel::headerData(section, orientation, role);
-    switch (Column(section)) {
-    case NameColumn:
-        return tr("Name");
-    case CategoryColumn:
-        return tr("Category");
-    case RuleColumn:
-        return tr("Rule");
-    case InstancesColumn:
-        return tr("Instances");
-    case TimeColumn:
-        return role == RawValueRole ? tr("Time (ns)") : tr("Time [%1]").arg(timeModeName(m_mode));
-    case ColumnCount:
-        break;
-    }
-    return {};
+    if (r.rule < 0)
+        return tr("none matches");
+    return r.catchAll ? tr("%1 (catch-all)").arg(r.rule + 1) : QString::number(r.rule + 1);
 }
 
 } // namespace nsw

@@ -2,15 +2,14 @@
 #pragma once
 
 #include "core/categories/categorytable.h"
+#include "core/models/columntablemodel.h"
 #include "core/models/modelroles.h"
-
-#include <QAbstractTableModel>
 
 namespace nsw {
 
 /// Distinct names of a profile with the category and rule the rules give them (the rule editor's browser of
 /// uncategorised kernels).
-class CategoryNamesModel : public QAbstractTableModel
+class CategoryNamesModel : public ColumnTableModel
 {
     Q_OBJECT
 public:
@@ -28,14 +27,16 @@ public:
     void setRows(std::vector<CategoryNameRow> rows, TimeMode mode);
     const CategoryNameRow* rowAt(int row) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rows() const override { return int(m_rows.size()); }
+    QVariant rowData(int row, int role) const override;
 
 private:
+    const CategoryNameRow& at(int row) const { return m_rows[std::size_t(row)]; }
+    /// The rule's number as the editor lists it, "none matches" for none.
+    static QString ruleText(const CategoryNameRow& row);
+
     std::vector<CategoryNameRow> m_rows;
-    TimeMode m_mode = TimeMode::Global;
 };
 
 } // namespace nsw

@@ -46,6 +46,8 @@ protected:
     explicit ColumnTableModel(QObject* parent);
     /// Call once, in the subclass's constructor.
     void setColumns(std::vector<ColumnSpec> columns) { m_columns = std::move(columns); }
+    /// For a header that names what the rows hold (a time mode): call between beginResetModel and endResetModel.
+    void setHeader(int column, const QString& header) { m_columns[std::size_t(column)].header = header; }
     virtual int rows() const = 0;
     /// The roles of a whole row (IdentityRole, KernelNameRole...); none by default.
     virtual QVariant rowData(int row, int role) const;
