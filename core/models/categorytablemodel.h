@@ -2,15 +2,14 @@
 #pragma once
 
 #include "core/categories/categorytable.h"
+#include "core/models/columntablemodel.h"
 #include "core/models/modelroles.h"
-
-#include <QAbstractTableModel>
 
 namespace nsw {
 
 /// The categories pane's table: one row per category (and the CPU segment), per bar its time, share and instances
 /// (each bar's own: profiles and GPUs are never added up).
-class CategoryTableModel : public QAbstractTableModel
+class CategoryTableModel : public ColumnTableModel
 {
     Q_OBJECT
 public:
@@ -29,12 +28,14 @@ public:
     void setTable(CategoryTable table);
     const CategoryTable& table() const { return m_table; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+protected:
+    int rows() const override { return int(m_table.rowCount()); }
+    QVariant rowData(int row, int role) const override;
 
 private:
+    /// The category column, then per bar its time, share and instances columns.
+    std::vector<ColumnSpec> columns() const;
+
     CategoryTable m_table;
 };
 

@@ -44,7 +44,8 @@ public:
 
 protected:
     explicit ColumnTableModel(QObject* parent);
-    /// Call once, in the subclass's constructor.
+    /// Call in the subclass's constructor, or between beginResetModel and endResetModel for columns that follow the
+    /// data (one per bar of a chart).
     void setColumns(std::vector<ColumnSpec> columns) { m_columns = std::move(columns); }
     /// For a header that names what the rows hold (a time mode): call between beginResetModel and endResetModel.
     void setHeader(int column, const QString& header) { m_columns[std::size_t(column)].header = header; }
