@@ -17,14 +17,14 @@ namespace nsw {
 
 namespace {
 
+/// A kernel or memory operation of the device being swept.
 struct DeviceOp
 {
     TimeNs start;
     TimeNs end;
     std::uint32_t row;
-    bool memory;
-    int device;
     std::uint32_t stream;
+    bool memory;
 };
 
 /// The CUDA API calls of one process, as unions a gap is tested against.
@@ -190,42 +190,48 @@ private:
     std::vector<Cursors> m_cursors; ///< per process, pointing into m_calls
 };
 
-/// The operations that overlap the focus, grouped by device (in DiagnosticsDevice order), each device's kernels
-/// then its memory operations in table order.
-struct OpsByDevice
+/// The operations that overlap the focus, one device at a time: each device's kernels then its memory operations
+/// in table order. One buffer serves every device (a few devices of millions of operations each: the pages are
+/// faulted in once, not once per device).
+class DeviceOps
 {
-    std::vector<DeviceOp> ops;
-    std::vector<std::size_t> begin; ///< per device of AnalysisContext::devices, size devices + 1
-};
+public:
+    explicit DeviceOps(const AnalysisContext& c)
+        : m_c(c)
+    {
+        // Every device key of the context is one of its devices, in ascending order; few devices, so a search per
+        // operation is cheap.
+        std::vector<std::size_t> counts(c.devices.size(), 0);
+        const auto slotOf = [&](int key) {
+            return std::size_t(
+                std::ranges::lower_bound(c.devices, key, {}, &DiagnosticsDevice::key) - c.devices.begin());
+        };
+        c.forEachKernel([&](std::size_t i) { ++counts[slotOf(c.kernelDevice[i])]; });
+        c.forEachMemOp([&](std::size_t i) { ++counts[slotOf(c.memOpDevice[i])]; });
+        reserveHugePages(m_ops, counts.empty() ? 0 : *std::ranges::max_element(counts));
+    }
 
-OpsByDevice opsByDevice(const AnalysisContext& c)
-{
-    const Profile& p = *c.profile;
-    std::vector<int> keys;
-    for (const DiagnosticsDevice& d : c.devices)
-        keys.push_back(d.key);
-    // Every device key of the context is one of its devices; few devices, so a search per operation is cheap.
-    auto slotOf = [&](int key) { return std::size_t(std::lower_bound(keys.begin(), keys.end(), key) - keys.begin()); };
-    OpsByDevice out;
-    std::vector<std::size_t> next(keys.size() + 1, 0);
-    c.forEachKernel([&](std::size_t i) { ++next[slotOf(c.kernelDevice[i])]; });
-    c.forEachMemOp([&](std::size_t i) { ++next[slotOf(c.memOpDevice[i])]; });
-    std::size_t offset = 0;
-    for (std::size_t& n : next)
-        offset += std::exchange(n, offset);
-    out.begin = next;
-    reserveHugePages(out.ops, offset);
-    out.ops.resize(offset);
-    c.forEachKernel([&](std::size_t i) {
-        out.ops[next[slotOf(c.kernelDevice[i])]++] = { p.kernels.start[i], p.kernels.end[i], std::uint32_t(i), false,
-            c.kernelDevice[i], i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u };
-    });
-    c.forEachMemOp([&](std::size_t i) {
-        out.ops[next[slotOf(c.memOpDevice[i])]++] = { p.memops.start[i], p.memops.end[i], std::uint32_t(i), true,
-            c.memOpDevice[i], i < p.memops.stream.size() ? p.memops.stream[i] : 0u };
-    });
-    return out;
-}
+    std::span<DeviceOp> of(int device)
+    {
+        const Profile& p = *m_c.profile;
+        m_ops.clear();
+        m_c.forEachKernel([&](std::size_t i) {
+            if (m_c.kernelDevice[i] == device)
+                m_ops.push_back({ p.kernels.start[i], p.kernels.end[i], std::uint32_t(i),
+                    i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u, false });
+        });
+        m_c.forEachMemOp([&](std::size_t i) {
+            if (m_c.memOpDevice[i] == device)
+                m_ops.push_back({ p.memops.start[i], p.memops.end[i], std::uint32_t(i),
+                    i < p.memops.stream.size() ? p.memops.stream[i] : 0u, true });
+        });
+        return m_ops;
+    }
+
+private:
+    const AnalysisContext& m_c;
+    std::vector<DeviceOp> m_ops;
+};
 
 /// Sorts @p ops by start then end, cheaply when they are already sorted or a few sorted runs (kernels, then memory
 /// operations).
@@ -249,10 +255,10 @@ public:
         , m_listStreams(listStreams)
     { }
 
-    DeviceIdle run(std::span<const DeviceOp> ops, CancelPoll<>& poll)
+    DeviceIdle run(int device, std::span<const DeviceOp> ops, CancelPoll<>& poll)
     {
         DeviceIdle d;
-        d.device = ops.front().device;
+        d.device = m_device = device;
         d.spanNs = m_c.windowDuration();
         d.histogram = gapBuckets();
         m_streams = {};
@@ -296,7 +302,7 @@ private:
         const DeviceOp& prev, const DeviceOp& next, TimeNs s, TimeNs e, std::int64_t stream, GapCause cause) const
     {
         IdleGap g;
-        g.device = next.device;
+        g.device = m_device;
         g.stream = stream;
         g.start = s;
         g.end = e;
@@ -360,6 +366,7 @@ private:
     GapClassifier& m_classifier;
     IdleGapResult& m_result;
     bool m_listStreams;
+    int m_device = 0; ///< the one being swept
     FlatIndex<std::uint32_t, IntegerHash> m_streams;
     std::vector<StreamState> m_streamEnds; ///< by m_streams index
 };
@@ -427,20 +434,19 @@ IdleGapResult sweepDevices(
     result.longMinNs = longMinNs;
     if (!c.profile)
         return result;
-    OpsByDevice byDevice = opsByDevice(c);
+    DeviceOps deviceOps(c);
     if (job.isCancelled())
         return result;
     GapClassifier classifier(c);
     CancelPoll<> poll(job.cancelToken());
     DeviceSweep sweep(c, classifier, result, listStreams);
     std::vector<DeviceOp> scratch;
-    for (std::size_t d = 0; d + 1 < byDevice.begin.size() && !poll.stopped(); ++d) {
-        const std::span<DeviceOp> ops(
-            byDevice.ops.data() + byDevice.begin[d], byDevice.ops.data() + byDevice.begin[d + 1]);
+    for (std::size_t d = 0; d < c.devices.size() && !poll.stopped(); ++d) {
+        const std::span<DeviceOp> ops = deviceOps.of(c.devices[d].key);
         if (ops.empty())
             continue;
         sortByTime(ops, scratch);
-        result.devices.push_back(sweep.run(ops, poll));
+        result.devices.push_back(sweep.run(c.devices[d].key, ops, poll));
     }
     return result;
 }

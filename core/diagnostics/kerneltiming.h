@@ -27,7 +27,7 @@ struct Percentiles : Tally
     double p90 = 0;
     double p99 = 0;
 };
-/// Sorts @p values and measures them; all zero when empty.
+/// Measures @p values (percentiles interpolated between neighbouring ranks); all zero when empty.
 Percentiles percentilesOf(std::vector<TimeNs> values);
 
 /// Kernel durations and launch intervals of one process, or of all (pid 0).

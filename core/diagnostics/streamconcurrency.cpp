@@ -2,9 +2,11 @@
 #include "core/diagnostics/streamconcurrency.h"
 
 #include "core/profile/intervals.h"
+#include "core/util/sortruns.h"
 
 #include <algorithm>
 #include <map>
+#include <span>
 
 namespace nsw {
 
@@ -42,16 +44,19 @@ std::vector<DeviceConcurrency> computeStreamConcurrency(const AnalysisContext& c
     for (auto& [device, streams] : byStream) {
         if (job.isCancelled())
             return {};
-        // A stream's own operations never count twice: each stream is united first, then +1/-1 per interval.
-        std::vector<std::pair<TimeNs, int>> edges;
+        // A stream's own operations never count twice: each stream is united first, then +1 at each start and -1 at
+        // each end. Each stream's starts (and ends) ascend, so all of them are a few sorted runs to merge.
+        std::vector<TimeNs> starts, ends, scratch;
         for (auto& [stream, intervals] : streams) {
             const IntervalUnion merged(std::move(intervals));
             for (const TimeInterval& iv : merged.intervals()) {
-                edges.emplace_back(iv.first, +1);
-                edges.emplace_back(iv.second, -1);
+                starts.push_back(iv.first);
+                ends.push_back(iv.second);
             }
         }
-        std::sort(edges.begin(), edges.end()); // at one instant, ends (-1) before starts
+        for (std::vector<TimeNs>* edges : { &starts, &ends })
+            if (!sortByRuns(std::span<TimeNs>(*edges), scratch, std::less<TimeNs>(), streams.size()))
+                std::sort(edges->begin(), edges->end());
         DeviceConcurrency d;
         d.device = device;
         d.spanNs = c.windowDuration();
@@ -59,10 +64,12 @@ std::vector<DeviceConcurrency> computeStreamConcurrency(const AnalysisContext& c
         d.timeWithStreams.assign(streams.size() + 1, 0);
         int busy = 0;
         TimeNs at = c.windowStart;
-        for (const auto& [time, delta] : edges) {
+        for (std::size_t s = 0, e = 0; e < ends.size();) {
+            const bool endsFirst = s == starts.size() || ends[e] <= starts[s]; // at one instant, ends before starts
+            const TimeNs time = endsFirst ? ends[e++] : starts[s++];
             d.timeWithStreams[std::size_t(busy)] += time - at;
             at = time;
-            busy += delta;
+            busy += endsFirst ? -1 : +1;
         }
         d.timeWithStreams[0] += c.windowEnd - at;
         out.push_back(std::move(d));

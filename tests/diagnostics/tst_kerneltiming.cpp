@@ -58,6 +58,8 @@ void TestKernelTiming::percentilesOfValues_data()
     QTest::addColumn<double>("p99");
     QTest::newRow("1..10: 5.5, 9.1, 9.91") << QList<qint64> { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 } << 5.5 << 9.1 << 9.91;
     QTest::newRow("one value") << QList<qint64> { 42 } << 42.0 << 42.0 << 42.0;
+    QTest::newRow("two values: all three ranks between them") << QList<qint64> { 3, 1 } << 2.0 << 2.8 << 2.98;
+    QTest::newRow("ties, unsorted: 1 5 5 5 9") << QList<qint64> { 5, 5, 1, 9, 5 } << 5.0 << 7.4 << 8.84;
     QTest::newRow("empty") << QList<qint64> {} << 0.0 << 0.0 << 0.0;
 }
 
