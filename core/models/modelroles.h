@@ -20,6 +20,10 @@ enum ModelRole : int
     IdentityRole,
     /// True on a row that stays first whatever the sort and passes every filter (e.g. a totals row).
     PinnedRole,
+    /// Asked of a column's horizontal header: the Qt::SortOrder its rows already have, under every parent, by this
+    /// column's SortRole, ties in the order a stable sort would keep (none: unordered). SortFilterProxy then sorts
+    /// that column in that order by row number (a million calls to data() less); such a model has no pinned rows.
+    PresortedRole,
     FirstCustomRole = Qt::UserRole + 32,
 };
 

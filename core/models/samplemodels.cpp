@@ -4,6 +4,8 @@
 #include "core/models/modelroles.h"
 #include "core/util/numberformat.h"
 
+#include <algorithm>
+
 namespace nsw {
 
 namespace {
@@ -46,10 +48,13 @@ QVariant sampleCell(
     return {};
 }
 
-QVariant sampleHeader(int section, Qt::Orientation orientation, int role)
+/// @p presorted: the column whose SortRole the rows descend by, if any (-1: none).
+QVariant sampleHeader(int section, Qt::Orientation orientation, int role, int presorted)
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= SampleColumnCount)
         return {};
+    if (role == PresortedRole)
+        return section == presorted ? QVariant(int(Qt::DescendingOrder)) : QVariant();
     if (role != Qt::DisplayRole && role != RawValueRole && role != CsvTextRole)
         return {};
     static const char* const kNames[] = { "Function", "Module", "Self", "Total", "Self %", "Total %" };
@@ -68,6 +73,8 @@ void SampleFlatModel::setFunctions(ProfilePtr profile, std::vector<FunctionCount
     m_profile = std::move(profile);
     m_functions = std::move(functions);
     m_samples = samples;
+    m_bySelf = std::is_sorted(m_functions.begin(), m_functions.end(),
+        [](const FunctionCount& a, const FunctionCount& b) { return a.self > b.self; });
     endResetModel();
 }
 
@@ -96,7 +103,7 @@ QVariant SampleFlatModel::data(const QModelIndex& index, int role) const
 
 QVariant SampleFlatModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    return sampleHeader(section, orientation, role);
+    return sampleHeader(section, orientation, role, m_bySelf ? SampleSelfColumn : -1);
 }
 
 SampleTreeModel::SampleTreeModel(QObject* parent)
@@ -108,17 +115,30 @@ void SampleTreeModel::setRows(ProfilePtr profile, const std::vector<SampleTreeRo
     beginResetModel();
     m_profile = std::move(profile);
     m_samples = samples;
+    // Every node's children in one array: a bottom-up tree has a node per caller of every function, and a vector
+    // each was a million allocations on the GUI thread.
+    std::vector<std::uint32_t> begin;
+    linkChildLists(
+        rows.size() + 1, [&](std::size_t v) { return rows[v - 1].parentRow + 1; }, begin, m_childList);
     m_nodes.assign(rows.size() + 1, SampleViewNode {});
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        SampleViewNode& n = m_nodes[i + 1];
-        n.parent = rows[i].parentRow + 1;
-        n.function = rows[i].function;
-        n.self = rows[i].self;
-        n.total = rows[i].total;
-        std::vector<std::int32_t>& siblings = m_nodes[std::size_t(n.parent)].children;
-        n.row = std::int32_t(siblings.size());
-        siblings.push_back(std::int32_t(i + 1));
+    m_byTotal = true;
+    for (std::size_t v = 0; v < m_nodes.size(); ++v) {
+        SampleViewNode& n = m_nodes[v];
+        if (v > 0) {
+            const SampleTreeRow& r = rows[v - 1];
+            n.parent = r.parentRow + 1;
+            n.function = r.function;
+            n.self = r.self;
+            n.total = r.total;
+        }
+        n.children = { m_childList.data() + begin[v], m_childList.data() + begin[v + 1] };
     }
+    for (const SampleViewNode& n : m_nodes)
+        for (std::size_t k = 0; k < n.children.size(); ++k) {
+            m_nodes[std::size_t(n.children[k])].row = std::int32_t(k);
+            if (k > 0 && m_nodes[std::size_t(n.children[k - 1])].total < m_nodes[std::size_t(n.children[k])].total)
+                m_byTotal = false;
+        }
     setNodes(&m_nodes);
     endResetModel();
 }
@@ -143,7 +163,7 @@ QVariant SampleTreeModel::data(const QModelIndex& index, int role) const
 
 QVariant SampleTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    return sampleHeader(section, orientation, role);
+    return sampleHeader(section, orientation, role, m_byTotal ? SampleTotalColumn : -1);
 }
 
 } // namespace nsw

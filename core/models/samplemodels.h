@@ -6,6 +6,7 @@
 
 #include <QAbstractTableModel>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace nsw {
@@ -45,13 +46,14 @@ private:
     ProfilePtr m_profile;
     std::vector<FunctionCount> m_functions;
     qint64 m_samples = 0;
+    bool m_bySelf = true; ///< the functions descend by self samples, as countFunctions() orders them
 };
 
 struct SampleViewNode
 {
     std::int32_t parent = -1;
     std::int32_t row = 0;
-    std::vector<std::int32_t> children;
+    std::span<const std::int32_t> children; ///< in SampleTreeModel's one array of every node's children
     std::int32_t function = -1;
     qint64 self = 0;
     qint64 total = 0;
@@ -75,7 +77,9 @@ public:
 private:
     ProfilePtr m_profile;
     std::vector<SampleViewNode> m_nodes;
+    std::vector<std::int32_t> m_childList;
     qint64 m_samples = 0;
+    bool m_byTotal = true; ///< siblings descend by total samples, as the tree rows order them
 };
 
 } // namespace nsw

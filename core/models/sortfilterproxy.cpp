@@ -36,9 +36,34 @@ bool SortFilterProxy::isPinned(const QModelIndex& index) const
 
 bool SortFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
 {
-    if (!sourceParent.isValid() && sourceModel() && isPinned(sourceModel()->index(sourceRow, 0)))
-        return true;
-    return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
+    // The filter first: without one it accepts every row at once, and the pinned row is not asked for.
+    return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent)
+        || (!sourceParent.isValid() && sourceModel() && isPinned(sourceModel()->index(sourceRow, 0)));
+}
+
+void SortFilterProxy::setSourceModel(QAbstractItemModel* model)
+{
+    for (const QMetaObject::Connection& c : m_presortWatch)
+        disconnect(c);
+    m_presortColumn = -2;
+    QSortFilterProxyModel::setSourceModel(model);
+    if (!model)
+        return;
+    const auto forget = [this] { m_presortColumn = -2; };
+    m_presortWatch = { connect(model, &QAbstractItemModel::headerDataChanged, this, forget),
+        connect(model, &QAbstractItemModel::modelAboutToBeReset, this, forget) };
+}
+
+bool SortFilterProxy::sortsAsTheSource(int sourceColumn) const
+{
+    if (m_presortColumn != sourceColumn || m_presortOrder != sortOrder()) {
+        m_presortColumn = sourceColumn;
+        m_presortOrder = sortOrder();
+        const QVariant presorted
+            = sourceModel() ? sourceModel()->headerData(sourceColumn, Qt::Horizontal, PresortedRole) : QVariant();
+        m_presorted = presorted.isValid() && presorted.toInt() == int(sortOrder());
+    }
+    return m_presorted;
 }
 
 bool SortFilterProxy::hasChildren(const QModelIndex& parent) const
@@ -53,6 +78,9 @@ bool SortFilterProxy::hasChildren(const QModelIndex& parent) const
 
 bool SortFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
 {
+    // The source order, read by a stable sort that asks lessThan(right, left) when descending.
+    if (sortsAsTheSource(left.column()))
+        return sortOrder() == Qt::AscendingOrder ? left.row() < right.row() : left.row() > right.row();
     // A descending sort asks lessThan(right, left): answer so that the pinned row comes first either way.
     const bool l = isPinned(left);
     const bool r = isPinned(right);

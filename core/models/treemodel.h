@@ -8,7 +8,8 @@
 namespace nsw {
 
 /// An item model over a tree of node structs kept in one vector (hotspot-style): node 0 is the invisible root,
-/// every node has `parent` (index), `row` (its position among the parent's children) and `children` (indexes).
+/// every node has `parent` (index), `row` (its position among the parent's children) and `children` (indexes: a
+/// vector or a span).
 /// Model indexes carry the node index as internalId, so index()/parent() are O(1) and nothing is copied. Subclasses
 /// point it at their nodes with setNodes() between beginResetModel() and endResetModel(), and implement data().
 template <typename Node> class TreeModel : public QAbstractItemModel
@@ -20,7 +21,7 @@ public:
     {
         if (!m_nodes || row < 0 || column < 0 || column >= columnCount(parent))
             return {};
-        const std::vector<std::int32_t>& children = node(nodeOf(parent)).children;
+        const auto& children = node(nodeOf(parent)).children; // a vector or a span
         if (std::size_t(row) >= children.size())
             return {};
         return createIndex(row, column, quintptr(children[std::size_t(row)]));

@@ -68,16 +68,8 @@ private:
     /// Children lists by counting sort (parents precede children, so each list is in creation order).
     bool linkChildren()
     {
-        const std::size_t nodes = m_tree->size();
-        std::vector<std::uint32_t>& begin = m_tree->childBegin;
-        begin.assign(nodes + 1, 0);
-        for (std::size_t v = 1; v < nodes; ++v)
-            ++begin[std::size_t(m_tree->parent[v]) + 1];
-        std::partial_sum(begin.begin(), begin.end(), begin.begin());
-        m_tree->childList.resize(nodes > 0 ? nodes - 1 : 0);
-        std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
-        for (std::size_t v = 1; v < nodes; ++v)
-            m_tree->childList[next[std::size_t(m_tree->parent[v])]++] = std::int32_t(v);
+        linkChildLists(
+            m_tree->size(), [&](std::size_t v) { return m_tree->parent[v]; }, m_tree->childBegin, m_tree->childList);
         return !m_cancel.isCancelled();
     }
 
@@ -166,13 +158,34 @@ std::shared_ptr<const SampleThreadIndex> sampleThreadIndexOf(const ProfilePtr& p
     });
 }
 
-QString sampleFunctionName(const Profile& profile, std::int32_t function)
+const QString& sampleFunctionName(const Profile& profile, std::int32_t function)
 {
+    static const QString noStack = QStringLiteral("[no call stack]");
+    static const QString unknown = QStringLiteral("[unknown]");
     const CpuFunctionTable& f = profile.cpuSamples.functions;
     if (function < 0 || std::size_t(function) >= f.size())
-        return QStringLiteral("[no call stack]");
+        return noStack;
     const StringRef symbol = f.symbol[std::size_t(function)];
-    return symbol == kNoString ? QStringLiteral("[unknown]") : profile.strings.at(symbol);
+    return symbol == kNoString ? unknown : profile.strings.at(symbol);
+}
+
+std::shared_ptr<const std::vector<std::uint32_t>> sampleNameRanksOf(const Profile& profile)
+{
+    return profile.derived.get<std::vector<std::uint32_t>>("cpuSamples.nameRanks", CancelToken::never(), [&] {
+        const auto functions = std::int32_t(profile.cpuSamples.functions.size());
+        std::vector<std::int32_t> byName(std::size_t(functions) + 1);
+        std::iota(byName.begin(), byName.end(), -1);
+        const auto name = [&](std::int32_t f) -> const QString& { return sampleFunctionName(profile, f); };
+        std::sort(byName.begin(), byName.end(), [&](std::int32_t a, std::int32_t b) { return name(a) < name(b); });
+        auto ranks = std::make_shared<std::vector<std::uint32_t>>(byName.size());
+        std::uint32_t rank = 0;
+        for (std::size_t i = 0; i < byName.size(); ++i) {
+            if (i > 0 && name(byName[i - 1]) != name(byName[i]))
+                ++rank;
+            (*ranks)[std::size_t(byName[i] + 1)] = rank;
+        }
+        return std::shared_ptr<const std::vector<std::uint32_t>>(std::move(ranks));
+    });
 }
 
 QString sampleModuleName(const Profile& profile, std::int32_t function)

@@ -6,10 +6,27 @@
 
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <span>
 #include <vector>
 
 namespace nsw {
+
+/// The children of every node of a tree whose node v > 0 has parent @p parentOf(v) < v (node 0: the root), by
+/// counting sort: node n's children are list[begin[n] .. begin[n + 1]), in node order.
+template <typename ParentOf>
+void linkChildLists(
+    std::size_t nodes, ParentOf parentOf, std::vector<std::uint32_t>& begin, std::vector<std::int32_t>& list)
+{
+    begin.assign(nodes + 1, 0);
+    for (std::size_t v = 1; v < nodes; ++v)
+        ++begin[std::size_t(parentOf(v)) + 1];
+    std::partial_sum(begin.begin(), begin.end(), begin.begin());
+    list.resize(nodes > 0 ? nodes - 1 : 0);
+    std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
+    for (std::size_t v = 1; v < nodes; ++v)
+        list[next[std::size_t(parentOf(v))]++] = std::int32_t(v);
+}
 
 /// Every distinct call path of a profile's CPU samples, merged from the root (the calling-context tree): the
 /// top-down view and the flame graph show it, and the flat list and the bottom-up tree are counted on it. A focus
@@ -61,8 +78,12 @@ struct SampleThreadIndex
 
 std::shared_ptr<const SampleThreadIndex> sampleThreadIndexOf(const ProfilePtr& profile, const CancelToken& cancel);
 
-/// "[unknown]" for a function without a symbol, else its symbol as the export names it.
-QString sampleFunctionName(const Profile& profile, std::int32_t function);
+/// "[unknown]" for a function without a symbol, else its symbol as the export names it (valid while @p profile is:
+/// no copy, since sorts compare names by the million).
+const QString& sampleFunctionName(const Profile& profile, std::int32_t function);
+/// Per function + 1 (index 0: -1, the samples without a stack): the rank of its name among every function's name,
+/// equal names ranked equal, so that sorts by name compare integers (built on first use, kept with @p profile).
+std::shared_ptr<const std::vector<std::uint32_t>> sampleNameRanksOf(const Profile& profile);
 /// The function's module ("" when none).
 QString sampleModuleName(const Profile& profile, std::int32_t function);
 

@@ -107,29 +107,92 @@ std::vector<FunctionCount> countFunctions(const SampleCallTree& tree, const Samp
     return out;
 }
 
+namespace {
+
+/// Builds the inverted tree node by node: a child is found by its parent and function. Most nodes have one child,
+/// found without hashing (a bottom-up tree of a million functions has a million chains of callers); the others are
+/// found by (parent, function) in a hash.
+class BottomUpBuilder
+{
+public:
+    /// Room for @p most nodes (not written: too much costs nothing) and for @p branches hashed children.
+    BottomUpBuilder(std::size_t most, std::size_t branches)
+    {
+        for (auto* column : { &m_tree.parent, &m_tree.function, &m_firstChild })
+            column->reserve(most);
+        m_tree.depth.reserve(most);
+        m_tree.total.reserve(most);
+        m_tree.self.reserve(most);
+        m_others.reserve(branches);
+        add(-1, -1);
+    }
+
+    SampleBottomUp& tree() { return m_tree; }
+
+    std::int32_t childOf(std::int32_t node, std::int32_t function)
+    {
+        const std::int32_t first = m_firstChild[std::size_t(node)];
+        if (first < 0) {
+            const std::int32_t child = add(node, function);
+            m_firstChild[std::size_t(node)] = child;
+            return child;
+        }
+        if (m_tree.function[std::size_t(first)] == function)
+            return first;
+        const auto i = std::size_t(
+            m_others.index(std::int64_t((std::uint64_t(std::uint32_t(node)) << 32) | std::uint32_t(function))));
+        if (i == m_otherNode.size())
+            m_otherNode.push_back(add(node, function));
+        return m_otherNode[i];
+    }
+
+    /// Children lists by counting sort: each list in creation order.
+    SampleBottomUp finish()
+    {
+        SampleBottomUp& b = m_tree;
+        linkChildLists(
+            b.size(), [&](std::size_t v) { return b.parent[v]; }, b.childBegin, b.childList);
+        return std::move(b);
+    }
+
+private:
+    std::int32_t add(std::int32_t parent, std::int32_t function)
+    {
+        m_tree.parent.push_back(parent);
+        m_tree.function.push_back(function);
+        m_tree.depth.push_back(parent < 0 ? 0 : m_tree.depth[std::size_t(parent)] + 1);
+        m_tree.total.push_back(0);
+        m_tree.self.push_back(0);
+        m_firstChild.push_back(-1);
+        return std::int32_t(m_tree.size() - 1);
+    }
+
+    SampleBottomUp m_tree;
+    std::vector<std::int32_t> m_firstChild; ///< per node, -1: none yet
+    FlatIndex<std::int64_t, IntegerHash> m_others; ///< (parent, function) of every child but the first
+    std::vector<std::int32_t> m_otherNode; ///< their nodes, by m_others' index
+};
+
+} // namespace
+
 SampleBottomUp bottomUpTree(const SampleCallTree& tree, const SampleCounts& counts)
 {
-    SampleBottomUp b;
-    auto add = [&](std::int32_t parent, std::int32_t function) {
-        b.parent.push_back(parent);
-        b.function.push_back(function);
-        b.depth.push_back(parent < 0 ? 0 : b.depth[std::size_t(parent)] + 1);
-        b.total.push_back(0);
-        b.self.push_back(0);
-    };
-    add(-1, -1);
+    // At most a node per frame of each distinct stack with samples, and one for the samples without a stack.
+    std::size_t most = 2, stacks = 1;
+    for (std::size_t v = 0; v < tree.size(); ++v)
+        if (counts.self[v] > 0) {
+            most += tree.depth[v];
+            ++stacks;
+        }
+    BottomUpBuilder builder(most, stacks);
+    SampleBottomUp& b = builder.tree();
     b.total[0] = counts.samples;
-    FlatIndex<std::int64_t, IntegerHash> children; // (parent, function) -> node - 1
     for (std::size_t v = 0; v < tree.size(); ++v) {
         const std::uint32_t n = counts.self[v];
         if (n == 0)
             continue;
         const auto step = [&](std::int32_t node, std::int32_t function) {
-            const std::int32_t child
-                = children.index(std::int64_t((std::uint64_t(std::uint32_t(node)) << 32) | std::uint32_t(function)))
-                + 1;
-            if (std::size_t(child) == b.size())
-                add(node, function);
+            const std::int32_t child = builder.childOf(node, function);
             b.total[std::size_t(child)] += n;
             return child;
         };
@@ -141,15 +204,7 @@ SampleBottomUp bottomUpTree(const SampleCallTree& tree, const SampleCounts& coun
             node = step(node, tree.function[std::size_t(up)]);
         b.self[std::size_t(node)] += n;
     }
-    b.childBegin.assign(b.size() + 1, 0);
-    for (std::size_t v = 1; v < b.size(); ++v)
-        ++b.childBegin[std::size_t(b.parent[v]) + 1];
-    std::partial_sum(b.childBegin.begin(), b.childBegin.end(), b.childBegin.begin());
-    b.childList.resize(b.size() - 1);
-    std::vector<std::uint32_t> next(b.childBegin.begin(), b.childBegin.end() - 1);
-    for (std::size_t v = 1; v < b.size(); ++v)
-        b.childList[next[std::size_t(b.parent[v])]++] = std::int32_t(v);
-    return b;
+    return builder.finish();
 }
 
 SampleMarks sampleMarks(

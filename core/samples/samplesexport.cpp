@@ -20,22 +20,21 @@ template <typename Tree, typename Self, typename Total>
 std::vector<SampleTreeRow> preorder(const Profile& profile, const Tree& tree, Self self, Total total)
 {
     std::vector<SampleTreeRow> rows;
+    rows.reserve(tree.size()); // written only as far as it fills
     std::vector<std::pair<std::int32_t, std::int32_t>> stack; // (node, its parent's row)
     struct Kid
     {
         qint64 total;
-        QString name; ///< looked up once per child, not once per comparison (a node can have a million children)
+        std::uint32_t name; ///< the rank of its name: a node can have a million children, sorted on every re-focus
         std::int32_t node;
     };
     std::vector<Kid> kids;
+    const std::shared_ptr<const std::vector<std::uint32_t>> ranks = sampleNameRanksOf(profile);
     const auto pushChildren = [&](std::int32_t node, std::int32_t row) {
         kids.clear();
         for (const std::int32_t c : tree.children(node))
             if (total(c) > 0)
-                kids.push_back({ qint64(total(c)), {}, c });
-        if (kids.size() > 1)
-            for (Kid& k : kids)
-                k.name = sampleFunctionName(profile, tree.function[std::size_t(k.node)]);
+                kids.push_back({ qint64(total(c)), (*ranks)[std::size_t(tree.function[std::size_t(c)] + 1)], c });
         std::sort(kids.begin(), kids.end(),
             [](const Kid& a, const Kid& b) { return a.total != b.total ? a.total > b.total : a.name < b.name; });
         for (auto it = kids.rbegin(); it != kids.rend(); ++it)

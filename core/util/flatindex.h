@@ -49,13 +49,26 @@ public:
         m_lastIndex = m_slots[slot];
         return m_lastIndex;
     }
+    /// Room for @p keys keys without growing (a table that grows by doubling rehashes every key on the way).
+    void reserve(std::size_t keys)
+    {
+        std::size_t size = 64; // not "slots": Qt defines that word
+        while (size < (keys + 1) * 2)
+            size *= 2;
+        if (size > m_slots.size()) {
+            m_keys.reserve(keys);
+            rehash(size);
+        }
+    }
     /// Every key, by index.
     const std::vector<Key>& keys() const { return m_keys; }
 
 private:
-    void grow()
+    void grow() { rehash(std::max<std::size_t>(64, m_slots.size() * 2)); }
+
+    void rehash(std::size_t size)
     {
-        m_slots.assign(std::max<std::size_t>(64, m_slots.size() * 2), -1);
+        m_slots.assign(size, -1);
         for (std::size_t i = 0; i < m_keys.size(); ++i) {
             std::size_t slot = Hash {}(m_keys[i]) & (m_slots.size() - 1);
             while (m_slots[slot] >= 0)

@@ -26,12 +26,17 @@ struct CollidingHash
     std::size_t operator()(int) const noexcept { return 7; }
 };
 
-template <typename Hash> std::vector<int> indicesOf(const std::vector<int>& keys, std::vector<int>* distinct)
+/// The indices of @p keys, with room reserved for @p reserved keys before the key at @p reserveAt (none: -1).
+template <typename Hash>
+std::vector<int> indicesOf(const std::vector<int>& keys, std::vector<int>* distinct, int reserveAt, int reserved)
 {
     FlatIndex<int, Hash> index;
     std::vector<int> out;
-    for (const int key : keys)
-        out.push_back(index.index(key));
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (int(i) == reserveAt)
+            index.reserve(std::size_t(reserved));
+        out.push_back(index.index(keys[i]));
+    }
     *distinct = index.keys();
     return out;
 }
@@ -72,15 +77,23 @@ void TestFlatIndex::numbering_data()
     QTest::addColumn<std::vector<int>>("keys");
     QTest::addColumn<std::vector<int>>("indices"); // numbered by hand: in order of first appearance
     QTest::addColumn<std::vector<int>>("distinct");
-    QTest::newRow("repeats, the same key twice in a row") << std::vector<int> { 5, 5, -3, 5, 0, -3, 0,
-        0 } << std::vector<int> { 0, 0, 1, 0, 2, 1, 2, 2 } << std::vector<int> { 5, -3, 0 };
+    QTest::addColumn<int>("reserveAt"); ///< FlatIndex::reserve() before this key (-1: never)
+    QTest::addColumn<int>("reserved");
+    QTest::newRow("repeats, the same key twice in a row")
+        << std::vector<int> { 5, 5, -3, 5, 0, -3, 0, 0 } << std::vector<int> { 0, 0, 1, 0, 2, 1, 2, 2 }
+        << std::vector<int> { 5, -3, 0 } << -1 << 0;
     QTest::newRow("first key 0, the value a fresh index holds")
-        << std::vector<int> { 0, 1, 0 } << std::vector<int> { 0, 1, 0 } << std::vector<int> { 0, 1 };
+        << std::vector<int> { 0, 1, 0 } << std::vector<int> { 0, 1, 0 } << std::vector<int> { 0, 1 } << -1 << 0;
     std::vector<int> distinct;
     for (int k = 0; k < 1000; ++k)
         distinct.push_back(k * 7919 - 3'000'000);
-    QTest::newRow("1000 keys, twice") << manyKeys() << manyIndices() << distinct;
-    QTest::newRow("no keys") << std::vector<int> {} << std::vector<int> {} << std::vector<int> {};
+    QTest::newRow("1000 keys, twice") << manyKeys() << manyIndices() << distinct << -1 << 0;
+    QTest::newRow("1000 keys, twice, room for 5000 first") << manyKeys() << manyIndices() << distinct << 0 << 5000;
+    QTest::newRow("1000 keys, twice, room for 10 first: it grows")
+        << manyKeys() << manyIndices() << distinct << 0 << 10;
+    QTest::newRow("1000 keys, twice, room for 3000 after 500: the 500 rehashed")
+        << manyKeys() << manyIndices() << distinct << 500 << 3000;
+    QTest::newRow("no keys") << std::vector<int> {} << std::vector<int> {} << std::vector<int> {} << -1 << 0;
 }
 
 void TestFlatIndex::numbering()
@@ -88,10 +101,12 @@ void TestFlatIndex::numbering()
     QFETCH(std::vector<int>, keys);
     QFETCH(std::vector<int>, indices);
     QFETCH(std::vector<int>, distinct);
+    QFETCH(int, reserveAt);
+    QFETCH(int, reserved);
     std::vector<int> seen;
-    QCOMPARE(indicesOf<SpreadHash>(keys, &seen), indices);
+    QCOMPARE(indicesOf<SpreadHash>(keys, &seen, reserveAt, reserved), indices);
     QCOMPARE(seen, distinct);
-    QCOMPARE(indicesOf<CollidingHash>(keys, &seen), indices);
+    QCOMPARE(indicesOf<CollidingHash>(keys, &seen, reserveAt, reserved), indices);
     QCOMPARE(seen, distinct);
 }
 

@@ -3,6 +3,7 @@
 // values of each column, the labels of kernel-mode and unresolved frames, and the tree's parents.
 #include "core/models/modelroles.h"
 #include "core/models/samplemodels.h"
+#include "core/models/sortfilterproxy.h"
 #include "core/util/csv.h"
 #include "profilebuilder.h"
 
@@ -99,6 +100,96 @@ private Q_SLOTS:
         QCOMPARE(model.functionOf(model.index(1, 0)), -1);
         model.setRows(profileWithFunctions(), {}, 0);
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    /// The panes' proxy keeps a model's own order for the column it declares presorted, and sorts every other column
+    /// (and a model whose rows are not in that order) by value; expected orders worked by hand.
+    void proxyOrder_data()
+    {
+        QTest::addColumn<bool>("tree");
+        QTest::addColumn<bool>("inCountOrder"); ///< rows given as countFunctions()/the tree rows order them
+        QTest::addColumn<int>("column");
+        QTest::addColumn<int>("order");
+        QTest::addColumn<QStringList>("expected");
+        // Flat, in count order: main 5/8, do_syscall_64 2/4, 0x7f12 2/2, [no call stack] 1/1.
+        QTest::addRow("functions by self, descending: the model's order, ties kept")
+            << false << true << int(SampleSelfColumn) << int(Qt::DescendingOrder)
+            << QStringList { u"main"_s, u"do_syscall_64"_s, u"0x7f12"_s, u"[no call stack]"_s };
+        QTest::addRow("functions by self, ascending: ties in the model's order")
+            << false << true << int(SampleSelfColumn) << int(Qt::AscendingOrder)
+            << QStringList { u"[no call stack]"_s, u"do_syscall_64"_s, u"0x7f12"_s, u"main"_s };
+        QTest::addRow("functions by total, ascending")
+            << false << true << int(SampleTotalColumn) << int(Qt::AscendingOrder)
+            << QStringList { u"[no call stack]"_s, u"0x7f12"_s, u"do_syscall_64"_s, u"main"_s };
+        // Flat, not in count order: [no call stack] 1/1, 0x7f12 2/2, main 5/8, do_syscall_64 2/4.
+        QTest::addRow("functions out of count order, by self, descending")
+            << false << false << int(SampleSelfColumn) << int(Qt::DescendingOrder)
+            << QStringList { u"main"_s, u"0x7f12"_s, u"do_syscall_64"_s, u"[no call stack]"_s };
+        // Tree, in total order: main 8 > (do_syscall_64 4, 0x7f12 4); [no call stack] 1.
+        QTest::addRow("tree by total, descending: the rows' order")
+            << true << true << int(SampleTotalColumn) << int(Qt::DescendingOrder)
+            << QStringList { u"main"_s, u"do_syscall_64"_s, u"0x7f12"_s, u"[no call stack]"_s };
+        QTest::addRow("tree by total, ascending")
+            << true << true << int(SampleTotalColumn) << int(Qt::AscendingOrder)
+            << QStringList { u"[no call stack]"_s, u"main"_s, u"do_syscall_64"_s, u"0x7f12"_s };
+        // Tree, children not in total order: main > (0x7f12 1, do_syscall_64 4).
+        QTest::addRow("tree out of total order, by total, descending")
+            << true << false << int(SampleTotalColumn) << int(Qt::DescendingOrder)
+            << QStringList { u"main"_s, u"do_syscall_64"_s, u"0x7f12"_s, u"[no call stack]"_s };
+    }
+    void proxyOrder()
+    {
+        QFETCH(bool, tree);
+        QFETCH(bool, inCountOrder);
+        QFETCH(int, column);
+        QFETCH(int, order);
+        QFETCH(QStringList, expected);
+        SampleFlatModel flat;
+        SampleTreeModel treeModel;
+        if (tree)
+            treeModel.setRows(profileWithFunctions(),
+                inCountOrder ? std::vector<SampleTreeRow> { { 0, -1, 0, 0, 0, 8 }, { 1, 0, 1, 1, 4, 4 },
+                    { 2, 0, 1, 2, 4, 4 }, { 3, -1, 0, -1, 1, 1 } }
+                             : std::vector<SampleTreeRow> { { 0, -1, 0, 0, 0, 8 }, { 1, 0, 1, 2, 1, 1 },
+                                 { 2, 0, 1, 1, 4, 4 }, { 3, -1, 0, -1, 1, 1 } },
+                9);
+        else
+            flat.setFunctions(profileWithFunctions(),
+                inCountOrder ? std::vector<FunctionCount> { { 0, 5, 8 }, { 1, 2, 4 }, { 2, 2, 2 }, { -1, 1, 1 } }
+                             : std::vector<FunctionCount> { { -1, 1, 1 }, { 2, 2, 2 }, { 0, 5, 8 }, { 1, 2, 4 } },
+                9);
+        SortFilterProxy proxy;
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setSourceModel(tree ? static_cast<QAbstractItemModel*>(&treeModel) : &flat);
+        proxy.sort(column, Qt::SortOrder(order));
+        QStringList shown;
+        const auto collect = [&](const QModelIndex& parent, const auto& self) -> void {
+            for (int r = 0; r < proxy.rowCount(parent); ++r) {
+                shown << proxy.index(r, SampleFunctionColumn, parent).data(SortRole).toString();
+                self(proxy.index(r, 0, parent), self);
+            }
+        };
+        collect({}, collect);
+        QCOMPARE(shown, expected);
+    }
+
+    void proxyOrderAfterAReset()
+    {
+        // A model reset from the count order to another one: the proxy (and a view asking while the reset is under
+        // way) must not keep the source order it had.
+        SampleFlatModel flat;
+        SortFilterProxy proxy;
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setSourceModel(&flat);
+        proxy.sort(SampleSelfColumn, Qt::DescendingOrder);
+        flat.setFunctions(profileWithFunctions(), { { 0, 5, 8 }, { 1, 2, 4 }, { 2, 1, 2 } }, 8);
+        QCOMPARE(proxy.index(0, SampleSelfColumn).data(SortRole).toLongLong(), 5);
+        connect(&flat, &QAbstractItemModel::modelReset, &proxy, [&] { proxy.rowCount(); });
+        flat.setFunctions(profileWithFunctions(), { { 2, 1, 2 }, { 1, 2, 4 }, { 0, 5, 8 } }, 8);
+        QStringList shown;
+        for (int r = 0; r < proxy.rowCount(); ++r)
+            shown << proxy.index(r, SampleFunctionColumn).data(SortRole).toString();
+        QCOMPARE(shown, (QStringList { u"main"_s, u"do_syscall_64"_s, u"0x7f12"_s }));
     }
 };
 

@@ -185,6 +185,26 @@ void TestSampleReader::outermostFramesMatchSql()
         if (f.function >= 0 && f.self > 0)
             self[sampleFunctionName(*p, f.function)] += f.self;
     QCOMPARE(roots, self);
+    // Three levels down the bottom-up tree (a function, its caller, theirs): samples by their frames 0, 1 and 2.
+    std::map<QStringList, qint64> paths, sqlPaths;
+    const std::vector<SampleTreeRow> rows = bottomUpRows(*p, bottomUp);
+    for (const SampleTreeRow& r : rows)
+        if (r.depth == 2) {
+            const SampleTreeRow& caller = rows[std::size_t(r.parentRow)];
+            paths[{ sampleFunctionName(*p, rows[std::size_t(caller.parentRow)].function),
+                sampleFunctionName(*p, caller.function), sampleFunctionName(*p, r.function) }]
+                += r.total;
+        }
+    for (const QStringList& row : queryRows(path,
+             u"SELECT coalesce(s0.value, '[unknown]'), coalesce(s1.value, '[unknown]'), "
+             "coalesce(s2.value, '[unknown]'), count(*) FROM (SELECT max(CASE WHEN stackDepth = 0 THEN symbol END) "
+             "AS f0, max(CASE WHEN stackDepth = 1 THEN symbol END) AS f1, max(CASE WHEN stackDepth = 2 THEN symbol "
+             "END) AS f2 FROM SAMPLING_CALLCHAINS GROUP BY id HAVING max(stackDepth) >= 2) t LEFT JOIN StringIds s0 "
+             "ON s0.id = t.f0 LEFT JOIN StringIds s1 ON s1.id = t.f1 LEFT JOIN StringIds s2 ON s2.id = t.f2 "
+             "GROUP BY 1, 2, 3"_s))
+        sqlPaths[row.mid(0, 3)] = row[3].toLongLong();
+    QVERIFY(!sqlPaths.empty());
+    QCOMPARE(paths, sqlPaths);
 }
 
 void TestSampleReader::realExportsHaveSamples()

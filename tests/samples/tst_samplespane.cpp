@@ -24,6 +24,8 @@
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
+#include <memory>
+#include <QTreeView>
 
 using namespace nsw;
 using namespace nsw::test;
@@ -46,6 +48,23 @@ ProfileSession* openSession(Workbench& workbench, const QString& path)
     return session;
 }
 
+/// A Samples pane of @p size, shown, on a generated export of @p schema.
+struct PaneOnExport
+{
+    PaneOnExport(const QString& schema, QSize size)
+        : path(generatedExport(schema))
+    {
+        openSession(workbench, path);
+        pane = std::make_unique<SamplesPane>(&workbench);
+        pane->resize(size);
+        pane->show();
+    }
+
+    Workbench workbench;
+    QString path;
+    std::unique_ptr<SamplesPane> pane;
+};
+
 } // namespace
 
 class TestSamplesPane : public QObject
@@ -61,6 +80,7 @@ private Q_SLOTS:
     void functionMarksGoToTheTimeline();
     void flameGraphSearchAndZoom();
     void threadStatesPerThread();
+    void viewsKeepTheOrderOfTheirSortColumn();
 };
 
 void TestSamplesPane::showsTheFunctionsOfAnExport()
@@ -282,6 +302,62 @@ void TestSamplesPane::threadStatesPerThread()
                 .value(0)
                 .value(0)
                 .toLongLong());
+    }
+}
+
+/// Whether @p values (per row, in the view's order) never rise (descending) or never fall (ascending).
+static bool ordered(const std::vector<qint64>& values, Qt::SortOrder order)
+{
+    return order == Qt::DescendingOrder ? std::is_sorted(values.rbegin(), values.rend())
+                                        : std::is_sorted(values.begin(), values.end());
+}
+
+/// The raw counts of @p column in @p view's rows under @p parent.
+static std::vector<qint64> columnValues(const QAbstractItemModel& model, int column, const QModelIndex& parent = {})
+{
+    std::vector<qint64> values;
+    for (int r = 0; r < model.rowCount(parent); ++r)
+        values.push_back(model.index(r, column, parent).data(RawValueRole).toLongLong());
+    return values;
+}
+
+void TestSamplesPane::viewsKeepTheOrderOfTheirSortColumn()
+{
+    // The proxies take a model's own order for the column it comes sorted by (no comparison of a million rows):
+    // the rows as shown must still be in the order of the column clicked, counts as SQL counts them.
+    PaneOnExport on(u"2025.5"_s, QSize(1000, 600));
+    SamplesPane& pane = *on.pane;
+    QTRY_VERIFY(pane.shown());
+    QCOMPARE(flatModelCounts(*pane.flatModel()), sqlSampleCounts(on.path).functions);
+    QAbstractItemModel* flat = pane.flatView()->model();
+    QVERIFY(flat->rowCount() > 5);
+    // Self descending, ties by total descending.
+    const std::vector<qint64> self = columnValues(*flat, SampleSelfColumn);
+    const std::vector<qint64> total = columnValues(*flat, SampleTotalColumn);
+    QVERIFY(ordered(self, Qt::DescendingOrder));
+    for (std::size_t r = 1; r < self.size(); ++r)
+        QVERIFY2(self[r] < self[r - 1] || total[r] <= total[r - 1], qPrintable(QString::number(r)));
+    for (const auto& [column, order] : { std::pair(SampleTotalColumn, Qt::DescendingOrder),
+             std::pair(SampleSelfColumn, Qt::AscendingOrder), std::pair(SampleSelfColumn, Qt::DescendingOrder) }) {
+        pane.flatView()->sortByColumn(column, order);
+        QVERIFY2(ordered(columnValues(*flat, column), order), qPrintable(QString::number(column)));
+    }
+    // The trees: every level by total descending, as they open; then ascending.
+    for (QTreeView* tree : { pane.topDownView(), pane.bottomUpView() }) {
+        for (const Qt::SortOrder order : { Qt::DescendingOrder, Qt::AscendingOrder }) {
+            tree->sortByColumn(SampleTotalColumn, order);
+            QAbstractItemModel* model = tree->model();
+            QVERIFY(model->rowCount() > 0);
+            std::vector<QModelIndex> parents { QModelIndex() };
+            while (!parents.empty()) {
+                const QModelIndex parent = parents.back();
+                parents.pop_back();
+                QVERIFY2(ordered(columnValues(*model, SampleTotalColumn, parent), order),
+                    qPrintable(parent.data().toString()));
+                for (int r = 0; r < model->rowCount(parent) && parents.size() < 10000; ++r)
+                    parents.push_back(model->index(r, 0, parent));
+            }
+        }
     }
 }
 
