@@ -16,10 +16,12 @@
 #include "widgets/samples/threadstateview.h"
 
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -81,6 +83,8 @@ private Q_SLOTS:
     void flameGraphSearchAndZoom();
     void threadStatesPerThread();
     void viewsKeepTheOrderOfTheirSortColumn();
+    void functionNamesReadableWhenDocked_data();
+    void functionNamesReadableWhenDocked();
 };
 
 void TestSamplesPane::showsTheFunctionsOfAnExport()
@@ -358,6 +362,52 @@ void TestSamplesPane::viewsKeepTheOrderOfTheirSortColumn()
                     parents.push_back(model->index(r, 0, parent));
             }
         }
+    }
+}
+
+void TestSamplesPane::functionNamesReadableWhenDocked_data()
+{
+    QTest::addColumn<QSize>("size");
+    // The CPU Samples tab of the default layout, on a maximised window.
+    QTest::addRow("docked at 1366x768") << QSize(540, 300);
+    QTest::addRow("docked at 1920x1080") << QSize(780, 420);
+}
+
+void TestSamplesPane::functionNamesReadableWhenDocked()
+{
+    // At 1366x768 the Function column had about 135 px beside the module: "float std…3253ul>&)".
+    QFETCH(QSize, size);
+    PaneOnExport on(u"2025.5"_s, size);
+    SamplesPane& pane = *on.pane;
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QTRY_VERIFY(pane.shown());
+    QTableView* view = pane.flatView();
+    QTRY_VERIFY(view->isVisible() && view->model()->rowCount() > 5);
+    const QHeaderView* header = view->horizontalHeader();
+    const int viewport = view->viewport()->width();
+    const auto visibleWidth = [&](int column) {
+        const int x = header->sectionViewportPosition(column);
+        return std::max(0, std::min(x + header->sectionSize(column), viewport) - std::max(x, 0));
+    };
+    // The function first, then the counts whole on screen; the module last.
+    QCOMPARE(header->visualIndex(SampleFunctionColumn), 0);
+    QCOMPARE(header->visualIndex(SampleModuleColumn), SampleColumnCount - 1);
+    for (const int column : { SampleSelfColumn, SampleTotalColumn, SampleSelfPercentColumn, SampleTotalPercentColumn })
+        QVERIFY2(visibleWidth(column) == header->sectionSize(column) && visibleWidth(column) > 0,
+            qPrintable(QStringLiteral("column %1: %2 of %3 px").arg(column).arg(visibleWidth(column)).arg(viewport)));
+    // Every function name whole in its cell (the generated names are up to 28 characters), and in its tooltip.
+    const QFontMetrics metrics = view->fontMetrics();
+    const int margins = 2 * (view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1);
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const QModelIndex cell = view->model()->index(r, SampleFunctionColumn);
+        const QString name = cell.data().toString();
+        QVERIFY2(metrics.horizontalAdvance(name) + margins <= visibleWidth(SampleFunctionColumn),
+            qPrintable(QStringLiteral("%1: %2 px, the column shows %3 px of %4")
+                           .arg(name)
+                           .arg(metrics.horizontalAdvance(name))
+                           .arg(visibleWidth(SampleFunctionColumn))
+                           .arg(viewport)));
+        QVERIFY(cell.data(Qt::ToolTipRole).toString().startsWith(cell.data(RawValueRole).toString()));
     }
 }
 

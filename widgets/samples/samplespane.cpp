@@ -8,6 +8,7 @@
 #include "core/util/numberformat.h"
 #include "core/util/timeformat.h"
 #include "widgets/common/filterbar.h"
+#include "widgets/common/keycolumns.h"
 #include "widgets/common/tableviews.h"
 #include "widgets/samples/flamegraphview.h"
 #include "widgets/samples/threadstateview.h"
@@ -138,14 +139,10 @@ void SamplesPane::setUpViews()
     m_flatProxy->setSortRole(SortRole);
     m_flatView->setModel(m_flatProxy);
     m_flatView->sortByColumn(SampleSelfColumn, Qt::DescendingOrder);
-    // The counts take what their numbers need, the names what they leave; long module paths elide.
-    QHeaderView* header = m_flatView->horizontalHeader();
-    for (const int column : { SampleSelfColumn, SampleTotalColumn, SampleSelfPercentColumn, SampleTotalPercentColumn })
-        header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(SampleFunctionColumn, QHeaderView::Stretch);
-    header->setSectionResizeMode(SampleModuleColumn, QHeaderView::Interactive);
-    header->resizeSection(SampleModuleColumn, 140);
-    m_flatView->setTextElideMode(Qt::ElideMiddle);
+    // The function first, then the counts, sized to their numbers; the function gets the rest (elided in the middle,
+    // whole in its tooltip), the module comes last. In the docked pane at 1366x768 the module took the function's room.
+    new KeyColumns(m_flatView, SampleFunctionColumn,
+        { SampleSelfColumn, SampleTotalColumn, SampleSelfPercentColumn, SampleTotalPercentColumn });
     for (auto [model, proxy, view] : { std::tuple(m_topDownModel, m_topDownProxy, m_topDownView),
              std::tuple(m_bottomUpModel, m_bottomUpProxy, m_bottomUpView) }) {
         setupTreeView(view);
@@ -155,6 +152,7 @@ void SamplesPane::setUpViews()
         view->sortByColumn(SampleTotalColumn, Qt::DescendingOrder);
         view->header()->setSectionResizeMode(SampleFunctionColumn, QHeaderView::Interactive);
         view->header()->resizeSection(SampleFunctionColumn, 380);
+        view->setTextElideMode(Qt::ElideMiddle);
     }
     m_flameArea->setWidget(m_flame);
     m_flameArea->setWidgetResizable(true);
