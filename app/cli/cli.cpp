@@ -62,7 +62,7 @@ const std::vector<Command>& commands()
             runIterations },
         { QStringLiteral("mfu"),
             QStringLiteral("model FLOPs utilization per iteration and NVTX range against the GPU's peak, roofline"),
-            runMfu },
+            runMfu, asksForPng },
         { QStringLiteral("profile"),
             QStringLiteral("run an application under nsys profile, then print its kernel summary (--png: top kernels)"),
             runProfile, asksForPng },

@@ -5,6 +5,8 @@
 #include "core/diagnostics/diagnostics.h"
 #include "core/diagnostics/diagnosticsexport.h"
 #include "core/diagnostics/mfuexport.h"
+#include "widgets/common/plotexport.h"
+#include "widgets/diagnostics/rooflinechart.h"
 
 #include <cmath>
 
@@ -58,11 +60,16 @@ struct MfuOptions
         = formatOption(QStringLiteral("text (default), csv (the per-iteration and per-range tables) or json."),
             QStringLiteral("text"));
     QCommandLineOption output = outputOption();
+    QCommandLineOption png { QStringLiteral("png"),
+        QStringLiteral("Also render the roofline chart to a PNG (headless), as the MFU tab draws it."),
+        QStringLiteral("file") };
+    QCommandLineOption pngSize { QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1000x600)."),
+        QStringLiteral("WxH"), QStringLiteral("1000x600") };
 
     void addTo(QCommandLineParser& p) const
     {
         p.addOptions({ flops, bytes, params, tokens, layers, hidden, seq, inference, ranges, precision, gpuName, peak,
-            bandwidth, gpus, marker, listGpus, format, output });
+            bandwidth, gpus, marker, listGpus, format, output, png, pngSize });
     }
 };
 
@@ -133,6 +140,22 @@ bool fillRequest(const QCommandLineParser& parser, const MfuOptions& o, MfuReque
     return true;
 }
 
+/// The MFU tab's roofline of @p result, rendered headless to @p file.
+int writeRooflinePng(const MfuResult& result, const QString& file, QSize size)
+{
+    RooflineChart chart;
+    chart.resize(size);
+    chart.setResult(result);
+    PngExportOptions options;
+    options.width = size.width();
+    options.height = size.height();
+    if (const QString e = savePlotPng(chart, file, options); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
 } // namespace
 
 int runMfu(const QStringList& args)
@@ -162,6 +185,9 @@ int runMfu(const QStringList& args)
     MfuRequest request;
     if (!fillRequest(parser, o, request))
         return ExitUsage;
+    const std::optional<QSize> pngSize = parsePngSize(parser.value(o.pngSize));
+    if (!pngSize || (parser.isSet(o.png) && !checkPngAvailable()))
+        return ExitUsage;
     if (parser.isSet(o.ranges)) {
         Result<std::vector<RangeFlops>> ranges = loadRangeFlops(parser.value(o.ranges));
         if (!ranges) {
@@ -184,12 +210,14 @@ int runMfu(const QStringList& args)
     } else if (fmt == QLatin1String("csv")) {
         for (const DiagnosticsTable& t : mfuTables(*result))
             text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + diagnosticsTableCsv(t);
-        for (const QString& a : result->assumptions)
+        for (const QString& a : result->assumptions + result->warnings)
             printWarning(a);
     } else {
         text = mfuText(*result);
     }
-    return writeCommandOutput(text, parser.value(o.output));
+    if (const int written = writeCommandOutput(text, parser.value(o.output)); written != ExitOk)
+        return written;
+    return parser.isSet(o.png) ? writeRooflinePng(*result, parser.value(o.png), *pngSize) : ExitOk;
 }
 
 } // namespace nsw::cli

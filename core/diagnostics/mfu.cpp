@@ -183,6 +183,49 @@ Result<FlopEstimate> transformerFlops(const TransformerModel& m)
     return e;
 }
 
+QStringList mfuAbovePeakWarnings(const MfuResult& r)
+{
+    const auto percent = [](double v) -> QString { return QString::number(v, 'f', 1) + QStringLiteral(" %"); };
+    QStringList over;
+    const MfuIterationRow* highest = nullptr;
+    qsizetype iterationsOver = 0;
+    for (const MfuIterationRow& i : r.iterations)
+        if (i.mfuPercent > 100.0) {
+            ++iterationsOver;
+            if (!highest || i.mfuPercent > highest->mfuPercent)
+                highest = &i;
+        }
+    if (highest)
+        over << QStringLiteral("%1 of %2 iterations (the highest %3 at %4)")
+                    .arg(iterationsOver)
+                    .arg(r.iterations.size())
+                    .arg(highest->label, percent(highest->mfuPercent));
+    if (r.overallMfuPercent > 100.0)
+        over << QStringLiteral("all iterations together at %1").arg(percent(r.overallMfuPercent));
+    QStringList ranges;
+    for (const MfuRangeRow& g : r.ranges)
+        if (g.gpuSpanNs > 0 && g.mfuPercent > 100.0)
+            ranges << QStringLiteral("%1 at %2").arg(g.pattern, percent(g.mfuPercent));
+    if (!ranges.isEmpty())
+        over << QStringLiteral("the NVTX range%1 %2")
+                    .arg(ranges.size() > 1 ? QStringLiteral("s") : QString(), ranges.join(QStringLiteral(", ")));
+    if (over.isEmpty())
+        return {};
+    QString causes = QStringLiteral("the FLOPs are too high (FLOPs of more than one iteration, or of more GPUs than "
+                                    "the %1 counted: --gpus")
+                         .arg(r.gpus);
+    if (!r.ranges.empty())
+        causes += QStringLiteral("; a range's FLOPs are those of one instance on one GPU");
+    causes += QStringLiteral("), the precision is wrong (the kernels run at one with a higher peak than %1, e.g. "
+                             "fp8: --precision), or the peak is wrong (%2 TFLOP/s per GPU%3: another GPU, or a "
+                             "sparse peak: --gpu-name, --peak-tflops)")
+                  .arg(precisionName(r.precision), number(r.peakTflops),
+                      r.peakGpu == QLatin1String("given") ? QStringLiteral(", given")
+                                                          : QStringLiteral(" of ") + r.peakGpu);
+    return { QStringLiteral("MFU above 100 %: %1. No GPU does more than its peak, so an input is wrong: %2.")
+                 .arg(over.join(QStringLiteral("; ")), causes) };
+}
+
 Result<MfuResult> computeMfu(const MfuRequest& request, const JobContext& job)
 {
     using R = Result<MfuResult>;
@@ -242,6 +285,7 @@ Result<MfuResult> computeMfu(const MfuRequest& request, const JobContext& job)
         if (const Status ranges = addRanges(request, r, job); !ranges)
             return ranges.failureAs<MfuResult>();
     r.roofline = mfuRoofline(r);
+    r.warnings = mfuAbovePeakWarnings(r);
     return r;
 }
 

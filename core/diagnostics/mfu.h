@@ -137,11 +137,17 @@ struct MfuResult
     std::vector<MfuRangeRow> ranges;
     MfuRoofline roofline;
     QStringList assumptions; ///< every one the numbers rest on, in words
+    QStringList warnings; ///< an MFU above 100 % (mfuAbovePeakWarnings()); empty when the numbers are possible
 };
 
 /// The roofline of @p result (computeMfu() fills MfuResult::roofline with it): a point per iteration when bytes per
 /// iteration are given, and per NVTX range with bytes and GPU time.
 MfuRoofline mfuRoofline(const MfuResult& result);
+
+/// An MFU above 100 % -- more FLOPs in the time than the GPUs' peak allows, so the FLOPs, the precision or the peak
+/// is wrong -- said in words: which iterations (how many, the highest), the overall MFU, which ranges, and the likely
+/// causes. Empty when every MFU is at most 100 %. computeMfu() puts it in MfuResult::warnings.
+QStringList mfuAbovePeakWarnings(const MfuResult& result);
 
 /// MFU per iteration (iterations found by the marker or guessed with high confidence) and per NVTX range, with the
 /// roofline when bytes are given. Usage errors: no FLOPs given at all, an unknown GPU without --peak-tflops, a

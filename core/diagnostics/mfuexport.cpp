@@ -16,6 +16,14 @@ QString number(double v, int digits = 4)
     return QString::number(v, 'g', digits);
 }
 
+nlohmann::ordered_json strings(const QStringList& list)
+{
+    nlohmann::ordered_json array = nlohmann::ordered_json::array();
+    for (const QString& s : list)
+        array.push_back(s.toStdString());
+    return array;
+}
+
 nlohmann::ordered_json rooflineJson(const MfuRoofline& roof)
 {
     using Json = nlohmann::ordered_json;
@@ -25,11 +33,8 @@ nlohmann::ordered_json rooflineJson(const MfuRoofline& roof)
             { "flops_per_byte", p.intensity }, { "achieved_tflops", p.achievedTflops },
             { "attainable_tflops", p.attainableTflops }, { "attainable_pct", p.attainablePercent() },
             { "bound", p.attainableTflops > 0 ? (p.memoryBound ? "memory" : "compute") : "" } });
-    Json missing = Json::array();
-    for (const QString& m : roof.missing)
-        missing.push_back(m.toStdString());
     return { { "per_gpu", true }, { "peak_tflops", roof.peakTflops }, { "bandwidth_tbs", roof.bandwidthTBs },
-        { "ridge_flops_per_byte", roof.ridge }, { "points", points }, { "missing", missing } };
+        { "ridge_flops_per_byte", roof.ridge }, { "points", points }, { "missing", strings(roof.missing) } };
 }
 
 } // namespace
@@ -87,6 +92,8 @@ QString mfuSummary(const MfuResult& r)
 QString mfuText(const MfuResult& r)
 {
     QString out = QStringLiteral("MFU: %1\n").arg(mfuSummary(r));
+    for (const QString& w : r.warnings)
+        out += QStringLiteral("WARNING: %1\n").arg(w);
     if (!r.gpuName.isEmpty())
         out += QStringLiteral("GPU: %1\n").arg(r.gpuName);
     if (r.roofTflops > 0)
@@ -107,16 +114,13 @@ QString mfuText(const MfuResult& r)
 nlohmann::ordered_json mfuJson(const MfuResult& r)
 {
     using Json = nlohmann::ordered_json;
-    Json assumptions = Json::array();
-    for (const QString& a : r.assumptions)
-        assumptions.push_back(a.toStdString());
     Json j = { { "gpu_name", r.gpuName.toStdString() }, { "peak_gpu", r.peakGpu.toStdString() },
         { "precision", precisionName(r.precision).toStdString() }, { "peak_tflops_per_gpu", r.peakTflops },
         { "peak_bandwidth_tbs_per_gpu", r.peakBandwidthTBs }, { "gpus", r.gpus },
         { "flops_per_iteration", r.flopsPerIteration }, { "bytes_per_iteration", r.bytesPerIteration },
         { "median_mfu_pct", r.medianMfuPercent }, { "overall_mfu_pct", r.overallMfuPercent },
         { "flops_per_byte", r.intensity }, { "ridge_flops_per_byte", r.ridge }, { "roof_tflops", r.roofTflops },
-        { "assumptions", assumptions } };
+        { "assumptions", strings(r.assumptions) }, { "warnings", strings(r.warnings) } };
     j["bound"] = r.roofTflops > 0 ? (r.intensity < r.ridge ? "memory" : "compute") : "";
     j["roofline"] = rooflineJson(r.roofline);
     for (const DiagnosticsTable& t : mfuTables(r))

@@ -5,7 +5,10 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QImage>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
@@ -48,6 +51,10 @@ private Q_SLOTS:
     void rooflineAgainstTheIterationsCommand_data();
     void rooflineAgainstTheIterationsCommand();
     void textStatesTheAssumptions();
+    void abovePeakSaid_data();
+    void abovePeakSaid();
+    void rooflinePng_data();
+    void rooflinePng();
     void listGpus();
     void refusals_data();
     void refusals();
@@ -157,6 +164,75 @@ void TestCmdMfu::textStatesTheAssumptions()
     QVERIFY2(r.out.contains(u"Attention FLOPs left out"_s), qPrintable(r.out));
 }
 
+void TestCmdMfu::abovePeakSaid_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::newRow("text: a WARNING line") << u"text"_s;
+    QTest::newRow("json: warnings") << u"json"_s;
+    QTest::newRow("csv: on stderr") << u"csv"_s;
+}
+
+void TestCmdMfu::abovePeakSaid()
+{
+    // 1e18 FLOPs per iteration on the demo's 2 H100 SXM (989.5 TFLOP/s bf16): every iteration shorter than 1e18 /
+    // (2 x 989.5e12) s = 505 s is above 100 %; all of them together at 1e18 x N / (their summed duration) over the
+    // peak. Both from the `iterations` command's durations.
+    QFETCH(QString, format);
+    const Run it = run({ u"iterations"_s, m_trace, u"--format"_s, u"json"_s });
+    QVERIFY2(it.exitCode == 0, qPrintable(it.err));
+    const auto iterations = nlohmann::json::parse(it.out.toStdString())["iterations"];
+    double seconds = 0;
+    for (const auto& i : iterations)
+        seconds += i["duration_ns"].get<double>() * 1e-9;
+    const double overall = 100.0 * 1e18 * double(iterations.size()) / seconds / (2 * 989.5e12);
+    const QString expected = u"MFU above 100 %: %1 of %1 iterations"_s.arg(iterations.size());
+    const QString together = u"all iterations together at %1 %"_s.arg(QString::number(overall, 'f', 1));
+    const Run r = run({ u"mfu"_s, m_trace, u"--flops"_s, u"1e18"_s, u"--format"_s, format });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QString said = format == u"csv"_s ? r.err : r.out;
+    if (format == u"json"_s) {
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["warnings"].size(), std::size_t(1));
+        said = QString::fromStdString(j["warnings"][0].get<std::string>());
+    }
+    QVERIFY2(said.contains(expected) && said.contains(together), qPrintable(said + u'\n' + together));
+    if (format == u"text"_s)
+        QVERIFY2(r.out.section(u'\n', 1, 1).startsWith(u"WARNING: MFU above 100 %"_s), qPrintable(r.out));
+    // 1e11 FLOPs: the shortest iteration (the demo's last, 0.31 ms) at 16 %, no warning.
+    const Run fine = run({ u"mfu"_s, m_trace, u"--flops"_s, u"1e11"_s, u"--format"_s, format });
+    QVERIFY2(fine.exitCode == 0, qPrintable(fine.err));
+    QVERIFY(!fine.out.contains(u"above 100 %"_s) && !fine.err.contains(u"above 100 %"_s));
+}
+
+void TestCmdMfu::rooflinePng_data()
+{
+    QTest::addColumn<QStringList>("size");
+    QTest::addColumn<QSize>("pixels");
+    QTest::newRow("default 1000x600") << QStringList {} << QSize(1000, 600);
+    QTest::newRow("--png-size 640x400") << QStringList { u"--png-size"_s, u"640x400"_s } << QSize(640, 400);
+}
+
+void TestCmdMfu::rooflinePng()
+{
+    // Headless (no DISPLAY, no QT_QPA_PLATFORM): the chart of the MFU tab, with its roof (dark) and the iteration
+    // points drawn. 1e12 FLOPs and 1e10 bytes per iteration: 100 FLOPs/byte, memory-bound.
+    QFETCH(QStringList, size);
+    QFETCH(QSize, pixels);
+    const QString png = m_dir.filePath(u"roofline-%1.png"_s.arg(pixels.width()));
+    const Run r = run(QStringList { u"mfu"_s, m_trace, u"--flops"_s, u"1e12"_s, u"--bytes"_s, u"1e10"_s, u"--png"_s,
+                          png, u"--format"_s, u"json"_s }
+        + size);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(nlohmann::json::accept(r.out.toStdString())); // stdout keeps the command's output
+    const QImage image(png);
+    QCOMPARE(image.size(), pixels);
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    QVERIFY2(colours.size() > 5, "the PNG looks blank");
+}
+
 void TestCmdMfu::listGpus()
 {
     const Run r = run({ u"mfu"_s, u"--list-gpus"_s });
@@ -181,6 +257,13 @@ void TestCmdMfu::refusals_data()
                                         << u"/nonexistent/flops.json: cannot read"_s;
     QTest::newRow("absent marker") << QStringList { u"--flops"_s, u"1e12"_s, u"--marker"_s, u"nope"_s } << 4
                                    << u"--marker"_s;
+    QTest::newRow("--png onto the trace") << QStringList { u"--flops"_s, u"1e12"_s, u"--png"_s, m_trace } << 1
+                                          << u"is one of the inputs; refusing to overwrite it"_s;
+    QTest::newRow("--png onto a device") << QStringList { u"--flops"_s, u"1e12"_s, u"--png"_s, u"/dev/null"_s } << 1
+                                         << u"/dev/null: not a regular file"_s;
+    QTest::newRow("--png-size too small") << QStringList { u"--flops"_s, u"1e12"_s, u"--png"_s,
+        m_dir.filePath(u"small.png"_s), u"--png-size"_s, u"50x50"_s }
+                                          << 1 << u"--png-size must be WIDTHxHEIGHT (at least 100x100), not '50x50'"_s;
 }
 
 void TestCmdMfu::refusals()
@@ -188,10 +271,13 @@ void TestCmdMfu::refusals()
     QFETCH(QStringList, args);
     QFETCH(int, exitCode);
     QFETCH(QString, message);
+    const qint64 traceSize = QFileInfo(m_trace).size();
     const Run r = run(QStringList { u"mfu"_s, m_trace } + args);
     QCOMPARE(r.exitCode, exitCode);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
     QVERIFY(r.out.isEmpty());
+    QCOMPARE(QFileInfo(m_trace).size(), traceSize);
+    QVERIFY(!QFile::exists(m_dir.filePath(u"small.png"_s)));
 }
 
 void TestCmdMfu::oneTableOfFindings_data()

@@ -5,6 +5,8 @@
 //   1e12 FLOPs per iteration against a given peak of 1000 TFLOP/s on 1 GPU: 1 ms is 1000 TFLOP/s, 100 % MFU; the
 //   2 ms step 50 %. Median iteration (lower middle of 1 1 2 1 1 ms): a 1 ms one, 100 %; all: 5e12 / 6 ms = 83.3 %.
 //   "fwd" 2e11 FLOPs per instance over 0.5 ms: 400 TFLOP/s, 40 %; with 1e9 bytes: 200 FLOPs/byte.
+//   Above the peak: 2e12 FLOPs per iteration are 200 % in the four 1 ms steps (100 % in the 2 ms one), all 1e13 over
+//   6 ms 166.7 %; "fwd" with 3e12 FLOPs over 0.5 ms is 6000 TFLOP/s, 600 %.
 #include "core/diagnostics/mfu.h"
 #include "profilebuilder.h"
 
@@ -55,6 +57,8 @@ private Q_SLOTS:
     void perRangeAndRoofline();
     void rooflinePoints_data();
     void rooflinePoints();
+    void abovePeakWarning_data();
+    void abovePeakWarning();
     void refusals_data();
     void refusals();
 };
@@ -257,6 +261,44 @@ void TestMfu::rooflinePoints()
         QCOMPARE(roof.points[2].achievedTflops, thirdAchieved);
         QCOMPARE(roof.points[2].label, QStringLiteral("iteration 2 (ProfilerStep#2)"));
     }
+}
+
+void TestMfu::abovePeakWarning_data()
+{
+    QTest::addColumn<double>("flops"); ///< per iteration, 0: none
+    QTest::addColumn<int>("gpus");
+    QTest::addColumn<double>("fwdFlops"); ///< per instance of "fwd", 0: no ranges
+    QTest::addColumn<QStringList>("said"); ///< fragments of the warning; empty: no warning
+    QTest::newRow("1e12 FLOPs: 100 % at most, possible") << 1e12 << 1 << 2e11 << QStringList {};
+    QTest::newRow("2e12 FLOPs on 2 GPUs: 100 % at most") << 2e12 << 2 << 0.0 << QStringList {};
+    QTest::newRow("2e12 FLOPs: 4 of 5 iterations at 200 %, all 166.7 %")
+        << 2e12 << 1 << 0.0
+        << QStringList { QStringLiteral("MFU above 100 %: 4 of 5 iterations (the highest iteration 0 (ProfilerStep#0) "
+                                        "at 200.0 %); all iterations together at 166.7 %."),
+               QStringLiteral("more GPUs than the 1 counted: --gpus"), QStringLiteral("higher peak than bf16"),
+               QStringLiteral("1000 TFLOP/s per GPU, given") };
+    QTest::newRow("fwd 3e12 FLOPs over 0.5 ms: 600 %")
+        << 0.0 << 1 << 3e12
+        << QStringList { QStringLiteral("MFU above 100 %: the NVTX range fwd at 600.0 %."),
+               QStringLiteral("a range's FLOPs are those of one instance on one GPU") };
+}
+
+void TestMfu::abovePeakWarning()
+{
+    QFETCH(double, flops);
+    QFETCH(int, gpus);
+    QFETCH(double, fwdFlops);
+    QFETCH(QStringList, said);
+    MfuRequest req = request();
+    req.flopsPerIteration = flops;
+    req.gpus = gpus;
+    if (fwdFlops > 0)
+        req.ranges = { RangeFlops { QStringLiteral("fwd"), fwdFlops, 0 } };
+    const Result<MfuResult> r = computeMfu(req);
+    QVERIFY2(r, qPrintable(r.errorMessage()));
+    QCOMPARE(r->warnings.size(), said.isEmpty() ? 0 : 1);
+    for (const QString& s : said)
+        QVERIFY2(r->warnings.front().contains(s), qPrintable(r->warnings.front()));
 }
 
 void TestMfu::refusals_data()

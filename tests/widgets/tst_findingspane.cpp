@@ -161,6 +161,8 @@ private Q_SLOTS:
     void mfuFollowsTheCurrentProfile();
     void mfuRoofline_data();
     void mfuRoofline();
+    void mfuAbovePeakWarned_data();
+    void mfuAbovePeakWarned();
 
 private:
     /// Makes the four-step profile current and shows the MFU tab.
@@ -663,6 +665,50 @@ void TestFindingsPane::mfuRoofline()
     QVERIFY2(details.startsWith(QStringLiteral("GPU: NVIDIA H100 80GB HBM3\nRoofline\n")), qPrintable(details));
     QVERIFY2(details.contains(note), qPrintable(details));
     QCOMPARE(chart->messageText(), QStringLiteral("No achieved point: no bytes given"));
+}
+
+void TestFindingsPane::mfuAbovePeakWarned_data()
+{
+    // fourSteps() (1, 2, 1 and 0.5 ms) against a peak of 2 TFLOP/s.
+    QTest::addColumn<QString>("flops");
+    QTest::addColumn<QString>("warning"); ///< the start of the warning; empty: none shown
+    QTest::newRow("1e9 FLOPs: 50, 25, 50, 100 %, possible") << QStringLiteral("1e9") << QString();
+    // 2e9: 100, 50, 100, 200 %; all 8e9 in 4.5 ms = 1.78 TFLOP/s, 88.9 %.
+    QTest::newRow("2e9 FLOPs: step 3 at 200 %")
+        << QStringLiteral("2e9")
+        << QStringLiteral("MFU above 100 %: 1 of 4 iterations (the highest iteration 3 (ProfilerStep#3) at 200.0 %). ");
+    // 5e9: 250, 125, 250, 500 %; all 2e10 in 4.5 ms = 4.44 TFLOP/s, 222.2 %.
+    QTest::newRow("5e9 FLOPs: every step, all at 222.2 %")
+        << QStringLiteral("5e9")
+        << QStringLiteral(
+               "MFU above 100 %: 4 of 4 iterations (the highest iteration 3 (ProfilerStep#3) at 500.0 %); all "
+               "iterations together at 222.2 %. ");
+}
+
+void TestFindingsPane::mfuAbovePeakWarned()
+{
+    QFETCH(QString, flops);
+    QFETCH(QString, warning);
+    MfuView* view = showMfuOfFourSteps();
+    view->dialog()->flopsChoice()->setChecked(true);
+    view->dialog()->field(QStringLiteral("--flops"))->setText(flops);
+    view->dialog()->field(QStringLiteral("--peak-tflops"))->setText(QStringLiteral("2"));
+    QVERIFY(runDialog(view));
+    QVERIFY2(view->result(), qPrintable(view->headline()->text()));
+    QLabel* label = view->warning();
+    QCOMPARE(label->isVisible(), !warning.isEmpty());
+    if (warning.isEmpty())
+        return;
+    QVERIFY2(label->text().startsWith(warning), qPrintable(label->text()));
+    QVERIFY2(label->text().contains(QStringLiteral("so an input is wrong")), qPrintable(label->text()));
+    // Whole, between the headline and the tables.
+    QVERIFY2(label->height() >= label->heightForWidth(label->width()), qPrintable(label->text()));
+    QVERIFY(label->geometry().top() >= view->headline()->geometry().bottom());
+    QVERIFY(label->geometry().bottom() <= view->iterationsView()->mapTo(view, QPoint(0, 0)).y());
+    // A later possible result hides it.
+    view->dialog()->field(QStringLiteral("--flops"))->setText(QStringLiteral("1e9"));
+    QVERIFY(runDialog(view));
+    QVERIFY(!label->isVisible());
 }
 
 QTEST_MAIN(TestFindingsPane)

@@ -61,6 +61,7 @@ MfuView::MfuView(Workbench* workbench, QWidget* parent)
     , m_tables(new QSplitter(Qt::Vertical, this))
     , m_roofline(new RooflineChart(this))
     , m_headline(new QLabel(this))
+    , m_warning(new QLabel(this))
     , m_inputsButton(new QPushButton(tr("Set FLOPs…"), this))
     , m_details(new QTextBrowser(this))
     , m_job(this)
@@ -70,6 +71,12 @@ MfuView::MfuView(Workbench* workbench, QWidget* parent)
     m_rangesView->setObjectName(QStringLiteral("mfu_ranges"));
     m_headline->setWordWrap(true);
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warning->setObjectName(QStringLiteral("mfu_warning"));
+    m_warning->setWordWrap(true);
+    m_warning->setTextFormat(Qt::PlainText); // range names are the user's
+    m_warning->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warning->setStyleSheet(QStringLiteral("background: #fdecea; color: #8a1c1c; padding: 3px;"));
+    m_warning->hide();
     m_inputsButton->setToolTip(tr("The model's FLOPs (given, or from the transformer calculator), the precision and "
                                   "the GPU's peak: the options of `nsys-workbench mfu`."));
     m_tables->addWidget(m_iterationsView);
@@ -87,9 +94,10 @@ MfuView::MfuView(Workbench* workbench, QWidget* parent)
     grid->setContentsMargins(0, 4, 0, 0);
     grid->addWidget(m_headline, 0, 0);
     grid->addWidget(m_inputsButton, 0, 1, Qt::AlignTop);
-    grid->addWidget(split, 1, 0, 1, 2);
+    grid->addWidget(m_warning, 1, 0, 1, 2);
+    grid->addWidget(split, 2, 0, 1, 2);
     grid->setColumnStretch(0, 1);
-    grid->setRowStretch(1, 1);
+    grid->setRowStretch(2, 1);
 
     connect(m_inputsButton, &QPushButton::clicked, this, &MfuView::askForInputs);
     connect(workbench, &Workbench::currentChanged, this, &MfuView::setSession);
@@ -193,6 +201,8 @@ void MfuView::showResult(std::shared_ptr<const MfuResult> result, const QString&
     m_inputsButton->setEnabled(m_session != nullptr);
     m_inputsButton->setText(m_request ? tr("Change FLOPs…") : tr("Set FLOPs…"));
     showRoofline();
+    m_warning->setText(m_result ? m_result->warnings.join(QLatin1Char('\n')) : QString());
+    m_warning->setVisible(!m_warning->text().isEmpty());
     if (m_result) {
         m_headline->setText(QStringLiteral("<b>MFU: %1</b>").arg(mfuSummary(*m_result).toHtmlEscaped()));
         QString html;
@@ -222,12 +232,7 @@ void MfuView::showRoofline()
         m_roofline->clearRoofline(QString());
         return;
     }
-    const MfuRoofline& roof = m_result->roofline;
-    // The peak table's short name ("H100 SXM") where the peak comes from it: the title of a docked chart is short.
-    const QString gpu = m_result->peakGpu != QLatin1String("given") ? m_result->peakGpu
-        : m_result->gpuName.isEmpty()                               ? tr("GPU")
-                                                                    : m_result->gpuName;
-    m_roofline->setRoofline(roof, tr("Roofline per GPU · %1 · %2").arg(gpu, precisionName(m_result->precision)));
+    m_roofline->setResult(*m_result);
 }
 
 QString MfuView::inputsHtml() const

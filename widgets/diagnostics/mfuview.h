@@ -52,6 +52,8 @@ public:
 
     // For tests.
     QLabel* headline() const { return m_headline; }
+    /// The result's warnings (an MFU above 100 %) under the headline; hidden without one.
+    QLabel* warning() const { return m_warning; }
     QTableView* iterationsView() const { return m_iterationsView; }
     QTableView* rangesView() const { return m_rangesView; }
     /// The roofline of the result (File → Export → PNG writes it).
@@ -80,6 +82,7 @@ private:
     RooflineChart* m_roofline;
     SplitterShare* m_tablesShare = nullptr;
     QLabel* m_headline;
+    QLabel* m_warning;
     QPushButton* m_inputsButton;
     QTextBrowser* m_details;
     JobSlot m_job;

@@ -96,6 +96,15 @@ void RooflineChart::clearRoofline(const QString& message)
     replot();
 }
 
+void RooflineChart::setResult(const MfuResult& result)
+{
+    // The peak table's short name ("H100 SXM") where the peak comes from it: the title of a docked chart is short.
+    const QString gpu = result.peakGpu != QLatin1String("given") ? result.peakGpu
+        : result.gpuName.isEmpty()                               ? tr("GPU")
+                                                                 : result.gpuName;
+    setRoofline(result.roofline, tr("Roofline per GPU · %1 · %2").arg(gpu, precisionName(result.precision)));
+}
+
 void RooflineChart::setRoofline(const MfuRoofline& roofline, const QString& title)
 {
     clearRoofline(QString());

@@ -20,6 +20,8 @@ public:
 
     /// Draws @p roofline; @p title names the GPU and precision ("H100 SXM, bf16").
     void setRoofline(const MfuRoofline& roofline, const QString& title);
+    /// Draws the roofline of an MFU result, titled with its GPU and precision (the MFU tab and `mfu --png`).
+    void setResult(const MfuResult& result);
     /// Nothing to draw: @p message in the middle.
     void clearRoofline(const QString& message);
 
