@@ -3,6 +3,7 @@
 
 #include "app/cli/cli.h"
 #include "core/profilecache/profilecache.h"
+#include "widgets/common/plotexport.h"
 
 #include <QApplication>
 #include <QFile>
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <qcustomplot.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -301,6 +303,19 @@ bool checkPngAvailable()
         return true;
     printError(QStringLiteral("--png needs the widgets (run through nsys-workbench)"));
     return false;
+}
+
+int writeChartPng(QCustomPlot& chart, const QString& file, QSize size)
+{
+    chart.resize(size);
+    PngExportOptions options;
+    options.width = size.width();
+    options.height = size.height();
+    if (const QString e = savePlotPng(chart, file, options); !e.isEmpty()) {
+        printError(e);
+        return ExitInput;
+    }
+    return ExitOk;
 }
 
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode)

@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+class QCustomPlot;
+
 namespace nsw::cli {
 
 /// The command line (without the program) as QStrings. An argument that is not valid in the local encoding (a
@@ -62,6 +64,9 @@ bool checkFormat(const QString& value, const QStringList& allowed);
 /// Whether --png can be honoured: charts are widgets, drawn only under the QApplication that nsys-workbench starts
 /// when asksForPng(). Prints the error when not.
 bool checkPngAvailable();
+
+/// Renders @p chart at @p size to the PNG @p file (savePlotPng); prints the error. ExitInput on failure, else ExitOk.
+int writeChartPng(QCustomPlot& chart, const QString& file, QSize size);
 
 /// Sets @p exitCode to ExitUsage and returns false: the end of an option parser that has printed what is wrong.
 bool usageError(int* exitCode);

@@ -9,7 +9,6 @@
 #include "core/categories/categorytable.h"
 #include "core/categories/rulelibrary.h"
 #include "widgets/categories/categorychart.h"
-#include "widgets/common/plotexport.h"
 
 namespace nsw::cli {
 
@@ -237,13 +236,7 @@ int writeCategoryOutputs(const CategoriesCommand& c, CategoriesOutcome& out)
         CategoryChart chart;
         chart.resize(c.pngSize);
         chart.setTable(makeCategoryTable(profiles), c.rules.engine + QStringLiteral(" / ") + c.rules.model);
-        PngExportOptions o;
-        o.width = c.pngSize.width();
-        o.height = c.pngSize.height();
-        if (const QString e = savePlotPng(chart, *c.png, o); !e.isEmpty()) {
-            printError(e);
-            return ExitInput;
-        }
+        return writeChartPng(chart, *c.png, c.pngSize);
     }
     return ExitOk;
 }

@@ -5,7 +5,6 @@
 #include "core/diagnostics/diagnostics.h"
 #include "core/diagnostics/diagnosticsexport.h"
 #include "core/diagnostics/mfuexport.h"
-#include "widgets/common/plotexport.h"
 #include "widgets/diagnostics/rooflinechart.h"
 
 #include <cmath>
@@ -140,22 +139,6 @@ bool fillRequest(const QCommandLineParser& parser, const MfuOptions& o, MfuReque
     return true;
 }
 
-/// The MFU tab's roofline of @p result, rendered headless to @p file.
-int writeRooflinePng(const MfuResult& result, const QString& file, QSize size)
-{
-    RooflineChart chart;
-    chart.resize(size);
-    chart.setResult(result);
-    PngExportOptions options;
-    options.width = size.width();
-    options.height = size.height();
-    if (const QString e = savePlotPng(chart, file, options); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
-}
-
 } // namespace
 
 int runMfu(const QStringList& args)
@@ -217,7 +200,12 @@ int runMfu(const QStringList& args)
     }
     if (const int written = writeCommandOutput(text, parser.value(o.output)); written != ExitOk)
         return written;
-    return parser.isSet(o.png) ? writeRooflinePng(*result, parser.value(o.png), *pngSize) : ExitOk;
+    if (!parser.isSet(o.png))
+        return ExitOk;
+    RooflineChart chart; // the MFU tab's
+    chart.resize(*pngSize);
+    chart.setResult(*result);
+    return writeChartPng(chart, parser.value(o.png), *pngSize);
 }
 
 } // namespace nsw::cli

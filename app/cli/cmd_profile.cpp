@@ -7,7 +7,6 @@
 #include "core/reports/statsrun.h"
 #include "core/reports/topkernels.h"
 #include "core/stats/reportformat.h"
-#include "widgets/common/plotexport.h"
 #include "widgets/kernels/topkernelschart.h"
 
 #include <QDateTime>
@@ -84,14 +83,7 @@ int printSummary(const QString& report, const QString& png, const QSize& pngSize
     TopKernelsChart chart;
     chart.resize(pngSize);
     chart.setKernels(top, QStringLiteral("Top kernels by GPU time — %1").arg(QFileInfo(report).fileName()));
-    PngExportOptions options;
-    options.width = pngSize.width();
-    options.height = pngSize.height();
-    if (const QString e = savePlotPng(chart, png, options); !e.isEmpty()) {
-        printError(e);
-        return ExitInput;
-    }
-    return ExitOk;
+    return writeChartPng(chart, png, pngSize);
 }
 
 /// What `profile` was asked for: the nsys request, checked, and where the summary's chart goes.
