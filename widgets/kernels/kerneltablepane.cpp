@@ -506,13 +506,22 @@ void KernelTablePane::showInstancesOfCurrentRow()
 
 void KernelTablePane::showHistogram(const KernelGroupStats& stats, const std::vector<std::uint32_t>& rowsByDuration)
 {
-    const KernelTable& kernels = m_index->profile()->kernels;
+    // kernelInstances() lists by ascending duration: no sort needed. When it kept every execution of the name, they
+    // are the index's own run of sorted durations (a million executions: no pass through the kernel table).
+    const auto& groups = m_index->groups();
+    const KernelIndex::Group* group
+        = stats.group >= 0 && std::size_t(stats.group) < groups.size() ? &groups[std::size_t(stats.group)] : nullptr;
+    const bool wholeGroup = group && rowsByDuration.size() == group->end - group->begin;
     std::vector<qint64> durations;
-    durations.reserve(rowsByDuration.size());
-    for (const std::uint32_t k : rowsByDuration)
-        durations.push_back(kernels.end[k] - kernels.start[k]);
-    // kernelInstances() lists by ascending duration: no sort needed.
-    const DurationHistogram histogram = durationHistogramSorted(durations.data(), durations.size());
+    const qint64* sorted = wholeGroup ? m_index->sortedDurations().data() + group->begin : nullptr;
+    if (!wholeGroup) {
+        const KernelTable& kernels = m_index->profile()->kernels;
+        durations.reserve(rowsByDuration.size());
+        for (const std::uint32_t k : rowsByDuration)
+            durations.push_back(kernels.end[k] - kernels.start[k]);
+        sorted = durations.data();
+    }
+    const DurationHistogram histogram = durationHistogramSorted(sorted, rowsByDuration.size());
     QString title = countOf(histogram.count, tr("execution"), tr("executions"));
     if (histogram.isMultimodal())
         title += QStringLiteral(" · ") + KernelSummaryModel::modesText(histogram.modes);
