@@ -26,8 +26,8 @@
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
-#include <memory>
 #include <QTreeView>
+#include <memory>
 
 using namespace nsw;
 using namespace nsw::test;
