@@ -8,10 +8,10 @@
 #include "core/nvtx/nvtxexport.h"
 #include "core/nvtx/nvtxtree.h"
 #include "core/profile/profileloader.h"
+#include "core/util/procstatus.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QProcess>
 #include <algorithm>
 #include <cstdio>
@@ -28,17 +28,7 @@ double median(std::vector<double> v)
 
 QString rss()
 {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return QStringLiteral("?");
-    QString rssText, peak;
-    for (const QByteArray& line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            rssText = QString::fromLatin1(line.mid(6).trimmed());
-        if (line.startsWith("VmHWM:"))
-            peak = QString::fromLatin1(line.mid(6).trimmed());
-    }
-    return rssText + QStringLiteral(" (peak ") + peak + QLatin1Char(')');
+    return QStringLiteral("%1 kB (peak %2 kB)").arg(procStatusKiB("VmRSS")).arg(procStatusKiB("VmHWM"));
 }
 
 void print(const QString& text)

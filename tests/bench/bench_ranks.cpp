@@ -12,6 +12,7 @@
 // Goals (issue 34): merge ≤ 5 s, rss ≤ 2 GB, paint p99 ≤ 16 ms.
 #include "core/ranks/ranksrun.h"
 #include "core/ranks/summaryfile.h"
+#include "core/util/procstatus.h"
 #include "widgets/ranks/rankheatmap.h"
 
 #include <QApplication>
@@ -51,13 +52,7 @@ double threadSeconds()
 
 double peakRssMb()
 {
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray& line : status.readAll().split('\n'))
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024.0;
-    return 0;
+    return double(std::max<qint64>(0, procStatusKiB("VmHWM"))) / 1024.0;
 }
 
 double percentile(std::vector<double> values, double p)

@@ -9,6 +9,7 @@
 #include "core/nvlink/nvf1reader.h"
 #include "core/profile/metadatareader.h"
 #include "core/sqlite/sqlitedb.h"
+#include "core/util/procstatus.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -106,17 +107,6 @@ double seconds(const QElapsedTimer& t)
     return double(t.nsecsElapsed()) / 1e9;
 }
 
-qint64 peakRssKiB()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray& l : status.readAll().split('\n'))
-        if (l.startsWith("VmHWM:"))
-            return l.mid(6).trimmed().split(' ').value(0).toLongLong();
-    return -1;
-}
-
 int parse(const QString& path, int repeat)
 {
     double bestRead = 1e9, bestParse = 1e9;
@@ -151,7 +141,8 @@ int parse(const QString& path, int repeat)
     std::printf("parse / read    %.2f (target <= 1.5)\n", bestParse / bestRead);
     std::printf("series memory   %.1f MB (%.1f bytes per record); peak RSS %.1f MB\n",
         double(kept->memoryBytes()) / 1e6,
-        double(kept->memoryBytes()) / double(std::max<qint64>(1, kept->stats.records)), double(peakRssKiB()) / 1024);
+        double(kept->memoryBytes()) / double(std::max<qint64>(1, kept->stats.records)),
+        double(procStatusKiB("VmHWM")) / 1024);
     return 0;
 }
 
