@@ -461,7 +461,7 @@ std::vector<GpuGap> findGpuGaps(const std::vector<GpuOp>& ops, qint64 thresholdN
             const qint64 gapStart = ends[i - 1].first;
             const qint64 duration = starts[i] - gapStart;
             if (duration > thresholdNs && gapStart < starts[i])
-                gaps.push_back({ duration, gapStart, key.first, key.second, ops[ends[i - 1].second].contextId });
+                gaps.push_back({ duration, gapStart, &ops[ends[i - 1].second] });
         }
     }
     // The gap query's LIMIT has no ORDER BY of its own. Over one API's view SQLite moves the outer window's ORDER
@@ -485,7 +485,8 @@ Result<std::vector<RuleRow>> GpuRuleInputs::gaps(const RuleRequest& request, con
     for (const std::vector<GpuOp>& ops : *apis.value())
         for (const GpuGap& g :
             findGpuGaps(ops, request.options.gap * 1000000, request.options.rows, apis.value()->size() == 1))
-            rows.push_back({ RuleCell(), g.duration, g.start, cellOf(g.pid), cellOf(g.deviceId), cellOf(g.contextId) });
+            rows.push_back({ RuleCell(), g.duration, g.start, cellOf(g.after->pid), cellOf(g.after->deviceId),
+                cellOf(g.after->contextId) });
     std::stable_sort(rows.begin(), rows.end(), [](const RuleRow& a, const RuleRow& b) {
         if (intOf(a[1]) != intOf(b[1]))
             return intOf(a[1]) > intOf(b[1]);

@@ -53,14 +53,12 @@ private:
 
 /// The gaps of one API's operations (exposed for tests), at most @p limit (negative: all): the longest, longest
 /// first, when @p longestFirst (one API present), else the first found by process, device and start (nsys's query
-/// over a union of several APIs).
+/// over a union of several APIs). The gaps point into @p ops.
 struct GpuGap
 {
     qint64 duration = 0;
-    qint64 start = 0;
-    qint64 pid = 0;
-    qint64 deviceId = 0;
-    qint64 contextId = 0;
+    qint64 start = 0; ///< the end of `after`
+    const GpuOp* after = nullptr; ///< the operation whose end opens the gap: its process, device and context
 };
 std::vector<GpuGap> findGpuGaps(const std::vector<GpuOp>& ops, qint64 thresholdNs, qint64 limit, bool longestFirst);
 
