@@ -25,7 +25,9 @@ struct AnalysisRows
 };
 
 /// What the diagnostics analyses share, computed once per request: the window they look at, and the profile's
-/// AnalysisRows and zone maps, through which each analysis visits only the rows that overlap the focus.
+/// AnalysisRows and zone maps, through which each analysis visits only the rows that overlap the focus. The
+/// analyses take a context made of a profile (makeAnalysisContext with one; runDiagnostics refuses a request
+/// without), so they do not check `profile` for null.
 struct AnalysisContext
 {
     ProfilePtr profile;

@@ -11,8 +11,6 @@ namespace nsw {
 std::map<int, DeviceUnions> deviceUnions(const AnalysisContext& c, const JobContext& job)
 {
     std::map<int, DeviceUnions> out;
-    if (!c.profile)
-        return out;
     const Profile& p = *c.profile;
     struct Lists
     {

@@ -26,7 +26,7 @@ bool toDevice(std::uint8_t copyKind)
 H2dTimeline computeH2dTimeline(const AnalysisContext& c, int maxBins, const JobContext& job)
 {
     H2dTimeline out;
-    if (!c.profile || c.windowEnd <= c.windowStart || maxBins < 1)
+    if (c.windowEnd <= c.windowStart || maxBins < 1)
         return out;
     const Profile& p = *c.profile;
     out.binNs = roundWidth((c.windowDuration() + maxBins - 1) / maxBins);

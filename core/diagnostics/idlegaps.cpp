@@ -432,8 +432,6 @@ IdleGapResult sweepDevices(
     IdleGapResult result;
     result.listedMinNs = listedMinNs;
     result.longMinNs = longMinNs;
-    if (!c.profile)
-        return result;
     DeviceOps deviceOps(c);
     if (job.isCancelled())
         return result;

@@ -63,8 +63,6 @@ Percentiles percentilesOf(std::vector<TimeNs> values)
 KernelTiming computeKernelTiming(const AnalysisContext& c, std::size_t longestCount, const JobContext& job)
 {
     KernelTiming out;
-    if (!c.profile)
-        return out;
     const Profile& p = *c.profile;
     out.longest = longestKernels(c, longestCount);
 

@@ -11,8 +11,6 @@ LaunchCostResult computeLaunchCost(const AnalysisContext& c, TimeNs shortKernelN
 {
     LaunchCostResult result;
     result.shortKernelNs = shortKernelNs;
-    if (!c.profile)
-        return result;
     const Profile& p = *c.profile;
     std::unordered_map<StringRef, std::size_t> rowOf;
     std::map<ProcessIndex, LaunchRateRow> processes;

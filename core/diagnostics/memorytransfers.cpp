@@ -101,8 +101,6 @@ MemoryResult computeMemoryTransfers(
     const AnalysisContext& c, const MemcpyKindRows* kinds, const QString& kindsMissing, const JobContext& job)
 {
     MemoryResult result;
-    if (!c.profile)
-        return result;
     const Profile& p = *c.profile;
     // Summed per integer code first, named afterwards: a QString per row of millions costs more than the sums.
     std::map<int, MemoryTransferRow> byCopyKind;

@@ -39,8 +39,6 @@ Collective collectiveOf(const QString& kernelName)
 NcclBreakdown computeNcclBreakdown(const AnalysisContext& c, const JobContext& job)
 {
     NcclBreakdown result;
-    if (!c.profile)
-        return result;
     const Profile& p = *c.profile;
     NcclStats collectives[kCollectiveCount];
     std::map<std::pair<int, std::uint32_t>, NcclStats> streams;

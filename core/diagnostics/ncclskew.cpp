@@ -114,8 +114,6 @@ TimeNs NcclSkewCollective::maxWaitNs() const
 NcclSkewResult computeNcclSkew(const AnalysisContext& c, const JobContext& job)
 {
     NcclSkewResult result;
-    if (!c.profile)
-        return result;
     const Profile& p = *c.profile;
     std::map<Collective, Lanes> byCollective;
     std::unordered_map<StringRef, Collective> collectiveOfName;

@@ -47,8 +47,6 @@ OverlapResult computeOverlap(const AnalysisContext& c, const JobContext& job)
 OverlapResult computeOverlap(const AnalysisContext& c, const std::map<int, DeviceUnions>& unions)
 {
     OverlapResult result;
-    if (!c.profile)
-        return result;
     for (const auto& [device, u] : unions) {
         if (u.compute.length() == 0 && u.nccl.length() == 0)
             continue;

@@ -90,8 +90,6 @@ std::vector<NamedDurations> flatten(std::map<NameKey, NamedDurations>& rows)
 PerProcessResult computePerProcess(const AnalysisContext& c, const JobContext& job)
 {
     PerProcessResult result;
-    if (!c.profile)
-        return result;
     const Profile& p = *c.profile;
     std::map<int, ProcessBreakdownRow> processes;
     // The row of each process index (slot 0: no process), made on first use: a map lookup per process, not per row.

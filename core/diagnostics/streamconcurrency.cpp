@@ -24,8 +24,6 @@ double DeviceConcurrency::meanWhileBusy() const
 std::vector<DeviceConcurrency> computeStreamConcurrency(const AnalysisContext& c, const JobContext& job)
 {
     std::vector<DeviceConcurrency> out;
-    if (!c.profile)
-        return out;
     const Profile& p = *c.profile;
     std::map<int, std::map<std::uint32_t, std::vector<TimeInterval>>> byStream; // device -> stream -> intervals
     auto add = [&](int device, std::uint32_t stream, TimeNs s, TimeNs e) {

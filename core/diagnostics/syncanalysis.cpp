@@ -9,8 +9,6 @@ namespace nsw {
 SyncResult computeSync(const AnalysisContext& c, const JobContext& job)
 {
     SyncResult result;
-    if (!c.profile)
-        return result;
     const Profile& p = *c.profile;
     struct ThreadAcc
     {

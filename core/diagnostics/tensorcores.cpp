@@ -38,8 +38,6 @@ TensorCoreResult computeTensorCores(
     const AnalysisContext& c, const std::shared_ptr<const RuleList>& rulesIn, const JobContext& job)
 {
     TensorCoreResult out;
-    if (!c.profile)
-        return out;
     const std::shared_ptr<const RuleList> rules = rulesIn ? rulesIn : shippedTensorCoreRules();
     out.rules = rules->engine + QLatin1Char('/') + rules->model;
     const Profile& p = *c.profile;
