@@ -34,6 +34,25 @@ public:
     }
     const QByteArray& bytes() const { return m_bytes; }
 
+    // The writing side of a format written once for both directions (ByteReader has the same three): a function
+    // template taking `Io& io` calls them on a ByteWriter with const values, on a ByteReader with the ones to fill.
+    /// Each value as put() writes it.
+    template <typename... T> void fields(const T&... values) { (put(values), ...); }
+    /// The count, then @p each(item) for every item.
+    template <class List, class Each> void list(const List& items, std::size_t /*minBytes*/, Each&& each)
+    {
+        put(std::uint32_t(items.size()));
+        for (const auto& item : items)
+            each(item);
+    }
+    /// The count, then each key and value.
+    template <class Map> void map(const Map& entries, std::size_t /*minBytes*/)
+    {
+        put(std::uint32_t(entries.size()));
+        for (const auto& [key, value] : entries)
+            fields(key, value);
+    }
+
 private:
     QByteArray m_bytes;
 };
@@ -86,7 +105,34 @@ public:
     bool failed() const { return m_failed; }
     bool atEnd() const { return m_at == m_bytes.size(); }
 
+    /// Reads what ByteWriter::fields wrote of values of these types.
+    template <typename... T> void fields(T&... values) { (read(values), ...); }
+    /// Reads a count of items of at least @p minBytes each, then fills each appended item with @p each(item).
+    template <class List, class Each> void list(List& items, std::size_t minBytes, Each&& each)
+    {
+        const std::uint32_t count = getCount(minBytes);
+        for (std::uint32_t i = 0; i < count && !m_failed; ++i) {
+            typename List::value_type item {};
+            each(item);
+            items.push_back(std::move(item));
+        }
+    }
+    /// Reads a count of entries of at least @p minBytes each, then each key and value.
+    template <class Map> void map(Map& entries, std::size_t minBytes)
+    {
+        const std::uint32_t count = getCount(minBytes);
+        for (std::uint32_t i = 0; i < count && !m_failed; ++i) {
+            typename Map::key_type key {};
+            read(key);
+            read(entries[key]);
+        }
+    }
+
 private:
+    template <typename T> void read(T& value) { value = get<T>(); }
+    void read(bool& value) { value = get<std::uint8_t>() != 0; }
+    void read(QString& text) { text = getString(); }
+    void read(QStringList& texts) { texts = getStringList(); }
     bool have(std::size_t bytes)
     {
         if (m_failed || std::uint64_t(bytes) > std::uint64_t(m_bytes.size() - m_at))
