@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace nsw {
 
@@ -64,7 +65,34 @@ public:
     }
     QByteArray& bytes() { return m_out; }
 
+    // The writing side of the format, written once for both directions by visitRankFile (Reader has the same).
+    /// Signed integers zig-zag, unsigned ones and flags as they are, texts with their length.
+    template <typename... T> void fields(const T&... values) { (field(values), ...); }
+    /// The count, then @p each(item) for every item.
+    template <class List, class Each> void list(const List& items, std::size_t /*minBytes*/, Each&& each)
+    {
+        u(items.size());
+        for (const auto& item : items)
+            each(item);
+    }
+    /// @p value as its distance from @p base (times: from the previous one, or an end from its start).
+    void offset(TimeNs value, TimeNs base) { s(value - base); }
+    /// A name index.
+    void name(std::uint32_t index, qsizetype /*names*/) { u(index); }
+
 private:
+    template <typename T> void field(const T& v)
+    {
+        if constexpr (std::is_same_v<T, bool>)
+            u(v ? 1 : 0);
+        else if constexpr (std::is_signed_v<T>)
+            s(v);
+        else
+            u(v);
+    }
+    void field(const QString& t) { text(t); }
+    void field(const QStringList& list) { texts(list); }
+
     QByteArray m_out;
 };
 
@@ -136,88 +164,72 @@ public:
         m_p = m_end;
         return 0;
     }
+    template <typename... T> void fields(T&... values) { (field(values), ...); }
+    /// Reads a count of items of at least @p minBytes each, then fills each appended item with @p each(item).
+    template <class List, class Each> void list(List& items, std::size_t minBytes, Each&& each)
+    {
+        const std::size_t n = count(minBytes);
+        for (std::size_t i = 0; i < n && ok(); ++i) {
+            typename List::value_type item {};
+            each(item);
+            items.push_back(std::move(item));
+        }
+    }
+    void offset(TimeNs& value, TimeNs base) { value = base + s(); }
+    void name(std::uint32_t& index, qsizetype names) { index = name(names); }
     bool ok() const { return m_problem.isEmpty(); }
     bool atEnd() const { return m_p == m_end; }
     const QString& problem() const { return m_problem; }
 
 private:
+    template <typename T> void field(T& v)
+    {
+        if constexpr (std::is_same_v<T, bool>)
+            v = u() != 0;
+        else if constexpr (std::is_signed_v<T>)
+            v = T(s());
+        else
+            v = T(u());
+    }
+    void field(QString& t) { t = text(); }
+    void field(QStringList& list) { list = texts(); }
+
     const char* m_p;
     const char* m_end;
     QString m_problem;
 };
 
-void writeRank(Writer& w, const RankSummary& r)
+/// The payload in file order, written once for both directions: @p io is a Writer (and @p file const) or a Reader.
+/// Times are stored as distances (an iteration's start from the previous end, a collective's from the previous
+/// start, an end from its start), so that they stay short.
+template <class Io, class File> void visitRankFile(Io& io, File& file)
 {
-    w.s(r.rankFromName);
-    w.s(r.pid);
-    w.text(r.processName);
-    w.s(r.gpu);
-    w.text(r.gpuLabel);
-    w.u(r.iterationsGuessed ? 1 : 0);
-    w.text(r.iterationDetection);
-    w.u(r.iterations.size());
-    TimeNs previous = 0;
-    for (const RankIteration& it : r.iterations) {
-        w.s(it.start - previous);
-        w.s(it.duration());
-        w.s(it.computeNs);
-        w.s(it.communicationNs);
-        w.s(it.memoryNs);
-        previous = it.end;
-    }
-    w.u(r.collectives.size());
-    previous = 0;
-    for (const RankCollective& c : r.collectives) {
-        w.u(c.name);
-        w.u(c.stream);
-        w.s(c.start - previous);
-        w.s(c.end - c.start);
-        previous = c.start;
-    }
-    w.u(r.kernelSums.size());
-    for (const KernelSum& k : r.kernelSums) {
-        w.u(k.name);
-        w.s(k.count);
-        w.s(k.totalNs);
-    }
-}
-
-RankSummary readRank(Reader& r, qsizetype names)
-{
-    RankSummary rank;
-    rank.rankFromName = int(r.s());
-    rank.pid = r.s();
-    rank.processName = r.text();
-    rank.gpu = int(r.s());
-    rank.gpuLabel = r.text();
-    rank.iterationsGuessed = r.u() != 0;
-    rank.iterationDetection = r.text();
-    TimeNs previous = 0;
-    rank.iterations.resize(r.count(5));
-    for (RankIteration& it : rank.iterations) {
-        it.start = previous + r.s();
-        it.end = it.start + r.s();
-        it.computeNs = r.s();
-        it.communicationNs = r.s();
-        it.memoryNs = r.s();
-        previous = it.end;
-    }
-    previous = 0;
-    rank.collectives.resize(r.count(4));
-    for (RankCollective& c : rank.collectives) {
-        c.name = r.name(names);
-        c.stream = std::uint32_t(r.u());
-        c.start = previous + r.s();
-        c.end = c.start + r.s();
-        previous = c.start;
-    }
-    rank.kernelSums.resize(r.count(3));
-    for (KernelSum& k : rank.kernelSums) {
-        k.name = r.name(names);
-        k.count = r.s();
-        k.totalNs = r.s();
-    }
-    return rank;
+    io.fields(file.exportPath, file.exportSize, file.nsysVersion, file.sessionStartUtcNs, file.host,
+        file.iterationMarker, file.warnings, file.names);
+    const qsizetype names = file.names.size();
+    io.list(file.ranks, 8, [&](auto& rank) {
+        io.fields(rank.rankFromName, rank.pid, rank.processName, rank.gpu, rank.gpuLabel, rank.iterationsGuessed,
+            rank.iterationDetection);
+        TimeNs previous = 0;
+        io.list(rank.iterations, 5, [&](auto& it) {
+            io.offset(it.start, previous);
+            io.offset(it.end, it.start);
+            io.fields(it.computeNs, it.communicationNs, it.memoryNs);
+            previous = it.end;
+        });
+        previous = 0;
+        io.list(rank.collectives, 4, [&](auto& c) {
+            io.name(c.name, names);
+            io.fields(c.stream);
+            io.offset(c.start, previous);
+            io.offset(c.end, c.start);
+            previous = c.start;
+        });
+        io.list(rank.kernelSums, 3, [&](auto& k) {
+            io.name(k.name, names);
+            io.fields(k.count, k.totalNs);
+        });
+    });
 }
 
 Result<RankFile> damaged(const QString& path, const QString& problem)
@@ -230,17 +242,7 @@ Result<RankFile> damaged(const QString& path, const QString& problem)
 QByteArray encodeRankSummary(const RankFile& file)
 {
     Writer w;
-    w.text(file.exportPath);
-    w.s(file.exportSize);
-    w.text(file.nsysVersion);
-    w.s(file.sessionStartUtcNs);
-    w.text(file.host);
-    w.text(file.iterationMarker);
-    w.texts(file.warnings);
-    w.texts(file.names);
-    w.u(file.ranks.size());
-    for (const RankSummary& r : file.ranks)
-        writeRank(w, r);
+    visitRankFile(w, file);
     const QByteArray& payload = w.bytes();
     QByteArray out;
     out.reserve(kHeaderBytes + payload.size() + kChecksumBytes);
@@ -286,17 +288,7 @@ Result<RankFile> decodeRankSummary(const QByteArray& bytes, const QString& path)
     Reader r(payload, qsizetype(length));
     RankFile file;
     file.summaryPath = path;
-    file.exportPath = r.text();
-    file.exportSize = r.s();
-    file.nsysVersion = r.text();
-    file.sessionStartUtcNs = r.s();
-    file.host = r.text();
-    file.iterationMarker = r.text();
-    file.warnings = r.texts();
-    file.names = r.texts();
-    const std::size_t ranks = r.count(8);
-    for (std::size_t i = 0; i < ranks && r.ok(); ++i)
-        file.ranks.push_back(readRank(r, file.names.size()));
+    visitRankFile(r, file);
     if (r.ok() && !r.atEnd())
         r.fail(QStringLiteral("data after the last rank"));
     if (!r.ok())
