@@ -351,6 +351,17 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
     return true;
 }
 
+std::optional<QString> parseTraceArguments(
+    QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode)
+{
+    if (!parseArguments(parser, args, description, exitCode))
+        return std::nullopt;
+    std::optional<QString> trace = singleTrace(parser, args.value(0));
+    if (!trace)
+        *exitCode = ExitUsage;
+    return trace;
+}
+
 CacheSettings& cacheSettings()
 {
     static CacheSettings settings;

@@ -74,6 +74,10 @@ bool usageError(int* exitCode);
 /// Parses a command's arguments; on --help prints help and sets @p exitCode to 0, on error prints the error and
 /// sets it to ExitUsage. Returns true when the command should go on.
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode);
+/// parseArguments() for a command that reads one export, and that export (singleTrace(); @p exitCode ExitUsage when
+/// there is not exactly one). Nothing when the command stops here.
+std::optional<QString> parseTraceArguments(
+    QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode);
 
 /// The caches of this command: the environment's (NSYS_WORKBENCH_CACHE_DIR, NSYS_WORKBENCH_CACHE_MAX_MB), else the
 /// limit set in the window's Nsight Systems Settings; profiles off with --no-cache (parseArguments()).

@@ -77,15 +77,13 @@ int runAnalyze(const QStringList& args)
                        "filter (with --nvtx also the range's thread, or process for a start/end range)."));
     focusOptions.addTo(parser);
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args,
-            QStringLiteral("nsys's expert-system rules (nsys analyze): same rows, order, values, headers and "
-                           "messages. A rule without its data prints nsys's SKIPPED message; exit 4 when no rule "
-                           "could run."),
-            &exitCode))
-        return exitCode;
-    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("analyze"));
+    const std::optional<QString> trace = parseTraceArguments(parser, args,
+        QStringLiteral("nsys's expert-system rules (nsys analyze): same rows, order, values, headers and "
+                       "messages. A rule without its data prints nsys's SKIPPED message; exit 4 when no rule "
+                       "could run."),
+        &exitCode);
     if (!trace)
-        return ExitUsage;
+        return exitCode;
     QString fmt = parser.value(format);
     if (fmt == QLatin1String("column") || fmt == QLatin1String("table"))
         fmt = QStringLiteral("text");

@@ -19,13 +19,13 @@ int runExport(const QStringList& args)
     const FocusOptions focusOptions(QStringLiteral("Only the events that overlap it are written, whole."));
     focusOptions.addTo(parser);
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args,
-            QStringLiteral("The timeline's events as a trace other tools open: one complete event per kernel, memory "
-                           "operation, CUDA API call, NVTX range and OS runtime call, ts/dur in µs with ns kept."),
-            &exitCode))
+    const std::optional<QString> trace = parseTraceArguments(parser, args,
+        QStringLiteral("The timeline's events as a trace other tools open: one complete event per kernel, memory "
+                       "operation, CUDA API call, NVTX range and OS runtime call, ts/dur in µs with ns kept."),
+        &exitCode);
+    if (!trace)
         return exitCode;
-    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("export"));
-    if (!trace || !checkFormat(parser.value(format), { QStringLiteral("perfetto") }))
+    if (!checkFormat(parser.value(format), { QStringLiteral("perfetto") }))
         return ExitUsage;
     CommandFocusText focusText;
     if (!focusOptions.read(parser, focusText))

@@ -27,19 +27,19 @@ int runIterations(const QStringList& args)
     const QCommandLineOption output = outputOption();
     parser.addOptions({ marker, format, output });
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args,
-            QStringLiteral("The iterations of a run (training steps, serving steps) from an NVTX marker, each with "
-                           "its start, duration, GPU busy and idle time, kernel count, top category (the shipped "
-                           "vllm/llama rules, the workbench's default), top kernel and a robust "
-                           "outlier flag. Without a marker, iterations are guessed from GPU idle gaps, and every "
-                           "output says so. Library ranges (cub::, thrust::, NCCL, cuBLAS...) are never "
-                           "iterations. Exits 4 when no iterations can be found.\n\n")
-                + iterationDefinitions() + QLatin1Char('.'),
-            &exitCode))
+    const std::optional<QString> trace = parseTraceArguments(parser, args,
+        QStringLiteral("The iterations of a run (training steps, serving steps) from an NVTX marker, each with "
+                       "its start, duration, GPU busy and idle time, kernel count, top category (the shipped "
+                       "vllm/llama rules, the workbench's default), top kernel and a robust "
+                       "outlier flag. Without a marker, iterations are guessed from GPU idle gaps, and every "
+                       "output says so. Library ranges (cub::, thrust::, NCCL, cuBLAS...) are never "
+                       "iterations. Exits 4 when no iterations can be found.\n\n")
+            + iterationDefinitions() + QLatin1Char('.'),
+        &exitCode);
+    if (!trace)
         return exitCode;
-    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("iterations"));
     const QString fmt = parser.value(format);
-    if (!trace || !checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("csv"), QStringLiteral("json") }))
+    if (!checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("csv"), QStringLiteral("json") }))
         return ExitUsage;
     if (parser.isSet(marker) && parser.value(marker).trimmed().isEmpty()) {
         printError(QStringLiteral("--marker needs a name"));

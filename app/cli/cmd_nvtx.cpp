@@ -58,15 +58,13 @@ std::optional<NvtxCommand> parseNvtxCommand(const QStringList& args, int* exitCo
     const FocusOptions focusOptions(
         QStringLiteral("The tree holds the ranges that overlap it, their GPU work projected as usual."));
     focusOptions.addTo(parser);
-    if (!parseArguments(parser, args,
-            QStringLiteral("The NVTX range tree with the GPU time of the kernels launched inside each range "
-                           "(innermost range on the launching thread), coverage, and time per phase."),
-            exitCode))
-        return std::nullopt;
-    *exitCode = ExitUsage;
-    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("nvtx"));
+    const std::optional<QString> trace = parseTraceArguments(parser, args,
+        QStringLiteral("The NVTX range tree with the GPU time of the kernels launched inside each range "
+                       "(innermost range on the launching thread), coverage, and time per phase."),
+        exitCode);
     if (!trace)
         return std::nullopt;
+    *exitCode = ExitUsage;
     NvtxCommand c;
     c.trace = *trace;
     c.format = parser.value(format);

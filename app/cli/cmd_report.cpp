@@ -28,24 +28,22 @@ int runReport(const QStringList& args)
     const DiagnosticsOptions options;
     options.addTo(parser);
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args,
-            QStringLiteral(
-                "Diagnoses a profile and writes a report: findings (severity, the numbers that triggered "
-                "them, evidence, recommendation; ranked by the GPU time they cost (idle time their cause leaves, "
-                "communication not hidden, waiting for a peer; host time is said as host time); checks whose data is "
-                "missing say so instead of firing) and the analyses behind them: GPU idle gaps per device "
-                "and stream with their cause, the gap histogram, compute/NCCL overlap, NCCL per "
-                "collective and stream, launch cost, synchronisation per process and thread, memory "
-                "transfers by direction and memory kind, per-process tables, the GPU time breakdown, "
-                "NVTX coverage and phases, iteration outliers. report.html is one self-contained page "
-                "with the charts embedded as PNG (also written to charts/*.png). report.json holds the "
-                "findings and every table under "
-                "\"metrics\", raw values (ns, times on the export's own clock, bytes, percent)."),
-            &exitCode))
-        return exitCode;
-    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("report"));
+    const std::optional<QString> trace = parseTraceArguments(parser, args,
+        QStringLiteral(
+            "Diagnoses a profile and writes a report: findings (severity, the numbers that triggered "
+            "them, evidence, recommendation; ranked by the GPU time they cost (idle time their cause leaves, "
+            "communication not hidden, waiting for a peer; host time is said as host time); checks whose data is "
+            "missing say so instead of firing) and the analyses behind them: GPU idle gaps per device "
+            "and stream with their cause, the gap histogram, compute/NCCL overlap, NCCL per "
+            "collective and stream, launch cost, synchronisation per process and thread, memory "
+            "transfers by direction and memory kind, per-process tables, the GPU time breakdown, "
+            "NVTX coverage and phases, iteration outliers. report.html is one self-contained page "
+            "with the charts embedded as PNG (also written to charts/*.png). report.json holds the "
+            "findings and every table under "
+            "\"metrics\", raw values (ns, times on the export's own clock, bytes, percent)."),
+        &exitCode);
     if (!trace)
-        return ExitUsage;
+        return exitCode;
     const QString dir = parser.value(out);
     if (dir.isEmpty()) {
         printError(QStringLiteral("report needs --out DIR (see report --help)"));
@@ -102,14 +100,12 @@ int runFindings(const QStringList& args)
     const DiagnosticsOptions options;
     options.addTo(parser);
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args,
-            QStringLiteral("The findings of `report` on stdout: each with its severity, numbers, evidence and "
-                           "recommendation, then the checks not run for missing data."),
-            &exitCode))
-        return exitCode;
-    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("findings"));
+    const std::optional<QString> trace = parseTraceArguments(parser, args,
+        QStringLiteral("The findings of `report` on stdout: each with its severity, numbers, evidence and "
+                       "recommendation, then the checks not run for missing data."),
+        &exitCode);
     if (!trace)
-        return ExitUsage;
+        return exitCode;
     const QString fmt = parser.value(format);
     const bool oneTable = parser.isSet(table);
     if (!checkFormat(fmt,

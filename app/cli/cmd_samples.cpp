@@ -90,16 +90,14 @@ std::optional<SamplesCommand> parseSamplesCommand(const QStringList& args, int* 
     parser.addOptions({ view, thread, process, during, format, output });
     const FocusOptions focusOptions(QStringLiteral("Only the samples taken inside it."));
     focusOptions.addTo(parser);
-    if (!parseArguments(parser, args,
-            QStringLiteral("CPU samples (nsys profile -s cpu) by function: self samples (the function was running) "
-                           "and total samples (it was on the stack), as a flat list or a call tree, optionally only "
-                           "while the GPUs were idle."),
-            exitCode))
-        return std::nullopt;
-    *exitCode = ExitUsage;
-    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("samples"));
+    const std::optional<QString> trace = parseTraceArguments(parser, args,
+        QStringLiteral("CPU samples (nsys profile -s cpu) by function: self samples (the function was running) "
+                       "and total samples (it was on the stack), as a flat list or a call tree, optionally only "
+                       "while the GPUs were idle."),
+        exitCode);
     if (!trace)
         return std::nullopt;
+    *exitCode = ExitUsage;
     SamplesCommand c;
     c.trace = *trace;
     c.format = parser.value(format);

@@ -51,15 +51,13 @@ std::optional<StatsCommand> parseStatsCommand(const QStringList& args, int* exit
     parser.addOptions({ report, format, output });
     const FocusOptions focusOptions(QStringLiteral("Reports count the rows that overlap it, durations not clipped."));
     focusOptions.addTo(parser);
-    if (!parseArguments(parser, args,
-            QStringLiteral("Statistics reports computed as nsys stats computes them: same rows, grouping, "
-                           "rounding, order and headers."),
-            exitCode))
-        return std::nullopt;
-    *exitCode = ExitUsage;
-    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("stats"));
+    const std::optional<QString> trace = parseTraceArguments(parser, args,
+        QStringLiteral("Statistics reports computed as nsys stats computes them: same rows, grouping, "
+                       "rounding, order and headers."),
+        exitCode);
     if (!trace)
         return std::nullopt;
+    *exitCode = ExitUsage;
     StatsCommand c;
     c.trace = *trace;
     c.output = parser.value(output);

@@ -20,18 +20,16 @@ int runSummarize(const QStringList& args)
                            .arg(QLatin1String(kRankSummarySuffix)));
     parser.addOptions({ marker, output });
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args,
-            QStringLiteral("Writes what `ranks` needs of an export's ranks into a small summary file (format "
-                           "version %1, see docs/rank-summary.md): ranks, iterations and their breakdown, every NCCL "
-                           "kernel's start and end, kernel sums per name. `ranks` over summaries gives the same "
-                           "output as over the exports. Meant to run next to the data, e.g. as a Slurm job array "
-                           "(packaging/slurm/summarize.sbatch). Exits 4 when the export has no rank (no kernels).")
-                .arg(kRankSummaryVersion),
-            &exitCode))
-        return exitCode;
-    const std::optional<QString> trace = singleTrace(parser, QStringLiteral("summarize"));
+    const std::optional<QString> trace = parseTraceArguments(parser, args,
+        QStringLiteral("Writes what `ranks` needs of an export's ranks into a small summary file (format "
+                       "version %1, see docs/rank-summary.md): ranks, iterations and their breakdown, every NCCL "
+                       "kernel's start and end, kernel sums per name. `ranks` over summaries gives the same "
+                       "output as over the exports. Meant to run next to the data, e.g. as a Slurm job array "
+                       "(packaging/slurm/summarize.sbatch). Exits 4 when the export has no rank (no kernels).")
+            .arg(kRankSummaryVersion),
+        &exitCode);
     if (!trace)
-        return ExitUsage;
+        return exitCode;
     if (!parser.isSet(output) || parser.value(output).isEmpty() || parser.value(output) == QLatin1String("-")) {
         printError(QStringLiteral("summarize needs -o FILE (the summary is binary)"));
         return ExitUsage;
