@@ -26,6 +26,10 @@ QStringList qsl(std::initializer_list<const char*> items)
     return out;
 }
 
+/// The commands that read one export (parseTraceArguments).
+constexpr const char* kOneExportCommands[]
+    = { "stats", "analyze", "nvtx", "export", "iterations", "report", "findings", "samples", "summarize" };
+
 struct Run
 {
     int exitCode = -1;
@@ -95,6 +99,8 @@ private Q_SLOTS:
         QTest::addRow("categories") << QStringList { QStringLiteral("categories"), QStringLiteral("--help") };
         QTest::addRow("nvlink") << QStringList { QStringLiteral("nvlink"), QStringLiteral("--help") };
         QTest::addRow("compare") << QStringList { QStringLiteral("compare"), QStringLiteral("--help") };
+        for (const char* command : kOneExportCommands)
+            QTest::addRow("%s", command) << QStringList { QString::fromLatin1(command), QStringLiteral("--help") };
     }
     void helpForEveryCommand()
     {
@@ -175,6 +181,30 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(stderrContains), qPrintable(r.err));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one line
+    }
+
+    // parseTraceArguments: the commands that read one export refuse none or two, naming themselves.
+    void oneExportCommandsTakeExactlyOneTrace_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<int>("traces");
+        for (const char* command : kOneExportCommands) {
+            QTest::addRow("%s without a trace", command) << QString::fromLatin1(command) << 0;
+            QTest::addRow("%s with two traces", command) << QString::fromLatin1(command) << 2;
+        }
+    }
+    void oneExportCommandsTakeExactlyOneTrace()
+    {
+        QFETCH(QString, command);
+        QFETCH(int, traces);
+        QStringList args { command };
+        for (int i = 0; i < traces; ++i)
+            args << m_modern;
+        const Run r = run(args);
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.out, QString());
+        QCOMPARE(
+            r.err.trimmed(), QStringLiteral("nsys-workbench: %1 takes exactly one TRACE (see %1 --help)").arg(command));
     }
 
     void skippedReportsSayWhy()
