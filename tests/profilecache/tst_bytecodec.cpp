@@ -55,38 +55,19 @@ private Q_SLOTS:
     {
         QTest::addColumn<Record>("record");
         QTest::addColumn<QByteArray>("bytes");
-        const QByteArray emptyTail = QByteArray::fromHex("00000000"
-                                                         "00000000"
-                                                         "00000000");
-        QTest::addRow("zeros and empty lists") << Record {}
-                                               << QByteArray::fromHex("00000000"
-                                                                      "00"
-                                                                      "00000000")
-                + emptyTail;
-        QTest::addRow("a negative number, a set flag, text") << Record { -2, true, QStringLiteral("é"), {}, {}, {} }
-                                                             << QByteArray::fromHex("feffffff"
-                                                                                    "01"
-                                                                                    "02000000c3a9")
-                + emptyTail;
-        QTest::addRow("a text list, two items, two labels in key order") << Record { 1, false, QString(),
-            { QStringLiteral("a"), QString() }, { { 3, QStringLiteral("x") }, { -1, {} } },
-            { { 9, QStringLiteral("n") }, { 2, QStringLiteral("m") } } }
-                                                                         << QByteArray::fromHex("01000000"
-                                                                                                "00"
-                                                                                                "00000000"
-                                                                                                "02000000"
-                                                                                                "0100000061"
-                                                                                                "00000000"
-                                                                                                "02000000"
-                                                                                                "0300"
-                                                                                                "0100000078"
-                                                                                                "ffff"
-                                                                                                "00000000"
-                                                                                                "02000000"
-                                                                                                "02000000"
-                                                                                                "010000006d"
-                                                                                                "09000000"
-                                                                                                "010000006e");
+        // QByteArray::fromHex skips the spaces: one value a group.
+        const QByteArray emptyLists = QByteArray::fromHex("00000000 00000000 00000000");
+        QTest::addRow("zeros and empty lists") << Record {} << QByteArray::fromHex("00000000 00 00000000") + emptyLists;
+        QTest::addRow("a negative number, a set flag, text") << Record { -2, true, QStringLiteral("é"), {}, {},
+            {} } << QByteArray::fromHex("feffffff 01 02000000 c3a9") + emptyLists;
+        QTest::addRow("a text list, two items, two labels in key order")
+            << Record { 1, false, QString(), { QStringLiteral("a"), QString() },
+                   { { 3, QStringLiteral("x") }, { -1, {} } },
+                   { { 9, QStringLiteral("n") }, { 2, QStringLiteral("m") } } }
+            << QByteArray::fromHex("01000000 00 00000000" // number, flag, text
+                                   " 02000000 01000000 61 00000000" // texts: "a", ""
+                                   " 02000000 0300 01000000 78 ffff 00000000" // items: (3, "x"), (-1, "")
+                                   " 02000000 02000000 01000000 6d 09000000 01000000 6e"); // labels: 2 "m", 9 "n"
     }
     void writesAndReadsBack()
     {
@@ -123,8 +104,8 @@ private Q_SLOTS:
     void refusesACountPastTheEnd()
     {
         // 1000 items of at least 6 bytes cannot follow in the 4 bytes left: no item is read.
-        ByteReader reader(QByteArray::fromHex("e8030000"
-                                              "00000000"));
+        const QByteArray bytes = QByteArray::fromHex("e8030000 00000000");
+        ByteReader reader(bytes);
         std::vector<Item> items;
         reader.list(items, 6, [&](Item& item) { reader.fields(item.id, item.name); });
         QVERIFY(reader.failed());
