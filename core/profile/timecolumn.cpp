@@ -116,10 +116,13 @@ std::optional<TimeColumn> TimeColumn::fromParts(Parts parts)
 {
     if (parts.offsets.size() != parts.bases.size() * kBlockRows || parts.open.size() >= kBlockRows)
         return std::nullopt;
-    for (std::size_t block = 0; block < parts.bases.size(); ++block) {
-        if (parts.bases[block] != kWholeBlock)
+    // Read through const access only: a non-const access to a view copies it (Column), which would copy a mapped
+    // cache file's columns into memory.
+    const Column<TimeNs>& bases = parts.bases;
+    for (std::size_t block = 0; block < bases.size(); ++block) {
+        if (bases[block] != kWholeBlock)
             continue;
-        const std::uint32_t* offsets = parts.offsets.data() + block * kBlockRows;
+        const std::uint32_t* offsets = std::as_const(parts.offsets).data() + block * kBlockRows;
         if (std::any_of(offsets, offsets + kBlockRows, [&](std::uint32_t i) { return i >= parts.whole.size(); }))
             return std::nullopt;
     }

@@ -44,7 +44,7 @@ std::shared_ptr<const KernelIndex> KernelIndex::fromData(const ProfilePtr& profi
     }
     if (covered != rows)
         return nullptr;
-    for (const KernelLane& lane : data.lanes)
+    for (const KernelLane& lane : std::as_const(data.lanes)) // const: a view must not be copied
         if (lane.process < kNoIndex || (lane.process >= 0 && std::size_t(lane.process) >= profile->processes.size()))
             return nullptr;
     auto index = std::shared_ptr<KernelIndex>(new KernelIndex);

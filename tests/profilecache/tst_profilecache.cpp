@@ -552,6 +552,45 @@ private Q_SLOTS:
         compareExactly(*second->profile, *first->profile);
     }
 
+    void timeColumnsAreReadInPlace_data()
+    {
+        QTest::addColumn<qint64>("step");
+        // 1024 rows 5 s apart span more than 2^32 ns: the blocks are kept whole (TimeColumn). 1 µs apart they are
+        // stored as offsets from each block's base.
+        QTest::addRow("whole blocks") << qint64(5'000'000'000);
+        QTest::addRow("offset blocks") << qint64(1'000);
+    }
+    void timeColumnsAreReadInPlace()
+    {
+        QFETCH(qint64, step);
+        std::vector<TimeNs> starts, ends;
+        for (qint64 i = 0; i < 2 * qint64(TimeColumn::kBlockRows) + 7; ++i) {
+            starts.push_back(1'000'000 + i * step);
+            ends.push_back(starts.back() + 500 + i % 3);
+        }
+        auto profile = std::make_shared<Profile>();
+        profile->kernels.start = TimeColumn(starts);
+        profile->kernels.end = TimeColumn(ends);
+        const QString path = copyOf(test::demoExport(), QStringLiteral("inplace.sqlite"));
+        const Result<ExportIdentity> id = ExportIdentity::of(path);
+        QVERIFY2(id, qPrintable(id.errorMessage()));
+        const ProfileCacheKey key { *id, LoadEverything, KernelAllColumns };
+        const QString entry = m_dir.filePath(QStringLiteral("inplace.nswprof"));
+        QVERIFY(writeProfileCacheFile(entry, key, { profile, {}, nullptr }).ok());
+        const Result<CachedLoad> read = readProfileCacheFile(entry, key, path, CancelToken::never());
+        QVERIFY2(read, qPrintable(read.errorMessage()));
+        for (const auto& [column, expected] :
+            { std::pair(&read->profile->kernels.start, &starts), std::pair(&read->profile->kernels.end, &ends) }) {
+            QVERIFY(column->toVector() == *expected);
+            // Only the open block (7 rows) is copied; the sealed blocks are views of the mapped file.
+            const TimeColumn::Parts parts = column->parts();
+            QVERIFY(parts.offsets.isView());
+            QVERIFY(parts.bases.isView());
+            QCOMPARE(column->memoryBytes(), parts.open.capacity() * sizeof(TimeNs));
+        }
+        QCOMPARE(read->profile->kernels.start.parts().whole.isView(), step > (qint64(1) << 32) / 1024);
+    }
+
     void networkFileSystemsAreKnownByName_data()
     {
         QTest::addColumn<quint64>("type");
