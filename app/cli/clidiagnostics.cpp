@@ -16,8 +16,9 @@ DiagnosticsOptions::DiagnosticsOptions()
                          "`iterations --marker`). Default: automatic."),
           QStringLiteral("name"))
     , phaseMap(QStringLiteral("phase-map"),
-          QStringLiteral("A phase map JSON ({\"prefill\": [\"prefill\", \"re:^ctx_\"], ...}): adds time per phase "
-                         "(nvtx_phases)."),
+          QStringLiteral("A phase map JSON ({\"prefill\": [\"prefill\", \"re:^ctx_\"], ...}): the phases of "
+                         "nvtx_phases and phase dominance. Default: the NVTX ranges under the iteration marker, else "
+                         "the outermost ones, by name."),
           QStringLiteral("file"))
     , nvtxCoverage(QStringLiteral("nvtx-coverage-warn-threshold"),
           QStringLiteral("NVTX coverage (%) below which the report warns; the same as --threshold "

@@ -2,8 +2,10 @@
 #include "core/diagnostics/diagnostics.h"
 
 #include "core/jobs/sidejob.h"
-#include "core/nvtx/nvtxcoverage.h"
+#include "core/nvtx/nvtxautophases.h"
 #include "core/profile/sessionclock.h"
+
+#include <QSet>
 
 namespace nsw {
 
@@ -52,10 +54,10 @@ struct SideAnalyses
         r.temporal = computeTemporalBreakdown(context, unions);
         if (job.isCancelled())
             return void(cancelled = true);
-        nvtxCoverage(request, job, r);
+        iterations(request, job, r); // before the NVTX phases: they are the ranges under the iteration marker
         if (job.isCancelled())
             return void(cancelled = true);
-        iterations(request, job, r);
+        nvtxPhases(request, job, r);
         cancelled = job.isCancelled();
     }
 
@@ -82,25 +84,67 @@ private:
             warnings << kinds->errorMessage();
     }
 
-    void nvtxCoverage(const DiagnosticsRequest& request, const JobContext& job, DiagnosticsResult& r)
+    void nvtxPhases(const DiagnosticsRequest& request, const JobContext& job, DiagnosticsResult& r)
     {
         const Profile& profile = *request.profile;
         bool hasRanges = false;
         for (std::size_t i = 0; i < profile.nvtx.size() && !hasRanges; ++i)
             hasRanges = NvtxTable::isRange(profile.nvtx.eventType[i]);
-        if (!hasRanges)
-            return;
-        if (request.phaseMap.isEmpty()) { // the coverage alone costs a fraction of the tree
-            Result<NvtxCoverage> coverage = computeNvtxCoverage(request.profile, request.focus, job);
-            if (coverage)
-                r.nvtxCoverage = *coverage;
+        if (!hasRanges) {
+            r.phasesMissing = QStringLiteral("the export has no NVTX ranges");
             return;
         }
-        const NvtxTree tree = buildNvtxTree(request.profile, {}, job, request.focus);
-        if (job.isCancelled())
+        if (!request.phaseMap.isEmpty()) {
+            const NvtxTree tree = buildNvtxTree(request.profile, {}, job, request.focus);
+            if (job.isCancelled())
+                return;
+            r.nvtxCoverage = tree.coverage;
+            r.phases = nvtxPhaseTimes(tree, request.phaseMap, &warnings);
             return;
-        r.nvtxCoverage = tree.coverage;
-        r.phases = nvtxPhaseTimes(tree, request.phaseMap, &warnings);
+        }
+        // Without a phase map the phases are a level of the tree, its names compared up to their numbers. The
+        // whole capture's are kept with the profile (per iteration marker): the tree is built once, not per run.
+        const auto build = [&]() -> std::shared_ptr<const LevelPhases> {
+            NvtxTreeOptions options;
+            options.normalizeNames = true;
+            const NvtxTree tree = buildNvtxTree(request.profile, options, job, request.focus);
+            if (job.isCancelled())
+                return nullptr;
+            return std::make_shared<const LevelPhases>(
+                LevelPhases { nvtxLevelPhases(tree, markerNames(r)), tree.coverage });
+        };
+        const std::shared_ptr<const LevelPhases> found = request.focus.isActive()
+            ? build()
+            : profile.derived.get<LevelPhases>(
+                "nvtx level phases " + (request.detectIterations ? request.iterationMarker.toStdString() : "\n"),
+                job.cancelToken(), build);
+        if (!found)
+            return;
+        r.nvtxCoverage = found->coverage;
+        r.phases = found->phases.rows;
+        r.phasesLevel = found->phases.level;
+        r.phasesMissing = found->phases.missing;
+    }
+
+    /// The NVTX phases without a phase map, and the coverage of the tree they come from.
+    struct LevelPhases
+    {
+        NvtxLevelPhases phases;
+        NvtxCoverage coverage;
+    };
+
+    /// The names of the iteration marker's instances, in time order (none for guessed iterations).
+    static QStringList markerNames(const DiagnosticsResult& r)
+    {
+        QStringList names;
+        QSet<QString> seen;
+        if (r.iterations && !r.iterations->isGuess())
+            for (const Iteration& it : r.iterations->iterations)
+                if (const QString name = r.profile->strings.at(it.name); !seen.contains(name)) {
+                    seen.insert(name);
+                    names << name;
+                }
+        return names;
     }
 
     static void iterations(const DiagnosticsRequest& request, const JobContext& job, DiagnosticsResult& r)

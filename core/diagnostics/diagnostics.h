@@ -38,7 +38,8 @@ struct DiagnosticsRequest
     ProfilePtr profile;
     FocusRange focus; ///< inactive: the whole capture
     Thresholds thresholds;
-    /// Phases for the NVTX time-per-phase table (nsys-llm-explainer's --phase-map); empty: no phase table.
+    /// Phases for the NVTX time-per-phase table (nsys-llm-explainer's --phase-map); empty: the phases are found in
+    /// the NVTX ranges (see nvtxLevelPhases()).
     NvtxPhaseMap phaseMap;
     /// Read the memcpy memory kinds (pageable/pinned) from the export (profile->meta.filePath): the loaded profile
     /// does not hold them. Off: the by-kind table and the pageable check are skipped, and say so.
@@ -79,7 +80,10 @@ struct DiagnosticsResult
     std::vector<WhatIfRow> whatIf; ///< the window's, then the median iteration's (see computeWhatIf)
     /// NVTX coverage (kernel time inside ranges / all kernel time); nullopt without NVTX ranges.
     std::optional<NvtxCoverage> nvtxCoverage;
-    std::vector<NvtxPhaseRow> phases; ///< empty without a phase map
+    /// The NVTX phases: of the phase map, else found in the ranges (nvtxLevelPhases(): phasesLevel says which).
+    std::vector<NvtxPhaseRow> phases;
+    QString phasesLevel; ///< the ranges taken as phases without a phase map, in words; empty with one
+    QString phasesMissing; ///< why there are no phases (no NVTX ranges, a single name)
     /// Detected iterations; null when not asked, or none found (iterationsMissing says why).
     std::shared_ptr<const IterationTable> iterations;
     QString iterationsMissing;
@@ -114,7 +118,7 @@ bool analysisThresholdsDiffer(const Thresholds& a, const Thresholds& b);
 /// nvtx_ranges, gpu_idle_gaps, kernels_by_pid, sync_by_pid, nvtx_by_pid; then ours: gpu_idle_by_device,
 /// gpu_stream_gaps, gap_histogram, overlap_by_gpu, nccl_shared_streams, nccl_by_collective, nccl_by_stream,
 /// nccl_skew, launch_cost, launch_rate_by_pid, sync_by_thread, memory_by_direction, memory_by_kind, processes,
-/// gpu_time_breakdown, nvtx_phases (with a phase map), iterations (when detected), cpu_samples_gpu_idle (with CPU
+/// gpu_time_breakdown, nvtx_phases (with NVTX phases), iterations (when detected), cpu_samples_gpu_idle (with CPU
 /// samples), then stream_concurrency, longest_kernels, h2d_over_time, h2d_load_phases, launch_percentiles,
 /// tensor_cores, non_tensor_core_kernels, what_if, and last findings. Raw values: durations in ns, start_ns/end_ns
 /// columns on the session clock (timestamp - clockOrigin, 0 but for --ts-normalize exports), percentages 0..100, an

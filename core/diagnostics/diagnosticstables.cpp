@@ -337,6 +337,8 @@ private:
     DiagnosticsTable phases()
     {
         DiagnosticsTable t = table("nvtx_phases", "NVTX phases", "phase,instances,cpu_ns,gpu_ns,kernels");
+        if (!r.phasesLevel.isEmpty())
+            t.title += QStringLiteral(" (%1)").arg(r.phasesLevel);
         for (const NvtxPhaseRow& p : r.phases)
             t.rows.push_back({ text(p.phase), i64(p.instances), i64(p.cpuTime), i64(p.gpuTime), i64(p.kernels) });
         return t;

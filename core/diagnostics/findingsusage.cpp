@@ -11,16 +11,21 @@ using namespace findingtext;
 void FindingsBuilder::phaseDominance()
 {
     if (r.phases.empty()) {
-        skip("phase_dominance", QStringLiteral("no phase map (--phase-map): the phases are the ones a map names"));
+        skip("phase_dominance",
+            r.phasesMissing.isEmpty()
+                ? QStringLiteral("no NVTX phases")
+                : QStringLiteral("no NVTX phases: %1 (a --phase-map names them)").arg(r.phasesMissing));
         return;
     }
+    const bool automatic = !r.phasesLevel.isEmpty();
     TimeNs cpuAll = 0, gpuAll = 0;
     for (const NvtxPhaseRow& p : r.phases) {
         cpuAll += p.cpuTime;
         gpuAll += p.gpuTime;
     }
+    const TimeNs kernelNs = r.nvtxCoverage ? r.nvtxCoverage->totalNs : 0;
     for (const NvtxPhaseRow& p : r.phases) {
-        if (p.phase == kUnmappedPhase)
+        if (p.phase == kUnmappedPhase && !automatic)
             continue;
         const double cpu = cpuAll > 0 ? 100.0 * double(p.cpuTime) / double(cpuAll) : 0.0;
         const double gpu = gpuAll > 0 ? 100.0 * double(p.gpuTime) / double(gpuAll) : 0.0;
@@ -30,15 +35,24 @@ void FindingsBuilder::phaseDominance()
         Finding f;
         f.id = QStringLiteral("phase_dominance");
         f.severity = Severity::Info;
-        f.title = QStringLiteral("Phase %1 takes %2 of %3")
-                      .arg(p.phase, pct(byGpu ? gpu : cpu),
-                          byGpu ? QStringLiteral("the kernel time inside NVTX ranges")
-                                : QStringLiteral("the NVTX (wall) time"));
+        const QString of = automatic
+            ? (byGpu ? QStringLiteral("the phases' kernel time") : QStringLiteral("the phases' NVTX (wall) time"))
+            : (byGpu ? QStringLiteral("the kernel time inside NVTX ranges") : QStringLiteral("the NVTX (wall) time"));
+        f.title = QStringLiteral("%1 %2 takes %3 of %4")
+                      .arg(automatic ? QStringLiteral("NVTX phase") : QStringLiteral("Phase"), p.phase,
+                          pct(byGpu ? gpu : cpu), of);
         f.detail = QStringLiteral("%1: %2 instances, %3 of NVTX time (%4 of all phases') and %5 of kernel time "
-                                  "attributed to its ranges (%6).")
+                                  "attributed to its ranges (%6")
                        .arg(p.phase)
                        .arg(p.instances)
                        .arg(formatDuration(p.cpuTime), pct(cpu), formatDuration(p.gpuTime), pct(gpu));
+        f.detail += kernelNs > 0 ? QStringLiteral(", %1 of all kernel time in the window).")
+                                       .arg(pct(100.0 * double(p.gpuTime) / double(kernelNs)))
+                                 : QStringLiteral(").");
+        if (automatic)
+            f.detail += QStringLiteral(" The phases, without a phase map: %1, by name (numbers in names ignored); a "
+                                       "phase with at least %2 of the phases' NVTX time or kernel time dominates.")
+                            .arg(r.phasesLevel, pct(th("phase_dominance_pct")));
         f.metrics = { { QStringLiteral("wall_pct"), cpu, QStringLiteral("%") },
             { QStringLiteral("gpu_pct"), gpu, QStringLiteral("%") },
             { QStringLiteral("wall_ns"), double(p.cpuTime), QStringLiteral("ns") },
@@ -46,6 +60,8 @@ void FindingsBuilder::phaseDominance()
         f.recommendation = QStringLiteral("Work on %1 first: a change in every other phase together gains at most "
                                           "%2 of this time (its kernels: the NVTX pane, or --nvtx on its ranges).")
                                .arg(p.phase, pct(100.0 - (byGpu ? gpu : cpu)));
+        if (p.firstRow >= 0)
+            f.evidence.nvtxRange = r.profile->strings.at(r.profile->nvtx.name[std::size_t(p.firstRow)]);
         f.thresholds = { thText("phase_dominance_pct") };
         add(f);
     }

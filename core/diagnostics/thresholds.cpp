@@ -45,8 +45,9 @@ const std::vector<ThresholdSpec>& thresholdSpecs()
         { QStringLiteral("nvtx_coverage_pct"), 70, QStringLiteral("%"),
             QStringLiteral("NVTX coverage (kernel time inside ranges) below this is low") },
         { QStringLiteral("phase_dominance_pct"), 70, QStringLiteral("%"),
-            QStringLiteral("one NVTX phase (of the phase map) taking at least this share of the NVTX time or of the "
-                           "kernel time in ranges dominates") },
+            QStringLiteral("one NVTX phase (of the phase map, else the ranges of one level, e.g. under the "
+                           "iteration marker) taking at least this share of the phases' NVTX time or kernel time "
+                           "dominates") },
         { QStringLiteral("non_tc_matrix_pct"), 10, QStringLiteral("%"),
             QStringLiteral("matrix-like kernels not on tensor cores (by name) taking at least this share of kernel "
                            "time") },

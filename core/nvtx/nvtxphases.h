@@ -71,6 +71,7 @@ struct NvtxPhaseRow
     TimeNs cpuTime = 0;
     TimeNs gpuTime = 0;
     qint64 kernels = 0;
+    std::int64_t firstRow = -1; ///< the NVTX row of one instance (nvtxLevelPhases() sets it), -1 when not known
 };
 
 /// Each distinct name is matched once; names a pattern could not decide within its budget are said in @p warnings.

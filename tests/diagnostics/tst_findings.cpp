@@ -13,7 +13,8 @@
 // Tensor cores (findingsusage.cpp), GPU 0 (µs, each launched 10 µs before): nvjet_tst_192x192 [0, 600] (a tensor-core
 // kernel by name), volta_sgemm_128x64_nn [600, 900] (SIMT FP32: matrix work not on tensor cores), elementwise_kernel
 // [900, 1000] (not matrix work). Kernel time 1000 µs: tensor cores 60 %, matrix work without them 30 % (>= 10 %).
-// Phase dominance: phase rows set by hand (ms of NVTX time / of kernel time in ranges), threshold 70 %.
+// Phase dominance: phase rows set by hand (ms of NVTX time / of kernel time in ranges), threshold 70 %. Without a
+// phase map, the phases of test::nvtxKernelProfile's ranges (ms, worked out in the rows).
 #include "core/diagnostics/diagnostics.h"
 #include "core/profile/profileloader.h"
 #include "oracleexports.h"
@@ -143,6 +144,8 @@ private Q_SLOTS:
     void tensorCoresQuiet();
     void phaseDominance_data();
     void phaseDominance();
+    void phaseDominanceWithoutAMap_data();
+    void phaseDominanceWithoutAMap();
     void realExports_data();
     void realExports();
 };
@@ -511,6 +514,78 @@ void TestFindings::phaseDominance()
     if (f)
         QVERIFY2(
             f->thresholds.contains(QStringLiteral("phase_dominance_pct=70")), qPrintable(f->thresholds.join(u',')));
+}
+
+void TestFindings::phaseDominanceWithoutAMap_data()
+{
+    QTest::addColumn<QStringList>("events");
+    QTest::addColumn<bool>("iterations"); ///< detect iterations (the ProfilerStep#N marker)
+    QTest::addColumn<QString>("title"); ///< empty: no finding
+    QTest::addColumn<QString>("said"); ///< in the detail, else the reason the check was skipped
+    const QString rule = QStringLiteral(
+        "by name (numbers in names ignored); a phase with at least 70.0 % of the phases' NVTX time or kernel time "
+        "dominates.");
+    // prefill [0, 2] launches 1 ms of kernels, decode [2, 10] 3 + 2 ms: decode 5 of 6 ms (83.3 %) of the kernel time,
+    // 8 of 10 ms (80 %) of the NVTX time; 5 of the window's 6 ms of kernels.
+    QTest::newRow("decode 83.3 % of the kernel time")
+        << QStringList { QStringLiteral("R prefill 0 2"), QStringLiteral("K 0.1 0.5 1.5"),
+               QStringLiteral("R decode 2 10"), QStringLiteral("K 2.1 2.5 5.5"), QStringLiteral("K 6 6.5 8.5") }
+        << false << QStringLiteral("NVTX phase decode takes 83.3 % of the phases' kernel time")
+        << QStringLiteral("decode: 1 instances, 8.00 ms of NVTX time (80.0 % of all phases') and 5.00 ms of kernel "
+                          "time attributed to its ranges (83.3 %, 83.3 % of all kernel time in the window). The "
+                          "phases, without a phase map: the outermost NVTX ranges, ")
+            + rule;
+    // prefill [0, 4] 2 ms of kernels, decode [4, 10] 3 ms: 60 % of both.
+    QTest::newRow("60 / 40: nothing dominates") << QStringList { QStringLiteral("R prefill 0 4"),
+        QStringLiteral("K 0.1 0.5 2.5"), QStringLiteral("R decode 4 10"), QStringLiteral("K 4.1 4.5 7.5") }
+                                                << false << QString() << QString();
+    // init [0, 1] 0.2 ms, then train [1, 9] with ProfilerStep#0 [1, 5] and #1 [5, 9], each fwd 0.3 ms + bwd 1 ms of
+    // kernels, 1 + 3 ms long. Under the marker: bwd 2 of 2.6 ms (76.9 %), 6 of 8 ms of NVTX time (75 %). Without
+    // iterations, the outermost ranges: train 2.6 of 2.8 ms (92.9 %).
+    const QStringList marked { QStringLiteral("R init 0 1"), QStringLiteral("K 0.5 0.6 0.8"),
+        QStringLiteral("R train 1 9"), QStringLiteral("R ProfilerStep#0 1 5"), QStringLiteral("R fwd 1 2"),
+        QStringLiteral("K 1.5 1.6 1.9"), QStringLiteral("R bwd 2 5"), QStringLiteral("K 2.5 3 4"),
+        QStringLiteral("R ProfilerStep#1 5 9"), QStringLiteral("R fwd 5 6"), QStringLiteral("K 5.5 5.6 5.9"),
+        QStringLiteral("R bwd 6 9"), QStringLiteral("K 6.5 7 8") };
+    QTest::newRow("under the iteration marker: bwd 76.9 %")
+        << marked << true << QStringLiteral("NVTX phase bwd takes 76.9 % of the phases' kernel time")
+        << QStringLiteral("The phases, without a phase map: the NVTX ranges directly under the iteration marker "
+                          "(ProfilerStep#0 … ProfilerStep#1), ")
+            + rule;
+    QTest::newRow("no iterations asked: train 92.9 %")
+        << marked << false << QStringLiteral("NVTX phase train takes 92.9 % of the phases' kernel time")
+        << QStringLiteral("The phases, without a phase map: the outermost NVTX ranges, ") + rule;
+    QTest::newRow("no NVTX: said") << QStringList { QStringLiteral("K 1 2 3") } << false << QString()
+                                   << QStringLiteral(
+                                          "no NVTX phases: the export has no NVTX ranges (a --phase-map names them)");
+    QTest::newRow("one range name: said")
+        << QStringList { QStringLiteral("R main 0 10"), QStringLiteral("K 1 2 3") } << false << QString()
+        << QStringLiteral("no NVTX phases: the outermost NVTX ranges all have one name (main): no phases to compare (a "
+                          "--phase-map names them)");
+}
+
+void TestFindings::phaseDominanceWithoutAMap()
+{
+    QFETCH(QStringList, events);
+    QFETCH(bool, iterations);
+    QFETCH(QString, title);
+    QFETCH(QString, said);
+    const DiagnosticsResult r = diagnose(test::nvtxKernelProfile(events), {}, iterations);
+    const Finding* f = find(r, QStringLiteral("phase_dominance"));
+    QCOMPARE(f ? f->title : QString(), title);
+    QString reason;
+    for (const SkippedCheck& s : r.skipped)
+        if (s.check == QLatin1String("phase_dominance"))
+            reason = s.reason;
+    if (!f) {
+        QCOMPARE(reason, said);
+        return;
+    }
+    QVERIFY(reason.isEmpty());
+    QVERIFY2(f->detail.contains(said), qPrintable(f->detail));
+    QVERIFY2(f->thresholds.contains(QStringLiteral("phase_dominance_pct=70")), qPrintable(f->thresholds.join(u',')));
+    // The evidence names a range of the phase, as --nvtx takes it.
+    QCOMPARE(f->evidence.nvtxRange, title.section(u' ', 2, 2));
 }
 
 void TestFindings::realExports_data()

@@ -210,4 +210,22 @@ ProfilePtr ProfileBuilder::build(const QString& fileName)
     return result;
 }
 
+ProfilePtr nvtxKernelProfile(const QStringList& events)
+{
+    const auto ms = [](const QString& text) { return TimeNs(text.toDouble() * 1e3) * 1000; };
+    ProfileBuilder b;
+    const ThreadIndex t = b.thread(b.process(100), 101);
+    int kernel = 0;
+    for (const QString& event : events) {
+        const QStringList f = event.split(u' ');
+        if (f[0] == QLatin1String("R")) {
+            b.nvtxRange(t, ms(f[f.size() - 2]), ms(f.back()), f.mid(1, f.size() - 3).join(u' '));
+        } else {
+            const TimeNs launch = ms(f[1]);
+            b.kernel(t, launch, launch + 10'000, ms(f[2]), ms(f[3]), QStringLiteral("k%1").arg(kernel++));
+        }
+    }
+    return b.build();
+}
+
 } // namespace nsw::test

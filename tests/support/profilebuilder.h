@@ -3,6 +3,7 @@
 
 #include "core/profile/profile.h"
 
+#include <QStringList>
 #include <map>
 
 namespace nsw::test {
@@ -51,5 +52,10 @@ private:
     std::shared_ptr<Profile> m_profile;
     std::map<ProcessIndex, std::uint32_t> m_correlation;
 };
+
+/// A profile of one thread (pid 100, tid 101) from lines of text, times in ms: "R name start end" is a push/pop NVTX
+/// range (the name may hold spaces), "K launch start end" a kernel ("k0", "k1"...) launched by a 10 µs call at
+/// `launch`, on device 0.
+ProfilePtr nvtxKernelProfile(const QStringList& events);
 
 } // namespace nsw::test

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/nvtx/nvtxautophases.h"
+
+#include <QHash>
+#include <QSet>
+#include <algorithm>
+
+namespace nsw {
+
+namespace {
+
+using Level = std::vector<std::int32_t>;
+
+class LevelFinder
+{
+public:
+    explicit LevelFinder(const NvtxTree& tree)
+        : m_tree(tree)
+    { }
+
+    bool isRange(std::int32_t node) const
+    {
+        return node >= 0 && m_tree.nodes[std::size_t(node)].kind == NvtxNode::Kind::Range;
+    }
+
+    Level rangesUnder(const Level& parents) const
+    {
+        Level level;
+        for (const std::int32_t p : parents)
+            for (const std::int32_t c : m_tree.nodes[std::size_t(p)].children)
+                if (isRange(c))
+                    level.push_back(c);
+        return level;
+    }
+
+    /// The outermost ranges of the marker (a marker range inside another is part of it), whatever their depth.
+    Level markerRanges(const QStringList& markerNames) const
+    {
+        QSet<QString> markers;
+        for (const QString& name : markerNames)
+            markers.insert(m_tree.options.normalizeNames ? normalizeNvtxName(name) : name);
+        std::vector<char> inMarker(m_tree.nodes.size(), 0);
+        Level found;
+        for (std::size_t i = 1; i < m_tree.nodes.size(); ++i) {
+            const NvtxNode& n = m_tree.nodes[i];
+            inMarker[i] = inMarker[std::size_t(n.parent)];
+            if (!inMarker[i] && n.kind == NvtxNode::Kind::Range
+                && markers.contains(m_tree.names[std::size_t(n.name)])) {
+                inMarker[i] = 1;
+                found.push_back(std::int32_t(i));
+            }
+        }
+        return found;
+    }
+
+    Level outermostRanges() const
+    {
+        Level level;
+        for (std::size_t i = 1; i < m_tree.nodes.size(); ++i)
+            if (isRange(std::int32_t(i)) && !isRange(m_tree.nodes[i].parent))
+                level.push_back(std::int32_t(i));
+        return level;
+    }
+
+    /// The one label all ranges of @p level share, or empty when they have several.
+    QString onlyLabel(const Level& level) const
+    {
+        QString only;
+        for (const std::int32_t node : level) {
+            const QString label = m_tree.label(node);
+            if (!only.isEmpty() && label != only)
+                return {};
+            only = label;
+        }
+        return only;
+    }
+
+private:
+    const NvtxTree& m_tree;
+};
+
+QString markerWords(const QStringList& names)
+{
+    if (names.size() == 1)
+        return names.front();
+    return QStringLiteral("%1 … %2").arg(names.front(), names.back());
+}
+
+} // namespace
+
+NvtxLevelPhases nvtxLevelPhases(const NvtxTree& tree, const QStringList& markerNames)
+{
+    NvtxLevelPhases out;
+    const LevelFinder finder(tree);
+    Level level;
+    if (!markerNames.isEmpty()) {
+        level = finder.rangesUnder(finder.markerRanges(markerNames));
+        out.level
+            = QStringLiteral("the NVTX ranges directly under the iteration marker (%1)").arg(markerWords(markerNames));
+    }
+    if (level.empty()) {
+        level = finder.outermostRanges();
+        QStringList wrappers;
+        for (QString only = finder.onlyLabel(level); !only.isEmpty(); only = finder.onlyLabel(level)) {
+            Level under = finder.rangesUnder(level);
+            if (under.empty())
+                break;
+            wrappers << only;
+            level = std::move(under);
+        }
+        out.level = wrappers.isEmpty()
+            ? QStringLiteral("the outermost NVTX ranges")
+            : QStringLiteral("the NVTX ranges under %1").arg(wrappers.join(QStringLiteral(" > ")));
+    }
+    if (level.empty()) {
+        out.missing = QStringLiteral("no NVTX ranges");
+        return out;
+    }
+    if (const QString only = finder.onlyLabel(level); !only.isEmpty()) {
+        out.missing = QStringLiteral("%1 all have one name (%2): no phases to compare").arg(out.level, only);
+        return out;
+    }
+    QHash<QString, std::size_t> rowOf;
+    for (const std::int32_t node : level) {
+        const QString label = tree.label(node);
+        auto it = rowOf.find(label);
+        if (it == rowOf.end()) {
+            it = rowOf.insert(label, out.rows.size());
+            out.rows.push_back({ label });
+            out.rows.back().firstRow = tree.nodes[std::size_t(node)].firstRow;
+        }
+        const NvtxNode& n = tree.nodes[std::size_t(node)];
+        NvtxPhaseRow& row = out.rows[it.value()];
+        row.instances += n.instances;
+        row.cpuTime += n.cpuTime;
+        row.gpuTime += n.gpuTime;
+        row.kernels += n.kernels;
+    }
+    std::stable_sort(out.rows.begin(), out.rows.end(), [](const NvtxPhaseRow& a, const NvtxPhaseRow& b) {
+        return a.gpuTime != b.gpuTime ? a.gpuTime > b.gpuTime : a.cpuTime > b.cpuTime;
+    });
+    return out;
+}
+
+} // namespace nsw
