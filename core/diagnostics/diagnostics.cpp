@@ -94,24 +94,27 @@ private:
             r.phasesMissing = QStringLiteral("the export has no NVTX ranges");
             return;
         }
+        // The tree the NVTX pane shows (default options, same focus): one build serves both.
+        const auto tree = [&]() -> std::shared_ptr<const NvtxTree> {
+            Result<std::shared_ptr<const NvtxTree>> built
+                = computeNvtxTree(NvtxTreeRequest { request.profile, {}, request.focus, nullptr }, job);
+            return built ? *built : nullptr;
+        };
         if (!request.phaseMap.isEmpty()) {
-            const NvtxTree tree = buildNvtxTree(request.profile, {}, job, request.focus);
-            if (job.isCancelled())
-                return;
-            r.nvtxCoverage = tree.coverage;
-            r.phases = nvtxPhaseTimes(tree, request.phaseMap, &warnings);
+            if (const std::shared_ptr<const NvtxTree> t = tree()) {
+                r.nvtxCoverage = t->coverage;
+                r.phases = nvtxPhaseTimes(*t, request.phaseMap, &warnings);
+            }
             return;
         }
         // Without a phase map the phases are a level of the tree, its names compared up to their numbers. The
-        // whole capture's are kept with the profile (per iteration marker): the tree is built once, not per run.
+        // whole capture's are kept with the profile (per iteration marker), so a re-run needs no tree.
         const auto build = [&]() -> std::shared_ptr<const LevelPhases> {
-            NvtxTreeOptions options;
-            options.normalizeNames = true;
-            const NvtxTree tree = buildNvtxTree(request.profile, options, job, request.focus);
-            if (job.isCancelled())
+            const std::shared_ptr<const NvtxTree> t = tree();
+            if (!t)
                 return nullptr;
             return std::make_shared<const LevelPhases>(
-                LevelPhases { nvtxLevelPhases(tree, markerNames(r)), tree.coverage });
+                LevelPhases { nvtxLevelPhases(*t, markerNames(r)), t->coverage });
         };
         const std::shared_ptr<const LevelPhases> found = request.focus.isActive()
             ? build()

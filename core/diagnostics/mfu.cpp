@@ -121,9 +121,10 @@ void addIterations(const IterationTable& table, MfuResult& r)
 
 Status addRanges(const MfuRequest& request, MfuResult& r, const JobContext& job)
 {
-    const NvtxTree tree = buildNvtxTree(request.profile, {}, job);
-    if (job.isCancelled())
+    const Result<std::shared_ptr<const NvtxTree>> shared = computeNvtxTree({ request.profile, {}, {}, nullptr }, job);
+    if (!shared)
         return Status::failure(ErrorKind::Cancelled, QStringLiteral("cancelled"));
+    const NvtxTree& tree = **shared;
     for (const RangeFlops& range : request.ranges) {
         MfuRangeRow row;
         row.pattern = range.pattern;

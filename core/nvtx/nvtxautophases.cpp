@@ -18,6 +18,20 @@ public:
         : m_tree(tree)
     { }
 
+    /// The range's name up to its numbers, whether or not the tree was built with normalized names.
+    QString name(std::int32_t node) const
+    {
+        const QString& name = m_tree.names[std::size_t(m_tree.nodes[std::size_t(node)].name)];
+        return m_tree.options.normalizeNames ? name : normalizeNvtxName(name);
+    }
+
+    /// "domain:name" up to the name's numbers: what ranges of one phase share.
+    QString label(std::int32_t node) const
+    {
+        const NvtxNode& n = m_tree.nodes[std::size_t(node)];
+        return nvtxRangeLabel(m_tree.domainLabels[std::size_t(n.domain)], name(node));
+    }
+
     bool isRange(std::int32_t node) const
     {
         return node >= 0 && m_tree.nodes[std::size_t(node)].kind == NvtxNode::Kind::Range;
@@ -38,14 +52,13 @@ public:
     {
         QSet<QString> markers;
         for (const QString& name : markerNames)
-            markers.insert(m_tree.options.normalizeNames ? normalizeNvtxName(name) : name);
+            markers.insert(normalizeNvtxName(name));
         std::vector<char> inMarker(m_tree.nodes.size(), 0);
         Level found;
         for (std::size_t i = 1; i < m_tree.nodes.size(); ++i) {
             const NvtxNode& n = m_tree.nodes[i];
             inMarker[i] = inMarker[std::size_t(n.parent)];
-            if (!inMarker[i] && n.kind == NvtxNode::Kind::Range
-                && markers.contains(m_tree.names[std::size_t(n.name)])) {
+            if (!inMarker[i] && n.kind == NvtxNode::Kind::Range && markers.contains(name(std::int32_t(i)))) {
                 inMarker[i] = 1;
                 found.push_back(std::int32_t(i));
             }
@@ -67,7 +80,7 @@ public:
     {
         QString only;
         for (const std::int32_t node : level) {
-            const QString label = m_tree.label(node);
+            const QString label = this->label(node);
             if (!only.isEmpty() && label != only)
                 return {};
             only = label;
@@ -121,13 +134,16 @@ NvtxLevelPhases nvtxLevelPhases(const NvtxTree& tree, const QStringList& markerN
         return out;
     }
     QHash<QString, std::size_t> rowOf;
+    const NvtxTable& nvtx = tree.profile->nvtx;
+    const auto earlier = [&](std::int64_t a, std::int64_t b) {
+        return b < 0 || (a >= 0 && std::pair(nvtx.start[std::size_t(a)], a) < std::pair(nvtx.start[std::size_t(b)], b));
+    };
     for (const std::int32_t node : level) {
-        const QString label = tree.label(node);
+        const QString label = finder.label(node);
         auto it = rowOf.find(label);
         if (it == rowOf.end()) {
             it = rowOf.insert(label, out.rows.size());
             out.rows.push_back({ label });
-            out.rows.back().firstRow = tree.nodes[std::size_t(node)].firstRow;
         }
         const NvtxNode& n = tree.nodes[std::size_t(node)];
         NvtxPhaseRow& row = out.rows[it.value()];
@@ -135,6 +151,8 @@ NvtxLevelPhases nvtxLevelPhases(const NvtxTree& tree, const QStringList& markerN
         row.cpuTime += n.cpuTime;
         row.gpuTime += n.gpuTime;
         row.kernels += n.kernels;
+        if (earlier(n.firstRow, row.firstRow))
+            row.firstRow = n.firstRow;
     }
     std::stable_sort(out.rows.begin(), out.rows.end(), [](const NvtxPhaseRow& a, const NvtxPhaseRow& b) {
         return a.gpuTime != b.gpuTime ? a.gpuTime > b.gpuTime : a.cpuTime > b.cpuTime;

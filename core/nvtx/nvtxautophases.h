@@ -13,14 +13,14 @@ struct NvtxLevelPhases
 {
     /// One per label of the level, most GPU time first. cpuTime: the level's ranges of that label (sum of end -
     /// start); gpuTime and kernels: the kernels attributed to them or to ranges under them (the tree's projection);
-    /// firstRow: the NVTX row of one of its instances (its own name, not normalized).
+    /// firstRow: the NVTX row of its earliest instance (its own name, not normalized).
     std::vector<NvtxPhaseRow> rows;
     QString level; ///< the ranges taken as phases, in words ("the NVTX ranges directly under ProfilerStep#N")
     QString missing; ///< why there are no phases (no ranges, a single label); rows is then empty
 };
 
-/// With a tree built with normalized names (NvtxTreeOptions::normalizeNames), labels differing only by numbers are
-/// one phase, and @p markerNames are compared normalized too.
+/// Labels differing only by numbers (normalizeNvtxName) are one phase, whether or not @p tree was built with
+/// normalized names, and @p markerNames are compared the same way.
 NvtxLevelPhases nvtxLevelPhases(const NvtxTree& tree, const QStringList& markerNames = {});
 
 } // namespace nsw

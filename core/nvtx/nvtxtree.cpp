@@ -547,10 +547,20 @@ NvtxTree buildNvtxTree(
 
 Result<std::shared_ptr<const NvtxTree>> computeNvtxTree(const NvtxTreeRequest& request, const JobContext& job)
 {
-    auto tree = std::make_shared<const NvtxTree>(buildNvtxTree(request, job));
-    if (job.isCancelled())
+    if (!request.profile)
+        return std::make_shared<const NvtxTree>(buildNvtxTree(request, job));
+    const std::string key = "nvtx tree " + std::to_string(int(request.options.grouping)) + " "
+        + std::to_string(int(request.options.normalizeNames)) + " "
+        + (request.focus.isActive() ? std::to_string(request.focus.start) + " " + std::to_string(request.focus.end)
+                                    : std::string("capture"));
+    std::shared_ptr<const NvtxTree> tree = request.profile->derived.getWhileHeld<NvtxTree>(
+        key, job.cancelToken(), [&]() -> std::shared_ptr<const NvtxTree> {
+            auto built = std::make_shared<const NvtxTree>(buildNvtxTree(request, job));
+            return job.isCancelled() ? nullptr : built;
+        });
+    if (!tree)
         return Result<std::shared_ptr<const NvtxTree>>::cancelled();
-    return std::shared_ptr<const NvtxTree>(std::move(tree));
+    return tree;
 }
 
 FocusRange nvtxFirstInstanceFocus(const NvtxTree& tree, std::int32_t node)

@@ -146,7 +146,9 @@ NvtxTree buildNvtxTree(const NvtxTreeRequest& request, const JobContext& job = {
 NvtxTree buildNvtxTree(const ProfilePtr& profile, const NvtxTreeOptions& options = {}, const JobContext& job = {},
     const FocusRange& focus = {});
 
-/// buildNvtxTree() as a job: a cancelled job gives a cancelled result, never an incomplete tree.
+/// buildNvtxTree() as a job: a cancelled job gives a cancelled result, never an incomplete tree. The tree of the same
+/// profile, options and focus that another caller holds or is building is shared (the NVTX pane's and the Findings'
+/// whole-capture tree are one build).
 Result<std::shared_ptr<const NvtxTree>> computeNvtxTree(const NvtxTreeRequest& request, const JobContext& job = {});
 
 /// The time span of @p node's first instance (NvtxNode::firstRow; unterminated: to NvtxTable::maxTimestamp) as a focus

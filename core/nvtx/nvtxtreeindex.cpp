@@ -13,52 +13,11 @@ NvtxTreeIndex::NvtxTreeIndex(ProfilePtr profile)
     , m_launches(*m_profile)
 { }
 
-namespace {
-/// The indexes alive, found by their profile (a live index keeps its profile alive, so an address is never reused
-/// while its entry can be locked).
-struct LiveIndexes
-{
-    std::mutex mutex;
-    std::vector<std::weak_ptr<const NvtxTreeIndex>> indexes;
-
-    std::shared_ptr<const NvtxTreeIndex> find(const Profile* profile)
-    {
-        std::shared_ptr<const NvtxTreeIndex> found;
-        std::erase_if(indexes, [&](const std::weak_ptr<const NvtxTreeIndex>& weak) {
-            std::shared_ptr<const NvtxTreeIndex> index = weak.lock();
-            if (index && index->profile() == profile)
-                found = std::move(index);
-            return weak.expired();
-        });
-        return found;
-    }
-};
-
-LiveIndexes& liveIndexes()
-{
-    static LiveIndexes live;
-    return live;
-}
-} // namespace
-
 std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::shared(const ProfilePtr& profile, const JobContext& job)
 {
-    LiveIndexes& live = liveIndexes();
-    {
-        const std::lock_guard lock(live.mutex);
-        if (auto index = live.find(profile.get()))
-            return index;
-    }
-    // Built outside the lock (seconds on a large profile; other profiles' trees must not wait). Two trees of one
-    // profile that start together may both build: the first one recorded is kept and handed to later callers.
-    std::shared_ptr<const NvtxTreeIndex> built = build(profile, job);
-    if (!built)
-        return nullptr;
-    const std::lock_guard lock(live.mutex);
-    if (auto index = live.find(profile.get()))
-        return index;
-    live.indexes.push_back(built);
-    return built;
+    // Two trees of one profile that start together (the NVTX pane's, the Findings') wait for one build.
+    return profile->derived.getWhileHeld<NvtxTreeIndex>(
+        "nvtx tree index", job.cancelToken(), [&] { return build(profile, job); });
 }
 
 std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& profile, const JobContext& job)

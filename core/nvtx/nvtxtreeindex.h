@@ -21,9 +21,10 @@ class NvtxTreeIndex
 public:
     /// nullptr when @p job was cancelled.
     static std::shared_ptr<const NvtxTreeIndex> build(const ProfilePtr& profile, const JobContext& job = {});
-    /// The index of @p profile that some tree (the NVTX pane's, a Compare entry's) still holds, else a new one,
-    /// which later callers get while it lives: the NVTX pane, the Findings pane and Compare then share one index
-    /// (~140 MB and ~2 s on a 4M-kernel export) instead of building their own. nullptr when @p job was cancelled.
+    /// The index of @p profile that some tree (the NVTX pane's, a Compare entry's) still holds or that another caller
+    /// is building, else a new one, which later callers get while it lives: the NVTX pane, the Findings pane and
+    /// Compare then share one index (~140 MB and ~2 s on a 4M-kernel export) instead of building their own. nullptr
+    /// when @p job was cancelled.
     static std::shared_ptr<const NvtxTreeIndex> shared(const ProfilePtr& profile, const JobContext& job = {});
 
     /// The profile it indexes (a tree reuses the index only for the same profile, which the index keeps alive so that

@@ -22,6 +22,8 @@ private Q_SLOTS:
     void concurrentCallersShareOneBuild();
     void cancelledWaiterStopsWaiting();
     void copyStartsEmpty();
+    void whileHeldKeptOnlyWhileHeld();
+    void whileHeldConcurrentCallersShareOneBuild();
     void resultsKeptUnlessCancelled_data();
     void resultsKeptUnlessCancelled();
 };
@@ -128,6 +130,47 @@ void TestDerivedCache::copyStartsEmpty()
     (void)cache.get<int>("k", CancelToken::never(), [] { return std::make_shared<const int>(1); });
     const DerivedCache copy(cache);
     QCOMPARE(*copy.get<int>("k", CancelToken::never(), [] { return std::make_shared<const int>(2); }), 2);
+}
+
+void TestDerivedCache::whileHeldKeptOnlyWhileHeld()
+{
+    DerivedCache cache;
+    int built = 0;
+    auto build = [&] { return std::make_shared<const int>(++built); };
+    auto held = cache.getWhileHeld<int>("k", CancelToken::never(), build);
+    QCOMPARE(cache.getWhileHeld<int>("k", CancelToken::never(), build).get(), held.get()); // shared while held
+    QCOMPARE(built, 1);
+    QCOMPARE(held.use_count(), 1); // the cache does not own it
+    held.reset();
+    QCOMPARE(*cache.getWhileHeld<int>("k", CancelToken::never(), build), 2); // released: built again
+}
+
+void TestDerivedCache::whileHeldConcurrentCallersShareOneBuild()
+{
+    DerivedCache cache;
+    std::atomic<int> built { 0 };
+    std::promise<void> release;
+    const std::shared_future<void> released = release.get_future().share();
+    std::atomic<int> started { 0 };
+    std::vector<std::shared_ptr<const int>> values(3);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 0; t < values.size(); ++t)
+        threads.emplace_back([&, t] {
+            ++started;
+            values[t] = cache.getWhileHeld<int>("k", CancelToken::never(), [&] {
+                ++built;
+                released.wait();
+                return std::make_shared<const int>(1);
+            });
+        });
+    while (started.load() < int(values.size()))
+        std::this_thread::yield();
+    release.set_value();
+    for (std::thread& t : threads)
+        t.join();
+    QCOMPARE(built.load(), 1);
+    for (const auto& v : values)
+        QCOMPARE(v.get(), values.front().get());
 }
 
 void TestDerivedCache::resultsKeptUnlessCancelled_data()

@@ -71,24 +71,30 @@ void TestNvtxAutoPhases::phases()
     QFETCH(QStringList, markers);
     QFETCH(QString, level);
     QFETCH(QStringList, rows);
-    NvtxTreeOptions options;
-    options.normalizeNames = true;
-    const NvtxTree tree = buildNvtxTree(test::nvtxKernelProfile(events), options);
-    const NvtxLevelPhases phases = nvtxLevelPhases(tree, markers);
-    QCOMPARE(rows.isEmpty() ? phases.missing : phases.level, level);
-    QStringList got;
-    for (const NvtxPhaseRow& p : phases.rows) {
-        got << QStringLiteral("%1:%2:%3:%4:%5")
-                   .arg(p.phase)
-                   .arg(p.instances)
-                   .arg(double(p.cpuTime) / 1e6)
-                   .arg(double(p.gpuTime) / 1e6)
-                   .arg(p.kernels);
-        // Its first instance is a range of that name.
-        QCOMPARE(
-            normalizeNvtxName(tree.profile->strings.at(tree.profile->nvtx.name[std::size_t(p.firstRow)])), p.phase);
+    const ProfilePtr profile = test::nvtxKernelProfile(events);
+    for (const bool normalized : { true, false }) { // the same phases from either tree
+        NvtxTreeOptions options;
+        options.normalizeNames = normalized;
+        const NvtxTree tree = buildNvtxTree(profile, options);
+        const NvtxLevelPhases phases = nvtxLevelPhases(tree, markers);
+        QCOMPARE(rows.isEmpty() ? phases.missing : phases.level, level);
+        QStringList got;
+        for (const NvtxPhaseRow& p : phases.rows) {
+            got << QStringLiteral("%1:%2:%3:%4:%5")
+                       .arg(p.phase)
+                       .arg(p.instances)
+                       .arg(double(p.cpuTime) / 1e6)
+                       .arg(double(p.gpuTime) / 1e6)
+                       .arg(p.kernels);
+            // Its first instance is the earliest range of that name.
+            const NvtxTable& nvtx = profile->nvtx;
+            QCOMPARE(normalizeNvtxName(profile->strings.at(nvtx.name[std::size_t(p.firstRow)])), p.phase);
+            for (std::size_t i = 0; i < nvtx.size(); ++i)
+                if (normalizeNvtxName(profile->strings.at(nvtx.name[i])) == p.phase)
+                    QVERIFY2(nvtx.start[i] >= nvtx.start[std::size_t(p.firstRow)], qPrintable(p.phase));
+        }
+        QCOMPARE(got, rows);
     }
-    QCOMPARE(got, rows);
 }
 
 QTEST_MAIN(TestNvtxAutoPhases)

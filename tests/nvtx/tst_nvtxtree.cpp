@@ -83,6 +83,7 @@ private Q_SLOTS:
     void nodesWithKernelName();
     void memOpAttribution();
     void treesOfOneProfileShareAnIndex();
+    void computedTreesSharedWhileHeld();
     void cancelledBuildIsSafe();
     void cancelledMidwayGivesNoTree();
     void emptyProfile();
@@ -319,6 +320,23 @@ void TestNvtxTree::treesOfOneProfileShareAnIndex()
     const NvtxTree other = buildNvtxTree(NvtxTreeRequest { test::nvtxFixture(), {}, {}, nullptr });
     QVERIFY(other.index && other.index.get() != whole.index.get());
     QCOMPARE(other.index->profile(), other.profile.get());
+}
+
+void TestNvtxTree::computedTreesSharedWhileHeld()
+{
+    // The NVTX pane and the Findings ask for the whole capture's tree: one build while one of them holds it.
+    const ProfilePtr profile = test::nvtxFixture();
+    const auto pane = computeNvtxTree({ profile, {}, {}, nullptr });
+    const auto findings = computeNvtxTree({ profile, {}, {}, nullptr });
+    QVERIFY(pane && findings);
+    QCOMPARE(findings->get(), pane->get());
+    // Other options or another focus are other trees.
+    NvtxTreeOptions normalized;
+    normalized.normalizeNames = true;
+    QVERIFY(computeNvtxTree({ profile, normalized, {}, nullptr })->get() != pane->get());
+    const auto focused = computeNvtxTree({ profile, {}, FocusRange { 0, 50, QStringLiteral("f") }, nullptr });
+    QVERIFY(focused->get() != pane->get());
+    QCOMPARE((*focused)->focus.end, TimeNs(50));
 }
 
 void TestNvtxTree::cancelledBuildIsSafe()
