@@ -25,6 +25,14 @@ QString sentence(QString text)
     return text.endsWith(QLatin1Char('.')) ? text : text + QLatin1Char('.');
 }
 
+QString shortName(const QString& name, qsizetype maxChars)
+{
+    if (name.size() <= maxChars)
+        return name;
+    const qsizetype head = (maxChars - 1) / 2;
+    return name.left(head) + QChar(0x2026) + name.right(maxChars - 1 - head);
+}
+
 } // namespace findingtext
 
 using namespace findingtext;

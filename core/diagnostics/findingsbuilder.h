@@ -76,6 +76,8 @@ private:
 namespace findingtext {
 QString pct(double value); ///< "12.3 %"
 QString sentence(QString text); ///< capitalised, with a full stop
+/// A name for a title: at most @p maxChars characters, the middle replaced by "…" (the detail gives it whole).
+QString shortName(const QString& name, qsizetype maxChars = 80);
 QString causeAdvice(GapCause cause); ///< what to do about gaps of a cause, lower case, no full stop
 } // namespace findingtext
 

@@ -39,13 +39,12 @@ void FindingsBuilder::phaseDominance()
             ? (byGpu ? QStringLiteral("the phases' kernel time") : QStringLiteral("the phases' NVTX (wall) time"))
             : (byGpu ? QStringLiteral("the kernel time inside NVTX ranges") : QStringLiteral("the NVTX (wall) time"));
         f.title = QStringLiteral("%1 %2 takes %3 of %4")
-                      .arg(automatic ? QStringLiteral("NVTX phase") : QStringLiteral("Phase"), p.phase,
+                      .arg(automatic ? QStringLiteral("NVTX phase") : QStringLiteral("Phase"), shortName(p.phase),
                           pct(byGpu ? gpu : cpu), of);
-        f.detail = QStringLiteral("%1: %2 instances, %3 of NVTX time (%4 of all phases') and %5 of kernel time "
+        f.detail = QStringLiteral("%1: %2 instance%7, %3 of NVTX time (%4 of all phases') and %5 of kernel time "
                                   "attributed to its ranges (%6")
-                       .arg(p.phase)
-                       .arg(p.instances)
-                       .arg(formatDuration(p.cpuTime), pct(cpu), formatDuration(p.gpuTime), pct(gpu));
+                       .arg(p.phase, QString::number(p.instances), formatDuration(p.cpuTime), pct(cpu),
+                           formatDuration(p.gpuTime), pct(gpu), p.instances == 1 ? QString() : QStringLiteral("s"));
         f.detail += kernelNs > 0 ? QStringLiteral(", %1 of all kernel time in the window).")
                                        .arg(pct(100.0 * double(p.gpuTime) / double(kernelNs)))
                                  : QStringLiteral(").");

@@ -98,7 +98,7 @@ struct UmRow
     const qint64* gpu = nullptr;
     const Migrated* toDevice = nullptr;
     const Migrated* toHost = nullptr;
-    ReportValue throughput;
+    ReportValue throughput {};
 };
 
 ReportValue migrationThroughput(const Migrated* toDevice, const Migrated* toHost)
