@@ -288,9 +288,9 @@ bool readEntries(const QCommandLineParser& parser, const CompareOptionSet& o, Co
     return true;
 }
 
-/// Parses and checks the command line. Returns false when the command stops here: --help (exit code 0) or a bad
-/// option (printed, exit code != 0).
-bool parseCommand(const QStringList& args, CompareCommand& c, int* exitCode)
+/// Parses and checks the command line. Nothing when the command stops here: --help (exit code 0) or a bad option
+/// (printed, exit code != 0).
+std::optional<CompareCommand> parseCompareCommand(const QStringList& args, int* exitCode)
 {
     QCommandLineParser parser;
     const CompareOptionSet o;
@@ -299,27 +299,31 @@ bool parseCommand(const QStringList& args, CompareCommand& c, int* exitCode)
             QStringLiteral("Compares profiles side by side against the first one (the baseline): per kernel category, "
                            "kernel name or NVTX path, total GPU time, instances, delta and status."),
             exitCode))
-        return false;
+        return std::nullopt;
 
+    CompareCommand c;
     c.traces = parser.positionalArguments();
     if (c.traces.size() < 2) {
         printError(QStringLiteral("compare needs a BASE and at least one OTHER trace (see compare --help)"));
-        return usageError(exitCode);
+        usageError(exitCode);
+        return std::nullopt;
     }
     if (!readKeyOptions(parser, o, c, exitCode) || !readNormalization(parser, o, c, exitCode)
         || !readOutputs(parser, o, c, exitCode))
-        return false;
+        return std::nullopt;
     if (c.keyOptions.by == CompareBy::Category) {
         LoadedRules loaded;
         if (const int code = loadRules(parser, o.rules, &loaded); code != ExitOk) {
             *exitCode = code;
-            return false;
+            return std::nullopt;
         }
         c.keyOptions.rules = loaded.rules;
         c.ruleLabel
             = QStringLiteral("%1 / %2, %3").arg(loaded.engine, loaded.model, timeModeName(c.keyOptions.timeMode));
     }
-    return readEntries(parser, o, c, exitCode);
+    if (!readEntries(parser, o, c, exitCode))
+        return std::nullopt;
+    return c;
 }
 
 /// Loads every trace and reduces it to keys, each on its own thread (the traces are independent; each loads only the
@@ -458,10 +462,11 @@ int checkRegressions(const CompareCommand& c, const Comparison& comparison)
 
 int runCompare(const QStringList& args)
 {
-    CompareCommand c;
     int exitCode = ExitOk;
-    if (!parseCommand(args, c, &exitCode))
+    const std::optional<CompareCommand> parsed = parseCompareCommand(args, &exitCode);
+    if (!parsed)
         return exitCode;
+    const CompareCommand& c = *parsed;
     QElapsedTimer total;
     total.start();
     std::vector<Side> sides;

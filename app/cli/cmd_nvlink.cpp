@@ -368,9 +368,9 @@ bool readOutput(const QCommandLineParser& parser, const NvlinkOptionSet& options
     return o.png.isEmpty() || checkPngAvailable();
 }
 
-/// The command line, checked. Returns false when the command stops here: --help (exit code 0) or a bad option
-/// (printed, exit code != 0).
-bool parseOptions(const QStringList& args, Options& o, int* exitCode)
+/// The command line, checked. Nothing when the command stops here: --help (exit code 0) or a bad option (printed,
+/// exit code != 0).
+std::optional<Options> parseNvlinkOptions(const QStringList& args, int* exitCode)
 {
     QCommandLineParser parser;
     parser.addPositionalArgument(QStringLiteral("input"),
@@ -384,17 +384,21 @@ bool parseOptions(const QStringList& args, Options& o, int* exitCode)
                            "at its peaks. The metrics and their JSON are those of the CCL-Bench NVLink tools; records "
                            "whose NVML call failed and counter resets are not counted (those tools count them)."),
             exitCode))
-        return false;
+        return std::nullopt;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
         printError(QStringLiteral("nvlink takes exactly one TRACE_DIR, FILE.bin or EXPORT.sqlite (see nvlink --help)"));
-        return usageError(exitCode);
+        usageError(exitCode);
+        return std::nullopt;
     }
+    Options o;
     o.input = positional.first();
     o.sqlite = parser.value(options.sqlite);
-    if (!readSelection(parser, options, o) || !readOutput(parser, options, o))
-        return usageError(exitCode);
-    return true;
+    if (!readSelection(parser, options, o) || !readOutput(parser, options, o)) {
+        usageError(exitCode);
+        return std::nullopt;
+    }
+    return o;
 }
 
 bool wantsPeaks(const Options& o)
@@ -559,10 +563,11 @@ QString savePng(const Options& o, const Inputs& in, const NvlinkPeaksRequest& re
 
 int runNvlink(const QStringList& args)
 {
-    Options o;
     int exitCode = ExitOk;
-    if (!parseOptions(args, o, &exitCode))
+    const std::optional<Options> parsed = parseNvlinkOptions(args, &exitCode);
+    if (!parsed)
         return exitCode;
+    const Options& o = *parsed;
     Inputs in;
     if (const int e = resolveInputs(o, in); e != ExitOk)
         return e;
