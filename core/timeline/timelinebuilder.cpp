@@ -85,12 +85,8 @@ TimelineIndexBuilder::TimelineIndexBuilder(const ProfilePtr& profile, const JobC
 
 std::shared_ptr<TimelineIndex> TimelineIndexBuilder::build()
 {
-    const bool gathered = gatherGpuTable(m_profile.kernels, EventTable::Kernel, m_job.slice(0, 0.15))
-        && gatherGpuTable(m_profile.memops, EventTable::MemOp, m_job.slice(0.15, 0.2))
-        && gatherGpuTable(m_profile.graphLaunches, EventTable::GraphLaunch, m_job.slice(0.2, 0.22))
-        && gatherCudaApi(m_job.slice(0.22, 0.35)) && gatherNvtx(m_job.slice(0.35, 0.5))
-        && gatherOsrt(m_job.slice(0.5, 0.55));
-    if (!gathered || !finishTracks(m_job.slice(0.55, 0.9)) || !addBusyTracks(m_job.slice(0.9, 1)))
+    if (!gatherIntoSlices(m_job.slice(0, 0.55)) || !finishTracks(m_job.slice(0.55, 0.9))
+        || !addBusyTracks(m_job.slice(0.9, 1)))
         return nullptr;
     std::vector<std::uint32_t>& refs = m_index->m_refs;
     if (refs.capacity() > refs.size() + refs.size() / 8)
@@ -148,7 +144,18 @@ int TimelineIndexBuilder::threadTrack(ThreadIndex thread, TrackKind kind)
     return track;
 }
 
-bool TimelineIndexBuilder::gatherGpuTable(const GpuActivityColumns& c, EventTable kind, const JobContext& job)
+template <typename Place> bool TimelineIndexBuilder::gather(Place&& place, const JobContext& job)
+{
+    return gatherGpuTable(m_profile.kernels, EventTable::Kernel, place, job.slice(0, 0.27))
+        && gatherGpuTable(m_profile.memops, EventTable::MemOp, place, job.slice(0.27, 0.36))
+        && gatherGpuTable(m_profile.graphLaunches, EventTable::GraphLaunch, place, job.slice(0.36, 0.4))
+        && gatherCudaApi(place, job.slice(0.4, 0.64)) && gatherNvtx(place, job.slice(0.64, 0.91))
+        && gatherOsrt(place, job.slice(0.91, 1));
+}
+
+template <typename Place>
+bool TimelineIndexBuilder::gatherGpuTable(
+    const GpuActivityColumns& c, EventTable kind, Place& place, const JobContext& job)
 {
     const std::size_t n = std::min<std::size_t>(c.size(), gpuop::kMaxRows);
     job.report(QStringLiteral("timeline: GPU streams"), 0);
@@ -163,12 +170,12 @@ bool TimelineIndexBuilder::gatherGpuTable(const GpuActivityColumns& c, EventTabl
             last = gpuTrack(c.process[r], c.device[r], c.stream[r]);
             lastKey = key;
         }
-        m_tracks[std::size_t(last)].refs.push_back(gpuop::encode(kind, std::uint32_t(r)));
+        place(std::size_t(last), gpuop::encode(kind, std::uint32_t(r)));
     }
     return true;
 }
 
-bool TimelineIndexBuilder::gatherCudaApi(const JobContext& job)
+template <typename Place> bool TimelineIndexBuilder::gatherCudaApi(Place& place, const JobContext& job)
 {
     job.report(QStringLiteral("timeline: CUDA API"), 0);
     CancelPoll<> cancelled(job.cancelToken());
@@ -176,12 +183,12 @@ bool TimelineIndexBuilder::gatherCudaApi(const JobContext& job)
     for (std::size_t r = 0; r < a.size(); ++r) {
         if (cancelled())
             return false;
-        m_tracks[std::size_t(threadTrack(a.thread[r], TrackKind::CudaApi))].refs.push_back(std::uint32_t(r));
+        place(std::size_t(threadTrack(a.thread[r], TrackKind::CudaApi)), std::uint32_t(r));
     }
     return true;
 }
 
-bool TimelineIndexBuilder::gatherNvtx(const JobContext& job)
+template <typename Place> bool TimelineIndexBuilder::gatherNvtx(Place& place, const JobContext& job)
 {
     job.report(QStringLiteral("timeline: NVTX"), 0);
     CancelPoll<> cancelled(job.cancelToken());
@@ -189,12 +196,12 @@ bool TimelineIndexBuilder::gatherNvtx(const JobContext& job)
     for (std::size_t r = 0; r < t.size(); ++r) {
         if (cancelled())
             return false;
-        m_tracks[std::size_t(threadTrack(t.thread[r], nvtxKind(t.eventType[r])))].refs.push_back(std::uint32_t(r));
+        place(std::size_t(threadTrack(t.thread[r], nvtxKind(t.eventType[r]))), std::uint32_t(r));
     }
     return true;
 }
 
-bool TimelineIndexBuilder::gatherOsrt(const JobContext& job)
+template <typename Place> bool TimelineIndexBuilder::gatherOsrt(Place& place, const JobContext& job)
 {
     job.report(QStringLiteral("timeline: OS runtime"), 0);
     CancelPoll<> cancelled(job.cancelToken());
@@ -202,61 +209,76 @@ bool TimelineIndexBuilder::gatherOsrt(const JobContext& job)
     for (std::size_t r = 0; r < o.size(); ++r) {
         if (cancelled())
             return false;
-        m_tracks[std::size_t(threadTrack(o.thread[r], TrackKind::Osrt))].refs.push_back(std::uint32_t(r));
+        place(std::size_t(threadTrack(o.thread[r], TrackKind::Osrt)), std::uint32_t(r));
     }
     return true;
 }
 
+bool TimelineIndexBuilder::gatherIntoSlices(const JobContext& job)
+{
+    if (!gather([this](std::size_t track, std::uint32_t) { ++m_tracks[track].events; }, job.slice(0, 0.4)))
+        return false;
+    std::size_t total = 0;
+    for (Track& t : m_tracks) {
+        t.begin = std::uint32_t(total);
+        total += t.events;
+    }
+    // Busy intervals follow the events: at most one per GPU operation.
+    std::vector<std::uint32_t>& refs = m_index->m_refs;
+    reserveHugePages(refs, total + m_profile.kernels.size() + m_profile.memops.size() + m_profile.graphLaunches.size());
+    refs.resize(total);
+    std::vector<std::uint32_t> next(m_tracks.size());
+    for (std::size_t t = 0; t < m_tracks.size(); ++t)
+        next[t] = m_tracks[t].begin;
+    m_index->m_eventCount = total;
+    return gather([&](std::size_t track, std::uint32_t ref) { refs[next[track]++] = ref; }, job.slice(0.4, 1));
+}
+
 bool TimelineIndexBuilder::finishTracks(const JobContext& job)
 {
-    std::size_t total = 0, done = 0;
-    for (const Track& t : m_tracks)
-        total += t.refs.size();
-    // Busy intervals follow the events: at most one per GPU operation.
-    reserveHugePages(
-        m_index->m_refs, total + m_profile.kernels.size() + m_profile.memops.size() + m_profile.graphLaunches.size());
+    const std::size_t total = m_index->m_eventCount;
+    std::size_t done = 0;
     for (Track& t : m_tracks) {
         if (job.isCancelled())
             return false;
-        done += t.refs.size();
+        done += t.events;
         finishTrack(t);
         job.report(QStringLiteral("timeline: sorting"), total ? double(done) / double(total) : 1);
     }
-    m_index->m_eventCount = total;
     return true;
 }
 
 void TimelineIndexBuilder::finishTrack(Track& track)
 {
-    const std::uint32_t n = std::uint32_t(track.refs.size());
+    const auto n = std::uint32_t(track.events);
+    const std::span<std::uint32_t> refs(m_index->m_refs.data() + track.begin, n);
     std::vector<std::uint32_t> laneOf;
     const std::uint32_t lanes
-        = laneaccess::visit(m_profile, track.source, track.refs.data(), nullptr, [&](const auto& access) {
-              lanepacking::sortByStart(track.refs, access);
+        = laneaccess::visit(m_profile, track.source, refs.data(), nullptr, [&](const auto& access) {
+              lanepacking::sortByStart(refs, access);
               return lanepacking::assignLanes(access, n, laneOf);
           });
-    track.events = n;
-    appendLanes(track, laneOf, lanes);
+    packLanes(track, laneOf, lanes);
     track.firstLane = std::uint32_t(m_index->m_lanes.size() - lanes);
     track.laneCount = lanes;
-    track.refs = {};
 }
 
-void TimelineIndexBuilder::appendLanes(
-    const Track& track, const std::vector<std::uint32_t>& laneOf, std::uint32_t lanes)
+void TimelineIndexBuilder::packLanes(const Track& track, const std::vector<std::uint32_t>& laneOf, std::uint32_t lanes)
 {
     std::vector<std::uint32_t> offset(lanes + 1, 0);
     for (const std::uint32_t l : laneOf)
         ++offset[l + 1];
-    std::vector<std::uint32_t>& refs = m_index->m_refs;
-    const std::uint32_t base = std::uint32_t(refs.size());
+    const std::uint32_t base = track.begin;
     for (std::uint32_t l = 0; l < lanes; ++l) {
         offset[l + 1] += offset[l];
         m_index->m_lanes.push_back({ track.source, base + offset[l], offset[l + 1] - offset[l], 0 });
     }
-    refs.resize(base + laneOf.size());
+    if (lanes <= 1)
+        return; // already in place
+    std::uint32_t* refs = m_index->m_refs.data() + base;
+    const std::vector<std::uint32_t> sorted(refs, refs + laneOf.size());
     for (std::size_t k = 0; k < laneOf.size(); ++k)
-        refs[base + offset[laneOf[k]]++] = track.refs[k];
+        refs[offset[laneOf[k]]++] = sorted[k];
 }
 
 bool TimelineIndexBuilder::addBusyTracks(const JobContext& job)

@@ -3,7 +3,6 @@
 
 #include "core/jobs/jobcontext.h"
 #include "core/timeline/timelineindex.h"
-#include "core/util/hugeallocator.h"
 
 #include <array>
 #include <map>
@@ -31,24 +30,29 @@ private:
         ProcessIndex process = kNoIndex;
         std::uint32_t stream = 0;
         ThreadIndex thread = kNoIndex;
-        /// While gathering; moved into the index's lanes by finishTrack(). Tracks of millions of events grow in huge
-        /// pages: their doublings would otherwise fault in twice their size 4 KiB at a time.
-        std::vector<std::uint32_t, HugeAllocator<std::uint32_t>> refs;
+        /// Its events' slice of the index's references: counted first, then filled in place and packed into lanes
+        /// there by finishTrack(), so that no track holds a growing copy of its events.
+        std::uint32_t begin = 0;
         std::uint32_t firstLane = 0;
         std::uint32_t laneCount = 0;
         std::uint64_t events = 0;
     };
 
-    bool gatherGpuTable(const GpuActivityColumns& table, EventTable kind, const JobContext& job);
-    bool gatherCudaApi(const JobContext& job);
-    bool gatherNvtx(const JobContext& job);
-    bool gatherOsrt(const JobContext& job);
+    /// Calls @p place(track, reference) for every event of every table, creating the tracks on the way.
+    template <typename Place> bool gather(Place&& place, const JobContext& job);
+    template <typename Place>
+    bool gatherGpuTable(const GpuActivityColumns& table, EventTable kind, Place& place, const JobContext& job);
+    template <typename Place> bool gatherCudaApi(Place& place, const JobContext& job);
+    template <typename Place> bool gatherNvtx(Place& place, const JobContext& job);
+    template <typename Place> bool gatherOsrt(Place& place, const JobContext& job);
+    /// Counts each track's events, gives each its slice of the index's references (in track order) and fills it.
+    bool gatherIntoSlices(const JobContext& job);
     int gpuKey(ProcessIndex process, int device);
     int gpuTrack(ProcessIndex process, int device, std::uint32_t stream);
     int threadTrack(ThreadIndex thread, TrackKind kind);
     bool finishTracks(const JobContext& job);
     void finishTrack(Track& track);
-    void appendLanes(const Track& track, const std::vector<std::uint32_t>& laneOf, std::uint32_t lanes);
+    void packLanes(const Track& track, const std::vector<std::uint32_t>& laneOf, std::uint32_t lanes);
     bool addBusyTracks(const JobContext& job);
     void addBusyTrack(int gpu, const std::vector<int>& streams);
     void buildGapTrees();
