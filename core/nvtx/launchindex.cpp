@@ -34,13 +34,16 @@ LaunchIndex::LaunchIndex(const Profile& p)
     prefixSum(m_opBegin);
     reserveHugePages(m_ops, m_opBegin.back());
     m_ops.resize(m_opBegin.back());
-    std::vector<std::uint32_t> next(m_opBegin.begin(), m_opBegin.end() - 1);
+    // Each row's begin serves as its fill cursor, so no second array as long as the API table; once every row is
+    // filled it holds the next row's begin, and a shift by one restores the begins.
     for (std::size_t i = 0; i < k.size(); ++i)
         if (k.api[i] >= 0)
-            m_ops[next[std::size_t(k.api[i])]++] = std::uint32_t(i);
+            m_ops[m_opBegin[std::size_t(k.api[i])]++] = std::uint32_t(i);
     for (std::size_t i = 0; i < m.size(); ++i)
         if (m.api[i] >= 0)
-            m_ops[next[std::size_t(m.api[i])]++] = m_kernelCount + std::uint32_t(i);
+            m_ops[m_opBegin[std::size_t(m.api[i])]++] = m_kernelCount + std::uint32_t(i);
+    std::copy_backward(m_opBegin.begin(), m_opBegin.end() - 1, m_opBegin.end());
+    m_opBegin[0] = 0;
 
     const std::size_t threads = p.threads.size();
     m_threadBegin.assign(threads + 1, 0);
