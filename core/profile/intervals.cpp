@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profile/intervals.h"
 
-#include "core/util/hugepages.h"
 #include "core/util/sortruns.h"
 
 #include <algorithm>
@@ -29,12 +28,25 @@ IntervalUnion::IntervalUnion(std::vector<TimeInterval> intervals)
     if (kept < intervals.capacity() / 4)
         intervals.shrink_to_fit(); // many calls merged into few intervals: do not keep the input's size
     m_intervals = std::move(intervals);
-    reserveHugePages(m_prefix, m_intervals.size());
+    m_blockPrefix.reserve((m_intervals.size() >> kBlockBits) + 2);
     TimeNs sum = 0;
-    for (const TimeInterval& i : m_intervals) {
-        sum += i.second - i.first;
-        m_prefix.push_back(sum);
+    for (std::size_t i = 0; i < m_intervals.size(); ++i) {
+        if ((i & ((std::size_t(1) << kBlockBits) - 1)) == 0)
+            m_blockPrefix.push_back(sum);
+        sum += m_intervals[i].second - m_intervals[i].first;
     }
+    m_blockPrefix.push_back(sum);
+}
+
+TimeNs IntervalUnion::lengthBefore(std::size_t i) const
+{
+    if (i >= m_intervals.size())
+        return length();
+    const std::size_t block = i >> kBlockBits;
+    TimeNs sum = m_blockPrefix[block];
+    for (std::size_t j = block << kBlockBits; j < i; ++j)
+        sum += m_intervals[j].second - m_intervals[j].first;
+    return sum;
 }
 
 bool IntervalUnion::overlaps(TimeNs start, TimeNs end) const
@@ -80,7 +92,13 @@ TimeNs IntervalUnion::coveredFrom(std::size_t a, TimeNs start, TimeNs end) const
     if (last <= a)
         return 0;
     const std::size_t b = last - 1;
-    TimeNs sum = m_prefix[b] - (a > 0 ? m_prefix[a - 1] : 0);
+    TimeNs sum = 0;
+    if (b - a < (std::size_t(1) << kBlockBits)) {
+        for (std::size_t i = a; i <= b; ++i)
+            sum += m_intervals[i].second - m_intervals[i].first;
+    } else {
+        sum = lengthBefore(b + 1) - lengthBefore(a);
+    }
     sum -= std::max<TimeNs>(0, start - m_intervals[a].first);
     sum -= std::max<TimeNs>(0, m_intervals[b].second - end);
     return sum;

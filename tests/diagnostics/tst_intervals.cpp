@@ -127,6 +127,12 @@ void TestIntervals::cursor_data()
         << std::vector<bool> { true, true, true };
     QTest::newRow("touching an interval's end or start only") << std::vector<TimeInterval> { { 5, 10 }, { 15, 20 },
         { 25, 30 } } << std::vector<qint64> { 0, 0, 0 } << std::vector<bool> { false, false, false };
+    // The union keeps a running sum per 64 intervals: spans of 64 and 65 intervals, and spans that start and end
+    // inside blocks.
+    QTest::newRow("long spans across blocks of intervals")
+        << std::vector<TimeInterval> { { 0, 640 }, { 0, 645 }, { 3, 997 }, { 642, 1000 }, { 635, 1000 } }
+        << std::vector<qint64> { 64 * 5, 65 * 5, 2 + 99 * 5, 3 + 35 * 5, 36 * 5 }
+        << std::vector<bool> { true, true, true, true, true };
     QTest::newRow("before the first, empty query, past the last") << std::vector<TimeInterval> { { -50, -1 }, { 7, 7 },
         { 5000, 6000 } } << std::vector<qint64> { 0, 0, 0 } << std::vector<bool> { false, false, false };
 }
