@@ -8,6 +8,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <vector>
@@ -45,7 +46,7 @@ public:
     /// Device ids (the nsys GPU id when TARGET_INFO_CUDA_DEVICE maps it, else the CUDA ordinal), ascending.
     const std::vector<int>& devices() const { return m_devices; }
     QString deviceLabel(std::size_t device) const;
-    std::size_t rowCount() const { return m_rows.size(); }
+    std::size_t rowCount() const { return m_rows.group.size(); }
 
     /// Per (device, name) time in @p mode; for Busy the union of each name's own rows.
     const GroupTimes& nameTimes(TimeMode mode) const { return m_nameTimes[std::size_t(mode)]; }
@@ -63,10 +64,32 @@ public:
     std::size_t graphLaunches() const { return m_graphLaunches; }
 
 private:
+    /// Start and end of the row at position @p p (an end before its start reads as the start).
+    TimeNs startAt(std::size_t p) const
+    {
+        if (m_source.empty())
+            return m_rows.start[p];
+        const std::uint32_t s = m_source[p];
+        return s < m_sourceKernels ? m_profile->kernels.start[s] : m_profile->memops.start[s - m_sourceKernels];
+    }
+    TimeNs endAt(std::size_t p) const
+    {
+        if (m_source.empty())
+            return m_rows.end[p];
+        const std::uint32_t s = m_source[p];
+        const TimeNs end = s < m_sourceKernels ? m_profile->kernels.end[s] : m_profile->memops.end[s - m_sourceKernels];
+        return std::max(end, startAt(p));
+    }
+
     ProfilePtr m_profile;
     std::vector<Name> m_names;
     std::vector<int> m_devices;
-    IntervalColumns m_rows; ///< sorted by (device, start, row); device left empty after the build
+    /// Rows sorted by (device, start, row). The whole profile's timeline keeps only their names (group) and reads
+    /// times from the profile through m_source; a focused one keeps its rows clipped to the focus (start, end, group).
+    IntervalColumns m_rows;
+    /// Whole profile only: the row at each position (a kernel row, or the kernel count + a memory operation row).
+    std::vector<std::uint32_t> m_source;
+    std::size_t m_sourceKernels = 0; ///< rows of m_source below it are kernels
     std::vector<std::size_t> m_deviceBegin;
     std::array<GroupTimes, 4> m_nameTimes;
     std::shared_ptr<const std::vector<std::uint32_t>> m_kernelName;
