@@ -19,11 +19,11 @@ private Q_SLOTS:
     void buildsOncePerKey_data();
     void buildsOncePerKey();
     void failedBuildIsNotKept();
+    void concurrentCallersShareOneBuild_data();
     void concurrentCallersShareOneBuild();
     void cancelledWaiterStopsWaiting();
     void copyStartsEmpty();
     void whileHeldKeptOnlyWhileHeld();
-    void whileHeldConcurrentCallersShareOneBuild();
     void resultsKeptUnlessCancelled_data();
     void resultsKeptUnlessCancelled();
 };
@@ -69,8 +69,16 @@ void TestDerivedCache::failedBuildIsNotKept()
     QCOMPARE(attempts, 2);
 }
 
+void TestDerivedCache::concurrentCallersShareOneBuild_data()
+{
+    QTest::addColumn<bool>("whileHeld");
+    QTest::newRow("get: kept with the profile") << false;
+    QTest::newRow("getWhileHeld: kept while a caller holds it") << true;
+}
+
 void TestDerivedCache::concurrentCallersShareOneBuild()
 {
+    QFETCH(bool, whileHeld);
     DerivedCache cache;
     std::atomic<int> built { 0 };
     std::promise<void> release;
@@ -81,11 +89,13 @@ void TestDerivedCache::concurrentCallersShareOneBuild()
     for (std::size_t t = 0; t < values.size(); ++t)
         threads.emplace_back([&, t] {
             ++started;
-            values[t] = cache.get<int>("k", CancelToken::never(), [&] {
+            const auto build = [&] {
                 ++built;
                 released.wait(); // the builder holds the key until every caller has asked
                 return std::make_shared<const int>(1);
-            });
+            };
+            values[t] = whileHeld ? cache.getWhileHeld<int>("k", CancelToken::never(), build)
+                                  : cache.get<int>("k", CancelToken::never(), build);
         });
     while (started.load() < int(values.size()))
         std::this_thread::yield();
@@ -143,34 +153,6 @@ void TestDerivedCache::whileHeldKeptOnlyWhileHeld()
     QCOMPARE(held.use_count(), 1); // the cache does not own it
     held.reset();
     QCOMPARE(*cache.getWhileHeld<int>("k", CancelToken::never(), build), 2); // released: built again
-}
-
-void TestDerivedCache::whileHeldConcurrentCallersShareOneBuild()
-{
-    DerivedCache cache;
-    std::atomic<int> built { 0 };
-    std::promise<void> release;
-    const std::shared_future<void> released = release.get_future().share();
-    std::atomic<int> started { 0 };
-    std::vector<std::shared_ptr<const int>> values(3);
-    std::vector<std::thread> threads;
-    for (std::size_t t = 0; t < values.size(); ++t)
-        threads.emplace_back([&, t] {
-            ++started;
-            values[t] = cache.getWhileHeld<int>("k", CancelToken::never(), [&] {
-                ++built;
-                released.wait();
-                return std::make_shared<const int>(1);
-            });
-        });
-    while (started.load() < int(values.size()))
-        std::this_thread::yield();
-    release.set_value();
-    for (std::thread& t : threads)
-        t.join();
-    QCOMPARE(built.load(), 1);
-    for (const auto& v : values)
-        QCOMPARE(v.get(), values.front().get());
 }
 
 void TestDerivedCache::resultsKeptUnlessCancelled_data()
