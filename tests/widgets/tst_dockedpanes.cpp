@@ -8,12 +8,14 @@
 #include "core/controllers/comparecontroller.h"
 #include "core/models/comparetablemodel.h"
 #include "core/models/kernelsummarymodel.h"
+#include "core/models/nvtxtreemodel.h"
 #include "core/models/reporttablemodel.h"
 #include "core/session/workbench.h"
 #include "oracleexports.h"
 #include "widgets/compare/comparepane.h"
 #include "widgets/kernels/kerneltablepane.h"
 #include "widgets/nvlink/nvlinkpane.h"
+#include "widgets/nvtx/nvtxpane.h"
 #include "widgets/shell/docktitlebar.h"
 #include "widgets/statistics/statisticspane.h"
 
@@ -27,6 +29,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
+#include <QTreeView>
 
 using namespace nsw;
 using namespace nsw::test;
@@ -38,7 +41,7 @@ QString s(const char* text)
 }
 
 /// Where logical column @p column is drawn, as "x+width in viewport" for messages.
-QString where(const QTableView* view, int column)
+template <class View> QString where(const View* view, int column)
 {
     return s("column %1 '%2' at %3 px, %4 px wide, viewport %5 px")
         .arg(column)
@@ -49,7 +52,7 @@ QString where(const QTableView* view, int column)
 }
 
 /// Shown whole without scrolling, wide enough for a few characters.
-bool inSight(const QTableView* view, int column)
+template <class View> bool inSight(const View* view, int column)
 {
     const int x = view->columnViewportPosition(column);
     return !view->isColumnHidden(column) && x >= 0 && x + view->columnWidth(column) <= view->viewport()->width()
@@ -148,6 +151,19 @@ private Q_SLOTS:
                 model->columnOf(CompareTableModel::Column::Delta, 1) })
             QVERIFY2(inSight(cv, c), qPrintable(where(cv, c)));
         QVERIFY2(rowsShown(cv) >= 3, qPrintable(QString::number(rowsShown(cv))));
+
+        // NVTX: the range names, then the count, CPU and GPU times (the six numbers together are wider than the dock:
+        // the names were as wide as the viewport and the numbers to be scrolled to).
+        raised(w, "nvtx");
+        auto* nvtx = qobject_cast<NvtxPane*>(w.pane(s("nvtx")));
+        QTreeView* tv = nvtx->view();
+        QTRY_VERIFY(tv->isVisible() && tv->model()->rowCount() > 0);
+        for (const int c : { int(NvtxTreeModel::RangeColumn), int(NvtxTreeModel::InstancesColumn),
+                 int(NvtxTreeModel::CpuColumn), int(NvtxTreeModel::GpuColumn) })
+            QTRY_VERIFY2(inSight(tv, c), qPrintable(where(tv, c)));
+        QCOMPARE(tv->columnViewportPosition(NvtxTreeModel::RangeColumn), 0);
+        QVERIFY2(tv->columnWidth(NvtxTreeModel::RangeColumn) >= 10 * tv->fontMetrics().averageCharWidth(),
+            qPrintable(where(tv, NvtxTreeModel::RangeColumn)));
 
         // NVLink: the peak list is a tab beside the plot, the plot in front.
         QDockWidget* nvlinkDock = raised(w, "nvlink");

@@ -5,18 +5,30 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QTableView>
+#include <QTreeView>
 #include <algorithm>
 
 namespace nsw {
 
 KeyColumns::KeyColumns(QTableView* view, int nameColumn, QList<int> keyColumns)
+    : KeyColumns(view, view->horizontalHeader(), nameColumn, std::move(keyColumns))
+{ }
+
+KeyColumns::KeyColumns(QTreeView* view, int nameColumn, QList<int> keyColumns)
+    : KeyColumns(view, view->header(), nameColumn, std::move(keyColumns))
+{
+    view->header()->setStretchLastSection(false); // the numbers keep their width; the name takes what is left
+}
+
+KeyColumns::KeyColumns(QAbstractItemView* view, QHeaderView* header, int nameColumn, QList<int> keyColumns)
     : QObject(view)
     , m_view(view)
+    , m_header(header)
     , m_name(nameColumn)
     , m_keys(std::move(keyColumns))
 {
     view->setTextElideMode(Qt::ElideMiddle);
-    view->horizontalHeader()->setTextElideMode(Qt::ElideRight);
+    header->setTextElideMode(Qt::ElideRight);
     view->viewport()->installEventFilter(this);
     if (QAbstractItemModel* model = view->model()) {
         connect(model, &QAbstractItemModel::modelReset, this, &KeyColumns::fit);
@@ -42,7 +54,7 @@ bool KeyColumns::eventFilter(QObject* watched, QEvent* event)
 
 void KeyColumns::fit()
 {
-    QHeaderView* header = m_view->horizontalHeader();
+    QHeaderView* header = m_header;
     const int columns = header->count();
     if (columns == 0 || !m_view->model())
         return;
@@ -60,7 +72,7 @@ void KeyColumns::fit()
     for (int visual = 0; visual < order.size(); ++visual)
         header->moveSection(header->visualIndex(order[visual]), visual);
 
-    const QAbstractItemView* cellsOf = m_view; // sizeHintForColumn is protected in QTableView, public in the base
+    const QAbstractItemView* cellsOf = m_view; // sizeHintForColumn is protected in the views, public in the base
     const int charWidth = m_view->fontMetrics().averageCharWidth();
     int keysWidth = 0;
     for (int c = 0; c < columns; ++c) {

@@ -4,7 +4,10 @@
 #include <QList>
 #include <QObject>
 
+class QAbstractItemView;
+class QHeaderView;
 class QTableView;
+class QTreeView;
 
 namespace nsw {
 
@@ -20,6 +23,8 @@ public:
     /// Owned by @p view, whose model is set: a reset of it lays the columns out again. Column numbers are the model's
     /// (logical) ones; -1 for @p nameColumn: no name column.
     KeyColumns(QTableView* view, int nameColumn, QList<int> keyColumns);
+    /// The same for a tree (its first column holds the names, indented).
+    KeyColumns(QTreeView* view, int nameColumn, QList<int> keyColumns);
     void setColumns(int nameColumn, QList<int> keyColumns);
     /// Lays the columns out now (the panes call it once their model is filled).
     void fit();
@@ -28,7 +33,10 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    QTableView* m_view;
+    KeyColumns(QAbstractItemView* view, QHeaderView* header, int nameColumn, QList<int> keyColumns);
+
+    QAbstractItemView* m_view;
+    QHeaderView* m_header;
     int m_name;
     QList<int> m_keys;
     int m_lastWidth = -1;

@@ -13,6 +13,7 @@
 #include "widgets/common/durationhistogramchart.h"
 #include "widgets/common/filedialogs.h"
 #include "widgets/common/filterbar.h"
+#include "widgets/common/keycolumns.h"
 #include "widgets/common/plotexport.h"
 #include "widgets/common/tableviews.h"
 
@@ -162,11 +163,10 @@ void NvtxPane::setUpViews()
     m_view->setItemDelegate(new HighlightDelegate(m_view));
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->sortByColumn(NvtxTreeModel::GpuColumn, Qt::DescendingOrder);
-    // Names take the width the numbers leave, whatever the dock's size.
-    for (int c = 0; c < m_model->columnCount(); ++c)
-        m_view->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(NvtxTreeModel::RangeColumn, QHeaderView::Stretch);
-    m_view->header()->setMinimumSectionSize(60);
+    // In a narrow dock the six numbers are wider than the pane: the count, CPU and GPU times stay in sight and the
+    // names take the width they leave (the other numbers are scrolled to).
+    m_keyColumns = new KeyColumns(m_view, NvtxTreeModel::RangeColumn,
+        { NvtxTreeModel::InstancesColumn, NvtxTreeModel::CpuColumn, NvtxTreeModel::GpuColumn });
     m_flatView->setModel(m_flat);
     m_flatView->hide();
 }
@@ -319,8 +319,7 @@ void NvtxPane::showTree(std::shared_ptr<const NvtxTree> tree)
         if (depth >= 0)
             m_view->expandToDepth(depth);
         sortByTheTimeThereIs();
-        for (int c = NvtxTreeModel::RangeColumn + 1; c < NvtxTreeModel::ColumnCount; ++c)
-            m_view->resizeColumnToContents(c);
+        m_keyColumns->fit(); // with the rows now open
     }
     updateCoverage();
     Q_EMIT treeShown();

@@ -23,6 +23,7 @@ namespace nsw {
 class DurationBinsModel;
 class DurationHistogramChart;
 class FilterBar;
+class KeyColumns;
 class NvtxFlatModel;
 class NvtxTreeModel;
 class ProfileSession;
@@ -100,6 +101,7 @@ private:
     NvtxTreeModel* m_model;
     SortFilterProxy* m_proxy;
     QTreeView* m_view;
+    KeyColumns* m_keyColumns = nullptr;
     NvtxFlatModel* m_flat;
     QTableView* m_flatView;
     DurationHistogramChart* m_histogram;
