@@ -37,7 +37,7 @@ struct GpuPeak
     QString source; ///< the document the numbers come from
 };
 
-/// The built-in table, in match order (more specific names first).
+/// The built-in table (resources/data/gpupeaks.json), in match order (more specific names first).
 const std::vector<GpuPeak>& gpuPeakTable();
 /// The first row whose pattern is found in @p gpuName, or null.
 const GpuPeak* findGpuPeak(const QString& gpuName);

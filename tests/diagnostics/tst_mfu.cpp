@@ -10,7 +10,9 @@
 #include "core/diagnostics/mfu.h"
 #include "profilebuilder.h"
 
+#include <QRegularExpression>
 #include <QTest>
+#include <algorithm>
 
 using namespace nsw;
 
@@ -51,6 +53,7 @@ class TestMfu : public QObject
 private Q_SLOTS:
     void gpuTable_data();
     void gpuTable();
+    void gpuTableRowsReachable();
     void transformer_data();
     void transformer();
     void perIteration();
@@ -97,6 +100,20 @@ void TestMfu::gpuTable()
     if (peak) {
         QCOMPARE(peak->tflops[std::size_t(*precisionFromName(precision))], tflops);
         QVERIFY(!peak->source.isEmpty());
+    }
+}
+
+void TestMfu::gpuTableRowsReachable()
+{
+    // resources/data/gpupeaks.json is searched in order: a row listed after a more general pattern that also matches
+    // its GPU's name could never be found. Each row's own name must find that row, with a peak for some precision.
+    const std::vector<GpuPeak>& table = gpuPeakTable();
+    QCOMPARE(table.size(), std::size_t(15));
+    for (const GpuPeak& g : table) {
+        QVERIFY2(QRegularExpression(g.pattern).isValid(), qPrintable(g.pattern));
+        QCOMPARE(findGpuPeak(g.gpu), &g);
+        QVERIFY(*std::max_element(g.tflops.begin(), g.tflops.end()) > 0);
+        QVERIFY(g.memoryTBs > 0);
     }
 }
 
