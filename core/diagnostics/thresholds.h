@@ -19,7 +19,9 @@ struct ThresholdSpec
     QString description; ///< what it decides, one sentence
 };
 
-/// Every threshold the findings use, in a stable order.
+/// The thresholds of @p group ("findings", "ranks") in resources/data/thresholds.json, in its order.
+std::vector<ThresholdSpec> shippedThresholdSpecs(const char* group);
+/// Every threshold the findings use, in a stable order (the group "findings").
 const std::vector<ThresholdSpec>& thresholdSpecs();
 const ThresholdSpec* findThresholdSpec(const QString& name);
 

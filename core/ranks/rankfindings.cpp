@@ -397,22 +397,7 @@ private:
 
 const std::vector<ThresholdSpec>& rankThresholdSpecs()
 {
-    static const std::vector<ThresholdSpec> specs = {
-        { QStringLiteral("straggler_share_pct"), 60, QStringLiteral("%"),
-            QStringLiteral("a rank last at this share of the collectives (and at 1.5× the chance share 100/ranks) "
-                           "is a persistent straggler") },
-        { QStringLiteral("straggler_wait_pct"), 5, QStringLiteral("%"),
-            QStringLiteral("stragglers are reported when the others' mean wait per iteration is this share of the "
-                           "median step") },
-        { QStringLiteral("slow_compute_pct"), 5, QStringLiteral("%"),
-            QStringLiteral("a straggler whose compute per iteration is this much above the others' computes slower; "
-                           "below, it starts late") },
-        { QStringLiteral("kernel_slower_pct"), 10, QStringLiteral("%"),
-            QStringLiteral("a kernel whose average duration on the straggler is this much above the others' is "
-                           "listed as slower") },
-        { QStringLiteral("load_imbalance_ratio"), 1.10, QStringLiteral("ratio"),
-            QStringLiteral("max/mean compute over the ranks from which the load is imbalanced") },
-    };
+    static const std::vector<ThresholdSpec> specs = shippedThresholdSpecs("ranks");
     return specs;
 }
 

@@ -6,7 +6,7 @@
 
 namespace nsw {
 
-/// The thresholds the rank findings are decided by, in a stable order.
+/// The thresholds the rank findings are decided by, in a stable order (the group "ranks").
 const std::vector<ThresholdSpec>& rankThresholdSpecs();
 
 /// The findings about a merged run, most severe first: a persistent straggler (the same rank last at most
