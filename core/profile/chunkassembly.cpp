@@ -198,10 +198,9 @@ std::vector<std::vector<std::int32_t>> remapProcessesAndThreads(
     // Local process and thread indices of each chunk -> the profile's.
     for (ScanTask* t : tasks.kernels)
         remapIndices(t->kernels.table.process, registry.processRemap(t->ctx.processes));
-    for (ScanTask* t : tasks.memcpys)
-        remapIndices(t->memops.process, registry.processRemap(t->ctx.processes));
-    for (ScanTask* t : tasks.memsets)
-        remapIndices(t->memops.process, registry.processRemap(t->ctx.processes));
+    for (const std::vector<ScanTask*>* memops : { &tasks.memcpys, &tasks.memsets })
+        for (ScanTask* t : *memops)
+            remapIndices(t->memops.process, registry.processRemap(t->ctx.processes));
     for (ScanTask* t : tasks.graphs)
         remapIndices(t->graphs.process, registry.processRemap(t->ctx.processes));
     for (ScanTask* t : tasks.api)
