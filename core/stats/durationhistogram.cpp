@@ -2,6 +2,7 @@
 #include "durationhistogram.h"
 
 #include "core/stats/durationstats.h"
+#include "core/stats/orderstatistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -223,10 +224,7 @@ DurationHistogram durationHistogramSorted(const qint64* sorted, std::size_t coun
     DurationHistogram h;
     if (count == 0)
         return h;
-    h.count = qint64(count);
-    h.min = sorted[0];
-    h.max = sorted[count - 1];
-    static_cast<Quantiles&>(h) = quantilesSorted(sorted, count);
+    setOrderStatistics(h, sorted, count);
     h.bins = countedBins(sorted, count, options.binsPerDecade);
     h.modes = modesOf(h.bins, sorted, count, options);
     return h;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "durationstats.h"
 
+#include "core/stats/orderstatistics.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -39,16 +41,13 @@ DurationSummary summarizeSorted(const qint64* sorted, std::size_t count)
     DurationSummary s;
     if (count == 0)
         return s;
-    s.count = qint64(count);
-    s.min = sorted[0];
-    s.max = sorted[count - 1];
+    setOrderStatistics(s, sorted, count);
     qint64 total = 0;
     for (std::size_t i = 0; i < count; ++i)
         total += sorted[i];
     s.total = total;
     s.mean = double(total) / double(count);
     s.stddev = sampleStddev(sorted, count, total);
-    static_cast<Quantiles&>(s) = quantilesSorted(sorted, count);
     return s;
 }
 
