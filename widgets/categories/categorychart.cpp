@@ -45,7 +45,7 @@ QString number(double v)
 } // namespace
 
 CategoryChart::CategoryChart(QWidget* parent)
-    : QCustomPlot(parent)
+    : Chart(parent)
     , m_title(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold)))
     , m_subtitle(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() - 1)))
 {

@@ -2,9 +2,8 @@
 #pragma once
 
 #include "core/categories/categorytable.h"
+#include "widgets/common/chart.h"
 #include "widgets/common/plotexport.h"
-
-#include <qcustomplot.h>
 
 namespace nsw {
 
@@ -13,7 +12,7 @@ namespace nsw {
 /// in the title and the axis. Bars stand upright while their labels fit side by side on one line; otherwise they lie
 /// horizontally, one label per row (elided to at most a third of the width), so the plot keeps most of the pane.
 /// Used by the categories pane and by `nsys-workbench categories --png`.
-class CategoryChart : public QCustomPlot, public ExportLayout
+class CategoryChart : public Chart, public ExportLayout
 {
     Q_OBJECT
 public:

@@ -39,7 +39,7 @@ struct Percentile
 } // namespace
 
 DurationHistogramChart::DurationHistogramChart(QWidget* parent)
-    : QCustomPlot(parent)
+    : Chart(parent)
     , m_title(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() - 1, QFont::Bold)))
     , m_bars(addGraph())
     , m_brushBars(addGraph())

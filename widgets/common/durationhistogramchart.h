@@ -2,16 +2,16 @@
 #pragma once
 
 #include "core/stats/durationhistogram.h"
+#include "widgets/common/chart.h"
 
 #include <optional>
-#include <qcustomplot.h>
 #include <utility>
 
 namespace nsw {
 
 /// The duration histogram of one kernel (or NVTX range): log-scaled bins as filled steps, p50/p90/p99 lines, the bin
 /// under the mouse in a tooltip. Dragging across bins (or clicking one) brushes them: binsBrushed() tells which.
-class DurationHistogramChart : public QCustomPlot
+class DurationHistogramChart : public Chart
 {
     Q_OBJECT
 public:

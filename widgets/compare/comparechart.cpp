@@ -136,7 +136,7 @@ std::vector<std::size_t> topChanges(const Comparison& c, int count)
 }
 
 CompareChart::CompareChart(QWidget* parent)
-    : QCustomPlot(parent)
+    : Chart(parent)
     , m_title(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold)))
     , m_subtitle(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() - 1)))
     , m_stackRect(axisRect())

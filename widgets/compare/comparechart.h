@@ -2,11 +2,11 @@
 #pragma once
 
 #include "core/compare/comparison.h"
+#include "widgets/common/chart.h"
 #include "widgets/common/plotexport.h"
 
 #include <map>
 #include <optional>
-#include <qcustomplot.h>
 #include <set>
 
 namespace nsw {
@@ -29,7 +29,7 @@ std::vector<std::size_t> topChanges(const Comparison& comparison, int count = 12
 /// largest changes against the baseline as horizontal bars (red: more time, green: less), beside the stack when the
 /// chart is wide, below it when it is tall, left out (the subtitle says so) when it is neither. Used by the compare
 /// pane and by `nsys-workbench compare --png`.
-class CompareChart : public QCustomPlot, public ExportLayout
+class CompareChart : public Chart, public ExportLayout
 {
     Q_OBJECT
 public:

@@ -41,7 +41,7 @@ QString number(double v)
 } // namespace
 
 RooflineChart::RooflineChart(QWidget* parent)
-    : QCustomPlot(parent)
+    : Chart(parent)
     , m_title(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() - 1, QFont::Bold)))
     , m_roof(addGraph())
     , m_iterations(addGraph())

@@ -2,8 +2,7 @@
 #pragma once
 
 #include "core/diagnostics/mfu.h"
-
-#include <qcustomplot.h>
+#include "widgets/common/chart.h"
 
 namespace nsw {
 
@@ -12,7 +11,7 @@ namespace nsw {
 /// per iteration (the same intensity, their speeds apart) and one per NVTX range with bytes, each range labelled. A
 /// point's tooltip gives its numbers. Labelled where drawn, without a legend box (it would cover a docked chart).
 /// Without a point it says so in the chart.
-class RooflineChart : public QCustomPlot
+class RooflineChart : public Chart
 {
     Q_OBJECT
 public:

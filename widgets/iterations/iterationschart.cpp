@@ -12,7 +12,7 @@ constexpr double kNsPerMs = 1e6;
 } // namespace
 
 IterationsChart::IterationsChart(QWidget* parent)
-    : QCustomPlot(parent)
+    : Chart(parent)
     , m_durations(addGraph())
     , m_outliers(addGraph())
     , m_current(addGraph())

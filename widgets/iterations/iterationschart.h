@@ -2,15 +2,15 @@
 #pragma once
 
 #include "core/iterations/iterations.h"
+#include "widgets/common/chart.h"
 
 #include <memory>
-#include <qcustomplot.h>
 
 namespace nsw {
 
 /// Iteration durations over the run: one point per iteration (x = index, y = duration in ms), outliers in red, the
 /// median as a dashed line, the current iteration ringed.
-class IterationsChart : public QCustomPlot
+class IterationsChart : public Chart
 {
     Q_OBJECT
 public:

@@ -18,7 +18,7 @@ QString shortened(const QString& name)
 } // namespace
 
 TopKernelsChart::TopKernelsChart(QWidget* parent)
-    : QCustomPlot(parent)
+    : Chart(parent)
     , m_title(new QCPTextElement(this, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold)))
     , m_bars(new QCPBars(yAxis, xAxis))
 {

@@ -2,14 +2,13 @@
 #pragma once
 
 #include "core/reports/topkernels.h"
-
-#include <qcustomplot.h>
+#include "widgets/common/chart.h"
 
 namespace nsw {
 
 /// The kernels that took the most GPU time, as horizontal bars with their share of all kernel time (kernalyse's
 /// chart; `nsys-workbench profile --png`).
-class TopKernelsChart : public QCustomPlot
+class TopKernelsChart : public Chart
 {
 public:
     explicit TopKernelsChart(QWidget* parent = nullptr);

@@ -14,7 +14,7 @@ constexpr double kMinSpanSeconds = 1e-6;
 }
 
 NvlinkPlot::NvlinkPlot(QWidget* parent)
-    : QCustomPlot(parent)
+    : Chart(parent)
     , m_throughputRect(axisRect(0))
     , m_ncclRect(new QCPAxisRect(this))
 {

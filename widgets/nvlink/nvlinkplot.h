@@ -2,12 +2,12 @@
 #pragma once
 
 #include "core/nvlink/plotreduction.h"
+#include "widgets/common/chart.h"
 #include "widgets/common/secondsticker.h"
 
 #include <QColor>
 #include <QTimer>
 #include <memory>
-#include <qcustomplot.h>
 
 namespace nsw {
 
@@ -34,7 +34,7 @@ struct NvlinkPlotPeak
 /// Throughput over time (seconds since the capture start) with an NCCL-activity band below. Long recordings are
 /// reduced to the maximum per visible pixel, again after every zoom or pan, so QCustomPlot never holds more than
 /// a few points per pixel. Drag to pan and wheel to zoom, horizontally.
-class NvlinkPlot : public QCustomPlot
+class NvlinkPlot : public Chart
 {
     Q_OBJECT
 public:

@@ -63,7 +63,7 @@ QCPColorGradient heatGradient()
 } // namespace
 
 RankHeatmap::RankHeatmap(QWidget* parent)
-    : QCustomPlot(parent)
+    : Chart(parent)
     , m_map(new QCPColorMap(xAxis, yAxis))
     , m_scale(new QCPColorScale(this))
     , m_current(new QCPItemRect(this))

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "core/ranks/ranksresult.h"
+#include "widgets/common/chart.h"
 
 #include <memory>
-#include <qcustomplot.h>
 
 namespace nsw {
 
@@ -12,7 +12,7 @@ namespace nsw {
 /// (ms, or % for the bubble share); a rank without that iteration is left blank. When there are more ranks (or
 /// iterations) than pixels, neighbouring rows (columns) share a pixel and it shows the worst of them (the largest
 /// value), so a straggler among 1,024 ranks stays visible; a click then picks that worst cell.
-class RankHeatmap : public QCustomPlot
+class RankHeatmap : public Chart
 {
     Q_OBJECT
 public:
