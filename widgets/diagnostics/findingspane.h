@@ -83,7 +83,7 @@ private:
     /// Shows a gap table row's time in the other panes (Workbench::selectTimeRange).
     void selectGap(const QModelIndex& row);
     /// The analysis tables besides the findings (their models made on first sight).
-    void showTables(const std::vector<DiagnosticsTable>& tables);
+    void showTables(std::vector<DiagnosticsTable> tables);
     void showFinding(int index);
     const Finding* currentFinding() const;
     void showEvidenceKernels();
