@@ -5,8 +5,29 @@
 
 #include <algorithm>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 namespace nsw {
+
+namespace {
+
+/// Sorts @p rows by their start (then row) through keys read in one pass: comparing decoded TimeColumn values cost more
+/// than the sort itself, and CUDA API rows come almost, not quite, in start order.
+void sortByStart(
+    std::span<std::uint32_t> rows, const TimeColumn& start, std::vector<std::pair<TimeNs, std::uint32_t>>& keys)
+{
+    keys.resize(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        keys[i] = { start[rows[i]], rows[i] };
+    if (std::is_sorted(keys.begin(), keys.end()))
+        return;
+    std::sort(keys.begin(), keys.end());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i] = keys[i].second;
+}
+
+} // namespace
 
 NvtxTreeIndex::NvtxTreeIndex(ProfilePtr profile)
     : m_profile(std::move(profile))
@@ -59,9 +80,7 @@ std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& prof
             return ea > eb;
         return a < b;
     };
-    const auto apiBefore = [&](std::uint32_t a, std::uint32_t b) {
-        return api.start[a] != api.start[b] ? api.start[a] < api.start[b] : a < b;
-    };
+    std::vector<std::pair<TimeNs, std::uint32_t>> launchKeys;
     for (std::size_t t = 0; t < threads; ++t) {
         job.report(QStringLiteral("NVTX tree"), double(t) / double(threads));
         if (job.isCancelled())
@@ -70,10 +89,8 @@ std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& prof
         std::uint32_t* re = index->m_ranges.data() + index->m_rangeBegin[t + 1];
         if (!std::is_sorted(rb, re, rangeBefore))
             std::sort(rb, re, rangeBefore);
-        std::uint32_t* ab = index->m_launches.threadLaunchesBegin(t);
-        std::uint32_t* ae = index->m_launches.threadLaunchesEnd(t);
-        if (!std::is_sorted(ab, ae, apiBefore))
-            std::sort(ab, ae, apiBefore);
+        sortByStart({ index->m_launches.threadLaunchesBegin(t), index->m_launches.threadLaunchesEnd(t) }, api.start,
+            launchKeys);
     }
 
     const std::size_t rows = index->m_ranges.size();
