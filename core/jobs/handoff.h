@@ -43,8 +43,13 @@ inline void handoffAcquire([[maybe_unused]] const void* key)
 /// The pool every background job of the workbench runs on (see jobpool.cpp for why it is not Qt's global one).
 QThreadPool* jobThreadPool();
 
-/// Gives the calling pool thread a lower CPU weight than the GUI thread (in the window only), once per thread.
+/// Gives the calling pool thread a lower CPU weight than the GUI thread and the load (in the window only), once per
+/// thread (jobpool.cpp has the ladder of weights).
 void yieldTheCpuToTheGuiThread();
+
+/// Gives the calling thread, a load's, and the threads it starts a lower CPU weight than the GUI thread and a higher
+/// one than the analyses (in the window only).
+void runTheLoadBelowTheGuiThread();
 
 /// Lowers the calling thread to the least CPU weight (nice 19), for work nobody waits for (writing the profile cache):
 /// it then runs on what the load, the analyses and the GUI leave over.

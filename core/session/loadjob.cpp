@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "loadjob.h"
 
+#include "core/jobs/handoff.h"
 #include "core/jobs/jobguard.h"
 #include "core/jobs/mainthreadcall.h"
 #include "core/profile/profileloader.h"
@@ -100,6 +101,7 @@ void LoadJob::start()
 void LoadJob::startThread(const QPointer<LoadJob>& guard)
 {
     std::thread([guard, path = m_path, shared = m_shared]() {
+        runTheLoadBelowTheGuiThread();
         const LoadJob::ProgressHook hook = currentHook();
         int lastPermille = -2;
         QString lastStage;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The jobs' thread pool and painting: Qt 6.4's raster engine spreads large fills over QThreadPool::globalInstance()
-// and waits for them on the painting thread, so the jobs must not run there (a 4M-kernel load froze the window ~6 s).
+// The jobs' thread pool: painting never waits for it (Qt 6.4's raster engine spreads large fills over
+// QThreadPool::globalInstance() and waits for them on the painting thread: a 4M-kernel load froze the window ~6 s), and
+// in the window its threads and the load's run below the GUI thread.
 #include "core/jobs/cancel.h"
 #include "core/jobs/handoff.h"
 
@@ -13,9 +14,20 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <sys/resource.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace nsw;
+
+namespace {
+
+int niceOfThisThread()
+{
+    return getpriority(PRIO_PROCESS, id_t(gettid()));
+}
+
+} // namespace
 
 class TestJobPool : public QObject
 {
@@ -66,6 +78,27 @@ private Q_SLOTS:
         QTRY_COMPARE(finished.load(), workers);
         QCOMPARE(finishedWhilePainting, 0); // the paint did not need the jobs' workers
         QCOMPARE(image.pixelColor(0, 0), QColor(Qt::white)); // and it painted
+    }
+
+    void threadsRunBelowTheGuiThread()
+    {
+        // The ladder of CPU weights in the window: GUI thread, then the load and the threads it starts (its scan
+        // workers), then the analyses. (A thread can lower its own weight, never raise it: under a process niced
+        // further, every thread keeps the process's value.)
+        const int gui = niceOfThisThread();
+        int load = -100, scanWorker = -100;
+        std::thread([&] {
+            runTheLoadBelowTheGuiThread();
+            load = niceOfThisThread();
+            std::thread([&] { scanWorker = niceOfThisThread(); }).join();
+        }).join();
+        std::atomic<int> analysis { -100 };
+        startInPool([&] { analysis = niceOfThisThread(); });
+        QTRY_VERIFY(analysis.load() != -100);
+        QCOMPARE(load, std::max(gui, 5));
+        QCOMPARE(scanWorker, load);
+        QCOMPARE(analysis.load(), std::max(gui, 10));
+        QCOMPARE(niceOfThisThread(), gui);
     }
 };
 
