@@ -335,7 +335,10 @@ Status Reader::verifySection(
         if (!preadExact(m_fd, buffer.data(), n, s.offset + done))
             return Status::failure(ErrorKind::Input, QStringLiteral("%1: cannot read section %2").arg(m_path, name));
         sum.add(buffer.data(), n);
-        if (check && !valuesPass(*check, buffer.data(), n))
+        const bool pass = !check
+            || (check->custom ? check->custom(done / s.elementSize, buffer.data(), n / s.elementSize)
+                              : valuesPass(*check, buffer.data(), n));
+        if (!pass)
             return Status::failure(
                 ErrorKind::Input, QStringLiteral("%1: section %2 holds an index out of range").arg(m_path, name));
         done += n;

@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QString>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -51,6 +52,11 @@ struct ValueCheck
     Type type = Type::Int32;
     std::int64_t min = 0;
     std::int64_t max = 0; ///< inclusive
+    /// When set, replaces min and max (type still gives the element size): called with each chunk of the section's
+    /// values as read, @p first being the position of its first value; false refuses the file. For values whose
+    /// bounds depend on where they are (an index per lane into the table that lane reads). Called from several
+    /// threads at once (one per section).
+    std::function<bool(std::uint64_t first, const void* values, std::size_t count)> custom;
 };
 
 /// Writes a cache file section by section. Nothing is visible under the final name until commit().

@@ -30,6 +30,8 @@ struct Writers
     std::condition_variable ended;
     int running = 0;
     std::set<QString> entries;
+    /// Cancelled while waitForWrites() waits: a writer then stores no part that is still to be built.
+    CancelToken hurry;
 };
 Writers& writers()
 {
@@ -86,7 +88,8 @@ QString cannotWrite(const CacheSettings& settings, std::uint64_t bytes)
     return {};
 }
 
-Status write(const CacheSettings& settings, const ProfileCacheKey& key, const CachedLoad& load)
+Status write(
+    const CacheSettings& settings, const ProfileCacheKey& key, const CachedLoad& load, const CancelToken& hurry)
 {
     const QString entry = entryPath(settings, key);
     std::uint64_t estimate = load.profile->memoryBytes();
@@ -94,7 +97,7 @@ Status write(const CacheSettings& settings, const ProfileCacheKey& key, const Ca
         estimate += load.kernelIndex->memoryBytes();
     if (const QString why = cannotWrite(settings, estimate); !why.isEmpty())
         return Status::failure(ErrorKind::Input, QStringLiteral("profile cache not written: %1").arg(why));
-    if (Status s = writeProfileCacheFile(entry, key, load); !s)
+    if (Status s = writeProfileCacheFile(entry, key, load, hurry); !s)
         return Status::failure(ErrorKind::Input, QStringLiteral("profile cache not written: %1").arg(s.errorMessage()));
     evictLeastRecentlyUsed(settings, { entry, load.profile->meta.filePath });
     return success();
@@ -155,10 +158,12 @@ Lookup lookUp(const QString& path, const LoadOptions& options, const CacheSettin
         profile->meta.reportPath = QFileInfo(path).absoluteFilePath();
         read->profile = profile;
         read->kernelIndex = read->kernelIndex ? read->kernelIndex->reboundTo(profile) : nullptr;
+        read->timelineIndex = read->timelineIndex ? read->timelineIndex->reboundTo(profile) : nullptr;
     }
     touchCacheEntry(entry);
     lookup.hit = hitResult(*read, entry, timer.elapsed());
     lookup.kernelIndex = read->kernelIndex;
+    lookup.timelineIndex = read->timelineIndex;
     lookup.key.reset();
     return lookup;
 }
@@ -176,11 +181,13 @@ void storeInBackground(
     const CacheSettings& settings, const ProfileCacheKey& key, CachedLoad load, std::function<void(const Status&)> done)
 {
     const QString entry = entryPath(settings, key);
+    CancelToken hurry;
     {
         const std::lock_guard lock(writers().mutex);
         if (!writers().entries.insert(entry).second)
             return; // this process is writing it already
         ++writers().running;
+        hurry = writers().hurry;
     }
     const QString task = QStringLiteral("writing the profile cache entry %1").arg(entry);
     const auto ended = [entry]() {
@@ -191,11 +198,11 @@ void storeInBackground(
     };
     // A write that throws (out of memory) or a thread that cannot start fails the write only, never the load.
     try {
-        std::thread([settings, key, load = std::move(load), done, task, ended]() {
+        std::thread([settings, key, load = std::move(load), done, task, ended, hurry]() {
             // A first open's panes compute while the entry is written (about a second of CPU for 4M kernels): they
             // come first.
             runThisThreadOnLeftoverCpu();
-            const Status status = catchingExceptions<Done>([&]() { return write(settings, key, load); }, task);
+            const Status status = catchingExceptions<Done>([&]() { return write(settings, key, load, hurry); }, task);
             if (done)
                 done(status);
             ended();
@@ -210,7 +217,9 @@ void storeInBackground(
 void waitForWrites()
 {
     std::unique_lock lock(writers().mutex);
+    writers().hurry.cancel();
     writers().ended.wait(lock, []() { return writers().running == 0; });
+    writers().hurry = CancelToken(); // for writes started after this wait
 }
 
 LoadResult load(const QString& path, const LoadOptions& options, const CacheSettings& settings, const JobContext& job,
@@ -226,8 +235,8 @@ LoadResult load(const QString& path, const LoadOptions& options, const CacheSett
         return result;
     result->cacheNote = lookup.note;
     if (const std::optional<ProfileCacheKey> key = keyAfterLoad(lookup, path, *result->profile, options, settings))
-        storeInBackground(
-            settings, *key, { result->profile, result.warnings(), nullptr }, [writeFailed](const Status& s) {
+        storeInBackground(settings, *key, { result->profile, result.warnings(), nullptr, nullptr, {} },
+            [writeFailed](const Status& s) {
                 if (!s && writeFailed)
                     writeFailed(s);
             });

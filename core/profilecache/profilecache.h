@@ -27,6 +27,7 @@ struct Lookup
 {
     std::optional<LoadResult> hit; ///< the cached profile, as a load returns it (cacheFile set)
     std::shared_ptr<const KernelIndex> kernelIndex; ///< of the hit, when its entry holds one
+    TimelineIndexPtr timelineIndex; ///< of the hit, when its entry holds one
     std::optional<ProfileCacheKey> key; ///< on a miss: the entry the load should be stored as
     QString note; ///< an entry dropped, or why the cache cannot be used for this export
 };

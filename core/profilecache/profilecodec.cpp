@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <type_traits>
 
 namespace nsw {
@@ -24,6 +25,11 @@ const QByteArray kFactsSection = "facts";
 const QByteArray kStringOffsets = "strings.offsets";
 const QByteArray kStringUnits = "strings.units";
 const QByteArray kLaunchShapes = "launchShapes";
+// The timeline index (TimelineIndex::Data): its rows, lanes and extent in one small section, then its columns.
+const QByteArray kTimelineLayout = "tl.layout";
+const QByteArray kTimelineRefs = "tl.refs";
+const QByteArray kTimelineBusyEnds = "tl.busyEnds";
+const QByteArray kTimelineGapTrees = "tl.gapTrees";
 
 // Section names: "t.<table>.<column>" for the profile's tables, "ki.<column>" for the kernel index; encoded columns
 // add a part (".offsets", ".narrow", ...).
@@ -57,6 +63,17 @@ template <typename P, typename Visit> void forEachProfileColumn(P& profile, Visi
 template <typename D, typename Visit> void forEachIndexColumn(D& data, Visit&& visit)
 {
     KernelIndex::Data::forEachColumn(data, [&](const char* column, auto& c) { visit(kernelIndexSection(column), c); });
+}
+
+/// The timeline index's layout in file order, written once for both directions: @p io is a ByteWriter (and @p d
+/// const) or a ByteReader.
+template <class Io, class D> void visitTimelineLayout(Io& io, D& d)
+{
+    io.fields(d.start, d.end, d.eventCount);
+    io.list(d.lanes, 17, [&](auto& l) { io.fields(l.source, l.begin, l.count, l.busyBegin, l.treeBegin); });
+    io.list(d.rows, 37, [&](auto& r) {
+        io.fields(r.label, r.kind, r.parent, r.level, r.firstLane, r.laneCount, r.events, r.counter, r.thread);
+    });
 }
 
 // ------------------------------------------------------------------------------------------------------ writing
@@ -172,13 +189,13 @@ private:
 template <typename T> ValueCheck checkFor(std::int64_t rows, std::int64_t lowest = -1)
 {
     if constexpr (std::is_same_v<T, std::int16_t>)
-        return { ValueCheck::Type::Int16, lowest, rows - 1 };
+        return { ValueCheck::Type::Int16, lowest, rows - 1, {} };
     else if constexpr (std::is_same_v<T, std::int32_t>)
-        return { ValueCheck::Type::Int32, lowest, rows - 1 };
+        return { ValueCheck::Type::Int32, lowest, rows - 1, {} };
     else if constexpr (std::is_same_v<T, std::uint32_t>)
-        return { ValueCheck::Type::UInt32, 0, rows - 1 };
+        return { ValueCheck::Type::UInt32, 0, rows - 1, {} };
     else
-        return { ValueCheck::Type::Int32, 1, 0 };
+        return { ValueCheck::Type::Int32, 1, 0, {} };
 }
 
 /// Views of the mapped sections as columns.
@@ -270,6 +287,11 @@ private:
     Status checkEndThreads() const;
     Status checkSampleStacks() const;
     void mapKernelIndex();
+    /// The timeline index's layout, when the entry holds one: read and checked against the profile's threads and
+    /// the sizes of the index's columns (before verify(), whose checks of the references need the lanes).
+    Status readTimelineLayout();
+    /// The timeline index of the mapped profile (null when the entry has none).
+    Status mapTimelineIndex(const ProfilePtr& profile);
 
     QString m_path;
     ProfileCacheKey m_expected;
@@ -280,6 +302,8 @@ private:
     std::map<QByteArray, std::int64_t> m_tableRows;
     std::shared_ptr<const KernelIndex> m_kernelIndex;
     std::shared_ptr<const cachefile::Mapping> m_mapping;
+    std::optional<TimelineIndex::Data> m_timeline; ///< its layout until mapTimelineIndex()
+    TimelineIndexPtr m_timelineIndex;
 };
 
 Status ProfileFileReader::readKey()
@@ -388,7 +412,7 @@ std::map<QByteArray, ValueCheck> ProfileFileReader::valueChecks() const
         const std::int64_t lowest = into == IndexInto::CpuFunctions ? 0 : -1;
         if constexpr (IsIndexColumn<C>::value) {
             checks[name + ".narrow"]
-                = { ValueCheck::Type::UInt16PlusOne, lowest, std::min<std::int64_t>(rows - 1, 65534) };
+                = { ValueCheck::Type::UInt16PlusOne, lowest, std::min<std::int64_t>(rows - 1, 65534), {} };
             checks[name + ".wide"] = checkFor<typename C::value_type>(rows, lowest);
         } else if constexpr (IsColumn<C>::value) {
             checks[name] = checkFor<typename C::value_type>(rows, lowest);
@@ -404,7 +428,63 @@ std::map<QByteArray, ValueCheck> ProfileFileReader::valueChecks() const
         checks[kernelIndexSection("sortedLanes")] = checkFor<std::uint32_t>(lanes);
         checks[kernelIndexSection("groupOfName")] = checkFor<std::int32_t>(groups);
     }
+    if (m_timeline) {
+        // Each reference names a row of the table its lane reads: bounds per lane, checked as the values are read.
+        const auto rows = [&](const char* table) {
+            const TimeColumn none;
+            return std::uint64_t(std::max<std::int64_t>(0,
+                std::min(counts.of(tableSection(table, "start"), none), counts.of(tableSection(table, "end"), none))));
+        };
+        const TimelineRefCheck::TableRows tableRows { rows("kernels"), rows("memops"), rows("graphLaunches"),
+            rows("cudaApi"),
+            std::min<std::uint64_t>(rows("nvtx"),
+                std::uint64_t(std::max<std::int64_t>(0, counts.count(tableSection("nvtx", "eventType"), 1)))),
+            rows("osrt") };
+        for (const auto& [name, of] : { std::pair { kTimelineRefs, TimelineRefCheck::Of::Refs },
+                 std::pair { kTimelineBusyEnds, TimelineRefCheck::Of::BusyEnds } }) {
+            auto check = std::make_shared<const TimelineRefCheck>(m_timeline->lanes, of, tableRows);
+            ValueCheck v { ValueCheck::Type::UInt32, 0, 0, {} };
+            v.custom = [check](std::uint64_t first, const void* values, std::size_t count) {
+                return (*check)(first, static_cast<const std::uint32_t*>(values), count);
+            };
+            checks[name] = std::move(v);
+        }
+    }
     return checks;
+}
+
+Status ProfileFileReader::readTimelineLayout()
+{
+    if (!m_reader->find(kTimelineLayout))
+        return success();
+    const Result<QByteArray> bytes = m_reader->read(kTimelineLayout);
+    if (!bytes)
+        return bytes.failureAs<Done>();
+    TimelineIndex::Data d;
+    ByteReader r(*bytes);
+    visitTimelineLayout(r, d);
+    const RowCounts counts(*m_reader);
+    const std::int64_t refs = counts.count(kTimelineRefs, 4), busyEnds = counts.count(kTimelineBusyEnds, 4),
+                       trees = counts.count(kTimelineGapTrees, 4);
+    if (r.failed() || !r.atEnd() || refs < 0 || busyEnds < 0 || trees < 0
+        || !TimelineIndex::checkLayout(
+            *m_profile, d.rows, d.lanes, std::uint64_t(refs), std::uint64_t(busyEnds), std::uint64_t(trees)))
+        return Status::failure(ErrorKind::Input, QStringLiteral("malformed timeline index"));
+    m_timeline = std::move(d);
+    return success();
+}
+
+Status ProfileFileReader::mapTimelineIndex(const ProfilePtr& profile)
+{
+    if (!m_timeline)
+        return success();
+    const SectionSource source(*m_reader, m_mapping);
+    TimelineIndex::Data d = std::move(*m_timeline);
+    m_timeline.reset();
+    if (source.get(kTimelineRefs, d.refs) && source.get(kTimelineBusyEnds, d.busyEnds)
+        && source.get(kTimelineGapTrees, d.gapTrees))
+        m_timelineIndex = TimelineIndex::fromData(profile, std::move(d));
+    return m_timelineIndex ? success() : Status::failure(ErrorKind::Input, QStringLiteral("malformed timeline index"));
 }
 
 Status ProfileFileReader::mapColumns()
@@ -470,8 +550,8 @@ Result<CachedLoad> ProfileFileReader::read(const CancelToken& cancel)
     if (!opened)
         return opened.failureAs<CachedLoad>();
     m_reader = std::move(*opened);
-    for (Status (ProfileFileReader::*step)() :
-        { &ProfileFileReader::readKey, &ProfileFileReader::readSmallParts, &ProfileFileReader::checkRowCounts })
+    for (Status (ProfileFileReader::*step)() : { &ProfileFileReader::readKey, &ProfileFileReader::readSmallParts,
+             &ProfileFileReader::checkRowCounts, &ProfileFileReader::readTimelineLayout })
         if (Status s = (this->*step)(); !s)
             return s.isCancelled() ? s.failureAs<CachedLoad>() : refuse(s.errorMessage());
     if (Status s = m_reader->verify(valueChecks(), cancel); !s)
@@ -487,6 +567,9 @@ Result<CachedLoad> ProfileFileReader::read(const CancelToken& cancel)
     load.kernelIndex = m_kernelIndex;
     // The index holds the profile; the profile is handed over as const from here on.
     load.profile = m_kernelIndex ? m_kernelIndex->profile() : ProfilePtr(m_profile);
+    if (Status s = mapTimelineIndex(load.profile); !s)
+        return refuse(s.errorMessage());
+    load.timelineIndex = m_timelineIndex;
     load.warnings = m_warnings;
     return load;
 }
@@ -515,12 +598,17 @@ std::uint64_t profileCacheFingerprint()
             addName(name, sizeof(typename std::remove_cvref_t<decltype(c)>::value_type));
         });
         addName(kLaunchShapes, sizeof(LaunchShape));
+        addName(kTimelineLayout, 1);
+        addName(kTimelineRefs, sizeof(std::uint32_t));
+        addName(kTimelineBusyEnds, sizeof(std::uint32_t));
+        addName(kTimelineGapTrees, sizeof(float));
         return sum.value();
     }();
     return fingerprint;
 }
 
-Status writeProfileCacheFile(const QString& path, const ProfileCacheKey& key, const CachedLoad& load)
+Status writeProfileCacheFile(
+    const QString& path, const ProfileCacheKey& key, const CachedLoad& load, const CancelToken& hurry)
 {
     Result<std::unique_ptr<cachefile::Writer>> created = cachefile::Writer::create(path);
     if (!created)
@@ -540,6 +628,18 @@ Status writeProfileCacheFile(const QString& path, const ProfileCacheKey& key, co
     forEachProfileColumn(profile, [&](const QByteArray& name, const auto& c, IndexInto) { sink.add(name, c); });
     if (load.kernelIndex && load.kernelIndex->isComplete() && load.kernelIndex->mode() == KernelNameMode::Demangled)
         forEachIndexColumn(load.kernelIndex->data(), [&](const QByteArray& name, const auto& c) { sink.add(name, c); });
+    TimelineIndexPtr timeline = load.timelineIndex;
+    if (!timeline && load.timelineIndexWhenWriting)
+        timeline = load.timelineIndexWhenWriting(hurry);
+    if (timeline && timeline->profilePtr() == load.profile) {
+        const TimelineIndex::Data d = timeline->data();
+        ByteWriter layout;
+        visitTimelineLayout(layout, d);
+        writer.add(kTimelineLayout, layout.bytes().constData(), std::size_t(layout.bytes().size()), 1);
+        sink.add(kTimelineRefs, d.refs);
+        sink.add(kTimelineBusyEnds, d.busyEnds);
+        sink.add(kTimelineGapTrees, d.gapTrees);
+    }
     return writer.commit();
 }
 

@@ -6,9 +6,11 @@
 #include "core/profile/loadtypes.h"
 #include "core/profilecache/exportidentity.h"
 #include "core/stats/kernelindex.h"
+#include "core/timeline/timelineindex.h"
 
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 
 namespace nsw {
@@ -22,22 +24,31 @@ struct ProfileCacheKey
     bool operator==(const ProfileCacheKey&) const = default;
 };
 
-/// What a cache file keeps of a load: the profile, the warnings the load printed, and the demangled-name kernel
-/// index the window builds at once (null when the load did not build one).
+/// What a cache file keeps of a load: the profile, the warnings the load printed, the demangled-name kernel index
+/// the window builds at once (null when the load did not build one) and the Timeline pane's index of the profile
+/// (null when the entry has none: entries written by the command line).
 struct CachedLoad
 {
     ProfilePtr profile;
     QStringList warnings;
     std::shared_ptr<const KernelIndex> kernelIndex;
+    TimelineIndexPtr timelineIndex;
+    /// Writing only, when timelineIndex is null: called on the writer's thread once the profile's sections are
+    /// written (the window's Timeline pane builds the index meanwhile), for the timeline index to store after them;
+    /// null stores none. Its token is cancelled when the process is about to exit (profilecache::waitForWrites()):
+    /// then only an index already built is worth waiting for. An index of another profile is not stored.
+    std::function<TimelineIndexPtr(const CancelToken&)> timelineIndexWhenWriting;
 };
 
 /// The cache file format's version (bump it when an encoding changes) and its fingerprint: the version and every
 /// section's name and element size, so that a table added to Profile::forEachTable changes it by itself.
-inline constexpr std::uint32_t kProfileCacheFormatVersion = 2;
+inline constexpr std::uint32_t kProfileCacheFormatVersion = 3; // 3: the timeline index
 std::uint64_t profileCacheFingerprint();
 
-/// Writes @p load to @p path (through a temporary file renamed at the end).
-Status writeProfileCacheFile(const QString& path, const ProfileCacheKey& key, const CachedLoad& load);
+/// Writes @p load to @p path (through a temporary file renamed at the end). @p hurry goes to
+/// load.timelineIndexWhenWriting.
+Status writeProfileCacheFile(const QString& path, const ProfileCacheKey& key, const CachedLoad& load,
+    const CancelToken& hurry = CancelToken::never());
 
 /// A cache file read back: its columns are views of the file mapped into memory, kept mapped as long as the
 /// profile lives. Refused (Input, saying why) when it is not the entry of @p expected (another export, a changed

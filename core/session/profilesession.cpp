@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profilesession.h"
 
+#include "core/timeline/timelinebuild.h"
+
 namespace nsw {
 
 ProfileSession::ProfileSession(const LoadedProfile& loaded, QObject* parent)
@@ -13,6 +15,8 @@ ProfileSession::ProfileSession(const LoadedProfile& loaded, QObject* parent)
     m_load.profile.reset(); // the session holds the profile once
     if (loaded.kernelIndex)
         m_kernelIndexes[loaded.kernelIndex->mode()] = loaded.kernelIndex;
+    if (loaded.timelineIndex && loaded.timelineIndex->profilePtr() == m_profile)
+        m_attachments[timelineIndexAttachmentKey()] = std::const_pointer_cast<TimelineIndex>(loaded.timelineIndex);
 }
 
 void ProfileSession::completeLoad(const LoadedProfile& whole)

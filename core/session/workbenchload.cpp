@@ -3,6 +3,7 @@
 
 #include "core/profile/profileloader.h"
 #include "core/profilecache/profilecache.h"
+#include "core/timeline/timelinebuild.h"
 
 #include <QElapsedTimer>
 
@@ -23,7 +24,7 @@ std::shared_ptr<const KernelIndex> indexKernels(const ProfilePtr& profile, const
     return index;
 }
 
-/// Writes a profile read from SQLite, with its kernel index, to the cache in the background.
+/// Writes a profile read from SQLite, with its kernel and timeline indexes, to the cache in the background.
 void storeInCache(const QString& path, const LoadedProfile& loaded, const Warnings& warnings,
     const profilecache::Lookup& lookup, const CacheSettings& cache,
     const std::function<void(const Status&)>& writeFailed)
@@ -32,11 +33,17 @@ void storeInCache(const QString& path, const LoadedProfile& loaded, const Warnin
         = profilecache::keyAfterLoad(lookup, path, *loaded.profile, LoadOptions {}, cache);
     if (!key)
         return;
-    profilecache::storeInBackground(
-        cache, *key, { loaded.profile, warnings, loaded.kernelIndex }, [writeFailed](const Status& s) {
-            if (!s && writeFailed)
-                writeFailed(s);
-        });
+    // The timeline index goes after the profile's sections: by then the Timeline pane is building it (the writer
+    // waits for that build), else the writer builds it, on the CPU the panes leave over.
+    CachedLoad load { loaded.profile, warnings, loaded.kernelIndex, nullptr,
+        [profile = loaded.profile](const CancelToken& hurry) -> TimelineIndexPtr {
+            const Result<TimelineIndexPtr> index = sharedTimelineIndex(profile, JobContext(hurry));
+            return index ? *index : nullptr;
+        } };
+    profilecache::storeInBackground(cache, *key, std::move(load), [writeFailed](const Status& s) {
+        if (!s && writeFailed)
+            writeFailed(s);
+    });
 }
 } // namespace
 
@@ -52,6 +59,7 @@ Result<LoadedProfile> loadForWorkbench(const QString& path, const JobContext& jo
         loaded.load.cacheNote = lookup.note;
         loaded.profile = loaded.load.profile;
         loaded.kernelIndex = lookup.kernelIndex;
+        loaded.timelineIndex = lookup.timelineIndex;
         if (!loaded.kernelIndex)
             loaded.kernelIndex = indexKernels(loaded.profile, job, loaded.load);
         if (!loaded.kernelIndex || job.isCancelled())

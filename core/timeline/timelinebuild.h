@@ -12,4 +12,13 @@ namespace nsw {
 /// Runs off the GUI thread; polls the job's cancel token and reports progress per table.
 Result<TimelineIndexPtr> buildTimelineIndex(const ProfilePtr& profile, const JobContext& job = {});
 
+/// buildTimelineIndex() through the profile's derived values, kept while someone holds the index: the Timeline pane
+/// and the profile cache's writer (which stores the index with the profile, so that a reopen does not build it
+/// again) get one build, whichever asks first, the other waiting for it.
+Result<TimelineIndexPtr> sharedTimelineIndex(const ProfilePtr& profile, const JobContext& job = {});
+
+/// The ProfileSession attachment under which the Timeline pane keeps (and a load from the profile cache hands it) the
+/// profile's index.
+QString timelineIndexAttachmentKey();
+
 } // namespace nsw

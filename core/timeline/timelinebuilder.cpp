@@ -88,11 +88,13 @@ std::shared_ptr<TimelineIndex> TimelineIndexBuilder::build()
     if (!gatherIntoSlices(m_job.slice(0, 0.55)) || !finishTracks(m_job.slice(0.55, 0.9))
         || !addBusyTracks(m_job.slice(0.9, 1)))
         return nullptr;
-    std::vector<std::uint32_t>& refs = m_index->m_refs;
-    if (refs.capacity() > refs.size() + refs.size() / 8)
-        refs.shrink_to_fit();
-    m_index->m_busyEnds.shrink_to_fit();
+    if (m_refs.capacity() > m_refs.size() + m_refs.size() / 8)
+        m_refs.shrink_to_fit();
+    m_busyEnds.shrink_to_fit();
     buildGapTrees();
+    m_index->m_refs = Column<std::uint32_t>(std::move(m_refs));
+    m_index->m_busyEnds = Column<std::uint32_t>(std::move(m_busyEnds));
+    m_index->m_gapTrees = Column<float>(std::move(m_gapTrees));
     layOutRows();
     computeExtent();
     m_job.report(QStringLiteral("timeline"), 1);
@@ -224,7 +226,7 @@ bool TimelineIndexBuilder::gatherIntoSlices(const JobContext& job)
         total += t.events;
     }
     // Busy intervals follow the events: at most one per GPU operation.
-    std::vector<std::uint32_t>& refs = m_index->m_refs;
+    std::vector<std::uint32_t>& refs = m_refs;
     reserveHugePages(refs, total + m_profile.kernels.size() + m_profile.memops.size() + m_profile.graphLaunches.size());
     refs.resize(total);
     std::vector<std::uint32_t> next(m_tracks.size());
@@ -251,7 +253,7 @@ bool TimelineIndexBuilder::finishTracks(const JobContext& job)
 void TimelineIndexBuilder::finishTrack(Track& track)
 {
     const auto n = std::uint32_t(track.events);
-    const std::span<std::uint32_t> refs(m_index->m_refs.data() + track.begin, n);
+    const std::span<std::uint32_t> refs(m_refs.data() + track.begin, n);
     std::vector<std::uint32_t> laneOf;
     const std::uint32_t lanes
         = laneaccess::visit(m_profile, track.source, refs.data(), nullptr, [&](const auto& access) {
@@ -275,7 +277,7 @@ void TimelineIndexBuilder::packLanes(const Track& track, const std::vector<std::
     }
     if (lanes <= 1)
         return; // already in place
-    std::uint32_t* refs = m_index->m_refs.data() + base;
+    std::uint32_t* refs = m_refs.data() + base;
     const std::vector<std::uint32_t> sorted(refs, refs + laneOf.size());
     for (std::size_t k = 0; k < laneOf.size(); ++k)
         refs[offset[laneOf[k]]++] = sorted[k];
@@ -299,7 +301,7 @@ void TimelineIndexBuilder::addBusyTrack(int gpu, const std::vector<int>& streams
 {
     const laneaccess::GpuColumns columns(m_profile);
     std::vector<std::pair<TimeNs, std::uint32_t>> ops;
-    const std::vector<std::uint32_t>& refs = m_index->m_refs;
+    const std::vector<std::uint32_t>& refs = m_refs;
     for (const int s : streams)
         for (std::uint32_t l = 0; l < m_tracks[std::size_t(s)].laneCount; ++l) {
             const TimelineLane& lane = m_index->m_lanes[m_tracks[std::size_t(s)].firstLane + l];
@@ -308,16 +310,16 @@ void TimelineIndexBuilder::addBusyTrack(int gpu, const std::vector<int>& streams
         }
     if (!std::is_sorted(ops.begin(), ops.end()))
         std::sort(ops.begin(), ops.end());
-    TimelineLane busy { LaneSource::GpuBusy, std::uint32_t(refs.size()), 0, std::uint32_t(m_index->m_busyEnds.size()) };
+    TimelineLane busy { LaneSource::GpuBusy, std::uint32_t(refs.size()), 0, std::uint32_t(m_busyEnds.size()) };
     TimeNs end = kNoTime;
     for (const auto& [start, code] : ops) {
         if (busy.count == 0 || start > end) {
-            m_index->m_refs.push_back(code);
-            m_index->m_busyEnds.push_back(code);
+            m_refs.push_back(code);
+            m_busyEnds.push_back(code);
             end = columns.endOf(code);
             ++busy.count;
         } else if (columns.endOf(code) > end) {
-            m_index->m_busyEnds.back() = code;
+            m_busyEnds.back() = code;
             end = columns.endOf(code);
         }
     }
@@ -444,12 +446,10 @@ void TimelineIndexBuilder::buildGapTrees()
         lane.treeBegin = std::uint32_t(total);
         total += gaptree::size(lane.count);
     }
-    m_index->m_gapTrees.resize(total);
+    m_gapTrees.resize(total);
     for (const TimelineLane& lane : m_index->m_lanes)
-        laneaccess::visit(m_profile, lane.source, m_index->m_refs.data() + lane.begin,
-            m_index->m_busyEnds.data() + lane.busyBegin, [&](const auto& access) {
-                gaptree::build(access, lane.count, m_index->m_gapTrees.data() + lane.treeBegin);
-            });
+        laneaccess::visit(m_profile, lane.source, m_refs.data() + lane.begin, m_busyEnds.data() + lane.busyBegin,
+            [&](const auto& access) { gaptree::build(access, lane.count, m_gapTrees.data() + lane.treeBegin); });
 }
 
 void TimelineIndexBuilder::computeExtent()
@@ -474,6 +474,25 @@ Result<TimelineIndexPtr> buildTimelineIndex(const ProfilePtr& profile, const Job
     if (!index)
         return Result<TimelineIndexPtr>::cancelled();
     return TimelineIndexPtr(std::move(index));
+}
+
+Result<TimelineIndexPtr> sharedTimelineIndex(const ProfilePtr& profile, const JobContext& job)
+{
+    if (!profile)
+        return Result<TimelineIndexPtr>::failure(ErrorKind::NoData, QStringLiteral("no profile"));
+    TimelineIndexPtr index
+        = profile->derived.getWhileHeld<TimelineIndex>("timeline index", job.cancelToken(), [&]() -> TimelineIndexPtr {
+              std::shared_ptr<TimelineIndex> built = TimelineIndexBuilder(profile, job).build();
+              return job.isCancelled() ? nullptr : built;
+          });
+    if (!index)
+        return Result<TimelineIndexPtr>::cancelled();
+    return index;
+}
+
+QString timelineIndexAttachmentKey()
+{
+    return QStringLiteral("timeline");
 }
 
 } // namespace nsw

@@ -68,6 +68,10 @@ private:
     const Profile& m_profile;
     JobContext m_job;
     std::shared_ptr<TimelineIndex> m_index;
+    /// The index's references, busy ends and gap trees while they are built (then moved into it).
+    std::vector<std::uint32_t> m_refs;
+    std::vector<std::uint32_t> m_busyEnds;
+    std::vector<float> m_gapTrees;
     std::vector<Track> m_tracks;
     std::unordered_map<std::uint64_t, int> m_gpuTracks; ///< (process, device, stream) -> track
     std::map<std::int64_t, int> m_gpuKeys; ///< (process, device) -> GPU group key

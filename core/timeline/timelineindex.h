@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/column.h"
 #include "core/timeline/timelineevent.h"
 
 #include <QString>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -108,6 +110,33 @@ public:
     /// First lane position whose event ends at or after @p t (count when none).
     std::uint32_t firstEndingAtOrAfter(std::uint32_t lane, TimeNs t) const;
 
+    /// What the index holds beyond its profile, sharing its storage: the profile cache writes it and maps it back
+    /// (core/profilecache), so that a reopened export does not build its timeline again.
+    struct Data
+    {
+        std::vector<TimelineRow> rows;
+        std::vector<TimelineLane> lanes;
+        Column<std::uint32_t> refs;
+        Column<std::uint32_t> busyEnds;
+        Column<float> gapTrees;
+        TimeNs start = 0;
+        TimeNs end = 0;
+        std::uint64_t eventCount = 0;
+    };
+    Data data() const;
+    /// The index of @p profile made of @p data (read back from a cache), or null when @p data cannot be an index of
+    /// it: rows, lanes or gap trees that point outside what they index (checkLayout()). The values of refs and
+    /// busyEnds must have been checked already with TimelineRefCheck (they are read only when drawn).
+    static std::shared_ptr<const TimelineIndex> fromData(ProfilePtr profile, Data data);
+    /// Whether @p data's rows and lanes hold together and fit @p profile (its threads) and columns of @p refs,
+    /// @p busyEnds and @p gapTrees values: every lane inside the references (event lanes one after the other, never
+    /// overlapping), busy lanes one after the other inside the busy ends, gap trees inside the trees, each row's
+    /// parent before it and its lanes and thread existing.
+    static bool checkLayout(const Profile& profile, const std::vector<TimelineRow>& rows,
+        const std::vector<TimelineLane>& lanes, std::uint64_t refs, std::uint64_t busyEnds, std::uint64_t gapTrees);
+    /// The same index for @p profile, a copy of this one's profile (same rows): a cached entry opened as a report.
+    std::shared_ptr<const TimelineIndex> reboundTo(ProfilePtr profile) const;
+
 private:
     friend class TimelineIndexBuilder;
     template <typename F> decltype(auto) withLane(std::uint32_t lane, F&& f) const;
@@ -115,9 +144,9 @@ private:
     ProfilePtr m_profile;
     std::vector<TimelineRow> m_rows;
     std::vector<TimelineLane> m_lanes;
-    std::vector<std::uint32_t> m_refs; ///< per lane position: table row (GpuOps: gpuop-encoded; GpuBusy: start op)
-    std::vector<std::uint32_t> m_busyEnds; ///< per busy interval: gpuop-encoded operation whose end ends it
-    std::vector<float> m_gapTrees; ///< per lane, from treeBegin (gaptree.h)
+    Column<std::uint32_t> m_refs; ///< per lane position: table row (GpuOps: gpuop-encoded; GpuBusy: start op)
+    Column<std::uint32_t> m_busyEnds; ///< per busy interval: gpuop-encoded operation whose end ends it
+    Column<float> m_gapTrees; ///< per lane, from treeBegin (gaptree.h)
     TimeNs m_start = 0;
     TimeNs m_end = 0;
     TimeNs m_origin = 0;
@@ -125,5 +154,36 @@ private:
 };
 
 using TimelineIndexPtr = std::shared_ptr<const TimelineIndex>;
+
+/// Checks the values of an index's event references (or of its busy ends) a chunk at a time, as a cache file is
+/// read before it is mapped: each value must name a row of the table its lane reads (GPU lanes: a gpuop code of a
+/// kernel, memory operation or graph launch row). Lanes must have passed TimelineIndex::checkLayout().
+class TimelineRefCheck
+{
+public:
+    enum class Of
+    {
+        Refs,
+        BusyEnds
+    };
+    /// Rows of the tables lanes read, in this order: kernels, memory operations, graph launches, CUDA API, NVTX,
+    /// OS runtime (the rows their start and end columns hold).
+    using TableRows = std::array<std::uint64_t, 6>;
+    static TableRows rowsOf(const Profile& profile);
+
+    TimelineRefCheck(const std::vector<TimelineLane>& lanes, Of of, const TableRows& rows);
+    /// True when the @p count values at @p values, the first at position @p first, are all valid.
+    bool operator()(std::uint64_t first, const std::uint32_t* values, std::size_t count) const;
+
+private:
+    struct Segment
+    {
+        std::uint64_t begin = 0;
+        std::uint64_t end = 0;
+        LaneSource source = LaneSource::GpuOps;
+    };
+    std::vector<Segment> m_segments; ///< by begin, not overlapping
+    TableRows m_rows {};
+};
 
 } // namespace nsw

@@ -16,6 +16,7 @@
 #include "core/jobs/handoff.h"
 #include "core/profilecache/profilecache.h"
 #include "core/util/cachestore.h"
+#include "widgets/common/pane.h"
 #include "widgets/kernels/kerneltablepane.h"
 
 #include <QAbstractItemModel>
@@ -29,6 +30,7 @@
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
+#include <map>
 
 using namespace nsw;
 using namespace nsw::bench;
@@ -95,19 +97,32 @@ WindowOpen openInWindow(const QString& path)
     QTimer tick;
     tick.start(2);
     int idleRounds = 0;
+    // When each shown pane was last seen computing (to stderr: where a window reopen's time goes).
+    std::map<Pane*, double> lastBusy;
+    const QList<Pane*> panes = window.findChildren<Pane*>();
     while (!ended || o.firstView < 0 || o.panesFilled < 0) {
         QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
         if (o.firstView < 0 && rowsOf(kernels->summaryView()->model()) > 0) {
             o.firstView = secondsSince(t);
             o.rssAtFirstView = peakRssBytes();
         }
+        if (o.panesFilled < 0)
+            for (Pane* p : panes)
+                if (p->isVisible() && !p->isSettled())
+                    lastBusy[p] = secondsSince(t);
         if (ended && o.panesFilled < 0 && panesIdle(idleRounds)) {
             o.panesFilled = secondsSince(t);
+            for (const auto& [pane, seconds] : lastBusy)
+                std::fprintf(stderr, "pane %s last computing at %.3f s (load ended %.3f s)\n",
+                    qPrintable(pane->paneId()), seconds, o.full);
             o.residentWhenFilled = residentSplit();
         }
         if (ended && (!ok || secondsSince(t) > o.full + 120))
             break; // failed, or loaded with no kernel to show
     }
+    // A first open's cache entry is written while the window is open (its timeline index is stored once the Timeline
+    // pane holds it); not timed.
+    profilecache::waitForWrites();
     if (!ok)
         o.error = QStringLiteral("load failed: ") + o.error;
     else if (o.firstView < 0)

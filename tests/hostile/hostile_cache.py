@@ -1,7 +1,11 @@
-# SPDX-License-Identifier: GPL-3.0-or-later
-"""Hostile profile cache files and folders (issue 37), for run-hostile.py: a cache entry cut short, zeroed, garbage,
-with flipped bytes, crafted (sizes past the end, a huge directory, an index out of range with every checksum right), a
-symlink to a device, a FIFO, a directory; a cache folder that is a file or read-only; two processes writing one entry
+#SPDX - License - Identifier : GPL - 3.0 - or -later
+""
+    "Hostile profile cache files and folders (issue 37), for run-hostile.py: a cache entry cut short, zeroed, garbage,
+    with flipped bytes,
+    crafted(
+        sizes past the end, a huge directory, an index out of range with every checksum right, a forged timeline index),
+    a symlink to a device, a FIFO, a directory;
+a cache folder that is a file or read - only; two processes writing one entry
 at once. Every command must then load from SQLite as if there were no cache: the same output, exit 0, at most a note
 or a warning on stderr, and nothing mixed: the entry left behind maps."""
 import glob
@@ -11,9 +15,9 @@ import struct
 import subprocess
 import tempfile
 
-# The cache file layout (core/profilecache/cachefile.h): a 128-byte header, its checksum in the last 8 bytes; the
-# directory's offset, count and checksum at 32, 40 and 48; 96-byte entries (name[64], offset, bytes, checksum,
-# elementSize, reserved). Checksums are XXH64 with seed 0.
+#The cache file layout(core / profilecache / cachefile.h) : a 128 - byte header, its checksum in the last 8 bytes; the
+#directory's offset, count and checksum at 32, 40 and 48; 96-byte entries (name[64], offset, bytes, checksum,
+#elementSize, reserved).Checksums are XXH64 with seed 0.
 HEADER = 128
 ENTRY = 96
 MASK = 2**64 - 1
@@ -100,12 +104,40 @@ def huge_directory(data):
     struct.pack_into("<Q", data, HEADER - 8, xxh64(bytes(data[:HEADER - 8])))
 
 
+def add_sections(data, added):
+    """The cache file with the (name, bytes, element size) sections @p added put before its directory, as a forger
+    with the format at hand would: every checksum right."""
+    directory, count = struct.unpack_from("<QQ", data, 32)
+    body = bytearray(data[:directory])
+    entries = bytearray(data[directory:directory + count * ENTRY])
+    for name, payload, element_size in added:
+        body += bytes(-len(body) % 64)
+        entries += struct.pack("<64sQQQII", name.encode(), len(body), len(payload), xxh64(bytes(payload)),
+                               element_size, 0)
+        body += payload
+    body += bytes(-len(body) % 64)
+    out = body + entries
+    struct.pack_into("<QQQ", out, 24, len(out), len(body), count + len(added))
+    reseal(out)
+    return out
+
+
+def timeline(lane_count, last_ref, layout=None):
+    """A timeline index (core/timeline/timelineindex.h) of one CUDA API lane of @p lane_count events over five
+    references, the last one @p last_ref; no rows. @p layout replaces its layout's bytes."""
+    if layout is None:
+        layout = struct.pack("<qqQI", 0, 100, 5, 1) + struct.pack("<BIIII", 2, 0, lane_count, 0, 0) + struct.pack(
+            "<I", 0)
+    refs = struct.pack("<5I", 0, 0, 0, 0, last_ref)
+    return lambda d: add_sections(d, [("tl.layout", layout, 1), ("tl.refs", refs, 4), ("tl.busyEnds", b"", 4),
+                                      ("tl.gapTrees", struct.pack("<f", 0.0), 4)])
+
+
 def flip_bytes(data):
     for k in range(1, 8):
         data[len(data) * k // 8] ^= 0x5A
 
-
-# name -> how the entry is replaced: a function editing its bytes, or a special file.
+#name->how the entry is replaced : a function editing its bytes, or a special file.
 VARIANTS = {
     "cache-cut-short": lambda d: d[:len(d) // 2],
     "cache-zeroed": lambda d: bytearray(len(d)),
@@ -114,6 +146,11 @@ VARIANTS = {
     "cache-crafted-size-past-the-end": size_past_end,
     "cache-crafted-huge-directory": huge_directory,
     "cache-crafted-index-with-right-checksums": forge_index,
+#A timeline index(written by the window) forged onto the entry : an API call past the calls, a lane past its
+#references, a layout of garbage.
+    "cache-crafted-timeline-reference-past-the-table": timeline(5, 0x7FFFFFFF),
+    "cache-crafted-timeline-lane-past-the-references": timeline(1000, 0),
+    "cache-crafted-timeline-garbage-layout": timeline(5, 0, layout=os.urandom(200)),
     "cache-symlink-to-a-device": "/dev/zero",
     "cache-symlink-to-urandom": "/dev/urandom",
     "cache-fifo": "fifo",
@@ -183,7 +220,7 @@ def run_cache_inputs(run_one, check, binary, base, timeout, env, only):
             problem = same_as_sqlite(name, label, args, cache_env)
             if problem:
                 failures.append(f"{name} / {label}: {problem}")
-    # Cache folders that cannot be written: a file where the folder should be, a folder under /proc.
+#Cache folders that cannot be written : a file where the folder should be, a folder under / proc.
     for name, folder in (("cache-root-is-a-file", base), ("cache-root-unwritable", "/proc/self/nsw-cache")):
         if only and only not in name:
             continue

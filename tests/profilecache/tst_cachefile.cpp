@@ -90,7 +90,7 @@ private Q_SLOTS:
         QCOMPARE(indices->count(), std::uint64_t(kIndices.size()));
         QCOMPARE(indices->offset % kAlignment, std::uint64_t(0));
         QCOMPARE(*(*r)->read("text"), kText);
-        const std::map<QByteArray, ValueCheck> checks { { "indices", { ValueCheck::Type::Int32, -1, 3 } } };
+        const std::map<QByteArray, ValueCheck> checks { { "indices", { ValueCheck::Type::Int32, -1, 3, {} } } };
         const Status verified = (*r)->verify(checks, CancelToken::never());
         QVERIFY2(verified, qPrintable(verified.errorMessage()));
         Result<std::shared_ptr<const Mapping>> mapping = (*r)->map();
@@ -207,7 +207,7 @@ private Q_SLOTS:
             return;
         }
         QVERIFY2(r, qPrintable(r.errorMessage()));
-        const std::map<QByteArray, ValueCheck> checks { { "indices", { ValueCheck::Type::Int32, -1, 3 } } };
+        const std::map<QByteArray, ValueCheck> checks { { "indices", { ValueCheck::Type::Int32, -1, 3, {} } } };
         const Status verified = (*r)->verify(checks, CancelToken::never());
         QVERIFY(!verified);
         QVERIFY2(verified.errorMessage().contains(says), qPrintable(verified.errorMessage()));

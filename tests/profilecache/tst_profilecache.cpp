@@ -7,7 +7,9 @@
 #include "core/profilecache/cachefile.h"
 #include "core/profilecache/filesystem.h"
 #include "core/profilecache/profilecache.h"
+#include "core/session/profilesession.h"
 #include "core/session/workbenchload.h"
+#include "core/timeline/timelinebuild.h"
 #include "core/util/cachestore.h"
 #include "oracleexports.h"
 
@@ -148,6 +150,63 @@ bool forgeEntry(const QString& entry, const std::function<void(const QByteArray&
     return (*w)->commit().ok();
 }
 
+/// Two timeline indexes hold the same rows and lanes, and every lane the same events (the index read from a cache
+/// against the one built from the profile SQLite gave).
+void compareTimelines(const TimelineIndex& cached, const TimelineIndex& built)
+{
+    QCOMPARE(cached.rows().size(), built.rows().size());
+    for (std::size_t i = 0; i < built.rows().size(); ++i) {
+        const TimelineRow &a = cached.rows()[i], &b = built.rows()[i];
+        QCOMPARE(a.label, b.label);
+        QVERIFY(a.kind == b.kind && a.parent == b.parent && a.level == b.level && a.firstLane == b.firstLane
+            && a.laneCount == b.laneCount && a.events == b.events && a.thread == b.thread);
+    }
+    QCOMPARE(cached.lanes().size(), built.lanes().size());
+    for (std::uint32_t l = 0; l < built.lanes().size(); ++l) {
+        QVERIFY(cached.lanes()[l].source == built.lanes()[l].source);
+        QCOMPARE(cached.lanes()[l].count, built.lanes()[l].count);
+        for (std::uint32_t k = 0; k < built.lanes()[l].count; ++k) {
+            QVERIFY(cached.eventAt(l, k) == built.eventAt(l, k));
+            QCOMPARE(cached.startAt(l, k), built.startAt(l, k));
+            QCOMPARE(cached.endAt(l, k), built.endAt(l, k));
+        }
+    }
+    QCOMPARE(cached.start(), built.start());
+    QCOMPARE(cached.end(), built.end());
+    QCOMPARE(cached.origin(), built.origin());
+    QCOMPARE(cached.eventCount(), built.eventCount());
+}
+
+/// What a timeline of @p profile must be whatever code built it: every row of every table it shows exactly once
+/// (the kernels as many as @p sqlKernels, what SQLite counts), each lane in time order without overlaps.
+void checkTimelineOf(const TimelineIndex& index, const Profile& profile, qint64 sqlKernels)
+{
+    std::map<EventTable, std::vector<int>> seen;
+    seen[EventTable::Kernel].assign(profile.kernels.size(), 0);
+    seen[EventTable::MemOp].assign(profile.memops.size(), 0);
+    seen[EventTable::GraphLaunch].assign(profile.graphLaunches.size(), 0);
+    seen[EventTable::CudaApi].assign(profile.cudaApi.size(), 0);
+    seen[EventTable::Nvtx].assign(profile.nvtx.size(), 0);
+    seen[EventTable::Osrt].assign(profile.osrt.size(), 0);
+    for (std::uint32_t l = 0; l < index.lanes().size(); ++l) {
+        const TimelineLane& lane = index.lanes()[l];
+        for (std::uint32_t k = 0; k < lane.count; ++k) {
+            if (k > 0)
+                QVERIFY(index.endAt(l, k - 1) <= index.startAt(l, k));
+            if (lane.source == LaneSource::GpuBusy)
+                continue;
+            const EventRef e = index.eventAt(l, k);
+            QVERIFY(seen.contains(e.table) && e.row < seen[e.table].size());
+            ++seen[e.table][e.row];
+            QCOMPARE(index.startAt(l, k), eventStart(profile, e));
+        }
+    }
+    for (const auto& [table, counts] : seen)
+        for (const int n : counts)
+            QCOMPARE(n, 1);
+    QCOMPARE(qint64(seen[EventTable::Kernel].size()), sqlKernels);
+}
+
 } // namespace
 
 class TestProfileCache : public QObject
@@ -178,7 +237,8 @@ private Q_SLOTS:
         const ProfileCacheKey key { *id, LoadEverything, KernelAllColumns };
         const QString entry = m_dir.filePath(QStringLiteral("roundtrip.nswprof"));
         const auto index = std::make_shared<const KernelIndex>(loaded->profile, KernelNameMode::Demangled);
-        const Status written = writeProfileCacheFile(entry, key, { loaded->profile, loaded.warnings(), index });
+        const Status written
+            = writeProfileCacheFile(entry, key, { loaded->profile, loaded.warnings(), index, nullptr, {} });
         QVERIFY2(written, qPrintable(written.errorMessage()));
         const Result<CachedLoad> read = readProfileCacheFile(entry, key, path, CancelToken::never());
         QVERIFY2(read, qPrintable(read.errorMessage()));
@@ -232,6 +292,110 @@ private Q_SLOTS:
         QVERIFY(second->kernelIndex);
         QCOMPARE(second->kernelIndex->order().toVector(), first->kernelIndex->order().toVector());
         QCOMPARE(second.warnings(), first.warnings());
+    }
+
+    void timelineIndexComesBackWithTheProfile_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const test::OracleExport& e : test::oracleExports())
+            QTest::addRow("%s", qPrintable(e.label)) << e.path;
+    }
+    void timelineIndexComesBackWithTheProfile()
+    {
+        QFETCH(QString, path);
+        const Result<LoadedProfile> first = loadForWorkbench(path, {}, {}, m_settings);
+        QVERIFY2(first, qPrintable(first.errorMessage()));
+        QVERIFY(!first->timelineIndex);
+        // The Timeline pane's index, held while the entry is written: the writer stores that one.
+        const Result<TimelineIndexPtr> built = sharedTimelineIndex(first->profile);
+        QVERIFY(built);
+        profilecache::waitForWrites();
+        const Result<LoadedProfile> second = loadForWorkbench(path, {}, {}, m_settings);
+        QVERIFY2(second, qPrintable(second.errorMessage()));
+        QVERIFY2(!second->load.cacheFile.isEmpty(), qPrintable(second->load.cacheNote));
+        QVERIFY(second->timelineIndex);
+        QVERIFY(second->timelineIndex->profilePtr() == second->profile);
+        if ((*built)->eventCount() > 0)
+            QVERIFY(second->timelineIndex->data().refs.isView()); // read in place
+        compareTimelines(*second->timelineIndex, **built);
+        // An export without a kernel table has no kernels (the query fails: -1).
+        checkTimelineOf(*second->timelineIndex, *second->profile,
+            std::max<qint64>(0, queryCount(path, "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")));
+        // The session hands it to the Timeline pane.
+        const ProfileSession session(*second);
+        QVERIFY(session.attachment<const TimelineIndex>(timelineIndexAttachmentKey()) == second->timelineIndex);
+    }
+
+    void forgedTimelineIndexIsNeverUsed_data()
+    {
+        QTest::addColumn<QByteArray>("section");
+        QTest::addColumn<int>("edit");
+        QTest::addColumn<QString>("says");
+        QTest::addRow("a reference past every table") << QByteArray("tl.refs") << 0 << QStringLiteral("out of range");
+        QTest::addRow("an API call past the calls") << QByteArray("tl.refs") << 1 << QStringLiteral("out of range");
+        QTest::addRow("a busy end past the kernels")
+            << QByteArray("tl.busyEnds") << 2 << QStringLiteral("out of range");
+        QTest::addRow("references cut short") << QByteArray("tl.refs") << 3 << QStringLiteral("timeline index");
+        QTest::addRow("gap trees cut short") << QByteArray("tl.gapTrees") << 3 << QStringLiteral("timeline index");
+        QTest::addRow("a lane past the references") << QByteArray("tl.layout") << 4 << QStringLiteral("timeline index");
+        QTest::addRow("a layout cut short") << QByteArray("tl.layout") << 3 << QStringLiteral("timeline index");
+    }
+    void forgedTimelineIndexIsNeverUsed()
+    {
+        QFETCH(QByteArray, section);
+        QFETCH(int, edit);
+        QFETCH(QString, says);
+        const QString path = copyOf(test::demoExport(), QStringLiteral("forged-timeline.sqlite"));
+        const Result<LoadedProfile> first = loadForWorkbench(path, {}, {}, m_settings);
+        QVERIFY2(first, qPrintable(first.errorMessage()));
+        const Result<TimelineIndexPtr> built = sharedTimelineIndex(first->profile);
+        QVERIFY(built);
+        profilecache::waitForWrites();
+        const profilecache::Lookup probe = profilecache::lookUp(path, LoadOptions {}, m_settings);
+        QVERIFY(probe.hit && probe.timelineIndex);
+        const QString entry = (*probe.hit)->cacheFile;
+        const TimelineIndex& index = **built;
+        // The position of the first event of an API lane, and of a GPU busy interval.
+        qsizetype apiRef = -1;
+        for (const TimelineLane& lane : index.lanes())
+            if (lane.source == LaneSource::CudaApi && lane.count > 0 && apiRef < 0)
+                apiRef = qsizetype(lane.begin);
+        QVERIFY(apiRef >= 0 && !index.data().busyEnds.empty());
+        const bool forged = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
+            if (name != section)
+                return;
+            const auto setUInt32
+                = [&](qsizetype at, std::uint32_t value) { std::memcpy(bytes.data() + at * 4, &value, 4); };
+            switch (edit) {
+            case 0:
+                setUInt32(0, 0xFFFFFFFFu);
+                break;
+            case 1:
+                setUInt32(apiRef, std::uint32_t(first->profile->cudaApi.size()));
+                break;
+            case 2:
+                setUInt32(0, std::uint32_t(first->profile->kernels.size())); // a kernel code (tag 0) one past the end
+                break;
+            case 3:
+                bytes.chop(4);
+                break;
+            case 4: {
+                // The first lane's count (after the extent: start, end, events; the lane count; source, begin) made
+                // to reach past every reference.
+                const qsizetype at = 8 + 8 + 8 + 4 + 1 + 4;
+                const std::uint32_t count = std::uint32_t(index.data().refs.size()) + 1;
+                std::memcpy(bytes.data() + at, &count, 4);
+                break;
+            }
+            }
+        });
+        QVERIFY(forged);
+        const Result<LoadedProfile> second = loadForWorkbench(path, {}, {}, m_settings);
+        QVERIFY2(second, qPrintable(second.errorMessage()));
+        QVERIFY(second->load.cacheFile.isEmpty());
+        QVERIFY(!second->timelineIndex);
+        QVERIFY2(second->load.cacheNote.contains(says), qPrintable(second->load.cacheNote));
+        compareExactly(*second->profile, *first->profile);
     }
 
     void changedExportIsDroppedAndReadAgain_data()
@@ -576,7 +740,7 @@ private Q_SLOTS:
         QVERIFY2(id, qPrintable(id.errorMessage()));
         const ProfileCacheKey key { *id, LoadEverything, KernelAllColumns };
         const QString entry = m_dir.filePath(QStringLiteral("inplace.nswprof"));
-        QVERIFY(writeProfileCacheFile(entry, key, { profile, {}, nullptr }).ok());
+        QVERIFY(writeProfileCacheFile(entry, key, { profile, {}, nullptr, nullptr, {} }).ok());
         const Result<CachedLoad> read = readProfileCacheFile(entry, key, path, CancelToken::never());
         QVERIFY2(read, qPrintable(read.errorMessage()));
         for (const auto& [column, expected] :

@@ -23,7 +23,7 @@ namespace nsw {
 
 namespace {
 
-const QString kAttachment = QStringLiteral("timeline");
+const QString kAttachment = timelineIndexAttachmentKey();
 /// The counter rows of a profile (TimelineCountersCache), kept like the index.
 const QString kCountersAttachment = QStringLiteral("timeline-counters");
 /// Share of the width a revealed range (an NVTX range, an NVLink peak) takes: context on both sides.
@@ -89,7 +89,7 @@ Result<TimelineBuild> buildTimeline(
     const ProfilePtr& profile, std::shared_ptr<const NvlinkAttachment> nvlink, const JobContext& job)
 {
     const bool hasMetrics = profile->meta.tables.contains(QStringLiteral("GPU_METRICS"));
-    Result<TimelineIndexPtr> index = buildTimelineIndex(profile, job.slice(0, hasMetrics ? 0.7 : 0.95));
+    Result<TimelineIndexPtr> index = sharedTimelineIndex(profile, job.slice(0, hasMetrics ? 0.7 : 0.95));
     if (!index)
         return Result<TimelineBuild>::failure(index.error().kind, index.errorMessage());
     TimelineBuild build;
