@@ -1,13 +1,9 @@
-#SPDX - License - Identifier : GPL - 3.0 - or -later
-""
-    "Hostile profile cache files and folders (issue 37), for run-hostile.py: a cache entry cut short, zeroed, garbage,
-    with flipped bytes,
-    crafted(
-        sizes past the end, a huge directory, an index out of range with every checksum right, a forged timeline index),
-    a symlink to a device, a FIFO, a directory;
-a cache folder that is a file or read - only; two processes writing one entry
-at once. Every command must then load from SQLite as if there were no cache: the same output, exit 0, at most a note
-or a warning on stderr, and nothing mixed: the entry left behind maps."""
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Hostile profile cache files and folders (issue 37), for run-hostile.py: a cache entry cut short, zeroed, garbage,
+with flipped bytes, crafted (sizes past the end, a huge directory, an index out of range with every checksum right,
+a forged timeline index), a symlink to a device, a FIFO, a directory; a cache folder that is a file or read-only; two
+processes writing one entry at once. Every command must then load from SQLite as if there were no cache: the same
+output, exit 0, at most a note or a warning on stderr, and nothing mixed: the entry left behind maps."""
 import glob
 import os
 import shutil
@@ -15,9 +11,9 @@ import struct
 import subprocess
 import tempfile
 
-#The cache file layout(core / profilecache / cachefile.h) : a 128 - byte header, its checksum in the last 8 bytes; the
-#directory's offset, count and checksum at 32, 40 and 48; 96-byte entries (name[64], offset, bytes, checksum,
-#elementSize, reserved).Checksums are XXH64 with seed 0.
+# The cache file layout (core/profilecache/cachefile.h): a 128-byte header, its checksum in the last 8 bytes; the
+# directory's offset, count and checksum at 32, 40 and 48; 96-byte entries (name[64], offset, bytes, checksum,
+# elementSize, reserved). Checksums are XXH64 with seed 0.
 HEADER = 128
 ENTRY = 96
 MASK = 2**64 - 1
@@ -137,7 +133,8 @@ def flip_bytes(data):
     for k in range(1, 8):
         data[len(data) * k // 8] ^= 0x5A
 
-#name->how the entry is replaced : a function editing its bytes, or a special file.
+
+# name -> how the entry is replaced: a function editing its bytes, or a special file.
 VARIANTS = {
     "cache-cut-short": lambda d: d[:len(d) // 2],
     "cache-zeroed": lambda d: bytearray(len(d)),
@@ -146,8 +143,8 @@ VARIANTS = {
     "cache-crafted-size-past-the-end": size_past_end,
     "cache-crafted-huge-directory": huge_directory,
     "cache-crafted-index-with-right-checksums": forge_index,
-#A timeline index(written by the window) forged onto the entry : an API call past the calls, a lane past its
-#references, a layout of garbage.
+    # A timeline index (written by the window) forged onto the entry: an API call past the calls, a lane past its
+    # references, a layout of garbage.
     "cache-crafted-timeline-reference-past-the-table": timeline(5, 0x7FFFFFFF),
     "cache-crafted-timeline-lane-past-the-references": timeline(1000, 0),
     "cache-crafted-timeline-garbage-layout": timeline(5, 0, layout=os.urandom(200)),
@@ -220,7 +217,7 @@ def run_cache_inputs(run_one, check, binary, base, timeout, env, only):
             problem = same_as_sqlite(name, label, args, cache_env)
             if problem:
                 failures.append(f"{name} / {label}: {problem}")
-#Cache folders that cannot be written : a file where the folder should be, a folder under / proc.
+    # Cache folders that cannot be written: a file where the folder should be, a folder under /proc.
     for name, folder in (("cache-root-is-a-file", base), ("cache-root-unwritable", "/proc/self/nsw-cache")):
         if only and only not in name:
             continue
