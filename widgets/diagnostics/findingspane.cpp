@@ -353,7 +353,8 @@ void FindingsPane::showTables(std::vector<DiagnosticsTable> tables)
         QTableView* view = newSortableTableView(model, m_tabs);
         view->setObjectName(shared->id);
         m_tabs->addTab(view, shared->title);
-        m_tabs->setTabToolTip(m_tabs->count() - 1, tr("%1 (tables/%2.csv of the report)").arg(shared->title, shared->id));
+        m_tabs->setTabToolTip(
+            m_tabs->count() - 1, tr("%1 (tables/%2.csv of the report)").arg(shared->title, shared->id));
         m_tableModels.emplace(shared->id, model);
         if (shared->id == QLatin1String("gpu_idle_gaps") || shared->id == QLatin1String("gpu_stream_gaps"))
             connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
