@@ -11,6 +11,8 @@ source "$ROOT/packaging/common.sh"
 cd "$ROOT"
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake --preset "$preset" >/dev/null
+start=$SECONDS
 cmake --build --preset "$preset" -j "$jobs"
+echo "$preset build: $((SECONDS - start)) s"
 export QT_QPA_PLATFORM=offscreen
 nsw_ctest --preset "$preset" -j "$jobs" "$@"
