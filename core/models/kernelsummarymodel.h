@@ -39,7 +39,6 @@ public:
     void setResults(std::shared_ptr<const KernelIndex> index, std::vector<KernelGroupStats> rows);
     void clear();
     const KernelGroupStats* statsAt(int row) const;
-    const std::shared_ptr<const KernelIndex>& index() const { return m_index; }
     qint64 totalTime() const { return m_totalTime; }
     QString nameAt(int row) const;
 

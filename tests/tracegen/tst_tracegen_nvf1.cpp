@@ -148,7 +148,6 @@ private slots:
         QCOMPARE(h.magic, badMagic ? QByteArray("NVF0") : QByteArray("NVF1"));
         QCOMPARE(r.size(), truncate ? 49 : 50);
         QCOMPARE(trailing, truncate ? qint64(24) : qint64(0));
-        int bad = 0;
         for (int i = 0; i < r.size(); ++i) {
             const bool expectBad = badReturnEvery > 0 && (i + 1) % badReturnEvery == 0;
             QCOMPARE(r[i].nvmlReturn != 0, expectBad);
@@ -156,7 +155,6 @@ private slots:
                 QVERIFY(r[i].value != quint64(i) * 100);
             else
                 QCOMPARE(r[i].value, quint64(i) * 100);
-            bad += expectBad;
         }
         QCOMPARE(int(w.badReturnRecords()), badReturnEvery ? 50 / badReturnEvery : 0);
     }
