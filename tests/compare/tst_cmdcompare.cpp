@@ -20,14 +20,14 @@
 using namespace nsw;
 
 namespace {
-struct Result
+struct CliRun
 {
     int exitCode = -1;
     QString out;
     QString err;
 };
 
-Result run(const QStringList& args)
+CliRun run(const QStringList& args)
 {
     QProcess p;
     p.start(QStringLiteral(NSW_WORKBENCH_EXE), QStringList { QStringLiteral("compare") } + args);
@@ -116,7 +116,7 @@ private Q_SLOTS:
 
     void jsonShape()
     {
-        const Result r = run({ m_before, m_after, s("--format"), s("json"), s("--noise-floor"), s("0") });
+        const CliRun r = run({ m_before, m_after, s("--format"), s("json"), s("--noise-floor"), s("0") });
         QCOMPARE(r.exitCode, 0);
         const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
         std::vector<std::string> top;
@@ -156,7 +156,7 @@ private Q_SLOTS:
     {
         const QString a = test::pairBefore();
         const QString b = test::pairAfter();
-        const Result r = run({ a, b, s("--per"), s("instance"), s("--format"), s("json") });
+        const CliRun r = run({ a, b, s("--per"), s("instance"), s("--format"), s("json") });
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
         const QString sql = s("SELECT s.value, k.end - k.start FROM CUPTI_ACTIVITY_KIND_KERNEL k "
@@ -216,7 +216,7 @@ private Q_SLOTS:
                 QVERIFY(row["change"][1].get<std::string>().find("slower") != std::string::npos);
         }
         // The text table shows the median and instance counts beside the average, and Δ instances.
-        const Result text = run({ a, b, s("--per"), s("instance") });
+        const CliRun text = run({ a, b, s("--per"), s("instance") });
         QCOMPARE(text.exitCode, 0);
         QVERIFY2(text.out.contains(s("unit ns/instance")), qPrintable(text.out.left(300)));
         QString header;
@@ -226,14 +226,14 @@ private Q_SLOTS:
         QVERIFY2(
             header.contains(s("Median")) && header.contains(s("Instances")) && header.contains(s("Delta instances")),
             qPrintable(header));
-        const Result csv = run({ a, b, s("--per"), s("instance"), s("--format"), s("csv") });
+        const CliRun csv = run({ a, b, s("--per"), s("instance"), s("--format"), s("csv") });
         QVERIFY(csv.out.startsWith(s("Key,Status,") + a + s(" Total (ns),") + a + s(" Instances,") + a
             + s(" Average (ns),") + a + s(" Median (ns),")));
     }
 
     void profilesInCommandLineOrder()
     {
-        const Result r = run({ m_after, m_before, m_after, s("--format"), s("json"), s("--noise-floor"), s("0") });
+        const CliRun r = run({ m_after, m_before, m_after, s("--format"), s("json"), s("--noise-floor"), s("0") });
         QCOMPARE(r.exitCode, 0);
         const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
         QCOMPARE(j["profiles"].size(), std::size_t(3));
@@ -265,7 +265,7 @@ private Q_SLOTS:
         QFETCH(QStringList, extra);
         QFETCH(bool, self);
         QFETCH(int, exitCode);
-        const Result r = run(QStringList { m_before, self ? m_before : m_after } + extra);
+        const CliRun r = run(QStringList { m_before, self ? m_before : m_after } + extra);
         QCOMPARE(r.exitCode, exitCode);
         if (exitCode == 3)
             QVERIFY2(r.err.contains(s("regression above 50 %: void gemm<float>(float *, int) (+90.9 %)")),
@@ -307,7 +307,7 @@ private Q_SLOTS:
         QFETCH(QStringList, args);
         QFETCH(int, exitCode);
         QFETCH(QString, message);
-        const Result r = run(args);
+        const CliRun r = run(args);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(r.err.startsWith(s("nsys-workbench: ")));
@@ -316,7 +316,7 @@ private Q_SLOTS:
 
     void unreadableTraces()
     {
-        Result r = run({ m_before, s("/nonexistent/other.sqlite") });
+        CliRun r = run({ m_before, s("/nonexistent/other.sqlite") });
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(s("/nonexistent/other.sqlite")), qPrintable(r.err));
         const QString text = m_dir.filePath(s("notes.sqlite"));
@@ -335,7 +335,7 @@ private Q_SLOTS:
         QString error;
         const QString old = m_dir.filePath(s("old.sqlite"));
         QVERIFY2(test::writeOldExport(old, &error), qPrintable(error));
-        Result r = run({ old, old, s("--by"), s("nvtx") });
+        CliRun r = run({ old, old, s("--by"), s("nvtx") });
         QVERIFY2(r.exitCode == 4, qPrintable(r.err));
         QVERIFY2(r.err.contains(s("no NVTX ranges in")), qPrintable(r.err));
         r = run({ m_before, m_after, s("--marker"), s("no such range") });
@@ -347,7 +347,7 @@ private Q_SLOTS:
     /// "step" exists once in each fixture: per iteration equals the totals.
     void perIterationAndCsv()
     {
-        const Result r = run({ m_before, m_after, s("--marker"), s("step"), s("--format"), s("csv") });
+        const CliRun r = run({ m_before, m_after, s("--marker"), s("step"), s("--format"), s("csv") });
         QCOMPARE(r.exitCode, 0);
         const QStringList lines = r.out.split(s("\n"), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 1 + 1 + 2);
@@ -359,7 +359,7 @@ private Q_SLOTS:
     void png()
     {
         const QString file = m_dir.filePath(s("c.png"));
-        const Result r = run({ m_before, m_after, s("--png"), file, s("--png-size"), s("900x500") });
+        const CliRun r = run({ m_before, m_after, s("--png"), file, s("--png-size"), s("900x500") });
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(QImage(file).size(), QSize(900, 500));
     }
@@ -371,7 +371,7 @@ private Q_SLOTS:
     void headlineLeadsWithTheChangesPerCall()
     {
         const QString a = test::pairBefore(), b = test::pairAfter();
-        const Result r = run({ a, b, s("--format"), s("json") });
+        const CliRun r = run({ a, b, s("--format"), s("json") });
         QCOMPARE(r.exitCode, 0);
         const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
         const auto sqlA = perKernel(a), sqlB = perKernel(b);
@@ -457,7 +457,7 @@ private Q_SLOTS:
     {
         const QString a = test::pairBefore();
         const QString b = test::pairAfter();
-        const Result r = run({ a, b, s("--format"), s("json") });
+        const CliRun r = run({ a, b, s("--format"), s("json") });
         QCOMPARE(r.exitCode, 0);
         checkJson(nlohmann::ordered_json::parse(r.out.toStdString()), a, b);
     }
