@@ -17,7 +17,7 @@ const QString kMemcpy = QStringLiteral("CUPTI_ACTIVITY_KIND_MEMCPY");
 const QString kMemset = QStringLiteral("CUPTI_ACTIVITY_KIND_MEMSET");
 
 /// The API names each rule joins on, as the rules' StringIds filters select them (SQL LIKE).
-enum NameSet : std::uint8_t
+enum NameSetBit : std::uint8_t
 {
     AsyncMemcpy = 1,
     SyncMemcpy = 2,
@@ -138,7 +138,7 @@ private:
 struct CudaRuleInputs::Data
 {
     std::unordered_map<qint64, QString> names; // every name some rule selects
-    std::unordered_map<qint64, std::uint8_t> sets; // name id -> NameSet bits
+    std::unordered_map<qint64, std::uint8_t> sets; // name id -> NameSetBit bits
     /// (correlationId, nameId) of the calls with memcpy/memset names, sorted by id, runtime rowid order within one.
     std::vector<std::pair<qint64, qint64>> calls;
     auto callsOf(qint64 correlationId) const

@@ -30,8 +30,11 @@ H2dTimeline computeH2dTimeline(const AnalysisContext& c, int maxBins, const JobC
         return out;
     const Profile& p = *c.profile;
     out.binNs = roundWidth((c.windowDuration() + maxBins - 1) / maxBins);
-    for (TimeNs s = c.windowStart; s < c.windowEnd; s += out.binNs)
-        out.bins.push_back({ s, std::min(s + out.binNs, c.windowEnd) });
+    for (TimeNs s = c.windowStart; s < c.windowEnd; s += out.binNs) {
+        H2dBin& bin = out.bins.emplace_back();
+        bin.start = s;
+        bin.end = std::min(s + out.binNs, c.windowEnd);
+    }
     c.forEachKernel([&](std::size_t i) {
         const TimeNs s = std::max(p.kernels.start[i], c.windowStart);
         out.firstKernel = out.firstKernel == kNoTime ? s : std::min(out.firstKernel, s);

@@ -93,11 +93,12 @@ void appendRow(const Statement& st, KernelSpans& s, std::vector<qint64>& pending
     }
 }
 
-std::vector<TimeWindow> mergedWindows(std::vector<TimeWindow> windows)
+std::vector<KernelWindow> mergedWindows(std::vector<KernelWindow> windows)
 {
-    std::sort(windows.begin(), windows.end(), [](const TimeWindow& a, const TimeWindow& b) { return a.from < b.from; });
-    std::vector<TimeWindow> merged;
-    for (const TimeWindow& w : windows) {
+    std::sort(
+        windows.begin(), windows.end(), [](const KernelWindow& a, const KernelWindow& b) { return a.from < b.from; });
+    std::vector<KernelWindow> merged;
+    for (const KernelWindow& w : windows) {
         if (!merged.empty() && w.from <= merged.back().to)
             merged.back().to = std::max(merged.back().to, w.to);
         else
@@ -198,7 +199,7 @@ std::shared_ptr<const KernelSpans> kernelSpansFromProfile(const ProfilePtr& prof
 }
 
 std::shared_ptr<const KernelSpans> kernelSpansFromExport(
-    const SqliteDb& db, int device, std::vector<TimeWindow> windows, QString* error)
+    const SqliteDb& db, int device, std::vector<KernelWindow> windows, QString* error)
 {
     auto s = std::make_shared<KernelSpans>();
     s->device = device;
@@ -227,9 +228,9 @@ std::shared_ptr<const KernelSpans> kernelSpansFromExport(
     if (!s->deviceHasKernels || windows.empty())
         return s;
 
-    const std::vector<TimeWindow> merged = mergedWindows(std::move(windows));
+    const std::vector<KernelWindow> merged = mergedWindows(std::move(windows));
     TimeNs lo = merged.front().from, hi = merged.front().to;
-    for (const TimeWindow& w : merged)
+    for (const KernelWindow& w : merged)
         hi = std::max(hi, w.to);
     const QString nameExpr = nameColumn.isEmpty() ? QStringLiteral("NULL") : quoteIdentifier(nameColumn);
     // Rows whose times are not integers are selected too, to be counted: the loader says how many it skipped.
@@ -256,7 +257,7 @@ std::shared_ptr<const KernelSpans> kernelSpansFromExport(
         }
         const TimeNs a = st.int64(1), b = st.int64(2);
         const auto w = std::upper_bound(
-            merged.begin(), merged.end(), a, [](TimeNs t, const TimeWindow& win) { return t < win.to; });
+            merged.begin(), merged.end(), a, [](TimeNs t, const KernelWindow& win) { return t < win.to; });
         if (w != merged.end() && w->from < b)
             appendRow(st, *s, pendingId, damage);
     }

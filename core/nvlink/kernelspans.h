@@ -42,7 +42,7 @@ struct KernelSpans
 /// All kernels of @p device (Profile::kernels.device, the CUDA ordinal the export records).
 std::shared_ptr<const KernelSpans> kernelSpansFromProfile(const ProfilePtr& profile, int device);
 
-struct TimeWindow
+struct KernelWindow
 {
     TimeNs from = 0;
     TimeNs to = 0;
@@ -52,7 +52,7 @@ struct TimeWindow
 /// scan: what the CLI needs when loading millions of kernels into a Profile would cost more than the answer.
 /// Returns null and sets @p error on a broken export; an export without kernels gives an empty set.
 std::shared_ptr<const KernelSpans> kernelSpansFromExport(
-    const SqliteDb& db, int device, std::vector<TimeWindow> windows, QString* error);
+    const SqliteDb& db, int device, std::vector<KernelWindow> windows, QString* error);
 
 /// Finds the kernels overlapping a time range without scanning them all: kernels are bucketed by duration
 /// (powers of two), so a bucket only holds kernels starting at most its longest duration before the range.

@@ -32,10 +32,10 @@ bool seriesSpan(const NvlinkPeaksRequest& request, TimeNs& from, TimeNs& to)
 }
 
 /// The time windows whose kernels the peaks (ours and the tools' ranking) can list.
-std::vector<TimeWindow> peakWindows(
+std::vector<KernelWindow> peakWindows(
     const NvlinkPeaksRequest& request, const NvlinkPeaksResult& result, const std::vector<IntervalRef>& ccl)
 {
-    std::vector<TimeWindow> windows;
+    std::vector<KernelWindow> windows;
     for (const NvlinkPeak& p : result.peaks)
         windows.push_back({ p.start - kWindowMarginNs, p.end + kWindowMarginNs });
     for (const IntervalRef& r : ccl) {
@@ -58,8 +58,8 @@ Result<std::shared_ptr<const KernelOverlapIndex>> kernelIndex(
         return Result<std::shared_ptr<const KernelOverlapIndex>>::failure(
             ErrorKind::Usage, QStringLiteral("no profile and no export to read the kernels from"));
     TimeNs from = 0, to = 0;
-    const std::vector<TimeWindow> windows = request.forPlot && seriesSpan(request, from, to)
-        ? std::vector<TimeWindow> { { from, to } }
+    const std::vector<KernelWindow> windows = request.forPlot && seriesSpan(request, from, to)
+        ? std::vector<KernelWindow> { { from, to } }
         : peakWindows(request, result, cclIntervals(request, result.focusWindows));
     QString error;
     auto spans = kernelSpansFromExport(*source.exportDb, request.gpu, windows, &error);
