@@ -122,8 +122,8 @@ RanksPane::RanksPane(Workbench* workbench, QWidget* parent)
 
     connect(m_marker, &QLineEdit::returnPressed, this, &RanksPane::recompute);
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this]() {
-        m_heatmap->setResult(m_result, metric());
-        m_matrix->setResult(m_result, metric());
+        m_heatmap->setResult(m_result, chosenMetric());
+        m_matrix->setResult(m_result, chosenMetric());
     });
     connect(m_heatmap, &RankHeatmap::cellClicked, this, &RanksPane::activateCell);
     showResult(nullptr,
@@ -131,7 +131,7 @@ RanksPane::RanksPane(Workbench* workbench, QWidget* parent)
            "holding every rank), rank summaries, or a folder of them."));
 }
 
-RankMetric RanksPane::metric() const
+RankMetric RanksPane::chosenMetric() const
 {
     return rankMetricFromName(m_metric->currentData().toString()).value_or(RankMetric::Time);
 }
@@ -193,8 +193,8 @@ void RanksPane::recompute()
 void RanksPane::showResult(std::shared_ptr<const RanksResult> result, const QString& error)
 {
     m_result = std::move(result);
-    m_heatmap->setResult(m_result, metric());
-    m_matrix->setResult(m_result, metric());
+    m_heatmap->setResult(m_result, chosenMetric());
+    m_matrix->setResult(m_result, chosenMetric());
     m_rankModel->setResult(m_result);
     m_collectiveModel->setResult(m_result);
     if (!m_result) {

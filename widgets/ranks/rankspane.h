@@ -68,7 +68,7 @@ private:
     void openInputs(bool folder);
     void recompute();
     void showResult(std::shared_ptr<const RanksResult> result, const QString& error);
-    RankMetric metric() const;
+    RankMetric chosenMetric() const;
 
     QStringList m_inputs;
     std::shared_ptr<const RanksResult> m_result;
