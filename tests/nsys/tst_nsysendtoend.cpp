@@ -277,6 +277,7 @@ private Q_SLOTS:
         QCOMPARE(w.workbench()->sessions().size(), std::size_t(1));
         auto* stats = qobject_cast<StatisticsPane*>(w.pane(QStringLiteral("statistics")));
         QVERIFY(stats);
+        w.dockOf(stats)->raise(); // its tab, behind Kernels
         QVERIFY(stats->isVisible());
         stats->reportSelector()->setCurrentIndex(stats->reportSelector()->findData(QStringLiteral("nvtx_sum")));
         QTRY_VERIFY(stats->model()->report().name == QLatin1String("nvtx_sum") && stats->model()->rowCount() == 2);

@@ -72,6 +72,7 @@ private Q_SLOTS:
         QVERIFY(openAndWait(w, path));
         auto* stats = qobject_cast<StatisticsPane*>(w.pane(QStringLiteral("statistics")));
         QVERIFY(stats);
+        w.dockOf(stats)->raise(); // its tab, behind Kernels
         stats->reportSelector()->setCurrentIndex(stats->reportSelector()->findData(report));
         QTRY_VERIFY_WITH_TIMEOUT(stats->model()->report().name == report && stats->model()->rowCount() > 0, 60000);
         const QString windowFile = m_dir.filePath(QStringLiteral("window-%1.csv").arg(report));

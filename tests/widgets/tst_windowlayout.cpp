@@ -9,6 +9,7 @@
 #include "oracleexports.h"
 #include "widgets/common/pane.h"
 #include "widgets/compare/comparepane.h"
+#include "widgets/diagnostics/findingspane.h"
 #include "widgets/iterations/iterationspane.h"
 #include "widgets/kernels/kerneltablepane.h"
 #include "widgets/nvtx/nvtxpane.h"
@@ -314,6 +315,31 @@ private Q_SLOTS:
         QVERIFY(categories->visibleRegion().isEmpty());
         QCOMPARE(w.tabifiedDockWidgets(iterations).size(), 4); // Categories, NVLink, Compare, Ranks
         QVERIFY(iterations->widget()->height() > 100);
+    }
+
+    void paneBehindATabComputesWhenItsTabComesToTheFront()
+    {
+        MainWindow w(true);
+        w.resize(1366, 740);
+        w.show();
+        QVERIFY(openAndWait(w, demoExport()));
+        auto* findings = static_cast<FindingsPane*>(w.pane(QStringLiteral("findings")));
+        QDockWidget* dock = w.dockOf(findings);
+        QDockWidget* kernels = w.dockOf(w.pane(QStringLiteral("kernels")));
+        QVERIFY(w.tabifiedDockWidgets(kernels).contains(dock));
+        QTRY_VERIFY(!kernels->visibleRegion().isEmpty()); // the front tab of the tables
+        // Behind it, Findings is "visible" to Qt (moved off the window) but seen by nobody: it computes nothing.
+        QVERIFY(findings->isVisible());
+        QVERIFY(dock->visibleRegion().isEmpty());
+        QVERIFY(!findings->isComputing());
+        QVERIFY(!findings->result());
+        QVERIFY(findings->isSettled() && findings->isDeferred());
+        dock->raise(); // its tab clicked
+        QTRY_VERIFY(!findings->findingsView()->visibleRegion().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(findings->result(), 30000);
+        QVERIFY(!findings->isDeferred());
+        QVERIFY(findings->findingsView()->model()->rowCount() > 0);
+        QVERIFY(kernels->visibleRegion().isEmpty());
     }
 
     void iterationsGoToTheCompareTabWithoutLeavingIterations()

@@ -198,13 +198,16 @@ private Q_SLOTS:
         QVERIFY(grabIsNotBlank(waiting));
 
         auto* statistics = w.findChild<StatisticsPane*>();
+        w.dockOf(statistics)->raise(); // its tab, behind Kernels
         QCOMPARE(statistics->reportSelector()->currentData().toString(), QStringLiteral("cuda_api_sum"));
+        const auto waitingMessage = [&]() -> QLabel* {
+            for (QLabel* l : statistics->findChildren<QLabel*>())
+                if (isOnScreenIn(l, &w) && l->text().startsWith(QStringLiteral("cuda_api_sum needs")))
+                    return l;
+            return nullptr;
+        };
+        QTRY_VERIFY(waitingMessage());
         QCOMPARE(statistics->model()->rowCount(), 0); // never a partial API summary
-        QLabel* message = nullptr;
-        for (QLabel* l : statistics->findChildren<QLabel*>())
-            if (l->isVisible() && l->text().startsWith(QStringLiteral("cuda_api_sum needs")))
-                message = l;
-        QVERIFY(message);
         QSignalSpy shown(statistics, &StatisticsPane::reportShown);
         statistics->reportSelector()->setCurrentIndex(
             statistics->reportSelector()->findData(QStringLiteral("cuda_gpu_kern_sum")));

@@ -3,6 +3,7 @@
 
 #include "core/session/workbench.h"
 
+#include <QDockWidget>
 #include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -87,19 +88,52 @@ void Pane::showWaitingText()
 
 bool Pane::refreshWhenShown()
 {
-    m_refreshPending = !isVisible();
+    m_refreshPending = !isShownToUser();
     if (!m_refreshPending)
         refresh();
     return !m_refreshPending;
 }
 
-void Pane::showEvent(QShowEvent* event)
+bool Pane::isShownToUser() const
 {
-    QWidget::showEvent(event);
-    if (m_refreshPending) {
+    if (!isVisible())
+        return false;
+    // Qt's own test (QDockWidget's visibilityChanged): a docked widget whose tab is not current sits above and left
+    // of the window. (visibleRegion() is no test: a pane filled by an opaque child has none.)
+    const auto* dock = qobject_cast<const QDockWidget*>(parentWidget());
+    return !dock || dock->isFloating() || (dock->geometry().right() >= 0 && dock->geometry().bottom() >= 0);
+}
+
+void Pane::runPendingRefresh()
+{
+    if (m_refreshPending && isShownToUser()) {
         m_refreshPending = false;
         refresh();
     }
+}
+
+void Pane::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    runPendingRefresh();
+}
+
+bool Pane::event(QEvent* event)
+{
+    if (event->type() == QEvent::ParentChange)
+        followDock();
+    return QWidget::event(event);
+}
+
+void Pane::followDock()
+{
+    disconnect(m_dockShown);
+    // A tab that becomes current sends its pane no show event: its dock says so.
+    if (auto* dock = qobject_cast<QDockWidget*>(parentWidget()))
+        m_dockShown = connect(dock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+            if (visible)
+                runPendingRefresh();
+        });
 }
 
 QString Pane::exportBaseName() const

@@ -39,9 +39,11 @@ public:
     virtual QString exportBaseName() const;
     /// A computation of the pane runs (off the GUI thread); false when it shows what it has.
     virtual bool isComputing() const { return false; }
-    /// Shows its results for the current profile: nothing computing, waiting for the rest of a load or deferred until
-    /// shown (benchmarks and tests wait on it).
-    bool isSettled() const { return !isComputing() && !m_waitingFor && !m_refreshPending; }
+    /// Nothing computing and not waiting for the rest of a load: shows its results for the current profile, or, when
+    /// deferred (isDeferred()), computes nothing until the user looks at it (benchmarks and tests wait on it).
+    bool isSettled() const { return !isComputing() && !m_waitingFor; }
+    /// Its computation waits until it is shown: behind another pane's tab, or in a closed dock.
+    bool isDeferred() const { return m_refreshPending; }
 
 protected:
     Workbench* workbench() const { return m_workbench; }
@@ -51,7 +53,11 @@ protected:
     bool refreshWhenShown();
     /// The computation refreshWhenShown() runs or defers.
     virtual void refresh() { }
+    /// Visible and not behind another pane's tab: Qt keeps the docks of tabs that are not current visible (it moves
+    /// them off the window), so isVisible() alone says nothing of what the user sees.
+    bool isShownToUser() const;
     void showEvent(QShowEvent* event) override;
+    bool event(QEvent* event) override;
 
     /// For panes that need CUDA API calls, NVTX or OS runtime: while @p session is at the first stage of a staged
     /// load (ProfileSession::isComplete() false), covers the pane with what it waits for and how far the load is, and
@@ -64,6 +70,8 @@ protected:
 
 private:
     void showWaitingText();
+    void runPendingRefresh();
+    void followDock();
 
     Workbench* m_workbench;
     QString m_id;
@@ -71,6 +79,7 @@ private:
     ProfileSession* m_waitingFor = nullptr;
     WaitingOverlay* m_waitingOverlay = nullptr;
     bool m_refreshPending = false; ///< refresh() was deferred while the pane was hidden
+    QMetaObject::Connection m_dockShown; ///< the dock's tab became current
 };
 
 /// The chart/table splitter under a pane's controls gives way first when the dock is shorter than all the pane's

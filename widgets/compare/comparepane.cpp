@@ -293,6 +293,12 @@ ComparePane::~ComparePane() = default;
 void ComparePane::showEvent(QShowEvent* event)
 {
     Pane::showEvent(event);
+    if (!m_controller->isActive())
+        refreshWhenShown();
+}
+
+void ComparePane::refresh()
+{
     m_controller->activate();
 }
 

@@ -65,6 +65,8 @@ Q_SIGNALS:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    /// The comparison starts computing the first time the pane is seen (not behind another tab).
+    void refresh() override;
 
 private:
     void setUpControls();

@@ -59,7 +59,7 @@ StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
     layout->addWidget(m_message);
     layout->addWidget(m_view, 1);
 
-    connect(m_report, &QComboBox::currentIndexChanged, this, &StatisticsPane::compute);
+    connect(m_report, &QComboBox::currentIndexChanged, this, &StatisticsPane::refreshWhenShown);
     connect(m_report, &QComboBox::activated, this, [this]() { m_reportPicked = true; });
     connect(m_filter, &FilterBar::filterChanged, this,
         [this](const QString& text, bool regex) { m_filter->setError(m_proxy->setFilter(text, regex)); });
@@ -69,7 +69,7 @@ StatisticsPane::StatisticsPane(Workbench* workbench, QWidget* parent)
 void StatisticsPane::sessionChanged(ProfileSession*)
 {
     showAReportWithData();
-    compute();
+    refreshWhenShown();
 }
 
 QAbstractItemView* StatisticsPane::exportableView() const
@@ -97,7 +97,7 @@ StatsPlan windowPlan(StatsPlan plan, const FocusRange& focus)
 }
 } // namespace
 
-void StatisticsPane::compute()
+void StatisticsPane::refresh()
 {
     m_job.cancel();
     if (!session()) {
@@ -178,7 +178,7 @@ void StatisticsPane::showAReportWithData()
         return;
     for (int i = 0; i < m_report->count(); ++i)
         if (dataAt(i)) {
-            const QSignalBlocker quiet(m_report); // compute() goes on with it
+            const QSignalBlocker quiet(m_report); // refresh() goes on with it
             m_report->setCurrentIndex(i);
             return;
         }

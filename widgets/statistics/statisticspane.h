@@ -38,11 +38,12 @@ Q_SIGNALS:
 protected:
     /// Another profile (or the rest of one) may lack the report shown: then the first with data, until the user picks.
     void sessionChanged(ProfileSession* session) override;
-    void sessionFocusChanged() override { compute(); }
+    void sessionFocusChanged() override { refreshWhenShown(); }
     void wholeSessionArrived() override { sessionChanged(session()); }
+    /// Computes the chosen report (behind another tab: once its tab is chosen).
+    void refresh() override;
 
 private:
-    void compute();
     /// Until the user picks a report: a report whose tables the current (whole) profile lacks makes way for the
     /// first one with data (a CPU-only profile opens on osrt_sum, not on an empty cuda_api_sum).
     void showAReportWithData();
