@@ -138,7 +138,7 @@ private:
 struct CudaRuleInputs::Data
 {
     std::unordered_map<qint64, QString> names; // every name some rule selects
-    std::unordered_map<qint64, std::uint8_t> sets; // name id -> NameSetBit bits
+    std::unordered_map<qint64, std::uint8_t> sets; // name id -> NameSetBit flags
     /// (correlationId, nameId) of the calls with memcpy/memset names, sorted by id, runtime rowid order within one.
     std::vector<std::pair<qint64, qint64>> calls;
     auto callsOf(qint64 correlationId) const

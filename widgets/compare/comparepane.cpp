@@ -84,6 +84,7 @@ ComparePane::ComparePane(CompareController* controller, QWidget* parent)
     rebuildProfileControls();
     syncControls();
     showResults();
+    refreshWhenShown(); // the comparison starts once the pane is first seen
 }
 
 /// Items, ranges and tooltips of the controls.
@@ -289,13 +290,6 @@ void ComparePane::connectSources(Workbench* workbench, CategoryController* categ
 }
 
 ComparePane::~ComparePane() = default;
-
-void ComparePane::showEvent(QShowEvent* event)
-{
-    Pane::showEvent(event);
-    if (!m_controller->isActive())
-        refreshWhenShown();
-}
 
 void ComparePane::refresh()
 {

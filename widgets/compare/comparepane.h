@@ -64,7 +64,6 @@ Q_SIGNALS:
     void resultsShown();
 
 protected:
-    void showEvent(QShowEvent* event) override;
     /// The comparison starts computing the first time the pane is seen (not behind another tab).
     void refresh() override;
 
