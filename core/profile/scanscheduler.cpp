@@ -95,6 +95,8 @@ std::optional<Error> runScans(const QString& path, const std::vector<ScanTask*>&
         --running;
         done.notify_all();
     };
+    // Said before the workers start: a read quicker than the first progress tick below still reports its stage.
+    report(QStringLiteral("Reading tables"), 0.03);
     std::vector<std::thread> threads;
     // Stopped and joined on every way out of here, a throw on this thread included (a progress report that fails).
     const auto joinAll = qScopeGuard([&]() {
