@@ -47,7 +47,7 @@ public:
         m_last = 0;
         QObject::connect(&m_timer, &QTimer::timeout, [this]() {
             const qint64 now = m_clock.nsecsElapsed();
-            if (now - m_last > 100'000'000 && qEnvironmentVariableIsSet("BENCH_WINDOW_TRACE_STALLS")) {
+            if (m_traceAboveNs > 0 && now - m_last > m_traceAboveNs) {
                 timespec ts;
                 clock_gettime(CLOCK_MONOTONIC, &ts);
                 const double end = double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
@@ -63,6 +63,14 @@ public:
         m_timer.setTimerType(Qt::PreciseTimer);
         m_timer.start(1);
     }
+    /// Runs the event loop until the timer has ticked once: between two of the benchmark's own steps, as between two
+    /// clicks of a user, the GUI thread returns to its event loop (else the steps' times would add up to one stall).
+    void returnToEventLoop()
+    {
+        const qint64 before = m_last;
+        while (m_last == before)
+            QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+    }
     double maxStallMs() const { return std::max(0.0, double(m_max) / 1e6 - 2.0); }
     /// When the longest stall ended, in seconds since the meter started.
     double maxStallEnded() const { return double(m_maxEnded) / 1e9; }
@@ -71,6 +79,11 @@ public:
 private:
     QTimer m_timer;
     QElapsedTimer m_clock;
+    /// BENCH_WINDOW_TRACE_STALLS=MS prints every stall longer than MS milliseconds with its CLOCK_MONOTONIC times, to
+    /// look up in a `perf record -k CLOCK_MONOTONIC` of the run.
+    const qint64 m_traceAboveNs = qEnvironmentVariableIsSet("BENCH_WINDOW_TRACE_STALLS")
+        ? qint64(qEnvironmentVariable("BENCH_WINDOW_TRACE_STALLS").toDouble() * 1e6 + 0.5)
+        : 0;
     qint64 m_last = 0;
     qint64 m_max = 0;
     qint64 m_maxEnded = 0;
@@ -196,6 +209,7 @@ int main(int argc, char** argv)
             continue;
         QElapsedTimer chosen;
         chosen.start();
+        stalls.returnToEventLoop();
         dock->raise();
         if (!runUntil([&]() { return !p->isDeferred() && p->isSettled(); }, 600)) {
             std::fprintf(stderr, "%s: not filled 600 s after its tab was chosen\n", qPrintable(p->paneId()));
@@ -204,11 +218,14 @@ int main(int argc, char** argv)
         std::printf(" %s %.2f", qPrintable(p->paneId()), seconds(chosen));
     }
     std::printf("\n");
+    stalls.returnToEventLoop();
     window.dockOf(kernels)->raise();
+    stalls.returnToEventLoop();
 
     // The largest table: the executions of the kernel with the most, exported as CSV, then sorted by duration.
     QTableView* summary = kernels->summaryView();
     summary->sortByColumn(KernelSummaryModel::InstancesColumn, Qt::DescendingOrder);
+    stalls.returnToEventLoop();
     summary->setCurrentIndex(summary->model()->index(0, 0));
     QTableView* executions = kernels->instanceView();
     auto* instances = qobject_cast<KernelInstanceModel*>(executions->model());
@@ -218,6 +235,7 @@ int main(int argc, char** argv)
     }
     QTemporaryDir dir;
     const QString csv = QDir(dir.path()).filePath(QStringLiteral("executions.csv"));
+    stalls.returnToEventLoop();
     QElapsedTimer exportClock;
     exportClock.start();
     QString exportError = QStringLiteral("not finished");
@@ -228,6 +246,7 @@ int main(int argc, char** argv)
         return 2;
     }
     const double exportSeconds = seconds(exportClock);
+    stalls.returnToEventLoop();
     QElapsedTimer sortClock;
     sortClock.start();
     executions->sortByColumn(KernelInstanceModel::DurationColumn, Qt::DescendingOrder);
