@@ -10,7 +10,8 @@
 namespace nsw {
 
 namespace {
-/// The demangled-name index every kernel view starts from, with its timing; null when cancelled.
+/// The demangled-name index every kernel view starts from, with its timing; null when cancelled. Its whole-profile
+/// summary is made here too, off the GUI thread, where the Kernels pane's first view would make it.
 std::shared_ptr<const KernelIndex> indexKernels(const ProfilePtr& profile, const JobContext& job, LoadOutcome& load)
 {
     QElapsedTimer timer;
@@ -19,6 +20,7 @@ std::shared_ptr<const KernelIndex> indexKernels(const ProfilePtr& profile, const
     auto index = std::make_shared<const KernelIndex>(profile, KernelNameMode::Demangled, job.cancelToken());
     if (!index->isComplete())
         return nullptr;
+    index->wholeProfileSummary();
     load.timings.push_back({ QStringLiteral("Index kernels"), timer.elapsed(), -1 });
     load.totalMilliseconds += timer.elapsed();
     return index;
@@ -60,7 +62,9 @@ Result<LoadedProfile> loadForWorkbench(const QString& path, const JobContext& jo
         loaded.profile = loaded.load.profile;
         loaded.kernelIndex = lookup.kernelIndex;
         loaded.timelineIndex = lookup.timelineIndex;
-        if (!loaded.kernelIndex)
+        if (loaded.kernelIndex)
+            loaded.kernelIndex->wholeProfileSummary();
+        else
             loaded.kernelIndex = indexKernels(loaded.profile, job, loaded.load);
         if (!loaded.kernelIndex || job.isCancelled())
             return cancelled();

@@ -3,14 +3,22 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <unordered_map>
 
 namespace nsw {
 
+struct KernelIndex::WholeSummary
+{
+    std::once_flag made;
+    std::vector<KernelGroupStats> groups;
+};
+
 KernelIndex::KernelIndex(const ProfilePtr& profile, KernelNameMode mode, const CancelToken& cancel)
     : m_profile(profile)
     , m_mode(mode)
+    , m_whole(std::make_shared<WholeSummary>())
 {
     const std::vector<std::uint32_t> laneOfRow = buildLanes(cancel);
     if (cancel.isCancelled())
@@ -51,6 +59,7 @@ std::shared_ptr<const KernelIndex> KernelIndex::fromData(const ProfilePtr& profi
     index->m_profile = profile;
     index->m_mode = mode;
     index->m_data = std::make_shared<Data>(std::move(data));
+    index->m_whole = std::make_shared<WholeSummary>();
     index->m_complete = true;
     return index;
 }
@@ -67,6 +76,7 @@ std::shared_ptr<const KernelIndex> KernelIndex::reboundTo(const ProfilePtr& whol
     rebound->m_profile = whole;
     rebound->m_mode = m_mode;
     rebound->m_data = m_data;
+    rebound->m_whole = m_whole;
     rebound->m_complete = true;
     return rebound;
 }
@@ -242,9 +252,8 @@ std::vector<DurationMode> modesIfMultimodal(const qint64* sorted, std::size_t co
         modes.clear();
     return modes;
 }
-} // namespace
 
-std::vector<KernelGroupStats> summarizeKernels(const KernelIndex& index, const KernelFilter& filter, bool splitByDevice)
+std::vector<KernelGroupStats> summarizeGroups(const KernelIndex& index, const KernelFilter& filter, bool splitByDevice)
 {
     std::vector<KernelGroupStats> result;
     const auto& durations = index.sortedDurations();
@@ -288,6 +297,21 @@ std::vector<KernelGroupStats> summarizeKernels(const KernelIndex& index, const K
     return result;
 }
 
+} // namespace
+
+const std::vector<KernelGroupStats>& KernelIndex::wholeProfileSummary() const
+{
+    std::call_once(m_whole->made, [this]() { m_whole->groups = summarizeGroups(*this, KernelFilter(), false); });
+    return m_whole->groups;
+}
+
+std::vector<KernelGroupStats> summarizeKernels(const KernelIndex& index, const KernelFilter& filter, bool splitByDevice)
+{
+    if (filter.isEmpty() && !splitByDevice)
+        return index.wholeProfileSummary();
+    return summarizeGroups(index, filter, splitByDevice);
+}
+
 std::shared_ptr<const std::vector<char>> kernelRowsOverlapping(
     const KernelTable& kernels, const FocusRange& focus, const CancelToken& cancel)
 {
@@ -308,9 +332,13 @@ std::vector<std::uint32_t> kernelInstances(
     if (group < 0 || std::size_t(group) >= index.groups().size())
         return rows;
     const KernelIndex::Group& g = index.groups()[std::size_t(group)];
+    const std::uint32_t* order = index.order().data();
+    if (filter.lanes.empty() && !filter.restrictsRows() && device < 0)
+        return { order + g.begin, order + g.end }; // a million executions: one copy, no growth on the GUI thread
+    rows.reserve(g.end - g.begin);
     for (std::uint32_t p = g.begin; p < g.end; ++p) {
         const std::uint32_t lane = index.sortedLanes()[p];
-        const std::uint32_t row = index.order()[p];
+        const std::uint32_t row = order[p];
         if (!filter.allowsLane(lane) || !filter.allowsRow(row))
             continue;
         if (device >= 0 && index.lanes()[lane].device != device)

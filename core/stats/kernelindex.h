@@ -13,6 +13,8 @@
 
 namespace nsw {
 
+struct KernelGroupStats;
+
 enum class KernelNameMode
 {
     Demangled,
@@ -68,6 +70,10 @@ public:
     /// Group index of a name, or -1.
     int groupOf(StringRef name) const;
     std::size_t memoryBytes() const;
+    /// summarizeKernels() of every kernel, unfiltered and not split by device, made on the first call and kept (shared
+    /// with reboundTo() copies). The load calls it on its own thread, so that the Kernels pane's first view does not
+    /// pass over millions of durations on the GUI thread. Thread-safe.
+    const std::vector<KernelGroupStats>& wholeProfileSummary() const;
 
     /// What the index holds, as Columns sharing its storage (the profile cache writes and maps them:
     /// core/profilecache).
@@ -103,6 +109,8 @@ private:
     KernelNameMode m_mode = KernelNameMode::Demangled;
     std::shared_ptr<Data> m_data = std::make_shared<Data>(); ///< shared with reboundTo() copies
     bool m_complete = false;
+    struct WholeSummary;
+    std::shared_ptr<WholeSummary> m_whole; ///< shared with reboundTo() copies, as m_data
 
     std::vector<std::uint32_t> buildLanes(const CancelToken& cancel);
     void buildGroups(const std::vector<std::uint32_t>& laneOfRow, const CancelToken& cancel);

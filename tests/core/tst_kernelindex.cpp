@@ -36,7 +36,10 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("k1Total");
         QTest::addColumn<double>("k1Median");
         QTest::addColumn<qint64>("k2Total");
-        QTest::addRow("no filter") << QStringLiteral("none") << qint64(6) << qint64(210) << 35.0 << qint64(600);
+        QTest::addRow("no filter (the index's kept whole-profile summary)")
+            << QStringLiteral("none") << qint64(6) << qint64(210) << 35.0 << qint64(600);
+        QTest::addRow("every lane allowed (summarised again)")
+            << QStringLiteral("all lanes") << qint64(6) << qint64(210) << 35.0 << qint64(600);
         QTest::addRow("device 0 only") << QStringLiteral("device0") << qint64(4) << qint64(100) << 25.0 << qint64(300);
         QTest::addRow("stream 7 of pid 1 only")
             << QStringLiteral("lane0") << qint64(3) << qint64(60) << 20.0 << qint64(100);
@@ -48,7 +51,9 @@ private Q_SLOTS:
         QFETCH(QString, filter);
         const KernelIndex index(m_profile, KernelNameMode::Demangled);
         KernelFilter f;
-        if (filter == QLatin1String("device0")) {
+        if (filter == QLatin1String("all lanes")) {
+            f.lanes.assign(index.lanes().size(), 1);
+        } else if (filter == QLatin1String("device0")) {
             f.lanes.assign(index.lanes().size(), 0);
             for (std::size_t i = 0; i < index.lanes().size(); ++i)
                 f.lanes[i] = index.lanes()[i].device == 0;
