@@ -28,10 +28,11 @@ namespace {
 
 /// In the window, the threads' nice values make a ladder of CPU weights on as few as two cores (Linux keeps a nice
 /// value per thread, and a thread starts with its creator's): the GUI thread (nice 0, weight 1024) wins the CPU over
-/// the load (nice 5, weight 335) 3 to 1 when both want it, the load wins over the panes' analyses (nice 10, weight 110)
-/// by as much, and the profile cache writer (nice 19) runs on what is left. Nobody loses anything while the others are
+/// the load (nice 10, weight 110) 9 to 1 when both want it, the load wins over the panes' analyses (nice 15, weight 36)
+/// 3 to 1, and the profile cache writer (nice 19) runs on what is left. Nobody loses anything while the others are
 /// idle. With the load at the GUI thread's weight, showing the first stage of a 4M-kernel export took the GUI thread
-/// 120 ms of CPU but 300 ms of wall time (issue 33). The command line has no GUI thread: its threads keep the process's
+/// 120 ms of CPU but 300 ms of wall time (issue 33); with the load at nice 5 (weight 335, a quarter of a shared core
+/// left to it), 72 ms of CPU still took 112 ms. The command line has no GUI thread: its threads keep the process's
 /// weight.
 void lowerThisThreadInTheWindow(int nice)
 {
@@ -45,13 +46,13 @@ void lowerThisThreadInTheWindow(int nice)
 
 void yieldTheCpuToTheGuiThread()
 {
-    thread_local const bool lowered = (lowerThisThreadInTheWindow(10), true);
+    thread_local const bool lowered = (lowerThisThreadInTheWindow(15), true);
     Q_UNUSED(lowered);
 }
 
 void runTheLoadBelowTheGuiThread()
 {
-    lowerThisThreadInTheWindow(5);
+    lowerThisThreadInTheWindow(10);
 }
 
 void runThisThreadOnLeftoverCpu()

@@ -95,9 +95,9 @@ private Q_SLOTS:
         std::atomic<int> analysis { -100 };
         startInPool([&] { analysis = niceOfThisThread(); });
         QTRY_VERIFY(analysis.load() != -100);
-        QCOMPARE(load, std::max(gui, 5));
+        QCOMPARE(load, std::max(gui, 10));
         QCOMPARE(scanWorker, load);
-        QCOMPARE(analysis.load(), std::max(gui, 10));
+        QCOMPARE(analysis.load(), std::max(gui, 15));
         QCOMPARE(niceOfThisThread(), gui);
     }
 };
