@@ -72,10 +72,22 @@ std::uint32_t firstBreak(
     while (pos < limit) {
         if (pos % kFanOut != 0 || tree[pos / kFanOut] >= nsPerPixel) {
             // Inside a block that may hold a break: look at its events one by one up to the next block.
+            // (breakValue() one by one, each event's end read once: a lane's accessor may decode it through the
+            // NVTX table, and a mid-zoom paint spends most of its time here.)
             const std::uint64_t blockEnd = std::min<std::uint64_t>(limit, (pos / kFanOut + 1) * kFanOut);
-            for (; pos < blockEnd; ++pos)
-                if (breakValue(a, std::uint32_t(pos)) >= nsPerPixel)
+            if (pos == 0) {
+                if (breakValue(a, 0) >= nsPerPixel)
+                    return 0;
+                ++pos;
+            }
+            TimeNs previousEnd = pos < blockEnd ? a.end(std::uint32_t(pos - 1)) : 0;
+            for (; pos < blockEnd; ++pos) {
+                const TimeNs start = a.start(std::uint32_t(pos));
+                const TimeNs end = a.end(std::uint32_t(pos));
+                if (std::max(double(end - start), double(start - previousEnd)) >= nsPerPixel)
                     return std::uint32_t(pos);
+                previousEnd = end;
+            }
             continue;
         }
         // No break in this block: skip the largest aligned block without one.

@@ -214,8 +214,18 @@ void TestTimelineIndex::spansAccountForEveryEvent()
                 QVERIFY(spans[i - 1].end <= s.start);
             }
             if (s.count > 1)
-                for (std::uint32_t k = s.first; k < s.first + s.count; ++k)
+                for (std::uint32_t k = s.first; k < s.first + s.count; ++k) {
                     QVERIFY2(double(events[k].second - events[k].first) < npp, "only sub-pixel events are merged");
+                    if (k > s.first)
+                        QVERIFY2(double(events[k].first - events[k - 1].second) < npp,
+                            "a gap of a pixel or more breaks a span");
+                }
+            // A span of sub-pixel events goes on as long as it may: the event after it is a pixel long or a pixel away.
+            const std::uint32_t next = s.first + s.count;
+            if (double(events[s.first].second - events[s.first].first) < npp && i + 1 < spans.size())
+                QVERIFY2(double(events[next].second - events[next].first) >= npp
+                        || double(events[next].first - events[next - 1].second) >= npp,
+                    "a span stops only at a break");
         }
         QCOMPARE(counted, std::size_t(overlapping));
         // Every second span starts at least a pixel after the one before: the work per lane is bounded by the

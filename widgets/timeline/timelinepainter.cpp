@@ -117,7 +117,10 @@ void TimelinePainter::paintLane(std::uint32_t lane, int top)
         touchedTo = std::max(touchedTo, x1);
     }
     if (touchedTo > touchedFrom) {
-        m_p.drawImage(QRect(m_f.area.left(), top + 1, width, TimelineLayout::kLaneHeight - 2), m_laneRow);
+        // Only the stretch the spans touched: a lane with a few spans blends a few pixels, not the whole width.
+        const int touched = touchedTo - touchedFrom;
+        m_p.drawImage(QRect(m_f.area.left() + touchedFrom, top + 1, touched, TimelineLayout::kLaneHeight - 2),
+            m_laneRow, QRect(touchedFrom, 0, touched, 1));
         std::fill(row + touchedFrom, row + touchedTo, 0u);
     }
     if (!busy)
