@@ -71,9 +71,9 @@ std::uint32_t firstBreak(
     std::uint64_t pos = k;
     while (pos < limit) {
         if (pos % kFanOut != 0 || tree[pos / kFanOut] >= nsPerPixel) {
-            // Inside a block that may hold a break: look at its events one by one up to the next block.
-            // (breakValue() one by one, each event's end read once: a lane's accessor may decode it through the
-            // NVTX table, and a mid-zoom paint spends most of its time here.)
+            // Inside a block that may hold a break: breakValue() of its events one by one up to the next block, each
+            // end read once (an accessor may decode it through the NVTX table; a mid-zoom paint spends most of its
+            // time here).
             const std::uint64_t blockEnd = std::min<std::uint64_t>(limit, (pos / kFanOut + 1) * kFanOut);
             if (pos == 0) {
                 if (breakValue(a, 0) >= nsPerPixel)
