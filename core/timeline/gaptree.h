@@ -75,12 +75,8 @@ std::uint32_t firstBreak(
             // end read once (an accessor may decode it through the NVTX table; a mid-zoom paint spends most of its
             // time here).
             const std::uint64_t blockEnd = std::min<std::uint64_t>(limit, (pos / kFanOut + 1) * kFanOut);
-            if (pos == 0) {
-                if (breakValue(a, 0) >= nsPerPixel)
-                    return 0;
-                ++pos;
-            }
-            TimeNs previousEnd = pos < blockEnd ? a.end(std::uint32_t(pos - 1)) : 0;
+            // The first event has no gap before it: a gap of 0 never reaches a pixel, as breakValue() has it.
+            TimeNs previousEnd = pos > 0 ? a.end(std::uint32_t(pos - 1)) : a.start(0);
             for (; pos < blockEnd; ++pos) {
                 const TimeNs start = a.start(std::uint32_t(pos));
                 const TimeNs end = a.end(std::uint32_t(pos));

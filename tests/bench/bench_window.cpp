@@ -207,9 +207,9 @@ int main(int argc, char** argv)
         QDockWidget* dock = window.dockOf(p);
         if (!p->isDeferred() || !dock || !dock->isVisible())
             continue;
+        stalls.returnToEventLoop();
         QElapsedTimer chosen;
         chosen.start();
-        stalls.returnToEventLoop();
         dock->raise();
         if (!runUntil([&]() { return !p->isDeferred() && p->isSettled(); }, 600)) {
             std::fprintf(stderr, "%s: not filled 600 s after its tab was chosen\n", qPrintable(p->paneId()));
