@@ -152,6 +152,12 @@ QCommandLineOption formatOption(const QString& help, const QString& defaultForma
         QStringList { QStringLiteral("f"), QStringLiteral("format") }, help, QStringLiteral("format"), defaultFormat);
 }
 
+QCommandLineOption option(const char* name, const QString& help, const char* valueName, const char* defaultValue)
+{
+    return QCommandLineOption(
+        QString::fromUtf8(name), help, QString::fromUtf8(valueName), QString::fromUtf8(defaultValue));
+}
+
 QCommandLineOption outputOption(const QString& help)
 {
     return QCommandLineOption(
@@ -324,7 +330,7 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
     const QCommandLineOption help(
         QStringList { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help."));
     parser.addOption(help);
-    const QCommandLineOption noCache(QStringLiteral("no-cache"),
+    const QCommandLineOption noCache = option("no-cache",
         QStringLiteral("Neither read nor write the profile cache (load from SQLite; see `nsys-workbench cache`)."));
     parser.addOption(noCache);
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);

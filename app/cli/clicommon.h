@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "app/cli/cli.h"
 #include "core/jobs/result.h"
 #include "core/profile/loadtypes.h"
 #include "core/util/cachesettings.h"
@@ -49,6 +50,9 @@ void addTraceArgument(QCommandLineParser& parser, const QString& help = QStringL
 std::optional<QString> singleTrace(const QCommandLineParser& parser, const QString& command);
 /// -f/--format; @p help names the formats and the default, @p defaultFormat.
 QCommandLineOption formatOption(const QString& help, const QString& defaultFormat);
+/// --@p name, with @p help; it takes a value shown as @p valueName when one is given, @p defaultValue when not set.
+QCommandLineOption option(
+    const char* name, const QString& help, const char* valueName = nullptr, const char* defaultValue = nullptr);
 /// -o/--output FILE.
 QCommandLineOption outputOption(const QString& help = QStringLiteral("Write to FILE instead of stdout."));
 
@@ -78,6 +82,16 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args, const Q
 /// there is not exactly one). Nothing when the command stops here.
 std::optional<QString> parseTraceArguments(
     QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode);
+
+/// A command in two steps: @p parse reads the command line into the command's own options (nothing: the command
+/// stops with the exit code it set, 0 after --help), @p run does the work with them.
+template <typename Command, typename Run>
+int runParsed(const QStringList& args, std::optional<Command> (*parse)(const QStringList&, int*), Run run)
+{
+    int exitCode = ExitOk;
+    std::optional<Command> command = parse(args, &exitCode);
+    return command ? run(*command) : exitCode;
+}
 
 /// The caches of this command: the environment's (NSYS_WORKBENCH_CACHE_DIR, NSYS_WORKBENCH_CACHE_MAX_MB), else the
 /// limit set in the window's Nsight Systems Settings; profiles off with --no-cache (parseArguments()).

@@ -81,8 +81,8 @@ int runCache(const QStringList& args)
     parser.addPositionalArgument(QStringLiteral("action"),
         QStringLiteral("list: every entry, most recently used first; clear: remove them all"),
         QStringLiteral("list|clear"));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("list as text (default) or json."),
-        QStringLiteral("text|json"), QStringLiteral("text"));
+    const QCommandLineOption format
+        = option("format", QStringLiteral("list as text (default) or json."), "text|json", "text");
     parser.addOption(format);
     int exitCode = ExitOk;
     if (!parseArguments(parser, args,

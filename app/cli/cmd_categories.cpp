@@ -74,26 +74,25 @@ std::optional<CategoriesCommand> parseCategories(const QStringList& args, int* e
     parser.addPositionalArgument(
         QStringLiteral("traces"), QStringLiteral("nsys SQLite exports."), QStringLiteral("TRACE..."));
     const RuleOptions ruleOptions;
-    const QCommandLineOption mode(QStringLiteral("time-mode"),
-        QStringLiteral("sum | busy | exclusive | g2g (default; what gputrc2graph reports)."), QStringLiteral("mode"),
-        QStringLiteral("g2g"));
-    const QCommandLineOption elapsed(QStringLiteral("elapsed"),
+    const QCommandLineOption mode = option("time-mode",
+        QStringLiteral("sum | busy | exclusive | g2g (default; what gputrc2graph reports)."), "mode", "g2g");
+    const QCommandLineOption elapsed = option("elapsed",
         QStringLiteral("Wall time in seconds of each run without the profiler (comma separated, one per trace or one "
                        "for all; 0 or 'capture' = the capture span): adds a CPU (non-GPU) row."),
-        QStringLiteral("sec,..."));
-    const QCommandLineOption perGpu(QStringLiteral("per-gpu"), QStringLiteral("One bar (and rows) per GPU."));
+        "sec,...");
+    const QCommandLineOption perGpu = option("per-gpu", QStringLiteral("One bar (and rows) per GPU."));
     const QCommandLineOption format
         = formatOption(QStringLiteral("csv (Profile,Category,Instances,Time (ns),Share (%)), json or table (default)."),
             QStringLiteral("table"));
     const QCommandLineOption output = outputOption();
-    const QCommandLineOption mapping(QStringLiteral("mapping"),
+    const QCommandLineOption mapping = option("mapping",
         QStringLiteral("Also write gputrc2graph's result.csv (Model_Engine, Category, Instances, Name, Elapsed Time "
                        "(sec), plus Total Time (sec), Time Mode, Rule)."),
-        QStringLiteral("file"));
+        "file");
     const QCommandLineOption png(
         kPng, QStringLiteral("Also render the stacked bars to a PNG (headless)."), QStringLiteral("file"));
-    const QCommandLineOption pngSize(QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1200x700)."),
-        QStringLiteral("WxH"), QStringLiteral("1200x700"));
+    const QCommandLineOption pngSize
+        = option("png-size", QStringLiteral("PNG size in pixels (1200x700)."), "WxH", "1200x700");
     ruleOptions.addTo(parser);
     parser.addOptions({ mode, elapsed, perGpu, format, output, mapping, png, pngSize });
     const FocusOptions focusOptions(
@@ -241,24 +240,26 @@ int writeCategoryOutputs(const CategoriesCommand& c, CategoriesOutcome& out)
     return ExitOk;
 }
 
+/// runCategories with its command line read.
+int runCategoriesCommand(const CategoriesCommand& command)
+{
+    CategoriesOutcome outcome;
+    if (const int code = computeCategoryProfiles(command, outcome); code != ExitOk)
+        return code;
+    if (!outcome.anyRows) {
+        printError(QStringLiteral("no CUDA kernels or memory operations in %1%2")
+                       .arg(command.traces.join(QStringLiteral(", ")),
+                           outcome.focusLines.isEmpty() ? QString() : QStringLiteral(" overlapping the focus")));
+        return ExitNoData;
+    }
+    return writeCategoryOutputs(command, outcome);
+}
+
 } // namespace
 
 int runCategories(const QStringList& args)
 {
-    int exitCode = ExitOk;
-    const std::optional<CategoriesCommand> command = parseCategories(args, &exitCode);
-    if (!command)
-        return exitCode;
-    CategoriesOutcome outcome;
-    if (const int code = computeCategoryProfiles(*command, outcome); code != ExitOk)
-        return code;
-    if (!outcome.anyRows) {
-        printError(QStringLiteral("no CUDA kernels or memory operations in %1%2")
-                       .arg(command->traces.join(QStringLiteral(", ")),
-                           outcome.focusLines.isEmpty() ? QString() : QStringLiteral(" overlapping the focus")));
-        return ExitNoData;
-    }
-    return writeCategoryOutputs(*command, outcome);
+    return runParsed(args, parseCategories, runCategoriesCommand);
 }
 
 } // namespace nsw::cli

@@ -104,35 +104,31 @@ struct CompareCommand
 /// compare's options, declared once.
 struct CompareOptionSet
 {
-    QCommandLineOption by { QStringLiteral("by"),
-        QStringLiteral("category | kernel (default) | nvtx: what the rows are."), QStringLiteral("key"),
-        QStringLiteral("kernel") };
-    QCommandLineOption normalize { QStringLiteral("normalize"),
+    QCommandLineOption by
+        = option("by", QStringLiteral("category | kernel (default) | nvtx: what the rows are."), "key", "kernel");
+    QCommandLineOption normalize = option("normalize",
         QStringLiteral("none (default) | names: kernel names without template arguments, hashes and numbers; NVTX "
                        "names with numbers as # (op_id = #, layer_#)."),
-        QStringLiteral("how"), QStringLiteral("none") };
-    QCommandLineOption names { QStringLiteral("names"),
-        QStringLiteral("demangled (default) | short: which kernel name keys --by kernel."), QStringLiteral("kind"),
-        QStringLiteral("demangled") };
-    QCommandLineOption mode { QStringLiteral("time-mode"),
-        QStringLiteral("--by category: sum | busy | exclusive | g2g (default)."), QStringLiteral("mode"),
-        QStringLiteral("g2g") };
-    QCommandLineOption per { QStringLiteral("per"),
+        "how", "none");
+    QCommandLineOption names = option("names",
+        QStringLiteral("demangled (default) | short: which kernel name keys --by kernel."), "kind", "demangled");
+    QCommandLineOption mode
+        = option("time-mode", QStringLiteral("--by category: sum | busy | exclusive | g2g (default)."), "mode", "g2g");
+    QCommandLineOption per = option("per",
         QStringLiteral("Normalize totals: none (default) | second (per second of capture) | iteration (per instance "
                        "of the --marker range) | instance (per execution: average and median per instance, instance "
                        "counts beside; values and Delta % per execution)."),
-        QStringLiteral("unit"), QStringLiteral("none") };
-    QCommandLineOption marker { QStringLiteral("marker"),
+        "unit", "none");
+    QCommandLineOption marker = option("marker",
         QStringLiteral("NVTX range name counted as one iteration (implies --per iteration); numbers in names are "
                        "ignored, so ProfilerStep#12 matches every ProfilerStep#N. Its iterations are those "
                        "`iterations --marker NAME` lists (one process, nested instances folded)."),
-        QStringLiteral("name") };
-    QCommandLineOption threshold { QStringLiteral("threshold"),
-        QStringLiteral("Percent change beyond which a key is a regression or an improvement (5)."),
-        QStringLiteral("pct"), QStringLiteral("5") };
-    QCommandLineOption noiseFloor { QStringLiteral("noise-floor"),
-        QStringLiteral("Changes smaller than this many ns (in the normalized unit) are unchanged (1000)."),
-        QStringLiteral("ns"), QStringLiteral("1000") };
+        "name");
+    QCommandLineOption threshold = option("threshold",
+        QStringLiteral("Percent change beyond which a key is a regression or an improvement (5)."), "pct", "5");
+    QCommandLineOption noiseFloor = option("noise-floor",
+        QStringLiteral("Changes smaller than this many ns (in the normalized unit) are unchanged (1000)."), "ns",
+        "1000");
     QCommandLineOption format
         = formatOption(QStringLiteral("table (default, the headline first), csv (the pane's table, raw values) or json "
                                       "{by, profiles, headline, gpu_idle, rows: [{key, values: [{total_ns, "
@@ -140,16 +136,14 @@ struct CompareOptionSet
                                       "change}]}."),
             QStringLiteral("table"));
     QCommandLineOption output = outputOption();
-    QCommandLineOption png { QStringLiteral("png"), QStringLiteral("Also render the chart to a PNG (headless)."),
-        QStringLiteral("file") };
-    QCommandLineOption pngSize { QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1400x700)."),
-        QStringLiteral("WxH"), QStringLiteral("1400x700") };
-    QCommandLineOption failAbove { QStringLiteral("fail-above"),
+    QCommandLineOption png = option("png", QStringLiteral("Also render the chart to a PNG (headless)."), "file");
+    QCommandLineOption pngSize
+        = option("png-size", QStringLiteral("PNG size in pixels (1400x700)."), "WxH", "1400x700");
+    QCommandLineOption failAbove = option("fail-above",
         QStringLiteral("Exit 3 when a key grows by more than PCT percent over the baseline (and more than the noise "
                        "floor); a key the baseline lacks counts as infinitely above. For CI."),
-        QStringLiteral("pct") };
-    QCommandLineOption timings { QStringLiteral("timings"),
-        QStringLiteral("Print load and key times per trace on stderr.") };
+        "pct");
+    QCommandLineOption timings = option("timings", QStringLiteral("Print load and key times per trace on stderr."));
     const RuleOptions rules;
     const FocusOptions focus { QStringLiteral(
         "Resolved in each trace; keys count what overlaps it (kernels with whole durations, categories clipped in "
@@ -458,15 +452,9 @@ int checkRegressions(const CompareCommand& c, const Comparison& comparison)
     return failing.empty() ? ExitOk : ExitRegression;
 }
 
-} // namespace
-
-int runCompare(const QStringList& args)
+/// runCompare with its command line read.
+int runCompareCommand(const CompareCommand& c)
 {
-    int exitCode = ExitOk;
-    const std::optional<CompareCommand> parsed = parseCompareCommand(args, &exitCode);
-    if (!parsed)
-        return exitCode;
-    const CompareCommand& c = *parsed;
     QElapsedTimer total;
     total.start();
     std::vector<Side> sides;
@@ -493,6 +481,13 @@ int runCompare(const QStringList& args)
     if (c.timings)
         printError(QStringLiteral("timing: total %1 ms").arg(total.elapsed()));
     return checkRegressions(c, comparison);
+}
+
+} // namespace
+
+int runCompare(const QStringList& args)
+{
+    return runParsed(args, parseCompareCommand, runCompareCommand);
 }
 
 } // namespace nsw::cli

@@ -267,9 +267,8 @@ int runInfo(const QStringList& args)
 {
     QCommandLineParser parser;
     addTraceArgument(parser);
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("text (default) or json."),
-        QStringLiteral("format"), QStringLiteral("text"));
-    const QCommandLineOption load(QStringLiteral("load"),
+    const QCommandLineOption format = option("format", QStringLiteral("text (default) or json."), "format", "text");
+    const QCommandLineOption load = option("load",
         QStringLiteral("Load the whole profile exactly as the window does and print each "
                        "stage's time and the loaded profile's memory."));
     const QCommandLineOption output = outputOption();

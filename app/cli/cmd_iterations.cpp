@@ -16,12 +16,12 @@ int runIterations(const QStringList& args)
 {
     QCommandLineParser parser;
     addTraceArgument(parser);
-    const QCommandLineOption marker(QStringLiteral("marker"),
+    const QCommandLineOption marker = option("marker",
         QStringLiteral("The NVTX range that marks one iteration: its exact name, the same name up to numbers "
                        "(ProfilerStep#1 matches every ProfilerStep#N), or a regular expression the whole name "
                        "matches. Default: the first of %1 found, else a guess from GPU idle gaps.")
             .arg(knownIterationMarkers().join(QStringLiteral(", "))),
-        QStringLiteral("name"));
+        "name");
     const QCommandLineOption format
         = formatOption(QStringLiteral("text (default), csv (raw values in ns) or json."), QStringLiteral("text"));
     const QCommandLineOption output = outputOption();

@@ -15,55 +15,47 @@ namespace {
 
 struct MfuOptions
 {
-    QCommandLineOption flops { QStringLiteral("flops"),
-        QStringLiteral("Model FLOPs of one iteration, all the GPUs of the export together (e.g. 3.2e15)."),
-        QStringLiteral("flops") };
-    QCommandLineOption bytes { QStringLiteral("bytes"),
-        QStringLiteral("Bytes one iteration moves to and from GPU memory, for the roofline (optional)."),
-        QStringLiteral("bytes") };
-    QCommandLineOption params { QStringLiteral("params"),
-        QStringLiteral("Transformer FLOP calculator: parameters N (with --tokens)."), QStringLiteral("n") };
-    QCommandLineOption tokens { QStringLiteral("tokens"),
-        QStringLiteral("Tokens one iteration processes on the GPUs of the export."), QStringLiteral("n") };
-    QCommandLineOption layers { QStringLiteral("layers"), QStringLiteral("Transformer layers L (attention term)."),
-        QStringLiteral("n") };
-    QCommandLineOption hidden { QStringLiteral("hidden"), QStringLiteral("Hidden size H (attention term)."),
-        QStringLiteral("n") };
-    QCommandLineOption seq { QStringLiteral("seq"), QStringLiteral("Sequence length S (attention term)."),
-        QStringLiteral("n") };
-    QCommandLineOption inference { QStringLiteral("inference"),
-        QStringLiteral("Forward pass only (2 N + 4 L H S FLOPs per token instead of training's 6 N + 12 L H S).") };
-    QCommandLineOption ranges { QStringLiteral("ranges"),
+    QCommandLineOption flops = option("flops",
+        QStringLiteral("Model FLOPs of one iteration, all the GPUs of the export together (e.g. 3.2e15)."), "flops");
+    QCommandLineOption bytes = option("bytes",
+        QStringLiteral("Bytes one iteration moves to and from GPU memory, for the roofline (optional)."), "bytes");
+    QCommandLineOption params
+        = option("params", QStringLiteral("Transformer FLOP calculator: parameters N (with --tokens)."), "n");
+    QCommandLineOption tokens
+        = option("tokens", QStringLiteral("Tokens one iteration processes on the GPUs of the export."), "n");
+    QCommandLineOption layers = option("layers", QStringLiteral("Transformer layers L (attention term)."), "n");
+    QCommandLineOption hidden = option("hidden", QStringLiteral("Hidden size H (attention term)."), "n");
+    QCommandLineOption seq = option("seq", QStringLiteral("Sequence length S (attention term)."), "n");
+    QCommandLineOption inference = option("inference",
+        QStringLiteral("Forward pass only (2 N + 4 L H S FLOPs per token instead of training's 6 N + 12 L H S)."));
+    QCommandLineOption ranges = option("ranges",
         QStringLiteral("FLOPs per NVTX range instance: a JSON file {\"name\": flops, \"re:regex\": {\"flops\": F, "
                        "\"bytes\": B}}."),
-        QStringLiteral("file") };
-    QCommandLineOption precision { QStringLiteral("precision"),
+        "file");
+    QCommandLineOption precision = option("precision",
         QStringLiteral("The peak to compare with: %1 (default bf16).").arg(precisionNames().join(QStringLiteral(", "))),
-        QStringLiteral("precision"), QStringLiteral("bf16") };
-    QCommandLineOption gpuName { QStringLiteral("gpu-name"),
+        "precision", "bf16");
+    QCommandLineOption gpuName = option("gpu-name",
         QStringLiteral("The GPU to look up in the peak table when the export does not name it (\"H100 SXM\")."),
-        QStringLiteral("name") };
-    QCommandLineOption peak { QStringLiteral("peak-tflops"),
-        QStringLiteral("Peak TFLOP/s per GPU, instead of the built-in table."), QStringLiteral("tflops") };
-    QCommandLineOption bandwidth { QStringLiteral("peak-bandwidth"),
-        QStringLiteral("Memory bandwidth per GPU in TB/s for the roofline, instead of the table."),
-        QStringLiteral("tbs") };
-    QCommandLineOption gpus { QStringLiteral("gpus"),
-        QStringLiteral("GPUs the FLOPs run on (default: the GPUs that run kernels in the export)."),
-        QStringLiteral("n") };
-    QCommandLineOption marker { QStringLiteral("marker"),
-        QStringLiteral("The NVTX range of one iteration (as `iterations --marker`)."), QStringLiteral("name") };
-    QCommandLineOption listGpus { QStringLiteral("list-gpus"),
-        QStringLiteral("Print the built-in peak table (no TRACE needed).") };
+        "name");
+    QCommandLineOption peak
+        = option("peak-tflops", QStringLiteral("Peak TFLOP/s per GPU, instead of the built-in table."), "tflops");
+    QCommandLineOption bandwidth = option("peak-bandwidth",
+        QStringLiteral("Memory bandwidth per GPU in TB/s for the roofline, instead of the table."), "tbs");
+    QCommandLineOption gpus = option(
+        "gpus", QStringLiteral("GPUs the FLOPs run on (default: the GPUs that run kernels in the export)."), "n");
+    QCommandLineOption marker
+        = option("marker", QStringLiteral("The NVTX range of one iteration (as `iterations --marker`)."), "name");
+    QCommandLineOption listGpus
+        = option("list-gpus", QStringLiteral("Print the built-in peak table (no TRACE needed)."));
     QCommandLineOption format
         = formatOption(QStringLiteral("text (default), csv (the per-iteration and per-range tables) or json."),
             QStringLiteral("text"));
     QCommandLineOption output = outputOption();
-    QCommandLineOption png { QStringLiteral("png"),
-        QStringLiteral("Also render the roofline chart to a PNG (headless), as the MFU tab draws it."),
-        QStringLiteral("file") };
-    QCommandLineOption pngSize { QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1000x600)."),
-        QStringLiteral("WxH"), QStringLiteral("1000x600") };
+    QCommandLineOption png = option(
+        "png", QStringLiteral("Also render the roofline chart to a PNG (headless), as the MFU tab draws it."), "file");
+    QCommandLineOption pngSize
+        = option("png-size", QStringLiteral("PNG size in pixels (1000x600)."), "WxH", "1000x600");
 
     void addTo(QCommandLineParser& p) const
     {

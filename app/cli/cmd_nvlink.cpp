@@ -260,36 +260,31 @@ QString textPeakKernels(const OrderedJson& j, const ClockAlignment& alignment)
 /// The command's options, declared once for the parser and read back by the checks below.
 struct NvlinkOptionSet
 {
-    QCommandLineOption sqlite { QStringLiteral("sqlite"),
-        QStringLiteral("The export the kernels come from (default: the only .sqlite next to the recording)."),
-        QStringLiteral("file") };
-    QCommandLineOption metric { QStringLiteral("metric"),
+    QCommandLineOption sqlite = option("sqlite",
+        QStringLiteral("The export the kernels come from (default: the only .sqlite next to the recording)."), "file");
+    QCommandLineOption metric = option("metric",
         QStringLiteral("peak_kernels, max_throughput, avg_throughput, total_communication, nvlink_all (the three "
                        "throughput metrics) or all (those and peak_kernels)."),
-        QStringLiteral("name") };
-    QCommandLineOption gpu { QStringLiteral("gpu"),
+        "name");
+    QCommandLineOption gpu = option("gpu",
         QStringLiteral("GPU (CUDA device of the export) the recording is of; kernels of this device are matched "
                        "(default 0)."),
-        QStringLiteral("n"), QStringLiteral("0") };
-    QCommandLineOption link { QStringLiteral("link"), QStringLiteral("Only this NVLink link."), QStringLiteral("l") };
-    QCommandLineOption direction { QStringLiteral("direction"), QStringLiteral("Only tx or rx."),
-        QStringLiteral("tx|rx") };
-    QCommandLineOption top { QStringLiteral("top"), QStringLiteral("Peak intervals to analyse (default 1)."),
-        QStringLiteral("k"), QStringLiteral("1") };
-    QCommandLineOption ncclOnly { QStringLiteral("nccl-only"), QStringLiteral("List only NCCL kernels.") };
-    QCommandLineOption aggregate { QStringLiteral("aggregate-links"),
-        QStringLiteral("Use the sum over all links at each poll instead of single links.") };
-    QCommandLineOption json { QStringLiteral("json"),
+        "n", "0");
+    QCommandLineOption link = option("link", QStringLiteral("Only this NVLink link."), "l");
+    QCommandLineOption direction = option("direction", QStringLiteral("Only tx or rx."), "tx|rx");
+    QCommandLineOption top = option("top", QStringLiteral("Peak intervals to analyse (default 1)."), "k", "1");
+    QCommandLineOption ncclOnly = option("nccl-only", QStringLiteral("List only NCCL kernels."));
+    QCommandLineOption aggregate
+        = option("aggregate-links", QStringLiteral("Use the sum over all links at each poll instead of single links."));
+    QCommandLineOption json = option("json",
         QStringLiteral("JSON output, identical to the CCL-Bench tools' (correlate_nsys_nvlink.py, "
-                       "analyze_nvlink_throughput.py).") };
-    QCommandLineOption png { QStringLiteral("png"), QStringLiteral("Also draw the throughput with the peaks to FILE."),
-        QStringLiteral("file") };
-    QCommandLineOption offset { QStringLiteral("offset-us"),
-        QStringLiteral("Correction added to the NVML timestamps before matching kernels (µs, default 0)."),
-        QStringLiteral("us"), QStringLiteral("0") };
-    QCommandLineOption alignStart { QStringLiteral("align-start"),
+                       "analyze_nvlink_throughput.py)."));
+    QCommandLineOption png = option("png", QStringLiteral("Also draw the throughput with the peaks to FILE."), "file");
+    QCommandLineOption offset = option("offset-us",
+        QStringLiteral("Correction added to the NVML timestamps before matching kernels (µs, default 0)."), "us", "0");
+    QCommandLineOption alignStart = option("align-start",
         QStringLiteral("Put the recording's first sample at the capture start (then add --offset-us): for a "
-                       "recording whose clock does not match the export's.") };
+                       "recording whose clock does not match the export's."));
     QCommandLineOption output = outputOption();
 
     QList<QCommandLineOption> all() const
@@ -559,15 +554,10 @@ QString savePng(const Options& o, const Inputs& in, const NvlinkPeaksRequest& re
         std::move(marks), peaks ? peaks->ncclBusy : std::vector<std::pair<TimeNs, TimeNs>>(), title, o.png);
 }
 
-} // namespace
-
-int runNvlink(const QStringList& args)
+/// runNvlink with its command line read.
+int runNvlinkCommand(const Options& o)
 {
     int exitCode = ExitOk;
-    const std::optional<Options> parsed = parseNvlinkOptions(args, &exitCode);
-    if (!parsed)
-        return exitCode;
-    const Options& o = *parsed;
     Inputs in;
     if (const int e = resolveInputs(o, in); e != ExitOk)
         return e;
@@ -634,6 +624,13 @@ int runNvlink(const QStringList& args)
         }
     }
     return ExitOk;
+}
+
+} // namespace
+
+int runNvlink(const QStringList& args)
+{
+    return runParsed(args, parseNvlinkOptions, runNvlinkCommand);
 }
 
 } // namespace nsw::cli

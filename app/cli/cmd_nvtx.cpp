@@ -43,16 +43,16 @@ std::optional<NvtxCommand> parseNvtxCommand(const QStringList& args, int* exitCo
     const QCommandLineOption format
         = formatOption(QStringLiteral("markdown (default), json or csv (the tree flattened with depth and path)."),
             QStringLiteral("markdown"));
-    const QCommandLineOption phaseMap(QStringLiteral("phase-map"),
+    const QCommandLineOption phaseMap = option("phase-map",
         QStringLiteral("JSON {\"phase\": [\"pattern\", ...]}: substring (case-insensitive) or \"re:\" regex; the "
                        "first phase that matches a range wins. Adds time per phase."),
-        QStringLiteral("file"));
-    const QCommandLineOption normalize(
-        QStringLiteral("normalize"), QStringLiteral("Aggregate names that differ only by numbers (op_id = #)."));
-    const QCommandLineOption group(QStringLiteral("group"),
+        "file");
+    const QCommandLineOption normalize
+        = option("normalize", QStringLiteral("Aggregate names that differ only by numbers (op_id = #)."));
+    const QCommandLineOption group = option("group",
         QStringLiteral("thread (default: a tree per process and thread), process (threads merged) or merged (one "
                        "tree)."),
-        QStringLiteral("grouping"), QStringLiteral("thread"));
+        "grouping", "thread");
     const QCommandLineOption output = outputOption();
     parser.addOptions({ format, phaseMap, normalize, group, output });
     const FocusOptions focusOptions(
@@ -145,23 +145,18 @@ int writeNvtxTree(const NvtxCommand& c, const ResolvedFocus& focus, const std::s
     return writeCommandOutputWith(c.output, write);
 }
 
-} // namespace
-
-int runNvtx(const QStringList& args)
+/// runNvtx with its command line read.
+int runNvtxCommand(const NvtxCommand& command)
 {
     int exitCode = ExitOk;
-    const std::optional<NvtxCommand> command = parseNvtxCommand(args, &exitCode);
-    if (!command)
-        return exitCode;
     LoadOptions load;
     load.parts = LoadNvtx | LoadCudaApi | LoadKernels | LoadMemOps;
-    const std::optional<FocusedProfile> loaded
-        = loadFocusedProfile(command->trace, load, command->focusText, &exitCode);
+    const std::optional<FocusedProfile> loaded = loadFocusedProfile(command.trace, load, command.focusText, &exitCode);
     if (!loaded)
         return exitCode;
     const FocusRange& focus = loaded->focus.range;
     const Result<std::shared_ptr<const NvtxTree>> built
-        = computeNvtxTree({ loaded->profile, command->options, focus, nullptr });
+        = computeNvtxTree({ loaded->profile, command.options, focus, nullptr });
     if (!built) {
         printError(built.errorMessage());
         return exitCodeOf(built.error());
@@ -174,7 +169,14 @@ int runNvtx(const QStringList& args)
                 : QStringLiteral("%1 has no NVTX ranges").arg(file));
         return ExitNoData;
     }
-    return writeNvtxTree(*command, loaded->focus, tree);
+    return writeNvtxTree(command, loaded->focus, tree);
+}
+
+} // namespace
+
+int runNvtx(const QStringList& args)
+{
+    return runParsed(args, parseNvtxCommand, runNvtxCommand);
 }
 
 } // namespace nsw::cli

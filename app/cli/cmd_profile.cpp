@@ -109,30 +109,26 @@ std::optional<ProfileCommand> parseProfileCommand(const QStringList& args, int* 
             .arg(ProfileRequest::knownTrace().join(QStringLiteral(", ")),
                 ProfileRequest::defaultTrace().join(QLatin1Char(','))),
         QStringLiteral("list"), ProfileRequest::defaultTrace().join(QLatin1Char(',')));
-    const QCommandLineOption delay(QStringLiteral("delay"), QStringLiteral("Start collecting after S seconds."),
-        QStringLiteral("S"), QStringLiteral("0"));
-    const QCommandLineOption duration(QStringLiteral("duration"),
-        QStringLiteral("Stop after S seconds (default: when the application exits)."), QStringLiteral("S"),
-        QStringLiteral("0"));
-    const QCommandLineOption sampleCpu(QStringLiteral("sample-cpu"),
+    const QCommandLineOption delay = option("delay", QStringLiteral("Start collecting after S seconds."), "S", "0");
+    const QCommandLineOption duration
+        = option("duration", QStringLiteral("Stop after S seconds (default: when the application exits)."), "S", "0");
+    const QCommandLineOption sampleCpu = option("sample-cpu",
         QStringLiteral("Also sample CPU call stacks and context switches (off by default: slow, and nsys hangs "
                        "where perf events are unavailable)."));
     const QCommandLineOption output(QStringList { QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("The report's name or path, as nsys -o (default COMMAND-DATE-TIME in the current folder)."),
         QStringLiteral("name"));
-    const QCommandLineOption png(
-        QStringLiteral("png"), QStringLiteral("Also draw the top kernels into FILE."), QStringLiteral("file"));
-    const QCommandLineOption pngSize(QStringLiteral("png-size"), QStringLiteral("PNG size in pixels (1200x600)."),
-        QStringLiteral("WxH"), QStringLiteral("1200x600"));
-    const QCommandLineOption recorder(QStringLiteral("nvlink-recorder"),
+    const QCommandLineOption png = option("png", QStringLiteral("Also draw the top kernels into FILE."), "file");
+    const QCommandLineOption pngSize
+        = option("png-size", QStringLiteral("PNG size in pixels (1200x600)."), "WxH", "1200x600");
+    const QCommandLineOption recorder = option("nvlink-recorder",
         QStringLiteral("Also record NVLink throughput while nsys profiles: the recorder's command line, with {out} for "
                        "the recording's path (NAME.nvlink-gpuG.bin beside the report) and {gpu} for the GPU, e.g. "
                        "'utilization --gpu {gpu} --interval-ms 1 --out {out} --quiet'. Stopped with Ctrl+C when nsys "
                        "ends."),
-        QStringLiteral("command"));
-    const QCommandLineOption recorderGpus(QStringLiteral("nvlink-gpus"),
-        QStringLiteral("The GPUs to record, one recorder each: 0, 0-3 or 0,2 (default 0)."), QStringLiteral("list"),
-        QStringLiteral("0"));
+        "command");
+    const QCommandLineOption recorderGpus = option("nvlink-gpus",
+        QStringLiteral("The GPUs to record, one recorder each: 0, 0-3 or 0,2 (default 0)."), "list", "0");
     parser.addOptions({ trace, delay, duration, sampleCpu, output, png, pngSize, recorder, recorderGpus });
     if (!parseArguments(parser, own,
             QStringLiteral("Profiles an application with nsys profile (found as Preferences, NSYS_WORKBENCH_NSYS or "
@@ -200,19 +196,14 @@ int reportProfiled(const ProfileCommand& c, const ProfileOutcome& profiled)
     return summarised;
 }
 
-} // namespace
-
-int runProfile(const QStringList& args)
+/// runProfile with its command line read.
+int runProfileCommand(const ProfileCommand& command)
 {
-    int exitCode = ExitOk;
-    const std::optional<ProfileCommand> command = parseProfileCommand(args, &exitCode);
-    if (!command)
-        return exitCode;
     CancelToken stop;
     s_stop = &stop;
     const auto previous = std::signal(SIGINT, onInterrupt);
     const Result<ProfileOutcome> profiled = profileApplication(
-        command->request, JobContext(), [](const QString& text) { std::fputs(text.toLocal8Bit().constData(), stderr); },
+        command.request, JobContext(), [](const QString& text) { std::fputs(text.toLocal8Bit().constData(), stderr); },
         stop);
     std::signal(SIGINT, previous);
     s_stop = nullptr;
@@ -220,7 +211,14 @@ int runProfile(const QStringList& args)
         printError(profiled.errorMessage());
         return profiled.error().kind == ErrorKind::Usage ? ExitUsage : ExitInput;
     }
-    return reportProfiled(*command, *profiled);
+    return reportProfiled(command, *profiled);
+}
+
+} // namespace
+
+int runProfile(const QStringList& args)
+{
+    return runParsed(args, parseProfileCommand, runProfileCommand);
 }
 
 } // namespace nsw::cli

@@ -41,11 +41,11 @@ int runRanks(const QStringList& args)
                        "(summarize), or folders of them."),
         QStringLiteral("INPUT..."));
     const QCommandLineOption marker = markerOption();
-    const QCommandLineOption metric(QStringLiteral("metric"),
+    const QCommandLineOption metric = option("metric",
         QStringLiteral("What the rank × iteration table shows (md and csv): %1 (default: time). Bubble is the idle "
                        "share of the iteration in %.")
             .arg(rankMetricNames().join(QStringLiteral(", "))),
-        QStringLiteral("metric"), QStringLiteral("time"));
+        "metric", "time");
     const QCommandLineOption format = formatOption(
         QStringLiteral("md (default: findings, problems, a table per rank, the metric per rank × iteration, the "
                        "collectives with the largest skew), csv (the metric per rank × iteration, raw values) or "

@@ -18,12 +18,12 @@ int runReport(const QStringList& args)
 {
     QCommandLineParser parser;
     addTraceArgument(parser, QStringLiteral("An nsys SQLite export (or report)."));
-    const QCommandLineOption out(QStringLiteral("out"),
+    const QCommandLineOption out = option("out",
         QStringLiteral("The folder to write into (created when missing): report.md, report.json, report.html and "
                        "tables/*.csv."),
-        QStringLiteral("dir"));
-    const QCommandLineOption noCharts(QStringLiteral("no-charts"),
-        QStringLiteral("Leave the charts out (no rendering): report.html then holds the tables only."));
+        "dir");
+    const QCommandLineOption noCharts = option(
+        "no-charts", QStringLiteral("Leave the charts out (no rendering): report.html then holds the tables only."));
     parser.addOptions({ out, noCharts });
     const DiagnosticsOptions options;
     options.addTo(parser);
@@ -90,12 +90,12 @@ int runFindings(const QStringList& args)
     const QCommandLineOption format
         = formatOption(QStringLiteral("text (default) or json (the same as report.json)."), QStringLiteral("text"));
     const QCommandLineOption output = outputOption();
-    const QCommandLineOption table(QStringLiteral("table"),
+    const QCommandLineOption table = option("table",
         QStringLiteral("Print one of report's tables instead of the findings (text, csv or json), by its id: "
                        "stream_concurrency, longest_kernels, h2d_over_time, h2d_load_phases, launch_percentiles, "
                        "tensor_cores, non_tensor_core_kernels, what_if, nccl_skew, gpu_idle_gaps... (the names of "
                        "report's tables/*.csv)."),
-        QStringLiteral("id"));
+        "id");
     parser.addOptions({ format, output, table });
     const DiagnosticsOptions options;
     options.addTo(parser);

@@ -71,18 +71,16 @@ std::optional<SamplesCommand> parseSamplesCommand(const QStringList& args, int* 
 {
     QCommandLineParser parser;
     addTraceArgument(parser, QStringLiteral("An nsys SQLite export with CPU samples."));
-    const QCommandLineOption view(QStringLiteral("view"),
+    const QCommandLineOption view = option("view",
         QStringLiteral("flat (default: functions with self and total samples), top-down (call tree from the "
                        "outermost frames) or bottom-up (the functions that were running, their callers below)."),
-        QStringLiteral("view"), QStringLiteral("flat"));
-    const QCommandLineOption thread(
-        QStringLiteral("thread"), QStringLiteral("Only the samples of thread TID."), QStringLiteral("TID"));
-    const QCommandLineOption process(
-        QStringLiteral("process"), QStringLiteral("Only the samples of process PID."), QStringLiteral("PID"));
-    const QCommandLineOption during(QStringLiteral("during"),
+        "view", "flat");
+    const QCommandLineOption thread = option("thread", QStringLiteral("Only the samples of thread TID."), "TID");
+    const QCommandLineOption process = option("process", QStringLiteral("Only the samples of process PID."), "PID");
+    const QCommandLineOption during = option("during",
         QStringLiteral("gpu-idle: only samples of the threads that launch a GPU's work, taken while that GPU sat in "
                        "an idle gap (gpu-idle:GPU for one GPU)."),
-        QStringLiteral("when"));
+        "when");
     const QCommandLineOption format
         = formatOption(QStringLiteral("md (default), csv, json or collapsed (folded stacks for flame-graph tools)."),
             QStringLiteral("md"));
@@ -223,40 +221,42 @@ int writeSamples(const SamplesCommand& c, const ResolvedFocus& focus, const Samp
     return writeCommandOutput(text, c.output);
 }
 
-} // namespace
-
-int runSamples(const QStringList& args)
+/// runSamples with its command line read.
+int runSamplesCommand(const SamplesCommand& command)
 {
     int exitCode = ExitOk;
-    const std::optional<SamplesCommand> command = parseSamplesCommand(args, &exitCode);
-    if (!command)
-        return exitCode;
     LoadOptions load;
     load.parts = LoadCpuSamples;
-    if (command->duringGpuIdle) {
+    if (command.duringGpuIdle) {
         load.parts |= LoadKernels | LoadMemOps | LoadCudaApi;
         load.kernelColumns = KernelDemangledName | KernelShortName | KernelPlacement;
     }
-    const std::optional<FocusedProfile> loaded
-        = loadFocusedProfile(command->trace, load, command->focusText, &exitCode);
+    const std::optional<FocusedProfile> loaded = loadFocusedProfile(command.trace, load, command.focusText, &exitCode);
     if (!loaded)
         return exitCode;
-    const std::optional<SampleScope> scope = resolveScope(*command, *loaded->profile);
+    const std::optional<SampleScope> scope = resolveScope(command, *loaded->profile);
     if (!scope)
         return ExitNoData;
     SamplesRequest request;
     request.profile = loaded->profile;
     request.focus = loaded->focus.range;
     request.scope = *scope;
-    request.duringGpuIdle = command->duringGpuIdle;
-    request.gpu = command->gpu;
-    request.bottomUp = command->view == View::BottomUp;
+    request.duringGpuIdle = command.duringGpuIdle;
+    request.gpu = command.gpu;
+    request.bottomUp = command.view == View::BottomUp;
     const Result<SamplesResult> result = computeSamples(request);
     if (!result) {
         printError(result.errorMessage());
         return result.error().kind == ErrorKind::Usage ? ExitUsage : ExitNoData;
     }
-    return writeSamples(*command, loaded->focus, *result);
+    return writeSamples(command, loaded->focus, *result);
+}
+
+} // namespace
+
+int runSamples(const QStringList& args)
+{
+    return runParsed(args, parseSamplesCommand, runSamplesCommand);
 }
 
 } // namespace nsw::cli

@@ -136,20 +136,16 @@ int writeReports(const StatsCommand& c, const ResolvedFocus& focus, const std::v
     return writeCommandOutputWith(c.output, write);
 }
 
-} // namespace
-
-int runStats(const QStringList& args)
+/// runStats with its command line read.
+int runStatsCommand(StatsCommand& command)
 {
     int exitCode = ExitOk;
-    std::optional<StatsCommand> command = parseStatsCommand(args, &exitCode);
-    if (!command)
-        return exitCode;
     const std::optional<FocusedProfile> loaded
-        = loadFocusedProfile(command->trace, command->plan.load, command->focusText, &exitCode);
+        = loadFocusedProfile(command.trace, command.plan.load, command.focusText, &exitCode);
     if (!loaded)
         return exitCode;
-    setFocus(command->plan, loaded->focus.range);
-    const Result<std::vector<ReportTable>> tables = computeReports(command->plan, *loaded->profile);
+    setFocus(command.plan, loaded->focus.range);
+    const Result<std::vector<ReportTable>> tables = computeReports(command.plan, *loaded->profile);
     if (!tables) {
         printError(tables.errorMessage());
         return exitCodeOf(tables.error());
@@ -157,14 +153,21 @@ int runStats(const QStringList& args)
     std::vector<const ReportTable*> produced;
     for (const ReportTable& table : tables.value()) {
         if (!table.skipped.isEmpty())
-            printSkipped(*command, table.skipped);
+            printSkipped(command, table.skipped);
         else
             produced.push_back(&table);
     }
     // As nsys stats: a report without its data is skipped with a message, not an error (exit 0 even when all were).
     if (produced.empty())
         return ExitOk;
-    return writeReports(*command, loaded->focus, produced);
+    return writeReports(command, loaded->focus, produced);
+}
+
+} // namespace
+
+int runStats(const QStringList& args)
+{
+    return runParsed(args, parseStatsCommand, runStatsCommand);
 }
 
 } // namespace nsw::cli

@@ -11,10 +11,10 @@ int runSummarize(const QStringList& args)
 {
     QCommandLineParser parser;
     addTraceArgument(parser, QStringLiteral("An export (or a report) of one or more ranks."));
-    const QCommandLineOption marker(QStringLiteral("iteration-marker"),
+    const QCommandLineOption marker = option("iteration-marker",
         QStringLiteral("The NVTX range of one iteration, as ranks --iteration-marker takes it (ranks refuses a "
                        "summary made with another marker than it is asked for). Default: automatic."),
-        QStringLiteral("name"));
+        "name");
     const QCommandLineOption output
         = outputOption(QStringLiteral("The summary to write (required; by convention FILE.%1).")
                            .arg(QLatin1String(kRankSummarySuffix)));

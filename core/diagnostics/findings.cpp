@@ -228,10 +228,8 @@ void FindingsBuilder::dominantKernel()
     const double share = 100.0 * double(top.kernels.total) / double(l.totalKernelNs);
     if (share < th("dominant_kernel_pct"))
         return;
-    Finding f;
-    f.id = QStringLiteral("dominant_kernel");
-    f.severity = Severity::Info;
-    f.title = QStringLiteral("One kernel takes %1 of all kernel time").arg(pct(share));
+    Finding f = finding(
+        "dominant_kernel", Severity::Info, QStringLiteral("One kernel takes %1 of all kernel time").arg(pct(share)));
     f.detail = QStringLiteral("%1 runs %2 times for %3 (%4 of %5 kernel time).")
                    .arg(top.name)
                    .arg(top.kernels.count)
@@ -259,10 +257,8 @@ void FindingsBuilder::nvtxCoverage()
     }
     if (c.percent() >= th("nvtx_coverage_pct"))
         return;
-    Finding f;
-    f.id = QStringLiteral("nvtx_coverage");
-    f.severity = Severity::Info;
-    f.title = QStringLiteral("NVTX ranges cover only %1 of kernel time").arg(pct(c.percent()));
+    Finding f = finding("nvtx_coverage", Severity::Info,
+        QStringLiteral("NVTX ranges cover only %1 of kernel time").arg(pct(c.percent())));
     f.detail = QStringLiteral("%1 of %2 kernel time (%3 of %4 kernels) was launched inside an NVTX range.")
                    .arg(formatDuration(c.attributedNs), formatDuration(c.totalNs))
                    .arg(c.attributedKernels)
@@ -302,10 +298,8 @@ void FindingsBuilder::iterationOutliers()
             > std::abs(double(worst->duration()) - it.medianDurationNs))
             worst = i;
     }
-    Finding f;
-    f.id = QStringLiteral("iteration_outliers");
-    f.severity = Severity::Warning;
-    f.title = QStringLiteral("%1 of %2 iterations are outliers").arg(outliers.size()).arg(it.iterations.size());
+    Finding f = finding("iteration_outliers", Severity::Warning,
+        QStringLiteral("%1 of %2 iterations are outliers").arg(outliers.size()).arg(it.iterations.size()));
     f.detail
         = QStringLiteral("Median iteration %1; the farthest, %2, takes %3; together the outliers take %4 longer "
                          "than median iterations would.%5")

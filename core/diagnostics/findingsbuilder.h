@@ -42,6 +42,15 @@ private:
     void phaseDominance();
     void tensorCoreUse();
 
+    /// A finding with its id, severity and title; the caller adds the rest.
+    static Finding finding(const char* id, Severity severity, QString title)
+    {
+        Finding f;
+        f.id = QLatin1String(id);
+        f.severity = severity;
+        f.title = std::move(title);
+        return f;
+    }
     double th(const char* name) const { return t.value(QLatin1String(name)); }
     QString thText(const char* name) const { return t.describe(QLatin1String(name)); }
     void skip(const char* check, const QString& reason) { r.skipped.push_back({ QLatin1String(check), reason }); }

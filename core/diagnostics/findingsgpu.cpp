@@ -63,10 +63,8 @@ void FindingsBuilder::gpuIdle()
         if (idle < th("gpu_idle_pct"))
             continue;
         const TimeNs edges = std::max<TimeNs>(0, d.idleNs - d.gapNs); // before the first, after the last operation
-        Finding f;
-        f.id = QStringLiteral("gpu_idle");
-        f.severity = idle >= th("gpu_idle_critical_pct") ? Severity::Critical : Severity::Warning;
-        f.title = QStringLiteral("%1 idle %2 of the window").arg(kSubjectGpu, pct(idle));
+        Finding f = finding("gpu_idle", idle >= th("gpu_idle_critical_pct") ? Severity::Critical : Severity::Warning,
+            QStringLiteral("%1 idle %2 of the window").arg(kSubjectGpu, pct(idle)));
         f.detail = QStringLiteral("%1: no kernel or memory operation for %2 of %3; %4 gaps between its operations add "
                                   "up to %5%6.")
                        .arg(kSubjectGpu, formatDuration(d.idleNs), formatDuration(d.spanNs))
@@ -123,13 +121,11 @@ void FindingsBuilder::longGaps()
             continue;
         const GapCause top = GapCause(topCause(byCause));
         const IdleGap* longest = longestGap(d.device);
-        Finding f;
-        f.id = QStringLiteral("long_gaps");
-        f.severity = Severity::Warning;
-        f.title = QStringLiteral("%1: %2 idle gaps of %3 or more, mostly %4")
-                      .arg(kSubjectGpu)
-                      .arg(count)
-                      .arg(formatDuration(longGap), gapCauseName(top));
+        Finding f = finding("long_gaps", Severity::Warning,
+            QStringLiteral("%1: %2 idle gaps of %3 or more, mostly %4")
+                .arg(kSubjectGpu)
+                .arg(count)
+                .arg(formatDuration(longGap), gapCauseName(top)));
         QStringList causes;
         for (int c = 0; c < kGapCauseCount; ++c)
             if (byCause[c] > 0)

@@ -19,13 +19,11 @@ void FindingsBuilder::launchStorm()
     }
     if (double(l.totalKernels) < th("launch_storm_min_kernels") || l.shortPercent() < th("launch_storm_pct"))
         return;
-    Finding f;
-    f.id = QStringLiteral("launch_storm");
-    f.severity = Severity::Warning;
-    f.title = QStringLiteral("Launch storm: %1 of %2 kernels are shorter than %3")
-                  .arg(pct(l.shortPercent()))
-                  .arg(l.totalKernels)
-                  .arg(formatDuration(l.shortKernelNs));
+    Finding f = finding("launch_storm", Severity::Warning,
+        QStringLiteral("Launch storm: %1 of %2 kernels are shorter than %3")
+            .arg(pct(l.shortPercent()))
+            .arg(l.totalKernels)
+            .arg(formatDuration(l.shortKernelNs)));
     double rate = 0;
     int pid = 0;
     for (const LaunchRateRow& p : l.processes)
@@ -79,13 +77,10 @@ void FindingsBuilder::heavySync()
     const bool threadHeavy = worst && worst->sharePercent() >= th("sync_thread_share_pct");
     if (!apiHeavy && !threadHeavy)
         return;
-    Finding f;
-    f.id = QStringLiteral("heavy_sync");
-    f.severity = Severity::Warning;
-    f.title = apiHeavy
-        ? QStringLiteral("Synchronisation takes %1 of CUDA API time (host time)").arg(pct(s.apiSharePercent()))
-        : QStringLiteral("Thread %1 spends %2 of its time synchronising (host time)")
-              .arg(worst->thread, pct(worst->sharePercent()));
+    Finding f = finding("heavy_sync", Severity::Warning,
+        apiHeavy ? QStringLiteral("Synchronisation takes %1 of CUDA API time (host time)").arg(pct(s.apiSharePercent()))
+                 : QStringLiteral("Thread %1 spends %2 of its time synchronising (host time)")
+                       .arg(worst->thread, pct(worst->sharePercent())));
     QStringList threads; // s.threads is by sync time, most first
     for (std::size_t i = 0; i < s.threads.size() && i < 4; ++i)
         threads << QStringLiteral("%1 %2 (%3 of its time)")
@@ -138,10 +133,8 @@ void FindingsBuilder::memcpys()
     if (!m.kindsKnown) {
         skip("pageable_memcpy", QStringLiteral("memory kinds unknown: %1").arg(m.kindsMissing));
     } else if (m.pageableCopies > 0 && double(m.pageableCopies) >= th("pageable_memcpy_min")) {
-        Finding f;
-        f.id = QStringLiteral("pageable_memcpy");
-        f.severity = Severity::Warning;
-        f.title = QStringLiteral("%1 memcpys use pageable host memory").arg(m.pageableCopies);
+        Finding f = finding("pageable_memcpy", Severity::Warning,
+            QStringLiteral("%1 memcpys use pageable host memory").arg(m.pageableCopies));
         f.detail = QStringLiteral("%1 memcpys with a pageable side move %2 in %3 of GPU copy time; %4 of them were "
                                   "issued by an *Async call, which runs synchronously with pageable memory.")
                        .arg(m.pageableCopies)
@@ -163,10 +156,8 @@ void FindingsBuilder::memcpys()
     }
     if (m.syncCopyCalls == 0 || double(m.syncCopyCalls) < th("sync_memcpy_min"))
         return;
-    Finding f;
-    f.id = QStringLiteral("sync_memcpy");
-    f.severity = Severity::Warning;
-    f.title = QStringLiteral("%1 synchronous memcpy/memset calls block the host").arg(m.syncCopyCalls);
+    Finding f = finding("sync_memcpy", Severity::Warning,
+        QStringLiteral("%1 synchronous memcpy/memset calls block the host").arg(m.syncCopyCalls));
     f.detail = QStringLiteral("Blocking copy calls (%1) take %2 of host time on %3%4; the GPU idle they cause counts "
                               "among the sync gaps.")
                    .arg(m.syncCopyApis.mid(0, 4).join(QStringLiteral(", ")), formatDuration(m.syncCopyThreadNs),

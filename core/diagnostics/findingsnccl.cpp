@@ -48,10 +48,8 @@ void FindingsBuilder::ncclOverlap()
         const double ncclShare = 100.0 * double(d.ncclNs()) / double(d.spanNs);
         if (ncclShare < th("nccl_min_share_pct") || d.overlapPercent() >= th("nccl_overlap_pct"))
             continue;
-        Finding f;
-        f.id = QStringLiteral("nccl_not_overlapped");
-        f.severity = Severity::Warning;
-        f.title = QStringLiteral("%1: only %2 of NCCL time overlaps compute").arg(kSubjectGpu, pct(d.overlapPercent()));
+        Finding f = finding("nccl_not_overlapped", Severity::Warning,
+            QStringLiteral("%1: only %2 of NCCL time overlaps compute").arg(kSubjectGpu, pct(d.overlapPercent())));
         f.detail = QStringLiteral("NCCL kernels run %1 (%2 of the window), of which %3 alone; %4 overlaps compute.")
                        .arg(formatDuration(d.ncclNs()), pct(ncclShare), formatDuration(d.ncclOnlyNs),
                            formatDuration(d.overlappedNs));
@@ -116,11 +114,9 @@ void FindingsBuilder::ncclSharedStream()
         [](const auto& a, const auto& b) { return a.second < b.second; });
     if (worst->second <= 0) // nothing was waiting behind the collectives: sharing the stream cost nothing
         return;
-    Finding f;
-    f.id = QStringLiteral("nccl_shared_stream");
-    f.severity = Severity::Warning;
-    f.title = QStringLiteral("NCCL shares a stream with compute: up to %1 of compute queued behind it on %2")
-                  .arg(formatDuration(worst->second), r.deviceLabel(worst->first));
+    Finding f = finding("nccl_shared_stream", Severity::Warning,
+        QStringLiteral("NCCL shares a stream with compute: up to %1 of compute queued behind it on %2")
+            .arg(formatDuration(worst->second), r.deviceLabel(worst->first)));
     f.detail = QStringLiteral("Compute kernels launched before a collective ended waited for it on the same stream: "
                               "%1.")
                    .arg(where.join(QStringLiteral("; ")));
@@ -161,11 +157,9 @@ void FindingsBuilder::ncclSkew()
         for (const NcclSkewDevice& o : r.ncclSkew.devices)
             if (o.device != d.device && (!late || o.arrivedLast > late->arrivedLast))
                 late = &o;
-        Finding f;
-        f.id = QStringLiteral("nccl_skew");
-        f.severity = Severity::Warning;
-        f.title = QStringLiteral("NCCL skew: %1 waits %2 for the other GPUs in collectives (%3 of its NCCL time)")
-                      .arg(kSubjectGpu, formatDuration(d.waitNs), pct(waitShare));
+        Finding f = finding("nccl_skew", Severity::Warning,
+            QStringLiteral("NCCL skew: %1 waits %2 for the other GPUs in collectives (%3 of its NCCL time)")
+                .arg(kSubjectGpu, formatDuration(d.waitNs), pct(waitShare)));
         QStringList perCollective;
         qint64 unmatched = 0;
         for (const NcclSkewCollective& c : r.ncclSkew.collectives) {

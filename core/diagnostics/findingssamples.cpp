@@ -20,13 +20,11 @@ void FindingsBuilder::cpuDuringGpuIdle()
         if (share < th("idle_function_pct"))
             continue;
         const QString function = sampleFunctionName(p, top.function);
-        Finding f;
-        f.id = QStringLiteral("cpu_during_gpu_idle");
-        f.severity = Severity::Warning;
-        f.title = QStringLiteral("%1 idle %2 (%3): %4 was running in %5 %6 % of those samples")
-                      .arg(kSubjectGpu, formatDuration(g.gapNs), gapCauseName(g.dominantCause()),
-                          p.threadLabel(g.topThread), function)
-                      .arg(QString::number(share, 'f', 0));
+        Finding f = finding("cpu_during_gpu_idle", Severity::Warning,
+            QStringLiteral("%1 idle %2 (%3): %4 was running in %5 %6 % of those samples")
+                .arg(kSubjectGpu, formatDuration(g.gapNs), gapCauseName(g.dominantCause()), p.threadLabel(g.topThread),
+                    function)
+                .arg(QString::number(share, 'f', 0)));
         f.detail = QStringLiteral("%1 CPU samples of the threads that launch %2's work fell in its %3 idle gaps (%4); "
                                   "%5 of them (%6 %) were running in %7 (%8), %9 had it on the stack.")
                        .arg(g.samples)

@@ -32,15 +32,13 @@ void FindingsBuilder::phaseDominance()
         if (std::max(cpu, gpu) < th("phase_dominance_pct"))
             continue;
         const bool byGpu = gpu >= cpu;
-        Finding f;
-        f.id = QStringLiteral("phase_dominance");
-        f.severity = Severity::Info;
         const QString of = automatic
             ? (byGpu ? QStringLiteral("the phases' kernel time") : QStringLiteral("the phases' NVTX (wall) time"))
             : (byGpu ? QStringLiteral("the kernel time inside NVTX ranges") : QStringLiteral("the NVTX (wall) time"));
-        f.title = QStringLiteral("%1 %2 takes %3 of %4")
-                      .arg(automatic ? QStringLiteral("NVTX phase") : QStringLiteral("Phase"), shortName(p.phase),
-                          pct(byGpu ? gpu : cpu), of);
+        Finding f = finding("phase_dominance", Severity::Info,
+            QStringLiteral("%1 %2 takes %3 of %4")
+                .arg(automatic ? QStringLiteral("NVTX phase") : QStringLiteral("Phase"), shortName(p.phase),
+                    pct(byGpu ? gpu : cpu), of));
         f.detail = QStringLiteral("%1: %2 instance%7, %3 of NVTX time (%4 of all phases') and %5 of kernel time "
                                   "attributed to its ranges (%6")
                        .arg(p.phase, QString::number(p.instances), formatDuration(p.cpuTime), pct(cpu),
@@ -84,11 +82,8 @@ void FindingsBuilder::tensorCoreUse()
         }
     if (share < th("non_tc_matrix_pct"))
         return;
-    Finding f;
-    f.id = QStringLiteral("tensor_cores");
-    f.severity = Severity::Info;
-    f.title
-        = QStringLiteral("Matrix kernels without tensor cores take %1 of kernel time (name heuristic)").arg(pct(share));
+    Finding f = finding("tensor_cores", Severity::Info,
+        QStringLiteral("Matrix kernels without tensor cores take %1 of kernel time (name heuristic)").arg(pct(share)));
     f.detail = QStringLiteral("Tensor-core kernels take %1 of kernel time; of the others, these look like matrix work "
                               "by their names: %2. Told from kernel names by the rules %3, not measured.")
                    .arg(pct(tc.total.percent()), described.join(QStringLiteral("; ")), tc.rules);
