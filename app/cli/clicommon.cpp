@@ -158,6 +158,15 @@ QCommandLineOption option(const char* name, const QString& help, const char* val
         QString::fromUtf8(name), help, QString::fromUtf8(valueName), QString::fromUtf8(defaultValue));
 }
 
+QCommandLineOption rankIterationMarkerOption()
+{
+    return option("iteration-marker",
+        QStringLiteral("The NVTX range of one iteration on every rank: its exact name, the name up to numbers "
+                       "(ProfilerStep#1 takes every ProfilerStep#N) or a regular expression the whole name matches. "
+                       "Default: the known markers, else a guess from each rank's GPU idle gaps."),
+        "name");
+}
+
 QCommandLineOption outputOption(const QString& help)
 {
     return QCommandLineOption(
@@ -322,6 +331,17 @@ int writeChartPng(QCustomPlot& chart, const QString& file, QSize size)
         return ExitInput;
     }
     return ExitOk;
+}
+
+QString commandHelp(const char* command)
+{
+    QFile file(QStringLiteral(":/nsw/cli/%1.txt").arg(QLatin1String(command)));
+    const bool opened = file.open(QIODevice::ReadOnly);
+    Q_ASSERT_X(opened, "commandHelp", command);
+    QString text = QString::fromUtf8(file.readAll());
+    if (text.endsWith(QLatin1Char('\n')))
+        text.chop(1); // the file's own line end
+    return text;
 }
 
 bool parseArguments(QCommandLineParser& parser, const QStringList& args, const QString& description, int* exitCode)

@@ -53,6 +53,8 @@ QCommandLineOption formatOption(const QString& help, const QString& defaultForma
 /// --@p name, with @p help; it takes a value shown as @p valueName when one is given, @p defaultValue when not set.
 QCommandLineOption option(
     const char* name, const QString& help, const char* valueName = nullptr, const char* defaultValue = nullptr);
+/// --iteration-marker NAME of ranks and summarize (a summary keeps the marker it was made with).
+QCommandLineOption rankIterationMarkerOption();
 /// -o/--output FILE.
 QCommandLineOption outputOption(const QString& help = QStringLiteral("Write to FILE instead of stdout."));
 
@@ -74,6 +76,9 @@ int writeChartPng(QCustomPlot& chart, const QString& file, QSize size);
 
 /// Sets @p exitCode to ExitUsage and returns false: the end of an option parser that has printed what is wrong.
 bool usageError(int* exitCode);
+
+/// The --help description of @p command: resources/cli/COMMAND.txt (through Qt's resources), "%1"... for arg().
+QString commandHelp(const char* command);
 
 /// Parses a command's arguments; on --help prints help and sets @p exitCode to 0, on error prints the error and
 /// sets it to ExitUsage. Returns true when the command should go on.

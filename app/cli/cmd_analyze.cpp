@@ -77,11 +77,7 @@ int runAnalyze(const QStringList& args)
                        "filter (with --nvtx also the range's thread, or process for a start/end range)."));
     focusOptions.addTo(parser);
     int exitCode = ExitOk;
-    const std::optional<QString> trace = parseTraceArguments(parser, args,
-        QStringLiteral("nsys's expert-system rules (nsys analyze): same rows, order, values, headers and "
-                       "messages. A rule without its data prints nsys's SKIPPED message; exit 4 when no rule "
-                       "could run."),
-        &exitCode);
+    const std::optional<QString> trace = parseTraceArguments(parser, args, commandHelp("analyze"), &exitCode);
     if (!trace)
         return exitCode;
     QString fmt = parser.value(format);

@@ -85,11 +85,7 @@ int runCache(const QStringList& args)
         = option("format", QStringLiteral("list as text (default) or json."), "text|json", "text");
     parser.addOption(format);
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args,
-            QStringLiteral("The caches under NSYS_WORKBENCH_CACHE_DIR (default ~/.cache/nsys-workbench): loaded "
-                           "profiles (profiles/) and SQLite exports of reports (exports/), kept within one size limit "
-                           "(NSYS_WORKBENCH_CACHE_MAX_MB, or Nsight Systems Settings), least recently used first out."),
-            &exitCode))
+    if (!parseArguments(parser, args, commandHelp("cache"), &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1

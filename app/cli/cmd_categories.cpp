@@ -99,12 +99,7 @@ std::optional<CategoriesCommand> parseCategories(const QStringList& args, int* e
         QStringLiteral("Rows that overlap it count: sum with whole durations, busy/exclusive/g2g clipped to the range; "
                        "--elapsed capture is then the range's length. Resolved in each TRACE."));
     focusOptions.addTo(parser);
-    if (!parseArguments(parser, args,
-            QStringLiteral(
-                "Kernel categories by regex rules (gputrc2graph's format and semantics: rules in file order, "
-                "first match wins, case-sensitive re.search on demangled names and [CUDA memcpy ...] / "
-                "[CUDA memset])."),
-            exitCode))
+    if (!parseArguments(parser, args, commandHelp("categories"), exitCode))
         return std::nullopt;
     CategoriesCommand c;
     *exitCode = ExitUsage;

@@ -289,10 +289,7 @@ std::optional<CompareCommand> parseCompareCommand(const QStringList& args, int* 
     QCommandLineParser parser;
     const CompareOptionSet o;
     o.addTo(parser);
-    if (!parseArguments(parser, args,
-            QStringLiteral("Compares profiles side by side against the first one (the baseline): per kernel category, "
-                           "kernel name or NVTX path, total GPU time, instances, delta and status."),
-            exitCode))
+    if (!parseArguments(parser, args, commandHelp("compare"), exitCode))
         return std::nullopt;
 
     CompareCommand c;

@@ -19,10 +19,7 @@ int runExport(const QStringList& args)
     const FocusOptions focusOptions(QStringLiteral("Only the events that overlap it are written, whole."));
     focusOptions.addTo(parser);
     int exitCode = ExitOk;
-    const std::optional<QString> trace = parseTraceArguments(parser, args,
-        QStringLiteral("The timeline's events as a trace other tools open: one complete event per kernel, memory "
-                       "operation, CUDA API call, NVTX range and OS runtime call, ts/dur in µs with ns kept."),
-        &exitCode);
+    const std::optional<QString> trace = parseTraceArguments(parser, args, commandHelp("export"), &exitCode);
     if (!trace)
         return exitCode;
     if (!checkFormat(parser.value(format), { QStringLiteral("perfetto") }))

@@ -274,7 +274,7 @@ int runInfo(const QStringList& args)
     const QCommandLineOption output = outputOption();
     parser.addOptions({ format, load, output });
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args, QStringLiteral("Describe an nsys SQLite export."), &exitCode))
+    if (!parseArguments(parser, args, commandHelp("info"), &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {

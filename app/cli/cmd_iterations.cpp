@@ -27,15 +27,8 @@ int runIterations(const QStringList& args)
     const QCommandLineOption output = outputOption();
     parser.addOptions({ marker, format, output });
     int exitCode = ExitOk;
-    const std::optional<QString> trace = parseTraceArguments(parser, args,
-        QStringLiteral("The iterations of a run (training steps, serving steps) from an NVTX marker, each with "
-                       "its start, duration, GPU busy and idle time, kernel count, top category (the shipped "
-                       "vllm/llama rules, the workbench's default), top kernel and a robust "
-                       "outlier flag. Without a marker, iterations are guessed from GPU idle gaps, and every "
-                       "output says so. Library ranges (cub::, thrust::, NCCL, cuBLAS...) are never "
-                       "iterations. Exits 4 when no iterations can be found.\n\n")
-            + iterationDefinitions() + QLatin1Char('.'),
-        &exitCode);
+    const std::optional<QString> trace = parseTraceArguments(
+        parser, args, commandHelp("iterations") + iterationDefinitions() + QLatin1Char('.'), &exitCode);
     if (!trace)
         return exitCode;
     const QString fmt = parser.value(format);

@@ -140,14 +140,7 @@ int runMfu(const QStringList& args)
     const MfuOptions o;
     o.addTo(parser);
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args,
-            QStringLiteral("Model FLOPs utilization: achieved TFLOP/s and MFU per iteration (iterations from an NVTX "
-                           "marker, or guessed from GPU idle gaps with high confidence) and per NVTX range, against "
-                           "the GPU's peak from a built-in table (dense, per precision; --peak-tflops overrides), "
-                           "with a roofline when bytes are given. FLOPs come from --flops, from the transformer "
-                           "calculator (--params, --tokens [--layers --hidden --seq] [--inference]) or per range "
-                           "(--ranges). Every assumption is printed with the numbers."),
-            &exitCode))
+    if (!parseArguments(parser, args, commandHelp("mfu"), &exitCode))
         return exitCode;
     const QString fmt = parser.value(o.format);
     if (!checkFormat(fmt, { QStringLiteral("text"), QStringLiteral("csv"), QStringLiteral("json") }))

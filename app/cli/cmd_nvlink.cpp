@@ -374,11 +374,7 @@ std::optional<Options> parseNvlinkOptions(const QStringList& args, int* exitCode
         QStringLiteral("TRACE_DIR|FILE.bin|EXPORT.sqlite|REPORT.nsys-rep"));
     const NvlinkOptionSet options;
     parser.addOptions(options.all());
-    if (!parseArguments(parser, args,
-            QStringLiteral("NVLink throughput of an NVML recording (NVF1) or nsys GPU metrics, and the kernels running "
-                           "at its peaks. The metrics and their JSON are those of the CCL-Bench NVLink tools; records "
-                           "whose NVML call failed and counter resets are not counted (those tools count them)."),
-            exitCode))
+    if (!parseArguments(parser, args, commandHelp("nvlink"), exitCode))
         return std::nullopt;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {

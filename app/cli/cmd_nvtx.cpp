@@ -58,10 +58,7 @@ std::optional<NvtxCommand> parseNvtxCommand(const QStringList& args, int* exitCo
     const FocusOptions focusOptions(
         QStringLiteral("The tree holds the ranges that overlap it, their GPU work projected as usual."));
     focusOptions.addTo(parser);
-    const std::optional<QString> trace = parseTraceArguments(parser, args,
-        QStringLiteral("The NVTX range tree with the GPU time of the kernels launched inside each range "
-                       "(innermost range on the launching thread), coverage, and time per phase."),
-        exitCode);
+    const std::optional<QString> trace = parseTraceArguments(parser, args, commandHelp("nvtx"), exitCode);
     if (!trace)
         return std::nullopt;
     *exitCode = ExitUsage;

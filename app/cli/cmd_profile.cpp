@@ -130,11 +130,7 @@ std::optional<ProfileCommand> parseProfileCommand(const QStringList& args, int* 
     const QCommandLineOption recorderGpus = option("nvlink-gpus",
         QStringLiteral("The GPUs to record, one recorder each: 0, 0-3 or 0,2 (default 0)."), "list", "0");
     parser.addOptions({ trace, delay, duration, sampleCpu, output, png, pngSize, recorder, recorderGpus });
-    if (!parseArguments(parser, own,
-            QStringLiteral("Profiles an application with nsys profile (found as Preferences, NSYS_WORKBENCH_NSYS or "
-                           "PATH say), then prints the kernel summary of the report. nsys's own output goes to "
-                           "stderr."),
-            exitCode))
+    if (!parseArguments(parser, own, commandHelp("profile"), exitCode))
         return std::nullopt;
     *exitCode = ExitUsage;
     const QStringList command = parser.positionalArguments() + application;

@@ -12,15 +12,6 @@ namespace nsw::cli {
 
 namespace {
 
-QCommandLineOption markerOption()
-{
-    return { QStringLiteral("iteration-marker"),
-        QStringLiteral("The NVTX range of one iteration on every rank: its exact name, the name up to numbers "
-                       "(ProfilerStep#1 takes every ProfilerStep#N) or a regular expression the whole name matches. "
-                       "Default: the known markers, else a guess from each rank's GPU idle gaps."),
-        QStringLiteral("name") };
-}
-
 /// Prints each input's reading warnings and each problem, in input order.
 void printProblems(const RanksResult& result)
 {
@@ -40,7 +31,7 @@ int runRanks(const QStringList& args)
         QStringLiteral("Exports (one per rank, per node, or one holding every rank), reports, rank summaries "
                        "(summarize), or folders of them."),
         QStringLiteral("INPUT..."));
-    const QCommandLineOption marker = markerOption();
+    const QCommandLineOption marker = rankIterationMarkerOption();
     const QCommandLineOption metric = option("metric",
         QStringLiteral("What the rank × iteration table shows (md and csv): %1 (default: time). Bubble is the idle "
                        "share of the iteration in %.")
@@ -54,18 +45,7 @@ int runRanks(const QStringList& args)
     const QCommandLineOption output = outputOption();
     parser.addOptions({ marker, metric, format, output });
     int exitCode = ExitOk;
-    if (!parseArguments(parser, args,
-            QStringLiteral(
-                "The ranks of a distributed run side by side: every process that ran kernels is a rank (its number "
-                "from the file name when a file holds one rank, else the process order by GPU), shown with host, PID "
-                "and GPU. NCCL kernels are matched across ranks by name and order per NCCL stream; per collective: "
-                "each rank's arrival (kernel start), the last arrival, each rank's wait (last arrival - own "
-                "arrival), the transfer after it. Clocks of different exports are aligned by their session start "
-                "times, refined by the collectives' ends. Per rank x iteration: compute, communication (wait and "
-                "transfer), memory, idle, bubble share. Findings: persistent or rotating stragglers, slow compute or "
-                "late start, outlier iterations, load imbalance. Inputs that cannot be analysed are named on stderr "
-                "(and under problems); the others are analysed. Exits 4 when no rank can be analysed."),
-            &exitCode))
+    if (!parseArguments(parser, args, commandHelp("ranks"), &exitCode))
         return exitCode;
     if (parser.positionalArguments().isEmpty()) {
         printError(QStringLiteral("ranks takes at least one INPUT (see ranks --help)"));

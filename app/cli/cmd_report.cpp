@@ -28,20 +28,7 @@ int runReport(const QStringList& args)
     const DiagnosticsOptions options;
     options.addTo(parser);
     int exitCode = ExitOk;
-    const std::optional<QString> trace = parseTraceArguments(parser, args,
-        QStringLiteral(
-            "Diagnoses a profile and writes a report: findings (severity, the numbers that triggered "
-            "them, evidence, recommendation; ranked by the GPU time they cost (idle time their cause leaves, "
-            "communication not hidden, waiting for a peer; host time is said as host time); checks whose data is "
-            "missing say so instead of firing) and the analyses behind them: GPU idle gaps per device "
-            "and stream with their cause, the gap histogram, compute/NCCL overlap, NCCL per "
-            "collective and stream, launch cost, synchronisation per process and thread, memory "
-            "transfers by direction and memory kind, per-process tables, the GPU time breakdown, "
-            "NVTX coverage and phases, iteration outliers. report.html is one self-contained page "
-            "with the charts embedded as PNG (also written to charts/*.png). report.json holds the "
-            "findings and every table under "
-            "\"metrics\", raw values (ns, times on the export's own clock, bytes, percent)."),
-        &exitCode);
+    const std::optional<QString> trace = parseTraceArguments(parser, args, commandHelp("report"), &exitCode);
     if (!trace)
         return exitCode;
     const QString dir = parser.value(out);
@@ -100,10 +87,7 @@ int runFindings(const QStringList& args)
     const DiagnosticsOptions options;
     options.addTo(parser);
     int exitCode = ExitOk;
-    const std::optional<QString> trace = parseTraceArguments(parser, args,
-        QStringLiteral("The findings of `report` on stdout: each with its severity, numbers, evidence and "
-                       "recommendation, then the checks not run for missing data."),
-        &exitCode);
+    const std::optional<QString> trace = parseTraceArguments(parser, args, commandHelp("findings"), &exitCode);
     if (!trace)
         return exitCode;
     const QString fmt = parser.value(format);

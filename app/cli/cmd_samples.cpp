@@ -88,11 +88,7 @@ std::optional<SamplesCommand> parseSamplesCommand(const QStringList& args, int* 
     parser.addOptions({ view, thread, process, during, format, output });
     const FocusOptions focusOptions(QStringLiteral("Only the samples taken inside it."));
     focusOptions.addTo(parser);
-    const std::optional<QString> trace = parseTraceArguments(parser, args,
-        QStringLiteral("CPU samples (nsys profile -s cpu) by function: self samples (the function was running) "
-                       "and total samples (it was on the stack), as a flat list or a call tree, optionally only "
-                       "while the GPUs were idle."),
-        exitCode);
+    const std::optional<QString> trace = parseTraceArguments(parser, args, commandHelp("samples"), exitCode);
     if (!trace)
         return std::nullopt;
     *exitCode = ExitUsage;

@@ -51,10 +51,7 @@ std::optional<StatsCommand> parseStatsCommand(const QStringList& args, int* exit
     parser.addOptions({ report, format, output });
     const FocusOptions focusOptions(QStringLiteral("Reports count the rows that overlap it, durations not clipped."));
     focusOptions.addTo(parser);
-    const std::optional<QString> trace = parseTraceArguments(parser, args,
-        QStringLiteral("Statistics reports computed as nsys stats computes them: same rows, grouping, "
-                       "rounding, order and headers."),
-        exitCode);
+    const std::optional<QString> trace = parseTraceArguments(parser, args, commandHelp("stats"), exitCode);
     if (!trace)
         return std::nullopt;
     *exitCode = ExitUsage;

@@ -11,23 +11,14 @@ int runSummarize(const QStringList& args)
 {
     QCommandLineParser parser;
     addTraceArgument(parser, QStringLiteral("An export (or a report) of one or more ranks."));
-    const QCommandLineOption marker = option("iteration-marker",
-        QStringLiteral("The NVTX range of one iteration, as ranks --iteration-marker takes it (ranks refuses a "
-                       "summary made with another marker than it is asked for). Default: automatic."),
-        "name");
+    const QCommandLineOption marker = rankIterationMarkerOption();
     const QCommandLineOption output
         = outputOption(QStringLiteral("The summary to write (required; by convention FILE.%1).")
                            .arg(QLatin1String(kRankSummarySuffix)));
     parser.addOptions({ marker, output });
     int exitCode = ExitOk;
-    const std::optional<QString> trace = parseTraceArguments(parser, args,
-        QStringLiteral("Writes what `ranks` needs of an export's ranks into a small summary file (format "
-                       "version %1, see docs/rank-summary.md): ranks, iterations and their breakdown, every NCCL "
-                       "kernel's start and end, kernel sums per name. `ranks` over summaries gives the same "
-                       "output as over the exports. Meant to run next to the data, e.g. as a Slurm job array "
-                       "(packaging/slurm/summarize.sbatch). Exits 4 when the export has no rank (no kernels).")
-            .arg(kRankSummaryVersion),
-        &exitCode);
+    const std::optional<QString> trace
+        = parseTraceArguments(parser, args, commandHelp("summarize").arg(kRankSummaryVersion), &exitCode);
     if (!trace)
         return exitCode;
     if (!parser.isSet(output) || parser.value(output).isEmpty() || parser.value(output) == QLatin1String("-")) {

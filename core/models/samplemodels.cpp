@@ -64,7 +64,7 @@ QVariant sampleHeader(int section, Qt::Orientation orientation, int role, int pr
 } // namespace
 
 SampleFlatModel::SampleFlatModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : SampleColumns(parent)
 { }
 
 void SampleFlatModel::setFunctions(ProfilePtr profile, std::vector<FunctionCount> functions, qint64 samples)
@@ -88,26 +88,14 @@ int SampleFlatModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : int(m_functions.size());
 }
 
-int SampleFlatModel::columnCount(const QModelIndex& parent) const
+SampleRowCounts SampleFlatModel::countsAt(const QModelIndex& index) const
 {
-    return parent.isValid() ? 0 : SampleColumnCount;
-}
-
-QVariant SampleFlatModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
     const FunctionCount& f = m_functions[std::size_t(index.row())];
-    return sampleCell(*m_profile, f.function, f.self, f.total, m_samples, index.column(), role);
-}
-
-QVariant SampleFlatModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    return sampleHeader(section, orientation, role, m_bySelf ? SampleSelfColumn : -1);
+    return { f.function, f.self, f.total };
 }
 
 SampleTreeModel::SampleTreeModel(QObject* parent)
-    : TreeModel<SampleViewNode>(parent)
+    : SampleColumns(parent)
 { }
 
 void SampleTreeModel::setRows(ProfilePtr profile, const std::vector<SampleTreeRow>& rows, qint64 samples)
@@ -148,22 +136,32 @@ std::int32_t SampleTreeModel::functionOf(const QModelIndex& index) const
     return index.isValid() ? node(nodeOf(index)).function : -1;
 }
 
-int SampleTreeModel::columnCount(const QModelIndex&) const
+SampleRowCounts SampleTreeModel::countsAt(const QModelIndex& index) const
+{
+    const SampleViewNode& n = node(nodeOf(index));
+    return { n.function, n.self, n.total };
+}
+
+template <typename Base> int SampleColumns<Base>::columnCount(const QModelIndex&) const
 {
     return SampleColumnCount;
 }
 
-QVariant SampleTreeModel::data(const QModelIndex& index, int role) const
+template <typename Base> QVariant SampleColumns<Base>::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || !hasNodes())
+    if (!this->checkIndex(index, QAbstractItemModel::CheckIndexOption::IndexIsValid))
         return {};
-    const SampleViewNode& n = node(nodeOf(index));
-    return sampleCell(*m_profile, n.function, n.self, n.total, m_samples, index.column(), role);
+    const SampleRowCounts c = countsAt(index);
+    return sampleCell(*m_profile, c.function, c.self, c.total, m_samples, index.column(), role);
 }
 
-QVariant SampleTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+template <typename Base>
+QVariant SampleColumns<Base>::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    return sampleHeader(section, orientation, role, m_byTotal ? SampleTotalColumn : -1);
+    return sampleHeader(section, orientation, role, presortedColumn());
 }
+
+template class SampleColumns<QAbstractTableModel>;
+template class SampleColumns<TreeModel<SampleViewNode>>;
 
 } // namespace nsw

@@ -93,14 +93,16 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addRow("top level") << QStringList { QStringLiteral("--help") };
-        QTest::addRow("stats") << QStringList { QStringLiteral("stats"), QStringLiteral("--help") };
-        QTest::addRow("info") << QStringList { QStringLiteral("info"), QStringLiteral("--help") };
-        QTest::addRow("nvtx") << QStringList { QStringLiteral("nvtx"), QStringLiteral("--help") };
-        QTest::addRow("categories") << QStringList { QStringLiteral("categories"), QStringLiteral("--help") };
-        QTest::addRow("nvlink") << QStringList { QStringLiteral("nvlink"), QStringLiteral("--help") };
-        QTest::addRow("compare") << QStringList { QStringLiteral("compare"), QStringLiteral("--help") };
-        for (const char* command : kOneExportCommands)
-            QTest::addRow("%s", command) << QStringList { QString::fromLatin1(command), QStringLiteral("--help") };
+        // Every command the top-level help lists, each described (its text is resources/cli/COMMAND.txt).
+        const Run top = run({ QStringLiteral("--help") });
+        const QString commands
+            = top.out.section(QStringLiteral("Commands:\n"), 1).section(QStringLiteral("\n\n"), 0, 0);
+        QStringList names;
+        for (const QString& line : commands.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
+            names << line.simplified().section(QLatin1Char(' '), 0, 0);
+        QCOMPARE(names.size(), 17);
+        for (const QString& name : names)
+            QTest::addRow("%s", qPrintable(name)) << QStringList { name, QStringLiteral("--help") };
     }
     void helpForEveryCommand()
     {
@@ -108,10 +110,14 @@ private Q_SLOTS:
         const Run r = run(args);
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QStringLiteral("Usage:")), qPrintable(r.out));
-        // The usage line names the command as it is typed.
-        if (args.first() != QLatin1String("--help"))
-            QVERIFY2(r.out.startsWith(QStringLiteral("Usage: nsys-workbench ") + args.first() + QLatin1Char(' ')),
-                qPrintable(r.out));
+        if (args.first() == QLatin1String("--help"))
+            return;
+        // The usage line names the command as it is typed; a description follows it, then the options.
+        QVERIFY2(r.out.startsWith(QStringLiteral("Usage: nsys-workbench ") + args.first() + QLatin1Char(' ')),
+            qPrintable(r.out));
+        const QString description = r.out.section(QLatin1Char('\n'), 1, 1);
+        QVERIFY2(description.size() > 40 && !description.startsWith(QStringLiteral("Options:")), qPrintable(r.out));
+        QVERIFY2(!description.contains(QStringLiteral("%1")), qPrintable(description));
     }
 
     void kernelSummaryCsvIsExact()
