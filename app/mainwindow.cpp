@@ -412,7 +412,14 @@ void MainWindow::connectLoads()
         }
         m_recent->add(path);
     });
+    connect(m_loads, &LoadCoordinator::firstStageArriving, this, [this]() {
+        // Until the panes have the profile (the next turn), the window shows what it showed: no frame of empty panes.
+        setUpdatesEnabled(false);
+        setStartMode(false);
+    });
+    connect(this, &MainWindow::loadEnded, this, [this]() { setUpdatesEnabled(true); });
     connect(m_loads, &LoadCoordinator::firstStageOpened, this, [this](const QString& path) {
+        setUpdatesEnabled(true);
         statusBar()->showMessage(
             tr("Kernels of %1 are ready; reading CUDA API calls, NVTX and OS runtime…").arg(path), 15000);
     });
@@ -422,11 +429,13 @@ void MainWindow::connectLoads()
         // A failed load leaves the open profiles untouched; the banner names the file and stays until dismissed.
         const LoadError failure = LoadError::fromMessage(path, error, kind);
         m_errors->add(failure);
+        updateStartMode(); // a first stage about to open made room for it
         Q_EMIT loadEnded(path, false, failure.text());
     });
     connect(m_loads, &LoadCoordinator::cancelled, this, [this](const QString& path) {
         statusBar()->showMessage(tr("Loading %1 cancelled").arg(path), 8000);
         m_pendingRecordings.erase(path);
+        updateStartMode();
         Q_EMIT loadEnded(path, false, tr("cancelled"));
     });
 }
@@ -453,7 +462,7 @@ void MainWindow::refreshProfileSelector()
         m_profileSelector->addItem(s->displayName(), s->path());
     const auto it = std::find(sessions.begin(), sessions.end(), m_workbench->current());
     m_profileSelector->setCurrentIndex(it == sessions.end() ? -1 : int(it - sessions.begin()));
-    setStartMode(sessions.empty() && m_ranks->inputs().isEmpty());
+    updateStartMode();
     setWindowTitle(m_workbench->current() ? tr("%1 — nsys-workbench").arg(m_workbench->current()->displayName())
                                           : tr("nsys-workbench"));
 }
@@ -516,6 +525,11 @@ void MainWindow::closeEvent(QCloseEvent* event)
     saveLayout();
     m_loads->cancelAll();
     event->accept();
+}
+
+void MainWindow::updateStartMode()
+{
+    setStartMode(m_workbench->sessions().empty() && m_ranks->inputs().isEmpty());
 }
 
 void MainWindow::setStartMode(bool on)

@@ -103,6 +103,8 @@ private:
     void openProfileDialog();
     void showLoadError(const QString& path, const QString& reason);
     void setStartMode(bool on);
+    /// The start page while no profile is open (nor a ranks view), the panes otherwise.
+    void updateStartMode();
     void onLoaded(const QString& path, const std::shared_ptr<LoadedProfile>& loaded);
     void refreshProfileSelector();
     void updateStatus();

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QTimer>
 #include <algorithm>
 
 namespace nsw {
@@ -93,6 +94,20 @@ ProfileSession* LoadCoordinator::openSession(LoadJob* job, const LoadedProfile& 
 
 void LoadCoordinator::onFirstStage(LoadJob* job, const std::shared_ptr<LoadedProfile>& firstStage)
 {
+    m_arrivingFirstStages.insert(job);
+    Q_EMIT firstStageArriving(job->path());
+    // A timer, not a posted call: Qt sends every posted event of a pass without dispatching its timers and input in
+    // between, and the two halves would be one stop of the event loop again.
+    QTimer::singleShot(1, Qt::PreciseTimer, this, [this, guard = QPointer<LoadJob>(job), firstStage]() {
+        if (guard)
+            openFirstStage(guard, firstStage);
+    });
+}
+
+void LoadCoordinator::openFirstStage(LoadJob* job, const std::shared_ptr<LoadedProfile>& firstStage)
+{
+    if (m_arrivingFirstStages.erase(job) == 0)
+        return; // the load ended in between: onLoaded() opened the whole profile, or it failed or was cancelled
     ProfileSession* session = openSession(job, *firstStage);
     m_stagedSessions[job] = session;
     // Four updates a second are plenty for the panes' waiting notes (the load row shows every step).
@@ -108,6 +123,7 @@ void LoadCoordinator::onFirstStage(LoadJob* job, const std::shared_ptr<LoadedPro
 
 void LoadCoordinator::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& loaded)
 {
+    m_arrivingFirstStages.erase(job);
     const QString path = job->path();
     const auto staged = m_stagedSessions.find(job);
     if (staged != m_stagedSessions.end() && staged->second)
@@ -132,6 +148,7 @@ void LoadCoordinator::closeStagedSession(LoadJob* job)
 void LoadCoordinator::finishJob(LoadJob* job)
 {
     m_stagedSessions.erase(job);
+    m_arrivingFirstStages.erase(job);
     m_jobs.erase(std::remove(m_jobs.begin(), m_jobs.end(), job), m_jobs.end());
     m_openOrders.erase(job);
     Q_EMIT jobEnded(job);

@@ -9,6 +9,7 @@
 #include <QString>
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace nsw {
@@ -44,6 +45,10 @@ Q_SIGNALS:
     void jobEnded(nsw::LoadJob* job);
     /// A load opened @p session of @p path (at its first stage for a staged load; added to the workbench already).
     void sessionOpened(nsw::ProfileSession* session, const QString& path);
+    /// The first stage of a staged load of @p path has been read and opens in the next turn of the event loop
+    /// (firstStageOpened, or the load ends first): the window makes room for it now (leaves its start page, lays out
+    /// its panes), and the panes take the profile then: two short stops of the event loop instead of one long one.
+    void firstStageArriving(const QString& path);
     /// The first stage of a staged load of @p path is open; the rest is being read.
     void firstStageOpened(const QString& path);
     /// The whole profile of @p path is open.
@@ -57,6 +62,7 @@ Q_SIGNALS:
 private:
     ProfileSession* openSession(LoadJob* job, const LoadedProfile& loaded);
     void onFirstStage(LoadJob* job, const std::shared_ptr<LoadedProfile>& firstStage);
+    void openFirstStage(LoadJob* job, const std::shared_ptr<LoadedProfile>& firstStage);
     void onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& loaded);
     /// Removes the session a staged load opened at its first stage (the load failed or was cancelled).
     void closeStagedSession(LoadJob* job);
@@ -66,6 +72,7 @@ private:
     std::vector<LoadJob*> m_jobs;
     std::map<LoadJob*, quint64> m_openOrders; ///< each load's place in the open order
     std::map<LoadJob*, QPointer<ProfileSession>> m_stagedSessions; ///< opened at the first stage, not yet complete
+    std::set<LoadJob*> m_arrivingFirstStages; ///< first stages to open in the next turn (firstStageArriving)
 };
 
 } // namespace nsw

@@ -217,7 +217,7 @@ int main(int argc, char** argv)
         }
         std::printf(" %s %.2f", qPrintable(p->paneId()), seconds(chosen));
     }
-    std::printf("\n");
+    std::printf(" (peak RSS %.0f MiB by then)\n", peakRssBytes() / 1048576.0);
     stalls.returnToEventLoop();
     window.dockOf(kernels)->raise();
     stalls.returnToEventLoop();
@@ -246,14 +246,17 @@ int main(int argc, char** argv)
         return 2;
     }
     const double exportSeconds = seconds(exportClock);
+    const double rssAfterExport = peakRssBytes();
     stalls.returnToEventLoop();
     QElapsedTimer sortClock;
     sortClock.start();
     executions->sortByColumn(KernelInstanceModel::DurationColumn, Qt::DescendingOrder);
     runUntil([&]() { return !instances->isSorting(); }, 600);
     const double sortSeconds = seconds(sortClock);
-    std::printf("executions: %d rows, CSV %.0f MiB in %.2f s, sorted by duration in %.2f s\n", instances->rowCount(),
-        double(QFileInfo(csv).size()) / 1048576.0, exportSeconds, sortSeconds);
+    std::printf(
+        "executions: %d rows, CSV %.0f MiB in %.2f s (peak RSS %.0f MiB by then), sorted by duration in %.2f s\n",
+        instances->rowCount(), double(QFileInfo(csv).size()) / 1048576.0, exportSeconds, rssAfterExport / 1048576.0,
+        sortSeconds);
 
     const double rss = peakRssBytes();
     const double fileBytes = double(QFileInfo(path).size());

@@ -53,6 +53,8 @@ struct Loads
         };
         QObject::connect(&coordinator, &LoadCoordinator::sessionOpened, &coordinator,
             [add](ProfileSession*, const QString& path) { add("opened", path); });
+        QObject::connect(&coordinator, &LoadCoordinator::firstStageArriving, &coordinator,
+            [add](const QString& path) { add("arriving", path); });
         QObject::connect(&coordinator, &LoadCoordinator::firstStageOpened, &coordinator,
             [add](const QString& path) { add("firstStage", path); });
         QObject::connect(
@@ -247,8 +249,8 @@ private Q_SLOTS:
         Loads loads;
         QVERIFY(loads.loadWhole(demo));
         QCOMPARE(loads.events,
-            QStringList({ QStringLiteral("opened ") + demo, QStringLiteral("firstStage ") + demo,
-                QStringLiteral("loaded ") + demo }));
+            QStringList({ QStringLiteral("arriving ") + demo, QStringLiteral("opened ") + demo,
+                QStringLiteral("firstStage ") + demo, QStringLiteral("loaded ") + demo }));
         QCOMPARE(loads.workbench.sessions().size(), std::size_t(1)); // completed, not opened twice
         const ProfileSession* session = loads.workbench.sessions().front();
         QVERIFY(session->isComplete());

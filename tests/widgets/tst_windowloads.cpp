@@ -7,6 +7,7 @@
 #include "core/controllers/comparecontroller.h"
 #include "core/models/kernelinstancemodel.h"
 #include "core/models/reporttablemodel.h"
+#include "core/session/loadcoordinator.h"
 #include "core/session/loadjob.h"
 #include "core/session/workbench.h"
 #include "loaderfixtures.h"
@@ -32,6 +33,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <memory>
 #include <set>
 
@@ -227,6 +229,45 @@ private Q_SLOTS:
         statistics->reportSelector()->setCurrentIndex(
             statistics->reportSelector()->findData(QStringLiteral("cuda_api_sum")));
         QTRY_VERIFY(statistics->model()->rowCount() > 0);
+    }
+
+    void theFirstStageMakesRoomThenFillsThePanesInTwoTurns()
+    {
+        // Leaving the start page (laying out every pane) and filling the panes were one long stop of the event loop
+        // when the kernels arrived: now the window makes room in one turn and the panes take the profile in the next,
+        // and no frame in between shows the panes empty (the window does not paint until they have the profile).
+        const QString demo = uncachedCopyOfDemo(QStringLiteral("demo-two-turns.sqlite"));
+        MainWindow w(true);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.startPage()->isVisible());
+        auto* loads = w.findChild<LoadCoordinator*>();
+        QVERIFY(loads);
+        auto* kernels = w.findChild<KernelTablePane*>();
+        bool arrived = false;
+        connect(loads, &LoadCoordinator::firstStageArriving, this, [&]() {
+            arrived = true;
+            QVERIFY(!w.startPage()->isVisible());
+            QVERIFY(isOnScreenIn(kernels->summaryView(), &w));
+            QVERIFY(w.workbench()->sessions().empty()); // the panes get the profile in the next turn
+            QVERIFY(!w.updatesEnabled());
+        });
+        bool timerRanBetween = false;
+        QTimer between; // a timer of the event loop, started when the room is made
+        between.setSingleShot(true);
+        connect(&between, &QTimer::timeout, this, [&]() { timerRanBetween = true; });
+        connect(loads, &LoadCoordinator::firstStageArriving, &between, [&]() { between.start(0); });
+        bool openedAfterATurn = false;
+        connect(loads, &LoadCoordinator::sessionOpened, this, [&]() { openedAfterATurn = arrived && timerRanBetween; });
+        m_gate.close({ QFileInfo(demo).absoluteFilePath() }, false, QStringLiteral("Joining"));
+        w.openFiles({ demo });
+        QTRY_COMPARE_WITH_TIMEOUT(w.workbench()->sessions().size(), std::size_t(1), 20000);
+        QVERIFY(arrived);
+        QVERIFY(openedAfterATurn);
+        QVERIFY(w.updatesEnabled());
+        QTRY_VERIFY(kernels->summaryView()->model()->rowCount() > 0);
+        QVERIFY(grabIsNotBlank(kernels->summaryView()));
     }
 
     void cancellingTheSecondStageClosesOnlyItsProfile()

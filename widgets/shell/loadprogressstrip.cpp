@@ -3,6 +3,7 @@
 
 #include "core/session/loadjob.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -10,6 +11,7 @@
 #include <QPushButton>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <memory>
 
 namespace nsw {
 
@@ -85,8 +87,15 @@ LoadProgressStrip::Row LoadProgressStrip::makeRow(LoadJob* job)
 {
     const Row row
         = makeRowWidgets(tr("Loading <b>%1</b>").arg(QFileInfo(job->path()).fileName().toHtmlEscaped()), job->path());
+    // QProgressBar paints a new value at once (repaint(), not at the window's next paint): a load reports hundreds of
+    // steps, and each stopped the GUI thread for a paint. Ten a second are plenty; a new stage shows at once.
     connect(job, &LoadJob::progress, row.widget,
-        [this, row](int permille, const QString& text) { showProgress(row, permille, text); });
+        [this, row, shown = std::make_shared<QElapsedTimer>()](int permille, const QString& text) {
+            if (shown->isValid() && shown->elapsed() < 100 && text == row.stage->text())
+                return;
+            shown->start();
+            showProgress(row, permille, text);
+        });
     connect(row.cancel, &QPushButton::clicked, job, &LoadJob::cancel);
     return row;
 }
