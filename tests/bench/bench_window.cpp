@@ -215,9 +215,10 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "%s: not filled 600 s after its tab was chosen\n", qPrintable(p->paneId()));
             return 2;
         }
-        std::printf(" %s %.2f", qPrintable(p->paneId()), seconds(chosen));
+        std::printf(
+            " %s %.2f (peak RSS %.0f MiB)", qPrintable(p->paneId()), seconds(chosen), peakRssBytes() / 1048576.0);
     }
-    std::printf(" (peak RSS %.0f MiB by then)\n", peakRssBytes() / 1048576.0);
+    std::printf("\n");
     stalls.returnToEventLoop();
     window.dockOf(kernels)->raise();
     stalls.returnToEventLoop();
