@@ -5,10 +5,17 @@
 #include "core/profile/intervals.h"
 #include "core/profile/profile.h"
 
+#include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
 namespace nsw {
+
+/// Per GPU (by id) that ran anything: the time it runs a kernel or a memory operation (the union over all its
+/// streams). Built once per profile (Profile::derived) from the kernels and memory operations with their placement.
+using BusyByGpu = std::map<int, IntervalUnion>;
+std::shared_ptr<const BusyByGpu> gpuBusyByGpu(const Profile& profile);
 
 /// The time at least one GPU runs a kernel or a memory operation: the union of their intervals over all GPUs
 /// (IntervalUnion::coveredWithin() gives the busy time inside a range). A cancelled @p job gives an empty union.

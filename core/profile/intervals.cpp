@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profile/intervals.h"
 
+#include "core/util/hugepages.h"
 #include "core/util/sortruns.h"
 
 #include <algorithm>
@@ -148,11 +149,38 @@ TimeNs IntervalUnion::intersectionLength(const IntervalUnion& other) const
     return sum;
 }
 
+IntervalUnion unite(std::span<const IntervalUnion* const> unions)
+{
+    std::size_t total = 0;
+    for (const IntervalUnion* u : unions)
+        total += u->intervals().size();
+    std::vector<TimeInterval> merged;
+    reserveHugePages(merged, total);
+    std::vector<std::size_t> next(unions.size(), 0);
+    for (;;) {
+        // The input with the earliest next start (a handful of inputs: the GPUs of a profile).
+        std::size_t pick = unions.size();
+        for (std::size_t k = 0; k < unions.size(); ++k) {
+            const std::vector<TimeInterval>& iv = unions[k]->intervals();
+            if (next[k] < iv.size()
+                && (pick == unions.size() || iv[next[k]].first < unions[pick]->intervals()[next[pick]].first))
+                pick = k;
+        }
+        if (pick == unions.size())
+            break;
+        const TimeInterval& i = unions[pick]->intervals()[next[pick]++];
+        if (!merged.empty() && i.first <= merged.back().second)
+            merged.back().second = std::max(merged.back().second, i.second);
+        else
+            merged.push_back(i);
+    }
+    return IntervalUnion(std::move(merged)); // one run, already merged: the constructor's passes find nothing to do
+}
+
 IntervalUnion unite(const IntervalUnion& a, const IntervalUnion& b)
 {
-    std::vector<TimeInterval> all = a.intervals();
-    all.insert(all.end(), b.intervals().begin(), b.intervals().end());
-    return IntervalUnion(std::move(all));
+    const IntervalUnion* both[] = { &a, &b };
+    return unite(both);
 }
 
 } // namespace nsw

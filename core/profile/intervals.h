@@ -3,6 +3,7 @@
 
 #include "core/profile/profile.h"
 
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,8 @@ private:
     TimeNs m_lastStart = 0;
 };
 
+/// The union of several unions, merged from their sorted intervals (no sort, no copy of every input first).
+IntervalUnion unite(std::span<const IntervalUnion* const> unions);
 /// The union of two unions.
 IntervalUnion unite(const IntervalUnion& a, const IntervalUnion& b);
 

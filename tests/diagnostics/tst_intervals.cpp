@@ -7,6 +7,7 @@
 using namespace nsw;
 
 Q_DECLARE_METATYPE(std::vector<nsw::TimeInterval>)
+Q_DECLARE_METATYPE(std::vector<std::vector<nsw::TimeInterval>>)
 Q_DECLARE_METATYPE(std::vector<qint64>)
 Q_DECLARE_METATYPE(std::vector<bool>)
 
@@ -20,6 +21,8 @@ private Q_SLOTS:
     void coveredWithin_data();
     void coveredWithin();
     void intersection();
+    void uniteOfSeveral_data();
+    void uniteOfSeveral();
     void cursor_data();
     void cursor();
 };
@@ -111,6 +114,43 @@ void TestIntervals::intersection()
     QCOMPARE(a.intersectionLength(b), TimeNs(5 + 5 + 2));
     QCOMPARE(b.intersectionLength(a), TimeNs(12));
     QCOMPARE(unite(a, b).length(), TimeNs(40));
+}
+
+void TestIntervals::uniteOfSeveral_data()
+{
+    // Each input's intervals (sorted and disjoint, as a union holds them) and the union of all, worked by hand.
+    QTest::addColumn<std::vector<std::vector<TimeInterval>>>("inputs");
+    QTest::addColumn<std::vector<TimeInterval>>("expected");
+    QTest::newRow("four GPUs, overlapping across inputs") << std::vector<std::vector<TimeInterval>> {
+        { { 0, 10 }, { 50, 60 } }, { { 5, 20 }, { 70, 80 } }, { { 19, 30 } }, { { 55, 75 }, { 90, 95 } }
+    } << std::vector<TimeInterval> { { 0, 30 }, { 50, 80 }, { 90, 95 } };
+    QTest::newRow("touching intervals of different inputs merge")
+        << std::vector<std::vector<TimeInterval>> { { { 0, 10 }, { 30, 40 } }, { { 10, 20 } }, { { 20, 30 } } }
+        << std::vector<TimeInterval> { { 0, 40 } };
+    QTest::newRow("one input holds another")
+        << std::vector<std::vector<TimeInterval>> { { { 0, 100 } }, { { 10, 20 }, { 30, 40 }, { 99, 120 } } }
+        << std::vector<TimeInterval> { { 0, 120 } };
+    QTest::newRow("an empty input, disjoint others") << std::vector<std::vector<TimeInterval>> { {}, { { 40, 50 } },
+        { { 0, 5 }, { 60, 61 } } } << std::vector<TimeInterval> { { 0, 5 }, { 40, 50 }, { 60, 61 } };
+    QTest::newRow("no inputs") << std::vector<std::vector<TimeInterval>> {} << std::vector<TimeInterval> {};
+}
+
+void TestIntervals::uniteOfSeveral()
+{
+    QFETCH(std::vector<std::vector<TimeInterval>>, inputs);
+    QFETCH(std::vector<TimeInterval>, expected);
+    std::vector<IntervalUnion> unions;
+    for (const std::vector<TimeInterval>& input : inputs)
+        unions.emplace_back(input);
+    std::vector<const IntervalUnion*> pointers;
+    for (const IntervalUnion& u : unions)
+        pointers.push_back(&u);
+    const IntervalUnion all = unite(pointers);
+    QCOMPARE(all.intervals(), expected);
+    TimeNs length = 0;
+    for (const TimeInterval& i : expected)
+        length += i.second - i.first;
+    QCOMPARE(all.length(), length);
 }
 
 void TestIntervals::cursor_data()
