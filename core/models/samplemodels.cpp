@@ -88,10 +88,12 @@ int SampleFlatModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : int(m_functions.size());
 }
 
-SampleRowCounts SampleFlatModel::countsAt(const QModelIndex& index) const
+std::optional<SampleRowCounts> SampleFlatModel::countsAt(const QModelIndex& index) const
 {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return std::nullopt;
     const FunctionCount& f = m_functions[std::size_t(index.row())];
-    return { f.function, f.self, f.total };
+    return SampleRowCounts { f.function, f.self, f.total };
 }
 
 SampleTreeModel::SampleTreeModel(QObject* parent)
@@ -136,10 +138,12 @@ std::int32_t SampleTreeModel::functionOf(const QModelIndex& index) const
     return index.isValid() ? node(nodeOf(index)).function : -1;
 }
 
-SampleRowCounts SampleTreeModel::countsAt(const QModelIndex& index) const
+std::optional<SampleRowCounts> SampleTreeModel::countsAt(const QModelIndex& index) const
 {
+    if (!index.isValid() || !hasNodes())
+        return std::nullopt;
     const SampleViewNode& n = node(nodeOf(index));
-    return { n.function, n.self, n.total };
+    return SampleRowCounts { n.function, n.self, n.total };
 }
 
 template <typename Base> int SampleColumns<Base>::columnCount(const QModelIndex&) const
@@ -149,10 +153,9 @@ template <typename Base> int SampleColumns<Base>::columnCount(const QModelIndex&
 
 template <typename Base> QVariant SampleColumns<Base>::data(const QModelIndex& index, int role) const
 {
-    if (!this->checkIndex(index, QAbstractItemModel::CheckIndexOption::IndexIsValid))
-        return {};
-    const SampleRowCounts c = countsAt(index);
-    return sampleCell(*m_profile, c.function, c.self, c.total, m_samples, index.column(), role);
+    // Each model checks the index its own way: a tree's full check would look up the parent on every paint of a cell.
+    const std::optional<SampleRowCounts> c = countsAt(index);
+    return c ? sampleCell(*m_profile, c->function, c->self, c->total, m_samples, index.column(), role) : QVariant();
 }
 
 template <typename Base>

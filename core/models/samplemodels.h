@@ -6,6 +6,7 @@
 
 #include <QAbstractTableModel>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -46,7 +47,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 protected:
-    virtual SampleRowCounts countsAt(const QModelIndex& index) const = 0;
+    /// Nothing for an index this model does not hold.
+    virtual std::optional<SampleRowCounts> countsAt(const QModelIndex& index) const = 0;
     /// The column the rows descend by, or -1.
     virtual int presortedColumn() const = 0;
 
@@ -67,7 +69,7 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
 
 protected:
-    SampleRowCounts countsAt(const QModelIndex& index) const override;
+    std::optional<SampleRowCounts> countsAt(const QModelIndex& index) const override;
     int presortedColumn() const override { return m_bySelf ? SampleSelfColumn : -1; }
 
 private:
@@ -100,7 +102,7 @@ public:
     std::int32_t functionOf(const QModelIndex& index) const;
 
 protected:
-    SampleRowCounts countsAt(const QModelIndex& index) const override;
+    std::optional<SampleRowCounts> countsAt(const QModelIndex& index) const override;
     int presortedColumn() const override { return m_byTotal ? SampleTotalColumn : -1; }
 
 private:

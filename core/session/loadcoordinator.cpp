@@ -123,7 +123,6 @@ void LoadCoordinator::openFirstStage(LoadJob* job, const std::shared_ptr<LoadedP
 
 void LoadCoordinator::onLoaded(LoadJob* job, const std::shared_ptr<LoadedProfile>& loaded)
 {
-    m_arrivingFirstStages.erase(job);
     const QString path = job->path();
     const auto staged = m_stagedSessions.find(job);
     if (staged != m_stagedSessions.end() && staged->second)
