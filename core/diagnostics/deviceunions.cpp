@@ -5,18 +5,14 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 
 namespace nsw {
 
-std::map<int, DeviceUnions> deviceUnions(const AnalysisContext& c, const JobContext& job)
+void forEachDeviceUnions(const AnalysisContext& c, const JobContext& job,
+    const std::function<void(int device, const DeviceUnions& unions)>& visit)
 {
-    std::map<int, DeviceUnions> out;
     const Profile& p = *c.profile;
-    struct Lists
-    {
-        std::vector<TimeInterval> compute, nccl, memory;
-    };
-    std::map<int, Lists> lists;
     auto clipped = [&](TimeNs s, TimeNs e) {
         return TimeInterval { std::max(s, c.windowStart), std::min(e, c.windowEnd) };
     };
@@ -26,24 +22,24 @@ std::map<int, DeviceUnions> deviceUnions(const AnalysisContext& c, const JobCont
     c.forEachKernel([&](std::size_t i) { ++counts[c.kernelDevice[i]][c.kernelIsNccl[i] ? 1 : 0]; });
     c.forEachMemOp([&](std::size_t i) { ++counts[c.memOpDevice[i]][2]; });
     for (const auto& [device, n] : counts) {
-        Lists& l = lists[device];
-        reserveHugePages(l.compute, n[0]);
-        reserveHugePages(l.nccl, n[1]);
-        reserveHugePages(l.memory, n[2]);
-    }
-    c.forEachKernel([&](std::size_t i) {
-        Lists& l = lists[c.kernelDevice[i]];
-        (c.kernelIsNccl[i] ? l.nccl : l.compute).push_back(clipped(p.kernels.start[i], p.kernels.end[i]));
-    });
-    c.forEachMemOp(
-        [&](std::size_t i) { lists[c.memOpDevice[i]].memory.push_back(clipped(p.memops.start[i], p.memops.end[i])); });
-    for (auto& [device, l] : lists) {
         if (job.isCancelled())
-            break;
-        out[device] = { IntervalUnion(std::move(l.compute)), IntervalUnion(std::move(l.nccl)),
-            IntervalUnion(std::move(l.memory)) };
+            return;
+        std::vector<TimeInterval> compute, nccl, memory;
+        reserveHugePages(compute, n[0]);
+        reserveHugePages(nccl, n[1]);
+        reserveHugePages(memory, n[2]);
+        c.forEachKernel([&](std::size_t i) {
+            if (c.kernelDevice[i] == device)
+                (c.kernelIsNccl[i] ? nccl : compute).push_back(clipped(p.kernels.start[i], p.kernels.end[i]));
+        });
+        c.forEachMemOp([&](std::size_t i) {
+            if (c.memOpDevice[i] == device)
+                memory.push_back(clipped(p.memops.start[i], p.memops.end[i]));
+        });
+        visit(device,
+            DeviceUnions {
+                IntervalUnion(std::move(compute)), IntervalUnion(std::move(nccl)), IntervalUnion(std::move(memory)) });
     }
-    return out;
 }
 
 } // namespace nsw

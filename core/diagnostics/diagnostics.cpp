@@ -49,9 +49,13 @@ struct SideAnalyses
         memoryTransfers(request, context, job, r);
         if (job.isCancelled())
             return void(cancelled = true);
-        const std::map<int, DeviceUnions> unions = deviceUnions(context, job);
-        r.overlap = computeOverlap(context, unions);
-        r.temporal = computeTemporalBreakdown(context, unions);
+        std::vector<DeviceOverlap> overlaps;
+        forEachDeviceUnions(context, job, [&](int device, const DeviceUnions& u) {
+            if (const std::optional<DeviceOverlap> d = deviceOverlap(context, device, u))
+                overlaps.push_back(*d);
+            r.temporal.push_back(deviceTimeBreakdown(context, device, u));
+        });
+        r.overlap = overlapOf(context, std::move(overlaps));
         if (job.isCancelled())
             return void(cancelled = true);
         iterations(request, job, r); // before the NVTX phases: they are the ranges under the iteration marker

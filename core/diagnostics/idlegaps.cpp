@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <memory>
 #include <span>
 #include <tuple>
 #include <utility>
@@ -35,53 +36,53 @@ struct ProcessCalls
     IntervalUnion all;
 };
 
-std::vector<ProcessCalls> processCalls(const AnalysisContext& c)
+/// The process of CUDA API row @p i when the call reaches into the window (every gap lies inside it: a call that does
+/// not can neither overlap nor cover one), else SIZE_MAX.
+std::size_t processOfCall(const AnalysisContext& c, std::size_t i)
 {
     const Profile& p = *c.profile;
-    constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-    // Every gap lies inside the window (the focus, else the capture span): a call that does not reach into it can
-    // neither overlap nor cover one, so a focused analysis unites only the calls near its focus.
-    auto processOf = [&](std::size_t i) {
-        if (p.cudaApi.end[i] <= c.windowStart || p.cudaApi.start[i] >= c.windowEnd)
-            return kNone;
-        const ProcessIndex process = p.processOfThread(p.cudaApi.thread[i]);
-        return process >= 0 && std::size_t(process) < p.processes.size() ? std::size_t(process) : kNone;
-    };
-    std::vector<std::vector<TimeInterval>> sync(p.processes.size()), memory(p.processes.size()),
-        all(p.processes.size());
-    // Counted first so that each list is reserved once, in huge pages (millions of calls).
-    std::vector<std::array<std::size_t, 3>> counts(p.processes.size());
-    const TimeZones& zones = c.zones->cudaApi;
-    zones.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
-        const std::size_t process = processOf(i);
-        if (process == kNone)
+    if (p.cudaApi.end[i] <= c.windowStart || p.cudaApi.start[i] >= c.windowEnd)
+        return std::numeric_limits<std::size_t>::max();
+    const ProcessIndex process = p.processOfThread(p.cudaApi.thread[i]);
+    return process >= 0 && std::size_t(process) < p.processes.size() ? std::size_t(process)
+                                                                     : std::numeric_limits<std::size_t>::max();
+}
+
+/// Per process, how many of its calls reach into the window: all, sync or wait, memory.
+std::vector<std::array<std::size_t, 3>> callCounts(const AnalysisContext& c)
+{
+    std::vector<std::array<std::size_t, 3>> counts(c.profile->processes.size());
+    c.zones->cudaApi.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
+        const std::size_t process = processOfCall(c, i);
+        if (process >= counts.size())
             return;
         std::array<std::size_t, 3>& n = counts[process];
         ++n[0];
         n[1] += (c.apiKind[i] & (ApiSync | ApiWait)) ? 1 : 0;
         n[2] += (c.apiKind[i] & ApiMemory) ? 1 : 0;
     });
-    for (std::size_t i = 0; i < counts.size(); ++i) {
-        reserveHugePages(all[i], counts[i][0]);
-        reserveHugePages(sync[i], counts[i][1]);
-        reserveHugePages(memory[i], counts[i][2]);
-    }
-    zones.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
-        const std::size_t process = processOf(i);
-        if (process == kNone)
+    return counts;
+}
+
+/// The calls of @p process that reach into the window, as unions; @p counts from callCounts() reserve each list once.
+ProcessCalls processCalls(const AnalysisContext& c, std::size_t process, const std::array<std::size_t, 3>& counts)
+{
+    const Profile& p = *c.profile;
+    std::vector<TimeInterval> sync, memory, all;
+    reserveHugePages(all, counts[0]);
+    reserveHugePages(sync, counts[1]);
+    reserveHugePages(memory, counts[2]);
+    c.zones->cudaApi.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
+        if (processOfCall(c, i) != process)
             return;
         const TimeInterval call { p.cudaApi.start[i], p.cudaApi.end[i] };
-        all[process].push_back(call);
+        all.push_back(call);
         if (c.apiKind[i] & (ApiSync | ApiWait))
-            sync[process].push_back(call);
+            sync.push_back(call);
         if (c.apiKind[i] & ApiMemory)
-            memory[process].push_back(call);
+            memory.push_back(call);
     });
-    std::vector<ProcessCalls> out(p.processes.size());
-    for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] = { IntervalUnion(std::move(sync[i])), IntervalUnion(std::move(memory[i])),
-            IntervalUnion(std::move(all[i])) };
-    return out;
+    return { IntervalUnion(std::move(sync)), IntervalUnion(std::move(memory)), IntervalUnion(std::move(all)) };
 }
 
 /// The CUDA API row that issued @p op, -1 when unknown.
@@ -133,34 +134,46 @@ GapCause causeOf(
     return covered * 2 >= end - start && covered > 0 ? GapCause::HostWait : GapCause::CpuBound;
 }
 
+/// Classifies gaps against the CUDA API calls of the process whose operation ends them. A process's calls are made
+/// into unions when a gap first needs them and kept only while the device being swept has operations of that
+/// process: every process's at once took 140 MB on the 4M-kernel export (7.5M calls), one rank's an eighth of it.
 class GapClassifier
 {
 public:
     explicit GapClassifier(const AnalysisContext& c)
         : m_c(c)
-        , m_calls(processCalls(c))
+        , m_counts(callCounts(c))
+        , m_calls(c.profile->processes.size())
+    { }
+
+    /// Frees the unions of the processes that @p ops (the next device's operations) do not come from.
+    void keepOnlyProcessesOf(std::span<const DeviceOp> ops)
     {
-        for (const ProcessCalls& calls : m_calls)
-            m_cursors.push_back(
-                { IntervalCursor(&calls.sync), IntervalCursor(&calls.memory), IntervalCursor(&calls.all) });
+        std::vector<char> used(m_calls.size(), 0);
+        for (const DeviceOp& op : ops)
+            if (const std::size_t process = processOf(op); process < used.size())
+                used[process] = 1;
+        for (std::size_t i = 0; i < m_calls.size(); ++i)
+            if (!used[i])
+                m_calls[i].reset();
     }
 
     /// For gaps met in time order (a sweep over one device): cheaper than classify().
     GapCause classifyInOrder(const DeviceOp& next, TimeNs start, TimeNs end)
     {
-        const std::size_t process = processOf(next);
-        if (process >= m_cursors.size())
+        Calls* calls = callsOf(next);
+        if (!calls)
             return causeOf<IntervalCursor>(m_c, next, start, end, nullptr, nullptr, nullptr);
-        Cursors& c = m_cursors[process];
+        Cursors& c = calls->cursors;
         return causeOf(m_c, next, start, end, &c.sync, &c.memory, &c.all);
     }
 
-    GapCause classify(const DeviceOp& next, TimeNs start, TimeNs end) const
+    GapCause classify(const DeviceOp& next, TimeNs start, TimeNs end)
     {
-        const std::size_t process = processOf(next);
-        if (process >= m_calls.size())
+        Calls* calls = callsOf(next);
+        if (!calls)
             return causeOf<const IntervalUnion>(m_c, next, start, end, nullptr, nullptr, nullptr);
-        const ProcessCalls& c = m_calls[process];
+        const ProcessCalls& c = calls->unions;
         return causeOf(m_c, next, start, end, &c.sync, &c.memory, &c.all);
     }
 
@@ -175,6 +188,24 @@ private:
     {
         IntervalCursor sync, memory, all;
     };
+    /// A process's unions and the cursors into them (heap-held: the cursors point into the unions).
+    struct Calls
+    {
+        ProcessCalls unions;
+        Cursors cursors { IntervalCursor(&unions.sync), IntervalCursor(&unions.memory), IntervalCursor(&unions.all) };
+    };
+
+    /// The calls of the process of @p op, made on first use; nullptr when the operation has no process.
+    Calls* callsOf(const DeviceOp& op)
+    {
+        const std::size_t process = processOf(op);
+        if (process >= m_calls.size())
+            return nullptr;
+        std::unique_ptr<Calls>& calls = m_calls[process];
+        if (!calls)
+            calls.reset(new Calls { processCalls(m_c, process, m_counts[process]) });
+        return calls.get();
+    }
 
     /// The op's process index, or SIZE_MAX when it has none.
     std::size_t processOf(const DeviceOp& op) const
@@ -186,8 +217,8 @@ private:
     }
 
     const AnalysisContext& m_c;
-    std::vector<ProcessCalls> m_calls;
-    std::vector<Cursors> m_cursors; ///< per process, pointing into m_calls
+    std::vector<std::array<std::size_t, 3>> m_counts; ///< per process, callCounts()
+    std::vector<std::unique_ptr<Calls>> m_calls; ///< per process, while needed
 };
 
 /// The operations that overlap the focus, one device at a time: each device's kernels then its memory operations
@@ -444,6 +475,7 @@ IdleGapResult sweepDevices(
         if (ops.empty())
             continue;
         sortByTime(ops, scratch);
+        classifier.keepOnlyProcessesOf(ops);
         result.devices.push_back(sweep.run(c.devices[d].key, ops, poll));
     }
     return result;

@@ -41,25 +41,34 @@ void addQueuedCompute(const AnalysisContext& c, std::vector<std::uint32_t>& rows
 
 OverlapResult computeOverlap(const AnalysisContext& c, const JobContext& job)
 {
-    return computeOverlap(c, deviceUnions(c, job));
+    std::vector<DeviceOverlap> devices;
+    forEachDeviceUnions(c, job, [&](int device, const DeviceUnions& u) {
+        if (const std::optional<DeviceOverlap> d = deviceOverlap(c, device, u))
+            devices.push_back(*d);
+    });
+    return overlapOf(c, std::move(devices));
 }
 
-OverlapResult computeOverlap(const AnalysisContext& c, const std::map<int, DeviceUnions>& unions)
+std::optional<DeviceOverlap> deviceOverlap(const AnalysisContext& c, int device, const DeviceUnions& u)
+{
+    if (u.compute.length() == 0 && u.nccl.length() == 0)
+        return std::nullopt;
+    DeviceOverlap d;
+    d.device = device;
+    d.spanNs = c.windowDuration();
+    d.overlappedNs = u.compute.intersectionLength(u.nccl);
+    d.computeOnlyNs = u.compute.length() - d.overlappedNs;
+    d.ncclOnlyNs = u.nccl.length() - d.overlappedNs;
+    d.idleNs = std::max<TimeNs>(0, d.spanNs - d.computeOnlyNs - d.ncclOnlyNs - d.overlappedNs);
+    return d;
+}
+
+OverlapResult overlapOf(const AnalysisContext& c, std::vector<DeviceOverlap> devices)
 {
     OverlapResult result;
-    for (const auto& [device, u] : unions) {
-        if (u.compute.length() == 0 && u.nccl.length() == 0)
-            continue;
-        DeviceOverlap d;
-        d.device = device;
-        d.spanNs = c.windowDuration();
-        d.overlappedNs = u.compute.intersectionLength(u.nccl);
-        d.computeOnlyNs = u.compute.length() - d.overlappedNs;
-        d.ncclOnlyNs = u.nccl.length() - d.overlappedNs;
-        d.idleNs = std::max<TimeNs>(0, d.spanNs - d.computeOnlyNs - d.ncclOnlyNs - d.overlappedNs);
-        result.hasNccl = result.hasNccl || u.nccl.length() > 0;
-        result.devices.push_back(d);
-    }
+    result.devices = std::move(devices);
+    result.hasNccl = std::any_of(
+        result.devices.begin(), result.devices.end(), [](const DeviceOverlap& d) { return d.ncclNs() > 0; });
 
     const Profile& p = *c.profile;
     std::map<std::pair<int, std::uint32_t>, SharedStream> streams;

@@ -4,6 +4,8 @@
 #include "core/diagnostics/deviceunions.h"
 #include "core/util/tally.h"
 
+#include <optional>
+
 namespace nsw {
 
 /// Compute/communication overlap of one GPU over the window: the union of its NCCL kernels (N) against the union
@@ -47,7 +49,10 @@ struct OverlapResult
 
 /// Kernels that overlap the focus, clipped to the window.
 OverlapResult computeOverlap(const AnalysisContext& context, const JobContext& job = {});
-/// The same from the device unions already made (runDiagnostics shares them with the temporal breakdown).
-OverlapResult computeOverlap(const AnalysisContext& context, const std::map<int, DeviceUnions>& unions);
+/// One device's overlap from its unions (runDiagnostics shares them with the temporal breakdown); nothing for a
+/// device without kernels in the window.
+std::optional<DeviceOverlap> deviceOverlap(const AnalysisContext& context, int device, const DeviceUnions& unions);
+/// The result of these devices' overlaps: the streams shared by NCCL and compute kernels added.
+OverlapResult overlapOf(const AnalysisContext& context, std::vector<DeviceOverlap> devices);
 
 } // namespace nsw

@@ -9,25 +9,23 @@ namespace nsw {
 
 std::vector<DeviceTimeBreakdown> computeTemporalBreakdown(const AnalysisContext& c, const JobContext& job)
 {
-    return computeTemporalBreakdown(c, deviceUnions(c, job));
+    std::vector<DeviceTimeBreakdown> out;
+    forEachDeviceUnions(
+        c, job, [&](int device, const DeviceUnions& u) { out.push_back(deviceTimeBreakdown(c, device, u)); });
+    return out;
 }
 
-std::vector<DeviceTimeBreakdown> computeTemporalBreakdown(
-    const AnalysisContext& c, const std::map<int, DeviceUnions>& unions)
+DeviceTimeBreakdown deviceTimeBreakdown(const AnalysisContext& c, int device, const DeviceUnions& u)
 {
-    std::vector<DeviceTimeBreakdown> out;
-    for (const auto& [device, u] : unions) {
-        DeviceTimeBreakdown d;
-        d.device = device;
-        d.spanNs = c.windowDuration();
-        d.computeNs = u.compute.length();
-        d.communicationNs = u.nccl.length() - u.nccl.intersectionLength(u.compute);
-        const IntervalUnion kernels = unite(u.compute, u.nccl);
-        d.memoryNs = u.memory.length() - u.memory.intersectionLength(kernels);
-        d.idleNs = std::max<TimeNs>(0, d.spanNs - d.computeNs - d.communicationNs - d.memoryNs);
-        out.push_back(d);
-    }
-    return out;
+    DeviceTimeBreakdown d;
+    d.device = device;
+    d.spanNs = c.windowDuration();
+    d.computeNs = u.compute.length();
+    d.communicationNs = u.nccl.length() - u.nccl.intersectionLength(u.compute);
+    const IntervalUnion kernels = unite(u.compute, u.nccl);
+    d.memoryNs = u.memory.length() - u.memory.intersectionLength(kernels);
+    d.idleNs = std::max<TimeNs>(0, d.spanNs - d.computeNs - d.communicationNs - d.memoryNs);
+    return d;
 }
 
 } // namespace nsw

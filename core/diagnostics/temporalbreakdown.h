@@ -19,8 +19,7 @@ struct DeviceTimeBreakdown
 };
 
 std::vector<DeviceTimeBreakdown> computeTemporalBreakdown(const AnalysisContext& context, const JobContext& job = {});
-/// The same from the device unions already made.
-std::vector<DeviceTimeBreakdown> computeTemporalBreakdown(
-    const AnalysisContext& context, const std::map<int, DeviceUnions>& unions);
+/// One device's breakdown from its unions (runDiagnostics shares them with the overlap).
+DeviceTimeBreakdown deviceTimeBreakdown(const AnalysisContext& context, int device, const DeviceUnions& unions);
 
 } // namespace nsw

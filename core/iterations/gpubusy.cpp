@@ -57,14 +57,14 @@ BusyByGpu buildBusy(const Profile& p)
 
 std::shared_ptr<const BusyByGpu> gpuBusyByGpu(const Profile& profile)
 {
-    return profile.derived.get<BusyByGpu>(
+    return profile.derived.getWhileHeld<BusyByGpu>(
         "gpu busy by gpu", CancelToken::never(), [&] { return std::make_shared<const BusyByGpu>(buildBusy(profile)); });
 }
 
 IntervalUnion gpuBusyUnion(const Profile& profile, const JobContext& job)
 {
-    // From the GPUs' own unions (kept with the profile: Compare's GPU idle reads them too), merged: far less memory
-    // than every operation's interval again with a sort's scratch copy.
+    // From the GPUs' own unions (Compare's GPU idle reads them too), merged: far less memory than every operation's
+    // interval again with a sort's scratch copy.
     const std::shared_ptr<const BusyByGpu> byGpu = gpuBusyByGpu(profile);
     if (job.isCancelled())
         return {};

@@ -13,7 +13,8 @@
 namespace nsw {
 
 /// Per GPU (by id) that ran anything: the time it runs a kernel or a memory operation (the union over all its
-/// streams). Built once per profile (Profile::derived) from the kernels and memory operations with their placement.
+/// streams), from the kernels and memory operations with their placement. Kept while some caller holds it (Compare's
+/// GPU idle and the iterations ask at about the same time), not as long as the profile: 85 MB on a 4M-kernel export.
 using BusyByGpu = std::map<int, IntervalUnion>;
 std::shared_ptr<const BusyByGpu> gpuBusyByGpu(const Profile& profile);
 

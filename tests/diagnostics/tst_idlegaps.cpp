@@ -83,6 +83,8 @@ private Q_SLOTS:
     void focusKeepsCallsThatReachIntoIt();
     void blockedCallsAndPageMigrations_data();
     void blockedCallsAndPageMigrations();
+    void eachGapAgainstItsOwnProcessCalls_data();
+    void eachGapAgainstItsOwnProcessCalls();
 };
 
 void TestIdleGaps::deviceGaps_data()
@@ -298,6 +300,43 @@ void TestIdleGaps::blockedCallsAndPageMigrations()
         QVERIFY(g->nextCall >= 0);
         QCOMPARE(g->end, 6000 * us);
     }
+}
+
+void TestIdleGaps::eachGapAgainstItsOwnProcessCalls_data()
+{
+    QTest::addColumn<int>("device");
+    QTest::addColumn<int>("pid");
+    QTest::addColumn<QString>("cause");
+    // The same gap [100, 300] on three devices; only process 200 syncs through it. Devices are swept in order, so
+    // process 200's calls are set aside while device 1 (process 300) is swept and made again for device 2.
+    QTest::newRow("device 0, process 200: its sync call") << 0 << 200 << gapCauseName(GapCause::Sync);
+    QTest::newRow("device 1, process 300: the other process's sync does not count")
+        << 1 << 300 << gapCauseName(GapCause::LaunchLatency);
+    QTest::newRow("device 2, process 200 again: its sync call") << 2 << 200 << gapCauseName(GapCause::Sync);
+}
+
+void TestIdleGaps::eachGapAgainstItsOwnProcessCalls()
+{
+    QFETCH(int, device);
+    QFETCH(int, pid);
+    QFETCH(QString, cause);
+    test::ProfileBuilder b;
+    const ThreadIndex a = b.thread(b.process(200), 201);
+    const ThreadIndex other = b.thread(b.process(300), 301);
+    b.apiCall(a, 100 * S, 300 * S, u"cudaStreamSynchronize_v3020"_s);
+    b.kernel(a, 0, S, 0, 100 * S, u"a0"_s, 0);
+    b.kernel(a, 5 * S, 6 * S, 300 * S, 400 * S, u"a1"_s, 0);
+    b.kernel(other, 0, S, 0, 100 * S, u"b0"_s, 1);
+    b.kernel(other, 5 * S, 6 * S, 300 * S, 400 * S, u"b1"_s, 1);
+    b.kernel(a, 2 * S, 3 * S, 0, 100 * S, u"a2"_s, 2);
+    b.kernel(a, 7 * S, 8 * S, 300 * S, 400 * S, u"a3"_s, 2);
+    const IdleGapResult r = computeIdleGaps(makeAnalysisContext(b.build()), 0);
+    QCOMPARE(r.deviceGaps.size(), std::size_t(3));
+    const IdleGap* g = gapAt(r.deviceGaps, device, -1, 100 * S);
+    QVERIFY(g);
+    QCOMPARE(g->end, 300 * S);
+    QCOMPARE(g->pid, pid);
+    QCOMPARE(gapCauseName(g->cause), cause);
 }
 
 QTEST_GUILESS_MAIN(TestIdleGaps)
