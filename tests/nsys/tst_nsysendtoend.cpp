@@ -70,12 +70,15 @@ QString nvtxIncludeFolder(const QString& nsysPath)
 }
 
 /// `nsys-workbench profile ARGS`, run a second time when nsys 2022.4 failed to reach the profiling agent it had just
-/// started ("Local Endpoint is not available", seen once in CI on a loaded 2-core machine, never here in 50 runs): a
-/// failure of nsys's start, before it ran the program, which says nothing about the workbench.
+/// started ("Local Endpoint is not available", seen once in CI on a loaded 2-core machine) or lost it ("Connection to
+/// the Agent lost", once in a full suite here, with no report written): failures of nsys and its agent that say
+/// nothing about the workbench.
 Run profileWithRealNsys(const QStringList& args, const QProcessEnvironment& env)
 {
     Run profiled = run(QStringLiteral(NSW_APP_PATH), QStringList { QStringLiteral("profile") } + args, env);
-    if (profiled.exitCode != 0 && profiled.err.contains(QLatin1String("Local Endpoint is not available"))) {
+    const bool agentLost = profiled.err.contains(QLatin1String("Local Endpoint is not available"))
+        || profiled.err.contains(QLatin1String("Connection to the Agent lost"));
+    if (profiled.exitCode != 0 && agentLost) {
         qWarning("nsys could not reach its agent; profiling again: %s", qPrintable(profiled.err.right(300)));
         profiled = run(QStringLiteral(NSW_APP_PATH), QStringList { QStringLiteral("profile") } + args, env);
     }
