@@ -21,7 +21,8 @@ void forEachDeviceUnions(const AnalysisContext& c, const JobContext& job,
     std::map<int, std::array<std::size_t, 3>> counts;
     c.forEachKernel([&](std::size_t i) { ++counts[c.kernelDevice[i]][c.kernelIsNccl[i] ? 1 : 0]; });
     c.forEachMemOp([&](std::size_t i) { ++counts[c.memOpDevice[i]][2]; });
-    for (const auto& [device, n] : counts) {
+    for (const auto& [key, n] : counts) {
+        const int device = key; // a lambda cannot capture a structured binding (clang 14)
         if (job.isCancelled())
             return;
         std::vector<TimeInterval> compute, nccl, memory;
