@@ -71,21 +71,21 @@ private:
     {
         const ProfilePtr& profile = request.profile;
         if (!request.readMemoryKinds || profile->memops.size() == 0) {
-            r.memory = computeMemoryTransfers(context, nullptr,
+            r.memory = computeMemoryTransfers(context, false,
                 request.readMemoryKinds ? QStringLiteral("no memory operations")
                                         : QStringLiteral("memory kinds not read (readMemoryKinds off)"),
                 job);
             return;
         }
-        // Read once per profile (a failure too: it is the file's): a re-focus then costs no pass over the export.
-        const auto kinds = profile->derived.getResult<MemcpyKindRows>(
-            "memcpy kinds", job.cancelToken(), [&] { return readMemcpyKinds(profile->meta.filePath, job); });
-        if (!kinds)
+        // Asked of the file once per profile (a failure too: it is the file's).
+        const auto exported = profile->derived.getResult<bool>(
+            "memcpy kinds exported", job.cancelToken(), [&] { return memcpyKindsExported(profile->meta.filePath); });
+        if (!exported)
             return;
-        r.memory = computeMemoryTransfers(
-            context, *kinds ? &**kinds : nullptr, *kinds ? QString() : kinds->errorMessage(), job);
-        if (!*kinds && kinds->error().kind == ErrorKind::Input)
-            warnings << kinds->errorMessage();
+        r.memory
+            = computeMemoryTransfers(context, bool(*exported), *exported ? QString() : exported->errorMessage(), job);
+        if (!*exported && exported->error().kind == ErrorKind::Input)
+            warnings << exported->errorMessage();
     }
 
     void nvtxPhases(const DiagnosticsRequest& request, const JobContext& job, DiagnosticsResult& r)

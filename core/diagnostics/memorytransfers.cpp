@@ -7,7 +7,6 @@
 #include <array>
 #include <map>
 #include <tuple>
-#include <unordered_map>
 
 namespace nsw {
 
@@ -48,57 +47,24 @@ QString memoryKindName(int kind)
                                                  : QStringLiteral("Unknown");
 }
 
-Result<MemcpyKindRows> readMemcpyKinds(const QString& sqlitePath, const JobContext& job)
+Result<bool> memcpyKindsExported(const QString& sqlitePath)
 {
     QString error;
     const std::unique_ptr<SqliteDb> db = SqliteDb::open(sqlitePath, &error);
     if (!db)
-        return Result<MemcpyKindRows>::failure(ErrorKind::Input, error);
+        return Result<bool>::failure(ErrorKind::Input, error);
     if (!db->hasTable(kMemcpyTable))
-        return Result<MemcpyKindRows>::failure(
+        return Result<bool>::failure(
             ErrorKind::NoData, QStringLiteral("%1: no %2 table").arg(sqlitePath, kMemcpyTable));
-    for (const char* column : { "start", "end", "srcKind", "dstKind" })
+    for (const char* column : { "srcKind", "dstKind" })
         if (!db->hasColumn(kMemcpyTable, QLatin1String(column)))
-            return Result<MemcpyKindRows>::failure(ErrorKind::NoData,
+            return Result<bool>::failure(ErrorKind::NoData,
                 QStringLiteral("%1: %2 has no %3 column").arg(sqlitePath, kMemcpyTable, QLatin1String(column)));
-    auto column = [&](const char* name) {
-        return db->hasColumn(kMemcpyTable, QLatin1String(name)) ? quoteIdentifier(QLatin1String(name))
-                                                                : QStringLiteral("NULL");
-    };
-    Statement st(*db,
-        QStringLiteral("SELECT start, end, %1, %2, srcKind, dstKind, %3, %4 FROM %5")
-            .arg(column("bytes"), column("copyKind"), column("globalPid"), column("correlationId"), kMemcpyTable));
-    if (!st.isValid())
-        return Result<MemcpyKindRows>::failure(
-            ErrorKind::Input, QStringLiteral("%1: %2: %3").arg(sqlitePath, kMemcpyTable, st.error()));
-    MemcpyKindRows rows;
-    CancelPoll<> poll(job.cancelToken());
-    auto small = [&](int col) { return st.isNull(col) ? std::int16_t(-1) : std::int16_t(st.int64(col)); };
-    for (;;) {
-        const Statement::Step step = st.step();
-        if (step == Statement::Step::Done)
-            break;
-        if (step == Statement::Step::Error)
-            return Result<MemcpyKindRows>::failure(
-                ErrorKind::Input, QStringLiteral("%1: %2: %3").arg(sqlitePath, kMemcpyTable, st.error()));
-        if (poll())
-            return Result<MemcpyKindRows>::cancelled();
-        if (st.isNull(0) || st.isNull(1))
-            continue;
-        rows.start.push_back(st.int64(0));
-        rows.end.push_back(st.int64(1));
-        rows.bytes.push_back(st.isNull(2) ? 0 : st.int64(2));
-        rows.copyKind.push_back(small(3));
-        rows.srcKind.push_back(small(4));
-        rows.dstKind.push_back(small(5));
-        rows.pid.push_back(st.isNull(6) ? 0 : pidOf(st.int64(6)));
-        rows.correlation.push_back(st.isNull(7) ? 0u : std::uint32_t(st.int64(7)));
-    }
-    return rows;
+    return true;
 }
 
 MemoryResult computeMemoryTransfers(
-    const AnalysisContext& c, const MemcpyKindRows* kinds, const QString& kindsMissing, const JobContext& job)
+    const AnalysisContext& c, bool kindsKnown, const QString& kindsMissing, const JobContext& job)
 {
     MemoryResult result;
     const Profile& p = *c.profile;
@@ -145,45 +111,38 @@ MemoryResult computeMemoryTransfers(
     for (const auto& a : apis)
         result.syncCopyApis << a.second;
 
-    if (!kinds) {
+    if (!kindsKnown) {
         result.kindsMissing = kindsMissing.isEmpty() ? QStringLiteral("memory kinds not read") : kindsMissing;
         return result;
     }
     result.kindsKnown = true;
+    const MemOpTable& m = p.memops;
+    auto kindAt = [](const Column<std::uint8_t>& kinds, std::size_t i) {
+        const std::uint8_t kind = i < kinds.size() ? kinds[i] : MemOpTable::kNoMemKind;
+        return kind == MemOpTable::kNoMemKind ? -1 : int(kind);
+    };
     std::map<std::tuple<int, int, int>, MemoryTransferRow> byCodes; // copy kind, source kind, destination kind
-    std::vector<std::size_t> pageable;
     CancelPoll<> poll(job.cancelToken());
-    for (std::size_t i = 0; i < kinds->size() && !poll(); ++i) {
-        if (!c.focus.overlaps(kinds->start[i], kinds->end[i]))
-            continue;
-        MemoryTransferRow& r = byCodes[{ kinds->copyKind[i], kinds->srcKind[i], kinds->dstKind[i] }];
-        const TimeNs d = kinds->end[i] - kinds->start[i];
+    c.forEachMemOp([&](std::size_t i) {
+        const std::uint8_t copyKind = i < m.copyKind.size() ? m.copyKind[i] : MemOpTable::kMemset;
+        if (copyKind == MemOpTable::kMemset || poll())
+            return;
+        const int source = kindAt(m.srcKind, i), destination = kindAt(m.dstKind, i);
+        MemoryTransferRow& r = byCodes[{ copyKind, source, destination }];
+        const TimeNs d = m.duration(i);
+        const qint64 bytes = i < m.bytes.size() ? m.bytes[i] : 0;
         ++r.count;
-        r.bytes += kinds->bytes[i];
+        r.bytes += bytes;
         r.totalNs += d;
-        if (kinds->srcKind[i] != 0 && kinds->dstKind[i] != 0)
-            continue;
+        if (source != 0 && destination != 0)
+            return;
         ++result.pageableCopies;
-        result.pageableBytes += kinds->bytes[i];
+        result.pageableBytes += bytes;
         result.pageableNs += d;
-        pageable.push_back(i);
-    }
-    if (!pageable.empty()) {
-        // A memcpy row and its memory operation are one event (same start and end): the focus holds both or neither.
-        std::unordered_map<quint64, std::int32_t> apiOf; // (pid << 32 | correlation) -> launching call
-        c.forEachMemOp([&](std::size_t i) {
-            const ProcessIndex process = i < p.memops.process.size() ? p.memops.process[i] : kNoIndex;
-            if (process >= 0 && i < p.memops.correlation.size())
-                apiOf.emplace(
-                    (quint64(std::uint32_t(p.processes[std::size_t(process)].pid)) << 32) | p.memops.correlation[i],
-                    i < p.memops.api.size() ? p.memops.api[i] : -1);
-        });
-        for (const std::size_t i : pageable) {
-            const auto api = apiOf.find((quint64(std::uint32_t(kinds->pid[i])) << 32) | kinds->correlation[i]);
-            if (api != apiOf.end() && api->second >= 0 && !(c.apiKind[std::size_t(api->second)] & ApiSync))
-                ++result.pageableAsyncCopies;
-        }
-    }
+        const std::int32_t api = i < m.api.size() ? m.api[i] : -1;
+        if (api >= 0 && !(c.apiKind[std::size_t(api)] & ApiSync))
+            ++result.pageableAsyncCopies;
+    });
     std::map<std::pair<QString, QString>, MemoryTransferRow> byKind;
     for (const auto& [codes, r] : byCodes) {
         const auto [copyKind, source, destination] = codes;

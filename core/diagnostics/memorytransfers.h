@@ -6,25 +6,11 @@
 
 namespace nsw {
 
-/// The memory kinds of each memcpy (CUPTI_ACTIVITY_KIND_MEMCPY.srcKind/dstKind), read from the export again, only the
-/// columns needed. The loaded profile holds the kinds too (MemOpTable::srcKind/dstKind), but it cannot tell a table
-/// or column that is missing (said as such in MemoryResult::kindsMissing) from NULL values.
-struct MemcpyKindRows
-{
-    std::vector<TimeNs> start;
-    std::vector<TimeNs> end;
-    std::vector<qint64> bytes;
-    std::vector<std::int16_t> copyKind; ///< ENUM_CUDA_MEMCPY_OPER, -1 when NULL
-    std::vector<std::int16_t> srcKind; ///< ENUM_CUDA_MEM_KIND (0 pageable, 1 pinned, 2 device...), -1 when NULL
-    std::vector<std::int16_t> dstKind;
-    std::vector<int> pid;
-    std::vector<std::uint32_t> correlation;
-    std::size_t size() const { return start.size(); }
-};
-
-/// Reads the memcpy table's kinds; NoData when the export has no memcpy table or no srcKind/dstKind columns (the
-/// message says which), Input on an SQLite error naming the file.
-Result<MemcpyKindRows> readMemcpyKinds(const QString& sqlitePath, const JobContext& job = {});
+/// Whether the export's memcpy table has its memory kinds (CUPTI_ACTIVITY_KIND_MEMCPY.srcKind and dstKind): the
+/// loaded profile holds them (MemOpTable::srcKind/dstKind) but cannot tell a table or column that is missing (said as
+/// such in MemoryResult::kindsMissing) from NULL values. True, or NoData when the export has no memcpy table or no
+/// srcKind/dstKind column (the message says which), Input on an SQLite error naming the file.
+Result<bool> memcpyKindsExported(const QString& sqlitePath);
 
 /// "Pageable", "Pinned", "Device", "Array", "Managed", "Device Static", "Managed Static", "Unknown" (as nsys).
 QString memoryKindName(int kind);
@@ -60,8 +46,9 @@ struct MemoryResult
     qint64 copies = 0;
 };
 
-/// Memory operations that overlap the focus; @p kinds (may be null) adds the by-kind table and the pageable counts.
-MemoryResult computeMemoryTransfers(const AnalysisContext& context, const MemcpyKindRows* kinds,
-    const QString& kindsMissing = {}, const JobContext& job = {});
+/// Memory operations that overlap the focus. With @p kindsKnown (memcpyKindsExported()), the memcpys' memory kinds
+/// (MemOpTable::srcKind/dstKind) add the by-kind table and the pageable counts; else @p kindsMissing says why not.
+MemoryResult computeMemoryTransfers(
+    const AnalysisContext& context, bool kindsKnown, const QString& kindsMissing = {}, const JobContext& job = {});
 
 } // namespace nsw

@@ -2,18 +2,23 @@
 // pid 100: memcpy HtoD 4000 bytes [100, 300] (cudaMemcpyAsync), HtoD 2000 bytes [400, 500], DtoH 1000 bytes
 // [600, 1100], a memset 64 bytes [1200, 1210]; a blocking cudaMemcpy call [2000, 2500] without a GPU op.
 // By direction: HtoD 2 copies 6000 bytes in 300 ns (20 GB/s), DtoH 1 copy 1000 bytes in 500 ns (2 GB/s), memset.
-// Kinds (given as the export's columns would): the first HtoD pageable -> device (issued async), the second pinned
-// -> device, the DtoH device -> pageable.
+// Kinds (in the profile's columns, as the export's would give them): the first HtoD pageable -> device (issued
+// async), the second pinned -> device, the DtoH device -> pageable; the memset's device memory is no memcpy's kind.
 #include "core/diagnostics/memorytransfers.h"
 #include "profilebuilder.h"
+#include "sqlitefixture.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace nsw;
+using namespace Qt::StringLiterals;
 
 namespace {
 
-ProfilePtr fixture()
+/// @p withKinds: the memory kinds as the export's columns give them (a memset's source is its memKind, here device).
+ProfilePtr fixture(bool withKinds = false)
 {
     test::ProfileBuilder b;
     const ThreadIndex t = b.thread(b.process(100), 101);
@@ -22,24 +27,14 @@ ProfilePtr fixture()
     b.memOp(t, 500, 510, 600, 1100, 2, 1000);
     b.memOp(t, 1100, 1110, 1200, 1210, MemOpTable::kMemset, 64);
     b.apiCall(t, 2000, 2500, QStringLiteral("cudaMemcpy_v3020"));
-    return b.build();
-}
-
-MemcpyKindRows kinds(const Profile& p)
-{
-    MemcpyKindRows k;
-    const std::int16_t src[] = { 0, 1, 2 }, dst[] = { 2, 2, 0 };
-    for (std::size_t i = 0; i < 3; ++i) {
-        k.start.push_back(p.memops.start[i]);
-        k.end.push_back(p.memops.end[i]);
-        k.bytes.push_back(p.memops.bytes[i]);
-        k.copyKind.push_back(p.memops.copyKind[i]);
-        k.srcKind.push_back(src[i]);
-        k.dstKind.push_back(dst[i]);
-        k.pid.push_back(100);
-        k.correlation.push_back(p.memops.correlation[i]);
+    if (withKinds) {
+        MemOpTable& m = b.profile().memops;
+        for (const int source : { 0, 1, 2, 2 })
+            m.srcKind.push_back(std::uint8_t(source));
+        for (const int destination : { 2, 2, 0, int(MemOpTable::kNoMemKind) })
+            m.dstKind.push_back(std::uint8_t(destination));
     }
-    return k;
+    return b.build();
 }
 
 } // namespace
@@ -55,6 +50,8 @@ private Q_SLOTS:
     void byKind();
     void pageableAndSync();
     void kindsMissing();
+    void kindsExported_data();
+    void kindsExported();
 };
 
 void TestMemoryTransfers::byDirection_data()
@@ -77,7 +74,7 @@ void TestMemoryTransfers::byDirection()
     QFETCH(qint64, time);
     QFETCH(double, gbps);
     const ProfilePtr p = fixture();
-    const MemoryResult r = computeMemoryTransfers(makeAnalysisContext(p), nullptr);
+    const MemoryResult r = computeMemoryTransfers(makeAnalysisContext(p), false);
     QCOMPARE(r.copies, qint64(3));
     for (const MemoryTransferRow& m : r.byDirection) {
         if (m.direction != direction)
@@ -104,9 +101,7 @@ void TestMemoryTransfers::byKind()
 {
     QFETCH(QString, kind);
     QFETCH(qint64, bytes);
-    const ProfilePtr p = fixture();
-    const MemcpyKindRows k = kinds(*p);
-    const MemoryResult r = computeMemoryTransfers(makeAnalysisContext(p), &k);
+    const MemoryResult r = computeMemoryTransfers(makeAnalysisContext(fixture(true)), true);
     QVERIFY(r.kindsKnown);
     QCOMPARE(r.byKind.size(), std::size_t(3));
     for (const MemoryTransferRow& m : r.byKind) {
@@ -121,9 +116,7 @@ void TestMemoryTransfers::byKind()
 
 void TestMemoryTransfers::pageableAndSync()
 {
-    const ProfilePtr p = fixture();
-    const MemcpyKindRows k = kinds(*p);
-    const MemoryResult r = computeMemoryTransfers(makeAnalysisContext(p), &k);
+    const MemoryResult r = computeMemoryTransfers(makeAnalysisContext(fixture(true)), true);
     QCOMPARE(r.pageableCopies, qint64(2));
     QCOMPARE(r.pageableBytes, qint64(5000));
     QCOMPARE(r.pageableNs, TimeNs(700));
@@ -135,11 +128,53 @@ void TestMemoryTransfers::pageableAndSync()
 
 void TestMemoryTransfers::kindsMissing()
 {
-    const MemoryResult r = computeMemoryTransfers(makeAnalysisContext(fixture()), nullptr, QStringLiteral("why"));
+    const MemoryResult r = computeMemoryTransfers(makeAnalysisContext(fixture()), false, QStringLiteral("why"));
     QVERIFY(!r.kindsKnown);
     QCOMPARE(r.kindsMissing, QStringLiteral("why"));
     QVERIFY(r.byKind.empty());
     QCOMPARE(r.pageableCopies, qint64(0));
+}
+
+void TestMemoryTransfers::kindsExported_data()
+{
+    QTest::addColumn<QString>("schema");
+    QTest::addColumn<bool>("exported");
+    QTest::addColumn<int>("errorKind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("both kind columns")
+        << u"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, srcKind INT, dstKind INT);"_s << true << -1
+        << QString();
+    QTest::newRow("no destination kind (an older export)")
+        << u"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INT, end INT, srcKind INT);"_s << false
+        << int(ErrorKind::NoData) << u"CUPTI_ACTIVITY_KIND_MEMCPY has no dstKind column"_s;
+    QTest::newRow("no memcpy table") << u"CREATE TABLE StringIds (id INT, value TEXT);"_s << false
+                                     << int(ErrorKind::NoData) << u"no CUPTI_ACTIVITY_KIND_MEMCPY table"_s;
+    QTest::newRow("not SQLite") << QString() << false << int(ErrorKind::Input) << u"export.sqlite"_s;
+}
+
+void TestMemoryTransfers::kindsExported()
+{
+    QFETCH(QString, schema);
+    QFETCH(bool, exported);
+    QFETCH(int, errorKind);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(u"export.sqlite"_s);
+    if (schema.isEmpty()) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not a database, but long enough to have a header of its own................................");
+    } else {
+        test::SqliteFixture db(path);
+        QVERIFY2(db.exec(schema), qPrintable(db.lastError()));
+    }
+    const Result<bool> r = memcpyKindsExported(path);
+    QCOMPARE(bool(r), exported);
+    if (exported)
+        return;
+    QCOMPARE(int(r.error().kind), errorKind);
+    QVERIFY2(r.errorMessage().contains(message), qPrintable(r.errorMessage()));
+    QVERIFY2(r.errorMessage().contains(path), qPrintable(r.errorMessage()));
 }
 
 QTEST_GUILESS_MAIN(TestMemoryTransfers)
