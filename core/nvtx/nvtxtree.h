@@ -88,9 +88,10 @@ struct NvtxTree
     std::vector<NvtxNode> nodes; ///< nodes[0] is the root; a parent always has a lower index than its children
     std::vector<QString> names; ///< range names (normalized when options.normalizeNames)
     std::vector<QString> domainLabels; ///< [0] = "" (default domain)
-    /// The node of each range instance placed in the tree: rangeNode[i] for the i-th row of placedRanges(). Two bytes
-    /// a range while the tree has fewer than 65535 nodes (19M ranges on the 4M-kernel export).
-    IndexColumn<std::int32_t> rangeNode;
+    /// The node of each range instance placed in the tree: rangeNode[i] for the i-th row of placedRanges(). Not an
+    /// IndexColumn: a tree of ranges with their own names (PyTorch op ids) has more nodes than it holds narrow, and
+    /// widening it costs a copy of every row at once.
+    std::vector<std::int32_t> rangeNode;
     /// Each kernel execution attributed to a range: (kernel row, its kernel leaf), by thread and launch.
     std::vector<std::pair<std::uint32_t, std::int32_t>> kernelLeaf;
     /// With an active focus: the NVTX rows of the ranges that overlap it (see placedRanges()).
