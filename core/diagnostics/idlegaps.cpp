@@ -48,40 +48,59 @@ std::size_t processOfCall(const AnalysisContext& c, std::size_t i)
                                                                      : std::numeric_limits<std::size_t>::max();
 }
 
-/// Per process, how many of its calls reach into the window: all, sync or wait, memory.
-std::vector<std::array<std::size_t, 3>> callCounts(const AnalysisContext& c)
+/// The CUDA API rows that reach into the window, grouped by process (a counting sort): each process's unions are
+/// then made from its own rows, one pass over the window's calls for every process together.
+struct CallsByProcess
 {
-    std::vector<std::array<std::size_t, 3>> counts(c.profile->processes.size());
-    c.zones->cudaApi.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
-        const std::size_t process = processOfCall(c, i);
-        if (process >= counts.size())
-            return;
-        std::array<std::size_t, 3>& n = counts[process];
-        ++n[0];
-        n[1] += (c.apiKind[i] & (ApiSync | ApiWait)) ? 1 : 0;
-        n[2] += (c.apiKind[i] & ApiMemory) ? 1 : 0;
-    });
-    return counts;
-}
+    std::vector<std::uint32_t> begin; ///< per process, size processes + 1
+    std::vector<std::uint32_t> rows;
 
-/// The calls of @p process that reach into the window, as unions; @p counts from callCounts() reserve each list once.
-ProcessCalls processCalls(const AnalysisContext& c, std::size_t process, const std::array<std::size_t, 3>& counts)
+    explicit CallsByProcess(const AnalysisContext& c)
+        : begin(c.profile->processes.size() + 1, 0)
+    {
+        const TimeZones& zones = c.zones->cudaApi;
+        zones.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
+            if (const std::size_t process = processOfCall(c, i); process + 1 < begin.size())
+                ++begin[process + 1];
+        });
+        for (std::size_t i = 1; i < begin.size(); ++i)
+            begin[i] += begin[i - 1];
+        reserveHugePages(rows, begin.back());
+        rows.resize(begin.back());
+        std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+        zones.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
+            if (const std::size_t process = processOfCall(c, i); process < fill.size())
+                rows[fill[process]++] = std::uint32_t(i);
+        });
+    }
+
+    std::span<const std::uint32_t> of(std::size_t process) const
+    {
+        return { rows.data() + begin[process], rows.data() + begin[process + 1] };
+    }
+};
+
+/// The calls @p rows (one process's, in row order) as unions.
+ProcessCalls processCalls(const AnalysisContext& c, std::span<const std::uint32_t> rows)
 {
     const Profile& p = *c.profile;
+    std::array<std::size_t, 2> counts {}; // sync or wait, memory: each list reserved once
+    for (const std::uint32_t i : rows) {
+        counts[0] += (c.apiKind[i] & (ApiSync | ApiWait)) ? 1 : 0;
+        counts[1] += (c.apiKind[i] & ApiMemory) ? 1 : 0;
+    }
     std::vector<TimeInterval> sync, memory, all;
-    reserveHugePages(all, counts[0]);
-    reserveHugePages(sync, counts[1]);
-    reserveHugePages(memory, counts[2]);
-    c.zones->cudaApi.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
-        if (processOfCall(c, i) != process)
-            return;
+    reserveHugePages(all, rows.size());
+    reserveHugePages(sync, counts[0]);
+    reserveHugePages(memory, counts[1]);
+    for (const std::uint32_t i : rows) {
         const TimeInterval call { p.cudaApi.start[i], p.cudaApi.end[i] };
         all.push_back(call);
         if (c.apiKind[i] & (ApiSync | ApiWait))
             sync.push_back(call);
         if (c.apiKind[i] & ApiMemory)
             memory.push_back(call);
-    });
+    }
     return { IntervalUnion(std::move(sync)), IntervalUnion(std::move(memory)), IntervalUnion(std::move(all)) };
 }
 
@@ -136,13 +155,14 @@ GapCause causeOf(
 
 /// Classifies gaps against the CUDA API calls of the process whose operation ends them. A process's calls are made
 /// into unions when a gap first needs them and kept only while the device being swept has operations of that
-/// process: every process's at once took 140 MB on the 4M-kernel export (7.5M calls), one rank's an eighth of it.
+/// process: every process's at once took 140 MB on the 4M-kernel export (7.5M calls), one rank's an eighth of it (and
+/// the rows grouped by process, 4 bytes a call, so that making one process's unions reads only its calls).
 class GapClassifier
 {
 public:
     explicit GapClassifier(const AnalysisContext& c)
         : m_c(c)
-        , m_counts(callCounts(c))
+        , m_callRows(c)
         , m_calls(c.profile->processes.size())
     { }
 
@@ -203,7 +223,7 @@ private:
             return nullptr;
         std::unique_ptr<Calls>& calls = m_calls[process];
         if (!calls)
-            calls.reset(new Calls { processCalls(m_c, process, m_counts[process]) });
+            calls.reset(new Calls { processCalls(m_c, m_callRows.of(process)) });
         return calls.get();
     }
 
@@ -217,7 +237,7 @@ private:
     }
 
     const AnalysisContext& m_c;
-    std::vector<std::array<std::size_t, 3>> m_counts; ///< per process, callCounts()
+    CallsByProcess m_callRows;
     std::vector<std::unique_ptr<Calls>> m_calls; ///< per process, while needed
 };
 
