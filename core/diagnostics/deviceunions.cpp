@@ -1,45 +1,37 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/deviceunions.h"
 
-#include "core/util/hugepages.h"
+#include "core/diagnostics/deviceops.h"
 
 #include <algorithm>
 #include <array>
-#include <map>
 
 namespace nsw {
 
 void forEachDeviceUnions(const AnalysisContext& c, const JobContext& job,
     const std::function<void(int device, const DeviceUnions& unions)>& visit)
 {
-    const Profile& p = *c.profile;
-    auto clipped = [&](TimeNs s, TimeNs e) {
-        return TimeInterval { std::max(s, c.windowStart), std::min(e, c.windowEnd) };
-    };
-    // Counted first so that each list is reserved once (in huge pages): growing millions of rows by doubling faults
-    // in twice their memory.
-    std::map<int, std::array<std::size_t, 3>> counts;
-    c.forEachKernel([&](std::size_t i) { ++counts[c.kernelDevice[i]][c.kernelIsNccl[i] ? 1 : 0]; });
-    c.forEachMemOp([&](std::size_t i) { ++counts[c.memOpDevice[i]][2]; });
-    for (const auto& [key, n] : counts) {
-        const int device = key; // a lambda cannot capture a structured binding (clang 14)
+    DeviceOps deviceOps(c);
+    for (const DiagnosticsDevice& device : c.devices) {
         if (job.isCancelled())
             return;
-        std::vector<TimeInterval> compute, nccl, memory;
-        reserveHugePages(compute, n[0]);
-        reserveHugePages(nccl, n[1]);
-        reserveHugePages(memory, n[2]);
-        c.forEachKernel([&](std::size_t i) {
-            if (c.kernelDevice[i] == device)
-                (c.kernelIsNccl[i] ? nccl : compute).push_back(clipped(p.kernels.start[i], p.kernels.end[i]));
-        });
-        c.forEachMemOp([&](std::size_t i) {
-            if (c.memOpDevice[i] == device)
-                memory.push_back(clipped(p.memops.start[i], p.memops.end[i]));
-        });
-        visit(device,
-            DeviceUnions {
-                IntervalUnion(std::move(compute)), IntervalUnion(std::move(nccl)), IntervalUnion(std::move(memory)) });
+        const std::span<const DeviceOp> ops = deviceOps.of(device.key);
+        if (ops.empty())
+            continue;
+        auto kind = [&](const DeviceOp& op) { return op.memory ? 2 : c.kernelIsNccl[op.row] ? 1 : 0; };
+        // Counted first so that each list is reserved once: growing millions of rows by doubling faults in twice
+        // their memory.
+        std::array<std::vector<TimeInterval>, 3> lists; // compute, NCCL, memory
+        std::array<std::size_t, 3> counts {};
+        for (const DeviceOp& op : ops)
+            ++counts[std::size_t(kind(op))];
+        for (std::size_t k = 0; k < lists.size(); ++k)
+            reserveHugePages(lists[k], counts[k]);
+        for (const DeviceOp& op : ops)
+            lists[std::size_t(kind(op))].emplace_back(std::max(op.start, c.windowStart), std::min(op.end, c.windowEnd));
+        visit(device.key,
+            DeviceUnions { IntervalUnion(std::move(lists[0])), IntervalUnion(std::move(lists[1])),
+                IntervalUnion(std::move(lists[2])) });
     }
 }
 

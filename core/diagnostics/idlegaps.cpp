@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/idlegaps.h"
 
+#include "core/diagnostics/deviceops.h"
 #include "core/profile/intervals.h"
 #include "core/util/flatindex.h"
 #include "core/util/hugepages.h"
@@ -17,16 +18,6 @@
 namespace nsw {
 
 namespace {
-
-/// A kernel or memory operation of the device being swept.
-struct DeviceOp
-{
-    TimeNs start;
-    TimeNs end;
-    std::uint32_t row;
-    std::uint32_t stream;
-    bool memory;
-};
 
 /// The CUDA API calls of one process, as unions a gap is tested against.
 struct ProcessCalls
@@ -239,49 +230,6 @@ private:
     const AnalysisContext& m_c;
     CallsByProcess m_callRows;
     std::vector<std::unique_ptr<Calls>> m_calls; ///< per process, while needed
-};
-
-/// The operations that overlap the focus, one device at a time: each device's kernels then its memory operations
-/// in table order. One buffer serves every device (a few devices of millions of operations each: the pages are
-/// faulted in once, not once per device).
-class DeviceOps
-{
-public:
-    explicit DeviceOps(const AnalysisContext& c)
-        : m_c(c)
-    {
-        // Every device key of the context is one of its devices, in ascending order; few devices, so a search per
-        // operation is cheap.
-        std::vector<std::size_t> counts(c.devices.size(), 0);
-        const auto slotOf = [&](int key) {
-            return std::size_t(
-                std::ranges::lower_bound(c.devices, key, {}, &DiagnosticsDevice::key) - c.devices.begin());
-        };
-        c.forEachKernel([&](std::size_t i) { ++counts[slotOf(c.kernelDevice[i])]; });
-        c.forEachMemOp([&](std::size_t i) { ++counts[slotOf(c.memOpDevice[i])]; });
-        reserveHugePages(m_ops, counts.empty() ? 0 : *std::ranges::max_element(counts));
-    }
-
-    std::span<DeviceOp> of(int device)
-    {
-        const Profile& p = *m_c.profile;
-        m_ops.clear();
-        m_c.forEachKernel([&](std::size_t i) {
-            if (m_c.kernelDevice[i] == device)
-                m_ops.push_back({ p.kernels.start[i], p.kernels.end[i], std::uint32_t(i),
-                    i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u, false });
-        });
-        m_c.forEachMemOp([&](std::size_t i) {
-            if (m_c.memOpDevice[i] == device)
-                m_ops.push_back({ p.memops.start[i], p.memops.end[i], std::uint32_t(i),
-                    i < p.memops.stream.size() ? p.memops.stream[i] : 0u, true });
-        });
-        return m_ops;
-    }
-
-private:
-    const AnalysisContext& m_c;
-    std::vector<DeviceOp> m_ops;
 };
 
 /// Sorts @p ops by start then end, cheaply when they are already sorted or a few sorted runs (kernels, then memory

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/streamconcurrency.h"
 
+#include "core/diagnostics/deviceops.h"
 #include "core/profile/intervals.h"
 #include "core/util/sortruns.h"
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <span>
 
 namespace nsw {
@@ -68,32 +68,18 @@ DeviceConcurrency deviceConcurrency(
 std::vector<DeviceConcurrency> computeStreamConcurrency(const AnalysisContext& c, const JobContext& job)
 {
     std::vector<DeviceConcurrency> out;
-    const Profile& p = *c.profile;
-    std::set<int> devices;
-    c.forEachKernel([&](std::size_t i) { devices.insert(c.kernelDevice[i]); });
-    c.forEachMemOp([&](std::size_t i) { devices.insert(c.memOpDevice[i]); });
-    // One device at a time: the intervals of every device at once took 85 MB on the 4M-kernel export.
-    for (const int device : devices) {
+    DeviceOps deviceOps(c);
+    for (const DiagnosticsDevice& device : c.devices) {
         if (job.isCancelled())
             return {};
         std::map<std::uint32_t, std::vector<TimeInterval>> byStream;
-        auto add = [&](std::uint32_t stream, TimeNs s, TimeNs e) {
-            s = std::max(s, c.windowStart);
-            e = std::min(e, c.windowEnd);
+        for (const DeviceOp& op : deviceOps.of(device.key)) {
+            const TimeNs s = std::max(op.start, c.windowStart), e = std::min(op.end, c.windowEnd);
             if (e > s)
-                byStream[stream].push_back({ s, e });
-        };
-        c.forEachKernel([&](std::size_t i) {
-            if (c.kernelDevice[i] == device)
-                add(i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u, p.kernels.start[i], p.kernels.end[i]);
-        });
-        c.forEachMemOp([&](std::size_t i) {
-            if (c.memOpDevice[i] == device)
-                add(i < p.memops.stream.size() ? p.memops.stream[i] : 0u, p.memops.start[i], p.memops.end[i]);
-        });
-        if (byStream.empty())
-            continue;
-        out.push_back(deviceConcurrency(c, device, byStream));
+                byStream[op.stream].push_back({ s, e });
+        }
+        if (!byStream.empty())
+            out.push_back(deviceConcurrency(c, device.key, byStream));
     }
     return out;
 }

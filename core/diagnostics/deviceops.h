@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/diagnostics/analysiscontext.h"
+#include "core/util/hugepages.h"
+
+#include <algorithm>
+#include <span>
+#include <vector>
+
+namespace nsw {
+
+/// A kernel or memory operation of one device.
+struct DeviceOp
+{
+    TimeNs start;
+    TimeNs end;
+    std::uint32_t row; ///< in the kernel or memory operation table
+    std::uint32_t stream;
+    bool memory;
+};
+
+/// The operations that overlap the focus, one device at a time: each device's kernels then its memory operations
+/// in table order. One buffer serves every device (a few devices of millions of operations each: the pages are
+/// faulted in once, not once per device), so an analysis holds one device's operations, never every device's.
+class DeviceOps
+{
+public:
+    explicit DeviceOps(const AnalysisContext& c)
+        : m_c(c)
+    {
+        // Every device key of the context is one of its devices, in ascending order; few devices, so a search per
+        // operation is cheap.
+        std::vector<std::size_t> counts(c.devices.size(), 0);
+        const auto slotOf = [&](int key) {
+            return std::size_t(
+                std::ranges::lower_bound(c.devices, key, {}, &DiagnosticsDevice::key) - c.devices.begin());
+        };
+        c.forEachKernel([&](std::size_t i) { ++counts[slotOf(c.kernelDevice[i])]; });
+        c.forEachMemOp([&](std::size_t i) { ++counts[slotOf(c.memOpDevice[i])]; });
+        reserveHugePages(m_ops, counts.empty() ? 0 : *std::ranges::max_element(counts));
+    }
+
+    /// The operations of @p device (a DiagnosticsDevice::key), valid until the next call.
+    std::span<DeviceOp> of(int device)
+    {
+        const Profile& p = *m_c.profile;
+        m_ops.clear();
+        m_c.forEachKernel([&](std::size_t i) {
+            if (m_c.kernelDevice[i] == device)
+                m_ops.push_back({ p.kernels.start[i], p.kernels.end[i], std::uint32_t(i),
+                    i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u, false });
+        });
+        m_c.forEachMemOp([&](std::size_t i) {
+            if (m_c.memOpDevice[i] == device)
+                m_ops.push_back({ p.memops.start[i], p.memops.end[i], std::uint32_t(i),
+                    i < p.memops.stream.size() ? p.memops.stream[i] : 0u, true });
+        });
+        return m_ops;
+    }
+
+private:
+    const AnalysisContext& m_c;
+    std::vector<DeviceOp> m_ops;
+};
+
+} // namespace nsw
