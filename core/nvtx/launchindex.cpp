@@ -4,6 +4,7 @@
 #include "core/util/hugepages.h"
 
 #include <algorithm>
+#include <span>
 
 namespace nsw {
 
@@ -14,6 +15,21 @@ void prefixSum(std::vector<std::uint32_t>& offsets)
     for (std::size_t i = 0; i + 1 < offsets.size(); ++i)
         offsets[i + 1] += offsets[i];
 }
+
+/// Sorts @p rows by their start (then row) through keys read in one pass: comparing decoded TimeColumn values cost more
+/// than the sort itself, and CUDA API rows come almost, not quite, in start order.
+void sortByStart(
+    std::span<std::uint32_t> rows, const TimeColumn& start, std::vector<std::pair<TimeNs, std::uint32_t>>& keys)
+{
+    keys.resize(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        keys[i] = { start[rows[i]], rows[i] };
+    if (std::is_sorted(keys.begin(), keys.end()))
+        return;
+    std::sort(keys.begin(), keys.end());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i] = keys[i].second;
+}
 } // namespace
 
 LaunchIndex::LaunchIndex(const Profile& p)
@@ -23,40 +39,49 @@ LaunchIndex::LaunchIndex(const Profile& p)
     const MemOpTable& m = p.memops;
     const CudaApiTable& api = p.cudaApi;
 
-    reserveHugePages(m_opBegin, api.size() + 1);
-    m_opBegin.assign(api.size() + 1, 0);
+    std::vector<std::uint32_t> opBegin;
+    reserveHugePages(opBegin, api.size() + 1);
+    opBegin.assign(api.size() + 1, 0);
     for (std::size_t i = 0; i < k.size(); ++i)
         if (k.api[i] >= 0)
-            ++m_opBegin[std::size_t(k.api[i]) + 1];
+            ++opBegin[std::size_t(k.api[i]) + 1];
     for (std::size_t i = 0; i < m.size(); ++i)
         if (m.api[i] >= 0)
-            ++m_opBegin[std::size_t(m.api[i]) + 1];
-    prefixSum(m_opBegin);
-    reserveHugePages(m_ops, m_opBegin.back());
-    m_ops.resize(m_opBegin.back());
+            ++opBegin[std::size_t(m.api[i]) + 1];
+    prefixSum(opBegin);
+    reserveHugePages(m_ops, opBegin.back());
+    m_ops.resize(opBegin.back());
     // Each row's begin serves as its fill cursor, so no second array as long as the API table; once every row is
     // filled it holds the next row's begin, and a shift by one restores the begins.
     for (std::size_t i = 0; i < k.size(); ++i)
         if (k.api[i] >= 0)
-            m_ops[m_opBegin[std::size_t(k.api[i])]++] = std::uint32_t(i);
+            m_ops[opBegin[std::size_t(k.api[i])]++] = std::uint32_t(i);
     for (std::size_t i = 0; i < m.size(); ++i)
         if (m.api[i] >= 0)
-            m_ops[m_opBegin[std::size_t(m.api[i])]++] = m_kernelCount + std::uint32_t(i);
-    std::copy_backward(m_opBegin.begin(), m_opBegin.end() - 1, m_opBegin.end());
-    m_opBegin[0] = 0;
+            m_ops[opBegin[std::size_t(m.api[i])]++] = m_kernelCount + std::uint32_t(i);
+    std::copy_backward(opBegin.begin(), opBegin.end() - 1, opBegin.end());
+    opBegin[0] = 0;
+    const auto launched = [&](std::size_t a) { return opBegin[a + 1] > opBegin[a] && api.thread[a] >= 0; };
 
     const std::size_t threads = p.threads.size();
     m_threadBegin.assign(threads + 1, 0);
     for (std::size_t a = 0; a < api.size(); ++a)
-        if (launchedWork(a) && api.thread[a] >= 0)
+        if (launched(a))
             ++m_threadBegin[std::size_t(api.thread[a]) + 1];
     prefixSum(m_threadBegin);
-    reserveHugePages(m_launches, m_threadBegin.back());
-    m_launches.resize(m_threadBegin.back());
+    std::vector<std::uint32_t> launches;
+    reserveHugePages(launches, m_threadBegin.back());
+    launches.resize(m_threadBegin.back());
     std::vector<std::uint32_t> fill(m_threadBegin.begin(), m_threadBegin.end() - 1);
     for (std::size_t a = 0; a < api.size(); ++a)
-        if (launchedWork(a) && api.thread[a] >= 0)
-            m_launches[fill[std::size_t(api.thread[a])]++] = std::uint32_t(a);
+        if (launched(a))
+            launches[fill[std::size_t(api.thread[a])]++] = std::uint32_t(a);
+    m_opBegin = PackedRows(opBegin);
+    opBegin = {};
+    std::vector<std::pair<TimeNs, std::uint32_t>> keys;
+    for (std::size_t t = 0; t < threads; ++t)
+        sortByStart({ launches.data() + m_threadBegin[t], launches.data() + m_threadBegin[t + 1] }, api.start, keys);
+    m_launches = PackedRows(launches);
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicateLaunchRows(const Profile& p, const LaunchIndex& index)

@@ -12,7 +12,8 @@ namespace {
 
 /// Adds to @p coverage the kernels of @p thread's launches that start inside one of @p ranges (in nesting order, so
 /// by start): a launch at t is inside when some range with start <= t ends at or after t.
-void addThread(const Profile& p, const NvtxTreeIndex& index, std::size_t thread, std::span<const std::uint32_t> ranges,
+template <typename Ranges>
+void addThread(const Profile& p, const NvtxTreeIndex& index, std::size_t thread, const Ranges& ranges,
     const FocusRange& focus, NvtxCoverage& coverage)
 {
     const LaunchIndex& launchIndex = index.launchIndex();
@@ -55,14 +56,15 @@ Result<NvtxCoverage> computeNvtxCoverage(const ProfilePtr& profile, const FocusR
     for (std::size_t t = 0; t < index->threadCount(); ++t) {
         if (job.isCancelled())
             return Result<NvtxCoverage>::cancelled();
-        std::span<const std::uint32_t> ranges = index->ranges(t);
-        if (focus.isActive()) {
-            focused.clear();
-            index->appendOverlapping(t, focus, focused);
-            ranges = focused;
+        if (!focus.isActive()) {
+            if (const PackedRows::Slice ranges = index->ranges(t); !ranges.empty())
+                addThread(p, *index, t, ranges, focus, coverage);
+            continue;
         }
-        if (!ranges.empty())
-            addThread(p, *index, t, ranges, focus, coverage);
+        focused.clear();
+        index->appendOverlapping(t, focus, focused);
+        if (!focused.empty())
+            addThread(p, *index, t, focused, focus, coverage);
     }
     return coverage;
 }

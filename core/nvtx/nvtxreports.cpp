@@ -238,8 +238,8 @@ private:
         const CudaApiTable& api = m_p.cudaApi;
         m_launches.resize(m_p.threads.size());
         for (std::size_t t = 0; t < m_p.threads.size(); ++t)
-            for (auto* a = m_index.threadLaunchesBegin(t); a != m_index.threadLaunchesEnd(t); ++a)
-                m_launches[t].emplace_back(*a, *a);
+            for (const std::uint32_t a : m_index.threadLaunches(t))
+                m_launches[t].emplace_back(a, a);
         for (const auto& [dup, joined] : duplicateLaunchRows(m_p, m_index))
             if (api.thread[dup] >= 0)
                 m_launches[std::size_t(api.thread[dup])].emplace_back(dup, joined);

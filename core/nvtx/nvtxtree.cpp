@@ -127,8 +127,8 @@ private:
     std::int32_t threadRoot(ThreadIndex thread);
     void prepareDomains();
     void selectRanges();
-    std::span<const std::uint32_t> placedRanges(std::size_t thread) const;
-    void sweepThread(ThreadIndex thread, std::span<const std::uint32_t> ranges);
+    PackedRows::Slice placedRanges(std::size_t thread) const;
+    void sweepThread(ThreadIndex thread, PackedRows::Slice ranges);
     void close(OpenRange& r);
     void addLeaves();
     void finish();
@@ -147,6 +147,8 @@ private:
     std::vector<std::int32_t> m_processNode;
     std::vector<std::int32_t> m_threadNode;
     std::vector<std::uint32_t> m_focusedBegin; ///< per thread, size threads + 1 (NvtxTree::focusedRanges)
+    /// Per thread: the positions in its launches() that the sweep visited, [first, second).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_sweptLaunches;
     std::vector<OpenRange> m_stack;
 };
 
@@ -253,21 +255,22 @@ void Builder::selectRanges()
         return;
     }
     m_focusedBegin.assign(threads + 1, 0);
+    std::vector<std::uint32_t> focused;
     // Capacity for every range costs address space; only what is written becomes memory.
-    reserveHugePages(m_tree.focusedRanges, m_index->allRanges().size());
+    reserveHugePages(focused, m_index->allRanges().size());
     for (std::size_t t = 0; t < threads; ++t) {
-        m_index->appendOverlapping(t, m_tree.focus, m_tree.focusedRanges);
-        m_focusedBegin[t + 1] = std::uint32_t(m_tree.focusedRanges.size());
+        m_index->appendOverlapping(t, m_tree.focus, focused);
+        m_focusedBegin[t + 1] = std::uint32_t(focused.size());
     }
-    m_tree.ranges = qint64(m_tree.focusedRanges.size());
+    m_tree.ranges = qint64(focused.size());
+    m_tree.focusedRanges = PackedRows(focused);
 }
 
-std::span<const std::uint32_t> Builder::placedRanges(std::size_t thread) const
+PackedRows::Slice Builder::placedRanges(std::size_t thread) const
 {
     if (!m_tree.focus.isActive())
         return m_index->ranges(thread);
-    return { m_tree.focusedRanges.data() + m_focusedBegin[thread],
-        m_tree.focusedRanges.data() + m_focusedBegin[thread + 1] };
+    return m_tree.focusedRanges.slice(m_focusedBegin[thread], m_focusedBegin[thread + 1] - m_focusedBegin[thread]);
 }
 
 void Builder::close(OpenRange& r)
@@ -290,7 +293,7 @@ void Builder::close(OpenRange& r)
     }
 }
 
-void Builder::sweepThread(ThreadIndex thread, std::span<const std::uint32_t> ranges)
+void Builder::sweepThread(ThreadIndex thread, PackedRows::Slice ranges)
 {
     const NvtxTable& n = m_p.nvtx;
     const CudaApiTable& api = m_p.cudaApi;
@@ -298,14 +301,16 @@ void Builder::sweepThread(ThreadIndex thread, std::span<const std::uint32_t> ran
     TimeNs lastEnd = std::numeric_limits<TimeNs>::min();
     for (const std::uint32_t row : ranges)
         lastEnd = std::max(lastEnd, resolvedEnd(row));
-    const std::span<const std::uint32_t> launches = m_index->launches(std::size_t(thread));
+    const PackedRows::Slice launches = m_index->launches(std::size_t(thread));
     const TimeNs firstStart = n.start[ranges.front()];
-    const std::uint32_t* ab = std::lower_bound(launches.data(), launches.data() + launches.size(), firstStart,
-        [&](std::uint32_t a, TimeNs t) { return api.start[a] < t; });
-    const std::uint32_t* ae = std::upper_bound(
-        ab, launches.data() + launches.size(), lastEnd, [&](TimeNs t, std::uint32_t a) { return t < api.start[a]; });
-    const std::uint32_t* rb = ranges.data();
-    const std::uint32_t* re = ranges.data() + ranges.size();
+    auto ab = std::lower_bound(
+        launches.begin(), launches.end(), firstStart, [&](std::uint32_t a, TimeNs t) { return api.start[a] < t; });
+    const auto ae
+        = std::upper_bound(ab, launches.end(), lastEnd, [&](TimeNs t, std::uint32_t a) { return t < api.start[a]; });
+    m_sweptLaunches[std::size_t(thread)]
+        = { std::uint32_t(ab - launches.begin()), std::uint32_t(ae - launches.begin()) };
+    auto rb = ranges.begin();
+    const auto re = ranges.end();
 
     const std::int32_t root = threadRoot(thread);
     const KernelTable& k = m_p.kernels;
@@ -366,7 +371,7 @@ void Builder::sweepThread(ThreadIndex thread, std::span<const std::uint32_t> ran
                 ++top.kernels;
                 top.first = std::min(top.first, k.start[op]);
                 top.last = std::max(top.last, k.end[op]);
-                m_tree.kernelLeaf.emplace_back(op, top.node);
+                m_tree.kernelLeaf[op] = top.node; // its range for now: addLeaves() makes it the leaf
                 if (m_tree.focus.overlaps(k.start[op], k.end[op])) {
                     m_tree.coverage.attributedNs += d;
                     ++m_tree.coverage.attributedKernels;
@@ -388,14 +393,26 @@ void Builder::sweepThread(ThreadIndex thread, std::span<const std::uint32_t> ran
 
 void Builder::addLeaves()
 {
+    // Leaves are made in the order the sweep attributed their kernels (by thread, then launch), so that node numbers
+    // and the order of siblings do not depend on the kernel table's row order.
     const KernelTable& k = m_p.kernels;
-    for (auto& [row, owner] : m_tree.kernelLeaf) {
-        const std::int32_t leaf = child(owner, kLeafDomain, k.demangledName[row], NvtxNode::Kind::Kernel);
-        NvtxNode& n = m_tree.nodes[std::size_t(leaf)];
-        ++n.instances;
-        ++n.kernels;
-        n.gpuTime += k.end[row] - k.start[row];
-        owner = leaf;
+    const LaunchIndex& launchIndex = m_index->launchIndex();
+    for (std::size_t t = 0; t < m_sweptLaunches.size(); ++t) {
+        const PackedRows::Slice launches = m_index->launches(t);
+        for (std::uint32_t i = m_sweptLaunches[t].first; i < m_sweptLaunches[t].second; ++i) {
+            const std::uint32_t a = launches[i];
+            for (const std::uint32_t* it = launchIndex.opsBegin(a); it != launchIndex.opsEnd(a); ++it) {
+                if (*it >= k.size() || m_tree.kernelLeaf[*it] < 0)
+                    continue;
+                std::int32_t& owner = m_tree.kernelLeaf[*it];
+                const std::int32_t leaf = child(owner, kLeafDomain, k.demangledName[*it], NvtxNode::Kind::Kernel);
+                NvtxNode& n = m_tree.nodes[std::size_t(leaf)];
+                ++n.instances;
+                ++n.kernels;
+                n.gpuTime += k.end[*it] - k.start[*it];
+                owner = leaf;
+            }
+        }
     }
 }
 
@@ -455,6 +472,8 @@ NvtxTree Builder::run()
     m_children = ChildTable(std::max<std::size_t>(1024, std::size_t(m_tree.ranges) / 64));
     reserveHugePages(m_tree.rangeNode, std::size_t(m_tree.ranges));
     reserveHugePages(m_tree.kernelLeaf, k.size());
+    m_tree.kernelLeaf.assign(k.size(), -1);
+    m_sweptLaunches.assign(m_index->threadCount(), { 0, 0 });
     m_processNode.assign(m_p.processes.size() + 1, -1);
     m_threadNode.assign(m_p.threads.size(), -1);
     prepareDomains();
@@ -464,7 +483,7 @@ NvtxTree Builder::run()
         sweep.report(QStringLiteral("NVTX tree"), double(t) / double(threads));
         if (cancelled())
             return std::move(m_tree);
-        const std::span<const std::uint32_t> ranges = placedRanges(t);
+        const PackedRows::Slice ranges = placedRanges(t);
         if (!ranges.empty())
             sweepThread(ThreadIndex(t), ranges);
     }
@@ -589,11 +608,11 @@ std::vector<qint64> nvtxNodeDurations(const NvtxTree& tree, std::int32_t node)
     const Profile& p = *tree.profile;
     durations.reserve(std::size_t(n.instances));
     if (n.kind == NvtxNode::Kind::Kernel) {
-        for (const auto& [row, leaf] : tree.kernelLeaf)
-            if (leaf == node)
+        for (std::size_t row = 0; row < tree.kernelLeaf.size(); ++row)
+            if (tree.kernelLeaf[row] == node)
                 durations.push_back(p.kernels.end[row] - p.kernels.start[row]);
     } else if (n.kind == NvtxNode::Kind::Range) {
-        const std::span<const std::uint32_t> rows = tree.placedRanges();
+        const PackedRows::Slice rows = tree.placedRanges();
         for (std::size_t i = 0; i < std::min(rows.size(), tree.rangeNode.size()); ++i)
             if (tree.rangeNode[i] == node)
                 durations.push_back(p.nvtx.resolvedEnd(rows[i]) - p.nvtx.start[rows[i]]);
@@ -613,8 +632,8 @@ std::vector<char> nvtxKernelRows(const NvtxTree& tree, std::int32_t node)
     inside[std::size_t(node)] = 1;
     for (std::size_t i = std::size_t(node) + 1; i < tree.nodes.size(); ++i)
         inside[i] = inside[std::size_t(tree.nodes[i].parent)];
-    for (const auto& [row, leaf] : tree.kernelLeaf)
-        rows[row] = inside[std::size_t(leaf)];
+    for (std::size_t row = 0; row < std::min(rows.size(), tree.kernelLeaf.size()); ++row)
+        rows[row] = tree.kernelLeaf[row] >= 0 && inside[std::size_t(tree.kernelLeaf[row])];
     return rows;
 }
 
@@ -629,10 +648,8 @@ void appendWithAncestors(const NvtxTree& tree, std::int32_t node, std::vector<st
 std::vector<std::int32_t> nvtxNodesContainingKernel(const NvtxTree& tree, std::uint32_t kernelRow)
 {
     std::vector<std::int32_t> nodes;
-    const auto it = std::find_if(tree.kernelLeaf.begin(), tree.kernelLeaf.end(),
-        [&](const std::pair<std::uint32_t, std::int32_t>& e) { return e.first == kernelRow; });
-    if (it != tree.kernelLeaf.end())
-        appendWithAncestors(tree, it->second, nodes);
+    if (kernelRow < tree.kernelLeaf.size() && tree.kernelLeaf[kernelRow] >= 0)
+        appendWithAncestors(tree, tree.kernelLeaf[kernelRow], nodes);
     return nodes;
 }
 
@@ -646,9 +663,10 @@ std::vector<std::int32_t> nvtxNodesWithKernelName(const NvtxTree& tree, const QS
     // The name may be the demangled, short or mangled one, depending on the kernel table's name mode.
     const KernelTable& k = p.kernels;
     std::vector<char> leaves(tree.nodes.size(), 0);
-    for (const auto& [row, leaf] : tree.kernelLeaf)
-        if (k.demangledName[row] == ref || k.shortName[row] == ref || k.mangledName[row] == ref)
-            leaves[std::size_t(leaf)] = 1;
+    for (std::size_t row = 0; row < tree.kernelLeaf.size(); ++row)
+        if (tree.kernelLeaf[row] >= 0
+            && (k.demangledName[row] == ref || k.shortName[row] == ref || k.mangledName[row] == ref))
+            leaves[std::size_t(tree.kernelLeaf[row])] = 1;
     std::vector<char> marked(tree.nodes.size(), 0);
     for (std::size_t leaf = 0; leaf < leaves.size(); ++leaf) {
         if (!leaves[leaf])

@@ -12,7 +12,6 @@
 #include <QStringList>
 #include <atomic>
 #include <memory>
-#include <span>
 #include <vector>
 
 namespace nsw {
@@ -92,10 +91,10 @@ struct NvtxTree
     /// IndexColumn: a tree of ranges with their own names (PyTorch op ids) has more nodes than it holds narrow, and
     /// widening it costs a copy of every row at once.
     std::vector<std::int32_t> rangeNode;
-    /// Each kernel execution attributed to a range: (kernel row, its kernel leaf), by thread and launch.
-    std::vector<std::pair<std::uint32_t, std::int32_t>> kernelLeaf;
+    /// The kernel leaf of each kernel row (Profile::kernels) attributed to a range, -1 for the others.
+    std::vector<std::int32_t> kernelLeaf;
     /// With an active focus: the NVTX rows of the ranges that overlap it (see placedRanges()).
-    std::vector<std::uint32_t> focusedRanges;
+    PackedRows focusedRanges;
     /// What the tree was built from; a tree of the same profile for another focus or options reuses it.
     std::shared_ptr<const NvtxTreeIndex> index;
     NvtxCoverage coverage;
@@ -118,10 +117,10 @@ struct NvtxTree
     TimeNs selfGpuTime(std::int32_t node) const;
     /// The NVTX rows placed in the tree, by thread then in nesting order: every range (NvtxTreeIndex::allRanges())
     /// or, with an active focus, those that overlap it.
-    std::span<const std::uint32_t> placedRanges() const
+    PackedRows::Slice placedRanges() const
     {
         if (focus.isActive() || !index)
-            return focusedRanges;
+            return focusedRanges.slice(0, focusedRanges.size());
         return index->allRanges();
     }
 };

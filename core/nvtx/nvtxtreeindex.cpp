@@ -10,25 +10,6 @@
 
 namespace nsw {
 
-namespace {
-
-/// Sorts @p rows by their start (then row) through keys read in one pass: comparing decoded TimeColumn values cost more
-/// than the sort itself, and CUDA API rows come almost, not quite, in start order.
-void sortByStart(
-    std::span<std::uint32_t> rows, const TimeColumn& start, std::vector<std::pair<TimeNs, std::uint32_t>>& keys)
-{
-    keys.resize(rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        keys[i] = { start[rows[i]], rows[i] };
-    if (std::is_sorted(keys.begin(), keys.end()))
-        return;
-    std::sort(keys.begin(), keys.end());
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        rows[i] = keys[i].second;
-}
-
-} // namespace
-
 NvtxTreeIndex::NvtxTreeIndex(ProfilePtr profile)
     : m_profile(std::move(profile))
     , m_launches(*m_profile)
@@ -45,7 +26,6 @@ std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& prof
 {
     const Profile& p = *profile;
     const NvtxTable& n = p.nvtx;
-    const CudaApiTable& api = p.cudaApi;
     const std::size_t threads = p.threads.size();
     job.report(QStringLiteral("NVTX tree"), 0.0);
     std::shared_ptr<NvtxTreeIndex> index(new NvtxTreeIndex(profile));
@@ -64,12 +44,13 @@ std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& prof
     std::sort(index->m_markStarts.begin(), index->m_markStarts.end());
     for (std::size_t t = 0; t < threads; ++t)
         index->m_rangeBegin[t + 1] += index->m_rangeBegin[t];
-    reserveHugePages(index->m_ranges, index->m_rangeBegin[threads]);
-    index->m_ranges.resize(index->m_rangeBegin[threads]);
+    std::vector<std::uint32_t> ranges;
+    reserveHugePages(ranges, index->m_rangeBegin[threads]);
+    ranges.resize(index->m_rangeBegin[threads]);
     std::vector<std::uint32_t> fill(index->m_rangeBegin.begin(), index->m_rangeBegin.end() - 1);
     for (std::size_t i = 0; i < n.size(); ++i)
         if (indexed(i))
-            index->m_ranges[fill[std::size_t(n.thread[i])]++] = std::uint32_t(i);
+            ranges[fill[std::size_t(n.thread[i])]++] = std::uint32_t(i);
     fill = {};
 
     const auto rangeBefore = [&](std::uint32_t a, std::uint32_t b) {
@@ -80,25 +61,22 @@ std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& prof
             return ea > eb;
         return a < b;
     };
-    std::vector<std::pair<TimeNs, std::uint32_t>> launchKeys;
     for (std::size_t t = 0; t < threads; ++t) {
         job.report(QStringLiteral("NVTX tree"), double(t) / double(threads));
         if (job.isCancelled())
             return nullptr;
-        std::uint32_t* rb = index->m_ranges.data() + index->m_rangeBegin[t];
-        std::uint32_t* re = index->m_ranges.data() + index->m_rangeBegin[t + 1];
+        std::uint32_t* rb = ranges.data() + index->m_rangeBegin[t];
+        std::uint32_t* re = ranges.data() + index->m_rangeBegin[t + 1];
         if (!std::is_sorted(rb, re, rangeBefore))
             std::sort(rb, re, rangeBefore);
-        sortByStart({ index->m_launches.threadLaunchesBegin(t), index->m_launches.threadLaunchesEnd(t) }, api.start,
-            launchKeys);
     }
 
-    const std::size_t rows = index->m_ranges.size();
+    const std::size_t rows = ranges.size();
     index->m_blocks.reserve((rows + kBlockRows - 1) / kBlockRows);
     for (std::size_t b = 0; b < rows; b += kBlockRows) {
         Block block { std::numeric_limits<TimeNs>::max(), std::numeric_limits<TimeNs>::min(), false };
         for (std::size_t i = b; i < std::min(rows, b + kBlockRows); ++i) {
-            const std::uint32_t row = index->m_ranges[i];
+            const std::uint32_t row = ranges[i];
             const TimeNs end = n.resolvedEnd(row);
             block.minStart = std::min(block.minStart, n.start[row]);
             block.maxEnd = std::max(block.maxEnd, end);
@@ -106,6 +84,7 @@ std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& prof
         }
         index->m_blocks.push_back(block);
     }
+    index->m_ranges = PackedRows(ranges);
 
     for (const auto& [row, endThread] : n.endThread)
         if (endThread != n.thread[row])

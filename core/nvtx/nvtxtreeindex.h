@@ -7,7 +7,6 @@
 #include "core/profile/profile.h"
 
 #include <memory>
-#include <span>
 #include <vector>
 
 namespace nsw {
@@ -33,21 +32,18 @@ public:
     std::size_t threadCount() const { return m_rangeBegin.size() - 1; }
 
     /// The range rows of @p thread (push/pop and start/end, as NvtxTable rows) in nesting order.
-    std::span<const std::uint32_t> ranges(std::size_t thread) const
+    PackedRows::Slice ranges(std::size_t thread) const
     {
-        return { m_ranges.data() + m_rangeBegin[thread], m_ranges.data() + m_rangeBegin[thread + 1] };
+        return m_ranges.slice(m_rangeBegin[thread], m_rangeBegin[thread + 1] - m_rangeBegin[thread]);
     }
     /// Every thread's ranges() one after the other.
-    std::span<const std::uint32_t> allRanges() const { return m_ranges; }
+    PackedRows::Slice allRanges() const { return m_ranges.slice(0, m_ranges.size()); }
     /// Appends to @p out the rows of ranges(@p thread) that overlap @p focus (FocusRange::overlaps, unterminated
     /// ranges ending at NvtxTable::maxTimestamp), in nesting order, skipping the blocks of rows that cannot.
     void appendOverlapping(std::size_t thread, const FocusRange& focus, std::vector<std::uint32_t>& out) const;
 
     /// The CUDA API rows of @p thread that launched GPU work, by start (then row).
-    std::span<const std::uint32_t> launches(std::size_t thread) const
-    {
-        return { m_launches.threadLaunchesBegin(thread), m_launches.threadLaunchesEnd(thread) };
-    }
+    PackedRows::Slice launches(std::size_t thread) const { return m_launches.threadLaunches(thread); }
     const LaunchIndex& launchIndex() const { return m_launches; }
 
     /// Marks (instantaneous events) that overlap @p focus.
@@ -70,7 +66,7 @@ private:
 
     ProfilePtr m_profile;
     std::vector<std::uint32_t> m_rangeBegin; ///< per thread, size threads + 1
-    std::vector<std::uint32_t> m_ranges;
+    PackedRows m_ranges; ///< in nesting order within each thread, so rows near one another are close
     std::vector<Block> m_blocks;
     LaunchIndex m_launches;
     std::vector<TimeNs> m_markStarts; ///< sorted

@@ -452,7 +452,10 @@ void TestNvtxTree::attributionMatchesSqlOnRealTraces()
     }
     std::map<QString, std::pair<qint64, qint64>> got;
     const Profile& p = *loaded->profile;
-    for (const auto& [k, leaf] : tree.kernelLeaf) {
+    for (std::size_t k = 0; k < tree.kernelLeaf.size(); ++k) {
+        const std::int32_t leaf = tree.kernelLeaf[k];
+        if (leaf < 0)
+            continue;
         auto& e = got[tree.label(tree.nodes[std::size_t(leaf)].parent)];
         e.first += p.kernels.end[k] - p.kernels.start[k];
         ++e.second;

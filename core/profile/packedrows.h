@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/profile/rowiterator.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace nsw {
+
+/// A sequence of uint32 table rows held in about 2 bytes each when the rows near one another are close, as in the
+/// lists that derived indexes keep: the NVTX ranges of a thread in nesting order, the CUDA API calls of a thread (issue
+/// 33: the 4M-kernel export's 19M NVTX rows took 76 MB in one such list). Rows come in blocks of 64: a block whose
+/// values span less than 65,536 keeps its least value and a 16-bit offset per row, any other block its values whole,
+/// so every value reads back exactly. Reading costs one more load than a plain array; the list is built once from
+/// plain values and not changed.
+class PackedRows
+{
+public:
+    using const_iterator = RowIterator<PackedRows, std::uint32_t>;
+    using value_type = std::uint32_t;
+    using size_type = std::size_t;
+
+    static constexpr unsigned kBlockBits = 6;
+    static constexpr std::size_t kBlockRows = std::size_t(1) << kBlockBits;
+
+    PackedRows() = default;
+    explicit PackedRows(std::span<const std::uint32_t> values);
+
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    std::uint32_t operator[](std::size_t i) const
+    {
+        const Block& b = m_blocks[i >> kBlockBits];
+        const std::size_t k = i & (kBlockRows - 1);
+        if (b.start & kWide) {
+            std::uint32_t v;
+            std::memcpy(&v, m_words.data() + (b.start & ~kWide) + 2 * k, sizeof v);
+            return v;
+        }
+        return b.base + m_words[b.start + k];
+    }
+    const_iterator begin() const { return const_iterator(this, 0); }
+    const_iterator end() const { return const_iterator(this, m_size); }
+    std::vector<std::uint32_t> toVector() const { return { begin(), end() }; }
+    /// Bytes of heap it holds.
+    std::size_t memoryBytes() const { return m_blocks.capacity() * sizeof(Block) + m_words.capacity() * 2; }
+
+    /// Rows [begin, begin + count) of a PackedRows, read in place. Its iterators are those of the PackedRows, so they
+    /// stay valid after a temporary slice is gone.
+    class Slice
+    {
+    public:
+        using const_iterator = PackedRows::const_iterator;
+        using value_type = std::uint32_t;
+        Slice() = default;
+        Slice(const PackedRows* rows, std::size_t begin, std::size_t count)
+            : m_rows(rows)
+            , m_begin(begin)
+            , m_count(count)
+        { }
+        std::size_t size() const { return m_count; }
+        bool empty() const { return m_count == 0; }
+        std::uint32_t operator[](std::size_t i) const { return (*m_rows)[m_begin + i]; }
+        std::uint32_t front() const { return (*this)[0]; }
+        std::uint32_t back() const { return (*this)[m_count - 1]; }
+        const_iterator begin() const { return const_iterator(m_rows, m_begin); }
+        const_iterator end() const { return const_iterator(m_rows, m_begin + m_count); }
+
+    private:
+        const PackedRows* m_rows = nullptr;
+        std::size_t m_begin = 0;
+        std::size_t m_count = 0;
+    };
+    Slice slice(std::size_t begin, std::size_t count) const { return { this, begin, count }; }
+
+private:
+    static constexpr std::uint32_t kWide = 0x80000000u;
+    struct Block
+    {
+        std::uint32_t base = 0; ///< the least value of a narrow block
+        std::uint32_t start = 0; ///< first word; the top bit marks a block of whole values (two words each)
+    };
+    std::vector<Block> m_blocks;
+    std::vector<std::uint16_t> m_words;
+    std::size_t m_size = 0;
+};
+
+} // namespace nsw

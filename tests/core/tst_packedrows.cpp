@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// PackedRows: every value reads back exactly as the plain list it was made of, whatever the spread of each block of
+// 64; a block spanning less than 65,536 takes 2 bytes a value, any other 4.
+#include "core/profile/packedrows.h"
+
+#include <QTest>
+#include <algorithm>
+
+using namespace nsw;
+
+Q_DECLARE_METATYPE(std::vector<std::uint32_t>)
+
+namespace {
+
+std::vector<std::uint32_t> stepping(std::size_t n, std::uint32_t from, std::uint32_t step)
+{
+    std::vector<std::uint32_t> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = from + std::uint32_t(i) * step;
+    return v;
+}
+
+} // namespace
+
+class TestPackedRows : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void readsBackEveryValue_data()
+    {
+        QTest::addColumn<std::vector<std::uint32_t>>("values");
+        // Bytes of the words alone: 2 a value in a block spanning < 65,536, 4 in any other (an independent count).
+        QTest::addColumn<int>("wordBytes");
+        QTest::newRow("empty") << std::vector<std::uint32_t> {} << 0;
+        QTest::newRow("one value") << std::vector<std::uint32_t> { 7 } << 2;
+        QTest::newRow("a block spanning 65,535: narrow")
+            << std::vector<std::uint32_t> { 100, 100 + 65535, 100 + 3 } << 6;
+        QTest::newRow("a block spanning 65,536: whole values")
+            << std::vector<std::uint32_t> { 100, 100 + 65536, 100 + 3 } << 12;
+        QTest::newRow("the largest rows") << std::vector<std::uint32_t> { 0xFFFFFFFFu, 0xFFFFFFF0u, 0 } << 12;
+        QTest::newRow("two full narrow blocks and a partial one") << stepping(64 * 2 + 5, 1000, 7) << (64 * 2 + 5) * 2;
+        // Steps of 2,000: the first 33 values of a block span 64,000 (< 65,536) but 64 values span 126,000.
+        QTest::newRow("blocks that must keep whole values") << stepping(64 * 3, 5, 2000) << 64 * 3 * 4;
+        std::vector<std::uint32_t> mixed = stepping(64, 0, 1); // narrow
+        const std::vector<std::uint32_t> far = stepping(64, 0x40000000u, 1 << 20); // whole
+        mixed.insert(mixed.end(), far.begin(), far.end());
+        mixed.push_back(3); // a last block of one: narrow
+        QTest::newRow("narrow, whole, narrow") << mixed << 64 * 2 + 64 * 4 + 2;
+        std::vector<std::uint32_t> descending = stepping(200, 0, 3);
+        std::reverse(descending.begin(), descending.end());
+        QTest::newRow("descending rows") << descending << 200 * 2;
+    }
+    void readsBackEveryValue()
+    {
+        QFETCH(std::vector<std::uint32_t>, values);
+        QFETCH(int, wordBytes);
+        const PackedRows rows(values);
+        QCOMPARE(rows.size(), values.size());
+        QCOMPARE(rows.empty(), values.empty());
+        for (std::size_t i = 0; i < values.size(); ++i)
+            QCOMPARE(rows[i], values[i]);
+        QVERIFY(rows.toVector() == values);
+        const std::size_t blocks = (values.size() + 63) / 64;
+        QCOMPARE(rows.memoryBytes(), std::size_t(wordBytes) + blocks * 8);
+    }
+
+    void slicesReadTheirRows_data()
+    {
+        QTest::addColumn<int>("begin");
+        QTest::addColumn<int>("count");
+        QTest::newRow("inside one block") << 3 << 10;
+        QTest::newRow("across blocks") << 60 << 100;
+        QTest::newRow("to the end") << 150 << 50;
+        QTest::newRow("empty") << 64 << 0;
+    }
+    void slicesReadTheirRows()
+    {
+        QFETCH(int, begin);
+        QFETCH(int, count);
+        std::vector<std::uint32_t> values = stepping(200, 10, 5);
+        values[100] = 0x80000001u; // a block of whole values in the middle
+        const PackedRows rows(values);
+        const PackedRows::Slice slice = rows.slice(std::size_t(begin), std::size_t(count));
+        QCOMPARE(slice.size(), std::size_t(count));
+        const std::vector<std::uint32_t> expected(values.begin() + begin, values.begin() + begin + count);
+        QVERIFY(std::vector<std::uint32_t>(slice.begin(), slice.end()) == expected);
+        // Iterators outlive the slice they came from (they read the PackedRows).
+        const auto first = rows.slice(std::size_t(begin), std::size_t(count)).begin();
+        const auto last = rows.slice(std::size_t(begin), std::size_t(count)).end();
+        QVERIFY(std::vector<std::uint32_t>(first, last) == expected);
+        if (count > 0) {
+            QCOMPARE(slice.front(), expected.front());
+            QCOMPARE(slice.back(), expected.back());
+        }
+    }
+
+    void searchesLikeASortedVector()
+    {
+        const std::vector<std::uint32_t> values = stepping(1000, 3, 4); // 3, 7, 11, ...
+        const PackedRows rows(values);
+        for (const std::uint32_t x : { 0u, 3u, 4u, 2000u, 3999u, 4000u }) {
+            const auto expected = std::lower_bound(values.begin(), values.end(), x) - values.begin();
+            QCOMPARE(std::lower_bound(rows.begin(), rows.end(), x) - rows.begin(), expected);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPackedRows)
+#include "tst_packedrows.moc"
