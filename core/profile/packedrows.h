@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/profile/column.h"
 #include "core/profile/rowiterator.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -16,7 +18,8 @@ namespace nsw {
 /// 33: the 4M-kernel export's 19M NVTX rows took 76 MB in one such list). Rows come in blocks of 64: a block whose
 /// values span less than 65,536 keeps its least value and a 16-bit offset per row, any other block its values whole,
 /// so every value reads back exactly. Reading costs one more load than a plain array; the list is built once from
-/// plain values and not changed.
+/// plain values and not changed, and copies share it. plain() reads a plain Column instead (a view of a mapped
+/// profile cache file, which keeps the plain values that its checks read).
 class PackedRows
 {
 public:
@@ -29,16 +32,19 @@ public:
 
     PackedRows() = default;
     explicit PackedRows(std::span<const std::uint32_t> values);
+    static PackedRows plain(Column<std::uint32_t> values);
 
     std::size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
     std::uint32_t operator[](std::size_t i) const
     {
+        if (m_plain)
+            return m_plainValues[i];
         const Block& b = m_blocks[i >> kBlockBits];
         const std::size_t k = i & (kBlockRows - 1);
         if (b.start & kWide) {
             std::uint32_t v;
-            std::memcpy(&v, m_words.data() + (b.start & ~kWide) + 2 * k, sizeof v);
+            std::memcpy(&v, m_words + (b.start & ~kWide) + 2 * k, sizeof v);
             return v;
         }
         return b.base + m_words[b.start + k];
@@ -46,8 +52,12 @@ public:
     const_iterator begin() const { return const_iterator(this, 0); }
     const_iterator end() const { return const_iterator(this, m_size); }
     std::vector<std::uint32_t> toVector() const { return { begin(), end() }; }
-    /// Bytes of heap it holds.
-    std::size_t memoryBytes() const { return m_blocks.capacity() * sizeof(Block) + m_words.capacity() * 2; }
+    /// Writes values [first, first + count) to @p out.
+    void copyTo(std::size_t first, std::size_t count, std::uint32_t* out) const;
+    /// True for plain values read in place from memory it does not own (a mapped cache file).
+    bool isView() const { return m_plain && m_plainValues.isView(); }
+    /// Bytes of heap it holds (shared with its copies).
+    std::size_t memoryBytes() const;
 
     /// Rows [begin, begin + count) of a PackedRows, read in place. Its iterators are those of the PackedRows, so they
     /// stay valid after a temporary slice is gone.
@@ -84,8 +94,16 @@ private:
         std::uint32_t base = 0; ///< the least value of a narrow block
         std::uint32_t start = 0; ///< first word; the top bit marks a block of whole values (two words each)
     };
-    std::vector<Block> m_blocks;
-    std::vector<std::uint16_t> m_words;
+    struct Storage
+    {
+        std::vector<Block> blocks;
+        std::vector<std::uint16_t> words;
+    };
+    std::shared_ptr<const Storage> m_storage;
+    const Block* m_blocks = nullptr; ///< m_storage's, read without going through it
+    const std::uint16_t* m_words = nullptr;
+    Column<std::uint32_t> m_plainValues;
+    bool m_plain = false;
     std::size_t m_size = 0;
 };
 

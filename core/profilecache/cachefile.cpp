@@ -164,7 +164,7 @@ bool Writer::writeAt(const void* data, std::size_t bytes, std::uint64_t offset)
     return true;
 }
 
-bool Writer::add(const QByteArray& name, const void* data, std::size_t bytes, std::uint32_t elementSize)
+bool Writer::startSection(const QByteArray& name, std::uint64_t bytes, std::uint32_t elementSize)
 {
     if (!m_error.isEmpty())
         return false;
@@ -172,9 +172,34 @@ bool Writer::add(const QByteArray& name, const void* data, std::size_t bytes, st
         || elementSize == 0 || bytes % elementSize != 0)
         return fail(QStringLiteral("bad section %1").arg(QString::fromLatin1(name)));
     m_offset = (m_offset + kAlignment - 1) / kAlignment * kAlignment;
-    if (bytes > 0 && !writeAt(data, bytes, m_offset))
+    return true;
+}
+
+bool Writer::add(const QByteArray& name, const void* data, std::size_t bytes, std::uint32_t elementSize)
+{
+    if (!startSection(name, bytes, elementSize) || (bytes > 0 && !writeAt(data, bytes, m_offset)))
         return false;
     m_sections.push_back({ name, m_offset, bytes, Checksum::of(data, bytes), elementSize });
+    m_offset += bytes;
+    return true;
+}
+
+bool Writer::add(const QByteArray& name, std::uint64_t bytes, std::uint32_t elementSize, const Fill& fill)
+{
+    if (!startSection(name, bytes, elementSize))
+        return false;
+    // A multiple of every element size (as the reader's chunks), so that fill never splits a value.
+    std::vector<char> buffer(std::size_t(std::min<std::uint64_t>(bytes, std::uint64_t(4) << 20)));
+    Checksum sum;
+    for (std::uint64_t done = 0; done < bytes;) {
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(buffer.size(), bytes - done));
+        fill(done, buffer.data(), n);
+        sum.add(buffer.data(), n);
+        if (!writeAt(buffer.data(), n, m_offset + done))
+            return false;
+        done += n;
+    }
+    m_sections.push_back({ name, m_offset, bytes, sum.value(), elementSize });
     m_offset += bytes;
     return true;
 }

@@ -69,6 +69,11 @@ public:
 
     /// Appends a section; false (and error()) when the file system refuses the bytes (full, gone).
     bool add(const QByteArray& name, const void* data, std::size_t bytes, std::uint32_t elementSize);
+    /// Writes bytes [offset, offset + n) of a section to out.
+    using Fill = std::function<void(std::uint64_t offset, char* out, std::size_t n)>;
+    /// Appends a section of @p bytes that @p fill makes a part at a time (values not kept in memory as the file stores
+    /// them: PackedRows), so that no copy of the whole section is ever made.
+    bool add(const QByteArray& name, std::uint64_t bytes, std::uint32_t elementSize, const Fill& fill);
     /// Writes the directory and header, then renames the file to its final path (replacing an older one atomically).
     Status commit();
     std::uint64_t bytesWritten() const { return m_offset; }
@@ -77,6 +82,8 @@ public:
 private:
     Writer() = default;
     bool writeAt(const void* data, std::size_t bytes, std::uint64_t offset);
+    /// Aligns the next section and checks its name and sizes.
+    bool startSection(const QByteArray& name, std::uint64_t bytes, std::uint32_t elementSize);
     bool fail(const QString& what);
 
     int m_fd = -1;

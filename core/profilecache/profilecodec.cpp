@@ -106,6 +106,15 @@ public:
         add(name + ".narrow", p.narrow);
         add(name + ".wide", p.wideValues);
     }
+    /// As plain uint32 values (what the reader checks and maps), decoded a part at a time.
+    void add(const QByteArray& name, const PackedRows& rows)
+    {
+        m_writer.add(name, std::uint64_t(rows.size()) * 4, 4, [&](std::uint64_t offset, char* out, std::size_t n) {
+            std::vector<std::uint32_t> values(n / 4);
+            rows.copyTo(std::size_t(offset / 4), values.size(), values.data());
+            std::memcpy(out, values.data(), n);
+        });
+    }
     template <typename T> requires isScalar<T> void add(const QByteArray& name, const T& value)
     {
         m_writer.add(name, &value, sizeof value, sizeof value);
@@ -234,6 +243,14 @@ public:
         if (c)
             out = std::move(*c);
         return c.has_value();
+    }
+    bool get(const QByteArray& name, PackedRows& out) const
+    {
+        Column<std::uint32_t> values;
+        if (!get(name, values))
+            return false;
+        out = PackedRows::plain(std::move(values));
+        return true;
     }
     template <typename T> bool get(const QByteArray& name, IndexColumn<T>& out) const
     {

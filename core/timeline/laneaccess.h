@@ -7,7 +7,8 @@
 #include <cstdint>
 
 /// Read access to the events of one lane by position, one small struct per lane source so that the hot loops
-/// (queries, sorting, packing) are compiled per source instead of switching per event.
+/// (queries, sorting, packing) are compiled per source instead of switching per event. Refs reads the lane's row
+/// references by position: a pointer into the builder's plain array, or a slice of the index's PackedRows.
 namespace nsw::laneaccess {
 
 /// Start and end columns of the GPU tables, indexed by the gpuop tag.
@@ -27,17 +28,17 @@ struct GpuColumns
     TimeNs endOf(std::uint32_t code) const { return (*end[code >> 30])[code & gpuop::kRowMask]; }
 };
 
-struct GpuOps
+template <typename Refs> struct GpuOps
 {
-    const std::uint32_t* refs;
+    Refs refs;
     GpuColumns columns;
     TimeNs start(std::uint32_t k) const { return columns.startOf(refs[k]); }
     TimeNs end(std::uint32_t k) const { return columns.endOf(refs[k]); }
 };
 
-struct GpuBusy
+template <typename Refs> struct GpuBusy
 {
-    const std::uint32_t* refs;
+    Refs refs;
     const std::uint32_t* ends;
     GpuColumns columns;
     TimeNs start(std::uint32_t k) const { return columns.startOf(refs[k]); }
@@ -45,9 +46,9 @@ struct GpuBusy
 };
 
 /// CUDA API and OS runtime calls: plain start/end columns.
-struct Plain
+template <typename Refs> struct Plain
 {
-    const std::uint32_t* refs;
+    Refs refs;
     const TimeColumn* starts;
     const TimeColumn* ends;
     TimeNs start(std::uint32_t k) const { return (*starts)[refs[k]]; }
@@ -55,9 +56,9 @@ struct Plain
 };
 
 /// NVTX: unterminated ranges end at the table's last timestamp, marks where they start (as eventEnd()).
-struct Nvtx
+template <typename Refs> struct Nvtx
 {
-    const std::uint32_t* refs;
+    Refs refs;
     const NvtxTable* table;
     TimeNs start(std::uint32_t k) const { return table->start[refs[k]]; }
     TimeNs end(std::uint32_t k) const
@@ -76,23 +77,22 @@ struct Nvtx
 namespace nsw::laneaccess {
 
 /// Calls @p f with the accessor of a lane of @p source over @p refs (and, for GPU busy lanes, @p busyEnds).
-template <typename F>
-decltype(auto) visit(
-    const Profile& p, LaneSource source, const std::uint32_t* refs, const std::uint32_t* busyEnds, F&& f)
+template <typename Refs, typename F>
+decltype(auto) visit(const Profile& p, LaneSource source, Refs refs, const std::uint32_t* busyEnds, F&& f)
 {
     switch (source) {
     case LaneSource::GpuOps:
-        return f(GpuOps { refs, GpuColumns(p) });
+        return f(GpuOps<Refs> { refs, GpuColumns(p) });
     case LaneSource::GpuBusy:
-        return f(GpuBusy { refs, busyEnds, GpuColumns(p) });
+        return f(GpuBusy<Refs> { refs, busyEnds, GpuColumns(p) });
     case LaneSource::CudaApi:
-        return f(Plain { refs, &p.cudaApi.start, &p.cudaApi.end });
+        return f(Plain<Refs> { refs, &p.cudaApi.start, &p.cudaApi.end });
     case LaneSource::Osrt:
-        return f(Plain { refs, &p.osrt.start, &p.osrt.end });
+        return f(Plain<Refs> { refs, &p.osrt.start, &p.osrt.end });
     case LaneSource::Nvtx:
         break;
     }
-    return f(Nvtx { refs, &p.nvtx });
+    return f(Nvtx<Refs> { refs, &p.nvtx });
 }
 
 } // namespace nsw::laneaccess

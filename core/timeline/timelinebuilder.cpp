@@ -88,11 +88,10 @@ std::shared_ptr<TimelineIndex> TimelineIndexBuilder::build()
     if (!gatherIntoSlices(m_job.slice(0, 0.55)) || !finishTracks(m_job.slice(0.55, 0.9))
         || !addBusyTracks(m_job.slice(0.9, 1)))
         return nullptr;
-    if (m_refs.capacity() > m_refs.size() + m_refs.size() / 8)
-        m_refs.shrink_to_fit();
     m_busyEnds.shrink_to_fit();
     buildGapTrees();
-    m_index->m_refs = Column<std::uint32_t>(std::move(m_refs));
+    m_index->m_refs = PackedRows(m_refs);
+    m_refs = {};
     m_index->m_busyEnds = Column<std::uint32_t>(std::move(m_busyEnds));
     m_index->m_gapTrees = Column<float>(std::move(m_gapTrees));
     layOutRows();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/profile/column.h"
+#include "core/profile/packedrows.h"
 #include "core/timeline/timelineevent.h"
 
 #include <QString>
@@ -72,9 +73,10 @@ struct TimelineSpan
     std::uint32_t count = 0; ///< events merged into it
 };
 
-/// Every GPU stream, GPU busy row and thread row of a profile on one time axis. Holds a 4-byte row reference per
-/// event (plus 4 more per GPU-busy interval and ~0.3 for the gap trees): times and names are read from the Profile
-/// it keeps alive.
+/// Every GPU stream, GPU busy row and thread row of a profile on one time axis. Holds a row reference per event
+/// (PackedRows: ~2 bytes for CUDA API and NVTX lanes, 4 for GPU lanes, whose kernels and memory operations come from
+/// two tables; plus 4 per GPU-busy interval and ~0.3 for the gap trees): times and names are read from the Profile it
+/// keeps alive.
 class TimelineIndex
 {
 public:
@@ -116,7 +118,7 @@ public:
     {
         std::vector<TimelineRow> rows;
         std::vector<TimelineLane> lanes;
-        Column<std::uint32_t> refs;
+        PackedRows refs; ///< plain when mapped from a cache file
         Column<std::uint32_t> busyEnds;
         Column<float> gapTrees;
         TimeNs start = 0;
@@ -144,7 +146,7 @@ private:
     ProfilePtr m_profile;
     std::vector<TimelineRow> m_rows;
     std::vector<TimelineLane> m_lanes;
-    Column<std::uint32_t> m_refs; ///< per lane position: table row (GpuOps: gpuop-encoded; GpuBusy: start op)
+    PackedRows m_refs; ///< per lane position: table row (GpuOps: gpuop-encoded; GpuBusy: start op)
     Column<std::uint32_t> m_busyEnds; ///< per busy interval: gpuop-encoded operation whose end ends it
     Column<float> m_gapTrees; ///< per lane, from treeBegin (gaptree.h)
     TimeNs m_start = 0;

@@ -5,6 +5,7 @@
 
 #include <QTest>
 #include <algorithm>
+#include <memory>
 
 using namespace nsw;
 
@@ -92,6 +93,47 @@ private Q_SLOTS:
             QCOMPARE(slice.front(), expected.front());
             QCOMPARE(slice.back(), expected.back());
         }
+    }
+
+    void plainReadsItsColumnInPlace()
+    {
+        const std::vector<std::uint32_t> values { 5, 0xFFFFFFFFu, 0, 70000, 3 };
+        const PackedRows owned = PackedRows::plain(Column<std::uint32_t>(values));
+        QVERIFY(owned.toVector() == values);
+        QVERIFY(!owned.isView());
+        auto keep = std::make_shared<std::vector<std::uint32_t>>(values);
+        const PackedRows view = PackedRows::plain(Column<std::uint32_t>::view(keep, keep->data(), keep->size()));
+        QVERIFY(view.isView());
+        QCOMPARE(view.memoryBytes(), std::size_t(0)); // the mapped file's, not its own
+        QVERIFY(view.toVector() == values);
+        QVERIFY(!PackedRows(values).isView());
+    }
+
+    void copyToWritesTheValues_data()
+    {
+        QTest::addColumn<bool>("plain");
+        QTest::newRow("packed") << false;
+        QTest::newRow("plain") << true;
+    }
+    void copyToWritesTheValues()
+    {
+        QFETCH(bool, plain);
+        std::vector<std::uint32_t> values = stepping(300, 9, 11);
+        values[130] = 0xF0000000u; // a block of whole values
+        const PackedRows rows = plain ? PackedRows::plain(Column<std::uint32_t>(values)) : PackedRows(values);
+        std::vector<std::uint32_t> out(150, 0);
+        rows.copyTo(100, out.size(), out.data());
+        QVERIFY(std::equal(out.begin(), out.end(), values.begin() + 100));
+    }
+
+    void copiesShareTheirValues()
+    {
+        const std::vector<std::uint32_t> values = stepping(1000, 1, 1);
+        const PackedRows rows(values);
+        const PackedRows copy = rows; // NOLINT(performance-unnecessary-copy-initialization): the copy is the test
+        QVERIFY(copy.toVector() == values);
+        QCOMPARE(copy.memoryBytes(), rows.memoryBytes());
+        QCOMPARE(rows.memoryBytes(), std::size_t(1000 * 2 + 16 * 8));
     }
 
     void searchesLikeASortedVector()

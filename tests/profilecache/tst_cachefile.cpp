@@ -100,6 +100,55 @@ private Q_SLOTS:
         QCOMPARE(mapped, kIndices);
     }
 
+    void sectionMadeInPartsReadsBackWhole_data()
+    {
+        QTest::addColumn<qint64>("values");
+        QTest::newRow("empty") << qint64(0);
+        QTest::newRow("under one part") << qint64(1000);
+        // 4 MiB parts: 2.5 parts, the last one partial.
+        QTest::newRow("several parts") << qint64(5 << 19);
+    }
+    void sectionMadeInPartsReadsBackWhole()
+    {
+        QFETCH(qint64, values);
+        const QString path = m_dir.filePath(QStringLiteral("parts.bin"));
+        const auto valueAt = [](std::uint64_t i) { return std::uint32_t(i * 2654435761u); };
+        {
+            Result<std::unique_ptr<Writer>> w = Writer::create(path);
+            QVERIFY(w);
+            QVERIFY((*w)->add("text", kText.constData(), std::size_t(kText.size()), 1)); // not at offset 0
+            std::uint64_t expectedOffset = 0;
+            QVERIFY(
+                (*w)->add("values", std::uint64_t(values) * 4, 4, [&](std::uint64_t offset, char* out, std::size_t n) {
+                    QCOMPARE(offset, expectedOffset); // in order, whole values
+                    QCOMPARE(n % 4, std::size_t(0));
+                    for (std::size_t k = 0; k < n / 4; ++k) {
+                        const std::uint32_t v = valueAt(offset / 4 + k);
+                        std::memcpy(out + 4 * k, &v, 4);
+                    }
+                    expectedOffset += n;
+                }));
+            QCOMPARE(expectedOffset, std::uint64_t(values) * 4);
+            QVERIFY((*w)->commit());
+        }
+        Result<std::unique_ptr<Reader>> r = Reader::open(path);
+        QVERIFY2(r, qPrintable(r.errorMessage()));
+        const Section* section = (*r)->find("values");
+        QVERIFY(section);
+        QCOMPARE(section->count(), std::uint64_t(values));
+        QCOMPARE(section->offset % kAlignment, std::uint64_t(0));
+        const Status verified = (*r)->verify({}, CancelToken::never()); // the checksum of the parts is the section's
+        QVERIFY2(verified, qPrintable(verified.errorMessage()));
+        const Result<QByteArray> bytes = (*r)->read("values");
+        QVERIFY(bytes);
+        for (qint64 i = 0; i < values; ++i) {
+            std::uint32_t v;
+            std::memcpy(&v, bytes->constData() + 4 * i, 4);
+            if (v != valueAt(std::uint64_t(i)))
+                QFAIL(qPrintable(QStringLiteral("value %1 differs").arg(i)));
+        }
+    }
+
     void nothingUnderTheFinalNameUntilCommit()
     {
         const QString path = m_dir.filePath(QStringLiteral("pending.bin"));
