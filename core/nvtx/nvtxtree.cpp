@@ -147,6 +147,7 @@ private:
     std::vector<std::int32_t> m_processNode;
     std::vector<std::int32_t> m_threadNode;
     std::vector<std::uint32_t> m_focusedBegin; ///< per thread, size threads + 1 (NvtxTree::focusedRanges)
+    std::vector<std::uint32_t> m_rangeNode; ///< NvtxTree::rangeNode while the sweep fills it
     /// Per thread: the positions in its launches() that the sweep visited, [first, second).
     std::vector<std::pair<std::uint32_t, std::uint32_t>> m_sweptLaunches;
     std::vector<OpenRange> m_stack;
@@ -340,7 +341,7 @@ void Builder::sweepThread(ThreadIndex thread, PackedRows::Slice ranges)
             NvtxNode& nd = m_tree.nodes[std::size_t(node)];
             if (nd.instances == 0) // new
                 nd.name = nameKey(n.name[row]);
-            m_tree.rangeNode.push_back(node);
+            m_rangeNode.push_back(std::uint32_t(node));
             ++nd.instances;
             nd.cpuTime += end - start;
             if (nd.firstRow < 0 || start < n.start[std::size_t(nd.firstRow)]
@@ -470,7 +471,7 @@ NvtxTree Builder::run()
     reserveHugePages(
         m_tree.nodes, std::size_t(m_tree.ranges) + k.size() + m_p.threads.size() + m_p.processes.size() + 2);
     m_children = ChildTable(std::max<std::size_t>(1024, std::size_t(m_tree.ranges) / 64));
-    reserveHugePages(m_tree.rangeNode, std::size_t(m_tree.ranges));
+    reserveHugePages(m_rangeNode, std::size_t(m_tree.ranges));
     reserveHugePages(m_tree.kernelLeaf, k.size());
     m_tree.kernelLeaf.assign(k.size(), -1);
     m_sweptLaunches.assign(m_index->threadCount(), { 0, 0 });
@@ -487,6 +488,8 @@ NvtxTree Builder::run()
         if (!ranges.empty())
             sweepThread(ThreadIndex(t), ranges);
     }
+    m_tree.rangeNode = PackedRows(m_rangeNode);
+    m_rangeNode = {};
     addLeaves();
     finish();
     return std::move(m_tree);
@@ -614,7 +617,7 @@ std::vector<qint64> nvtxNodeDurations(const NvtxTree& tree, std::int32_t node)
     } else if (n.kind == NvtxNode::Kind::Range) {
         const PackedRows::Slice rows = tree.placedRanges();
         for (std::size_t i = 0; i < std::min(rows.size(), tree.rangeNode.size()); ++i)
-            if (tree.rangeNode[i] == node)
+            if (tree.rangeNode[i] == std::uint32_t(node))
                 durations.push_back(p.nvtx.resolvedEnd(rows[i]) - p.nvtx.start[rows[i]]);
     }
     std::sort(durations.begin(), durations.end());

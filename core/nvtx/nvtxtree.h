@@ -87,10 +87,10 @@ struct NvtxTree
     std::vector<NvtxNode> nodes; ///< nodes[0] is the root; a parent always has a lower index than its children
     std::vector<QString> names; ///< range names (normalized when options.normalizeNames)
     std::vector<QString> domainLabels; ///< [0] = "" (default domain)
-    /// The node of each range instance placed in the tree: rangeNode[i] for the i-th row of placedRanges(). Not an
-    /// IndexColumn: a tree of ranges with their own names (PyTorch op ids) has more nodes than it holds narrow, and
-    /// widening it costs a copy of every row at once.
-    std::vector<std::int32_t> rangeNode;
+    /// The node of each range instance placed in the tree: rangeNode[i] for the i-th row of placedRanges(). Packed:
+    /// ranges near one another in nesting order are instances of nodes made near one another, even when the tree has
+    /// more nodes than 16 bits count (ranges with their own names, PyTorch op ids).
+    PackedRows rangeNode;
     /// The kernel leaf of each kernel row (Profile::kernels) attributed to a range, -1 for the others.
     std::vector<std::int32_t> kernelLeaf;
     /// With an active focus: the NVTX rows of the ranges that overlap it (see placedRanges()).

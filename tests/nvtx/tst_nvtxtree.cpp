@@ -479,8 +479,8 @@ void TestNvtxTree::attributionMatchesSqlOnRealTraces()
     std::map<QString, qint64> instances, placed;
     while (q.next())
         instances[q.value(0).toString()] = q.value(1).toLongLong();
-    for (const std::int32_t node : tree.rangeNode)
-        ++placed[tree.label(node)];
+    for (const std::uint32_t node : tree.rangeNode)
+        ++placed[tree.label(std::int32_t(node))];
     QVERIFY(placed == instances);
 }
 
