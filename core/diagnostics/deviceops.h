@@ -10,6 +10,13 @@
 
 namespace nsw {
 
+/// The position of device @p key in @p c's devices. Every device key of a context is one of its devices, in ascending
+/// order; few devices, so a search per operation is cheap.
+inline std::size_t deviceSlot(const AnalysisContext& c, int key)
+{
+    return std::size_t(std::ranges::lower_bound(c.devices, key, {}, &DiagnosticsDevice::key) - c.devices.begin());
+}
+
 /// A kernel or memory operation of one device.
 struct DeviceOp
 {
@@ -29,15 +36,9 @@ public:
     explicit DeviceOps(const AnalysisContext& c)
         : m_c(c)
     {
-        // Every device key of the context is one of its devices, in ascending order; few devices, so a search per
-        // operation is cheap.
         std::vector<std::size_t> counts(c.devices.size(), 0);
-        const auto slotOf = [&](int key) {
-            return std::size_t(
-                std::ranges::lower_bound(c.devices, key, {}, &DiagnosticsDevice::key) - c.devices.begin());
-        };
-        c.forEachKernel([&](std::size_t i) { ++counts[slotOf(c.kernelDevice[i])]; });
-        c.forEachMemOp([&](std::size_t i) { ++counts[slotOf(c.memOpDevice[i])]; });
+        c.forEachKernel([&](std::size_t i) { ++counts[deviceSlot(c, c.kernelDevice[i])]; });
+        c.forEachMemOp([&](std::size_t i) { ++counts[deviceSlot(c, c.memOpDevice[i])]; });
         reserveHugePages(m_ops, counts.empty() ? 0 : *std::ranges::max_element(counts));
     }
 

@@ -222,7 +222,7 @@ private:
     std::size_t processOf(const DeviceOp& op) const
     {
         const Profile& p = *m_c.profile;
-        const Column<ProcessIndex>& process = op.memory ? p.memops.process : p.kernels.process;
+        const IndexColumn<ProcessIndex>& process = op.memory ? p.memops.process : p.kernels.process;
         const ProcessIndex i = op.row < process.size() ? process[op.row] : kNoIndex;
         return i >= 0 ? std::size_t(i) : std::numeric_limits<std::size_t>::max();
     }

@@ -329,8 +329,7 @@ void mergeLaunchShapes(Profile& profile, const ChunkTasks& tasks)
             if (it == shapes.end())
                 shapes.push_back(s);
         }
-        for (std::uint32_t& s : t->kernels.table.shape)
-            s = remap[s];
+        t->kernels.table.shape.transform([&](std::uint32_t s) { return remap[s]; });
     }
 }
 

@@ -10,17 +10,19 @@
 #include <cstdint>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace nsw {
 
-/// A column of int32 indices (a thread, a string) held in 2 bytes a row while every value is in [-1, 65534], and in
-/// 4 bytes from the first value that is not (issue 12: the 4M-kernel export's NVTX and CUDA API rows name a few
-/// dozen threads and strings, 26M times). Reading returns values; every value reads back exactly either way. The
+/// A column of 32-bit indices (a thread, a string, a stream) held in 2 bytes a row while every value is in [-1, 65534]
+/// (for an unsigned type, -1 is its largest value), and in 4 bytes from the first value that is not (issue 12: the
+/// 4M-kernel export's NVTX and CUDA API rows name a few dozen threads and strings, 26M times; its kernels, a few
+/// processes, GPUs, streams and names). Reading returns values; every value reads back exactly either way. The
 /// values are Columns (shared between copies, or views of a mapped profile cache file: parts() and fromParts()).
 template <typename T> class IndexColumn
 {
-    static_assert(sizeof(T) == 4 && std::is_signed_v<T>);
+    static_assert(sizeof(T) == 4 && std::is_integral_v<T>);
 
 public:
     using const_iterator = RowIterator<IndexColumn, T>;
@@ -43,6 +45,12 @@ public:
     const_iterator end() const { return const_iterator(this, size()); }
     std::vector<T> toVector() const { return std::vector<T>(begin(), end()); }
     bool isWide() const { return m_wide; }
+    bool sharesStorageWith(const IndexColumn& other) const
+    {
+        return m_wide == other.m_wide
+            && (m_wide ? m_wideValues.sharesStorageWith(other.m_wideValues)
+                       : m_narrow.sharesStorageWith(other.m_narrow));
+    }
 
     void push_back(T value)
     {
@@ -63,6 +71,19 @@ public:
     {
         for (std::size_t row = 0, n = size(); row < n; ++row)
             transformRow(row, f);
+    }
+    /// Holds a wide column in 2 bytes a row again when every value fits (string ids remapped to a small pool).
+    void narrowIfFits()
+    {
+        if (!m_wide || !std::all_of(std::as_const(m_wideValues).begin(), std::as_const(m_wideValues).end(), fits))
+            return;
+        std::vector<std::uint16_t> narrow;
+        reserveHugePages(narrow, m_wideValues.size());
+        for (const T v : std::as_const(m_wideValues))
+            narrow.push_back(std::uint16_t(v + 1));
+        m_wideValues.release();
+        m_narrow = Column<std::uint16_t>(std::move(narrow));
+        m_wide = false;
     }
     void append(const IndexColumn& other)
     {
@@ -116,7 +137,13 @@ public:
     }
 
 private:
-    static bool fits(T value) { return value >= -1 && value < 0xFFFF; }
+    static bool fits(T value)
+    {
+        if constexpr (std::is_signed_v<T>)
+            return value >= -1 && value < 0xFFFF;
+        else
+            return value < 0xFFFF || value == T(-1);
+    }
     Column<T>& widen()
     {
         if (!m_wide) {

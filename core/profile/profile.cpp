@@ -83,7 +83,7 @@ namespace {
 std::vector<int> scanDevicesUsed(const Profile& p)
 {
     std::vector<int> devices;
-    for (const Column<std::int32_t>* column : { &p.kernels.device, &p.memops.device, &p.graphLaunches.device }) {
+    for (const IndexColumn<std::int32_t>* column : { &p.kernels.device, &p.memops.device, &p.graphLaunches.device }) {
         std::optional<int> previous;
         for (const int d : *column) {
             if (d == previous)

@@ -101,10 +101,10 @@ struct GpuActivityColumns
 {
     TimeColumn start;
     TimeColumn end;
-    Column<ProcessIndex> process;
-    Column<std::int32_t> device; ///< CUDA ordinal as seen by the process (deviceId)
-    Column<std::uint32_t> context;
-    Column<std::uint32_t> stream;
+    IndexColumn<ProcessIndex> process;
+    IndexColumn<std::int32_t> device; ///< CUDA ordinal as seen by the process (deviceId)
+    IndexColumn<std::uint32_t> context;
+    IndexColumn<std::uint32_t> stream;
     Column<std::uint32_t> correlation;
     Column<std::int32_t> api; ///< row in CudaApiTable of the launching call (same process), or -1
 
@@ -129,10 +129,10 @@ struct GpuActivityColumns
 /// `stats` command) leaves the others empty: only start, end and the requested names are then filled.
 struct KernelTable : GpuActivityColumns
 {
-    Column<StringRef> demangledName;
-    Column<StringRef> shortName;
-    Column<StringRef> mangledName; ///< kNoString when the export has no mangled names
-    Column<std::uint32_t> shape; ///< index into Profile::launchShapes
+    IndexColumn<StringRef> demangledName;
+    IndexColumn<StringRef> shortName;
+    IndexColumn<StringRef> mangledName; ///< kNoString when the export has no mangled names
+    IndexColumn<std::uint32_t> shape; ///< index into Profile::launchShapes
 
     template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)
     {
@@ -195,7 +195,7 @@ struct CudaApiTable
     IndexColumn<StringRef> name;
     Column<std::uint8_t> eventClass;
     /// returnValue (a CUresult / cudaError_t). May be empty (profiles built by hand): read as NULL.
-    Column<std::int32_t> returnValue;
+    IndexColumn<std::int32_t> returnValue;
     std::size_t size() const { return start.size(); }
 
     template <typename Self, typename Visit> static void forEachColumn(Self& self, Visit&& visit)

@@ -38,7 +38,7 @@ void StringResolver::need(std::int32_t id)
     }
 }
 
-void StringResolver::needColumn(const Column<std::int32_t>& column)
+void StringResolver::needColumn(const IndexColumn<std::int32_t>& column)
 {
     std::int32_t last = kNoString;
     for (const std::int32_t id : column) {
@@ -137,19 +137,18 @@ std::vector<StringRef> StringResolver::internTexts(const std::vector<std::string
     return refs;
 }
 
-void StringResolver::remapColumn(Column<std::int32_t>& column) const
+void StringResolver::remapColumn(IndexColumn<std::int32_t>& column) const
 {
     std::int32_t lastRaw = kNoString;
     StringRef lastRef = kNoString;
-    for (std::int32_t& v : column) {
-        if (v == lastRaw) {
-            v = lastRef;
-            continue;
+    column.transform([&](std::int32_t v) {
+        if (v != lastRaw) {
+            lastRaw = v;
+            lastRef = v >= 0 ? ref(v) : v;
         }
-        lastRaw = v;
-        v = v >= 0 ? ref(v) : v;
-        lastRef = v;
-    }
+        return lastRef;
+    });
+    column.narrowIfFits();
 }
 
 StringRef StringResolver::refOfRaw(std::int32_t raw, const std::vector<StringRef>& inlineRefs) const

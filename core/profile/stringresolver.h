@@ -2,7 +2,7 @@
 // Private to the loader: turns raw StringIds ids and inline texts into StringPool indices.
 #pragma once
 
-#include "core/profile/column.h"
+#include "core/profile/indexcolumn.h"
 #include "core/profile/stringpool.h"
 
 #include <QString>
@@ -23,14 +23,15 @@ public:
     StringResolver(const SqliteDb& db, StringPool& pool, std::int64_t maxId);
 
     void need(std::int32_t id);
-    void needColumn(const Column<std::int32_t>& column);
+    void needColumn(const IndexColumn<std::int32_t>& column);
     /// Fetches every needed id; returns false with @p error set when StringIds cannot be read.
     bool resolve(QString* error);
     StringRef ref(std::int32_t id) const;
     /// Interns inline texts; returns their pool indices in order.
     std::vector<StringRef> internTexts(const std::vector<std::string>& utf8Texts);
-    /// Rewrites a column of StringIds ids into pool indices (kNoString stays kNoString).
-    void remapColumn(Column<std::int32_t>& column) const;
+    /// Rewrites a column of StringIds ids into pool indices (kNoString stays kNoString), narrow again when the ids
+    /// were not but the pool indices are.
+    void remapColumn(IndexColumn<std::int32_t>& column) const;
     /// The pool index of a raw name value: a StringIds id, an inline text (< kNoString) or kNoString.
     StringRef refOfRaw(std::int32_t raw, const std::vector<StringRef>& inlineRefs) const;
     std::int64_t missingIds() const { return m_missing; }

@@ -8,6 +8,7 @@
 using namespace nsw;
 
 Q_DECLARE_METATYPE(std::vector<std::int32_t>)
+Q_DECLARE_METATYPE(std::vector<std::uint32_t>)
 
 namespace {
 
@@ -101,6 +102,58 @@ private Q_SLOTS:
                 v += offset;
         QCOMPARE(c.toVector(), expected);
         QCOMPARE(c.isWide(), wide);
+    }
+
+    // Streams, contexts and launch shapes are unsigned: their largest value plays the part of -1.
+    void unsignedValuesReadBack_data()
+    {
+        QTest::addColumn<std::vector<std::uint32_t>>("values");
+        QTest::addColumn<bool>("wide");
+        QTest::newRow("small streams") << std::vector<std::uint32_t> { 7, 13, 0, 65534 } << false;
+        QTest::newRow("the largest value stays narrow") << std::vector<std::uint32_t> { 7, UINT32_MAX, 3 } << false;
+        QTest::newRow("65535 widens") << std::vector<std::uint32_t> { 7, 65535 } << true;
+        QTest::newRow("a context id past 2^31") << std::vector<std::uint32_t> { 1, 0x80000001u } << true;
+    }
+
+    void unsignedValuesReadBack()
+    {
+        QFETCH(std::vector<std::uint32_t>, values);
+        QFETCH(bool, wide);
+        IndexColumn<std::uint32_t> c;
+        for (const std::uint32_t v : values)
+            c.push_back(v);
+        QCOMPARE(c.toVector(), values);
+        QCOMPARE(c.isWide(), wide);
+        QCOMPARE(c.memoryBytes() >= values.size() * (wide ? 4 : 2), true);
+    }
+
+    // String ids are read wide when the export's ids are large, then remapped to a small pool.
+    void narrowsAgainWhenEveryValueFits_data()
+    {
+        QTest::addColumn<std::vector<std::int32_t>>("values");
+        QTest::addColumn<std::int32_t>("subtract");
+        QTest::addColumn<bool>("wide");
+        QTest::newRow("every id remapped below 65535")
+            << std::vector<std::int32_t> { 200000, -1, 264000 } << 199000 << false;
+        QTest::newRow("one id still past 65534") << std::vector<std::int32_t> { 200000, 300000 } << 199000 << true;
+    }
+
+    void narrowsAgainWhenEveryValueFits()
+    {
+        QFETCH(std::vector<std::int32_t>, values);
+        QFETCH(std::int32_t, subtract);
+        QFETCH(bool, wide);
+        IndexColumn<std::int32_t> c = columnOf(values);
+        QVERIFY(c.isWide());
+        c.transform([subtract](std::int32_t v) { return v >= 0 ? v - subtract : v; });
+        c.narrowIfFits();
+        std::vector<std::int32_t> expected = values;
+        for (std::int32_t& v : expected)
+            if (v >= 0)
+                v -= subtract;
+        QCOMPARE(c.toVector(), expected);
+        QCOMPARE(c.isWide(), wide);
+        QCOMPARE(c.memoryBytes(), expected.size() * (wide ? 4 : 2));
     }
 
     void appendAndRelease()

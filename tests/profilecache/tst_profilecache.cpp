@@ -487,14 +487,25 @@ private Q_SLOTS:
         const auto setInt32 = [](QByteArray& bytes, qsizetype row, std::int32_t value) {
             std::memcpy(bytes.data() + row * 4, &value, 4);
         };
+        // Index columns of few distinct values are narrow: value + 1 in 16 bits.
+        const auto setNarrow = [](QByteArray& bytes, qsizetype row, std::int32_t value) {
+            const std::uint16_t stored = std::uint16_t(value + 1);
+            std::memcpy(bytes.data() + row * 2, &stored, 2);
+        };
         bool ok = true;
         switch (damage) {
         case 0: {
+            // A byte inside a column's values: the padding between sections is never read, nor checked.
+            Result<std::unique_ptr<cachefile::Reader>> reader = cachefile::Reader::open(entry);
+            QVERIFY(reader);
+            const auto section = (*reader)->sections().find("t.kernels.correlation");
+            QVERIFY(section != (*reader)->sections().end() && section->second.bytes > 0);
+            const qint64 at = qint64(section->second.offset + section->second.bytes / 2);
+            reader = Result<std::unique_ptr<cachefile::Reader>>::failure(ErrorKind::Input, QString());
             QFile f(entry);
-            QVERIFY(f.open(QIODevice::ReadWrite));
-            QByteArray bytes = f.readAll();
-            bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x10);
-            QVERIFY(f.seek(0) && f.write(bytes) == bytes.size());
+            QVERIFY(f.open(QIODevice::ReadWrite) && f.seek(at));
+            char byte = 0;
+            QVERIFY(f.getChar(&byte) && f.seek(at) && f.putChar(char(byte ^ 0x10)));
             break;
         }
         case 1:
@@ -502,20 +513,20 @@ private Q_SLOTS:
             break;
         case 2:
             ok = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
-                if (name == "t.kernels.process")
-                    setInt32(bytes, 3, std::int32_t(first->profile->processes.size()));
+                if (name == "t.kernels.process.narrow")
+                    setNarrow(bytes, 3, std::int32_t(first->profile->processes.size()));
             });
             break;
         case 3:
             ok = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
-                if (name == "t.kernels.demangledName")
-                    setInt32(bytes, 0, std::int32_t(first->profile->strings.size()) + 5);
+                if (name == "t.kernels.demangledName.narrow")
+                    setNarrow(bytes, 0, std::int32_t(first->profile->strings.size()) + 5);
             });
             break;
         case 4:
             ok = forgeEntry(entry, [](const QByteArray& name, QByteArray& bytes) {
-                if (name == "t.kernels.stream")
-                    bytes.chop(4);
+                if (name == "t.kernels.stream.narrow")
+                    bytes.chop(2);
             });
             break;
         case 5:
