@@ -90,8 +90,14 @@ public:
         if (!m_wide && other.m_wide)
             widen();
         reserve(size() + other.size());
-        for (const T v : other)
-            push_back(v);
+        // A load's chunks are appended to one another: copied whole when both are narrow or both wide.
+        if (m_wide && other.m_wide)
+            m_wideValues.append(other.m_wideValues.begin(), other.m_wideValues.end());
+        else if (!m_wide && !other.m_wide)
+            m_narrow.append(other.m_narrow.begin(), other.m_narrow.end());
+        else
+            for (const T v : other)
+                push_back(v);
     }
     void clear() { release(); }
     void release()

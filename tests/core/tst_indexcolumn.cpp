@@ -167,6 +167,19 @@ private Q_SLOTS:
         QVERIFY(!c.isWide());
     }
 
+    void appendsNarrowToNarrowAndWideToWide()
+    {
+        IndexColumn<std::int32_t> narrow = columnOf({ 1, -1 });
+        narrow.append(columnOf({ 65534, 0 }));
+        QCOMPARE(narrow.toVector(), (std::vector<std::int32_t> { 1, -1, 65534, 0 }));
+        QVERIFY(!narrow.isWide());
+        IndexColumn<std::int32_t> wide = columnOf({ 70000, 2 });
+        wide.append(columnOf({ 80000, -5 }));
+        wide.append(columnOf({ 7 }));
+        QCOMPARE(wide.toVector(), (std::vector<std::int32_t> { 70000, 2, 80000, -5, 7 }));
+        QVERIFY(wide.isWide());
+    }
+
     void twoBytesARowWhileNarrow()
     {
         IndexColumn<std::int32_t> c;
