@@ -60,17 +60,19 @@ namespace {
 
 using Names = std::vector<CategoryTimeline::Name>;
 
-/// Fills the kernels' rows (the first k.size() of @p rows) and gives each kernel its name: one per distinct
-/// (demangled, short) pair, added to @p names.
-std::shared_ptr<std::vector<std::uint32_t>> addKernelRows(
-    const Profile& p, Names& names, DeviceMapper& devices, IntervalColumns& rows)
+/// Gives each kernel its name, one per distinct (demangled, short) pair added to @p names, and its device as
+/// numbered by @p devices.
+std::shared_ptr<IndexColumn<std::uint32_t>> nameKernels(
+    const Profile& p, Names& names, DeviceMapper& devices, IndexColumn<std::uint32_t>& kernelDevice)
 {
     const KernelTable& k = p.kernels;
     // Nearly always one short name per demangled name: index by demangled name first and fall back to a map of pairs.
     std::vector<std::int32_t> byDemangled(p.strings.size(), -1);
     std::unordered_map<std::uint64_t, std::uint32_t> byPair;
     std::vector<StringRef> shortOfName;
-    auto kernelName = std::make_shared<std::vector<std::uint32_t>>(k.size());
+    auto kernelName = std::make_shared<IndexColumn<std::uint32_t>>();
+    kernelName->reserve(k.size());
+    kernelDevice.reserve(k.size());
     for (std::size_t i = 0; i < k.size(); ++i) {
         const StringRef d = k.demangledName[i];
         const StringRef s = k.shortName[i];
@@ -88,100 +90,103 @@ std::shared_ptr<std::vector<std::uint32_t>> addKernelRows(
             if (d >= 0 && byDemangled[std::size_t(d)] < 0)
                 byDemangled[std::size_t(d)] = name;
         }
-        (*kernelName)[i] = std::uint32_t(name);
-        rows.start[i] = k.start[i];
-        rows.end[i] = k.end[i];
-        rows.device[i] = devices(k.process[i], k.device[i]);
-        rows.group[i] = std::uint32_t(name);
+        kernelName->push_back(std::uint32_t(name));
+        kernelDevice.push_back(devices(k.process[i], k.device[i]));
     }
     return kernelName;
 }
 
-/// Fills the memory operations' rows (after the kernels'), one name per copy kind.
-void addMemOpRows(const Profile& p, Names& names, DeviceMapper& devices, IntervalColumns& rows)
+/// Gives each copy kind of the memory operations a name (@p nameOfCopyKind) and returns each operation's device.
+IndexColumn<std::uint32_t> nameCopyKinds(
+    const Profile& p, Names& names, DeviceMapper& devices, std::array<std::uint32_t, 256>& nameOfCopyKind)
 {
     const MemOpTable& m = p.memops;
-    std::array<std::int32_t, 256> byKind;
-    byKind.fill(-1);
+    std::array<bool, 256> named {};
+    IndexColumn<std::uint32_t> memOpDevice;
+    memOpDevice.reserve(m.size());
     for (std::size_t j = 0; j < m.size(); ++j) {
-        const std::size_t i = p.kernels.size() + j;
         const std::uint8_t kind = m.copyKind[j];
-        if (byKind[kind] < 0) {
-            byKind[kind] = std::int32_t(names.size());
+        if (!named[kind]) {
+            named[kind] = true;
+            nameOfCopyKind[kind] = std::uint32_t(names.size());
             const QString label = p.memOpName(kind);
             names.push_back(CategoryTimeline::Name { label, label, true });
         }
-        rows.start[i] = m.start[j];
-        rows.end[i] = m.end[j];
-        rows.device[i] = devices(m.process[j], m.device[j]);
-        rows.group[i] = std::uint32_t(byKind[kind]);
+        memOpDevice.push_back(devices(m.process[j], m.device[j]));
     }
+    return memOpDevice;
 }
 
-/// Renumbers the rows' devices densely in ascending id order; returns the ids in that order.
-std::vector<int> rankDevices(const DeviceMapper& devices, IntervalColumns& rows)
+/// The dense device numbers of @p devices in ascending id order: the ids in that order (@p ids) and each number's
+/// rank.
+std::vector<std::uint32_t> rankDevices(const DeviceMapper& devices, std::vector<int>& ids)
 {
     std::vector<std::uint32_t> rank(devices.ids.size());
     std::vector<std::uint32_t> byId(devices.ids.size());
     std::iota(byId.begin(), byId.end(), 0u);
     std::sort(
         byId.begin(), byId.end(), [&](std::uint32_t a, std::uint32_t b) { return devices.ids[a] < devices.ids[b]; });
-    std::vector<int> ids;
+    ids.clear();
     for (std::size_t r = 0; r < byId.size(); ++r) {
         rank[byId[r]] = std::uint32_t(r);
         ids.push_back(devices.ids[byId[r]]);
     }
-    for (std::uint32_t& d : rows.device)
-        d = rank[d];
-    return ids;
+    return rank;
 }
 
 } // namespace
+
+/// The profile's kernels, then its memory operations, as the time modes read rows: in place, with the names and
+/// devices the timeline gave them.
+struct CategoryTimeline::SourceRows
+{
+    const Profile& profile;
+    const CategoryTimeline& timeline;
+    const IndexColumn<std::uint32_t>& memOpDevice;
+
+    std::size_t size() const { return profile.kernels.size() + profile.memops.size(); }
+    TimeNs startOf(std::size_t i) const { return timeline.sourceStart(std::uint32_t(i)); }
+    TimeNs endOf(std::size_t i) const { return timeline.sourceEnd(std::uint32_t(i)); }
+    std::uint32_t groupOf(std::size_t i) const { return timeline.sourceName(std::uint32_t(i)); }
+    std::uint32_t deviceOf(std::size_t i) const
+    {
+        const std::size_t kernels = profile.kernels.size();
+        return i < kernels ? (*timeline.m_kernelDevice)[i] : memOpDevice[i - kernels];
+    }
+};
 
 std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr& profile, const CancelToken& cancel)
 {
     auto t = std::make_shared<CategoryTimeline>();
     t->m_profile = profile;
     const Profile& p = *profile;
-    const std::size_t kernels = p.kernels.size();
-    const std::size_t rowCount = kernels + p.memops.size();
     t->m_graphLaunches = p.graphLaunches.size();
+    t->m_sourceKernels = p.kernels.size();
 
-    IntervalColumns rows;
-    rows.start.resize(rowCount);
-    rows.end.resize(rowCount);
-    rows.device.resize(rowCount);
-    rows.group.resize(rowCount);
     DeviceMapper devices(p);
-    t->m_kernelName = addKernelRows(p, t->m_names, devices, rows);
-    addMemOpRows(p, t->m_names, devices, rows);
+    auto kernelDevice = std::make_shared<IndexColumn<std::uint32_t>>();
+    t->m_kernelName = nameKernels(p, t->m_names, devices, *kernelDevice);
+    IndexColumn<std::uint32_t> memOpDevice = nameCopyKinds(p, t->m_names, devices, t->m_nameOfCopyKind);
     if (cancel.isCancelled())
         return nullptr;
-    t->m_devices = rankDevices(devices, rows);
-    auto kernelDevice = std::make_shared<std::vector<std::uint16_t>>(kernels);
-    for (std::size_t i = 0; i < kernels; ++i)
-        (*kernelDevice)[i] = std::uint16_t(rows.device[i]);
+    const std::vector<std::uint32_t> rank = rankDevices(devices, t->m_devices);
+    kernelDevice->transform([&](std::uint32_t d) { return rank[d]; });
+    memOpDevice.transform([&](std::uint32_t d) { return rank[d]; });
     t->m_kernelDevice = std::move(kernelDevice);
 
     if (cancel.isCancelled())
         return nullptr;
-    // The modes are measured on the rows as they are, through their order; the timeline then keeps only that order
-    // and the names in it, and reads times from the profile (a sorted copy of every start and end took 80 MB on a
-    // 4M-kernel export).
+    // The modes are measured on the profile's rows in place, through their order; the timeline then keeps only that
+    // order (a sorted copy of every start, end, device and name took 96 MB on a 4M-kernel export).
+    const SourceRows rows { p, *t, memOpDevice };
     DeviceOrder order = sortByDeviceAndStart(rows, t->m_devices.size());
-    std::vector<std::uint32_t> global = mergeDevices(rows, order);
     for (const TimeMode mode : kAllTimeModes) {
         if (cancel.isCancelled())
             return nullptr;
-        t->m_nameTimes[std::size_t(mode)] = computeGroupTimes(rows, order, &global, t->m_names.size(), mode);
+        t->m_nameTimes[std::size_t(mode)] = computeGroupTimes(rows, order, t->m_names.size(), mode);
     }
-    global = {};
-    t->m_rows.group.resize(rowCount);
-    for (std::size_t pos = 0; pos < rowCount; ++pos)
-        t->m_rows.group[pos] = rows.group[order.order[pos]];
     t->m_deviceBegin = std::move(order.deviceBegin);
     t->m_source = std::move(order.order);
-    t->m_sourceKernels = kernels;
     return t;
 }
 
@@ -193,6 +198,7 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::focused(const FocusRan
     t->m_devices = m_devices;
     t->m_kernelName = m_kernelName;
     t->m_kernelDevice = m_kernelDevice;
+    t->m_nameOfCopyKind = m_nameOfCopyKind;
     t->m_graphLaunches = m_graphLaunches;
     t->m_focus = focus;
     const std::size_t deviceCount = m_devices.size();
@@ -230,7 +236,7 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::focused(const FocusRan
             const TimeNs s = startAt(p), e = endAt(p);
             if (!focus.overlaps(s, e))
                 continue;
-            const std::uint32_t g = m_rows.group[p];
+            const std::uint32_t g = nameAt(p);
             sum.time[d * nameCount + g] += e - s;
             ++sum.count[d * nameCount + g];
             const auto [cs, ce] = focus.clip(s, e);
@@ -245,10 +251,9 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::focused(const FocusRan
     reserveHugePages(identity.order, rows.size());
     identity.order.resize(rows.size());
     std::iota(identity.order.begin(), identity.order.end(), 0u);
-    const std::vector<std::uint32_t> global = mergeDevices(rows, identity);
     t->m_nameTimes[std::size_t(TimeMode::Sum)] = std::move(sum);
     for (const TimeMode mode : { TimeMode::Busy, TimeMode::Exclusive, TimeMode::Global })
-        t->m_nameTimes[std::size_t(mode)] = computeGroupTimes(rows, identity, &global, nameCount, mode);
+        t->m_nameTimes[std::size_t(mode)] = computeGroupTimes(rows, identity, nameCount, mode);
     rows.device = {};
     return t;
 }
@@ -295,7 +300,6 @@ GroupTimes CategoryTimeline::busyTimes(const std::vector<std::uint32_t>& groupOf
     }
     std::vector<TimeNs> runningA(groupCount);
     std::vector<TimeNs> runningB(withB ? groupCountB : 0);
-    const std::uint32_t* name = m_rows.group.data();
     for (std::size_t d = 0; d < deviceCount; ++d) {
         std::fill(runningA.begin(), runningA.end(), kNever);
         std::fill(runningB.begin(), runningB.end(), kNever);
@@ -304,7 +308,8 @@ GroupTimes CategoryTimeline::busyTimes(const std::vector<std::uint32_t>& groupOf
         TimeNs* timeB = withB ? b.time.data() + d * groupCountB : nullptr;
         std::int64_t* countB = withB ? b.count.data() + d * groupCountB : nullptr;
         for (std::size_t p = m_deviceBegin[d]; p < m_deviceBegin[d + 1]; ++p) {
-            const std::uint32_t g = groupOfName[name[p]];
+            const std::uint32_t name = nameAt(p);
+            const std::uint32_t g = groupOfName[name];
             const TimeNs start = startAt(p), end = endAt(p);
             ++countA[g];
             if (end > runningA[g]) {
@@ -312,7 +317,7 @@ GroupTimes CategoryTimeline::busyTimes(const std::vector<std::uint32_t>& groupOf
                 runningA[g] = end;
             }
             if (withB) {
-                const std::uint32_t h = (*groupOfNameB)[name[p]];
+                const std::uint32_t h = (*groupOfNameB)[name];
                 ++countB[h];
                 if (end > runningB[h]) {
                     timeB[h] += end - std::max(start, runningB[h]);

@@ -46,7 +46,7 @@ public:
     /// Device ids (the nsys GPU id when TARGET_INFO_CUDA_DEVICE maps it, else the CUDA ordinal), ascending.
     const std::vector<int>& devices() const { return m_devices; }
     QString deviceLabel(std::size_t device) const;
-    std::size_t rowCount() const { return m_rows.group.size(); }
+    std::size_t rowCount() const { return m_source.empty() ? m_rows.size() : m_source.size(); }
 
     /// Per (device, name) time in @p mode; for Busy the union of each name's own rows.
     const GroupTimes& nameTimes(TimeMode mode) const { return m_nameTimes[std::size_t(mode)]; }
@@ -64,36 +64,45 @@ public:
     std::size_t graphLaunches() const { return m_graphLaunches; }
 
 private:
-    /// Start and end of the row at position @p p (an end before its start reads as the start).
-    TimeNs startAt(std::size_t p) const
+    struct SourceRows;
+
+    /// Start, end and name of a profile row (m_source's numbering: a kernel row, or the kernel count + a memory
+    /// operation row).
+    TimeNs sourceStart(std::uint32_t s) const
     {
-        if (m_source.empty())
-            return m_rows.start[p];
-        const std::uint32_t s = m_source[p];
         return s < m_sourceKernels ? m_profile->kernels.start[s] : m_profile->memops.start[s - m_sourceKernels];
     }
+    TimeNs sourceEnd(std::uint32_t s) const
+    {
+        return s < m_sourceKernels ? m_profile->kernels.end[s] : m_profile->memops.end[s - m_sourceKernels];
+    }
+    std::uint32_t sourceName(std::uint32_t s) const
+    {
+        return s < m_sourceKernels ? (*m_kernelName)[s]
+                                   : m_nameOfCopyKind[m_profile->memops.copyKind[s - m_sourceKernels]];
+    }
+    /// Start, end and name of the row at position @p p (an end before its start reads as the start).
+    TimeNs startAt(std::size_t p) const { return m_source.empty() ? m_rows.start[p] : sourceStart(m_source[p]); }
     TimeNs endAt(std::size_t p) const
     {
-        if (m_source.empty())
-            return m_rows.end[p];
-        const std::uint32_t s = m_source[p];
-        const TimeNs end = s < m_sourceKernels ? m_profile->kernels.end[s] : m_profile->memops.end[s - m_sourceKernels];
-        return std::max(end, startAt(p));
+        return m_source.empty() ? m_rows.end[p] : std::max(sourceEnd(m_source[p]), startAt(p));
     }
+    std::uint32_t nameAt(std::size_t p) const { return m_source.empty() ? m_rows.group[p] : sourceName(m_source[p]); }
 
     ProfilePtr m_profile;
     std::vector<Name> m_names;
     std::vector<int> m_devices;
-    /// Rows sorted by (device, start, row). The whole profile's timeline keeps only their names (group) and reads
-    /// times from the profile through m_source; a focused one keeps its rows clipped to the focus (start, end, group).
+    /// A focused timeline's rows clipped to the focus (start, end, name as group), sorted by (device, start, row).
+    /// The whole profile's timeline holds none: it reads its rows from the profile through m_source.
     IntervalColumns m_rows;
     /// Whole profile only: the row at each position (a kernel row, or the kernel count + a memory operation row).
     std::vector<std::uint32_t> m_source;
     std::size_t m_sourceKernels = 0; ///< rows of m_source below it are kernels
     std::vector<std::size_t> m_deviceBegin;
     std::array<GroupTimes, 4> m_nameTimes;
-    std::shared_ptr<const std::vector<std::uint32_t>> m_kernelName;
-    std::shared_ptr<const std::vector<std::uint16_t>> m_kernelDevice;
+    std::shared_ptr<const IndexColumn<std::uint32_t>> m_kernelName;
+    std::shared_ptr<const IndexColumn<std::uint32_t>> m_kernelDevice;
+    std::array<std::uint32_t, 256> m_nameOfCopyKind {}; ///< the name of each memory operation's copy kind
     FocusRange m_focus;
     std::size_t m_graphLaunches = 0;
 };

@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timemodes.h"
 
-#include "core/util/hugepages.h"
-
 #include <algorithm>
-#include <limits>
 #include <numeric>
-#include <queue>
-#include <tuple>
 
 namespace nsw {
 
@@ -64,141 +59,13 @@ TimeNs GroupTimes::total() const
     return std::accumulate(time.begin(), time.end(), TimeNs(0));
 }
 
-DeviceOrder sortByDeviceAndStart(const IntervalColumns& rows, std::size_t deviceCount)
-{
-    DeviceOrder result;
-    result.deviceBegin.assign(deviceCount + 1, 0);
-    for (const std::uint32_t d : rows.device)
-        ++result.deviceBegin[d + 1];
-    std::partial_sum(result.deviceBegin.begin(), result.deviceBegin.end(), result.deviceBegin.begin());
-    result.order.resize(rows.size());
-    std::vector<std::size_t> fill(result.deviceBegin.begin(), result.deviceBegin.end() - 1);
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        result.order[fill[rows.device[i]]++] = std::uint32_t(i);
-
-    // Within a device the rows are in index order; exports list each table (nearly) by start, so the bucket is a
-    // few ascending runs. Merging runs pairwise is stable, which keeps the index order on equal starts.
-    const auto byStart = [&](std::uint32_t a, std::uint32_t b) { return rows.start[a] < rows.start[b]; };
-    for (std::size_t d = 0; d < deviceCount; ++d) {
-        auto first = result.order.begin() + std::ptrdiff_t(result.deviceBegin[d]);
-        auto last = result.order.begin() + std::ptrdiff_t(result.deviceBegin[d + 1]);
-        std::vector<std::ptrdiff_t> runs { 0 };
-        for (auto it = first + (first == last ? 0 : 1); it < last; ++it)
-            if (byStart(*it, *(it - 1)))
-                runs.push_back(it - first);
-        if (runs.size() > 256) {
-            std::stable_sort(first, last, byStart);
-            continue;
-        }
-        runs.push_back(last - first);
-        while (runs.size() > 2) {
-            std::vector<std::ptrdiff_t> merged { 0 };
-            for (std::size_t r = 0; r + 1 < runs.size(); r += 2) {
-                if (r + 2 < runs.size()) {
-                    std::inplace_merge(first + runs[r], first + runs[r + 1], first + runs[r + 2], byStart);
-                    merged.push_back(runs[r + 2]);
-                } else {
-                    merged.push_back(runs[r + 1]);
-                }
-            }
-            runs = std::move(merged);
-        }
-    }
-    return result;
-}
-
-std::vector<std::uint32_t> mergeDevices(const IntervalColumns& rows, const DeviceOrder& byDevice)
-{
-    std::vector<std::uint32_t> merged;
-    reserveHugePages(merged, rows.size());
-    const std::size_t devices = byDevice.deviceBegin.size() - 1;
-    std::vector<std::size_t> cursor(byDevice.deviceBegin.begin(), byDevice.deviceBegin.end() - 1);
-    // (start, device, row): smallest first. Rows of one device come in index order, so ties end up by index.
-    using Head = std::tuple<TimeNs, std::uint32_t, std::uint32_t>;
-    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    const auto push = [&](std::size_t d) {
-        if (cursor[d] < byDevice.deviceBegin[d + 1]) {
-            const std::uint32_t row = byDevice.order[cursor[d]];
-            heads.emplace(rows.start[row], std::uint32_t(d), row);
-        }
-    };
-    for (std::size_t d = 0; d < devices; ++d)
-        push(d);
-    while (!heads.empty()) {
-        const auto [start, d, row] = heads.top();
-        heads.pop();
-        merged.push_back(row);
-        ++cursor[d];
-        push(d);
-    }
-    return merged;
-}
-
 GroupTimes computeGroupTimes(
     const IntervalColumns& rows, std::size_t deviceCount, std::size_t groupCount, TimeMode mode)
 {
     if (mode == TimeMode::Sum)
         return computeGroupTimes(
-            rows, DeviceOrder { {}, std::vector<std::size_t>(deviceCount + 1, 0) }, nullptr, groupCount, mode);
-    const DeviceOrder byDevice = sortByDeviceAndStart(rows, deviceCount);
-    if (mode == TimeMode::Global) {
-        const std::vector<std::uint32_t> global = mergeDevices(rows, byDevice);
-        return computeGroupTimes(rows, byDevice, &global, groupCount, mode);
-    }
-    return computeGroupTimes(rows, byDevice, nullptr, groupCount, mode);
-}
-
-GroupTimes computeGroupTimes(const IntervalColumns& rows, const DeviceOrder& byDevice,
-    const std::vector<std::uint32_t>* global, std::size_t groupCount, TimeMode mode)
-{
-    const std::size_t deviceCount = byDevice.deviceBegin.size() - 1;
-    GroupTimes result;
-    result.deviceCount = deviceCount;
-    result.groupCount = groupCount;
-    result.time.assign(deviceCount * groupCount, 0);
-    result.count.assign(deviceCount * groupCount, 0);
-    const auto endOf = [&](std::size_t i) { return std::max(rows.end[i], rows.start[i]); };
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        ++result.count[rows.device[i] * groupCount + rows.group[i]];
-    constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
-
-    switch (mode) {
-    case TimeMode::Sum:
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            result.time[rows.device[i] * groupCount + rows.group[i]] += endOf(i) - rows.start[i];
-        break;
-    case TimeMode::Global: {
-        TimeNs running = kNever;
-        for (const std::uint32_t i : *global) {
-            const TimeNs e = endOf(i);
-            if (e > running) {
-                result.time[rows.device[i] * groupCount + rows.group[i]] += e - std::max(rows.start[i], running);
-                running = e;
-            }
-        }
-        break;
-    }
-    case TimeMode::Busy:
-    case TimeMode::Exclusive: {
-        const bool busy = mode == TimeMode::Busy;
-        std::vector<TimeNs> running(busy ? groupCount : 1);
-        for (std::size_t d = 0; d < deviceCount; ++d) {
-            std::fill(running.begin(), running.end(), kNever);
-            for (std::size_t p = byDevice.deviceBegin[d]; p < byDevice.deviceBegin[d + 1]; ++p) {
-                const std::uint32_t i = byDevice.order[p];
-                const std::uint32_t g = rows.group[i];
-                TimeNs& r = running[busy ? g : 0];
-                const TimeNs e = endOf(i);
-                if (e > r) {
-                    result.time[d * groupCount + g] += e - std::max(rows.start[i], r);
-                    r = e;
-                }
-            }
-        }
-        break;
-    }
-    }
-    return result;
+            rows, DeviceOrder { {}, std::vector<std::size_t>(deviceCount + 1, 0) }, groupCount, mode);
+    return computeGroupTimes(rows, sortByDeviceAndStart(rows, deviceCount), groupCount, mode);
 }
 
 } // namespace nsw

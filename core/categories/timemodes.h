@@ -36,6 +36,10 @@ struct IntervalColumns
     std::vector<std::uint32_t> device;
     std::vector<std::uint32_t> group;
     std::size_t size() const { return start.size(); }
+    TimeNs startOf(std::size_t i) const { return start[i]; }
+    TimeNs endOf(std::size_t i) const { return end[i]; }
+    std::uint32_t deviceOf(std::size_t i) const { return device[i]; }
+    std::uint32_t groupOf(std::size_t i) const { return group[i]; }
 };
 
 /// Time per (device, group) in one mode: index device * groupCount + group.
@@ -64,11 +68,20 @@ struct DeviceOrder
     std::vector<std::uint32_t> order;
     std::vector<std::size_t> deviceBegin;
 };
-DeviceOrder sortByDeviceAndStart(const IntervalColumns& rows, std::size_t deviceCount);
-/// Row indexes sorted by (start, device, index) over all devices (a merge of the per-device runs).
-std::vector<std::uint32_t> mergeDevices(const IntervalColumns& rows, const DeviceOrder& byDevice);
-/// computeGroupTimes() with the orders already made (@p global only needed for TimeMode::Global).
-GroupTimes computeGroupTimes(const IntervalColumns& rows, const DeviceOrder& byDevice,
-    const std::vector<std::uint32_t>* global, std::size_t groupCount, TimeMode mode);
+
+// The functions below take any rows that answer size(), startOf(i), endOf(i), deviceOf(i) and groupOf(i), as
+// IntervalColumns does: the category timeline reads a profile's kernels and memory operations in place through them
+// (a copy of every row's times, device and name took 96 MB on the 4M-kernel export). timemodes_impl.h defines them.
+
+template <typename Rows> DeviceOrder sortByDeviceAndStart(const Rows& rows, std::size_t deviceCount);
+/// Calls @p visit(row) for every row by (start, device, index) over all devices: a streaming merge of the per-device
+/// runs of @p byDevice, without an order of its own.
+template <typename Rows, typename Visit>
+void forEachByStart(const Rows& rows, const DeviceOrder& byDevice, Visit&& visit);
+/// computeGroupTimes() with the per-device order already made.
+template <typename Rows>
+GroupTimes computeGroupTimes(const Rows& rows, const DeviceOrder& byDevice, std::size_t groupCount, TimeMode mode);
 
 } // namespace nsw
+
+#include "core/categories/timemodes_impl.h"

@@ -66,11 +66,29 @@ public:
         else
             reserveHugePages(m_narrow, rows);
     }
-    /// Replaces every value v by @p f(v), in row order.
+    /// Replaces every value v by @p f(v), in row order. Writes through the storage's pointer (a detach check per row
+    /// doubled a load's remapping passes); widens once, at the first value that does not fit.
     template <typename F> void transform(F&& f)
     {
-        for (std::size_t row = 0, n = size(); row < n; ++row)
-            transformRow(row, f);
+        const std::size_t n = size();
+        std::size_t row = 0;
+        if (!m_wide) {
+            std::uint16_t* narrow = m_narrow.data();
+            for (; row < n; ++row) {
+                const T value = f(T(std::int32_t(narrow[row]) - 1));
+                if (!fits(value)) {
+                    widen()[row] = value;
+                    ++row;
+                    break;
+                }
+                narrow[row] = std::uint16_t(value + 1);
+            }
+        }
+        if (!m_wide)
+            return;
+        T* wide = m_wideValues.data();
+        for (; row < n; ++row)
+            wide[row] = f(wide[row]);
     }
     /// Holds a wide column in 2 bytes a row again when every value fits (string ids remapped to a small pool).
     void narrowIfFits()
@@ -163,15 +181,6 @@ private:
         }
         return m_wideValues;
     }
-    template <typename F> void transformRow(std::size_t row, F&& f)
-    {
-        const T value = f((*this)[row]);
-        if (!m_wide && fits(value))
-            m_narrow[row] = std::uint16_t(value + 1);
-        else
-            widen()[row] = value;
-    }
-
     bool m_wide = false;
     Column<std::uint16_t> m_narrow; ///< value + 1
     Column<T> m_wideValues;

@@ -104,6 +104,26 @@ private Q_SLOTS:
         QCOMPARE(c.isWide(), wide);
     }
 
+    void transformLeavesACopyAlone_data()
+    {
+        QTest::addColumn<std::int32_t>("offset");
+        QTest::newRow("stays narrow") << 100;
+        QTest::newRow("widened on the way") << 65200;
+    }
+
+    void transformLeavesACopyAlone()
+    {
+        QFETCH(std::int32_t, offset);
+        const std::vector<std::int32_t> values { 5, -1, 0, 400, 9, -1 };
+        const IndexColumn<std::int32_t> original = columnOf(values);
+        IndexColumn<std::int32_t> copy = original;
+        QVERIFY(copy.sharesStorageWith(original));
+        copy.transform([offset](std::int32_t v) { return v + offset; });
+        QCOMPARE(original.toVector(), values);
+        QCOMPARE(copy[3], 400 + offset);
+        QCOMPARE(copy[1], -1 + offset);
+    }
+
     // Streams, contexts and launch shapes are unsigned: their largest value plays the part of -1.
     void unsignedValuesReadBack_data()
     {
