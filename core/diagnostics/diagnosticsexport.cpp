@@ -2,6 +2,7 @@
 #include "core/diagnostics/diagnosticsexport.h"
 
 #include "core/util/csv.h"
+#include "core/util/outputtext.h"
 #include "core/util/timeformat.h"
 
 #include <cmath>
@@ -19,7 +20,7 @@ nlohmann::ordered_json cellJson(const DiagnosticsCell& c)
     if (const auto* v = std::get_if<double>(&c))
         return std::isfinite(*v) ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
     if (const auto* v = std::get_if<QString>(&c))
-        return v->toStdString();
+        return cutLongText(*v).toStdString();
     return nullptr;
 }
 
@@ -30,7 +31,7 @@ QString cellText(const DiagnosticsCell& c)
     if (const auto* v = std::get_if<double>(&c))
         return QString::number(*v, 'g', 15);
     if (const auto* v = std::get_if<QString>(&c))
-        return *v;
+        return cutLongText(*v);
     return {};
 }
 
@@ -52,6 +53,13 @@ std::string s(const QString& text)
     return text.toStdString();
 }
 
+QStringList cutLongTexts(QStringList texts)
+{
+    for (QString& text : texts)
+        text = cutLongText(text);
+    return texts;
+}
+
 /// @p t on the session clock, to the nanosecond: typed back into --range it selects the same events.
 QString onClock(const DiagnosticsResult& r, TimeNs t)
 {
@@ -70,11 +78,11 @@ QString evidenceText(const DiagnosticsResult& r, const Evidence& e)
         parts << d.join(QStringLiteral(", "));
     }
     if (!e.kernelNames.isEmpty())
-        parts << QStringLiteral("kernels: %1").arg(e.kernelNames.join(QStringLiteral("; ")));
+        parts << QStringLiteral("kernels: %1").arg(cutLongTexts(e.kernelNames).join(QStringLiteral("; ")));
     if (!e.nvtxRange.isEmpty())
-        parts << QStringLiteral("NVTX range: %1").arg(e.nvtxRange);
+        parts << QStringLiteral("NVTX range: %1").arg(cutLongText(e.nvtxRange));
     if (!e.apiNames.isEmpty())
-        parts << QStringLiteral("API: %1").arg(e.apiNames.join(QStringLiteral(", ")));
+        parts << QStringLiteral("API: %1").arg(cutLongTexts(e.apiNames).join(QStringLiteral(", ")));
     if (!e.pids.empty()) {
         QStringList p;
         for (int pid : e.pids)
@@ -186,12 +194,13 @@ nlohmann::ordered_json diagnosticsJson(const DiagnosticsResult& r)
                                                        : nlohmann::ordered_json();
         evidence["kernels"] = nlohmann::ordered_json::array();
         for (const QString& k : f.evidence.kernelNames)
-            evidence["kernels"].push_back(s(k));
-        evidence["nvtx_range"] = f.evidence.nvtxRange.isEmpty() ? nlohmann::ordered_json()
-                                                                : nlohmann::ordered_json(s(f.evidence.nvtxRange));
+            evidence["kernels"].push_back(s(cutLongText(k)));
+        evidence["nvtx_range"] = f.evidence.nvtxRange.isEmpty()
+            ? nlohmann::ordered_json()
+            : nlohmann::ordered_json(s(cutLongText(f.evidence.nvtxRange)));
         evidence["api_names"] = nlohmann::ordered_json::array();
         for (const QString& a : f.evidence.apiNames)
-            evidence["api_names"].push_back(s(a));
+            evidence["api_names"].push_back(s(cutLongText(a)));
         evidence["devices"] = f.evidence.devices;
         evidence["pids"] = f.evidence.pids;
         nlohmann::ordered_json used = nlohmann::ordered_json::array();

@@ -88,13 +88,6 @@ QString nvtxRangeLabel(QStringView domainLabel, QStringView name)
     return domainLabel.toString() + QLatin1Char(':') + name;
 }
 
-QString nvtxOutputName(const QString& name)
-{
-    if (name.size() <= kMaxNvtxOutputNameChars)
-        return name;
-    return name.left(kMaxNvtxOutputNameChars) + QStringLiteral("… [%1 characters]").arg(name.size());
-}
-
 QString nvtxPathKey(const QStringList& labels)
 {
     return labels.join(kNvtxPathSeparator);

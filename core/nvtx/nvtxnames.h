@@ -26,14 +26,6 @@ QString nvtxRangeLabel(QStringView domainLabel, QStringView name);
 /// Separator of the segments of an NVTX path ("train_step > forward > layer_#").
 inline constexpr QLatin1String kNvtxPathSeparator { " > " };
 
-/// Tree outputs (the nvtx command's Markdown, JSON and CSV, the flat view) write a name up to this many characters:
-/// every range repeats its kernels' names, and a few 1 MB names under thousands of ranges made gigabytes.
-inline constexpr qsizetype kMaxNvtxOutputNameChars = 4096;
-
-/// @p name as tree outputs write it: whole up to kMaxNvtxOutputNameChars, else its beginning followed by
-/// "… [1048576 characters]" (the full length), so that a cut name says so.
-QString nvtxOutputName(const QString& name);
-
 /// The key of a path of range labels, root first: identical for the same region in two profiles once names are
 /// normalized the same way.
 QString nvtxPathKey(const QStringList& labels);

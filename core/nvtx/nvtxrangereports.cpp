@@ -11,6 +11,7 @@
 #include <QHash>
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <unordered_map>
 
 namespace nsw {
@@ -204,7 +205,8 @@ struct KernGroup
     std::vector<std::uint32_t> ranges;
 };
 
-/// Distinct texts (NULL = -1), with the text of each index; names are grouped and ordered by their text.
+/// Distinct texts (NULL = -1), with the text of each index; names are grouped and ordered by their text. Each text is
+/// held once and compared once: a report repeats a kernel's name on many rows, and names can be megabytes long.
 class DistinctTexts
 {
 public:
@@ -216,24 +218,43 @@ public:
             return it.value();
         const auto id = std::int32_t(m_texts.size());
         m_index.insert(*text, id);
-        m_texts.push_back(text->toUtf8());
+        m_texts.push_back(*text);
+        m_rank.clear();
         return id;
     }
-    /// SQLite's order: NULL first, then UTF-8 bytes.
+    /// SQLite's order: NULL first, then UTF-8 bytes (UTF-16 order differs from it above U+FFFF).
     bool less(std::int32_t a, std::int32_t b) const
     {
         if (a < 0 || b < 0)
             return a < 0 && b >= 0;
-        return m_texts[std::size_t(a)] < m_texts[std::size_t(b)];
+        if (m_rank.size() != m_texts.size())
+            rankTexts();
+        return m_rank[std::size_t(a)] < m_rank[std::size_t(b)];
     }
     ReportValue value(std::int32_t id) const
     {
-        return id < 0 ? ReportValue {} : ReportValue { QString::fromUtf8(m_texts[std::size_t(id)]) };
+        return id < 0 ? ReportValue {} : ReportValue { m_texts[std::size_t(id)] };
     }
 
 private:
+    void rankTexts() const
+    {
+        std::vector<QByteArray> utf8;
+        utf8.reserve(m_texts.size());
+        for (const QString& text : m_texts)
+            utf8.push_back(text.toUtf8());
+        std::vector<std::int32_t> order(m_texts.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(),
+            [&](std::int32_t a, std::int32_t b) { return utf8[std::size_t(a)] < utf8[std::size_t(b)]; });
+        m_rank.assign(m_texts.size(), 0);
+        for (std::size_t r = 0; r < order.size(); ++r)
+            m_rank[std::size_t(order[r])] = std::int32_t(r);
+    }
+
     QHash<QString, std::int32_t> m_index;
-    std::vector<QByteArray> m_texts;
+    std::vector<QString> m_texts;
+    mutable std::vector<std::int32_t> m_rank;
 };
 
 /// NULL (-1) first, as SQLite orders integers with NULLs.

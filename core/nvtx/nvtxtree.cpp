@@ -535,7 +535,7 @@ QString NvtxTree::outputPath(std::int32_t node) const
 {
     QStringList labels = pathLabels(node);
     for (QString& l : labels)
-        l = nvtxOutputName(l);
+        l = cutLongText(l);
     return nvtxPathKey(labels);
 }
 

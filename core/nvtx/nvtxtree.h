@@ -7,6 +7,7 @@
 #include "core/nvtx/nvtxtreeindex.h"
 #include "core/profile/focusrange.h"
 #include "core/profile/profile.h"
+#include "core/util/outputtext.h"
 
 #include <QString>
 #include <QStringList>
@@ -110,8 +111,8 @@ struct NvtxTree
     /// Labels from the outermost range down to @p node (process and thread nodes excluded).
     QStringList pathLabels(std::int32_t node) const;
     QString path(std::int32_t node) const;
-    /// label() and path() as tree outputs write them: each name cut to kMaxNvtxOutputNameChars (nvtxOutputName()).
-    QString outputLabel(std::int32_t node) const { return nvtxOutputName(label(node)); }
+    /// label() and path() as tree outputs write them: each name cut to kMaxOutputTextChars (cutLongText()).
+    QString outputLabel(std::int32_t node) const { return cutLongText(label(node)); }
     QString outputPath(std::int32_t node) const;
     /// GPU time of kernels attributed directly to the range (not to its children).
     TimeNs selfGpuTime(std::int32_t node) const;

@@ -5,6 +5,7 @@
 #include "core/util/numberformat.h"
 
 #include <QIODevice>
+#include <QStringEncoder>
 #include <functional>
 
 namespace nsw {
@@ -57,13 +58,17 @@ bool emitCsv(const ReportTable& report, const LineSink& sink)
     if (!sink(csvLine(header, CsvQuoting::CommaOnly)))
         return false;
     std::vector<ReportValue> buffer;
-    QStringList fields;
+    QString line; // reused: its capacity stays, so a long name is not a new allocation on every row
     for (std::size_t r = 0; r < report.rowCount(); ++r) {
         const std::vector<ReportValue>& row = report.rowAt(r, buffer);
-        fields.clear();
-        for (std::size_t c = 0; c < row.size(); ++c)
-            fields.append(cellText(row[c], report.columns[c], false));
-        if (!sink(csvLine(fields, CsvQuoting::CommaOnly)))
+        line.resize(0);
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            if (c > 0)
+                line += QLatin1Char(',');
+            appendCsvField(line, cellText(row[c], report.columns[c], false), CsvQuoting::CommaOnly);
+        }
+        line += QLatin1Char('\n');
+        if (!sink(line))
             return false;
     }
     return true;
@@ -128,9 +133,12 @@ QString collected(const ReportTable& report, Emitter emitLines)
 
 bool written(const ReportTable& report, Emitter emitLines, QIODevice& out)
 {
-    return emitLines(report, [&out](const QString& line) {
-        const QByteArray utf8 = line.toUtf8();
-        return out.write(utf8) == utf8.size();
+    QStringEncoder toUtf8(QStringEncoder::Utf8, QStringConverter::Flag::Stateless);
+    QByteArray utf8; // reused, as emitCsv's line
+    return emitLines(report, [&](const QString& line) {
+        utf8.resize(toUtf8.requiredSpace(line.size()));
+        const qsizetype size = toUtf8.appendToBuffer(utf8.data(), line) - utf8.data();
+        return out.write(utf8.constData(), size) == size;
     });
 }
 

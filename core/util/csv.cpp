@@ -9,24 +9,38 @@ namespace nsw {
 
 QString csvField(const QString& field, CsvQuoting quoting)
 {
-    if (quoting == CsvQuoting::CommaOnly)
-        return field.contains(QLatin1Char(',')) ? QLatin1Char('"') + field + QLatin1Char('"') : field;
-    const bool needsQuotes = field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"'))
-        || field.contains(QLatin1Char('\n')) || field.contains(QLatin1Char('\r'));
-    if (!needsQuotes)
-        return field;
-    QString quoted = field;
-    quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
+    QString escaped;
+    appendCsvField(escaped, field, quoting);
+    return escaped;
+}
+
+void appendCsvField(QString& line, const QString& field, CsvQuoting quoting)
+{
+    const bool needsQuotes = quoting == CsvQuoting::CommaOnly
+        ? field.contains(QLatin1Char(','))
+        : field.contains(QLatin1Char(',')) || field.contains(QLatin1Char('"')) || field.contains(QLatin1Char('\n'))
+            || field.contains(QLatin1Char('\r'));
+    if (!needsQuotes) {
+        line += field;
+        return;
+    }
+    line += QLatin1Char('"');
+    if (quoting == CsvQuoting::Rfc4180 && field.contains(QLatin1Char('"')))
+        line += QString(field).replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    else
+        line += field;
+    line += QLatin1Char('"');
 }
 
 QString csvRecord(const QStringList& fields, CsvQuoting quoting)
 {
-    QStringList escaped;
-    escaped.reserve(fields.size());
-    for (const QString& f : fields)
-        escaped.append(csvField(f, quoting));
-    return escaped.join(QLatin1Char(','));
+    QString record;
+    for (qsizetype i = 0; i < fields.size(); ++i) {
+        if (i > 0)
+            record += QLatin1Char(',');
+        appendCsvField(record, fields[i], quoting);
+    }
+    return record;
 }
 
 QString csvLine(const QStringList& fields, CsvQuoting quoting)

@@ -25,6 +25,8 @@ constexpr int CsvTextRole = Qt::UserRole + 30;
 constexpr int CsvQuotingRole = Qt::UserRole + 31;
 
 QString csvField(const QString& field, CsvQuoting quoting = CsvQuoting::Rfc4180);
+/// Appends @p field to @p line as csvField() writes it, without a copy of the field (names can be megabytes long).
+void appendCsvField(QString& line, const QString& field, CsvQuoting quoting = CsvQuoting::Rfc4180);
 /// One record without its line terminator.
 QString csvRecord(const QStringList& fields, CsvQuoting quoting = CsvQuoting::Rfc4180);
 /// One record with its line terminator: the only place that decides how a CSV line ends.

@@ -5,6 +5,9 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
@@ -61,6 +64,7 @@ private Q_SLOTS:
     void help();
     void findingsCommand_data();
     void findingsCommand();
+    void longNamesCutWithTheirLength();
 
 private:
     QTemporaryDir m_dir;
@@ -279,6 +283,59 @@ void TestCmdReport::findingsCommand()
         QVERIFY(r.out.startsWith(u"Window: "_s));
     }
     QCOMPARE(run({ u"findings"_s, m_trace, u"--format"_s, u"xml"_s }).exitCode, 1);
+}
+
+namespace {
+
+/// Every string in @p j, depth first.
+void collectStrings(const nlohmann::json& j, QStringList& out)
+{
+    if (j.is_string())
+        out << QString::fromStdString(j.get<std::string>());
+    else if (j.is_structured())
+        for (const auto& item : j)
+            collectStrings(item, out);
+}
+
+} // namespace
+
+void TestCmdReport::longNamesCutWithTheirLength()
+{
+    // The demo with one kernel's names 100,000 characters long: Findings' tables and evidence repeat a kernel's name
+    // on many rows, so every written name stops at 4096 characters and says how long it was.
+    const QString trace = m_dir.filePath(u"long-names.sqlite"_s);
+    QVERIFY(QFile::copy(nsw::test::demoExport(), trace));
+    QVERIFY(QFile::setPermissions(trace, QFile::ReadOwner | QFile::WriteOwner));
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"long-names"_s);
+        db.setDatabaseName(trace);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY2(q.exec(u"UPDATE StringIds SET value = replace(hex(zeroblob(50000)), '0', 'k') WHERE id IN "
+                        "(SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL UNION "
+                        "SELECT shortName FROM CUPTI_ACTIVITY_KIND_KERNEL)"_s),
+            qPrintable(q.lastError().text()));
+        QVERIFY(q.numRowsAffected() > 0);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(u"long-names"_s);
+    const QString marker = u"… [100000 characters]"_s;
+    const QString cut = QString(4096, QLatin1Char('k')) + marker;
+
+    const Run json = run({ u"findings"_s, trace, u"--format"_s, u"json"_s });
+    QVERIFY2(json.exitCode == 0, qPrintable(json.err));
+    QStringList strings;
+    collectStrings(nlohmann::json::parse(json.out.toStdString()), strings);
+    QVERIFY(strings.contains(cut)); // the kernels table names it, cut
+    for (const QString& s : strings)
+        QVERIFY2(!s.contains(QString(4097, QLatin1Char('k'))), qPrintable(s.left(80)));
+
+    const QString out = m_dir.filePath(u"long-names-report"_s);
+    const Run report = run({ u"report"_s, trace, u"--no-charts"_s, u"--out"_s, out });
+    QVERIFY2(report.exitCode == 0, qPrintable(report.err));
+    const QString kernels = QString::fromUtf8(readAll(QDir(out).filePath(u"tables/kernels.csv"_s)));
+    QVERIFY(kernels.contains(cut));
+    QVERIFY(!kernels.contains(QString(4097, QLatin1Char('k'))));
 }
 
 QTEST_GUILESS_MAIN(TestCmdReport)
