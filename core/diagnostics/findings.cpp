@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/diagnostics/findingsbuilder.h"
 #include "core/util/findby.h"
+#include "core/util/outputtext.h"
 #include "core/util/timeformat.h"
 
 #include <QRegularExpression>
@@ -231,7 +232,7 @@ void FindingsBuilder::dominantKernel()
     Finding f = finding(
         "dominant_kernel", Severity::Info, QStringLiteral("One kernel takes %1 of all kernel time").arg(pct(share)));
     f.detail = QStringLiteral("%1 runs %2 times for %3 (%4 of %5 kernel time).")
-                   .arg(top.name)
+                   .arg(cutLongText(top.name))
                    .arg(top.kernels.count)
                    .arg(formatDuration(top.kernels.total), pct(share), formatDuration(l.totalKernelNs));
     f.metrics = { { QStringLiteral("share_pct"), share, QStringLiteral("%") },

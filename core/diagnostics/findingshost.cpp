@@ -2,6 +2,7 @@
 // Findings on the host side: launch storms, synchronisation, pageable and blocking copies. Their host time is said
 // as host time, per thread; what they cost the GPUs is the idle time of the gaps they caused.
 #include "core/diagnostics/findingsbuilder.h"
+#include "core/util/outputtext.h"
 #include "core/util/timeformat.h"
 
 #include <algorithm>
@@ -101,7 +102,7 @@ void FindingsBuilder::heavySync()
                        idle.isEmpty() ? QStringLiteral("no time") : listed(idle));
     if (!s.apis.empty())
         f.detail += QStringLiteral(" The most: %1 in pid %2 (%3).")
-                        .arg(s.apis.front().name)
+                        .arg(cutLongText(s.apis.front().name))
                         .arg(s.apis.front().pid)
                         .arg(formatDuration(s.apis.front().calls.total));
     int device = -1;

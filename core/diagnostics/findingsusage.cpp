@@ -2,6 +2,7 @@
 // Findings on what the GPU time goes to: one NVTX phase dominating it, and matrix work that does not run on tensor
 // cores (told from kernel names).
 #include "core/diagnostics/findingsbuilder.h"
+#include "core/util/outputtext.h"
 #include "core/util/timeformat.h"
 
 namespace nsw {
@@ -41,7 +42,7 @@ void FindingsBuilder::phaseDominance()
                     pct(byGpu ? gpu : cpu), of));
         f.detail = QStringLiteral("%1: %2 instance%7, %3 of NVTX time (%4 of all phases') and %5 of kernel time "
                                   "attributed to its ranges (%6")
-                       .arg(p.phase, QString::number(p.instances), formatDuration(p.cpuTime), pct(cpu),
+                       .arg(cutLongText(p.phase), QString::number(p.instances), formatDuration(p.cpuTime), pct(cpu),
                            formatDuration(p.gpuTime), pct(gpu), p.instances == 1 ? QString() : QStringLiteral("s"));
         f.detail += kernelNs > 0 ? QStringLiteral(", %1 of all kernel time in the window).")
                                        .arg(pct(100.0 * double(p.gpuTime) / double(kernelNs)))
@@ -56,7 +57,7 @@ void FindingsBuilder::phaseDominance()
             { QStringLiteral("gpu_ns"), double(p.gpuTime), QStringLiteral("ns") } };
         f.recommendation = QStringLiteral("Work on %1 first: a change in every other phase together gains at most "
                                           "%2 of this time (its kernels: the NVTX pane, or --nvtx on its ranges).")
-                               .arg(p.phase, pct(100.0 - (byGpu ? gpu : cpu)));
+                               .arg(cutLongText(p.phase), pct(100.0 - (byGpu ? gpu : cpu)));
         if (p.firstRow >= 0)
             f.evidence.nvtxRange = r.profile->strings.at(r.profile->nvtx.name[std::size_t(p.firstRow)]);
         f.thresholds = { thText("phase_dominance_pct") };
