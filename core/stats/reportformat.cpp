@@ -67,7 +67,7 @@ bool emitCsv(const ReportTable& report, const LineSink& sink)
                 line += QLatin1Char(',');
             appendCsvField(line, cellText(row[c], report.columns[c], false), CsvQuoting::CommaOnly);
         }
-        line += QLatin1Char('\n');
+        line += kCsvLineEnd;
         if (!sink(line))
             return false;
     }

@@ -45,7 +45,7 @@ QString csvRecord(const QStringList& fields, CsvQuoting quoting)
 
 QString csvLine(const QStringList& fields, CsvQuoting quoting)
 {
-    return csvRecord(fields, quoting) + QLatin1Char('\n');
+    return csvRecord(fields, quoting) + kCsvLineEnd;
 }
 
 bool writeModelCsv(

@@ -29,7 +29,9 @@ QString csvField(const QString& field, CsvQuoting quoting = CsvQuoting::Rfc4180)
 void appendCsvField(QString& line, const QString& field, CsvQuoting quoting = CsvQuoting::Rfc4180);
 /// One record without its line terminator.
 QString csvRecord(const QStringList& fields, CsvQuoting quoting = CsvQuoting::Rfc4180);
-/// One record with its line terminator: the only place that decides how a CSV line ends.
+/// How every CSV line ends (csvLine() and writers that build their lines in place).
+inline constexpr QLatin1Char kCsvLineEnd { '\n' };
+/// One record with its line terminator.
 QString csvLine(const QStringList& fields, CsvQuoting quoting = CsvQuoting::Rfc4180);
 
 /// The one table writer of the window and the CLI: @p model's rows (top level, in view order) under a header row.
