@@ -219,7 +219,6 @@ public:
         const auto id = std::int32_t(m_texts.size());
         m_index.insert(*text, id);
         m_texts.push_back(*text);
-        m_rank.clear();
         return id;
     }
     /// SQLite's order: NULL first, then UTF-8 bytes (UTF-16 order differs from it above U+FFFF).
@@ -254,7 +253,7 @@ private:
 
     QHash<QString, std::int32_t> m_index;
     std::vector<QString> m_texts;
-    mutable std::vector<std::int32_t> m_rank;
+    mutable std::vector<std::int32_t> m_rank; ///< each text's place in SQLite's order; made again when texts were added
 };
 
 /// NULL (-1) first, as SQLite orders integers with NULLs.

@@ -58,16 +58,15 @@ bool emitCsv(const ReportTable& report, const LineSink& sink)
     if (!sink(csvLine(header, CsvQuoting::CommaOnly)))
         return false;
     std::vector<ReportValue> buffer;
+    QStringList fields; // the cells share the report's strings: no copy of a long name
     QString line; // reused: its capacity stays, so a long name is not a new allocation on every row
     for (std::size_t r = 0; r < report.rowCount(); ++r) {
         const std::vector<ReportValue>& row = report.rowAt(r, buffer);
+        fields.clear();
+        for (std::size_t c = 0; c < row.size(); ++c)
+            fields.append(cellText(row[c], report.columns[c], false));
         line.resize(0);
-        for (std::size_t c = 0; c < row.size(); ++c) {
-            if (c > 0)
-                line += QLatin1Char(',');
-            appendCsvField(line, cellText(row[c], report.columns[c], false), CsvQuoting::CommaOnly);
-        }
-        line += kCsvLineEnd;
+        appendCsvLine(line, fields, CsvQuoting::CommaOnly);
         if (!sink(line))
             return false;
     }

@@ -7,12 +7,7 @@
 
 namespace nsw {
 
-QString csvField(const QString& field, CsvQuoting quoting)
-{
-    QString escaped;
-    appendCsvField(escaped, field, quoting);
-    return escaped;
-}
+namespace {
 
 void appendCsvField(QString& line, const QString& field, CsvQuoting quoting)
 {
@@ -32,20 +27,42 @@ void appendCsvField(QString& line, const QString& field, CsvQuoting quoting)
     line += QLatin1Char('"');
 }
 
+void appendCsvRecord(QString& line, const QStringList& fields, CsvQuoting quoting)
+{
+    for (qsizetype i = 0; i < fields.size(); ++i) {
+        if (i > 0)
+            line += QLatin1Char(',');
+        appendCsvField(line, fields[i], quoting);
+    }
+}
+
+} // namespace
+
+QString csvField(const QString& field, CsvQuoting quoting)
+{
+    QString escaped;
+    appendCsvField(escaped, field, quoting);
+    return escaped;
+}
+
 QString csvRecord(const QStringList& fields, CsvQuoting quoting)
 {
     QString record;
-    for (qsizetype i = 0; i < fields.size(); ++i) {
-        if (i > 0)
-            record += QLatin1Char(',');
-        appendCsvField(record, fields[i], quoting);
-    }
+    appendCsvRecord(record, fields, quoting);
     return record;
 }
 
 QString csvLine(const QStringList& fields, CsvQuoting quoting)
 {
-    return csvRecord(fields, quoting) + kCsvLineEnd;
+    QString line;
+    appendCsvLine(line, fields, quoting);
+    return line;
+}
+
+void appendCsvLine(QString& line, const QStringList& fields, CsvQuoting quoting)
+{
+    appendCsvRecord(line, fields, quoting);
+    line += QLatin1Char('\n');
 }
 
 bool writeModelCsv(
@@ -80,7 +97,7 @@ bool writeModelCsv(
                 value = model.data(index, Qt::DisplayRole);
             fields.append(value.toString());
         }
-        text += csvLine(fields, quoting);
+        appendCsvLine(text, fields, quoting);
         if (text.size() > (1 << 20)) {
             if (out.write(text.toUtf8()) < 0)
                 return false;

@@ -25,14 +25,13 @@ constexpr int CsvTextRole = Qt::UserRole + 30;
 constexpr int CsvQuotingRole = Qt::UserRole + 31;
 
 QString csvField(const QString& field, CsvQuoting quoting = CsvQuoting::Rfc4180);
-/// Appends @p field to @p line as csvField() writes it, without a copy of the field (names can be megabytes long).
-void appendCsvField(QString& line, const QString& field, CsvQuoting quoting = CsvQuoting::Rfc4180);
 /// One record without its line terminator.
 QString csvRecord(const QStringList& fields, CsvQuoting quoting = CsvQuoting::Rfc4180);
-/// How every CSV line ends (csvLine() and writers that build their lines in place).
-inline constexpr QLatin1Char kCsvLineEnd { '\n' };
 /// One record with its line terminator.
 QString csvLine(const QStringList& fields, CsvQuoting quoting = CsvQuoting::Rfc4180);
+/// csvLine() appended to @p line, and the only place that decides how a CSV line ends. A writer that reuses one line
+/// keeps its capacity, so a field megabytes long (a kernel name) is not copied into fresh allocations on every row.
+void appendCsvLine(QString& line, const QStringList& fields, CsvQuoting quoting = CsvQuoting::Rfc4180);
 
 /// The one table writer of the window and the CLI: @p model's rows (top level, in view order) under a header row.
 /// A cell's text is, first found: CsvTextRole, @p rawRole (when >= 0 and not a string: an unformatted number),
