@@ -63,6 +63,12 @@ KernelInstanceModel::KernelInstanceModel(QObject* parent)
     });
 }
 
+KernelInstanceModel::Rows KernelInstanceModel::noRows()
+{
+    static const Rows none = std::make_shared<const std::vector<std::uint32_t>>();
+    return none;
+}
+
 void KernelInstanceModel::dropSort()
 {
     if (!m_sortJob.isBusy())
@@ -76,7 +82,7 @@ void KernelInstanceModel::setInstances(ProfilePtr profile, std::vector<std::uint
     dropSort();
     beginResetModel();
     m_profile = std::move(profile);
-    m_allRows = std::move(kernelRows);
+    m_allRows = std::make_shared<const std::vector<std::uint32_t>>(std::move(kernelRows));
     m_durationFilter.reset();
     m_sortColumn = -1;
     filterRows();
@@ -106,10 +112,11 @@ void KernelInstanceModel::filterRows()
         m_rows = m_allRows;
         return;
     }
-    m_rows.clear();
-    for (const std::uint32_t k : m_allRows)
+    auto rows = std::make_shared<std::vector<std::uint32_t>>();
+    for (const std::uint32_t k : *m_allRows)
         if (m_durationFilter->contains(durationOf(k)))
-            m_rows.push_back(k);
+            rows->push_back(k);
+    m_rows = std::move(rows);
 }
 
 void KernelInstanceModel::clear()
@@ -173,13 +180,13 @@ void KernelInstanceModel::applyOrder(std::vector<std::uint32_t> rows)
     std::vector<std::uint32_t> kernels;
     std::unordered_map<std::uint32_t, int> newRow;
     for (const QModelIndex& p : persistent) {
-        kernels.push_back(m_rows[std::size_t(p.row())]);
+        kernels.push_back(kernelRowAt(p.row()));
         newRow.emplace(kernels.back(), -1);
     }
-    m_rows = std::move(rows);
+    m_rows = std::make_shared<const std::vector<std::uint32_t>>(std::move(rows));
     if (!newRow.empty()) {
-        for (std::size_t i = 0; i < m_rows.size(); ++i)
-            if (const auto it = newRow.find(m_rows[i]); it != newRow.end())
+        for (std::size_t i = 0; i < m_rows->size(); ++i)
+            if (const auto it = newRow.find((*m_rows)[i]); it != newRow.end())
                 it->second = int(i);
         QModelIndexList moved;
         for (int i = 0; i < persistent.size(); ++i)
@@ -193,7 +200,7 @@ std::unique_ptr<QAbstractItemModel> KernelInstanceModel::csvSnapshot() const
 {
     auto copy = std::make_unique<KernelInstanceModel>();
     copy->m_profile = m_profile;
-    copy->m_allRows = m_rows; // the rows as listed: filtered and sorted
+    copy->m_allRows = m_rows; // the rows as listed, filtered and sorted: shared, not copied
     copy->m_rows = m_rows;
     copy->moveToThread(nullptr);
     return copy;
@@ -201,9 +208,10 @@ std::unique_ptr<QAbstractItemModel> KernelInstanceModel::csvSnapshot() const
 
 namespace {
 /// @p rows ordered by @p column of @p profile's kernels (raw values; call names by their text), stable.
-std::vector<std::uint32_t> sortedRows(
-    const Profile& p, std::vector<std::uint32_t> rows, int column, Qt::SortOrder order, const JobContext& job = {})
+std::vector<std::uint32_t> sortedRows(const Profile& p, const std::vector<std::uint32_t>& rows, int column,
+    Qt::SortOrder order, const JobContext& job = {})
 {
+    std::vector<std::uint32_t> sorted(rows.size());
     const KernelTable& t = p.kernels;
     const auto key = [&](std::uint32_t k) -> qint64 {
         switch (column) {
@@ -232,8 +240,8 @@ std::vector<std::uint32_t> sortedRows(
             byName.emplace_back(KernelInstanceModel::rawValueOf(p, k, column).toString(), k);
         std::stable_sort(byName.begin(), byName.end(), before);
         for (std::size_t i = 0; i < byName.size(); ++i)
-            rows[i] = byName[i].second;
-        return rows;
+            sorted[i] = byName[i].second;
+        return sorted;
     }
     std::vector<std::pair<qint64, std::uint32_t>> keyed;
     keyed.reserve(rows.size());
@@ -243,8 +251,8 @@ std::vector<std::uint32_t> sortedRows(
         return {};
     std::stable_sort(keyed.begin(), keyed.end(), before);
     for (std::size_t i = 0; i < keyed.size(); ++i)
-        rows[i] = keyed[i].second;
-    return rows;
+        sorted[i] = keyed[i].second;
+    return sorted;
 }
 } // namespace
 
@@ -253,19 +261,19 @@ void KernelInstanceModel::sortRows()
     if (!m_profile || m_sortColumn < 0)
         return;
     dropSort();
-    if (m_rows.size() <= kSortInPlaceRows) {
-        applyOrder(sortedRows(*m_profile, m_rows, m_sortColumn, m_sortOrder));
+    if (m_rows->size() <= kSortInPlaceRows) {
+        applyOrder(sortedRows(*m_profile, *m_rows, m_sortColumn, m_sortOrder));
         return;
     }
-    // Off the GUI thread (1.29M executions took 3.2 s): a copy of the rows and the shared profile; a newer sort, filter
-    // or kernel drops this one.
+    // Off the GUI thread (1.29M executions took 3.2 s), on the shared rows and profile; a newer sort, filter or kernel
+    // drops this one.
     Q_EMIT sortingChanged(true);
     m_sortJob.run<std::vector<std::uint32_t>>(
         [profile = m_profile, rows = m_rows, column = m_sortColumn, order = m_sortOrder](const JobContext& job)
-            -> Result<std::vector<std::uint32_t>> { return sortedRows(*profile, rows, column, order, job); },
+            -> Result<std::vector<std::uint32_t>> { return sortedRows(*profile, *rows, column, order, job); },
         [this](Result<std::vector<std::uint32_t>> rows) {
             // A failed sort (out of memory) leaves the rows in their order.
-            if (rows && rows->size() == m_rows.size())
+            if (rows && rows->size() == m_rows->size())
                 applyOrder(std::move(*rows));
             Q_EMIT sortingChanged(false);
         });

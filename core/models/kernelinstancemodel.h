@@ -55,8 +55,8 @@ public:
     void setDurationFilter(std::optional<DurationRange> range);
     const std::optional<DurationRange>& durationFilter() const { return m_durationFilter; }
     /// Every execution given to setInstances(), whatever the duration filter, in the order given.
-    const std::vector<std::uint32_t>& allKernelRows() const { return m_allRows; }
-    std::uint32_t kernelRowAt(int row) const { return m_rows[std::size_t(row)]; }
+    const std::vector<std::uint32_t>& allKernelRows() const { return *m_allRows; }
+    std::uint32_t kernelRowAt(int row) const { return (*m_rows)[std::size_t(row)]; }
     const ProfilePtr& profile() const { return m_profile; }
 
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
@@ -71,7 +71,7 @@ Q_SIGNALS:
     void sortingChanged(bool sorting);
 
 protected:
-    int rows() const override { return int(m_rows.size()); }
+    int rows() const override { return int(m_rows->size()); }
     QVariant rowData(int row, int role) const override;
 
 private:
@@ -84,9 +84,14 @@ private:
     /// Forgets a sort still running (its order no longer applies).
     void dropSort();
 
+    /// Kernel rows, shared and never written to: the rows shown without a filter, a sort running in the background and
+    /// a CSV export's snapshot hold the same list (a million executions copied on the GUI thread stalled it ~40 ms).
+    using Rows = std::shared_ptr<const std::vector<std::uint32_t>>;
+    static Rows noRows();
+
     ProfilePtr m_profile;
-    std::vector<std::uint32_t> m_allRows;
-    std::vector<std::uint32_t> m_rows; ///< m_allRows within the duration filter, in the sort order
+    Rows m_allRows = noRows();
+    Rows m_rows = noRows(); ///< m_allRows within the duration filter, in the sort order
     std::optional<DurationRange> m_durationFilter;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
