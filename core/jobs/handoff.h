@@ -51,8 +51,8 @@ void yieldTheCpuToTheGuiThread();
 /// one than the analyses (in the window only).
 void runTheLoadBelowTheGuiThread();
 
-/// Lowers the calling thread to the least CPU weight (nice 19), for work nobody waits for (writing the profile cache):
-/// it then runs on what the load, the analyses and the GUI leave over.
+/// Lowers the calling thread to the least CPU weight (SCHED_IDLE, else nice 19), for work nobody waits for (writing the
+/// profile cache): it then runs on what the load, the analyses and the GUI leave over.
 void runThisThreadOnLeftoverCpu();
 
 /// Runs @p work on jobThreadPool(), announcing the hand-over to ThreadSanitizer. The work is wrapped in a

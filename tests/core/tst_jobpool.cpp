@@ -14,6 +14,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <sched.h>
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
@@ -99,6 +100,19 @@ private Q_SLOTS:
         QCOMPARE(scanWorker, load);
         QCOMPARE(analysis.load(), std::max(gui, 15));
         QCOMPARE(niceOfThisThread(), gui);
+    }
+
+    void cacheWriterRunsOnlyOnIdleCpu()
+    {
+        // The profile cache writer at nice 19 still took a fifth of the CPU from the panes after a 4M-kernel load: it
+        // runs under SCHED_IDLE, and its thread alone.
+        int writer = -1;
+        std::thread([&] {
+            runThisThreadOnLeftoverCpu();
+            writer = sched_getscheduler(0);
+        }).join();
+        QCOMPARE(writer, SCHED_IDLE);
+        QCOMPARE(sched_getscheduler(0), SCHED_OTHER);
     }
 };
 
