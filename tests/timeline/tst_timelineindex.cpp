@@ -97,6 +97,7 @@ private Q_SLOTS:
     void startEndRangesArePackedWithoutOverlap();
     void unterminatedRangeEndsAtLastNvtxTimestamp();
     void gpuRowsStreamsAndBusyUnion();
+    void busyUnionMergesLanesOfEveryStream();
     void threadRowsAndEmptyRowsHidden();
     void memoryOperationsShareTheStreamLane();
     void describesKernelForTooltip();
@@ -356,6 +357,31 @@ void TestTimelineIndex::gpuRowsStreamsAndBusyUnion()
     QCOMPARE(index->eventCount(), 12u);
     QCOMPARE(index->start(), 0);
     QCOMPARE(index->end(), 110);
+}
+
+void TestTimelineIndex::busyUnionMergesLanesOfEveryStream()
+{
+    // Stream 7 has overlapping kernels (two lanes), stream 9 a copy that bridges two of them, and two operations start
+    // at the same time on different streams: the union is worked out by hand.
+    test::ProfileBuilder b;
+    b.gpu(0, u"NVIDIA H100 80GB HBM3"_s);
+    const ThreadIndex t = b.thread(b.process(100, u"python"_s), 100, u"main"_s);
+    b.kernel(t, 0, 1, 0, 10, u"a"_s, 0, 7);
+    b.kernel(t, 1, 2, 5, 12, u"b"_s, 0, 7);
+    b.kernel(t, 2, 3, 30, 40, u"c"_s, 0, 7);
+    b.kernel(t, 3, 4, 60, 65, u"d"_s, 0, 7);
+    b.kernel(t, 4, 5, 11, 20, u"e"_s, 0, 8);
+    b.kernel(t, 5, 6, 45, 50, u"f"_s, 0, 8);
+    b.kernel(t, 6, 7, 60, 70, u"g"_s, 0, 8);
+    b.memOp(t, 7, 8, 38, 46, 1, 4096, 0, 9);
+    const TimelineIndexPtr index = build(b.build());
+
+    const TimelineRow* stream7 = findRow(*index, { u"GPU 0 (NVIDIA H100 80GB HBM3)"_s, u"Stream 7"_s });
+    QVERIFY(stream7);
+    QCOMPARE(stream7->laneCount, 2u);
+    const TimelineRow* busy = findRow(*index, { u"GPU 0 (NVIDIA H100 80GB HBM3)"_s, u"GPU busy"_s });
+    QVERIFY(busy);
+    QCOMPARE(laneEvents(*index, busy->firstLane), std::vector<Interval>({ { 0, 20 }, { 30, 50 }, { 60, 70 } }));
 }
 
 void TestTimelineIndex::threadRowsAndEmptyRowsHidden()
