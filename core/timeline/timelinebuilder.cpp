@@ -277,7 +277,9 @@ void TimelineIndexBuilder::packLanes(const Track& track, const std::vector<std::
     if (lanes <= 1)
         return; // already in place
     std::uint32_t* refs = m_refs.data() + base;
-    const std::vector<std::uint32_t> sorted(refs, refs + laneOf.size());
+    std::vector<std::uint32_t> sorted;
+    reserveHugePages(sorted, laneOf.size());
+    sorted.assign(refs, refs + laneOf.size());
     for (std::size_t k = 0; k < laneOf.size(); ++k)
         refs[offset[laneOf[k]]++] = sorted[k];
 }
