@@ -124,6 +124,7 @@ private:
     std::int32_t nameKey(StringRef ref);
     std::int32_t rangeKey(StringRef ref);
     std::int32_t child(std::int32_t parent, std::int32_t domain, std::int32_t name, NvtxNode::Kind kind);
+    std::int32_t rememberChild(std::int32_t node);
     std::int32_t threadRoot(ThreadIndex thread);
     void prepareDomains();
     void selectRanges();
@@ -138,6 +139,11 @@ private:
     std::shared_ptr<const NvtxTreeIndex> m_index;
     NvtxTree m_tree;
     ChildTable m_children;
+    /// By node: the key child() found it by (NvtxNode::name of a range becomes its display name), and the node the
+    /// lookup after it returned last time (-1: none yet).
+    std::vector<std::int32_t> m_childKey;
+    std::vector<std::int32_t> m_childAfter;
+    std::int32_t m_lastChild = -1; ///< the node the last child() returned
     std::vector<std::int32_t> m_nameKeyOfRef; ///< with normalized names only
     FlatIndex<StringRef, IntegerHash> m_refSlots; ///< without normalization: each ref's slot in m_keyOfSlot
     std::vector<std::int32_t> m_keyOfSlot;
@@ -200,10 +206,20 @@ std::int32_t Builder::rangeKey(StringRef ref)
 
 std::int32_t Builder::child(std::int32_t parent, std::int32_t domain, std::int32_t name, NvtxNode::Kind kind)
 {
+    // A trace repeats its loop: the lookup after a given node is, most times, the one that came after it last time.
+    // That guess is checked whole (parent, domain, key) before it is used, so it never changes the result.
+    if (m_lastChild >= 0) {
+        const std::int32_t guess = m_childAfter[std::size_t(m_lastChild)];
+        if (guess >= 0 && m_childKey[std::size_t(guess)] == name) {
+            const NvtxNode& g = m_tree.nodes[std::size_t(guess)];
+            if (g.parent == parent && g.domain == domain)
+                return rememberChild(guess);
+        }
+    }
     std::size_t slot = 0;
     const std::int32_t found = m_children.find(parent, domain, name, slot);
     if (found >= 0)
-        return found;
+        return rememberChild(found);
     const auto node = std::int32_t(m_tree.nodes.size());
     NvtxNode& n = m_tree.nodes.emplace_back();
     n.kind = kind;
@@ -211,6 +227,17 @@ std::int32_t Builder::child(std::int32_t parent, std::int32_t domain, std::int32
     n.domain = domain;
     n.name = name;
     m_children.insert(slot, parent, domain, name, node);
+    m_childKey.resize(m_tree.nodes.size(), -1);
+    m_childAfter.resize(m_tree.nodes.size(), -1);
+    m_childKey[std::size_t(node)] = name;
+    return rememberChild(node);
+}
+
+std::int32_t Builder::rememberChild(std::int32_t node)
+{
+    if (m_lastChild >= 0)
+        m_childAfter[std::size_t(m_lastChild)] = node;
+    m_lastChild = node;
     return node;
 }
 
