@@ -627,6 +627,12 @@ std::uint64_t profileCacheFingerprint()
 Status writeProfileCacheFile(
     const QString& path, const ProfileCacheKey& key, const CachedLoad& load, const CancelToken& hurry)
 {
+    // The timeline index is waited for before anything is written: in the window the Timeline pane is building it,
+    // and the writer's copies into the page cache (a full core for a second on the 4M-kernel export, even under
+    // SCHED_IDLE) then no longer compete with the panes' first seconds.
+    TimelineIndexPtr timeline = load.timelineIndex;
+    if (!timeline && load.timelineIndexWhenWriting)
+        timeline = load.timelineIndexWhenWriting(hurry);
     Result<std::unique_ptr<cachefile::Writer>> created = cachefile::Writer::create(path);
     if (!created)
         return created.failureAs<Done>();
@@ -645,9 +651,6 @@ Status writeProfileCacheFile(
     forEachProfileColumn(profile, [&](const QByteArray& name, const auto& c, IndexInto) { sink.add(name, c); });
     if (load.kernelIndex && load.kernelIndex->isComplete() && load.kernelIndex->mode() == KernelNameMode::Demangled)
         forEachIndexColumn(load.kernelIndex->data(), [&](const QByteArray& name, const auto& c) { sink.add(name, c); });
-    TimelineIndexPtr timeline = load.timelineIndex;
-    if (!timeline && load.timelineIndexWhenWriting)
-        timeline = load.timelineIndexWhenWriting(hurry);
     if (timeline && timeline->profilePtr() == load.profile) {
         const TimelineIndex::Data d = timeline->data();
         ByteWriter layout;

@@ -33,10 +33,11 @@ struct CachedLoad
     QStringList warnings;
     std::shared_ptr<const KernelIndex> kernelIndex;
     TimelineIndexPtr timelineIndex;
-    /// Writing only, when timelineIndex is null: called on the writer's thread once the profile's sections are
-    /// written (the window's Timeline pane builds the index meanwhile), for the timeline index to store after them;
-    /// null stores none. Its token is cancelled when the process is about to exit (profilecache::waitForWrites()):
-    /// then only an index already built is worth waiting for. An index of another profile is not stored.
+    /// Writing only, when timelineIndex is null: called on the writer's thread before anything is written (the
+    /// window's Timeline pane is building the index: the writer waits for it instead of competing with the panes),
+    /// for the timeline index to store after the profile's sections; null stores none. Its token is cancelled when the
+    /// process is about to exit (profilecache::waitForWrites()): then only an index already built is worth waiting for.
+    /// An index of another profile is not stored.
     std::function<TimelineIndexPtr(const CancelToken&)> timelineIndexWhenWriting;
 };
 

@@ -35,8 +35,8 @@ void storeInCache(const QString& path, const LoadedProfile& loaded, const Warnin
         = profilecache::keyAfterLoad(lookup, path, *loaded.profile, LoadOptions {}, cache);
     if (!key)
         return;
-    // The timeline index goes after the profile's sections: by then the Timeline pane is building it (the writer
-    // waits for that build), else the writer builds it, on the CPU the panes leave over.
+    // The writer first waits for the timeline index the Timeline pane is building (else builds it, on the CPU the panes
+    // leave over), then writes the profile's sections and the index after them.
     CachedLoad load { loaded.profile, warnings, loaded.kernelIndex, nullptr,
         [profile = loaded.profile](const CancelToken& hurry) -> TimelineIndexPtr {
             const Result<TimelineIndexPtr> index = sharedTimelineIndex(profile, JobContext(hurry));
