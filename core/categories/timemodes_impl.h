@@ -2,10 +2,11 @@
 // The templates declared in timemodes.h (included at its end).
 #pragma once
 
+#include "core/util/mergeruns.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <queue>
 #include <tuple>
 
 namespace nsw {
@@ -56,26 +57,14 @@ template <typename Rows> DeviceOrder sortByDeviceAndStart(const Rows& rows, std:
 template <typename Rows, typename Visit>
 void forEachByStart(const Rows& rows, const DeviceOrder& byDevice, Visit&& visit)
 {
-    const std::size_t devices = byDevice.deviceBegin.size() - 1;
-    std::vector<std::size_t> cursor(byDevice.deviceBegin.begin(), byDevice.deviceBegin.end() - 1);
-    // (start, device, row): smallest first. Rows of one device come in index order, so ties end up by index.
-    using Head = std::tuple<TimeNs, std::uint32_t, std::uint32_t>;
-    std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
-    const auto push = [&](std::size_t d) {
-        if (cursor[d] < byDevice.deviceBegin[d + 1]) {
-            const std::uint32_t row = byDevice.order[cursor[d]];
-            heads.emplace(rows.startOf(row), std::uint32_t(d), row);
-        }
-    };
-    for (std::size_t d = 0; d < devices; ++d)
-        push(d);
-    while (!heads.empty()) {
-        const auto [start, d, row] = heads.top();
-        heads.pop();
-        visit(row);
-        ++cursor[d];
-        push(d);
-    }
+    // Each device's rows are in start order: merged by (start, device), and rows of one device come in index order,
+    // so ties end up by index.
+    std::vector<PositionRun> devices;
+    for (std::size_t d = 0; d + 1 < byDevice.deviceBegin.size(); ++d)
+        devices.push_back({ byDevice.deviceBegin[d], byDevice.deviceBegin[d + 1] });
+    forEachMerged(
+        std::span<const PositionRun>(devices), [&](std::size_t p) { return rows.startOf(byDevice.order[p]); },
+        [&](std::size_t p, TimeNs) { visit(byDevice.order[p]); });
 }
 
 template <typename Rows>

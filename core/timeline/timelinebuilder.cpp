@@ -7,6 +7,7 @@
 #include "core/timeline/lanepacking.h"
 #include "core/timeline/timelinebuild.h"
 #include "core/util/hugepages.h"
+#include "core/util/mergeruns.h"
 
 #include <algorithm>
 #include <climits>
@@ -301,51 +302,32 @@ bool TimelineIndexBuilder::addBusyTracks(const JobContext& job)
 void TimelineIndexBuilder::addBusyTrack(int gpu, const std::vector<int>& streams)
 {
     const laneaccess::GpuColumns columns(m_profile);
-    // Every lane of the GPU's streams is in start order already: the union merges them, one cursor a lane in a heap,
-    // instead of sorting a copy of every operation of the GPU (a million each on the 4M-kernel export: the busy
-    // tracks were a quarter of the whole timeline build).
-    struct Cursor
-    {
-        TimeNs start;
-        std::uint32_t code;
-        std::uint32_t next; ///< position in m_refs of the lane's next operation
-        std::uint32_t end;
-    };
-    const auto after
-        = [](const Cursor& a, const Cursor& b) { return std::tie(a.start, a.code) > std::tie(b.start, b.code); };
-    std::vector<Cursor> heap;
+    // Every lane of the GPU's streams is in start order already: the union merges them instead of sorting a copy of
+    // every operation of the GPU (a million each on the 4M-kernel export: the busy tracks were a quarter of the
+    // whole timeline build).
+    std::vector<PositionRun> lanes;
     for (const int s : streams)
         for (std::uint32_t l = 0; l < m_tracks[std::size_t(s)].laneCount; ++l) {
             const TimelineLane& lane = m_index->m_lanes[m_tracks[std::size_t(s)].firstLane + l];
-            if (lane.count > 0)
-                heap.push_back({ columns.startOf(m_refs[lane.begin]), m_refs[lane.begin], lane.begin + 1,
-                    lane.begin + lane.count });
+            lanes.push_back({ lane.begin, std::size_t(lane.begin) + lane.count });
         }
-    std::make_heap(heap.begin(), heap.end(), after);
     TimelineLane busy { LaneSource::GpuBusy, std::uint32_t(m_refs.size()), 0, std::uint32_t(m_busyEnds.size()) };
     TimeNs end = kNoTime;
-    while (!heap.empty()) {
-        std::pop_heap(heap.begin(), heap.end(), after);
-        Cursor& next = heap.back();
-        const TimeNs start = next.start;
-        const std::uint32_t code = next.code;
-        if (next.next < next.end) {
-            next.code = m_refs[next.next++];
-            next.start = columns.startOf(next.code);
-            std::push_heap(heap.begin(), heap.end(), after);
-        } else {
-            heap.pop_back();
-        }
-        if (busy.count == 0 || start > end) {
-            m_refs.push_back(code);
-            m_busyEnds.push_back(code);
-            end = columns.endOf(code);
-            ++busy.count;
-        } else if (columns.endOf(code) > end) {
-            m_busyEnds.back() = code;
-            end = columns.endOf(code);
-        }
-    }
+    // The merge reads m_refs by position while the busy intervals are appended to it.
+    forEachMerged(
+        std::span<const PositionRun>(lanes), [&](std::size_t p) { return columns.startOf(m_refs[p]); },
+        [&](std::size_t p, TimeNs start) {
+            const std::uint32_t code = m_refs[p];
+            if (busy.count == 0 || start > end) {
+                m_refs.push_back(code);
+                m_busyEnds.push_back(code);
+                end = columns.endOf(code);
+                ++busy.count;
+            } else if (columns.endOf(code) > end) {
+                m_busyEnds.back() = code;
+                end = columns.endOf(code);
+            }
+        });
     Track t;
     t.kind = TrackKind::GpuBusy;
     t.source = LaneSource::GpuBusy;
