@@ -38,7 +38,7 @@ ProfileStatus profileStatusOf(const ProfileSession& s)
                                                          : QObject::tr("nsys %1").arg(p.meta.nsysVersion);
     const CaptureSpan capture = captureSpanOf(p);
     const QString from
-        = capture.source == CaptureSpanSource::Events ? QObject::tr("event span") : QObject::tr("metadata");
+        = capture.source == CaptureSpanSource::Events ? QObject::tr("GPU, API and NVTX span") : QObject::tr("metadata");
     const QString span = !s.isComplete() ? QObject::tr("capture span: loading…")
         : capture.source == CaptureSpanSource::None
         ? QObject::tr("no events")

@@ -7,8 +7,8 @@ namespace nsw {
 
 class ProfileSession;
 
-/// The status bar's line about the current profile: "nsys 2024.5 · 2 GPUs (H100) · 0.000–12.3 s (12.3 s, event
-/// span)", and where its capture span comes from.
+/// The status bar's line about the current profile: "nsys 2024.5 · 2 GPUs (H100) · capture 0.000 s – 12.3 s (12.3 s,
+/// GPU, API and NVTX span)", and where its capture span comes from.
 struct ProfileStatus
 {
     QString text;

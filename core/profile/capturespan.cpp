@@ -57,7 +57,7 @@ QString CaptureSpan::sourceText() const
     case CaptureSpanSource::AnalysisDetails:
         return QStringLiteral("export metadata (ANALYSIS_DETAILS)");
     case CaptureSpanSource::Events:
-        return QStringLiteral("span of all events");
+        return QStringLiteral("span of GPU, CUDA API and NVTX events (OS runtime calls not counted)");
     case CaptureSpanSource::None:
         break;
     }

@@ -34,8 +34,8 @@ struct CaptureSpan
     TimeNs end = kNoTime;
     CaptureSpanSource source = CaptureSpanSource::None;
     TimeNs durationNs() const { return source == CaptureSpanSource::None ? 0 : end - start; }
-    /// "export metadata (DERIVED_WINDOW_NS)", "export metadata (ANALYSIS_DETAILS)", "span of all events" or
-    /// "no events".
+    /// "export metadata (DERIVED_WINDOW_NS)", "export metadata (ANALYSIS_DETAILS)", "span of GPU, CUDA API and NVTX
+    /// events (…)" or "no events".
     QString sourceText() const;
 };
 
