@@ -76,12 +76,11 @@ LaunchIndex::LaunchIndex(const Profile& p)
     for (std::size_t a = 0; a < api.size(); ++a)
         if (launched(a))
             launches[fill[std::size_t(api.thread[a])]++] = std::uint32_t(a);
-    m_opBegin = PackedRows(opBegin);
-    opBegin = {};
+    m_opBegin = PackedRows(std::move(opBegin));
     std::vector<std::pair<TimeNs, std::uint32_t>> keys;
     for (std::size_t t = 0; t < threads; ++t)
         sortByStart({ launches.data() + m_threadBegin[t], launches.data() + m_threadBegin[t + 1] }, api.start, keys);
-    m_launches = PackedRows(launches);
+    m_launches = PackedRows(std::move(launches));
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> duplicateLaunchRows(const Profile& p, const LaunchIndex& index)

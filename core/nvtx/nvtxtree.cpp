@@ -291,7 +291,7 @@ void Builder::selectRanges()
         m_focusedBegin[t + 1] = std::uint32_t(focused.size());
     }
     m_tree.ranges = qint64(focused.size());
-    m_tree.focusedRanges = PackedRows(focused);
+    m_tree.focusedRanges = PackedRows(std::move(focused));
 }
 
 PackedRows::Slice Builder::placedRanges(std::size_t thread) const
@@ -515,8 +515,7 @@ NvtxTree Builder::run()
         if (!ranges.empty())
             sweepThread(ThreadIndex(t), ranges);
     }
-    m_tree.rangeNode = PackedRows(m_rangeNode);
-    m_rangeNode = {};
+    m_tree.rangeNode = PackedRows(std::move(m_rangeNode));
     addLeaves();
     finish();
     return std::move(m_tree);

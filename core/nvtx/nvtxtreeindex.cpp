@@ -84,7 +84,7 @@ std::shared_ptr<const NvtxTreeIndex> NvtxTreeIndex::build(const ProfilePtr& prof
         }
         index->m_blocks.push_back(block);
     }
-    index->m_ranges = PackedRows(ranges);
+    index->m_ranges = PackedRows(std::move(ranges));
 
     for (const auto& [row, endThread] : n.endThread)
         if (endThread != n.thread[row])

@@ -9,8 +9,21 @@
 namespace nsw {
 
 PackedRows::PackedRows(std::span<const std::uint32_t> values)
-    : m_size(values.size())
 {
+    pack(values, false);
+}
+
+PackedRows::PackedRows(std::vector<std::uint32_t>&& values)
+{
+    pack(values, true);
+    std::vector<std::uint32_t>().swap(values);
+}
+
+void PackedRows::pack(std::span<const std::uint32_t> values, bool releasePacked)
+{
+    // Pages are given back 2 MiB at a time: fewer system calls, and a transparent huge page is given back whole.
+    constexpr std::size_t kReleaseRows = (std::size_t(2) << 20) / sizeof(std::uint32_t);
+    m_size = values.size();
     auto storage = std::make_shared<Storage>();
     std::vector<Block>& blocks = storage->blocks;
     blocks.reserve((values.size() + kBlockRows - 1) / kBlockRows);
@@ -25,17 +38,21 @@ PackedRows::PackedRows(std::span<const std::uint32_t> values)
     // Word positions keep the top bit free: 2^31 words are 2^30 whole values, as many as a table row can name.
     if (words >= kWide)
         throw std::length_error("PackedRows: too many rows");
+    // Filled block by block, not resized first: a page of the packed words becomes resident only when written, as
+    // the plain values' pages are given back.
     reserveHugePages(storage->words, words); // tens of MB filled at once: 2 MiB faults, not 4 KiB ones
-    storage->words.resize(words);
     for (std::size_t b = 0; b < blocks.size(); ++b) {
         const Block& block = blocks[b];
         const std::size_t first = b * kBlockRows, last = std::min(values.size(), first + kBlockRows);
+        storage->words.resize(storage->words.size() + (block.start & kWide ? 2 : 1) * (last - first));
         std::uint16_t* out = storage->words.data() + (block.start & ~kWide);
         if (block.start & kWide)
             std::memcpy(out, values.data() + first, (last - first) * 4);
         else
             for (std::size_t i = first; i < last; ++i)
                 out[i - first] = std::uint16_t(values[i] - block.base);
+        if (releasePacked && last % kReleaseRows == 0)
+            releasePages(values.data() + (last - kReleaseRows), kReleaseRows * sizeof(std::uint32_t));
     }
     m_blocks = storage->blocks.data();
     m_words = storage->words.data();

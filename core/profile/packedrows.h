@@ -32,6 +32,9 @@ public:
 
     PackedRows() = default;
     explicit PackedRows(std::span<const std::uint32_t> values);
+    /// As from a span, but @p values is emptied, and the pages of it already packed are given back while the rest is
+    /// packed: the plain values (4 bytes a row) and the packed ones (about 2) are not held whole at the same time.
+    explicit PackedRows(std::vector<std::uint32_t>&& values);
     static PackedRows plain(Column<std::uint32_t> values);
 
     std::size_t size() const { return m_size; }
@@ -89,6 +92,7 @@ public:
 
 private:
     static constexpr std::uint32_t kWide = 0x80000000u;
+    void pack(std::span<const std::uint32_t> values, bool releasePacked);
     struct Block
     {
         std::uint32_t base = 0; ///< the least value of a narrow block

@@ -91,8 +91,7 @@ std::shared_ptr<TimelineIndex> TimelineIndexBuilder::build()
         return nullptr;
     m_busyEnds.shrink_to_fit();
     buildGapTrees();
-    m_index->m_refs = PackedRows(m_refs);
-    m_refs = {};
+    m_index->m_refs = PackedRows(std::move(m_refs));
     m_index->m_busyEnds = Column<std::uint32_t>(std::move(m_busyEnds));
     m_index->m_gapTrees = Column<float>(std::move(m_gapTrees));
     layOutRows();

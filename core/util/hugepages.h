@@ -11,6 +11,11 @@ namespace nsw {
 /// pages inside [data, data + bytes) are advised.
 void adviseHugePages(const void* data, std::size_t bytes);
 
+/// Gives the whole 4 KiB pages inside [data, data + bytes) back to the system (Linux; a no-op elsewhere): they read
+/// as zero afterwards. For the part of a large buffer that has been read for the last time, while the rest is still
+/// being read (a plain array packed into a smaller form), so that the two are not held whole at the same time.
+void releasePages(const void* data, std::size_t bytes);
+
 /// reserve() and adviseHugePages() on the reserved capacity, before anything is written to it.
 template <typename Vector> void reserveHugePages(Vector& v, std::size_t n)
 {

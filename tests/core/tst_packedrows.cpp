@@ -65,6 +65,29 @@ private Q_SLOTS:
         QCOMPARE(rows.memoryBytes(), std::size_t(wordBytes) + blocks * 8);
     }
 
+    /// Packing a plain list it may drop gives that list's pages back 2 MiB (524,288 rows) at a time as it goes: the
+    /// rows read back exactly on both sides of every such step (a page given back too early would read as zero).
+    void packingAListItMayDropReadsBackEveryValue_data()
+    {
+        QTest::addColumn<int>("rows");
+        QTest::newRow("less than one step") << 1000;
+        QTest::newRow("exactly one step") << 524288;
+        QTest::newRow("two steps and a part, narrow and whole blocks") << 2 * 524288 + 777;
+    }
+    void packingAListItMayDropReadsBackEveryValue()
+    {
+        QFETCH(int, rows);
+        std::vector<std::uint32_t> values(static_cast<std::size_t>(rows));
+        for (std::size_t i = 0; i < values.size(); ++i) // every third block of 64 spans more than 65,535
+            values[i] = (i / 64) % 3 == 2 ? std::uint32_t(i * 70000) : std::uint32_t(i + 1);
+        std::vector<std::uint32_t> dropped = values;
+        const PackedRows packed(std::move(dropped));
+        QVERIFY(dropped.empty());
+        QCOMPARE(packed.size(), values.size());
+        QVERIFY(packed.toVector() == values);
+        QCOMPARE(packed.memoryBytes(), PackedRows(values).memoryBytes());
+    }
+
     void slicesReadTheirRows_data()
     {
         QTest::addColumn<int>("begin");

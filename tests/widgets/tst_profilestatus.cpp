@@ -28,8 +28,8 @@ void TestProfileStatus::saysWhereTheCaptureSpanComesFrom_data()
     // Events: the launch call at 1000 to the second kernel's end at 5000; the getc call to 39 ms is not in it.
     QTest::newRow("no metadata: the span of the measured events, OS runtime not counted")
         << qint64(0) << u"(4.00 µs, GPU, API and NVTX span)"_s << u"OS runtime calls not counted"_s;
-    QTest::newRow("analysis window that holds the events") << qint64(39000000) << u"(39.0 ms, metadata)"_s
-                                                           << u"export metadata (ANALYSIS_DETAILS)"_s;
+    QTest::newRow("analysis window that holds the events")
+        << qint64(39000000) << u"(39.0 ms, metadata)"_s << u"export metadata (ANALYSIS_DETAILS)"_s;
 }
 
 void TestProfileStatus::saysWhereTheCaptureSpanComesFrom()
