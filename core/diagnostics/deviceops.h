@@ -17,15 +17,17 @@ inline std::size_t deviceSlot(const AnalysisContext& c, int key)
     return std::size_t(std::ranges::lower_bound(c.devices, key, {}, &DiagnosticsDevice::key) - c.devices.begin());
 }
 
-/// A kernel or memory operation of one device.
+/// A kernel or memory operation of one device: 24 bytes (an analysis holds a device's millions of them, twice while
+/// it sorts them).
 struct DeviceOp
 {
     TimeNs start;
     TimeNs end;
-    std::uint32_t row; ///< in the kernel or memory operation table
+    std::uint32_t row : 31; ///< in the kernel or memory operation table (a table holds fewer than 2^31 rows)
+    std::uint32_t memory : 1;
     std::uint32_t stream;
-    bool memory;
 };
+static_assert(sizeof(DeviceOp) == 24);
 
 /// The operations that overlap the focus, one device at a time: each device's kernels then its memory operations
 /// in table order. One buffer serves every device (a few devices of millions of operations each: the pages are
@@ -49,13 +51,13 @@ public:
         m_ops.clear();
         m_c.forEachKernel([&](std::size_t i) {
             if (m_c.kernelDevice[i] == device)
-                m_ops.push_back({ p.kernels.start[i], p.kernels.end[i], std::uint32_t(i),
-                    i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u, false });
+                m_ops.push_back({ p.kernels.start[i], p.kernels.end[i], std::uint32_t(i), false,
+                    i < p.kernels.stream.size() ? p.kernels.stream[i] : 0u });
         });
         m_c.forEachMemOp([&](std::size_t i) {
             if (m_c.memOpDevice[i] == device)
-                m_ops.push_back({ p.memops.start[i], p.memops.end[i], std::uint32_t(i),
-                    i < p.memops.stream.size() ? p.memops.stream[i] : 0u, true });
+                m_ops.push_back({ p.memops.start[i], p.memops.end[i], std::uint32_t(i), true,
+                    i < p.memops.stream.size() ? p.memops.stream[i] : 0u });
         });
         return m_ops;
     }
