@@ -21,6 +21,9 @@ public:
         : QEvent(kCallEvent)
         , m_call(std::move(call))
     { }
+    /// An event still queued when the application ends is deleted by Qt, never delivered: the deleting thread
+    /// acquires too, or the call's destruction looks like a race with its construction on the posting thread.
+    ~CallEvent() override { handoffAcquire(this); }
     void run() { m_call(); }
 
 private:
