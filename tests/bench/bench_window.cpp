@@ -5,13 +5,15 @@
 // reads, scan); then, in the real main window, the time from openFiles() to the Kernels pane holding rows (first
 // view) and to every pane showing its results for the whole profile (all panes); a CSV export of the largest table
 // (the executions of the kernel with the most) and a sort of it by duration; the process's peak RSS at the end; and,
-// through all of it, the longest time the GUI thread did not return to its event loop (max stall). The last line is
+// through all of it, the longest time the GUI thread did not return to its event loop (max stall; a line before the
+// last also gives it less the pauses of the whole machine, machinepauses.h). The last line is
 //   window first-view X x kscan; all panes Y x scan; rss Z x file; max stall W ms
 #include "app/mainwindow.h"
 #include "benchscans.h"
 #include "core/models/kernelinstancemodel.h"
 #include "core/models/kernelsummarymodel.h"
 #include "core/session/workbench.h"
+#include "machinepauses.h"
 #include "widgets/common/backgroundexport.h"
 #include "widgets/common/pane.h"
 #include "widgets/kernels/kerneltablepane.h"
@@ -30,6 +32,8 @@
 #include <ctime>
 #include <functional>
 #include <map>
+#include <utility>
+#include <vector>
 
 using namespace nsw;
 using namespace nsw::bench;
@@ -47,15 +51,16 @@ public:
         m_last = 0;
         QObject::connect(&m_timer, &QTimer::timeout, [this]() {
             const qint64 now = m_clock.nsecsElapsed();
-            if (m_traceAboveNs > 0 && now - m_last > m_traceAboveNs) {
-                timespec ts;
-                clock_gettime(CLOCK_MONOTONIC, &ts);
-                const double end = double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
-                std::fprintf(stderr, "stall %.0f ms: monotonic %.6f .. %.6f\n", double(now - m_last) / 1e6,
-                    end - double(now - m_last) / 1e9, end);
+            const qint64 stall = now - m_last;
+            if (stall > kKeepAboveNs) {
+                const long long end = monotonicNs();
+                m_stalls.emplace_back(end - stall, end);
+                if (m_traceAboveNs > 0 && stall > m_traceAboveNs)
+                    std::fprintf(stderr, "stall %.0f ms: monotonic %.6f .. %.6f\n", double(stall) / 1e6,
+                        double(end - stall) / 1e9, double(end) / 1e9);
             }
-            if (now - m_last > m_max) {
-                m_max = now - m_last;
+            if (stall > m_max) {
+                m_max = stall;
                 m_maxEnded = now;
             }
             m_last = now;
@@ -72,6 +77,14 @@ public:
             QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
     }
     double maxStallMs() const { return std::max(0.0, double(m_max) / 1e6 - 2.0); }
+    /// As maxStallMs(), less the machine pauses inside each stall: what is left is the window's own.
+    double maxStallLessPausesMs(const MachinePauses& pauses) const
+    {
+        qint64 longest = 0;
+        for (const auto& [start, end] : m_stalls)
+            longest = std::max<qint64>(longest, end - start - pauses.within(start, end));
+        return std::max(0.0, double(longest) / 1e6 - 2.0);
+    }
     /// When the longest stall ended, in seconds since the meter started.
     double maxStallEnded() const { return double(m_maxEnded) / 1e9; }
     double elapsed() const { return double(m_clock.nsecsElapsed()) / 1e9; }
@@ -84,6 +97,9 @@ private:
     const qint64 m_traceAboveNs = qEnvironmentVariableIsSet("BENCH_WINDOW_TRACE_STALLS")
         ? qint64(qEnvironmentVariable("BENCH_WINDOW_TRACE_STALLS").toDouble() * 1e6 + 0.5)
         : 0;
+    /// Stalls over 10 ms, from their start to their end on CLOCK_MONOTONIC (the machine's pauses are timed on it).
+    static constexpr qint64 kKeepAboveNs = 10'000'000;
+    std::vector<std::pair<long long, long long>> m_stalls;
     qint64 m_last = 0;
     qint64 m_max = 0;
     qint64 m_maxEnded = 0;
@@ -136,6 +152,7 @@ int main(int argc, char** argv)
     window.show();
     auto* kernels = window.findChild<KernelTablePane*>();
     const QList<Pane*> panes = window.findChildren<Pane*>();
+    MachinePauses machinePauses;
     StallMeter stalls;
     bool ended = false, ok = false;
     QString error;
@@ -259,6 +276,13 @@ int main(int argc, char** argv)
         instances->rowCount(), double(QFileInfo(csv).size()) / 1048576.0, exportSeconds, rssAfterExport / 1048576.0,
         sortSeconds);
 
+    machinePauses.stop();
+    if (machinePauses.watching())
+        std::printf(
+            "machine paused (a real-time thread woke late) at most %.0f ms; max stall less those pauses %.0f ms\n",
+            double(machinePauses.longest()) / 1e6, stalls.maxStallLessPausesMs(machinePauses));
+    else
+        std::printf("machine pauses not watched (no real-time priority for the watching thread)\n");
     const double rss = peakRssBytes();
     const double fileBytes = double(QFileInfo(path).size());
     std::printf("peak RSS %.0f MiB, file %.0f MiB; the longest stall ended %.2f s after the open\n", rss / 1048576.0,
