@@ -14,13 +14,14 @@ namespace nsw {
 
 /// Per GPU (by id) that ran anything: the time it runs a kernel or a memory operation (the union over all its
 /// streams), from the kernels and memory operations with their placement. Kept while some caller holds it (Compare's
-/// GPU idle and the iterations ask at about the same time), not as long as the profile: 85 MB on a 4M-kernel export.
+/// GPU idle asks), not as long as the profile: 85 MB on a 4M-kernel export.
 using BusyByGpu = std::map<int, IntervalUnion>;
 std::shared_ptr<const BusyByGpu> gpuBusyByGpu(const Profile& profile);
 
 /// The time at least one GPU runs a kernel or a memory operation: the union of their intervals over all GPUs
-/// (IntervalUnion::coveredWithin() gives the busy time inside a range). A cancelled @p job gives an empty union.
-IntervalUnion gpuBusyUnion(const Profile& profile, const JobContext& job = {});
+/// (IntervalUnion::coveredWithin() gives the busy time inside a range), built @p chunkRows operations at a time (held
+/// at once besides the union). A cancelled @p job gives an empty union.
+IntervalUnion gpuBusyUnion(const Profile& profile, const JobContext& job = {}, std::size_t chunkRows = 1 << 18);
 
 /// Stretches of GPU activity separated by idle gaps (all GPUs idle) longer than a threshold.
 struct GapSegments

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/iterations/gpubusy.h"
 #include "core/iterations/iterationmarkers.h"
 #include "core/iterations/iterations.h"
 #include "core/profile/profileloader.h"
@@ -61,6 +62,8 @@ private Q_SLOTS:
     void namedMarker();
     void libraryRangesNeverIterations();
     void gapFallback();
+    void busyUnionWhateverTheChunk_data();
+    void busyUnionWhateverTheChunk();
     void noIterations_data();
     void noIterations();
     void guessConfidence_data();
@@ -230,6 +233,27 @@ void TestIterations::gapFallback()
     QCOMPARE(table->profile->strings.at(table->iterations[0].topKernel), u"small"_s);
     QCOMPARE(table->iterations[0].topKernelTime, TimeNs(1850));
     QCOMPARE(table->iterations[0].topCategory, QString()); // no rules asked
+}
+
+void TestIterations::busyUnionWhateverTheChunk_data()
+{
+    QTest::addColumn<int>("chunkRows");
+    QTest::newRow("one operation at a time") << 1;
+    QTest::newRow("two at a time") << 2;
+    QTest::newRow("three at a time (chunks end inside overlaps)") << 3;
+    QTest::newRow("all at once") << 1000;
+}
+
+void TestIterations::busyUnionWhateverTheChunk()
+{
+    QFETCH(int, chunkRows);
+    const IntervalUnion busy = gpuBusyUnion(*load(m_marker), {}, std::size_t(chunkRows));
+    // writeMarkerFixture's kernels and memcpy on both GPUs, united by hand: K1 and K2 overlap across GPUs, K4 is empty,
+    // K5 covers K6, K7 and K8 touch.
+    const std::vector<TimeInterval> expected { { 500, 1000 }, { 1100, 1400 }, { 1900, 2100 }, { 2500, 2600 },
+        { 2900, 4600 }, { 4900, 5100 } };
+    QCOMPARE(busy.intervals(), expected);
+    QCOMPARE(busy.length(), TimeNs(3000));
 }
 
 void TestIterations::noIterations_data()
