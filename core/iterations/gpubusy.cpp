@@ -14,6 +14,17 @@ namespace {
 constexpr double kMinGapRatio = 4.0;
 constexpr TimeNs kMinBoundaryGapNs = 10'000;
 
+/// Calls @p f(table, row) for every kernel, then every memory operation, until it returns false.
+template <class F> bool forEachGpuOperation(const Profile& p, F&& f)
+{
+    for (const GpuActivityColumns* t :
+        { static_cast<const GpuActivityColumns*>(&p.kernels), static_cast<const GpuActivityColumns*>(&p.memops) })
+        for (std::size_t i = 0; i < t->size(); ++i)
+            if (!f(*t, i))
+                return false;
+    return true;
+}
+
 BusyByGpu buildBusy(const Profile& p)
 {
     std::map<std::pair<ProcessIndex, int>, int> gpuOf;
@@ -36,17 +47,17 @@ BusyByGpu buildBusy(const Profile& p)
     // Counted first, so that each GPU's list is reserved once: the union keeps that array, and one grown by doubling
     // kept up to twice the intervals (128 MB for the 5.3M GPU operations of a 4M-kernel export).
     std::map<int, std::size_t> counts;
-    for (const GpuActivityColumns* t :
-        { static_cast<const GpuActivityColumns*>(&p.kernels), static_cast<const GpuActivityColumns*>(&p.memops) })
-        for (std::size_t i = 0; i < t->size(); ++i)
-            ++counts[gpuOfRow(*t, i)];
+    forEachGpuOperation(p, [&](const GpuActivityColumns& t, std::size_t i) {
+        ++counts[gpuOfRow(t, i)];
+        return true;
+    });
     std::map<int, std::vector<TimeInterval>> lists;
     for (const auto& [gpu, n] : counts)
         reserveHugePages(lists[gpu], n);
-    for (const GpuActivityColumns* t :
-        { static_cast<const GpuActivityColumns*>(&p.kernels), static_cast<const GpuActivityColumns*>(&p.memops) })
-        for (std::size_t i = 0; i < t->size(); ++i)
-            lists[gpuOfRow(*t, i)].emplace_back(t->start[i], t->end[i]);
+    forEachGpuOperation(p, [&](const GpuActivityColumns& t, std::size_t i) {
+        lists[gpuOfRow(t, i)].emplace_back(t.start[i], t.end[i]);
+        return true;
+    });
     BusyByGpu busy;
     for (auto& [gpu, intervals] : lists)
         busy.emplace(gpu, IntervalUnion(std::move(intervals)));
@@ -75,18 +86,19 @@ IntervalUnion gpuBusyUnion(const Profile& profile, const JobContext& job, std::s
         chunk.reserve(chunkRows);
     };
     chunk.reserve(chunkRows);
-    for (const GpuActivityColumns* t : { static_cast<const GpuActivityColumns*>(&profile.kernels),
-             static_cast<const GpuActivityColumns*>(&profile.memops) })
-        for (std::size_t i = 0; i < t->size(); ++i) {
-            chunk.emplace_back(t->start[i], t->end[i]);
-            if (chunk.size() < chunkRows)
-                continue;
-            if (job.isCancelled())
-                return {};
-            addChunk();
-        }
+    const bool whole = forEachGpuOperation(profile, [&](const GpuActivityColumns& t, std::size_t i) {
+        chunk.emplace_back(t.start[i], t.end[i]);
+        if (chunk.size() < chunkRows)
+            return true;
+        if (job.isCancelled())
+            return false;
+        addChunk();
+        return true;
+    });
+    if (!whole || job.isCancelled())
+        return {};
     addChunk();
-    return job.isCancelled() ? IntervalUnion() : busy;
+    return busy;
 }
 
 GapSegments splitAtIdleGaps(const IntervalUnion& busy)
