@@ -130,11 +130,13 @@ void concatColumn(Table& dest, const std::vector<Table*>& parts, Member member)
     for (Table* p : parts)
         total += (p->*member).size();
     // Time and index columns are encoded: an empty column takes the first chunk's storage as it is, later chunks are
-    // appended value by value.
+    // appended value by value. Index columns are held in as few bytes a row as each chunk's values allow.
     if constexpr (requires { (dest.*member).append(dest.*member); }) {
         auto& out = dest.*member;
         for (Table* p : parts) {
             auto& in = p->*member;
+            if constexpr (requires { in.compact(); })
+                in.compact();
             if (out.empty()) {
                 out = std::move(in);
             } else {

@@ -148,7 +148,7 @@ void StringResolver::remapColumn(IndexColumn<std::int32_t>& column) const
         }
         return lastRef;
     });
-    column.narrowIfFits();
+    column.compact();
 }
 
 StringRef StringResolver::refOfRaw(std::int32_t raw, const std::vector<StringRef>& inlineRefs) const

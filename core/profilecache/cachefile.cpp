@@ -99,12 +99,16 @@ bool valuesPass(const ValueCheck& check, const char* data, std::size_t bytes)
         return allWithin<std::uint32_t>(data, bytes / 4, check.min, check.max);
     case ValueCheck::Type::UInt16PlusOne:
         return allWithin<std::uint16_t>(data, bytes / 2, check.min + 1, check.max + 1);
+    case ValueCheck::Type::UInt8PlusOne:
+        return allWithin<std::uint8_t>(data, bytes, check.min + 1, check.max + 1);
     }
     return false;
 }
 
 std::size_t elementSizeOf(ValueCheck::Type type)
 {
+    if (type == ValueCheck::Type::UInt8PlusOne)
+        return 1;
     return type == ValueCheck::Type::Int16 || type == ValueCheck::Type::UInt16PlusOne ? 2 : 4;
 }
 

@@ -48,6 +48,8 @@ struct ValueCheck
         UInt32,
         /// an IndexColumn's narrow values: value + 1 in 16 bits
         UInt16PlusOne,
+        /// an IndexColumn's 1-byte values: value + 1 in 8 bits
+        UInt8PlusOne,
     };
     Type type = Type::Int32;
     std::int64_t min = 0;

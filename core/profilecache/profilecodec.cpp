@@ -103,6 +103,7 @@ public:
     template <typename T> void add(const QByteArray& name, const IndexColumn<T>& c)
     {
         const typename IndexColumn<T>::Parts p = c.parts();
+        add(name + ".byte", p.bytes);
         add(name + ".narrow", p.narrow);
         add(name + ".wide", p.wideValues);
     }
@@ -179,8 +180,9 @@ public:
     }
     template <typename T> std::int64_t of(const QByteArray& name, const IndexColumn<T>&) const
     {
-        const std::int64_t narrow = count(name + ".narrow", 2), wide = count(name + ".wide", sizeof(T));
-        return narrow < 0 || wide < 0 ? -1 : narrow + wide;
+        const std::int64_t bytes = count(name + ".byte", 1), narrow = count(name + ".narrow", 2),
+                           wide = count(name + ".wide", sizeof(T));
+        return bytes < 0 || narrow < 0 || wide < 0 ? -1 : bytes + narrow + wide;
     }
     std::int64_t count(const QByteArray& name, std::size_t elementSize) const
     {
@@ -255,9 +257,8 @@ public:
     template <typename T> bool get(const QByteArray& name, IndexColumn<T>& out) const
     {
         typename IndexColumn<T>::Parts p;
-        if (!get(name + ".narrow", p.narrow) || !get(name + ".wide", p.wideValues))
+        if (!get(name + ".byte", p.bytes) || !get(name + ".narrow", p.narrow) || !get(name + ".wide", p.wideValues))
             return false;
-        p.wide = !p.wideValues.empty();
         std::optional<IndexColumn<T>> c = IndexColumn<T>::fromParts(std::move(p));
         if (c)
             out = std::move(*c);
@@ -428,6 +429,8 @@ std::map<QByteArray, ValueCheck> ProfileFileReader::valueChecks() const
         const std::int64_t rows = rowsOf(into);
         const std::int64_t lowest = into == IndexInto::CpuFunctions ? 0 : -1;
         if constexpr (IsIndexColumn<C>::value) {
+            checks[name + ".byte"]
+                = { ValueCheck::Type::UInt8PlusOne, lowest, std::min<std::int64_t>(rows - 1, 254), {} };
             checks[name + ".narrow"]
                 = { ValueCheck::Type::UInt16PlusOne, lowest, std::min<std::int64_t>(rows - 1, 65534), {} };
             checks[name + ".wide"] = checkFor<typename C::value_type>(rows, lowest);

@@ -43,7 +43,7 @@ struct CachedLoad
 
 /// The cache file format's version (bump it when an encoding changes) and its fingerprint: the version and every
 /// section's name and element size, so that a table added to Profile::forEachTable changes it by itself.
-inline constexpr std::uint32_t kProfileCacheFormatVersion = 3; // 3: the timeline index
+inline constexpr std::uint32_t kProfileCacheFormatVersion = 4; // 3: the timeline index; 4: 1-byte index columns
 std::uint64_t profileCacheFingerprint();
 
 /// Writes @p load to @p path (through a temporary file renamed at the end). @p hurry goes to

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // IndexColumn: every value reads back exactly as a plain vector of the same pushes holds it, 2 bytes a row while the
-// values are in [-1, 65534] and 4 from the first one that is not.
+// values are in [-1, 65534] and 4 from the first one that is not; compact() holds it in 1 byte a row while they are
+// in [-1, 254].
 #include "core/profile/indexcolumn.h"
 
 #include <QTest>
+#include <algorithm>
 
 using namespace nsw;
 
@@ -70,15 +72,111 @@ private Q_SLOTS:
         QCOMPARE(again->isWide(), wide);
     }
 
-    void refusesNarrowValuesInAWideColumn()
+    void refusesValuesInTwoWidths_data()
     {
+        QTest::addColumn<bool>("bytes");
+        QTest::addColumn<bool>("narrow");
+        QTest::addColumn<bool>("wide");
+        QTest::newRow("narrow and wide") << false << true << true;
+        QTest::newRow("1-byte and narrow") << true << true << false;
+        QTest::newRow("1-byte and wide") << true << false << true;
+        QTest::newRow("all three") << true << true << true;
+    }
+
+    void refusesValuesInTwoWidths()
+    {
+        QFETCH(bool, bytes);
+        QFETCH(bool, narrow);
+        QFETCH(bool, wide);
         IndexColumn<std::int32_t>::Parts parts;
-        parts.wide = true;
-        parts.narrow = Column<std::uint16_t> { 1, 2 };
-        parts.wideValues = Column<std::int32_t> { 70000 };
+        if (bytes)
+            parts.bytes = Column<std::uint8_t> { 3 };
+        if (narrow)
+            parts.narrow = Column<std::uint16_t> { 1, 2 };
+        if (wide)
+            parts.wideValues = Column<std::int32_t> { 70000 };
         QVERIFY(!IndexColumn<std::int32_t>::fromParts(parts));
-        parts.wide = false;
-        QVERIFY(!IndexColumn<std::int32_t>::fromParts(parts));
+    }
+
+    void compactsToTheFewestBytes_data()
+    {
+        QTest::addColumn<std::vector<std::int32_t>>("values");
+        QTest::addColumn<unsigned>("width");
+        QTest::newRow("empty") << std::vector<std::int32_t> {} << 1u;
+        QTest::newRow("-1 and 254 fit a byte") << std::vector<std::int32_t> { -1, 0, 254, 7 } << 1u;
+        QTest::newRow("255 needs two") << std::vector<std::int32_t> { -1, 0, 255, 7 } << 2u;
+        QTest::newRow("a wide column of small values") << std::vector<std::int32_t> { 3, 1 << 20 } << 1u;
+        QTest::newRow("65535 stays wide") << std::vector<std::int32_t> { 3, 65535 } << 4u;
+        QTest::newRow("-2 stays wide") << std::vector<std::int32_t> { -2, 3 } << 4u;
+    }
+
+    void compactsToTheFewestBytes()
+    {
+        QFETCH(std::vector<std::int32_t>, values);
+        QFETCH(unsigned, width);
+        IndexColumn<std::int32_t> c = columnOf(values);
+        // A wide value pushed then replaced (as a remap does): the column is wide until compacted.
+        const bool replaceSecond = QByteArray(QTest::currentDataTag()) == "a wide column of small values";
+        if (replaceSecond) {
+            c.transform([](std::int32_t v) { return v == 1 << 20 ? 9 : v; });
+            values[1] = 9;
+        }
+        c.compact();
+        QCOMPARE(c.width(), width);
+        QCOMPARE(c.toVector(), values);
+        QCOMPARE(c.memoryBytes(), values.size() * width);
+        const std::optional<IndexColumn<std::int32_t>> again = IndexColumn<std::int32_t>::fromParts(c.parts());
+        QVERIFY(again);
+        QCOMPARE(again->toVector(), values);
+        QCOMPARE(again->width(), values.empty() ? 2u : width);
+    }
+
+    void oneByteColumnWidensWhenItMust_data()
+    {
+        QTest::addColumn<std::int32_t>("pushed");
+        QTest::addColumn<unsigned>("width");
+        QTest::newRow("254 stays 1 byte") << 254 << 1u;
+        QTest::newRow("255 widens to 2") << 255 << 2u;
+        QTest::newRow("70000 widens to 4") << 70000 << 4u;
+        QTest::newRow("-3 widens to 4") << -3 << 4u;
+    }
+
+    void oneByteColumnWidensWhenItMust()
+    {
+        QFETCH(std::int32_t, pushed);
+        QFETCH(unsigned, width);
+        IndexColumn<std::int32_t> c = columnOf({ 4, -1, 200 });
+        c.compact();
+        QCOMPARE(c.width(), 1u);
+        c.push_back(pushed);
+        QCOMPARE(c.width(), width);
+        QCOMPARE(c.toVector(), (std::vector<std::int32_t> { 4, -1, 200, pushed }));
+        // transform and append from a 1-byte column
+        IndexColumn<std::int32_t> t = columnOf({ 4, -1, 200 });
+        t.compact();
+        t.transform([pushed](std::int32_t v) { return v == 200 ? pushed : v; });
+        QCOMPARE(t.toVector(), (std::vector<std::int32_t> { 4, -1, pushed }));
+        QCOMPARE(t.width(), std::max(width, 2u));
+        IndexColumn<std::int32_t> a = columnOf({ 1 });
+        a.compact();
+        a.append(columnOf({ pushed, 2 }));
+        QCOMPARE(a.toVector(), (std::vector<std::int32_t> { 1, pushed, 2 }));
+        IndexColumn<std::int32_t> b = columnOf({ pushed });
+        IndexColumn<std::int32_t> small = columnOf({ 5, -1 });
+        small.compact();
+        b.append(small);
+        QCOMPARE(b.toVector(), (std::vector<std::int32_t> { pushed, 5, -1 }));
+    }
+
+    void compactLeavesACopyAlone()
+    {
+        const IndexColumn<std::int32_t> original = columnOf({ 5, -1, 200 });
+        IndexColumn<std::int32_t> copy = original;
+        copy.compact();
+        QCOMPARE(copy.width(), 1u);
+        QCOMPARE(original.width(), 2u);
+        QCOMPARE(original.toVector(), (std::vector<std::int32_t> { 5, -1, 200 }));
+        QVERIFY(!copy.sharesStorageWith(original));
     }
 
     void transformWidensWhenNeeded_data()
@@ -131,6 +229,7 @@ private Q_SLOTS:
         QTest::addColumn<bool>("wide");
         QTest::newRow("small streams") << std::vector<std::uint32_t> { 7, 13, 0, 65534 } << false;
         QTest::newRow("the largest value stays narrow") << std::vector<std::uint32_t> { 7, UINT32_MAX, 3 } << false;
+        QTest::newRow("254 and the largest value") << std::vector<std::uint32_t> { 254, UINT32_MAX } << false;
         QTest::newRow("65535 widens") << std::vector<std::uint32_t> { 7, 65535 } << true;
         QTest::newRow("a context id past 2^31") << std::vector<std::uint32_t> { 1, 0x80000001u } << true;
     }
@@ -145,6 +244,13 @@ private Q_SLOTS:
         QCOMPARE(c.toVector(), values);
         QCOMPARE(c.isWide(), wide);
         QCOMPARE(c.memoryBytes() >= values.size() * (wide ? 4 : 2), true);
+        c.compact();
+        QCOMPARE(c.toVector(), values);
+        const bool oneByte
+            = std::all_of(values.begin(), values.end(), [](std::uint32_t v) { return v < 255 || v == UINT32_MAX; });
+        const bool twoBytes
+            = std::all_of(values.begin(), values.end(), [](std::uint32_t v) { return v < 65535 || v == UINT32_MAX; });
+        QCOMPARE(c.width(), oneByte ? 1u : twoBytes ? 2u : 4u);
     }
 
     // String ids are read wide when the export's ids are large, then remapped to a small pool.
@@ -166,14 +272,14 @@ private Q_SLOTS:
         IndexColumn<std::int32_t> c = columnOf(values);
         QVERIFY(c.isWide());
         c.transform([subtract](std::int32_t v) { return v >= 0 ? v - subtract : v; });
-        c.narrowIfFits();
+        c.compact();
         std::vector<std::int32_t> expected = values;
         for (std::int32_t& v : expected)
             if (v >= 0)
                 v -= subtract;
         QCOMPARE(c.toVector(), expected);
         QCOMPARE(c.isWide(), wide);
-        QCOMPARE(c.memoryBytes(), expected.size() * (wide ? 4 : 2));
+        QCOMPARE(c.memoryBytes(), expected.size() * (wide ? 4 : 2)); // 1000 and 65000 need two bytes
     }
 
     void appendAndRelease()

@@ -84,7 +84,10 @@ def reseal(data):
 def forge_index(data):
     """A kernel's process index past the processes, with the section's and every other checksum right."""
     found = sections(data)
-    if "t.kernels.process.narrow" in found:  # few processes: value + 1 in 16 bits
+    if found.get("t.kernels.process.byte", (0, 0, 0))[2] > 0:  # few processes: value + 1 in 8 bits
+        at, offset, size = found["t.kernels.process.byte"]
+        struct.pack_into("<B", data, offset, 0xFF)
+    elif found.get("t.kernels.process.narrow", (0, 0, 0))[2] > 0:  # value + 1 in 16 bits
         at, offset, size = found["t.kernels.process.narrow"]
         struct.pack_into("<H", data, offset, 0xFFFF)
     else:

@@ -20,6 +20,7 @@
 #include <map>
 #include <sqlite3.h>
 #include <unistd.h>
+#include <utility>
 
 using namespace nsw;
 
@@ -487,12 +488,23 @@ private Q_SLOTS:
         const auto setInt32 = [](QByteArray& bytes, qsizetype row, std::int32_t value) {
             std::memcpy(bytes.data() + row * 4, &value, 4);
         };
-        // Index columns of few distinct values are narrow: value + 1 in 16 bits.
-        const auto setNarrow = [](QByteArray& bytes, qsizetype row, std::int32_t value) {
-            const std::uint16_t stored = std::uint16_t(value + 1);
-            std::memcpy(bytes.data() + row * 2, &stored, 2);
-        };
         bool ok = true;
+        // Index columns of few distinct values hold value + 1 in 8 bits (".byte") or 16 (".narrow"): the part that
+        // holds the column's values is forged, and the value must fit it.
+        const auto widthOfPart = [](const QByteArray& name, const QByteArray& column, const QByteArray& bytes) {
+            if (bytes.isEmpty())
+                return 0;
+            return name == column + ".byte" ? 1 : name == column + ".narrow" ? 2 : 0;
+        };
+        const auto setIndex = [&](QByteArray& bytes, int width, qsizetype row, std::int32_t value) {
+            const std::uint32_t stored = std::uint32_t(value + 1);
+            ok = ok && stored < (width == 1 ? 0xFFu : 0xFFFFu);
+            if (width == 1)
+                bytes[row] = char(std::uint8_t(stored));
+            else
+                std::memcpy(bytes.data() + row * 2, &stored, 2); // little-endian: the low 16 bits
+        };
+        int forged = 0;
         switch (damage) {
         case 0: {
             // A byte inside a column's values: the padding between sections is never read, nor checked.
@@ -513,20 +525,33 @@ private Q_SLOTS:
             break;
         case 2:
             ok = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
-                if (name == "t.kernels.process.narrow")
-                    setNarrow(bytes, 3, std::int32_t(first->profile->processes.size()));
-            });
+                if (const int width = widthOfPart(name, "t.kernels.process", bytes); width && ++forged)
+                    setIndex(bytes, width, 3, std::int32_t(first->profile->processes.size()));
+            }) && ok;
             break;
-        case 3:
+        case 3: {
+            // 8 bits can't hold a name past a pool of 255 strings or more: the names move to the 16-bit part first.
+            QByteArray byteValues;
             ok = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
-                if (name == "t.kernels.demangledName.narrow")
-                    setNarrow(bytes, 0, std::int32_t(first->profile->strings.size()) + 5);
-            });
+                const QByteArray column = "t.kernels.demangledName";
+                if (name == column + ".byte")
+                    byteValues = std::exchange(bytes, QByteArray());
+                if (name == column + ".narrow" && !byteValues.isEmpty()) {
+                    bytes.resize(byteValues.size() * 2);
+                    for (qsizetype i = 0; i < byteValues.size(); ++i) {
+                        const std::uint16_t stored = std::uint8_t(byteValues[i]);
+                        std::memcpy(bytes.data() + i * 2, &stored, 2);
+                    }
+                }
+                if (const int width = widthOfPart(name, column, bytes); width && ++forged)
+                    setIndex(bytes, width, 0, std::int32_t(first->profile->strings.size()) + 5);
+            }) && ok;
             break;
+        }
         case 4:
-            ok = forgeEntry(entry, [](const QByteArray& name, QByteArray& bytes) {
-                if (name == "t.kernels.stream.narrow")
-                    bytes.chop(2);
+            ok = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
+                if (const int width = widthOfPart(name, "t.kernels.stream", bytes); width && ++forged)
+                    bytes.chop(width);
             });
             break;
         case 5:
@@ -577,15 +602,14 @@ private Q_SLOTS:
         case 13:
             // Frames are narrow (value + 1 in 16 bits) in an export with this few functions.
             ok = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
-                if (name == "t.cpuSamples.frames.narrow") {
-                    const std::uint16_t stored
-                        = damage == 12 ? std::uint16_t(first->profile->cpuSamples.functions.size() + 1) : 0;
-                    std::memcpy(bytes.data() + 2, &stored, 2);
-                }
-            });
+                if (const int width = widthOfPart(name, "t.cpuSamples.frames", bytes); width && ++forged)
+                    setIndex(
+                        bytes, width, 1, damage == 12 ? std::int32_t(first->profile->cpuSamples.functions.size()) : -1);
+            }) && ok;
             break;
         }
         QVERIFY(ok);
+        QCOMPARE(forged, (damage >= 2 && damage <= 4) || damage >= 12 ? 1 : 0);
         const Result<LoadedProfile> second = loadForWorkbench(path, {}, {}, m_settings);
         QVERIFY2(second, qPrintable(second.errorMessage()));
         QVERIFY(second->load.cacheFile.isEmpty());
