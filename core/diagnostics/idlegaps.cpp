@@ -39,36 +39,59 @@ std::size_t processOfCall(const AnalysisContext& c, std::size_t i)
                                                                      : std::numeric_limits<std::size_t>::max();
 }
 
-/// The CUDA API rows that reach into the window, grouped by process (a counting sort): each process's unions are
-/// then made from its own rows, one pass over the window's calls for every process together.
-struct CallsByProcess
+/// The CUDA API rows that reach into the window, grouped by process: each process's unions are then made from its own
+/// rows, one pass over the window's calls for every process together. A process's rows are held as the steps from
+/// one row to the next, 7 bits a byte (a byte a call where the calls of a few processes interleave: 7.5 MB for the
+/// 4M-kernel export's 7.5M calls, where 4 bytes a row took 30 MB while Findings ran).
+class CallsByProcess
 {
-    std::vector<std::uint32_t> begin; ///< per process, size processes + 1
-    std::vector<std::uint32_t> rows;
-
+public:
     explicit CallsByProcess(const AnalysisContext& c)
-        : begin(c.profile->processes.size() + 1, 0)
+        : m_steps(c.profile->processes.size())
+        , m_last(c.profile->processes.size(), -1)
+        , m_count(c.profile->processes.size(), 0)
     {
-        const TimeZones& zones = c.zones->cudaApi;
-        zones.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
-            if (const std::size_t process = processOfCall(c, i); process + 1 < begin.size())
-                ++begin[process + 1];
-        });
-        for (std::size_t i = 1; i < begin.size(); ++i)
-            begin[i] += begin[i - 1];
-        reserveHugePages(rows, begin.back());
-        rows.resize(begin.back());
-        std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
-        zones.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
-            if (const std::size_t process = processOfCall(c, i); process < fill.size())
-                rows[fill[process]++] = std::uint32_t(i);
+        c.zones->cudaApi.forEachCandidate(c.windowStart, c.windowEnd, [&](std::size_t i) {
+            if (const std::size_t process = processOfCall(c, i); process < m_steps.size())
+                append(process, std::int64_t(i));
         });
     }
 
-    std::span<const std::uint32_t> of(std::size_t process) const
+    std::vector<std::uint32_t> of(std::size_t process) const
     {
-        return { rows.data() + begin[process], rows.data() + begin[process + 1] };
+        std::vector<std::uint32_t> rows;
+        rows.reserve(m_count[process]);
+        std::int64_t row = -1;
+        const std::vector<std::uint8_t>& steps = m_steps[process];
+        for (std::size_t k = 0; k < steps.size();) {
+            std::uint64_t step = 0;
+            for (unsigned shift = 0;; shift += 7) {
+                const std::uint8_t byte = steps[k++];
+                step |= std::uint64_t(byte & 0x7F) << shift;
+                if (!(byte & 0x80))
+                    break;
+            }
+            row += std::int64_t(step);
+            rows.push_back(std::uint32_t(row));
+        }
+        return rows;
     }
+
+private:
+    void append(std::size_t process, std::int64_t row)
+    {
+        std::uint64_t step = std::uint64_t(row - m_last[process]); // rows ascend: at least 1
+        m_last[process] = row;
+        ++m_count[process];
+        std::vector<std::uint8_t>& steps = m_steps[process];
+        for (; step >= 0x80; step >>= 7)
+            steps.push_back(std::uint8_t(step | 0x80));
+        steps.push_back(std::uint8_t(step));
+    }
+
+    std::vector<std::vector<std::uint8_t>> m_steps; ///< per process
+    std::vector<std::int64_t> m_last; ///< per process, its last row (-1 before the first)
+    std::vector<std::size_t> m_count; ///< per process, its rows
 };
 
 /// The calls @p rows (one process's, in row order) as unions.
@@ -147,7 +170,7 @@ GapCause causeOf(
 /// Classifies gaps against the CUDA API calls of the process whose operation ends them. A process's calls are made
 /// into unions when a gap first needs them and kept only while the device being swept has operations of that
 /// process: every process's at once took 140 MB on the 4M-kernel export (7.5M calls), one rank's an eighth of it (and
-/// the rows grouped by process, 4 bytes a call, so that making one process's unions reads only its calls).
+/// the rows grouped by process, so that making one process's unions reads only its calls).
 class GapClassifier
 {
 public:
@@ -232,6 +255,33 @@ private:
     std::vector<std::unique_ptr<Calls>> m_calls; ///< per process, while needed
 };
 
+/// Longest first; equal lengths by start, device and stream: a total order, so the gaps kept do not depend on when
+/// a list was cut.
+bool longerGap(const IdleGap& a, const IdleGap& b)
+{
+    if (a.duration() != b.duration())
+        return a.duration() > b.duration();
+    if (a.start != b.start)
+        return a.start < b.start;
+    return std::tie(a.device, a.stream) < std::tie(b.device, b.stream);
+}
+
+/// Keeps the @p maxListed longest of @p gaps, in no order, and says whether any was dropped.
+void cutToLongest(std::vector<IdleGap>& gaps, std::size_t maxListed, bool& truncated)
+{
+    if (gaps.size() <= maxListed)
+        return;
+    truncated = true;
+    std::nth_element(gaps.begin(), gaps.begin() + std::ptrdiff_t(maxListed), gaps.end(), longerGap);
+    gaps.resize(maxListed);
+}
+
+void keepLongest(std::vector<IdleGap>& gaps, std::size_t maxListed, bool& truncated)
+{
+    cutToLongest(gaps, maxListed, truncated);
+    std::sort(gaps.begin(), gaps.end(), longerGap);
+}
+
 /// Sorts @p ops by start then end, cheaply when they are already sorted or a few sorted runs (kernels, then memory
 /// operations).
 void sortByTime(std::span<DeviceOp> ops, std::vector<DeviceOp>& scratch)
@@ -247,10 +297,14 @@ void sortByTime(std::span<DeviceOp> ops, std::vector<DeviceOp>& scratch)
 class DeviceSweep
 {
 public:
-    DeviceSweep(const AnalysisContext& c, GapClassifier& classifier, IdleGapResult& result, bool listStreams = true)
+    /// Lists at most about @p maxListed gaps of each kind while it sweeps (the longest: a list is cut back to them
+    /// when it doubles), not every gap long enough: the 4M-kernel export has 103k of each, 19 MB.
+    DeviceSweep(const AnalysisContext& c, GapClassifier& classifier, IdleGapResult& result, std::size_t maxListed,
+        bool listStreams = true)
         : m_c(c)
         , m_classifier(classifier)
         , m_result(result)
+        , m_maxListed(maxListed)
         , m_listStreams(listStreams)
     { }
 
@@ -337,7 +391,14 @@ private:
             d.longCauseNs[int(cause)] += duration;
         }
         if (duration >= m_result.listedMinNs)
-            m_result.deviceGaps.push_back(makeGap(prev, next, s, e, -1, cause));
+            list(m_result.deviceGaps, makeGap(prev, next, s, e, -1, cause));
+    }
+
+    void list(std::vector<IdleGap>& gaps, const IdleGap& gap)
+    {
+        gaps.push_back(gap);
+        if (gaps.size() / 2 >= std::max<std::size_t>(m_maxListed, 1024))
+            cutToLongest(gaps, m_maxListed, m_result.truncated);
     }
 
     void sweepStream(std::span<const DeviceOp> ops, std::size_t i)
@@ -353,8 +414,9 @@ private:
                 ++m_result.streamGapCount;
                 m_result.streamGapNs += e - s;
                 if (m_listStreams && e - s >= m_result.listedMinNs)
-                    m_result.streamGaps.push_back(makeGap(
-                        ops[stream.latest], op, s, e, std::int64_t(op.stream), m_classifier.classify(op, s, e)));
+                    list(m_result.streamGaps,
+                        makeGap(
+                            ops[stream.latest], op, s, e, std::int64_t(op.stream), m_classifier.classify(op, s, e)));
             }
         }
         if (op.end > stream.latestEnd)
@@ -364,28 +426,12 @@ private:
     const AnalysisContext& m_c;
     GapClassifier& m_classifier;
     IdleGapResult& m_result;
+    std::size_t m_maxListed;
     bool m_listStreams;
     int m_device = 0; ///< the one being swept
     FlatIndex<std::uint32_t, IntegerHash> m_streams;
     std::vector<StreamState> m_streamEnds; ///< by m_streams index
 };
-
-void keepLongest(std::vector<IdleGap>& gaps, std::size_t maxListed, bool& truncated)
-{
-    auto longer = [](const IdleGap& a, const IdleGap& b) {
-        if (a.duration() != b.duration())
-            return a.duration() > b.duration();
-        if (a.start != b.start)
-            return a.start < b.start;
-        return std::tie(a.device, a.stream) < std::tie(b.device, b.stream);
-    };
-    if (gaps.size() > maxListed) {
-        truncated = true;
-        std::nth_element(gaps.begin(), gaps.begin() + std::ptrdiff_t(maxListed), gaps.end(), longer);
-        gaps.resize(maxListed);
-    }
-    std::sort(gaps.begin(), gaps.end(), longer);
-}
 
 } // namespace
 
@@ -425,8 +471,8 @@ std::vector<GapBucket> gapBuckets()
 
 namespace {
 /// The sweep of every device, listing whole-device gaps of listedMinNs and longer (and per-stream ones when asked).
-IdleGapResult sweepDevices(
-    const AnalysisContext& c, TimeNs listedMinNs, const JobContext& job, TimeNs longMinNs, bool listStreams)
+IdleGapResult sweepDevices(const AnalysisContext& c, TimeNs listedMinNs, std::size_t maxListed, const JobContext& job,
+    TimeNs longMinNs, bool listStreams)
 {
     IdleGapResult result;
     result.listedMinNs = listedMinNs;
@@ -436,7 +482,7 @@ IdleGapResult sweepDevices(
         return result;
     GapClassifier classifier(c);
     CancelPoll<> poll(job.cancelToken());
-    DeviceSweep sweep(c, classifier, result, listStreams);
+    DeviceSweep sweep(c, classifier, result, maxListed, listStreams);
     std::vector<DeviceOp> scratch;
     for (std::size_t d = 0; d < c.devices.size() && !poll.stopped(); ++d) {
         const std::span<DeviceOp> ops = deviceOps.of(c.devices[d].key);
@@ -453,7 +499,7 @@ IdleGapResult sweepDevices(
 IdleGapResult computeIdleGaps(
     const AnalysisContext& c, TimeNs listedMinNs, std::size_t maxListed, const JobContext& job, TimeNs longMinNs)
 {
-    IdleGapResult result = sweepDevices(c, listedMinNs, job, longMinNs, true);
+    IdleGapResult result = sweepDevices(c, listedMinNs, maxListed, job, longMinNs, true);
     keepLongest(result.deviceGaps, maxListed, result.truncated);
     keepLongest(result.streamGaps, maxListed, result.truncated);
     return result;
@@ -461,7 +507,9 @@ IdleGapResult computeIdleGaps(
 
 std::vector<IdleGap> allDeviceGaps(const AnalysisContext& context, const JobContext& job)
 {
-    std::vector<IdleGap> gaps = sweepDevices(context, 0, job, std::numeric_limits<TimeNs>::max(), false).deviceGaps;
+    constexpr std::size_t listEvery = std::numeric_limits<std::size_t>::max();
+    std::vector<IdleGap> gaps
+        = std::move(sweepDevices(context, 0, listEvery, job, std::numeric_limits<TimeNs>::max(), false).deviceGaps);
     std::sort(gaps.begin(), gaps.end(),
         [](const IdleGap& a, const IdleGap& b) { return std::tie(a.device, a.start) < std::tie(b.device, b.start); });
     return gaps;

@@ -19,6 +19,8 @@
 #include "profilebuilder.h"
 
 #include <QTest>
+#include <algorithm>
+#include <vector>
 
 using namespace nsw;
 using namespace Qt::StringLiterals;
@@ -79,12 +81,16 @@ private Q_SLOTS:
     void streamGaps_data();
     void streamGaps();
     void listedMinimumAndLimit();
+    void longestKeptAmongThousands_data();
+    void longestKeptAmongThousands();
     void focusClipsTheWindow();
     void focusKeepsCallsThatReachIntoIt();
     void blockedCallsAndPageMigrations_data();
     void blockedCallsAndPageMigrations();
     void eachGapAgainstItsOwnProcessCalls_data();
     void eachGapAgainstItsOwnProcessCalls();
+    void aProcessCallsFarApartInRows_data();
+    void aProcessCallsFarApartInRows();
 };
 
 void TestIdleGaps::deviceGaps_data()
@@ -230,6 +236,50 @@ void TestIdleGaps::listedMinimumAndLimit()
     QCOMPARE(two.deviceGaps[1].duration(), 410 * S);
 }
 
+void TestIdleGaps::longestKeptAmongThousands_data()
+{
+    // The sweep cuts its lists back to the longest while it goes, once they pass 2048: the gaps kept must be the
+    // longest of all, whenever the cut happened.
+    QTest::addColumn<int>("maxListed");
+    QTest::newRow("3 of 4999") << 3;
+    QTest::newRow("2500 of 4999 (more than a cut keeps)") << 2500;
+    QTest::newRow("4999 of 4999: none dropped") << 4999;
+}
+
+void TestIdleGaps::longestKeptAmongThousands()
+{
+    QFETCH(int, maxListed);
+    // 5000 one-µs kernels on one stream; gap i (before kernel i, i = 1..4999) lasts (7919 i mod 5000) + 1 µs: every
+    // length from 2 to 5000 µs once, the longest scattered through the capture.
+    constexpr int kernels = 5000;
+    test::ProfileBuilder b;
+    const ThreadIndex t = b.thread(b.process(100, u"python"_s), 101);
+    TimeNs at = 0;
+    for (int i = 0; i < kernels; ++i) {
+        if (i > 0)
+            at += (TimeNs(i) * 7919 % kernels + 1) * us;
+        b.kernel(t, at - 2, at - 1, at, at + us, u"k"_s);
+        at += us;
+    }
+    const IdleGapResult r = computeIdleGaps(makeAnalysisContext(b.build()), 0, std::size_t(maxListed));
+    QCOMPARE(deviceOf(r, 0)->gaps, qint64(kernels - 1));
+    QCOMPARE(r.truncated, maxListed < kernels - 1);
+    // The longest maxListed lengths are 5000 down to 5001 - maxListed µs, each once.
+    TimeNs expectedTotal = 0;
+    for (int length = 5000; length > 5000 - maxListed; --length)
+        expectedTotal += length * us;
+    for (const std::vector<IdleGap>* gaps : { &r.deviceGaps, &r.streamGaps }) {
+        QCOMPARE(gaps->size(), std::size_t(maxListed));
+        QCOMPARE(gaps->front().duration(), 5000 * us);
+        QVERIFY(std::is_sorted(gaps->begin(), gaps->end(),
+            [](const IdleGap& a, const IdleGap& b) { return a.duration() > b.duration(); }));
+        TimeNs total = 0;
+        for (const IdleGap& g : *gaps)
+            total += g.duration();
+        QCOMPARE(total, expectedTotal);
+    }
+}
+
 void TestIdleGaps::focusClipsTheWindow()
 {
     // [150, 600): K2 and K3 overlap it; K1 ends before it. One gap [200, 420]; busy 50 + 80.
@@ -337,6 +387,36 @@ void TestIdleGaps::eachGapAgainstItsOwnProcessCalls()
     QCOMPARE(g->end, 300 * S);
     QCOMPARE(g->pid, pid);
     QCOMPARE(gapCauseName(g->cause), cause);
+}
+
+void TestIdleGaps::aProcessCallsFarApartInRows_data()
+{
+    // A process's calls are kept as the steps between its rows, 7 bits a byte: steps of 1, 2 and 3 bytes.
+    QTest::addColumn<int>("othersBetween");
+    QTest::newRow("no call of another process between") << 0;
+    QTest::newRow("300 calls of another process between (2-byte step)") << 300;
+    QTest::newRow("20000 calls of another process between (3-byte step)") << 20000;
+}
+
+void TestIdleGaps::aProcessCallsFarApartInRows()
+{
+    QFETCH(int, othersBetween);
+    // Process 200: K0 [0, 100] launched at row 0, then (after the other process's calls) K1 [700, 800] launched at
+    // [350, 351] and cudaStreamSynchronize [400, 600]. The gap [100, 700] is sync only when the sync call, rows
+    // after K0's launch, is read back at its own row.
+    test::ProfileBuilder b;
+    const ThreadIndex a = b.thread(b.process(200), 201);
+    const ThreadIndex other = b.thread(b.process(300), 301);
+    b.kernel(a, 0, S, 0, 100 * S, u"k0"_s);
+    for (int i = 0; i < othersBetween; ++i)
+        b.apiCall(other, S + i * 10, S + i * 10 + 5, u"cudaGetDevice_v3020"_s);
+    b.kernel(a, 350 * S, 351 * S, 700 * S, 800 * S, u"k1"_s);
+    b.apiCall(a, 400 * S, 600 * S, u"cudaStreamSynchronize_v3020"_s);
+    const IdleGapResult r = computeIdleGaps(makeAnalysisContext(b.build()), 0);
+    const IdleGap* g = gapAt(r.deviceGaps, 0, -1, 100 * S);
+    QVERIFY(g);
+    QCOMPARE(g->end, 700 * S);
+    QCOMPARE(gapCauseName(g->cause), gapCauseName(GapCause::Sync));
 }
 
 QTEST_GUILESS_MAIN(TestIdleGaps)
