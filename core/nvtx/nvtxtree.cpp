@@ -494,9 +494,12 @@ NvtxTree Builder::run()
     m_tree.marks = m_index->marksIn(m_tree.focus);
     selectRanges();
     // At most a node per range and per kernel. Untouched capacity costs address space, not memory, and spares the
-    // copies of a growing vector when every range has its own name (PyTorch op_ids without normalization).
-    reserveHugePages(
-        m_tree.nodes, std::size_t(m_tree.ranges) + k.size() + m_p.threads.size() + m_p.processes.size() + 2);
+    // copies of a growing vector when every range has its own name (PyTorch op_ids without normalization). Capped:
+    // Linux's default overcommit refuses one allocation larger than RAM and swap, and the 40M-kernel export's 230M
+    // ranges and kernels would ask for 28 GB (a 30 GB malloc fails on a 24 GB machine); past 16M nodes it grows.
+    constexpr std::size_t maxReserved = std::size_t(1) << 24;
+    reserveHugePages(m_tree.nodes,
+        std::min(maxReserved, std::size_t(m_tree.ranges) + k.size() + m_p.threads.size() + m_p.processes.size() + 2));
     m_children = ChildTable(std::max<std::size_t>(1024, std::size_t(m_tree.ranges) / 64));
     reserveHugePages(m_rangeNode, std::size_t(m_tree.ranges));
     reserveHugePages(m_tree.kernelLeaf, k.size());
