@@ -73,6 +73,7 @@ private Q_SLOTS:
     void filterAndExports();
     void noProfile();
     void nvtxOnlyTreeSortsByCpuTime();
+    void namesReadableInANarrowDock();
     void focusOnThisRange_data();
     void focusOnThisRange();
 
@@ -329,6 +330,49 @@ void TestNvtxPane::nvtxOnlyTreeSortsByCpuTime()
     workbench.setCurrent(gpu);
     QTRY_VERIFY(pane.model()->tree() && pane.model()->tree()->profile == withKernels.profile);
     QCOMPARE(pane.view()->header()->sortIndicatorSection(), int(NvtxTreeModel::GpuColumn));
+}
+
+void TestNvtxPane::namesReadableInANarrowDock()
+{
+    // The first-start NVTX dock at 1366x768 is about 40 characters wide (300 px of the window's font; 250 of the
+    // offscreen one): a range two levels in (process, thread) showed "F…4" there, the numbers taking the width.
+    test::ProfileBuilder b;
+    const ThreadIndex t = b.thread(b.process(144, u"python3"_s), 145);
+    // Numbers as wide as a real capture's: 300 instances, tens of seconds of CPU and GPU time.
+    constexpr TimeNs ms = 1'000'000;
+    for (TimeNs i = 0; i < 300; ++i) {
+        b.nvtxRange(t, i * 200 * ms, i * 200 * ms + 190 * ms, u"FlashAttnFunctionForward, op_id = 995104"_s);
+        b.kernel(
+            t, i * 200 * ms + 1, i * 200 * ms + 2, i * 200 * ms + ms, i * 200 * ms + 180 * ms, u"flash_fwd_kernel"_s);
+    }
+    Workbench workbench;
+    LoadedProfile loaded;
+    loaded.profile = b.build(u"narrow.sqlite"_s);
+    loaded.load.profile = loaded.profile;
+    workbench.addSession(new ProfileSession(loaded));
+    NvtxPane pane(&workbench);
+    pane.setFixedSize(250, 600); // a dock gives a pane less than its toolbar asks
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    QTRY_VERIFY(pane.model()->tree() && pane.model()->tree()->profile == loaded.profile);
+    QTreeView* view = pane.view();
+    view->expandAll();
+    const QModelIndex process = pane.proxy()->index(0, 0);
+    const QModelIndex range = pane.proxy()->index(0, 0, pane.proxy()->index(0, 0, process));
+    QVERIFY(range.isValid());
+    QVERIFY2(range.data().toString().startsWith(u"FlashAttn"_s), qPrintable(range.data().toString()));
+    const int charWidth = view->fontMetrics().averageCharWidth();
+    const QRect text = view->visualRect(range);
+    QVERIFY2(text.left() < view->viewport()->width() && text.right() <= view->viewport()->width()
+            && text.width() >= 16 * charWidth,
+        qPrintable(u"the range's name gets %1 px of %2 (16 characters: %3 px)"_s.arg(text.width())
+                       .arg(view->viewport()->width())
+                       .arg(16 * charWidth)));
+    // Its GPU time is next to it, inside the viewport.
+    QHeaderView* header = view->header();
+    QCOMPARE(header->visualIndex(NvtxTreeModel::GpuColumn), 1);
+    QVERIFY(header->sectionViewportPosition(NvtxTreeModel::GpuColumn) + header->sectionSize(NvtxTreeModel::GpuColumn)
+        <= view->viewport()->width());
 }
 
 void TestNvtxPane::focusOnThisRange_data()

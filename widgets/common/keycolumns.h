@@ -13,9 +13,10 @@ namespace nsw {
 
 /// Keeps a docked table readable at any width (issue 33: at 1366x768 the Kernels pane showed Name and Time % only,
 /// Statistics no name at all, Compare neither Δ nor status): the name column first on screen, then the key columns
-/// in the order given, sized to their cells; the name gets what is left of the viewport (at least about 16
-/// characters, at most its widest cell), long names elided in the middle (whole in the tooltip). The other columns
-/// follow, to be scrolled to. Laid out again when the model resets or the view is resized.
+/// in the order given, sized to their cells; the name gets what is left of the viewport (at least about 10
+/// characters, in a tree 16 after the indentation of three levels; at most its widest cell), long names elided in the
+/// middle (whole in the tooltip). The other columns follow, to be scrolled to. Laid out again when the model resets or
+/// the view is resized.
 class KeyColumns : public QObject
 {
     Q_OBJECT
@@ -40,6 +41,7 @@ private:
     int m_name;
     QList<int> m_keys;
     int m_lastWidth = -1;
+    QTreeView* m_tree = nullptr; ///< the view when it is a tree
 };
 
 } // namespace nsw
