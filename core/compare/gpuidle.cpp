@@ -10,10 +10,8 @@ std::vector<GpuIdle> gpuIdleShares(const Profile& profile, TimeNs start, TimeNs 
     std::vector<GpuIdle> out;
     if (end <= start)
         return out;
-    const std::shared_ptr<const BusyByGpu> busy = gpuBusyByGpu(profile); // held: nobody else may hold it
-    for (const auto& [gpu, intervals] : *busy)
-        out.push_back(
-            { gpu, 100.0 * double((end - start) - intervals.coveredWithin(start, end)) / double(end - start) });
+    for (const auto& [gpu, busy] : gpuBusyWithin(profile, start, end))
+        out.push_back({ gpu, 100.0 * double((end - start) - busy) / double(end - start) });
     return out;
 }
 

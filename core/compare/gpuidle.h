@@ -10,8 +10,8 @@
 namespace nsw {
 
 /// Per GPU that ran anything, by id: the share of [@p start, @p end) in which it ran no kernel and no memory
-/// operation (its busy time is the union of both over all its streams). The busy intervals are built once per
-/// profile (Profile::derived) from the kernels and memory operations loaded with their placement columns.
+/// operation (its busy time is the union of both over all its streams, gpuBusyWithin()), from the kernels and memory
+/// operations loaded with their placement columns.
 std::vector<GpuIdle> gpuIdleShares(const Profile& profile, TimeNs start, TimeNs end);
 
 } // namespace nsw

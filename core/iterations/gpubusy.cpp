@@ -25,51 +25,60 @@ template <class F> bool forEachGpuOperation(const Profile& p, F&& f)
     return true;
 }
 
-BusyByGpu buildBusy(const Profile& p)
+/// The GPU (by id) of a kernel or memory operation row: its placement (process, device ordinal) mapped through the
+/// export's CUDA devices when it has them, else the ordinal.
+class GpuOfRow
 {
-    std::map<std::pair<ProcessIndex, int>, int> gpuOf;
-    const bool mapped = !p.cudaDevices.empty();
-    std::pair<ProcessIndex, int> lastKey { kNoIndex, -1 };
-    int lastGpu = -1;
-    const auto gpuOfRow = [&](const GpuActivityColumns& t, std::size_t i) {
+public:
+    explicit GpuOfRow(const Profile& p)
+        : m_p(p)
+    { }
+
+    int operator()(const GpuActivityColumns& t, std::size_t i)
+    {
         const ProcessIndex process = i < t.process.size() ? t.process[i] : kNoIndex;
         const int ordinal = i < t.device.size() ? t.device[i] : 0;
-        if (lastGpu >= 0 && lastKey == std::make_pair(process, ordinal))
-            return lastGpu; // consecutive rows mostly share their GPU
-        const auto [it, inserted] = gpuOf.try_emplace({ process, ordinal }, ordinal);
-        if (inserted && mapped)
-            if (const GpuInfo* gpu = p.gpuFor(process, ordinal))
+        if (m_lastGpu >= 0 && m_lastKey == std::make_pair(process, ordinal))
+            return m_lastGpu; // consecutive rows mostly share their GPU
+        const auto [it, inserted] = m_gpuOf.try_emplace({ process, ordinal }, ordinal);
+        if (inserted && !m_p.cudaDevices.empty())
+            if (const GpuInfo* gpu = m_p.gpuFor(process, ordinal))
                 it->second = gpu->id;
-        lastKey = { process, ordinal };
-        lastGpu = it->second;
-        return lastGpu;
-    };
-    // Counted first, so that each GPU's list is reserved once: the union keeps that array, and one grown by doubling
-    // kept up to twice the intervals (128 MB for the 5.3M GPU operations of a 4M-kernel export).
-    std::map<int, std::size_t> counts;
-    forEachGpuOperation(p, [&](const GpuActivityColumns& t, std::size_t i) {
-        ++counts[gpuOfRow(t, i)];
-        return true;
-    });
-    std::map<int, std::vector<TimeInterval>> lists;
-    for (const auto& [gpu, n] : counts)
-        reserveHugePages(lists[gpu], n);
-    forEachGpuOperation(p, [&](const GpuActivityColumns& t, std::size_t i) {
-        lists[gpuOfRow(t, i)].emplace_back(t.start[i], t.end[i]);
-        return true;
-    });
-    BusyByGpu busy;
-    for (auto& [gpu, intervals] : lists)
-        busy.emplace(gpu, IntervalUnion(std::move(intervals)));
-    return busy;
-}
+        m_lastKey = { process, ordinal };
+        m_lastGpu = it->second;
+        return m_lastGpu;
+    }
+
+private:
+    const Profile& m_p;
+    std::map<std::pair<ProcessIndex, int>, int> m_gpuOf;
+    std::pair<ProcessIndex, int> m_lastKey { kNoIndex, -1 };
+    int m_lastGpu = -1;
+};
 
 } // namespace
 
-std::shared_ptr<const BusyByGpu> gpuBusyByGpu(const Profile& profile)
+std::map<int, TimeNs> gpuBusyWithin(const Profile& profile, TimeNs start, TimeNs end)
 {
-    return profile.derived.getWhileHeld<BusyByGpu>(
-        "gpu busy by gpu", CancelToken::never(), [&] { return std::make_shared<const BusyByGpu>(buildBusy(profile)); });
+    GpuOfRow gpuOf(profile);
+    // Counted first, so that each GPU's list is reserved once (one grown by doubling kept up to twice the intervals).
+    std::map<int, std::size_t> counts;
+    forEachGpuOperation(profile, [&](const GpuActivityColumns& t, std::size_t i) {
+        ++counts[gpuOf(t, i)];
+        return true;
+    });
+    std::map<int, TimeNs> busy;
+    for (const auto& [gpu, n] : counts) {
+        std::vector<TimeInterval> intervals;
+        reserveHugePages(intervals, n);
+        forEachGpuOperation(profile, [&](const GpuActivityColumns& t, std::size_t i) {
+            if (gpuOf(t, i) == gpu)
+                intervals.emplace_back(t.start[i], t.end[i]);
+            return true;
+        });
+        busy[gpu] = IntervalUnion(std::move(intervals)).coveredWithin(start, end);
+    }
+    return busy;
 }
 
 IntervalUnion gpuBusyUnion(const Profile& profile, const JobContext& job, std::size_t chunkRows)
