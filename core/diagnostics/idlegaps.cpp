@@ -41,8 +41,9 @@ std::size_t processOfCall(const AnalysisContext& c, std::size_t i)
 
 /// The CUDA API rows that reach into the window, grouped by process: each process's unions are then made from its own
 /// rows, one pass over the window's calls for every process together. A process's rows are held as the steps from
-/// one row to the next, 7 bits a byte (a byte a call where the calls of a few processes interleave: 7.5 MB for the
-/// 4M-kernel export's 7.5M calls, where 4 bytes a row took 30 MB while Findings ran).
+/// one row to the next, 7 bits a byte (a byte a call where the calls of a few processes interleave: 7.5 MB of steps,
+/// at most twice that reserved as the lists grow, for the 4M-kernel export's 7.5M calls, where 4 bytes a row took
+/// 30 MB while Findings ran).
 class CallsByProcess
 {
 public:
