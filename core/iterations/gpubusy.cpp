@@ -68,7 +68,8 @@ std::map<int, TimeNs> gpuBusyWithin(const Profile& profile, TimeNs start, TimeNs
         return true;
     });
     std::map<int, TimeNs> busy;
-    for (const auto& [gpu, n] : counts) {
+    for (const auto& [id, n] : counts) {
+        const int gpu = id; // a structured binding cannot be captured before C++20 in every compiler (clang 14)
         std::vector<TimeInterval> intervals;
         reserveHugePages(intervals, n);
         forEachGpuOperation(profile, [&](const GpuActivityColumns& t, std::size_t i) {
