@@ -18,7 +18,6 @@ KeyColumns::KeyColumns(QTreeView* view, int nameColumn, QList<int> keyColumns)
     : KeyColumns(view, view->header(), nameColumn, std::move(keyColumns))
 {
     view->header()->setStretchLastSection(false); // the numbers keep their width; the name takes what is left
-    m_tree = view;
 }
 
 KeyColumns::KeyColumns(QAbstractItemView* view, QHeaderView* header, int nameColumn, QList<int> keyColumns)
@@ -95,7 +94,8 @@ void KeyColumns::fit()
         return;
     // A tree is read by its names: those of its first three levels keep 16 characters beside their indentation (at
     // 1366x768 the NVTX tree's ranges, two levels in, showed "F…4"), and the last key numbers may be scrolled to.
-    const int minimum = m_tree ? 16 * charWidth + 3 * m_tree->indentation() : 10 * charWidth;
+    const auto* tree = qobject_cast<const QTreeView*>(m_view);
+    const int minimum = tree ? 16 * charWidth + 3 * tree->indentation() : 10 * charWidth;
     const int widest = std::max(cellsOf->sizeHintForColumn(m_name), header->sectionSizeHint(m_name));
     const int left = m_view->viewport()->width() - keysWidth;
     header->resizeSection(m_name, left >= widest ? widest : std::max(left, std::min(minimum, widest)));

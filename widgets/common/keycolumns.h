@@ -41,7 +41,6 @@ private:
     int m_name;
     QList<int> m_keys;
     int m_lastWidth = -1;
-    QTreeView* m_tree = nullptr; ///< the view when it is a tree
 };
 
 } // namespace nsw
