@@ -82,13 +82,14 @@ void addDevices(const Profile& p, AnalysisRows& rows)
         }
         return it->second;
     };
-    auto deviceKeys = [&](const GpuActivityColumns& t, std::vector<int>& out) {
-        out.resize(t.size());
+    auto deviceKeys = [&](const GpuActivityColumns& t, IndexColumn<std::int32_t>& out) {
+        out.reserve(t.size());
         for (std::size_t i = 0; i < t.size(); ++i) {
             const ProcessIndex process = i < t.process.size() ? t.process[i] : kNoIndex;
             const int ordinal = i < t.device.size() ? t.device[i] : 0;
-            out[i] = deviceKey(process, ordinal);
+            out.push_back(deviceKey(process, ordinal));
         }
+        out.compact();
     };
     deviceKeys(p.kernels, rows.kernelDevice);
     deviceKeys(p.memops, rows.memOpDevice);

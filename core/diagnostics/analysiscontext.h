@@ -3,6 +3,7 @@
 
 #include "core/diagnostics/diagnosticstypes.h"
 #include "core/jobs/jobcontext.h"
+#include "core/profile/indexcolumn.h"
 #include "core/profile/timezones.h"
 
 #include <memory>
@@ -16,8 +17,9 @@ namespace nsw {
 struct AnalysisRows
 {
     std::vector<DiagnosticsDevice> devices; ///< by key, ascending
-    std::vector<int> kernelDevice; ///< per kernel row: DiagnosticsDevice::key
-    std::vector<int> memOpDevice; ///< per memory operation row
+    /// Per kernel row: DiagnosticsDevice::key (a byte a row while the keys are small: 16 MB less on 4M kernels).
+    IndexColumn<std::int32_t> kernelDevice;
+    IndexColumn<std::int32_t> memOpDevice; ///< per memory operation row
     /// Per kernel row: 1 when its demangled (or short) name contains "nccl", case-insensitive.
     std::vector<char> kernelIsNccl;
     /// Per CUDA API row: its ApiKind flags.
@@ -36,8 +38,8 @@ struct AnalysisContext
     TimeNs windowStart = 0;
     TimeNs windowEnd = 0;
     std::span<const DiagnosticsDevice> devices; ///< AnalysisRows::devices
-    std::span<const int> kernelDevice; ///< AnalysisRows::kernelDevice
-    std::span<const int> memOpDevice;
+    IndexColumn<std::int32_t> kernelDevice; ///< AnalysisRows::kernelDevice (shares its storage)
+    IndexColumn<std::int32_t> memOpDevice;
     std::span<const char> kernelIsNccl;
     std::span<const std::uint8_t> apiKind;
     std::shared_ptr<const AnalysisRows> rows; ///< what the spans above look into

@@ -18,7 +18,7 @@ std::shared_ptr<const GpuLaunchers> gpuLaunchersOf(const AnalysisContext& contex
     return profile->derived.get<GpuLaunchers>("cpuSamples.gpuLaunchers", cancel, [&] {
         const Profile& p = *profile;
         std::map<int, std::vector<ThreadIndex>> byDevice;
-        const auto add = [&](const GpuActivityColumns& ops, std::span<const int> deviceOf) {
+        const auto add = [&](const GpuActivityColumns& ops, const IndexColumn<std::int32_t>& deviceOf) {
             for (std::size_t i = 0; i < ops.api.size() && i < deviceOf.size(); ++i) {
                 const std::int32_t api = ops.api[i];
                 if (api >= 0 && std::size_t(api) < p.cudaApi.size())

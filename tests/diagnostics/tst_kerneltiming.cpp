@@ -47,6 +47,8 @@ private Q_SLOTS:
     void percentilesOfValues();
     void launchPercentiles_data();
     void launchPercentiles();
+    void launchesAnyOrderAnyLength_data();
+    void launchesAnyOrderAnyLength();
     void longest();
 };
 
@@ -105,6 +107,66 @@ void TestKernelTiming::launchPercentiles()
         return;
     }
     QFAIL("pid missing");
+}
+
+// One process; launch i (in row order) is made by thread threads[i] at launches[i], and its kernel runs durations[i].
+// The expected percentiles are worked by hand from the sorted intervals of each thread and the durations.
+void TestKernelTiming::launchesAnyOrderAnyLength_data()
+{
+    QTest::addColumn<QList<qint64>>("launches");
+    QTest::addColumn<QList<int>>("threads");
+    QTest::addColumn<QList<qint64>>("durations");
+    QTest::addColumn<QList<double>>("intervalPercentiles"); ///< p50, p90, p99
+    QTest::addColumn<QList<double>>("durationPercentiles");
+    constexpr qint64 s = 1'000'000'000; // past 4.29 s, a value no longer fits 4 bytes
+    // Intervals 10, 20: p50 rank 0.5 -> 15, p90 rank 0.9 -> 19, p99 -> 19.9. Durations 10 20 30: 20, 28, 29.8.
+    const QList<double> shortIntervals { 15, 19, 19.9 }, shortDurations { 20, 28, 29.8 };
+    // Intervals 5 s, 10 s: 7.5 s, 9.5 s, 9.95 s. Durations 5 6 7 s: 6 s, 6.8 s, 6.98 s.
+    const QList<double> longIntervals { 7.5 * s, 9.5 * s, 9.95 * s }, longDurations { 6.0 * s, 6.8 * s, 6.98 * s };
+    QTest::newRow("one thread, in row order") << QList<qint64> { 0, 10, 30 } << QList<int> { 0, 0, 0 }
+                                              << QList<qint64> { 30, 10, 20 } << shortIntervals << shortDurations;
+    QTest::newRow("one thread, out of row order") << QList<qint64> { 30, 0, 10 } << QList<int> { 0, 0, 0 }
+                                                  << QList<qint64> { 30, 10, 20 } << shortIntervals << shortDurations;
+    // Durations 10 20 20 30: p50 rank 1.5 -> 20, p90 rank 2.7 -> 27, p99 rank 2.97 -> 29.7.
+    QTest::newRow("two threads, the second out of row order: 10 | 20")
+        << QList<qint64> { 0, 40, 10, 20 } << QList<int> { 0, 1, 0, 1 } << QList<qint64> { 30, 10, 20, 20 }
+        << shortIntervals << QList<double> { 20, 27, 29.7 };
+    QTest::newRow("seconds apart, in row order")
+        << QList<qint64> { 0, 5 * s, 15 * s } << QList<int> { 0, 0, 0 } << QList<qint64> { 7 * s, 5 * s, 6 * s }
+        << longIntervals << longDurations;
+    QTest::newRow("seconds apart, out of row order")
+        << QList<qint64> { 15 * s, 0, 5 * s } << QList<int> { 0, 0, 0 } << QList<qint64> { 7 * s, 5 * s, 6 * s }
+        << longIntervals << longDurations;
+}
+
+void TestKernelTiming::launchesAnyOrderAnyLength()
+{
+    QFETCH(QList<qint64>, launches);
+    QFETCH(QList<int>, threads);
+    QFETCH(QList<qint64>, durations);
+    QFETCH(QList<double>, intervalPercentiles);
+    QFETCH(QList<double>, durationPercentiles);
+    test::ProfileBuilder b;
+    const ProcessIndex process = b.process(100);
+    const ThreadIndex thread[2] = { b.thread(process, 101), b.thread(process, 102) };
+    for (qsizetype i = 0; i < launches.size(); ++i) {
+        const TimeNs start = 100 * 1'000'000'000LL + i * 20 * 1'000'000'000LL;
+        b.kernel(thread[threads[i]], launches[i], launches[i] + 1, start, start + durations[i], QStringLiteral("k"));
+    }
+    const KernelTiming t = computeKernelTiming(makeAnalysisContext(b.build()));
+    QCOMPARE(t.percentiles.size(), std::size_t(2)); // all processes, pid 100
+    for (const LaunchPercentileRow& row : t.percentiles) {
+        const Percentiles& l = row.launchIntervals;
+        QCOMPARE(l.count, qint64(launches.size() - (threads.contains(1) ? 2 : 1)));
+        QCOMPARE(l.p50, intervalPercentiles[0]);
+        QCOMPARE(l.p90, intervalPercentiles[1]);
+        QCOMPARE(l.p99, intervalPercentiles[2]);
+    }
+    const Percentiles& k = t.percentiles.back().kernelDurations;
+    QCOMPARE(k.count, qint64(launches.size()));
+    QCOMPARE(k.p50, durationPercentiles[0]);
+    QCOMPARE(k.p90, durationPercentiles[1]);
+    QCOMPARE(k.p99, durationPercentiles[2]);
 }
 
 void TestKernelTiming::longest()
