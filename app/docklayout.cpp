@@ -16,7 +16,9 @@ namespace nsw {
 namespace {
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
-constexpr int kLayoutVersion = 3; // 3: timeline row on top, tables in the middle, charts as tabs on the right
+// 3: timeline row on top, tables in the middle, charts as tabs on the right. 4: Ranks among the tables (five chart tabs
+// had their titles elided at 1366x768).
+constexpr int kLayoutVersion = 4;
 } // namespace
 
 DockLayout::DockLayout(QMainWindow* window)

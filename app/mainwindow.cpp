@@ -192,12 +192,13 @@ void MainWindow::createPanes()
     };
     auto* findings = new FindingsPane(m_workbench, this);
     addPane(findings, PaneGroup::Tables, paneShortcut(9));
-    // A cell of the Ranks heat map opens that rank's export focused on the iteration.
+    addPane(new SamplesPane(m_workbench, this), PaneGroup::Tables, paneShortcut(10));
+    // A cell of the Ranks heat map opens that rank's export focused on the iteration. Among the tables: the heat map
+    // gets their column's width, and the charts' tab titles are not elided at 1366x768.
     m_ranks = new RanksPane(m_workbench, this);
-    addPane(m_ranks, PaneGroup::Charts, paneShortcut(11));
+    addPane(m_ranks, PaneGroup::Tables, paneShortcut(11));
     connect(m_ranks, &RanksPane::openRankRequested, new RankOpener(this), &RankOpener::open);
     connect(findings, &FindingsPane::focusRequested, this, focusCurrent);
-    addPane(new SamplesPane(m_workbench, this), PaneGroup::Tables, paneShortcut(10));
     connect(iterations, &IterationsPane::focusRequested, this, focusCurrent);
     connect(iterations, &IterationsPane::compareRequested, this,
         [this, compare, iterations](ProfileSession* session, const FocusRange& range) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The docked panes as a person sees them in the first-start layout at 1366x768 and 1920x1080 (the window at 90 % of
 // the screen), two profiles open: each table's name column and key numbers inside its viewport, rows to read, the
-// timeline a third of the window, the NVLink peak list a tab of its own; and the pane maximised and restored.
+// timeline a third of the window, the NVLink peak list a tab of its own, every dock tab titled whole; and the pane
+// maximised and restored.
 #include "app/mainwindow.h"
 #include "app/panemaximizer.h"
 #include "core/controllers/categorycontroller.h"
@@ -25,6 +26,8 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -180,6 +183,28 @@ private Q_SLOTS:
         QTRY_VERIFY(nvlink->peakView()->isVisible());
         QVERIFY2(nvlink->peakView()->height() >= views->height() / 3,
             qPrintable(s("peak list %1 px in %2").arg(nvlink->peakView()->height()).arg(views->height())));
+
+        // Every tab of the docks' tab bars titled whole, inside its bar (five chart tabs showed "Categori…", "NVLi…",
+        // "Ra…" at 1366).
+        int tabBars = 0;
+        for (const QTabBar* bar : w.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+            if (!bar->isVisible())
+                continue;
+            ++tabBars;
+            const int padding = bar->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, bar);
+            for (int i = 0; i < bar->count(); ++i) {
+                const QRect tab = bar->tabRect(i);
+                const int text = bar->fontMetrics().horizontalAdvance(bar->tabText(i));
+                QVERIFY2(tab.width() >= text + padding && tab.left() >= 0 && tab.right() < bar->width(),
+                    qPrintable(s("tab '%1': %2 px at %3 for %4 px of text, bar %5 px")
+                                   .arg(bar->tabText(i))
+                                   .arg(tab.width())
+                                   .arg(tab.left())
+                                   .arg(text)
+                                   .arg(bar->width())));
+            }
+        }
+        QCOMPARE(tabBars, 2); // the tables', the charts'
     }
 
     /// View → Maximise Pane (Ctrl+M) and the title bar's button: the pane alone in the window, the others aside; the
