@@ -445,7 +445,12 @@ std::map<QByteArray, ValueCheck> ProfileFileReader::valueChecks() const
         const std::int64_t lanes = counts.count(kernelIndexSection("lanes"), sizeof(KernelLane));
         const std::int64_t groups = counts.count(kernelIndexSection("groups"), sizeof(KernelIndex::Group));
         checks[kernelIndexSection("order")] = checkFor<std::uint32_t>(m_tableRows.at("kernels"));
-        checks[kernelIndexSection("sortedLanes")] = checkFor<std::uint32_t>(lanes);
+        const QByteArray sortedLanes = kernelIndexSection("sortedLanes");
+        checks[sortedLanes + ".byte"]
+            = { ValueCheck::Type::UInt8PlusOne, 0, std::min<std::int64_t>(lanes - 1, 254), {} };
+        checks[sortedLanes + ".narrow"]
+            = { ValueCheck::Type::UInt16PlusOne, 0, std::min<std::int64_t>(lanes - 1, 65534), {} };
+        checks[sortedLanes + ".wide"] = checkFor<std::uint32_t>(lanes);
         checks[kernelIndexSection("groupOfName")] = checkFor<std::int32_t>(groups);
     }
     if (m_timeline) {

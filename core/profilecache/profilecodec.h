@@ -43,7 +43,8 @@ struct CachedLoad
 
 /// The cache file format's version (bump it when an encoding changes) and its fingerprint: the version and every
 /// section's name and element size, so that a table added to Profile::forEachTable changes it by itself.
-inline constexpr std::uint32_t kProfileCacheFormatVersion = 4; // 3: the timeline index; 4: 1-byte index columns
+// 3: the timeline index; 4: 1-byte index columns; 5: the kernel index's sorted lanes as an index column
+inline constexpr std::uint32_t kProfileCacheFormatVersion = 5;
 std::uint64_t profileCacheFingerprint();
 
 /// Writes @p load to @p path (through a temporary file renamed at the end). @p hurry goes to

@@ -152,9 +152,8 @@ void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const
             order[fill[std::size_t(nameOf(i) + 1)]++] = std::uint32_t(i);
     }
     m_data->durations.resize(n);
-    m_data->sortedLanes.resize(n);
+    m_data->sortedLanes.reserve(n);
     qint64* durations = m_data->durations.data();
-    std::uint32_t* sortedLanes = m_data->sortedLanes.data();
     std::vector<std::pair<qint64, std::uint32_t>> bucket;
     for (std::size_t b = 0; b + 1 < offsets.size(); ++b) {
         const std::uint32_t begin = offsets[b], end = offsets[b + 1];
@@ -170,10 +169,11 @@ void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const
             const auto& [duration, row] = bucket[p - begin];
             order[p] = row;
             durations[p] = duration;
-            sortedLanes[p] = laneOfRow[row];
+            m_data->sortedLanes.push_back(laneOfRow[row]); // positions come in order: the buckets tile order()
         }
         m_data->groups.push_back({ StringRef(b) - 1, begin, end });
     }
+    m_data->sortedLanes.compact();
 }
 
 StringRef kernelNameOf(const KernelTable& k, std::size_t row, KernelNameMode mode)
@@ -236,9 +236,9 @@ int KernelIndex::groupOf(StringRef name) const
 
 std::size_t KernelIndex::memoryBytes() const
 {
-    return m_data->order.capacity() * 4 + m_data->durations.capacity() * 8 + m_data->sortedLanes.capacity() * 4
-        + m_data->groups.capacity() * sizeof(Group) + m_data->lanes.capacity() * sizeof(KernelLane)
-        + m_data->groupOfName.capacity() * 4;
+    return m_data->order.capacity() * 4 + m_data->durations.capacity() * 8
+        + m_data->sortedLanes.size() * m_data->sortedLanes.width() + m_data->groups.capacity() * sizeof(Group)
+        + m_data->lanes.capacity() * sizeof(KernelLane) + m_data->groupOfName.capacity() * 4;
 }
 
 namespace {

@@ -62,8 +62,8 @@ public:
     const Column<std::uint32_t>& order() const { return m_data->order; }
     /// Durations in order() order.
     const Column<qint64>& sortedDurations() const { return m_data->durations; }
-    /// Lane of each position in order().
-    const Column<std::uint32_t>& sortedLanes() const { return m_data->sortedLanes; }
+    /// Lane of each position in order() (a byte each while there are fewer than 255 lanes).
+    const IndexColumn<std::uint32_t>& sortedLanes() const { return m_data->sortedLanes; }
     const Column<KernelLane>& lanes() const { return m_data->lanes; }
     /// Lane of a kernel row (a search over the lanes: for tests and single lookups).
     std::uint32_t laneOf(std::size_t kernelRow) const;
@@ -82,7 +82,7 @@ public:
         Column<Group> groups;
         Column<std::uint32_t> order;
         Column<qint64> durations;
-        Column<std::uint32_t> sortedLanes;
+        IndexColumn<std::uint32_t> sortedLanes;
         Column<KernelLane> lanes;
         Column<std::int32_t> groupOfName; ///< by StringRef
 

@@ -471,6 +471,7 @@ private Q_SLOTS:
         QTest::addRow("forged: sample stacks that go back") << 11 << QStringLiteral("CPU sample stacks");
         QTest::addRow("forged: a frame past the functions") << 12 << QStringLiteral("index out of range");
         QTest::addRow("forged: a frame of no function") << 13 << QStringLiteral("index out of range");
+        QTest::addRow("forged: a kernel index lane past the lanes") << 14 << QStringLiteral("index out of range");
     }
     void damagedOrForgedEntryIsNeverUsed()
     {
@@ -607,6 +608,16 @@ private Q_SLOTS:
                         bytes, width, 1, damage == 12 ? std::int32_t(first->profile->cpuSamples.functions.size()) : -1);
             }) && ok;
             break;
+        case 14: {
+            // The kernel index's lanes (a stream of a process on a device): a byte each, so few.
+            QVERIFY(probe.kernelIndex);
+            const std::int32_t lanes = std::int32_t(probe.kernelIndex->lanes().size());
+            ok = forgeEntry(entry, [&](const QByteArray& name, QByteArray& bytes) {
+                if (const int width = widthOfPart(name, "ki.sortedLanes", bytes); width && ++forged)
+                    setIndex(bytes, width, 2, lanes);
+            }) && ok;
+            break;
+        }
         }
         QVERIFY(ok);
         QCOMPARE(forged, (damage >= 2 && damage <= 4) || damage >= 12 ? 1 : 0);
