@@ -56,7 +56,8 @@ private Q_SLOTS:
     void oneCellPerRankAndIteration_data();
     void oneCellPerRankAndIteration();
     void thousandRanksShowTheWorstPerPixel();
-    void emptySaysWhatToOpen();
+    void emptySaysWhatToDo_data();
+    void emptySaysWhatToDo();
 };
 
 void TestRankHeatmap::oneCellPerRankAndIteration_data()
@@ -134,10 +135,23 @@ void TestRankHeatmap::thousandRanksShowTheWorstPerPixel()
     QCOMPARE(map.shownRows(), std::min(1024, map.axisRect()->height()));
 }
 
-void TestRankHeatmap::emptySaysWhatToOpen()
+void TestRankHeatmap::emptySaysWhatToDo_data()
 {
+    QTest::addColumn<int>("ranks");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("no ranks: open some") << 0 << u"Open rank exports"_s;
+    // Two ranks of one run without an iteration marker (the mfu export's two GPUs): it said "open rank exports".
+    QTest::newRow("ranks without iterations: name a marker") << 2 << u"No iterations in these ranks"_s;
+}
+
+void TestRankHeatmap::emptySaysWhatToDo()
+{
+    QFETCH(int, ranks);
+    QFETCH(QString, says);
     RankHeatmap map;
     map.resize(600, 300);
+    if (ranks > 0)
+        map.setResult(run(ranks, 0, -1, -1), RankMetric::Time);
     map.show();
     QVERIFY(QTest::qWaitForWindowExposed(&map));
     QVERIFY(!map.colorMap()->visible());
@@ -145,7 +159,7 @@ void TestRankHeatmap::emptySaysWhatToOpen()
     bool sentence = false;
     for (int i = 0; i < map.itemCount(); ++i)
         if (auto* text = qobject_cast<QCPItemText*>(map.item(i)))
-            sentence = sentence || (text->visible() && text->text().startsWith(u"Open rank exports"_s));
+            sentence = sentence || (text->visible() && text->text().startsWith(says));
     QVERIFY(sentence);
 }
 

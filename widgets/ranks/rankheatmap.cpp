@@ -96,7 +96,6 @@ RankHeatmap::RankHeatmap(QWidget* parent)
     markScreenOnly(m_current);
     m_empty->position->setType(QCPItemPosition::ptAxisRectRatio);
     m_empty->position->setCoords(0.5, 0.5);
-    m_empty->setText(tr("Open rank exports, summaries or a folder of them"));
     m_empty->setColor(QColor(90, 90, 90));
     setMouseTracking(true);
     connect(this, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
@@ -135,6 +134,9 @@ void RankHeatmap::setResult(std::shared_ptr<const RanksResult> result, RankMetri
         = any ? rankMetricTitle(metric) + (metric == RankMetric::Bubble ? tr(" (%)") : tr(" (ms)")) : QString();
     m_scale->axis()->setLabel(m_scaleTitle);
     m_scale->setVisible(any);
+    // Ranks without iterations (no marker found) are open: saying "open ranks" over them misled.
+    m_empty->setText(rows == 0 ? tr("Open rank exports, summaries or a folder of them")
+                               : tr("No iterations in these ranks: name the NVTX range of a step under Marker"));
     m_empty->setVisible(!any);
     m_map->setVisible(any);
     for (QCPAxis* axis : { xAxis, yAxis })
