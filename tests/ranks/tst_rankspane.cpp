@@ -38,6 +38,7 @@ private Q_SLOTS:
     void clickAsksForTheRankFocused_data();
     void clickAsksForTheRankFocused();
     void summaryWithoutItsExportSaysSo();
+    void markerOfNoRangeLeavesNoCellToClick();
     void badInputNamesTheFile();
 
 private:
@@ -158,6 +159,35 @@ void TestRanksPane::clickAsksForTheRankFocused()
     QCOMPARE(range.start, it["start_ns"].get<qint64>());
     QCOMPARE(range.end, it["start_ns"].get<qint64>() + it["duration_ns"].get<qint64>());
     QCOMPARE(range.label, u"rank %1, iteration %2"_s.arg(rank).arg(iteration));
+}
+
+// A marker that names no range: the ranks are matched at their collectives, but there is no iteration, so no cell to
+// click; the heat map says why (it asked to open rank exports over the open ranks).
+void TestRanksPane::markerOfNoRangeLeavesNoCellToClick()
+{
+    auto pane = std::make_unique<RanksPane>(nullptr);
+    pane->resize(1100, 760);
+    pane->show();
+    QVERIFY(QTest::qWaitForWindowExposed(pane.get()));
+    pane->markerEdit()->setText(u"no_such_range"_s);
+    QSignalSpy shown(pane.get(), &RanksPane::ranksShown);
+    pane->setInputs({ m_dir.filePath(u"run"_s) });
+    QVERIFY(shown.wait(60000));
+    const QString message = pane->message()->text();
+    QVERIFY2(message.startsWith(u"4 rank(s) from 4 file(s)"_s), qPrintable(message));
+    QVERIFY2(!message.contains(u"Click a cell"_s), qPrintable(message));
+    QCOMPARE(pane->heatmap()->shownColumns(), 0);
+    bool says = false;
+    for (int i = 0; i < pane->heatmap()->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(pane->heatmap()->item(i)))
+            says = says || (text->visible() && text->text().startsWith(u"No iterations in these ranks"_s));
+    QVERIFY(says);
+    // With its iterations, the run's message says what a click does.
+    QSignalSpy again(pane.get(), &RanksPane::ranksShown);
+    pane->markerEdit()->clear();
+    pane->setInputs({ m_dir.filePath(u"run"_s) });
+    QVERIFY(again.wait(60000));
+    QVERIFY2(pane->message()->text().contains(u"Click a cell"_s), qPrintable(pane->message()->text()));
 }
 
 void TestRanksPane::summaryWithoutItsExportSaysSo()

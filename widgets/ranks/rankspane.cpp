@@ -212,7 +212,8 @@ void RanksPane::showResult(std::shared_ptr<const RanksResult> result, const QStr
                        .arg(r.referenceRank);
     if (!r.problems.empty())
         text += QLatin1Char(' ') + tr("%n problem(s): see Findings.", nullptr, int(r.problems.size()));
-    text += QLatin1Char(' ') + tr("Click a cell to open that rank focused on that iteration.");
+    if (r.iterationCount() > 0) // else the heat map has no cell, and says why
+        text += QLatin1Char(' ') + tr("Click a cell to open that rank focused on that iteration.");
     m_message->setText(text);
     m_findings->setMarkdown(ranksFindingsMarkdown(r));
     resizeColumnsToCells(m_rankView, 160);
