@@ -17,7 +17,7 @@ namespace nsw {
 struct AnalysisRows
 {
     std::vector<DiagnosticsDevice> devices; ///< by key, ascending
-    /// Per kernel row: DiagnosticsDevice::key (a byte a row while the keys are small: 16 MB less on 4M kernels).
+    /// Per kernel row: DiagnosticsDevice::key (a byte a row while the keys are small: 4 MB, not 16, for 4M kernels).
     IndexColumn<std::int32_t> kernelDevice;
     IndexColumn<std::int32_t> memOpDevice; ///< per memory operation row
     /// Per kernel row: 1 when its demangled (or short) name contains "nccl", case-insensitive.
