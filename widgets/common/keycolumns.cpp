@@ -10,6 +10,23 @@
 
 namespace nsw {
 
+namespace {
+/// Whether the first rows of @p column show plain numbers ("324,532,153,000", "87.7", "+41.2 %"): those are never
+/// elided (a total of 324,532,153,000 ns showed as "324,5…3,000").
+bool showsPlainNumbers(const QAbstractItemModel& model, int column)
+{
+    bool any = false;
+    for (int row = 0, rows = std::min(model.rowCount(), 20); row < rows; ++row) {
+        const QString text = model.data(model.index(row, column), Qt::DisplayRole).toString();
+        for (const QChar c : text)
+            if (!c.isDigit() && !QStringView(u",. %+-\u2212").contains(c))
+                return false;
+        any = any || !text.isEmpty();
+    }
+    return any;
+}
+} // namespace
+
 KeyColumns::KeyColumns(QTableView* view, int nameColumn, QList<int> keyColumns)
     : KeyColumns(view, view->horizontalHeader(), nameColumn, std::move(keyColumns))
 { }
@@ -80,12 +97,13 @@ void KeyColumns::fit()
             continue;
         // A key column is as wide as its numbers and a little more, its header elided beyond that ("…after… Δ %"
         // asked twice the width of "+41.2 %"), a long text elided past 16 characters ("unchanged (fewer calls)",
-        // whole in its tooltip); the others show their header up to 160 px.
+        // whole in its tooltip), a plain number never; the others show their header up to 160 px.
         const int cells = cellsOf->sizeHintForColumn(c);
         const int title = header->sectionSizeHint(c);
-        const int width = m_keys.contains(c)
-            ? std::min(std::max(cells, std::min(title, cells + 3 * charWidth)), std::max(16 * charWidth, title / 2))
-            : std::max(cells, std::min(title, 160));
+        const int fitted = std::max(cells, std::min(title, cells + 3 * charWidth));
+        const int width = !m_keys.contains(c)        ? std::max(cells, std::min(title, 160))
+            : showsPlainNumbers(*m_view->model(), c) ? fitted
+                                                     : std::min(fitted, std::max(16 * charWidth, title / 2));
         header->resizeSection(c, width);
         if (m_keys.contains(c))
             keysWidth += width;
