@@ -183,6 +183,32 @@ private Q_SLOTS:
         QCOMPARE(pane.summaryView()->model()->rowCount(), summary.contains(qs(" 1 name")) ? 1 : 3);
     }
 
+    /// In a narrow dock the summary line wraps: at 1366x768 it was cut at the pane's edge ("(of 4,010,000 in th").
+    void summaryLineWholeInANarrowPane()
+    {
+        const Fixture f;
+        Workbench wb;
+        KernelTablePane pane(&wb);
+        pane.resize(pane.minimumSizeHint().width(), 600);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        ProfileSession* session = f.session();
+        wb.addSession(session);
+        // Focused: the longest form of the line.
+        session->setFocus(FocusRange { 0, 1'000'000, qs("iteration 12 of execute_model") });
+        QLabel* label = pane.summaryLabel();
+        QTRY_VERIFY(label->text().endsWith(qs("in the profile)")) && label->text().startsWith(qs("Focus ")));
+        QApplication::processEvents();
+        const QRect room = label->contentsRect();
+        const QRect needed = label->fontMetrics().boundingRect(room, Qt::TextWordWrap, label->text());
+        QVERIFY2(needed.width() <= room.width() && needed.height() <= room.height(),
+            qPrintable(qs("text needs %1x%2 px, the label has %3x%4")
+                           .arg(needed.width())
+                           .arg(needed.height())
+                           .arg(room.width())
+                           .arg(room.height())));
+    }
+
     void linkedSelectionUnderAFilter_data()
     {
         QTest::addColumn<QString>("filter");

@@ -114,6 +114,7 @@ void KernelTablePane::setUpTables()
     for (QLabel* label : { m_summaryLabel, m_instancesLabel, m_selectionLabel, m_notice })
         label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_notice->setWordWrap(true);
+    m_summaryLabel->setWordWrap(true); // a sentence: in a narrow dock it was cut at the pane's edge
     m_notice->setStyleSheet(QStringLiteral("background: #e7f1ff; color: #0b3d91; padding: 2px 6px;"));
     m_notice->hide();
 }
