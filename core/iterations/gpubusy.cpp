@@ -61,10 +61,14 @@ private:
 std::map<int, TimeNs> gpuBusyWithin(const Profile& profile, TimeNs start, TimeNs end)
 {
     GpuOfRow gpuOf(profile);
-    // Counted first, so that each GPU's list is reserved once (one grown by doubling kept up to twice the intervals).
+    // Only what reaches into the window is held (Compare asks for an iteration as well as for the whole capture).
+    const auto inWindow
+        = [&](const GpuActivityColumns& t, std::size_t i) { return t.end[i] > start && t.start[i] < end; };
+    // Counted first, so that each GPU's list is reserved once (one grown by doubling kept up to twice the intervals);
+    // a GPU with nothing in the window is counted too: it was idle all of it.
     std::map<int, std::size_t> counts;
     forEachGpuOperation(profile, [&](const GpuActivityColumns& t, std::size_t i) {
-        ++counts[gpuOf(t, i)];
+        counts[gpuOf(t, i)] += inWindow(t, i) ? 1 : 0;
         return true;
     });
     std::map<int, TimeNs> busy;
@@ -73,7 +77,7 @@ std::map<int, TimeNs> gpuBusyWithin(const Profile& profile, TimeNs start, TimeNs
         std::vector<TimeInterval> intervals;
         reserveHugePages(intervals, n);
         forEachGpuOperation(profile, [&](const GpuActivityColumns& t, std::size_t i) {
-            if (gpuOf(t, i) == gpu)
+            if (inWindow(t, i) && gpuOf(t, i) == gpu)
                 intervals.emplace_back(t.start[i], t.end[i]);
             return true;
         });
