@@ -4,6 +4,7 @@
 // (whole in its tooltip), and the name takes the width that is left.
 #include "widgets/common/keycolumns.h"
 
+#include <QHeaderView>
 #include <QStandardItemModel>
 #include <QStyle>
 #include <QTableView>
@@ -64,6 +65,25 @@ private Q_SLOTS:
         QCOMPARE(view.columnViewportPosition(1), view.columnWidth(0));
         QVERIFY(view.columnViewportPosition(1) + view.columnWidth(1) <= view.viewport()->width());
         QVERIFY(view.columnWidth(0) >= 10 * view.fontMetrics().averageCharWidth());
+    }
+
+    /// Before any row (a profile without NVTX ranges) a key column shows its title whole, not "G…".
+    void keyTitlesWholeWithoutRows()
+    {
+        QStandardItemModel model(0, 3);
+        model.setHorizontalHeaderLabels({ s("Range"), s("GPU"), s("CPU") });
+        QTableView view;
+        view.setModel(&model);
+        view.resize(420, 200);
+        new KeyColumns(&view, 0, { 1, 2 });
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (const int c : { 1, 2 })
+            QVERIFY2(view.columnWidth(c) >= view.horizontalHeader()->sectionSizeHint(c),
+                qPrintable(s("column %1: %2 px for a title of %3")
+                               .arg(c)
+                               .arg(view.columnWidth(c))
+                               .arg(view.horizontalHeader()->sectionSizeHint(c))));
     }
 };
 

@@ -98,8 +98,9 @@ void KeyColumns::fit()
         // A key column is as wide as its numbers and a little more, its header elided beyond that ("…after… Δ %"
         // asked twice the width of "+41.2 %"), a long text elided past 16 characters ("unchanged (fewer calls)",
         // whole in its tooltip), a plain number never; the others show their header up to 160 px.
-        const int cells = cellsOf->sizeHintForColumn(c);
         const int title = header->sectionSizeHint(c);
+        // No rows (a profile without NVTX): the title, not a sliver ("G…" over the NVTX tree's GPU times).
+        const int cells = m_view->model()->rowCount() > 0 ? cellsOf->sizeHintForColumn(c) : title;
         const int fitted = std::max(cells, std::min(title, cells + 3 * charWidth));
         const int width = !m_keys.contains(c)        ? std::max(cells, std::min(title, 160))
             : showsPlainNumbers(*m_view->model(), c) ? fitted
