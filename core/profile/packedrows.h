@@ -4,6 +4,7 @@
 #include "core/profile/column.h"
 #include "core/profile/rowiterator.h"
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -13,12 +14,13 @@
 
 namespace nsw {
 
-/// A sequence of uint32 table rows held in about 2 bytes each when the rows near one another are close, as in the
+/// A sequence of uint32 table rows held in 1 or 2 bytes each when the rows near one another are close, as in the
 /// lists that derived indexes keep: the NVTX ranges of a thread in nesting order, the CUDA API calls of a thread (issue
-/// 33: the 4M-kernel export's 19M NVTX rows took 76 MB in one such list). Rows come in blocks of 64: a block whose
-/// values span less than 65,536 keeps its least value and a 16-bit offset per row, any other block its values whole,
-/// so every value reads back exactly. Reading costs one more load than a plain array; the list is built once from
-/// plain values and not changed, and copies share it. plain() reads a plain Column instead (a view of a mapped
+/// 33: the 4M-kernel export's 19M NVTX rows took 76 MB in one such list; issue 37: 98 % of their blocks span less than
+/// 256). Rows come in blocks of 64: a block whose values span less than 256 keeps its least value and an 8-bit offset
+/// per row, one spanning less than 65,536 a 16-bit offset, any other block its values whole, so every value reads
+/// back exactly. Reading costs one more load than a plain array; the list is built once from plain values and not
+/// changed, and copies share it. plain() reads a plain Column instead (a view of a mapped
 /// profile cache file, which keeps the plain values that its checks read).
 class PackedRows
 {
@@ -43,14 +45,13 @@ public:
     {
         if (m_plain)
             return m_plainValues[i];
+        // Without a branch: 4 bytes are read whatever the block's width (the storage ends in 3 spare bytes) and
+        // masked to it.
         const Block& b = m_blocks[i >> kBlockBits];
-        const std::size_t k = i & (kBlockRows - 1);
-        if (b.start & kWide) {
-            std::uint32_t v;
-            std::memcpy(&v, m_words + (b.start & ~kWide) + 2 * k, sizeof v);
-            return v;
-        }
-        return b.base + m_words[b.start + k];
+        const unsigned widthCode = b.start & kWidthMask;
+        std::uint32_t v;
+        std::memcpy(&v, m_bytes + (b.start & ~kWidthMask) + ((i & (kBlockRows - 1)) << widthCode), sizeof v);
+        return b.base + (v & (0xFFFFFFFFu >> (32 - (8u << widthCode))));
     }
     const_iterator begin() const { return const_iterator(this, 0); }
     const_iterator end() const { return const_iterator(this, m_size); }
@@ -91,21 +92,24 @@ public:
     Slice slice(std::size_t begin, std::size_t count) const { return { this, begin, count }; }
 
 private:
-    static constexpr std::uint32_t kWide = 0x80000000u;
+    static_assert(std::endian::native == std::endian::little, "a value's low bytes are read first");
+    /// A block's start is a multiple of 4 (a whole block takes 64, 128 or 256 bytes): its 2 low bits hold the
+    /// log2 of its bytes per value.
+    static constexpr std::uint32_t kWidthMask = 3;
     void pack(std::span<const std::uint32_t> values, bool releasePacked);
     struct Block
     {
-        std::uint32_t base = 0; ///< the least value of a narrow block
-        std::uint32_t start = 0; ///< first word; the top bit marks a block of whole values (two words each)
+        std::uint32_t base = 0; ///< the least value of a block of offsets, 0 for whole values
+        std::uint32_t start = 0; ///< first byte | log2 of its bytes per value
     };
     struct Storage
     {
         std::vector<Block> blocks;
-        std::vector<std::uint16_t> words;
+        std::vector<std::uint8_t> bytes; ///< the values, then 3 spare bytes
     };
     std::shared_ptr<const Storage> m_storage;
     const Block* m_blocks = nullptr; ///< m_storage's, read without going through it
-    const std::uint16_t* m_words = nullptr;
+    const std::uint8_t* m_bytes = nullptr;
     Column<std::uint32_t> m_plainValues;
     bool m_plain = false;
     std::size_t m_size = 0;

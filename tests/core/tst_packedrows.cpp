@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // PackedRows: every value reads back exactly as the plain list it was made of, whatever the spread of each block of
-// 64; a block spanning less than 65,536 takes 2 bytes a value, any other 4.
+// 64; a block spanning less than 256 takes 1 byte a value, less than 65,536 2 bytes, any other 4.
 #include "core/profile/packedrows.h"
 
 #include <QTest>
@@ -30,31 +30,40 @@ private Q_SLOTS:
     void readsBackEveryValue_data()
     {
         QTest::addColumn<std::vector<std::uint32_t>>("values");
-        // Bytes of the words alone: 2 a value in a block spanning < 65,536, 4 in any other (an independent count).
-        QTest::addColumn<int>("wordBytes");
+        // Bytes of the values alone: 1 a value in a block spanning < 256, 2 in one spanning < 65,536, 4 in any other
+        // (an independent count).
+        QTest::addColumn<int>("valueBytes");
         QTest::newRow("empty") << std::vector<std::uint32_t> {} << 0;
-        QTest::newRow("one value") << std::vector<std::uint32_t> { 7 } << 2;
+        QTest::newRow("one value") << std::vector<std::uint32_t> { 7 } << 1;
+        QTest::newRow("a block spanning 255: a byte a value")
+            << std::vector<std::uint32_t> { 100, 100 + 255, 100 + 3 } << 3;
+        QTest::newRow("a block spanning 256: two bytes a value")
+            << std::vector<std::uint32_t> { 100, 100 + 256, 100 + 3 } << 6;
         QTest::newRow("a block spanning 65,535: narrow")
             << std::vector<std::uint32_t> { 100, 100 + 65535, 100 + 3 } << 6;
         QTest::newRow("a block spanning 65,536: whole values")
             << std::vector<std::uint32_t> { 100, 100 + 65536, 100 + 3 } << 12;
         QTest::newRow("the largest rows") << std::vector<std::uint32_t> { 0xFFFFFFFFu, 0xFFFFFFF0u, 0 } << 12;
-        QTest::newRow("two full narrow blocks and a partial one") << stepping(64 * 2 + 5, 1000, 7) << (64 * 2 + 5) * 2;
+        // The partial block's 5 values span 28: a byte each.
+        QTest::newRow("two full narrow blocks and a partial one") << stepping(64 * 2 + 5, 1000, 7) << 64 * 2 * 2 + 5;
+        QTest::newRow("two full byte blocks and a partial one") << stepping(64 * 2 + 5, 1000, 4) << 64 * 2 + 5;
         // Steps of 2,000: the first 33 values of a block span 64,000 (< 65,536) but 64 values span 126,000.
         QTest::newRow("blocks that must keep whole values") << stepping(64 * 3, 5, 2000) << 64 * 3 * 4;
-        std::vector<std::uint32_t> mixed = stepping(64, 0, 1); // narrow
+        std::vector<std::uint32_t> mixed = stepping(64, 0, 5); // narrow
         const std::vector<std::uint32_t> far = stepping(64, 0x40000000u, 1 << 20); // whole
         mixed.insert(mixed.end(), far.begin(), far.end());
-        mixed.push_back(3); // a last block of one: narrow
-        QTest::newRow("narrow, whole, narrow") << mixed << 64 * 2 + 64 * 4 + 2;
+        const std::vector<std::uint32_t> close = stepping(64, 70000, 3); // a byte each
+        mixed.insert(mixed.end(), close.begin(), close.end());
+        mixed.push_back(3); // a last block of one: a byte
+        QTest::newRow("narrow, whole, bytes, a byte") << mixed << 64 * 2 + 64 * 4 + 64 + 1;
         std::vector<std::uint32_t> descending = stepping(200, 0, 3);
         std::reverse(descending.begin(), descending.end());
-        QTest::newRow("descending rows") << descending << 200 * 2;
+        QTest::newRow("descending rows") << descending << 200;
     }
     void readsBackEveryValue()
     {
         QFETCH(std::vector<std::uint32_t>, values);
-        QFETCH(int, wordBytes);
+        QFETCH(int, valueBytes);
         const PackedRows rows(values);
         QCOMPARE(rows.size(), values.size());
         QCOMPARE(rows.empty(), values.empty());
@@ -62,7 +71,8 @@ private Q_SLOTS:
             QCOMPARE(rows[i], values[i]);
         QVERIFY(rows.toVector() == values);
         const std::size_t blocks = (values.size() + 63) / 64;
-        QCOMPARE(rows.memoryBytes(), std::size_t(wordBytes) + blocks * 8);
+        const std::size_t spareBytes = values.empty() ? 0 : 3; // a 4-byte read of the last value stays inside
+        QCOMPARE(rows.memoryBytes(), std::size_t(valueBytes) + spareBytes + blocks * 8);
     }
 
     /// Packing a plain list it may drop gives that list's pages back 2 MiB (524,288 rows) at a time as it goes: the
@@ -156,7 +166,7 @@ private Q_SLOTS:
         const PackedRows copy = rows; // NOLINT(performance-unnecessary-copy-initialization): the copy is the test
         QVERIFY(copy.toVector() == values);
         QCOMPARE(copy.memoryBytes(), rows.memoryBytes());
-        QCOMPARE(rows.memoryBytes(), std::size_t(1000 * 2 + 16 * 8));
+        QCOMPARE(rows.memoryBytes(), std::size_t(1000 + 3 + 16 * 8));
     }
 
     void searchesLikeASortedVector()

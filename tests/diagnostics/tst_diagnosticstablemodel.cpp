@@ -46,7 +46,7 @@ private Q_SLOTS:
         QTest::addRow("_ns column is a duration") << 0 << 2 << u"2.50 ms"_s << QVariant(qint64(2500000)) << true;
         QTest::addRow("start_ns is a time in seconds, to the ns")
             << 0 << 3 << u"1.500000000 s"_s << QVariant(qint64(1500000000)) << true;
-        QTest::addRow("_pct column with one decimal and %") << 0 << 4 << u"12.3 %"_s << QVariant(12.34) << true;
+        QTest::newRow("_pct column with one decimal and %") << 0 << 4 << u"12.3 %"_s << QVariant(12.34) << true;
         QTest::addRow("a real of 100 or more with one decimal") << 0 << 5 << u"1,234.5"_s << QVariant(1234.5) << true;
         QTest::addRow("an empty cell") << 1 << 1 << QString() << QVariant() << true;
         QTest::addRow("a cell past the row's end") << 1 << 4 << QString() << QVariant() << false;
