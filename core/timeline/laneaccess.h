@@ -39,7 +39,7 @@ template <typename Refs> struct GpuOps
 template <typename Refs> struct GpuBusy
 {
     Refs refs;
-    const std::uint32_t* ends;
+    Refs ends;
     GpuColumns columns;
     TimeNs start(std::uint32_t k) const { return columns.startOf(refs[k]); }
     TimeNs end(std::uint32_t k) const { return columns.endOf(ends[k]); }
@@ -78,7 +78,7 @@ namespace nsw::laneaccess {
 
 /// Calls @p f with the accessor of a lane of @p source over @p refs (and, for GPU busy lanes, @p busyEnds).
 template <typename Refs, typename F>
-decltype(auto) visit(const Profile& p, LaneSource source, Refs refs, const std::uint32_t* busyEnds, F&& f)
+decltype(auto) visit(const Profile& p, LaneSource source, Refs refs, Refs busyEnds, F&& f)
 {
     switch (source) {
     case LaneSource::GpuOps:

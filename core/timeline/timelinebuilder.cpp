@@ -89,10 +89,9 @@ std::shared_ptr<TimelineIndex> TimelineIndexBuilder::build()
     if (!gatherIntoSlices(m_job.slice(0, 0.55)) || !finishTracks(m_job.slice(0.55, 0.9))
         || !addBusyTracks(m_job.slice(0.9, 1)))
         return nullptr;
-    m_busyEnds.shrink_to_fit();
     buildGapTrees();
     m_index->m_refs = PackedRows(std::move(m_refs));
-    m_index->m_busyEnds = Column<std::uint32_t>(std::move(m_busyEnds));
+    m_index->m_busyEnds = PackedRows(std::move(m_busyEnds));
     m_index->m_gapTrees = Column<float>(std::move(m_gapTrees));
     layOutRows();
     computeExtent();
@@ -254,11 +253,11 @@ void TimelineIndexBuilder::finishTrack(Track& track)
     const auto n = std::uint32_t(track.events);
     const std::span<std::uint32_t> refs(m_refs.data() + track.begin, n);
     std::vector<std::uint32_t> laneOf;
-    const std::uint32_t lanes
-        = laneaccess::visit(m_profile, track.source, refs.data(), nullptr, [&](const auto& access) {
-              lanepacking::sortByStart(refs, access);
-              return lanepacking::assignLanes(access, n, laneOf);
-          });
+    const std::uint32_t lanes = laneaccess::visit(
+        m_profile, track.source, refs.data(), static_cast<std::uint32_t*>(nullptr), [&](const auto& access) {
+            lanepacking::sortByStart(refs, access);
+            return lanepacking::assignLanes(access, n, laneOf);
+        });
     packLanes(track, laneOf, lanes);
     track.firstLane = std::uint32_t(m_index->m_lanes.size() - lanes);
     track.laneCount = lanes;

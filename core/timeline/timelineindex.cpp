@@ -18,13 +18,13 @@ TimelineIndex::TimelineIndex(ProfilePtr profile)
 template <typename F> decltype(auto) TimelineIndex::withLane(std::uint32_t lane, F&& f) const
 {
     const TimelineLane& l = m_lanes[lane];
-    return laneaccess::visit(*m_profile, l.source, m_refs.slice(l.begin, l.count), m_busyEnds.data() + l.busyBegin,
-        [&](const auto& access) { return f(access, l.count); });
+    return laneaccess::visit(*m_profile, l.source, m_refs.slice(l.begin, l.count),
+        m_busyEnds.slice(l.busyBegin, l.count), [&](const auto& access) { return f(access, l.count); });
 }
 
 std::size_t TimelineIndex::memoryBytes() const
 {
-    std::size_t bytes = sizeof(*this) + m_refs.memoryBytes() + m_busyEnds.capacity() * sizeof(std::uint32_t)
+    std::size_t bytes = sizeof(*this) + m_refs.memoryBytes() + m_busyEnds.memoryBytes()
         + m_lanes.capacity() * sizeof(TimelineLane) + m_gapTrees.capacity() * sizeof(float);
     for (const TimelineRow& row : m_rows)
         bytes += sizeof(TimelineRow) + std::size_t(row.label.capacity()) * sizeof(QChar);

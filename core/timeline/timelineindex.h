@@ -74,9 +74,9 @@ struct TimelineSpan
 };
 
 /// Every GPU stream, GPU busy row and thread row of a profile on one time axis. Holds a row reference per event
-/// (PackedRows: ~2 bytes for CUDA API and NVTX lanes, 4 for GPU lanes, whose kernels and memory operations come from
-/// two tables; plus 4 per GPU-busy interval and ~0.3 for the gap trees): times and names are read from the Profile it
-/// keeps alive.
+/// (PackedRows: 1-2 bytes for CUDA API and NVTX lanes, ~2 for GPU lanes, whose kernels and memory operations are two
+/// clusters of one code space; plus ~2 per GPU-busy interval and ~0.3 for the gap trees): times and names are read
+/// from the Profile it keeps alive.
 class TimelineIndex
 {
 public:
@@ -119,7 +119,7 @@ public:
         std::vector<TimelineRow> rows;
         std::vector<TimelineLane> lanes;
         PackedRows refs; ///< plain when mapped from a cache file
-        Column<std::uint32_t> busyEnds;
+        PackedRows busyEnds; ///< plain when mapped from a cache file
         Column<float> gapTrees;
         TimeNs start = 0;
         TimeNs end = 0;
@@ -147,7 +147,7 @@ private:
     std::vector<TimelineRow> m_rows;
     std::vector<TimelineLane> m_lanes;
     PackedRows m_refs; ///< per lane position: table row (GpuOps: gpuop-encoded; GpuBusy: start op)
-    Column<std::uint32_t> m_busyEnds; ///< per busy interval: gpuop-encoded operation whose end ends it
+    PackedRows m_busyEnds; ///< per busy interval: gpuop-encoded operation whose end ends it
     Column<float> m_gapTrees; ///< per lane, from treeBegin (gaptree.h)
     TimeNs m_start = 0;
     TimeNs m_end = 0;

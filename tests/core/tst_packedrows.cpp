@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // PackedRows: every value reads back exactly as the plain list it was made of, whatever the spread of each block of
-// 64; a block spanning less than 256 takes 1 byte a value, less than 65,536 2 bytes, any other 4.
+// 64; a block spanning less than 256 takes 1 byte a value, less than 65,536 2 bytes, one of at most 4 clusters each
+// spanning less than 16,384 12 bytes and 2 a value, any other 4 a value.
 #include "core/profile/packedrows.h"
 
 #include <QTest>
@@ -30,8 +31,8 @@ private Q_SLOTS:
     void readsBackEveryValue_data()
     {
         QTest::addColumn<std::vector<std::uint32_t>>("values");
-        // Bytes of the values alone: 1 a value in a block spanning < 256, 2 in one spanning < 65,536, 4 in any other
-        // (an independent count).
+        // Bytes of the values alone: 1 a value in a block spanning < 256, 2 in one spanning < 65,536, 12 and 2 a value
+        // in one of at most 4 clusters each spanning < 16,384, 4 a value in any other (an independent count).
         QTest::addColumn<int>("valueBytes");
         QTest::newRow("empty") << std::vector<std::uint32_t> {} << 0;
         QTest::newRow("one value") << std::vector<std::uint32_t> { 7 } << 1;
@@ -41,9 +42,10 @@ private Q_SLOTS:
             << std::vector<std::uint32_t> { 100, 100 + 256, 100 + 3 } << 6;
         QTest::newRow("a block spanning 65,535: narrow")
             << std::vector<std::uint32_t> { 100, 100 + 65535, 100 + 3 } << 6;
-        QTest::newRow("a block spanning 65,536: whole values")
-            << std::vector<std::uint32_t> { 100, 100 + 65536, 100 + 3 } << 12;
-        QTest::newRow("the largest rows") << std::vector<std::uint32_t> { 0xFFFFFFFFu, 0xFFFFFFF0u, 0 } << 12;
+        QTest::newRow("a block spanning 65,536: two clusters")
+            << std::vector<std::uint32_t> { 100, 100 + 65536, 100 + 3 } << 12 + 3 * 2;
+        QTest::newRow("the largest rows: two clusters")
+            << std::vector<std::uint32_t> { 0xFFFFFFFFu, 0xFFFFFFF0u, 0 } << 12 + 3 * 2;
         // The partial block's 5 values span 28: a byte each.
         QTest::newRow("two full narrow blocks and a partial one") << stepping(64 * 2 + 5, 1000, 7) << 64 * 2 * 2 + 5;
         QTest::newRow("two full byte blocks and a partial one") << stepping(64 * 2 + 5, 1000, 4) << 64 * 2 + 5;
@@ -56,6 +58,17 @@ private Q_SLOTS:
         mixed.insert(mixed.end(), close.begin(), close.end());
         mixed.push_back(3); // a last block of one: a byte
         QTest::newRow("narrow, whole, bytes, a byte") << mixed << 64 * 2 + 64 * 4 + 64 + 1;
+        std::vector<std::uint32_t> gpuStream; // a GPU stream's kernels, memory copies and memsets, gpuop-coded
+        for (std::uint32_t i = 0; i < 64 + 10; ++i)
+            gpuStream.push_back(i % 5 == 0 ? 0x40000000u + i : i % 7 == 0 ? 0x400F0000u + i : 2 * i);
+        QTest::newRow("three clusters: their bases and 2 bytes a value") << gpuStream << (12 + 64 * 2) + (12 + 10 * 2);
+        const std::vector<std::uint32_t> fourAtLimit { 9, 9 + 0x3FFF, 0x1000000u, 0x20000000u, 0x20000000u + 0x3FFF,
+            0xFFFFFFFFu };
+        QTest::newRow("four clusters each spanning 16,383") << fourAtLimit << 12 + 6 * 2;
+        const std::vector<std::uint32_t> fiveClusters { 0, 0x10000, 0x20000, 0x30000, 0x40000 };
+        QTest::newRow("five clusters: whole values") << fiveClusters << 5 * 4;
+        const std::vector<std::uint32_t> spanningTooMuch { 0, 0x4000, 0x8000, 0xC000, 0x10000 };
+        QTest::newRow("values 16,384 apart in a span of 65,536: whole values") << spanningTooMuch << 5 * 4;
         std::vector<std::uint32_t> descending = stepping(200, 0, 3);
         std::reverse(descending.begin(), descending.end());
         QTest::newRow("descending rows") << descending << 200;
