@@ -241,7 +241,9 @@ struct NvtxTable
     TimeColumn end; ///< kNoTime for marks and unterminated ranges
     IndexColumn<ThreadIndex> thread;
     IndexColumn<StringRef> name; ///< StringIds[textId], else `text` (nsys's precedence); kNoString when both NULL
-    Column<std::int16_t> domain; ///< index into Profile::nvtxDomains, -1 = default domain (19M rows: 2 bytes)
+    /// Index into Profile::nvtxDomains, -1 = the default domain; at most 32767 (19M rows: a byte each when, as usual,
+    /// there are fewer than 255 domains).
+    IndexColumn<std::int32_t> domain;
     Column<std::uint8_t> eventType;
     /// Every row whose endGlobalTid is set (start/end ranges; it may equal the start thread), sorted by row. nsys's
     /// GPU projection only uses ranges without an endGlobalTid.

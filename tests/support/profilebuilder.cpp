@@ -137,7 +137,7 @@ std::size_t ProfileBuilder::nvtxRange(ThreadIndex thread, TimeNs start, TimeNs e
     n.end.push_back(end);
     n.thread.push_back(thread);
     n.name.push_back(name.isNull() ? kNoString : str(name));
-    n.domain.push_back(std::int16_t(domain));
+    n.domain.push_back(domain);
     n.eventType.push_back(type);
     if (endThread != kNoIndex)
         n.endThread.push_back(NvtxEndThread { std::uint32_t(n.size() - 1), endThread });
