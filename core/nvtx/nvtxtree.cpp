@@ -138,6 +138,7 @@ private:
     const JobContext& m_job;
     std::shared_ptr<const NvtxTreeIndex> m_index;
     NvtxTree m_tree;
+    std::vector<std::uint32_t> m_leafPlusOne; ///< NvtxTree::kernelLeafPlusOne as it is built
     ChildTable m_children;
     /// By node: the key child() found it by (NvtxNode::name of a range becomes its display name), and the node the
     /// lookup after it returned last time (-1: none yet).
@@ -399,7 +400,7 @@ void Builder::sweepThread(ThreadIndex thread, PackedRows::Slice ranges)
                 ++top.kernels;
                 top.first = std::min(top.first, k.start[op]);
                 top.last = std::max(top.last, k.end[op]);
-                m_tree.kernelLeaf[op] = top.node; // its range for now: addLeaves() makes it the leaf
+                m_leafPlusOne[op] = std::uint32_t(top.node) + 1; // its range for now: addLeaves() makes it the leaf
                 if (m_tree.focus.overlaps(k.start[op], k.end[op])) {
                     m_tree.coverage.attributedNs += d;
                     ++m_tree.coverage.attributedKernels;
@@ -430,15 +431,16 @@ void Builder::addLeaves()
         for (std::uint32_t i = m_sweptLaunches[t].first; i < m_sweptLaunches[t].second; ++i) {
             const std::uint32_t a = launches[i];
             for (const std::uint32_t* it = launchIndex.opsBegin(a); it != launchIndex.opsEnd(a); ++it) {
-                if (*it >= k.size() || m_tree.kernelLeaf[*it] < 0)
+                if (*it >= k.size() || m_leafPlusOne[*it] == 0)
                     continue;
-                std::int32_t& owner = m_tree.kernelLeaf[*it];
-                const std::int32_t leaf = child(owner, kLeafDomain, k.demangledName[*it], NvtxNode::Kind::Kernel);
+                std::uint32_t& owner = m_leafPlusOne[*it];
+                const std::int32_t leaf
+                    = child(std::int32_t(owner) - 1, kLeafDomain, k.demangledName[*it], NvtxNode::Kind::Kernel);
                 NvtxNode& n = m_tree.nodes[std::size_t(leaf)];
                 ++n.instances;
                 ++n.kernels;
                 n.gpuTime += k.end[*it] - k.start[*it];
-                owner = leaf;
+                owner = std::uint32_t(leaf) + 1;
             }
         }
     }
@@ -502,8 +504,8 @@ NvtxTree Builder::run()
         std::min(maxReserved, std::size_t(m_tree.ranges) + k.size() + m_p.threads.size() + m_p.processes.size() + 2));
     m_children = ChildTable(std::max<std::size_t>(1024, std::size_t(m_tree.ranges) / 64));
     reserveHugePages(m_rangeNode, std::size_t(m_tree.ranges));
-    reserveHugePages(m_tree.kernelLeaf, k.size());
-    m_tree.kernelLeaf.assign(k.size(), -1);
+    reserveHugePages(m_leafPlusOne, k.size());
+    m_leafPlusOne.assign(k.size(), 0);
     m_sweptLaunches.assign(m_index->threadCount(), { 0, 0 });
     m_processNode.assign(m_p.processes.size() + 1, -1);
     m_threadNode.assign(m_p.threads.size(), -1);
@@ -520,6 +522,7 @@ NvtxTree Builder::run()
     }
     m_tree.rangeNode = PackedRows(std::move(m_rangeNode));
     addLeaves();
+    m_tree.kernelLeafPlusOne = PackedRows(std::move(m_leafPlusOne));
     finish();
     return std::move(m_tree);
 }
@@ -640,8 +643,8 @@ std::vector<qint64> nvtxNodeDurations(const NvtxTree& tree, std::int32_t node)
     const Profile& p = *tree.profile;
     durations.reserve(std::size_t(n.instances));
     if (n.kind == NvtxNode::Kind::Kernel) {
-        for (std::size_t row = 0; row < tree.kernelLeaf.size(); ++row)
-            if (tree.kernelLeaf[row] == node)
+        for (std::size_t row = 0; row < tree.kernelLeafPlusOne.size(); ++row)
+            if (tree.kernelLeaf(row) == node)
                 durations.push_back(p.kernels.end[row] - p.kernels.start[row]);
     } else if (n.kind == NvtxNode::Kind::Range) {
         const PackedRows::Slice rows = tree.placedRanges();
@@ -664,8 +667,10 @@ std::vector<char> nvtxKernelRows(const NvtxTree& tree, std::int32_t node)
     inside[std::size_t(node)] = 1;
     for (std::size_t i = std::size_t(node) + 1; i < tree.nodes.size(); ++i)
         inside[i] = inside[std::size_t(tree.nodes[i].parent)];
-    for (std::size_t row = 0; row < std::min(rows.size(), tree.kernelLeaf.size()); ++row)
-        rows[row] = tree.kernelLeaf[row] >= 0 && inside[std::size_t(tree.kernelLeaf[row])];
+    for (std::size_t row = 0; row < std::min(rows.size(), tree.kernelLeafPlusOne.size()); ++row) {
+        const std::int32_t leaf = tree.kernelLeaf(row);
+        rows[row] = leaf >= 0 && inside[std::size_t(leaf)];
+    }
     return rows;
 }
 
@@ -680,8 +685,8 @@ void appendWithAncestors(const NvtxTree& tree, std::int32_t node, std::vector<st
 std::vector<std::int32_t> nvtxNodesContainingKernel(const NvtxTree& tree, std::uint32_t kernelRow)
 {
     std::vector<std::int32_t> nodes;
-    if (kernelRow < tree.kernelLeaf.size() && tree.kernelLeaf[kernelRow] >= 0)
-        appendWithAncestors(tree, tree.kernelLeaf[kernelRow], nodes);
+    if (const std::int32_t leaf = tree.kernelLeaf(kernelRow); leaf >= 0)
+        appendWithAncestors(tree, leaf, nodes);
     return nodes;
 }
 
@@ -695,10 +700,10 @@ std::vector<std::int32_t> nvtxNodesWithKernelName(const NvtxTree& tree, const QS
     // The name may be the demangled, short or mangled one, depending on the kernel table's name mode.
     const KernelTable& k = p.kernels;
     std::vector<char> leaves(tree.nodes.size(), 0);
-    for (std::size_t row = 0; row < tree.kernelLeaf.size(); ++row)
-        if (tree.kernelLeaf[row] >= 0
-            && (k.demangledName[row] == ref || k.shortName[row] == ref || k.mangledName[row] == ref))
-            leaves[std::size_t(tree.kernelLeaf[row])] = 1;
+    for (std::size_t row = 0; row < tree.kernelLeafPlusOne.size(); ++row)
+        if (const std::int32_t leaf = tree.kernelLeaf(row);
+            leaf >= 0 && (k.demangledName[row] == ref || k.shortName[row] == ref || k.mangledName[row] == ref))
+            leaves[std::size_t(leaf)] = 1;
     std::vector<char> marked(tree.nodes.size(), 0);
     for (std::size_t leaf = 0; leaf < leaves.size(); ++leaf) {
         if (!leaves[leaf])

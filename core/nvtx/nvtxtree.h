@@ -92,8 +92,9 @@ struct NvtxTree
     /// ranges near one another in nesting order are instances of nodes made near one another, even when the tree has
     /// more nodes than 16 bits count (ranges with their own names, PyTorch op ids).
     PackedRows rangeNode;
-    /// The kernel leaf of each kernel row (Profile::kernels) attributed to a range, -1 for the others.
-    std::vector<std::int32_t> kernelLeaf;
+    /// Per kernel row (Profile::kernels): its kernel leaf + 1, 0 when no range has it (see kernelLeaf()). Packed: the
+    /// kernels near one another in the table are leaves made near one another (2 bytes a kernel, not 4).
+    PackedRows kernelLeafPlusOne;
     /// With an active focus: the NVTX rows of the ranges that overlap it (see placedRanges()).
     PackedRows focusedRanges;
     /// What the tree was built from; a tree of the same profile for another focus or options reuses it.
@@ -114,6 +115,11 @@ struct NvtxTree
     /// label() and path() as tree outputs write them: each name cut to kMaxOutputTextChars (cutLongText()).
     QString outputLabel(std::int32_t node) const { return cutLongText(label(node)); }
     QString outputPath(std::int32_t node) const;
+    /// The kernel leaf of kernel row @p row, -1 when no range has it.
+    std::int32_t kernelLeaf(std::size_t row) const
+    {
+        return row < kernelLeafPlusOne.size() ? std::int32_t(kernelLeafPlusOne[row]) - 1 : -1;
+    }
     /// GPU time of kernels attributed directly to the range (not to its children).
     TimeNs selfGpuTime(std::int32_t node) const;
     /// The NVTX rows placed in the tree, by thread then in nesting order: every range (NvtxTreeIndex::allRanges())

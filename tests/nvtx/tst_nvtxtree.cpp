@@ -452,8 +452,8 @@ void TestNvtxTree::attributionMatchesSqlOnRealTraces()
     }
     std::map<QString, std::pair<qint64, qint64>> got;
     const Profile& p = *loaded->profile;
-    for (std::size_t k = 0; k < tree.kernelLeaf.size(); ++k) {
-        const std::int32_t leaf = tree.kernelLeaf[k];
+    for (std::size_t k = 0; k < tree.kernelLeafPlusOne.size(); ++k) {
+        const std::int32_t leaf = tree.kernelLeaf(k);
         if (leaf < 0)
             continue;
         auto& e = got[tree.label(tree.nodes[std::size_t(leaf)].parent)];
