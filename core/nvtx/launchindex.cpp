@@ -49,16 +49,18 @@ LaunchIndex::LaunchIndex(const Profile& p)
         if (m.api[i] >= 0)
             ++opBegin[std::size_t(m.api[i]) + 1];
     prefixSum(opBegin);
-    reserveHugePages(m_ops, opBegin.back());
-    m_ops.resize(opBegin.back());
+    std::vector<std::uint32_t> ops;
+    reserveHugePages(ops, opBegin.back());
+    ops.resize(opBegin.back());
     // Each row's begin serves as its fill cursor, so no second array as long as the API table; once every row is
     // filled it holds the next row's begin, and a shift by one restores the begins.
     for (std::size_t i = 0; i < k.size(); ++i)
         if (k.api[i] >= 0)
-            m_ops[opBegin[std::size_t(k.api[i])]++] = std::uint32_t(i);
+            ops[opBegin[std::size_t(k.api[i])]++] = std::uint32_t(i);
     for (std::size_t i = 0; i < m.size(); ++i)
         if (m.api[i] >= 0)
-            m_ops[opBegin[std::size_t(m.api[i])]++] = m_kernelCount + std::uint32_t(i);
+            ops[opBegin[std::size_t(m.api[i])]++] = m_kernelCount + std::uint32_t(i);
+    m_ops = PackedRows(std::move(ops));
     std::copy_backward(opBegin.begin(), opBegin.end() - 1, opBegin.end());
     opBegin[0] = 0;
     const auto launched = [&](std::size_t a) { return opBegin[a + 1] > opBegin[a] && api.thread[a] >= 0; };

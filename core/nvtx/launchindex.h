@@ -12,16 +12,18 @@ namespace nsw {
 
 /// The GPU operations each CUDA API row launched (as joined by the loader) and the launching rows of each thread by
 /// start, built once (counting sorts, no per-row allocation) for the NVTX tree and the NVTX reports. Row lists are
-/// PackedRows: about 2 bytes a CUDA API row and a launch instead of 4 (issue 33: 7.5M API rows on the 4M-kernel
-/// export).
+/// PackedRows: about 2 bytes a CUDA API row, a launch and an operation instead of 4 (issue 33: 7.5M API rows on the
+/// 4M-kernel export).
 class LaunchIndex
 {
 public:
     explicit LaunchIndex(const Profile& profile);
 
     /// Operations launched by API row @p row: kernel rows, then memory operations as kernelCount() + memop row.
-    const std::uint32_t* opsBegin(std::size_t row) const { return m_ops.data() + m_opBegin[row]; }
-    const std::uint32_t* opsEnd(std::size_t row) const { return m_ops.data() + m_opBegin[row + 1]; }
+    PackedRows::Slice ops(std::size_t row) const
+    {
+        return m_ops.slice(m_opBegin[row], m_opBegin[row + 1] - m_opBegin[row]);
+    }
     bool launchedWork(std::size_t row) const { return m_opBegin[row + 1] > m_opBegin[row]; }
     std::uint32_t kernelCount() const { return m_kernelCount; }
 
@@ -34,7 +36,7 @@ public:
 private:
     std::uint32_t m_kernelCount = 0;
     PackedRows m_opBegin; ///< per API row, size rows + 1
-    std::vector<std::uint32_t> m_ops;
+    PackedRows m_ops; ///< by API row (kernels and memory operations: two clusters of PackedRows, ~2 bytes each)
     std::vector<std::uint32_t> m_threadBegin; ///< per thread, size threads + 1
     PackedRows m_launches;
 };

@@ -26,10 +26,10 @@ void addThread(const Profile& p, const NvtxTreeIndex& index, std::size_t thread,
             reach = std::max(reach, p.nvtx.resolvedEnd(ranges[next]));
         if (next == 0 || reach < t)
             continue;
-        for (const std::uint32_t* op = launchIndex.opsBegin(call); op != launchIndex.opsEnd(call); ++op) {
-            if (*op >= kernelCount || !focus.overlaps(p.kernels.start[*op], p.kernels.end[*op]))
+        for (const std::uint32_t op : launchIndex.ops(call)) {
+            if (op >= kernelCount || !focus.overlaps(p.kernels.start[op], p.kernels.end[op]))
                 continue;
-            coverage.attributedNs += p.kernels.end[*op] - p.kernels.start[*op];
+            coverage.attributedNs += p.kernels.end[op] - p.kernels.start[op];
             ++coverage.attributedKernels;
         }
     }

@@ -323,8 +323,7 @@ private:
         const std::uint32_t kernelCount = m_index.kernelCount();
         popBefore(api.start[a]);
         TimeNs first = std::numeric_limits<TimeNs>::max(), last = std::numeric_limits<TimeNs>::min();
-        for (const std::uint32_t* it = m_index.opsBegin(joined); it != m_index.opsEnd(joined); ++it) {
-            const std::uint32_t op = *it;
+        for (const std::uint32_t op : m_index.ops(joined)) {
             first = std::min(first, op < kernelCount ? k.start[op] : m.start[op - kernelCount]);
             last = std::max(last, op < kernelCount ? k.end[op] : m.end[op - kernelCount]);
         }

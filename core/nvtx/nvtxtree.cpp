@@ -392,8 +392,7 @@ void Builder::sweepThread(ThreadIndex thread, PackedRows::Slice ranges)
         if (m_stack.empty())
             continue;
         OpenRange& top = m_stack.back();
-        for (const std::uint32_t* it = launchIndex.opsBegin(a); it != launchIndex.opsEnd(a); ++it) {
-            const std::uint32_t op = *it;
+        for (const std::uint32_t op : launchIndex.ops(a)) {
             if (op < kernelCount) {
                 const TimeNs d = k.end[op] - k.start[op];
                 top.gpu += d;
@@ -430,16 +429,16 @@ void Builder::addLeaves()
         const PackedRows::Slice launches = m_index->launches(t);
         for (std::uint32_t i = m_sweptLaunches[t].first; i < m_sweptLaunches[t].second; ++i) {
             const std::uint32_t a = launches[i];
-            for (const std::uint32_t* it = launchIndex.opsBegin(a); it != launchIndex.opsEnd(a); ++it) {
-                if (*it >= k.size() || m_leafPlusOne[*it] == 0)
+            for (const std::uint32_t op : launchIndex.ops(a)) {
+                if (op >= k.size() || m_leafPlusOne[op] == 0)
                     continue;
-                std::uint32_t& owner = m_leafPlusOne[*it];
+                std::uint32_t& owner = m_leafPlusOne[op];
                 const std::int32_t leaf
-                    = child(std::int32_t(owner) - 1, kLeafDomain, k.demangledName[*it], NvtxNode::Kind::Kernel);
+                    = child(std::int32_t(owner) - 1, kLeafDomain, k.demangledName[op], NvtxNode::Kind::Kernel);
                 NvtxNode& n = m_tree.nodes[std::size_t(leaf)];
                 ++n.instances;
                 ++n.kernels;
-                n.gpuTime += k.end[*it] - k.start[*it];
+                n.gpuTime += k.end[op] - k.start[op];
                 owner = std::uint32_t(leaf) + 1;
             }
         }
