@@ -186,7 +186,7 @@ std::shared_ptr<const CategoryTimeline> CategoryTimeline::build(const ProfilePtr
         t->m_nameTimes[std::size_t(mode)] = computeGroupTimes(rows, order, t->m_names.size(), mode);
     }
     t->m_deviceBegin = std::move(order.deviceBegin);
-    t->m_source = std::move(order.order);
+    t->m_source = PackedRows(std::move(order.order));
     return t;
 }
 

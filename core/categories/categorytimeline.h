@@ -4,6 +4,7 @@
 #include "core/categories/timemodes.h"
 #include "core/jobs/cancel.h"
 #include "core/profile/focusrange.h"
+#include "core/profile/packedrows.h"
 #include "core/profile/profile.h"
 
 #include <QString>
@@ -96,7 +97,8 @@ private:
     /// The whole profile's timeline holds none: it reads its rows from the profile through m_source.
     IntervalColumns m_rows;
     /// Whole profile only: the row at each position (a kernel row, or the kernel count + a memory operation row).
-    std::vector<std::uint32_t> m_source;
+    /// Packed: a device's rows by start are a few runs of close rows (kernels, copies, memsets), ~2 bytes each.
+    PackedRows m_source;
     std::size_t m_sourceKernels = 0; ///< rows of m_source below it are kernels
     std::vector<std::size_t> m_deviceBegin;
     std::array<GroupTimes, 4> m_nameTimes;
