@@ -70,30 +70,14 @@ ProfileKeys kernelKeys(const Profile& profile, const std::vector<KernelNameTotal
     return out;
 }
 
-ProfileKeys kernelKeys(
-    const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup, const FocusRange& focus)
+namespace {
+
+/// kernelKeys() from each group's run of ascending @p durations, [span[g].first, span[g].second) for group g.
+template <typename Duration>
+ProfileKeys keysOfSortedRuns(const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup,
+    const Duration* durations, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& span)
 {
     const auto& groups = index.groups();
-    // The durations that count, ascending within each group: the index's own, or those of the kernels overlapping
-    // the focus (a filtered sorted run stays sorted).
-    std::vector<qint64> kept;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> span(groups.size());
-    if (focus.isActive()) {
-        const KernelTable& k = index.profile()->kernels;
-        for (std::size_t g = 0; g < groups.size(); ++g) {
-            const auto begin = std::uint32_t(kept.size());
-            for (std::uint32_t p = groups[g].begin; p < groups[g].end; ++p) {
-                const std::uint32_t row = index.order()[p];
-                if (focus.overlaps(k.start[row], k.end[row]))
-                    kept.push_back(index.sortedDurations()[p]);
-            }
-            span[g] = { begin, std::uint32_t(kept.size()) };
-        }
-    } else {
-        for (std::size_t g = 0; g < groups.size(); ++g)
-            span[g] = { groups[g].begin, groups[g].end };
-    }
-    const qint64* durations = focus.isActive() ? kept.data() : index.sortedDurations().data();
     std::vector<KernelNameTotal> totals;
     for (std::size_t g = 0; g < groups.size(); ++g) {
         if (span[g].second == span[g].first)
@@ -139,6 +123,37 @@ ProfileKeys kernelKeys(
     if (keyOfGroup)
         *keyOfGroup = std::move(keyOfEachGroup);
     return out;
+}
+
+} // namespace
+
+ProfileKeys kernelKeys(
+    const KernelIndex& index, bool normalizeNames, std::vector<std::int32_t>* keyOfGroup, const FocusRange& focus)
+{
+    const auto& groups = index.groups();
+    // The durations that count, ascending within each group: the index's own, or those of the kernels overlapping
+    // the focus (a filtered sorted run stays sorted).
+    std::vector<qint64> kept;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> span(groups.size());
+    if (focus.isActive()) {
+        const KernelTable& k = index.profile()->kernels;
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            const auto begin = std::uint32_t(kept.size());
+            for (std::uint32_t p = groups[g].begin; p < groups[g].end; ++p) {
+                const std::uint32_t row = index.order()[p];
+                if (focus.overlaps(k.start[row], k.end[row]))
+                    kept.push_back(index.sortedDuration(p));
+            }
+            span[g] = { begin, std::uint32_t(kept.size()) };
+        }
+    } else {
+        for (std::size_t g = 0; g < groups.size(); ++g)
+            span[g] = { groups[g].begin, groups[g].end };
+    }
+    if (focus.isActive())
+        return keysOfSortedRuns(index, normalizeNames, keyOfGroup, kept.data(), span);
+    return index.withSortedDurations(
+        [&](const auto* durations) { return keysOfSortedRuns(index, normalizeNames, keyOfGroup, durations, span); });
 }
 
 ProfileKeys categoryKeys(const CategoryBreakdown& breakdown, TimeNs captureNs)

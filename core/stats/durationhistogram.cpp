@@ -161,8 +161,9 @@ std::vector<double> smoothedCounts(const std::vector<HistogramBin>& bins)
 /// Mode detection: peaks of the smoothed log-histogram, split at the lowest bin between them, merged back while the
 /// valley between two is shallower than options.valleyFraction of the lower peak or a group holds less than
 /// options.minModeShare of the executions. Each mode's median is that of the executions in its bins.
+template <typename Duration>
 std::vector<DurationMode> modesOf(
-    const std::vector<HistogramBin>& bins, const qint64* sorted, std::size_t count, const HistogramOptions& options)
+    const std::vector<HistogramBin>& bins, const Duration* sorted, std::size_t count, const HistogramOptions& options)
 {
     std::vector<DurationMode> modes;
     if (bins.empty())
@@ -175,34 +176,35 @@ std::vector<DurationMode> modesOf(
         segments = segmentsBetweenPeaks(smoothed, peaksOf(smoothed), bins);
         mergeWeakSegments(segments, smoothed, qint64(count), options);
     }
-    const qint64* end = sorted + count;
+    const Duration* end = sorted + count;
     for (const Segment& s : segments) {
         const HistogramBin& first = bins[std::size_t(s.first)];
         const HistogramBin& last = bins[std::size_t(s.last)];
         // The zero bin also holds negative durations: its slice starts at the beginning.
-        const qint64* from = s.first == 0 ? sorted : std::lower_bound(sorted, end, first.lower);
-        const qint64* to = std::upper_bound(sorted, end, last.upper);
+        const Duration* from = s.first == 0 ? sorted : std::lower_bound(sorted, end, first.lower);
+        const Duration* to = std::upper_bound(sorted, end, last.upper);
         modes.push_back({ s.first, s.last, first.lower, last.upper, qint64(to - from),
             medianSorted(from, std::size_t(to - from)) });
     }
     return modes;
 }
 
-std::vector<HistogramBin> countedBins(const qint64* sorted, std::size_t count, int perDecade)
+template <typename Duration>
+std::vector<HistogramBin> countedBins(const Duration* sorted, std::size_t count, int perDecade)
 {
     std::vector<HistogramBin> bins;
     if (count == 0)
         return bins;
-    const qint64* end = sorted + count;
-    const qint64* positive = std::upper_bound(sorted, end, qint64(0));
+    const Duration* end = sorted + count;
+    const Duration* positive = std::upper_bound(sorted, end, qint64(0));
     if (positive > sorted)
         bins.push_back({ 0, 0, qint64(positive - sorted) });
     if (positive == end)
         return bins;
-    std::vector<HistogramBin> logged = logBins(*positive, sorted[count - 1], std::max(1, perDecade));
-    const qint64* from = positive;
+    std::vector<HistogramBin> logged = logBins(qint64(*positive), qint64(sorted[count - 1]), std::max(1, perDecade));
+    const Duration* from = positive;
     for (HistogramBin& b : logged) {
-        const qint64* to = std::upper_bound(from, end, b.upper);
+        const Duration* to = std::upper_bound(from, end, b.upper);
         b.count = qint64(to - from);
         from = to;
     }
@@ -219,7 +221,8 @@ int DurationHistogram::binOf(qint64 duration) const
     return it != bins.end() && it->lower <= duration ? int(it - bins.begin()) : -1;
 }
 
-DurationHistogram durationHistogramSorted(const qint64* sorted, std::size_t count, const HistogramOptions& options)
+template <typename Duration>
+DurationHistogram durationHistogramSorted(const Duration* sorted, std::size_t count, const HistogramOptions& options)
 {
     DurationHistogram h;
     if (count == 0)
@@ -236,9 +239,18 @@ DurationHistogram durationHistogram(std::vector<qint64> values, const HistogramO
     return durationHistogramSorted(values.data(), values.size(), options);
 }
 
-std::vector<DurationMode> durationModesSorted(const qint64* sorted, std::size_t count, const HistogramOptions& options)
+template <typename Duration>
+std::vector<DurationMode> durationModesSorted(
+    const Duration* sorted, std::size_t count, const HistogramOptions& options)
 {
     return modesOf(countedBins(sorted, count, options.binsPerDecade), sorted, count, options);
 }
+
+#define NSW_DURATION_HISTOGRAM_FOR(Duration)                                                                           \
+    template DurationHistogram durationHistogramSorted(const Duration*, std::size_t, const HistogramOptions&);         \
+    template std::vector<DurationMode> durationModesSorted(const Duration*, std::size_t, const HistogramOptions&);
+NSW_DURATION_HISTOGRAM_FOR(qint64)
+NSW_DURATION_HISTOGRAM_FOR(std::uint32_t)
+#undef NSW_DURATION_HISTOGRAM_FOR
 
 } // namespace nsw

@@ -61,13 +61,15 @@ struct DurationHistogram : Quantiles
 /// The histogram of @p sorted (ascending durations in ns; negative ones count as 0). Zero durations, which a log
 /// scale cannot place, get a bin of their own, [0, 0], before the others. Costs O(bins × log count): one binary search
 /// per bin edge, so it can run for every kernel of a table on each filter change.
+template <typename Duration>
 DurationHistogram durationHistogramSorted(
-    const qint64* sorted, std::size_t count, const HistogramOptions& options = {});
+    const Duration* sorted, std::size_t count, const HistogramOptions& options = {});
 /// The same for unsorted durations (sorts them).
 DurationHistogram durationHistogram(std::vector<qint64> values, const HistogramOptions& options = {});
 
 /// Only the modes of @p sorted (what the kernel summary table shows), at the cost of the histogram.
+template <typename Duration>
 std::vector<DurationMode> durationModesSorted(
-    const qint64* sorted, std::size_t count, const HistogramOptions& options = {});
+    const Duration* sorted, std::size_t count, const HistogramOptions& options = {});
 
 } // namespace nsw

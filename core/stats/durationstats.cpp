@@ -9,7 +9,7 @@
 namespace nsw {
 
 namespace {
-double sampleStddev(const qint64* values, std::size_t count, qint64 total)
+template <typename Duration> double sampleStddev(const Duration* values, std::size_t count, qint64 total)
 {
     if (count < 2)
         return 0;
@@ -24,19 +24,19 @@ double sampleStddev(const qint64* values, std::size_t count, qint64 total)
 }
 } // namespace
 
-double medianSorted(const qint64* sorted, std::size_t count)
+template <typename Duration> double medianSorted(const Duration* sorted, std::size_t count)
 {
     if (count == 0)
         return 0;
     return count % 2 ? double(sorted[count / 2]) : (double(sorted[count / 2 - 1]) + double(sorted[count / 2])) / 2.0;
 }
 
-Quantiles quantilesSorted(const qint64* sorted, std::size_t count)
+template <typename Duration> Quantiles quantilesSorted(const Duration* sorted, std::size_t count)
 {
     return { medianSorted(sorted, count), percentileSorted(sorted, count, 90), percentileSorted(sorted, count, 99) };
 }
 
-DurationSummary summarizeSorted(const qint64* sorted, std::size_t count)
+template <typename Duration> DurationSummary summarizeSorted(const Duration* sorted, std::size_t count)
 {
     DurationSummary s;
     if (count == 0)
@@ -44,7 +44,7 @@ DurationSummary summarizeSorted(const qint64* sorted, std::size_t count)
     setOrderStatistics(s, sorted, count);
     qint64 total = 0;
     for (std::size_t i = 0; i < count; ++i)
-        total += sorted[i];
+        total += qint64(sorted[i]);
     s.total = total;
     s.mean = double(total) / double(count);
     s.stddev = sampleStddev(sorted, count, total);
@@ -82,5 +82,13 @@ DurationSummary summarize(std::span<qint64> values)
     std::sort(values.begin(), values.end());
     return summarizeSorted(values.data(), values.size());
 }
+
+#define NSW_DURATION_STATS_FOR(Duration)                                                                               \
+    template double medianSorted(const Duration*, std::size_t);                                                        \
+    template Quantiles quantilesSorted(const Duration*, std::size_t);                                                  \
+    template DurationSummary summarizeSorted(const Duration*, std::size_t);
+NSW_DURATION_STATS_FOR(qint64)
+NSW_DURATION_STATS_FOR(std::uint32_t)
+#undef NSW_DURATION_STATS_FOR
 
 } // namespace nsw

@@ -21,8 +21,10 @@ struct Quantiles
     double p99 = 0;
 };
 
+/// The *Sorted functions take durations as qint64, or as std::uint32_t when every one fits (the kernel index's).
+
 /// The quantiles of @p sorted, which must be in ascending order (all 0 when it is empty).
-Quantiles quantilesSorted(const qint64* sorted, std::size_t count);
+template <typename Duration> Quantiles quantilesSorted(const Duration* sorted, std::size_t count);
 
 /// Statistics of a set of durations (or sizes), as nsys stats computes them (schema doc §9.1), plus percentiles.
 struct DurationSummary : Tally, Quantiles
@@ -32,14 +34,14 @@ struct DurationSummary : Tally, Quantiles
 };
 
 /// Summarises @p sorted, which must be in ascending order.
-DurationSummary summarizeSorted(const qint64* sorted, std::size_t count);
+template <typename Duration> DurationSummary summarizeSorted(const Duration* sorted, std::size_t count);
 /// Sorts @p values in place and summarises them.
 DurationSummary summarize(std::span<qint64> values);
 /// The same without percentiles (p90/p99 left 0), in linear time: selection instead of a sort. For the nsys
 /// reports, which print only the median. Reorders @p values.
 DurationSummary summarizeWithoutPercentiles(std::vector<qint64>& values);
 /// The median of ascending @p sorted: the middle value, or the mean of the two middle values for even counts.
-double medianSorted(const qint64* sorted, std::size_t count);
+template <typename Duration> double medianSorted(const Duration* sorted, std::size_t count);
 /// Percentile (0..100) by linear interpolation on ascending @p sorted (qint64 or TimeNs values).
 template <typename Integer> double percentileSorted(const Integer* sorted, std::size_t count, double percent)
 {

@@ -2,6 +2,7 @@
 #include "kernelindex.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -39,8 +40,9 @@ std::shared_ptr<const KernelIndex> KernelIndex::fromData(const ProfilePtr& profi
     const std::size_t strings = profile->strings.size();
     // groupOfName may be shorter than the pool: the index of a staged load's first stage, rebound to the whole
     // profile (reboundTo()), covers the first stage's strings, the only ones kernels name.
-    if (data.order.size() != rows || data.durations.size() != rows || data.sortedLanes.size() != rows
-        || data.groupOfName.size() > strings)
+    const bool narrow = !data.narrowDurations.empty();
+    if (data.order.size() != rows || (narrow ? data.narrowDurations.size() : data.durations.size()) != rows
+        || (narrow && !data.durations.empty()) || data.sortedLanes.size() != rows || data.groupOfName.size() > strings)
         return nullptr;
     std::uint32_t covered = 0;
     for (const Group& g : data.groups) {
@@ -151,9 +153,18 @@ void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const
         for (std::size_t i = 0; i < n; ++i)
             order[fill[std::size_t(nameOf(i) + 1)]++] = std::uint32_t(i);
     }
-    m_data->durations.resize(n);
+    bool narrow = true;
+    for (std::size_t i = 0; i < n && narrow; ++i) {
+        const qint64 d = k.end[i] - k.start[i];
+        narrow = d >= 0 && d <= qint64(std::numeric_limits<std::uint32_t>::max());
+    }
+    if (narrow)
+        m_data->narrowDurations.resize(n);
+    else
+        m_data->durations.resize(n);
     m_data->sortedLanes.reserve(n);
-    qint64* durations = m_data->durations.data();
+    qint64* durations = narrow ? nullptr : m_data->durations.data();
+    std::uint32_t* narrowDurations = narrow ? m_data->narrowDurations.data() : nullptr;
     std::vector<std::pair<qint64, std::uint32_t>> bucket;
     for (std::size_t b = 0; b + 1 < offsets.size(); ++b) {
         const std::uint32_t begin = offsets[b], end = offsets[b + 1];
@@ -168,7 +179,10 @@ void KernelIndex::buildGroups(const std::vector<std::uint32_t>& laneOfRow, const
         for (std::uint32_t p = begin; p < end; ++p) {
             const auto& [duration, row] = bucket[p - begin];
             order[p] = row;
-            durations[p] = duration;
+            if (narrow)
+                narrowDurations[p] = std::uint32_t(duration);
+            else
+                durations[p] = duration;
             m_data->sortedLanes.push_back(laneOfRow[row]); // positions come in order: the buckets tile order()
         }
         m_data->groups.push_back({ StringRef(b) - 1, begin, end });
@@ -236,14 +250,14 @@ int KernelIndex::groupOf(StringRef name) const
 
 std::size_t KernelIndex::memoryBytes() const
 {
-    return m_data->order.capacity() * 4 + m_data->durations.capacity() * 8
+    return m_data->order.capacity() * 4 + m_data->durations.capacity() * 8 + m_data->narrowDurations.capacity() * 4
         + m_data->sortedLanes.size() * m_data->sortedLanes.width() + m_data->groups.capacity() * sizeof(Group)
         + m_data->lanes.capacity() * sizeof(KernelLane) + m_data->groupOfName.capacity() * 4;
 }
 
 namespace {
 /// Small groups (most names of a big table) are never multimodal: no histogram is made for them.
-std::vector<DurationMode> modesIfMultimodal(const qint64* sorted, std::size_t count)
+template <typename Duration> std::vector<DurationMode> modesIfMultimodal(const Duration* sorted, std::size_t count)
 {
     if (qint64(count) < HistogramOptions().minCountForModes)
         return {};
@@ -256,7 +270,6 @@ std::vector<DurationMode> modesIfMultimodal(const qint64* sorted, std::size_t co
 std::vector<KernelGroupStats> summarizeGroups(const KernelIndex& index, const KernelFilter& filter, bool splitByDevice)
 {
     std::vector<KernelGroupStats> result;
-    const auto& durations = index.sortedDurations();
     const auto& lanes = index.sortedLanes();
     const auto& order = index.order();
     const auto& laneInfo = index.lanes();
@@ -268,22 +281,27 @@ std::vector<KernelGroupStats> summarizeGroups(const KernelIndex& index, const Ke
         const KernelIndex::Group& group = index.groups()[g];
         if (!filter.allowsName(group.name))
             continue;
-        const qint64* values = durations.data() + group.begin;
-        std::size_t count = group.end - group.begin;
-        if (checkLanes || checkRows || splitByDevice) {
-            picked.clear();
-            perDevice.clear();
-            for (std::uint32_t p = group.begin; p < group.end; ++p) {
-                if ((checkLanes && !filter.allowsLane(lanes[p])) || (checkRows && !filter.allowsRow(order[p])))
-                    continue;
-                if (splitByDevice)
-                    perDevice[laneInfo[lanes[p]].device].push_back(durations[p]);
-                else
-                    picked.push_back(durations[p]);
-            }
-            values = picked.data();
-            count = picked.size();
+        if (!checkLanes && !checkRows && !splitByDevice) {
+            index.withSortedDurations([&](const auto* durations) {
+                const auto* values = durations + group.begin;
+                const std::size_t count = group.end - group.begin;
+                result.push_back(
+                    { group.name, -1, int(g), summarizeSorted(values, count), modesIfMultimodal(values, count) });
+            });
+            continue;
         }
+        picked.clear();
+        perDevice.clear();
+        for (std::uint32_t p = group.begin; p < group.end; ++p) {
+            if ((checkLanes && !filter.allowsLane(lanes[p])) || (checkRows && !filter.allowsRow(order[p])))
+                continue;
+            if (splitByDevice)
+                perDevice[laneInfo[lanes[p]].device].push_back(index.sortedDuration(p));
+            else
+                picked.push_back(index.sortedDuration(p));
+        }
+        const qint64* values = picked.data();
+        const std::size_t count = picked.size();
         if (splitByDevice) {
             for (const auto& [device, deviceValues] : perDevice)
                 result.push_back(

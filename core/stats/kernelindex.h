@@ -60,8 +60,19 @@ public:
     const Column<Group>& groups() const { return m_data->groups; }
     /// Kernel rows, grouped by name, ascending duration within a group.
     const Column<std::uint32_t>& order() const { return m_data->order; }
-    /// Durations in order() order.
-    const Column<qint64>& sortedDurations() const { return m_data->durations; }
+    /// Calls @p f with the durations in order() order: a `const std::uint32_t*` when every one fits in 4 bytes
+    /// (each under 4.29 s, as kernels are), else a `const qint64*`.
+    template <typename F> decltype(auto) withSortedDurations(F&& f) const
+    {
+        if (!m_data->narrowDurations.empty())
+            return f(m_data->narrowDurations.data());
+        return f(m_data->durations.data());
+    }
+    /// The duration at position @p p of order().
+    qint64 sortedDuration(std::size_t p) const
+    {
+        return m_data->narrowDurations.empty() ? m_data->durations[p] : qint64(m_data->narrowDurations[p]);
+    }
     /// Lane of each position in order() (a byte each while there are fewer than 255 lanes).
     const IndexColumn<std::uint32_t>& sortedLanes() const { return m_data->sortedLanes; }
     const Column<KernelLane>& lanes() const { return m_data->lanes; }
@@ -81,7 +92,8 @@ public:
     {
         Column<Group> groups;
         Column<std::uint32_t> order;
-        Column<qint64> durations;
+        Column<qint64> durations; ///< empty when narrowDurations holds them
+        Column<std::uint32_t> narrowDurations; ///< when every duration fits, instead of durations
         IndexColumn<std::uint32_t> sortedLanes;
         Column<KernelLane> lanes;
         Column<std::int32_t> groupOfName; ///< by StringRef
@@ -92,6 +104,7 @@ public:
             visit("groups", self.groups);
             visit("order", self.order);
             visit("durations", self.durations);
+            visit("narrowDurations", self.narrowDurations);
             visit("sortedLanes", self.sortedLanes);
             visit("lanes", self.lanes);
             visit("groupOfName", self.groupOfName);

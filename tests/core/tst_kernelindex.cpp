@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/stats/kernelindex.h"
 #include "kernelfixture.h"
+#include "profilebuilder.h"
 
 #include <QTest>
 
 using namespace nsw;
 using namespace nsw::test;
+
+Q_DECLARE_METATYPE(std::vector<qint64>)
 
 class TestKernelIndex : public QObject
 {
@@ -27,6 +30,50 @@ private Q_SLOTS:
         const KernelIndex index(m_profile, KernelNameMode::Demangled);
         QCOMPARE(index.lanes().size(), std::size_t(3)); // (pid1,dev0,s7), (pid1,dev0,s8), (pid2,dev1,s7)
         QCOMPARE(index.groups().size(), std::size_t(2));
+    }
+
+    /// Durations are held in 4 bytes while every one fits (under 4.29 s), else in 8: both read back and summarise
+    /// exactly (hand-worked sorted runs, totals and medians).
+    void durationsOfAnyLength_data()
+    {
+        QTest::addColumn<std::vector<qint64>>("durations"); // in row order, one kernel name
+        QTest::addColumn<std::vector<qint64>>("sorted");
+        QTest::addColumn<qint64>("total");
+        QTest::addColumn<double>("median");
+        QTest::addColumn<qint64>("max");
+        QTest::newRow("all under 4.29 s")
+            << std::vector<qint64> { 30, 10, 20, 40 } << std::vector<qint64> { 10, 20, 30, 40 } << qint64(100) << 25.0
+            << qint64(40);
+        QTest::newRow("one exactly 2^32 - 1 ns")
+            << std::vector<qint64> { 4294967295LL, 10 } << std::vector<qint64> { 10, 4294967295LL }
+            << qint64(4294967305LL) << 2147483652.5 << qint64(4294967295LL);
+        QTest::newRow("one of 5 s") << std::vector<qint64> { 30, 5000000000LL, 10 }
+                                    << std::vector<qint64> { 10, 30, 5000000000LL } << qint64(5000000040LL) << 30.0
+                                    << qint64(5000000000LL);
+    }
+    void durationsOfAnyLength()
+    {
+        QFETCH(std::vector<qint64>, durations);
+        QFETCH(std::vector<qint64>, sorted);
+        QFETCH(qint64, total);
+        QFETCH(double, median);
+        QFETCH(qint64, max);
+        ProfileBuilder b;
+        const ThreadIndex t = b.thread(b.process(1, QStringLiteral("p")), 1);
+        TimeNs at = 1000;
+        for (const qint64 d : durations) {
+            b.kernel(t, at - 10, at - 5, at, at + d, QStringLiteral("k"));
+            at += d + 100;
+        }
+        const KernelIndex index(b.build(), KernelNameMode::Demangled);
+        for (std::size_t p = 0; p < sorted.size(); ++p)
+            QCOMPARE(index.sortedDuration(p), sorted[p]);
+        const std::vector<KernelGroupStats> rows = summarizeKernels(index, {}, false);
+        QCOMPARE(rows.size(), std::size_t(1));
+        QCOMPARE(rows[0].stats.total, total);
+        QCOMPARE(rows[0].stats.median, median);
+        QCOMPARE(rows[0].stats.max, max);
+        QCOMPARE(rows[0].stats.min, sorted.front());
     }
 
     void filters_data()

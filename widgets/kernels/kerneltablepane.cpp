@@ -513,16 +513,19 @@ void KernelTablePane::showHistogram(const KernelGroupStats& stats, const std::ve
     const KernelIndex::Group* group
         = stats.group >= 0 && std::size_t(stats.group) < groups.size() ? &groups[std::size_t(stats.group)] : nullptr;
     const bool wholeGroup = group && rowsByDuration.size() == group->end - group->begin;
-    std::vector<qint64> durations;
-    const qint64* sorted = wholeGroup ? m_index->sortedDurations().data() + group->begin : nullptr;
-    if (!wholeGroup) {
+    DurationHistogram histogram;
+    if (wholeGroup) {
+        histogram = m_index->withSortedDurations([&](const auto* durations) {
+            return durationHistogramSorted(durations + group->begin, rowsByDuration.size());
+        });
+    } else {
         const KernelTable& kernels = m_index->profile()->kernels;
+        std::vector<qint64> durations;
         durations.reserve(rowsByDuration.size());
         for (const std::uint32_t k : rowsByDuration)
             durations.push_back(kernels.end[k] - kernels.start[k]);
-        sorted = durations.data();
+        histogram = durationHistogramSorted(durations.data(), durations.size());
     }
-    const DurationHistogram histogram = durationHistogramSorted(sorted, rowsByDuration.size());
     QString title = countOf(histogram.count, tr("execution"), tr("executions"));
     if (histogram.isMultimodal())
         title += QStringLiteral(" · ") + KernelSummaryModel::modesText(histogram.modes);
