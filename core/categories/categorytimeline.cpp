@@ -29,11 +29,7 @@ public:
             return m_lastIndex;
         auto it = m_byKey.find(key);
         if (it == m_byKey.end()) {
-            int id = device;
-            // Only TARGET_INFO_CUDA_DEVICE tells which GPU a process's ordinal is; without it keep the ordinal.
-            if (!m_profile.cudaDevices.empty())
-                if (const GpuInfo* g = m_profile.gpuFor(process, device))
-                    id = g->id;
+            const int id = m_profile.gpuKey(process, device);
             auto idIt = std::find(ids.begin(), ids.end(), id);
             if (idIt == ids.end()) {
                 ids.push_back(id);

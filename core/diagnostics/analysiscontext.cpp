@@ -2,6 +2,7 @@
 #include "core/diagnostics/analysiscontext.h"
 
 #include "core/profile/capturespan.h"
+#include "core/profile/gpukey.h"
 
 #include <QRegularExpression>
 #include <map>
@@ -66,33 +67,25 @@ namespace {
 /// process's devices cannot be mapped to GPUs).
 void addDevices(const Profile& p, AnalysisRows& rows)
 {
-    const bool mapped = !p.cudaDevices.empty();
-    std::map<std::pair<ProcessIndex, int>, int> keyOf;
-    std::map<int, QString> labels;
-    auto deviceKey = [&](ProcessIndex process, int ordinal) {
-        const auto [it, inserted] = keyOf.try_emplace({ process, ordinal }, ordinal);
-        if (inserted) {
-            const GpuInfo* gpu = mapped ? p.gpuFor(process, ordinal) : nullptr;
-            it->second = gpu ? gpu->id : ordinal;
-            if (!labels.count(it->second))
-                labels[it->second] = gpu
-                    ? (gpu->name.isEmpty() ? QStringLiteral("GPU %1").arg(gpu->id)
-                                           : QStringLiteral("GPU %1 (%2)").arg(gpu->id).arg(gpu->name))
-                    : p.deviceLabel(process, ordinal);
-        }
-        return it->second;
-    };
+    GpuKeyOfRow keyOf(p);
     auto deviceKeys = [&](const GpuActivityColumns& t, IndexColumn<std::int32_t>& out) {
         out.reserve(t.size());
-        for (std::size_t i = 0; i < t.size(); ++i) {
-            const ProcessIndex process = i < t.process.size() ? t.process[i] : kNoIndex;
-            const int ordinal = i < t.device.size() ? t.device[i] : 0;
-            out.push_back(deviceKey(process, ordinal));
-        }
+        for (std::size_t i = 0; i < t.size(); ++i)
+            out.push_back(keyOf(t, i));
         out.compact();
     };
     deviceKeys(p.kernels, rows.kernelDevice);
     deviceKeys(p.memops, rows.memOpDevice);
+    std::map<int, QString> labels;
+    for (const auto& [pair, key] : keyOf.seen()) {
+        if (labels.count(key))
+            continue;
+        const auto [process, ordinal] = pair;
+        const GpuInfo* gpu = p.cudaDevices.empty() ? nullptr : p.gpuFor(process, ordinal);
+        labels[key] = gpu ? (gpu->name.isEmpty() ? QStringLiteral("GPU %1").arg(gpu->id)
+                                                 : QStringLiteral("GPU %1 (%2)").arg(gpu->id).arg(gpu->name))
+                          : p.deviceLabel(process, ordinal);
+    }
     for (const auto& [key, label] : labels)
         rows.devices.push_back({ key, label });
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "gpubusy.h"
 
+#include "core/profile/gpukey.h"
 #include "core/util/hugepages.h"
 
 #include <algorithm>
@@ -25,42 +26,11 @@ template <class F> bool forEachGpuOperation(const Profile& p, F&& f)
     return true;
 }
 
-/// The GPU (by id) of a kernel or memory operation row: its placement (process, device ordinal) mapped through the
-/// export's CUDA devices when it has them, else the ordinal.
-class GpuOfRow
-{
-public:
-    explicit GpuOfRow(const Profile& p)
-        : m_p(p)
-    { }
-
-    int operator()(const GpuActivityColumns& t, std::size_t i)
-    {
-        const ProcessIndex process = i < t.process.size() ? t.process[i] : kNoIndex;
-        const int ordinal = i < t.device.size() ? t.device[i] : 0;
-        if (m_lastGpu >= 0 && m_lastKey == std::make_pair(process, ordinal))
-            return m_lastGpu; // consecutive rows mostly share their GPU
-        const auto [it, inserted] = m_gpuOf.try_emplace({ process, ordinal }, ordinal);
-        if (inserted && !m_p.cudaDevices.empty())
-            if (const GpuInfo* gpu = m_p.gpuFor(process, ordinal))
-                it->second = gpu->id;
-        m_lastKey = { process, ordinal };
-        m_lastGpu = it->second;
-        return m_lastGpu;
-    }
-
-private:
-    const Profile& m_p;
-    std::map<std::pair<ProcessIndex, int>, int> m_gpuOf;
-    std::pair<ProcessIndex, int> m_lastKey { kNoIndex, -1 };
-    int m_lastGpu = -1;
-};
-
 } // namespace
 
 std::map<int, TimeNs> gpuBusyWithin(const Profile& profile, TimeNs start, TimeNs end)
 {
-    GpuOfRow gpuOf(profile);
+    GpuKeyOfRow gpuOf(profile);
     // Only what reaches into the window is held (Compare asks for an iteration as well as for the whole capture).
     const auto inWindow
         = [&](const GpuActivityColumns& t, std::size_t i) { return t.end[i] > start && t.start[i] < end; };

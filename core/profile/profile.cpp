@@ -68,6 +68,15 @@ const GpuInfo* Profile::gpuFor(ProcessIndex process, int cudaDevice) const
     return &gpus[0];
 }
 
+int Profile::gpuKey(ProcessIndex process, int cudaDevice) const
+{
+    // Without TARGET_INFO_CUDA_DEVICE, gpuFor may name a model for an ordinal but never proves which GPU it is.
+    if (cudaDevices.empty())
+        return cudaDevice;
+    const GpuInfo* gpu = gpuFor(process, cudaDevice);
+    return gpu ? gpu->id : cudaDevice;
+}
+
 QString Profile::deviceLabel(ProcessIndex process, int cudaDevice) const
 {
     const GpuInfo* gpu = gpuFor(process, cudaDevice);

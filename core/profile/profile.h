@@ -371,6 +371,9 @@ public:
     QString memOpName(std::uint8_t copyKind) const;
     /// The GPU a process's CUDA ordinal refers to, or nullptr when it cannot be told (schema doc §6).
     const GpuInfo* gpuFor(ProcessIndex process, int cudaDevice) const;
+    /// One key per GPU, to group work by device: the GPU's id when the export maps each process's CUDA ordinals to
+    /// GPUs (TARGET_INFO_CUDA_DEVICE), else the ordinal itself (GpuKeyOfRow for a pass over rows).
+    int gpuKey(ProcessIndex process, int cudaDevice) const;
     /// "GPU 0 (NVIDIA H100 80GB HBM3)", or "GPU 0" when the model is unknown or ambiguous.
     QString deviceLabel(ProcessIndex process, int cudaDevice) const;
     /// Distinct CUDA ordinals with kernel or memory activity.

@@ -104,9 +104,8 @@ int TimelineIndexBuilder::gpuKey(ProcessIndex process, int device)
     const std::int64_t key = (std::int64_t(process) << 32) | std::uint32_t(device);
     if (const auto it = m_gpuKeys.find(key); it != m_gpuKeys.end())
         return it->second;
-    // Group by the GPU itself when the export maps each process's ordinals to GPUs; else by the ordinal.
     const GpuInfo* gpu = m_profile.gpuFor(process, device);
-    const int group = (!m_profile.cudaDevices.empty() && gpu) ? gpu->id : device;
+    const int group = m_profile.gpuKey(process, device);
     m_gpuKeys.emplace(key, group);
     m_gpuLabels.emplace(group, gpuLabel(group, gpu));
     return group;
