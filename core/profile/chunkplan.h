@@ -22,8 +22,9 @@ struct RowRange
 };
 
 /// Ranges of about @p chunkRows rows each, in rowid order, covering the whole table. nsys writes rowids 1..n, which
-/// are split by arithmetic; a table whose rowids have gaps (one row at 2^62...) is split by walking its rowids
-/// (keyset), so the number of ranges follows the number of rows, never the span of the rowids.
+/// are split by arithmetic once a b-tree seek at each range's edges finds a row there; a table with gaps at the edges
+/// (one row at 2^62...) is split by walking its rowids (keyset), so the number of ranges follows the number of rows,
+/// never the span of the rowids.
 [[nodiscard]] Result<std::vector<RowRange>> planChunks(
     const SqliteDb& db, const QString& table, qint64 chunkRows, const CancelToken& cancel = CancelToken::never());
 

@@ -739,12 +739,30 @@ private Q_SLOTS:
         // of 10k rows as a whole 2M one).
         QTest::addRow("dense rowids, chunks of 1") << QStringLiteral("SELECT 1;") << qint64(1) << 4 << qint64(4);
         QTest::addRow("dense rowids, chunks of 3") << QStringLiteral("SELECT 1;") << qint64(3) << 2 << qint64(4);
+        // 131 rows, rowids 1..131 (each INSERT doubles the table, the last adds 3): 66 chunks of 2. Each chunk's
+        // edges are rows: its chunks are split by arithmetic, not by walking every rowid (which reads the whole
+        // table), and the last one counts 1 row, not 2.
+        const QString grow
+            = QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;")
+                  .repeated(5)
+            + QStringLiteral(
+                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 3;");
+        QTest::addRow("dense rowids, 66 chunks of 2") << grow << qint64(2) << 66 << qint64(131);
+        // Rowid 5 missing: the chunk from 5 starts on no row, so the rowids are walked (65 chunks for 130 rows).
+        QTest::addRow("a gap at a chunk's edge, 130 rows in chunks of 2")
+            << grow + QStringLiteral("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid = 5;") << qint64(2) << 65
+            << qint64(-1);
+        // Rowid 5 missing in chunks of 3: every chunk's edges are rows, the gap is inside the chunk [4, 7):
+        // arithmetic chunks, whose estimates count the missing row.
+        QTest::addRow("a gap inside a chunk, 130 rows in chunks of 3")
+            << grow + QStringLiteral("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid = 5;") << qint64(3) << 44
+            << qint64(131);
         QTest::addRow("row at 2^62, chunks of 1") << gap << qint64(1) << 4 << qint64(-1);
         QTest::addRow("row at 2^62, chunks of 3") << gap << qint64(3) << 2 << qint64(-1);
         QTest::addRow("row at 2^62, chunks of 2M") << gap << qint64(2'000'000) << 1 << qint64(-1);
         QTest::addRow("rowids at both extremes, chunks of 1") << extremes << qint64(1) << 4 << qint64(-1);
         QTest::addRow("rowids at both extremes, one chunk asked")
-            << extremes << std::numeric_limits<qint64>::max() << 3 << qint64(-1);
+            << extremes << std::numeric_limits<qint64>::max() << 1 << qint64(-1);
     }
     void chunkPlanFollowsRowsNotRowids()
     {
