@@ -121,6 +121,48 @@ private Q_SLOTS:
         QCOMPARE(pane.exportablePlot(), pane.plot());
     }
 
+    /// Without NVLink data the pane says so under Attach and Link peaks, at the top of the pane: no plot, no controls
+    /// of data it does not have (in a 370 px dock at 1366x768 they took six rows over a plot 48 px high).
+    void withoutDataOnlyAttachAndTheMessageShow()
+    {
+        Workbench wb;
+        NvlinkPane pane(&wb);
+        pane.resize(370, 300);
+        pane.show();
+        const auto shownButtons = [&pane]() {
+            QStringList texts;
+            for (const QToolButton* b : pane.findChildren<QToolButton*>())
+                if (b->isVisible())
+                    texts << b->text();
+            texts.sort();
+            return texts;
+        };
+        QVERIFY(!pane.views()->isVisible());
+        QVERIFY(pane.messageLabel()->isVisible());
+        QCOMPARE(pane.messageText(), qs("No profile open."));
+
+        ProfileSession* session = makeSession(scenarioProfile());
+        wb.addSession(session);
+        QVERIFY(!pane.views()->isVisible());
+        QVERIFY(!pane.sourceSelector()->isVisible());
+        QCOMPARE(shownButtons(), QStringList({ qs("Attach…"), qs("Link peaks…") }));
+        QVERIFY(pane.messageLabel()->isVisible());
+        QVERIFY(pane.messageText().startsWith(qs("No NVLink data for this profile.")));
+        // The message right under the buttons, not pushed down or centred in the empty pane.
+        QVERIFY2(pane.messageLabel()->geometry().bottom() < pane.height() / 2,
+            qPrintable(QString::number(pane.messageLabel()->geometry().bottom())));
+
+        QTemporaryDir dir;
+        const QString bin = writeFile(dir, qs("nvlink_trace_gpu0.bin"), scenarioRecording());
+        QVERIFY(!bin.isEmpty());
+        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [](const QStringList&, const QStringList&) {});
+        QTRY_VERIFY(pane.peakModel()->rowCount() > 0);
+        QVERIFY(pane.views()->isVisible());
+        QVERIFY(pane.plot()->isVisible());
+        QVERIFY(pane.sourceSelector()->isVisible());
+        QVERIFY(shownButtons().contains(qs("Export")));
+    }
+
     void peaksKernelsAndLinkedSelection()
     {
         QTemporaryDir dir;

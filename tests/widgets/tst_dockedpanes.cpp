@@ -3,6 +3,7 @@
 // the screen), two profiles open: each table's name column and key numbers inside its viewport, rows to read, the
 // timeline a third of the window, the NVLink peak list a tab of its own, every dock tab titled whole; and the pane
 // maximised and restored.
+#include "../nvlink/nvf1bytes.h"
 #include "app/mainwindow.h"
 #include "app/panemaximizer.h"
 #include "core/controllers/categorycontroller.h"
@@ -15,6 +16,7 @@
 #include "oracleexports.h"
 #include "widgets/compare/comparepane.h"
 #include "widgets/kernels/kerneltablepane.h"
+#include "widgets/nvlink/nvlinkattach.h"
 #include "widgets/nvlink/nvlinkpane.h"
 #include "widgets/nvtx/nvtxpane.h"
 #include "widgets/shell/docktitlebar.h"
@@ -24,12 +26,14 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStyle>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeView>
@@ -172,11 +176,30 @@ private Q_SLOTS:
                 >= 16 * tv->fontMetrics().averageCharWidth(),
             qPrintable(where(tv, NvtxTreeModel::RangeColumn)));
 
-        // NVLink: the peak list is a tab beside the plot, the plot in front.
+        // NVLink without data (these exports have none): the message whole at the top, no empty plot squeezed under
+        // rows of disabled controls. Then, with a recording attached, the peak list is a tab beside the plot.
         QDockWidget* nvlinkDock = raised(w, "nvlink");
         auto* nvlink = qobject_cast<NvlinkPane*>(w.pane(s("nvlink")));
         QTRY_VERIFY(nvlinkDock->isVisible());
         QTabWidget* views = nvlink->views();
+        QVERIFY(!views->isVisible());
+        QLabel* message = nvlink->messageLabel();
+        QVERIFY(message->isVisible() && message->text().startsWith(s("No NVLink data for this profile.")));
+        QVERIFY2(message->heightForWidth(message->width()) <= message->height()
+                && message->geometry().bottom() < nvlink->height(),
+            qPrintable(s("message %1 px high in %2, needs %3")
+                           .arg(message->height())
+                           .arg(nvlink->height())
+                           .arg(message->heightForWidth(message->width()))));
+        QTemporaryDir dir;
+        const QString bin = dir.filePath(s("nvlink_trace_gpu0.bin"));
+        Nvf1Builder recording;
+        for (int p = 0; p <= 20; ++p)
+            recording.poll(1700000000000000 + p * 1000, { { std::uint64_t(p * p), std::uint64_t(p) } });
+        QVERIFY(recording.write(bin));
+        attachNvlinkRecordings(
+            w.workbench()->current(), { { bin, 0 } }, nullptr, [](const QStringList&, const QStringList&) {});
+        QTRY_VERIFY(views->isVisible());
         QCOMPARE(views->count(), 2);
         QVERIFY(views->isVisible());
         views->setCurrentIndex(1);

@@ -80,14 +80,17 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     QToolButton* exportButton = menuButton(tr("Export"), exportMenu, this);
 
     // The controls wrap onto more rows in a narrow dock instead of being squeezed; a label stays with its field.
+    // Without NVLink data only Attach and Link peaks are shown: the rest would wrap over several rows and squeeze an
+    // empty plot (at 1366x768 the pane showed six rows of disabled controls over a plot 48 px high).
+    m_dataControls
+        = { labelledField(tr("Source:"), m_source, this), m_view, m_tx, m_rx, m_linksButton, m_unit, m_top, m_ncclOnly,
+              labelledField(tr("NVML clock offset:"), m_offset, this), labelledField(tr("GPU model:"), m_model, this) };
     auto* controls = new FlowLayout;
-    controls->addWidget(labelledField(tr("Source:"), m_source, this));
-    for (QWidget* w : std::initializer_list<QWidget*> { m_view, m_tx, m_rx, m_linksButton, m_unit, m_top, m_ncclOnly })
+    for (QWidget* w : m_dataControls)
         controls->addWidget(w);
-    controls->addWidget(labelledField(tr("NVML clock offset:"), m_offset, this));
-    controls->addWidget(labelledField(tr("GPU model:"), m_model, this));
     for (QWidget* w : std::initializer_list<QWidget*> { peaksButton, attach, exportButton })
         controls->addWidget(w);
+    m_dataControls.push_back(exportButton);
     m_alignment->setWordWrap(true);
 
     // The peak list in a tab of its own beside the plot: under it, a docked pane left it a few unreadable rows
@@ -105,6 +108,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     layout->addWidget(m_placementBanner);
     layout->addWidget(m_message);
     layout->addWidget(m_views, 1);
+    layout->addStretch(); // under the message while there is no data to plot
 
     exportMenu->addAction(
         tr("Plot as PNG…"), this, [this]() { exportPlotInteractively(*m_plot, exportBaseName(), this); });
@@ -436,6 +440,10 @@ void NvlinkPane::recompute()
 {
     std::shared_ptr<const void> keepAlive;
     const std::vector<const ThroughputSeries*> series = selectedSeries(keepAlive);
+    const bool haveData = session() && m_source->count() > 0;
+    m_views->setVisible(haveData);
+    for (QWidget* w : m_dataControls)
+        w->setVisible(haveData);
     if (!session() || series.empty()) {
         m_job.cancel();
         m_computed.reset();

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -131,6 +132,7 @@ private:
     QWidget* m_placementBanner;
     QLabel* m_placementWarning;
     QToolButton* m_alignButton;
+    std::vector<QWidget*> m_dataControls; ///< hidden, with the views, while the profile has no NVLink data
     QTabWidget* m_views;
     NvlinkPlot* m_plot;
     NvlinkPeakList* m_peaks;
