@@ -122,7 +122,8 @@ private Q_SLOTS:
     }
 
     /// Without NVLink data the pane says so under Attach and Link peaks, at the top of the pane: no plot, no controls
-    /// of data it does not have (in a 370 px dock at 1366x768 they took six rows over a plot 48 px high).
+    /// of data it does not have (in a 370 px dock at 1366x768 they took six rows over a plot 48 px high). With data,
+    /// the setup done once (clock offset, GPU model, Link peaks, Attach) waits under More.
     void withoutDataOnlyAttachAndTheMessageShow()
     {
         Workbench wb;
@@ -161,6 +162,14 @@ private Q_SLOTS:
         QVERIFY(pane.plot()->isVisible());
         QVERIFY(pane.sourceSelector()->isVisible());
         QVERIFY(shownButtons().contains(qs("Export")));
+        // The setup a session needs once is under More.
+        QVERIFY(!pane.clockOffsetBox()->isVisible());
+        QVERIFY(!shownButtons().contains(qs("Attach…")));
+        pane.moreButton()->click();
+        QVERIFY(pane.clockOffsetBox()->isVisible());
+        QVERIFY(shownButtons().contains(qs("Attach…")) && shownButtons().contains(qs("Link peaks…")));
+        pane.moreButton()->click();
+        QVERIFY(!pane.clockOffsetBox()->isVisible());
     }
 
     void peaksKernelsAndLinkedSelection()

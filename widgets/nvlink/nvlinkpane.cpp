@@ -79,18 +79,29 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     auto* exportMenu = new QMenu(this);
     QToolButton* exportButton = menuButton(tr("Export"), exportMenu, this);
 
-    // The controls wrap onto more rows in a narrow dock instead of being squeezed; a label stays with its field.
-    // Without NVLink data only Attach and Link peaks are shown: the rest would wrap over several rows and squeeze an
-    // empty plot (at 1366x768 the pane showed six rows of disabled controls over a plot 48 px high).
-    m_dataControls
-        = { labelledField(tr("Source:"), m_source, this), m_view, m_tx, m_rx, m_linksButton, m_unit, m_top, m_ncclOnly,
-              labelledField(tr("NVML clock offset:"), m_offset, this), labelledField(tr("GPU model:"), m_model, this) };
+    // The controls wrap onto more rows in a narrow dock instead of being squeezed; a label stays with its field. The
+    // setup a session needs once (clock offset, GPU model, link peaks, more recordings) is under More: all in sight
+    // took six rows of a 370 px dock at 1366x768 and left the plot ~60 px. Without NVLink data only Attach and Link
+    // peaks show, with the message under them.
+    m_moreButton = new QToolButton(this);
+    m_moreButton->setText(tr("More"));
+    m_moreButton->setCheckable(true);
+    m_moreButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_moreButton->setArrowType(Qt::RightArrow);
+    m_moreButton->setToolTip(tr("NVML clock offset, GPU model, link peaks, attach recordings"));
+    QWidget* offsetField = labelledField(tr("NVML clock offset:"), m_offset, this);
+    QWidget* modelField = labelledField(tr("GPU model:"), m_model, this);
+    m_dataControls = { labelledField(tr("Source:"), m_source, this), m_view, m_tx, m_rx, m_linksButton, m_unit, m_top,
+        m_ncclOnly, exportButton, m_moreButton, offsetField, modelField };
     auto* controls = new FlowLayout;
-    for (QWidget* w : m_dataControls)
+    for (QWidget* w : std::initializer_list<QWidget*> { m_dataControls[0], m_view, m_tx, m_rx, m_linksButton, m_unit,
+             m_top, m_ncclOnly, exportButton, m_moreButton })
         controls->addWidget(w);
-    for (QWidget* w : std::initializer_list<QWidget*> { peaksButton, attach, exportButton })
-        controls->addWidget(w);
-    m_dataControls.push_back(exportButton);
+    m_more = new QWidget(this);
+    auto* more = new FlowLayout(m_more);
+    more->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* w : std::initializer_list<QWidget*> { offsetField, modelField, peaksButton, attach })
+        more->addWidget(w);
     m_alignment->setWordWrap(true);
 
     // The peak list in a tab of its own beside the plot: under it, a docked pane left it a few unreadable rows
@@ -104,6 +115,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(controls);
+    layout->addWidget(m_more);
     layout->addWidget(m_alignment);
     layout->addWidget(m_placementBanner);
     layout->addWidget(m_message);
@@ -120,6 +132,7 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
 
     connect(attach, &QToolButton::clicked, this, [this]() { attachNvlinkRecordingInteractively(session(), this); });
     connect(peaksButton, &QToolButton::clicked, this, &NvlinkPane::editLinkPeaks);
+    connect(m_moreButton, &QToolButton::toggled, this, &NvlinkPane::showControls);
     connect(m_source, &QComboBox::currentIndexChanged, this, &NvlinkPane::onSourceChanged);
     for (QCheckBox* c : { m_tx, m_rx, m_ncclOnly })
         connect(c, &QCheckBox::toggled, this, &NvlinkPane::recompute);
@@ -436,14 +449,21 @@ void NvlinkPane::updateAlignmentLabel()
                  "use the offset to line it up."));
 }
 
-void NvlinkPane::recompute()
+void NvlinkPane::showControls()
 {
-    std::shared_ptr<const void> keepAlive;
-    const std::vector<const ThroughputSeries*> series = selectedSeries(keepAlive);
     const bool haveData = session() && m_source->count() > 0;
     m_views->setVisible(haveData);
     for (QWidget* w : m_dataControls)
         w->setVisible(haveData);
+    m_more->setVisible(!haveData || m_moreButton->isChecked());
+    m_moreButton->setArrowType(m_more->isVisibleTo(this) ? Qt::DownArrow : Qt::RightArrow);
+}
+
+void NvlinkPane::recompute()
+{
+    std::shared_ptr<const void> keepAlive;
+    const std::vector<const ThroughputSeries*> series = selectedSeries(keepAlive);
+    showControls();
     if (!session() || series.empty()) {
         m_job.cancel();
         m_computed.reset();

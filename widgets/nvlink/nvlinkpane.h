@@ -63,6 +63,8 @@ public:
     /// The notes above the plot (recording, units, focus) as a person reads them.
     QString messageText() const;
     QDoubleSpinBox* clockOffsetBox() const { return m_offset; }
+    /// Shows the clock offset, GPU model, Link peaks and Attach.
+    QToolButton* moreButton() const { return m_moreButton; }
     QLabel* alignmentLabel() const { return m_alignment; }
     QLabel* messageLabel() const { return m_message; }
     /// The warning shown when the recording does not overlap the capture, and its "Align…" button.
@@ -96,6 +98,8 @@ private:
     void onSourceChanged();
     void rebuildLinksMenu();
     void recompute();
+    /// The controls for the data there is: without NVLink data only Attach and Link peaks.
+    void showControls();
     void showComputed(const std::shared_ptr<Computed>& c);
     void updateAlignmentLabel();
     /// The current source set against the profile (core's setUpNvlinkSource(), as the nvlink command does): clock
@@ -132,6 +136,8 @@ private:
     QWidget* m_placementBanner;
     QLabel* m_placementWarning;
     QToolButton* m_alignButton;
+    QToolButton* m_moreButton = nullptr; ///< shows m_more
+    QWidget* m_more = nullptr; ///< clock offset, GPU model, link peaks, attach
     std::vector<QWidget*> m_dataControls; ///< hidden, with the views, while the profile has no NVLink data
     QTabWidget* m_views;
     NvlinkPlot* m_plot;
