@@ -1,25 +1,41 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // FlowLayout as a person sees it: controls keep their own width, wrap onto more rows when the pane is narrow, never
 // overlap and never leave the pane; the NVLink pane's controls in a narrow dock.
-#include "core/session/workbench.h"
+#include "../nvlink/nvlinkscenario.h"
 #include "core/controllers/categorycontroller.h"
-#include "widgets/common/flowlayout.h"
 #include "core/controllers/comparecontroller.h"
+#include "core/session/profilesession.h"
+#include "core/session/workbench.h"
+#include "core/stats/kernelindex.h"
+#include "widgets/common/flowlayout.h"
 #include "widgets/compare/comparepane.h"
+#include "widgets/nvlink/nvlinkattach.h"
 #include "widgets/nvlink/nvlinkpane.h"
 
 #include <QAbstractSpinBox>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QVBoxLayout>
 
 using namespace nsw;
 
 namespace {
+
+/// A session of the NVLink scenario's profile (tests/nvlink/nvlinkscenario.h), without its recording.
+ProfileSession* nvlinkScenarioSession()
+{
+    LoadedProfile loaded;
+    loaded.profile = test::scenarioProfile();
+    loaded.kernelIndex = std::make_shared<KernelIndex>(loaded.profile, KernelNameMode::Demangled);
+    loaded.load.profile = loaded.profile;
+    return new ProfileSession(loaded);
+}
 
 /// Every visible descendant control of @p root: inside it, not squeezed below its size hint, not overlapping another.
 void checkControls(QWidget& root, const QList<QWidget*>& controls)
@@ -129,6 +145,8 @@ private Q_SLOTS:
         QCOMPARE(requests.count, 0);
     }
 
+    /// With a recording attached (without data the pane shows only Attach and Link peaks) and More open: every
+    /// control above the plot, in the labelled fields and under More too.
     void nvlinkControlsInANarrowDock()
     {
         Workbench wb;
@@ -136,14 +154,26 @@ private Q_SLOTS:
         pane.resize(360, 700);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        ProfileSession* session = nvlinkScenarioSession();
+        wb.addSession(session);
+        QTemporaryDir dir;
+        const QString bin = dir.filePath(QStringLiteral("nvlink_trace_gpu0.bin"));
+        QFile file(bin);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(test::scenarioRecording()) > 0);
+        file.close();
+        attachNvlinkRecordings(session, { { bin, 0 } }, nullptr, [](const QStringList&, const QStringList&) {});
+        QTRY_VERIFY(pane.sourceSelector()->isVisible());
+        pane.moreButton()->click();
         QList<QWidget*> controls;
         for (QWidget* w : pane.findChildren<QWidget*>()) {
-            if (!w->isVisible() || w->parentWidget() != &pane)
+            if (!w->isVisible() || pane.views()->isAncestorOf(w))
                 continue;
-            if (qobject_cast<QComboBox*>(w) || qobject_cast<QCheckBox*>(w) || qobject_cast<QAbstractButton*>(w))
+            if (qobject_cast<QComboBox*>(w) || qobject_cast<QCheckBox*>(w) || qobject_cast<QAbstractButton*>(w)
+                || qobject_cast<QAbstractSpinBox*>(w))
                 controls << w;
         }
-        QVERIFY(controls.size() >= 8);
+        // Source, view, TX, RX, Links, unit, Top, NCCL only, Export, More, offset, GPU model, Link peaks, Attach.
+        QCOMPARE(controls.size(), 14);
         checkControls(pane, controls);
         QVERIFY(pane.sourceSelector()->width() >= pane.sourceSelector()->minimumSizeHint().width());
     }
