@@ -89,14 +89,15 @@ NvlinkPane::NvlinkPane(Workbench* workbench, QWidget* parent)
     m_moreButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     m_moreButton->setArrowType(Qt::RightArrow);
     m_moreButton->setToolTip(tr("NVML clock offset, GPU model, link peaks, attach recordings"));
+    QWidget* sourceField = labelledField(tr("Source:"), m_source, this);
     QWidget* offsetField = labelledField(tr("NVML clock offset:"), m_offset, this);
     QWidget* modelField = labelledField(tr("GPU model:"), m_model, this);
-    m_dataControls = { labelledField(tr("Source:"), m_source, this), m_view, m_tx, m_rx, m_linksButton, m_unit, m_top,
-        m_ncclOnly, exportButton, m_moreButton, offsetField, modelField };
     auto* controls = new FlowLayout;
-    for (QWidget* w : std::initializer_list<QWidget*> { m_dataControls[0], m_view, m_tx, m_rx, m_linksButton, m_unit,
-             m_top, m_ncclOnly, exportButton, m_moreButton })
+    for (QWidget* w : std::initializer_list<QWidget*> {
+             sourceField, m_view, m_tx, m_rx, m_linksButton, m_unit, m_top, m_ncclOnly, exportButton, m_moreButton })
         controls->addWidget(w);
+    m_dataControls = { sourceField, m_view, m_tx, m_rx, m_linksButton, m_unit, m_top, m_ncclOnly, exportButton,
+        m_moreButton, offsetField, modelField };
     m_more = new QWidget(this);
     auto* more = new FlowLayout(m_more);
     more->setContentsMargins(0, 0, 0, 0);
