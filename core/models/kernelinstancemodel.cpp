@@ -110,13 +110,50 @@ void KernelInstanceModel::filterRows()
 {
     if (!m_durationFilter || !m_profile) {
         m_rows = m_allRows;
-        return;
+    } else {
+        auto rows = std::make_shared<std::vector<std::uint32_t>>();
+        for (const std::uint32_t k : *m_allRows)
+            if (m_durationFilter->contains(durationOf(k)))
+                rows->push_back(k);
+        m_rows = std::move(rows);
     }
-    auto rows = std::make_shared<std::vector<std::uint32_t>>();
-    for (const std::uint32_t k : *m_allRows)
-        if (m_durationFilter->contains(durationOf(k)))
-            rows->push_back(k);
-    m_rows = std::move(rows);
+    m_shown = std::min(m_rows->size(), kRowsPerFetch);
+}
+
+int KernelInstanceModel::rows() const
+{
+    return int(std::min(m_rows->size(), m_shown));
+}
+
+bool KernelInstanceModel::canFetchMore(const QModelIndex& parent) const
+{
+    return !parent.isValid() && m_shown < m_rows->size();
+}
+
+void KernelInstanceModel::fetchMore(const QModelIndex& parent)
+{
+    if (canFetchMore(parent))
+        showRowsUpTo(m_shown + kRowsPerFetch - 1);
+}
+
+void KernelInstanceModel::showRowsUpTo(std::size_t row)
+{
+    const std::size_t shown = std::min(m_rows->size(), row + 1);
+    if (shown <= m_shown)
+        return;
+    beginInsertRows({}, int(m_shown), int(shown - 1));
+    m_shown = shown;
+    endInsertRows();
+}
+
+int KernelInstanceModel::showRowOfKernel(std::uint32_t kernelRow)
+{
+    const auto it = std::find(m_rows->begin(), m_rows->end(), kernelRow);
+    if (it == m_rows->end())
+        return -1;
+    const std::size_t row = std::size_t(it - m_rows->begin());
+    showRowsUpTo(row);
+    return int(row);
 }
 
 void KernelInstanceModel::clear()
@@ -188,6 +225,8 @@ void KernelInstanceModel::applyOrder(std::vector<std::uint32_t> rows)
         for (std::size_t i = 0; i < m_rows->size(); ++i)
             if (const auto it = newRow.find((*m_rows)[i]); it != newRow.end())
                 it->second = int(i);
+        // The rows shown stay as many: a selection sorted past them is dropped (the rows keep their count through a
+        // layout change).
         QModelIndexList moved;
         for (int i = 0; i < persistent.size(); ++i)
             moved.append(index(newRow.at(kernels[std::size_t(i)]), persistent[i].column()));
@@ -202,6 +241,7 @@ std::unique_ptr<QAbstractItemModel> KernelInstanceModel::csvSnapshot() const
     copy->m_profile = m_profile;
     copy->m_allRows = m_rows; // the rows as listed, filtered and sorted: shared, not copied
     copy->m_rows = m_rows;
+    copy->m_shown = m_rows->size(); // every row, not only those fetched into the view
     copy->moveToThread(nullptr);
     return copy;
 }

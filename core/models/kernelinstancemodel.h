@@ -57,6 +57,16 @@ public:
     /// Every execution given to setInstances(), whatever the duration filter, in the order given.
     const std::vector<std::uint32_t>& allKernelRows() const { return *m_allRows; }
     std::uint32_t kernelRowAt(int row) const { return (*m_rows)[std::size_t(row)]; }
+    /// Executions listed (within the duration filter), fetched into the view or not.
+    std::size_t listedCount() const { return m_rows->size(); }
+    /// The row of @p kernelRow, fetched into the view first when it lies past the rows shown; -1 when not listed.
+    int showRowOfKernel(std::uint32_t kernelRow);
+
+    /// Rows are handed to views kRowsPerFetch at a time (more when scrolled to the end): a view's header keeps a
+    /// section per row, and 12.9M executions given at once held the GUI thread ~130-180 ms (40M-kernel export).
+    static constexpr std::size_t kRowsPerFetch = 2'000'000;
+    bool canFetchMore(const QModelIndex& parent) const override;
+    void fetchMore(const QModelIndex& parent) override;
     const ProfilePtr& profile() const { return m_profile; }
 
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
@@ -71,12 +81,14 @@ Q_SIGNALS:
     void sortingChanged(bool sorting);
 
 protected:
-    int rows() const override { return int(m_rows->size()); }
+    int rows() const override;
     QVariant rowData(int row, int role) const override;
 
 private:
     qint64 durationOf(std::uint32_t kernelRow) const;
+    /// Sets m_rows from m_allRows and the duration filter; shows the first kRowsPerFetch.
     void filterRows();
+    void showRowsUpTo(std::size_t row);
     /// Sorts m_rows by the current sort column: at once when few, else in the background.
     void sortRows();
     /// Takes @p rows (m_rows in a new order) as the order shown, keeping selections on their kernels.
@@ -92,6 +104,7 @@ private:
     ProfilePtr m_profile;
     Rows m_allRows = noRows();
     Rows m_rows = noRows(); ///< m_allRows within the duration filter, in the sort order
+    std::size_t m_shown = 0; ///< the first rows of m_rows the model hands to views
     std::optional<DurationRange> m_durationFilter;
     int m_sortColumn = -1;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;

@@ -88,7 +88,7 @@ int main(int argc, char** argv)
     report("sort its executions by duration", t.elapsed());
 
     std::printf("kernels: %zu, names: %zu, executions of the most frequent: %d\n", loaded.profile->kernels.size(),
-        index.groups().size(), instances.rowCount());
+        index.groups().size(), int(instances.listedCount()));
     std::printf("worst: %lld ms (target 100 ms): %s\n", static_cast<long long>(worst), worst <= 100 ? "ok" : "MISSED");
     return 0;
 }

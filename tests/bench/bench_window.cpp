@@ -273,8 +273,8 @@ int main(int argc, char** argv)
     const double sortSeconds = seconds(sortClock);
     std::printf(
         "executions: %d rows, CSV %.0f MiB in %.2f s (peak RSS %.0f MiB by then), sorted by duration in %.2f s\n",
-        instances->rowCount(), double(QFileInfo(csv).size()) / 1048576.0, exportSeconds, rssAfterExport / 1048576.0,
-        sortSeconds);
+        int(instances->listedCount()), double(QFileInfo(csv).size()) / 1048576.0, exportSeconds,
+        rssAfterExport / 1048576.0, sortSeconds);
 
     machinePauses.stop();
     if (machinePauses.watching())

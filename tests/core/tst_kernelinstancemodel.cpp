@@ -122,6 +122,37 @@ private Q_SLOTS:
         QCOMPARE(model.kernelRowAt(0), rows[2]);
     }
 
+    /// Past kRowsPerFetch executions a view gets them a page at a time: fetchMore() adds the next page (a view calls it
+    /// when scrolled to the end), selecting an execution further down adds the rows up to it, the CSV snapshot holds
+    /// every row. Rows: kernel 0 listed n - 1 times, then kernel 1 once, last.
+    void manyRowsAreFetchedAPageAtATime()
+    {
+        const std::size_t page = KernelInstanceModel::kRowsPerFetch;
+        const std::size_t n = page * 2 + page / 2;
+        std::vector<std::uint32_t> rows(n, 0);
+        rows.back() = 1;
+        // No QAbstractItemModelTester: it calls fetchMore() itself, from its handler of the reset.
+        KernelInstanceModel model;
+        model.setInstances(twoDeviceKernels(), rows);
+        QCOMPARE(model.rowCount(), int(page));
+        QCOMPARE(model.listedCount(), n);
+        QVERIFY(model.canFetchMore({}));
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        model.fetchMore({});
+        QCOMPARE(model.rowCount(), int(2 * page));
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(inserted.at(0).at(1).toInt(), int(page));
+        QCOMPARE(inserted.at(0).at(2).toInt(), int(2 * page - 1));
+        QCOMPARE(model.showRowOfKernel(1), int(n - 1));
+        QCOMPARE(model.rowCount(), int(n));
+        QVERIFY(!model.canFetchMore({}));
+        QCOMPARE(model.showRowOfKernel(7), -1); // not listed
+        // A new list starts at one page again; the snapshot a CSV export writes holds all of it.
+        model.setInstances(model.profile(), rows);
+        QCOMPARE(model.rowCount(), int(page));
+        QCOMPARE(model.csvSnapshot()->rowCount(), int(n));
+    }
+
     /// The copy the background CSV export writes from writes the model's CSV, rows in the order shown.
     void snapshotWritesTheSameCsv()
     {

@@ -470,14 +470,13 @@ bool KernelTablePane::selectListedInstance(quint32 kernelRow)
         if (std::find(all.begin(), all.end(), kernelRow) != all.end())
             clearBrush();
     }
-    for (int r = 0; r < m_instances->rowCount(); ++r)
-        if (m_instances->kernelRowAt(r) == kernelRow) {
-            const QModelIndex i = m_instances->index(r, KernelInstanceModel::StartColumn);
-            m_instanceView->setCurrentIndex(i);
-            m_instanceView->scrollTo(i);
-            return true;
-        }
-    return false;
+    const int r = m_instances->showRowOfKernel(kernelRow);
+    if (r < 0)
+        return false;
+    const QModelIndex i = m_instances->index(r, KernelInstanceModel::StartColumn);
+    m_instanceView->setCurrentIndex(i);
+    m_instanceView->scrollTo(i);
+    return true;
 }
 
 void KernelTablePane::showInstancesOfCurrentRow()
@@ -587,7 +586,7 @@ void KernelTablePane::updateInstancesLabel()
                               .arg(formatDuration(std::max<qint64>(r.min, 0)), formatDuration(r.max)));
     m_brushLabel->show();
     m_instancesLabel->setText(tr("%1 of %2 of %3")
-                                  .arg(withThousandsSeparators(qint64(m_instances->rowCount())),
+                                  .arg(withThousandsSeparators(qint64(m_instances->listedCount())),
                                       countOf(all, tr("execution"), tr("executions")), m_listedName));
 }
 
