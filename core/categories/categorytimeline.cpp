@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "categorytimeline.h"
 
+#include "core/profile/gpukey.h"
 #include "core/util/hugepages.h"
 
 #include <algorithm>
@@ -13,41 +14,32 @@ namespace nsw {
 namespace {
 constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
 
-/// Maps (process, CUDA ordinal) to a dense device index; consecutive rows mostly share one, so the last hit is
-/// kept.
+/// Maps (process, CUDA ordinal) to a dense index of its GPU (Profile::gpuKey); consecutive rows mostly share one.
 class DeviceMapper
 {
 public:
     explicit DeviceMapper(const Profile& p)
-        : m_profile(p)
+        : m_keyOf(p)
     { }
 
     std::uint32_t operator()(ProcessIndex process, std::int32_t device)
     {
-        const std::uint64_t key = (std::uint64_t(std::uint32_t(process)) << 32) | std::uint32_t(device);
-        if (key == m_lastKey)
+        const int id = m_keyOf(process, device);
+        if (!ids.empty() && id == ids[m_lastIndex])
             return m_lastIndex;
-        auto it = m_byKey.find(key);
-        if (it == m_byKey.end()) {
-            const int id = m_profile.gpuKey(process, device);
-            auto idIt = std::find(ids.begin(), ids.end(), id);
-            if (idIt == ids.end()) {
-                ids.push_back(id);
-                idIt = ids.end() - 1;
-            }
-            it = m_byKey.emplace(key, std::uint32_t(idIt - ids.begin())).first;
+        auto idIt = std::find(ids.begin(), ids.end(), id); // a handful of GPUs
+        if (idIt == ids.end()) {
+            ids.push_back(id);
+            idIt = ids.end() - 1;
         }
-        m_lastKey = key;
-        m_lastIndex = it->second;
+        m_lastIndex = std::uint32_t(idIt - ids.begin());
         return m_lastIndex;
     }
 
     std::vector<int> ids; ///< in order of first appearance
 
 private:
-    const Profile& m_profile;
-    std::unordered_map<std::uint64_t, std::uint32_t> m_byKey;
-    std::uint64_t m_lastKey = std::numeric_limits<std::uint64_t>::max();
+    GpuKeyOfRow m_keyOf;
     std::uint32_t m_lastIndex = 0;
 };
 } // namespace

@@ -30,8 +30,9 @@ public:
 private:
     const Profile& m_profile;
     std::map<std::pair<ProcessIndex, int>, int> m_keyOf;
-    std::pair<ProcessIndex, int> m_lastPair { kNoIndex, -1 };
-    int m_lastKey = -1;
+    bool m_haveLast = false; ///< the ordinal of a damaged row is -1, a key like any other
+    std::pair<ProcessIndex, int> m_lastPair;
+    int m_lastKey = 0;
 };
 
 } // namespace nsw

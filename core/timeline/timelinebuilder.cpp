@@ -101,13 +101,10 @@ std::shared_ptr<TimelineIndex> TimelineIndexBuilder::build()
 
 int TimelineIndexBuilder::gpuKey(ProcessIndex process, int device)
 {
-    const std::int64_t key = (std::int64_t(process) << 32) | std::uint32_t(device);
-    if (const auto it = m_gpuKeys.find(key); it != m_gpuKeys.end())
-        return it->second;
-    const GpuInfo* gpu = m_profile.gpuFor(process, device);
+    // Asked once per stream track (gpuTrack() keeps those): no cache of its own.
     const int group = m_profile.gpuKey(process, device);
-    m_gpuKeys.emplace(key, group);
-    m_gpuLabels.emplace(group, gpuLabel(group, gpu));
+    if (!m_gpuLabels.count(group))
+        m_gpuLabels.emplace(group, gpuLabel(group, m_profile.gpuFor(process, device)));
     return group;
 }
 

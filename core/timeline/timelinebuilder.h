@@ -74,7 +74,6 @@ private:
     std::vector<float> m_gapTrees;
     std::vector<Track> m_tracks;
     std::unordered_map<std::uint64_t, int> m_gpuTracks; ///< (process, device, stream) -> track
-    std::map<std::int64_t, int> m_gpuKeys; ///< (process, device) -> GPU group key
     std::map<int, QString> m_gpuLabels; ///< GPU group key -> label
     std::vector<std::array<int, kThreadKinds>> m_threadTracks; ///< by thread + 1 (0: unknown thread)
 };

@@ -51,6 +51,7 @@ private Q_SLOTS:
         QTest::newRow("mapped: an ordinal missing from the table is kept") << true << 100 << 5 << 5;
         QTest::newRow("not mapped: the ordinal, though both GPUs are one model") << false << 100 << 1 << 1;
         QTest::newRow("not mapped: an ordinal of no listed GPU is kept") << false << 100 << 3 << 3;
+        QTest::newRow("mapped: a damaged row's ordinal (-1) is kept") << true << 100 << -1 << -1;
     }
     void keyOfOrdinal()
     {
@@ -75,6 +76,10 @@ private Q_SLOTS:
         QCOMPARE(keyOf(p->kernels, 2), 0);
         QCOMPARE(keyOf(p->kernels, 0), 1); // the last answer kept must not leak into another pair
         QCOMPARE(keyOf.seen().size(), std::size_t(3));
+        // A key of -1 (a damaged row's ordinal) is a key like any other: asked twice, the same answer.
+        QCOMPARE(keyOf(processOf(*p, 100), -1), -1);
+        QCOMPARE(keyOf(processOf(*p, 100), -1), -1);
+        QCOMPARE(keyOf(processOf(*p, 100), 0), 1);
     }
 };
 
