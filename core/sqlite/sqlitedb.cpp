@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sqlitedb.h"
 
+#include "exportvfs.h"
+
 #include <QAtomicInteger>
 #include <QFile>
 #include <QFileInfo>
@@ -25,6 +27,7 @@ struct OpenPlan
     QString mode;
     QString error;
     bool rollbackJournal = false; ///< a -journal file lies beside the file: opened with locks
+    bool immutable = false; ///< nothing writes the file: the export VFS may read it around the page cache
 };
 
 /// Size of a file named by raw bytes, or -1 when it does not exist.
@@ -58,7 +61,7 @@ OpenPlan planOpen(const QString& path)
     if (sizeOf(real + "-journal") > 0) // a writer may be active: take locks, so its pages are never read
         return { QStringLiteral("mode=ro"), QStringLiteral("read-only (rollback journal present)"), {}, true };
     // immutable=1: SQLite takes no locks and never creates -journal/-wal/-shm files next to the trace.
-    return { QStringLiteral("mode=ro&immutable=1"), QStringLiteral("immutable"), {} };
+    return { QStringLiteral("mode=ro&immutable=1"), QStringLiteral("immutable"), {}, false, true };
 }
 
 QString sqliteUri(const QString& absolutePath, const QString& parameters)
@@ -66,6 +69,16 @@ QString sqliteUri(const QString& absolutePath, const QString& parameters)
     // Percent-encoded from the file system's bytes, so that any file name reaches SQLite unchanged.
     const QByteArray encoded = QFile::encodeName(absolutePath).toPercentEncoding("/");
     return QStringLiteral("file:") + QString::fromLatin1(encoded) + QLatin1Char('?') + parameters;
+}
+
+/// Library settings that SQLite takes only before it initialises, i.e. before the first open or VFS lookup.
+void configureSqliteOnce()
+{
+    // Debian's SQLite counts every allocation under one global mutex (SQLITE_DEFAULT_MEMSTATUS): the parallel scans
+    // spent a tenth of their time locking it. Refused and harmless when the driver carries its own SQLite that
+    // initialised already.
+    static std::once_flag configured;
+    std::call_once(configured, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
 }
 
 int progressHandler(void* token)
@@ -90,6 +103,7 @@ std::unique_ptr<SqliteDb> SqliteDb::open(const QString& path, QString* error)
 {
     QString ignored;
     QString& message = error ? *error : ignored;
+    configureSqliteOnce();
     const OpenPlan plan = planOpen(QFileInfo(path).absoluteFilePath());
     if (!plan.error.isEmpty()) {
         message = plan.error;
@@ -98,9 +112,22 @@ std::unique_ptr<SqliteDb> SqliteDb::open(const QString& path, QString* error)
     std::unique_ptr<SqliteDb> db(new SqliteDb);
     db->m_path = path;
     db->m_openMode = plan.mode;
-    if (!db->openConnection(sqliteUri(QFileInfo(path).absoluteFilePath(), plan.parameters), &message))
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const bool readDirect = plan.immutable && exportvfs::modeFor(QFileInfo(path).size()) == exportvfs::ReadMode::Direct
+        && exportvfs::name();
+    // The export VFS lives in the linked SQLite: a QSQLITE plugin with its own library does not know it, and the
+    // plain open below says why the file cannot be read, if it cannot.
+    const bool throughVfs = readDirect
+        && db->openConnection(sqliteUri(absolute,
+                                  plan.parameters
+                                      + QStringLiteral("&vfs=%1&nsw_read=%2")
+                                            .arg(QLatin1String(exportvfs::name()),
+                                                QLatin1String(exportvfs::uriValue(exportvfs::ReadMode::Direct)))),
+            &message);
+    if (!throughVfs && (db->closeConnection(), !db->openConnection(sqliteUri(absolute, plan.parameters), &message)))
         return nullptr;
     db->chooseAccess();
+    db->describeReadMode();
     // Read the schema now: this is where "file is not a database", truncation of page 1 and locks surface.
     Statement st(*db, QStringLiteral("SELECT count(*) FROM sqlite_master"));
     if (!st.isValid() || st.step() != Statement::Step::Row) {
@@ -139,11 +166,6 @@ bool SqliteDb::openConnection(const QString& uri, QString* error)
     // A locked file fails at once ("in use") instead of waiting for QSQLITE's default 5 s.
     m_db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI;QSQLITE_BUSY_TIMEOUT=0"));
     m_db.setDatabaseName(uri);
-    // Debian's SQLite counts every allocation under one global mutex (SQLITE_DEFAULT_MEMSTATUS): the parallel scans
-    // spent a tenth of their time locking it. Only possible before SQLite initialises (the first open); refused and
-    // harmless after that, or when the driver carries its own SQLite.
-    static std::once_flag noMemoryStatus;
-    std::call_once(noMemoryStatus, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
     if (!m_db.open()) {
         *error = QStringLiteral("%1: cannot open as SQLite: %2").arg(m_path, m_db.lastError().text());
         return false;
@@ -187,11 +209,24 @@ SqliteDb::~SqliteDb()
     if (m_handle)
         sqlite3_progress_handler(m_handle, 0, nullptr, nullptr);
     m_handle = nullptr;
+    closeConnection();
+}
+
+void SqliteDb::closeConnection()
+{
     if (m_db.isValid())
         m_db.close();
     m_db = QSqlDatabase();
     if (!m_connectionName.isEmpty())
         QSqlDatabase::removeDatabase(m_connectionName);
+    m_connectionName.clear();
+}
+
+void SqliteDb::describeReadMode()
+{
+    // Only through the native handle: our SQLite must not be handed another library's connection.
+    if (exportvfs::modeOf(m_handle) == exportvfs::ReadMode::Direct)
+        m_openMode += QStringLiteral(", read around the page cache");
 }
 
 void SqliteDb::setInterruptToken(const CancelToken* token)

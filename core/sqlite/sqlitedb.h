@@ -63,7 +63,8 @@ public:
     SqliteAccess access() const { return m_access; }
     /// One line for `info --load`: the access path and why.
     const QString& accessDescription() const { return m_accessDescription; }
-    /// How the file was opened ("immutable", "read-only (WAL)", "read-only (locked)").
+    /// How the file was opened ("immutable", "immutable, read around the page cache", "read-only (WAL)",
+    /// "read-only (locked)").
     const QString& openMode() const { return m_openMode; }
     /// The driver's native handle for hot loops; null on the QtSql access path.
     sqlite3* handle() const { return m_handle; }
@@ -98,6 +99,9 @@ public:
 private:
     SqliteDb() = default;
     bool openConnection(const QString& uri, QString* error);
+    void closeConnection();
+    /// Adds how the export VFS reads the file (around the page cache) to openMode().
+    void describeReadMode();
     void chooseAccess();
     void readSchema() const;
 
