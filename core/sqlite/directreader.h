@@ -34,8 +34,9 @@ public:
     Outcome read(char* out, int amount, std::int64_t offset);
 
     static constexpr std::int64_t kBlockBytes = std::int64_t(2) << 20;
-    /// A table's leaves in file order, the b-tree's interior pages elsewhere, a second cursor, the block read ahead.
-    static constexpr int kBlocks = 6;
+    /// The block a scan reads, the one read ahead, and two for the pages elsewhere (the schema, a b-tree's interior
+    /// pages before SQLite's own cache holds them, a second cursor). Each connection holds kBlocks * kBlockBytes.
+    static constexpr int kBlocks = 4;
 
 private:
     struct Block
