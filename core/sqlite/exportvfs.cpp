@@ -117,9 +117,8 @@ int deviceCharacteristics(sqlite3_file* file)
 
 int openFile(sqlite3_vfs*, sqlite3_filename name, sqlite3_file* file, int flags, int* outFlags)
 {
-    const char* wanted = name ? sqlite3_uri_parameter(name, "nsw_read") : nullptr;
-    const bool direct = wanted && std::strcmp(wanted, uriValue(ReadMode::Direct)) == 0 && (flags & SQLITE_OPEN_MAIN_DB)
-        && (flags & SQLITE_OPEN_READONLY) && sqlite3_uri_boolean(name, "immutable", 0);
+    const bool direct = name && (flags & SQLITE_OPEN_MAIN_DB) && (flags & SQLITE_OPEN_READONLY)
+        && sqlite3_uri_boolean(name, "immutable", 0);
     if (!direct)
         return s_default->xOpen(s_default, name, file, flags, outFlags);
     std::unique_ptr<DirectReader> reader = DirectReader::open(name);
@@ -158,9 +157,10 @@ const char* registerVfs()
 ReadMode modeFor(std::int64_t bytes)
 {
     const QByteArray setting = qgetenv("NSW_SQLITE_READ");
-    for (const ReadMode mode : { ReadMode::Default, ReadMode::Direct })
-        if (setting == uriValue(mode))
-            return mode;
+    if (setting == "default")
+        return ReadMode::Default;
+    if (setting == "direct")
+        return ReadMode::Direct;
     const std::int64_t memory = std::int64_t(::sysconf(_SC_PHYS_PAGES)) * ::sysconf(_SC_PAGESIZE);
     return memory > 0 && bytes > memory / 2 ? ReadMode::Direct : ReadMode::Default;
 }
@@ -169,11 +169,6 @@ const char* name()
 {
     static const char* const registered = registerVfs();
     return registered;
-}
-
-const char* uriValue(ReadMode mode)
-{
-    return mode == ReadMode::Direct ? "direct" : "default";
 }
 
 ReadMode modeOf(sqlite3* db)

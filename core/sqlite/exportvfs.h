@@ -25,9 +25,8 @@ enum class ReadMode
 ReadMode modeFor(std::int64_t bytes);
 
 /// The VFS's name for a URI's `vfs=` parameter, registered on the first call in the linked SQLite; nullptr when
-/// registration failed. The URI names the mode too: `nsw_read=` uriValue().
+/// registration failed. It reads immutable main database files directly, and opens every other file the default way.
 const char* name();
-const char* uriValue(ReadMode mode);
 
 /// The mode @p db's main file is read in: Default also when O_DIRECT was refused (tmpfs) or @p db is not ours.
 ReadMode modeOf(sqlite3* db);

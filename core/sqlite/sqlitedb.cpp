@@ -118,11 +118,8 @@ std::unique_ptr<SqliteDb> SqliteDb::open(const QString& path, QString* error)
     // The export VFS lives in the linked SQLite: a QSQLITE plugin with its own library does not know it, and the
     // plain open below says why the file cannot be read, if it cannot.
     const bool throughVfs = readDirect
-        && db->openConnection(sqliteUri(absolute,
-                                  plan.parameters
-                                      + QStringLiteral("&vfs=%1&nsw_read=%2")
-                                            .arg(QLatin1String(exportvfs::name()),
-                                                QLatin1String(exportvfs::uriValue(exportvfs::ReadMode::Direct)))),
+        && db->openConnection(
+            sqliteUri(absolute, plan.parameters + QStringLiteral("&vfs=") + QLatin1String(exportvfs::name())),
             &message);
     if (!throughVfs && (db->closeConnection(), !db->openConnection(sqliteUri(absolute, plan.parameters), &message)))
         return nullptr;

@@ -144,6 +144,37 @@ private slots:
         QVERIFY(rows < kRows);
     }
 
+    /// Direct past half the memory (MemTotal of /proc/meminfo here), unless NSW_SQLITE_READ says otherwise.
+    void modeFollowsTheFileAndTheMemory_data()
+    {
+        QTest::addColumn<QByteArray>("setting");
+        QTest::addColumn<double>("fractionOfMemory");
+        QTest::addColumn<int>("mode");
+        const int byDefault = int(exportvfs::ReadMode::Default);
+        const int direct = int(exportvfs::ReadMode::Direct);
+        QTest::newRow("a small export") << QByteArray() << 0.0001 << byDefault;
+        QTest::newRow("a quarter of the memory") << QByteArray() << 0.25 << byDefault;
+        QTest::newRow("as large as the memory") << QByteArray() << 1.0 << direct;
+        QTest::newRow("small, direct forced") << QByteArray("direct") << 0.0001 << direct;
+        QTest::newRow("large, default forced") << QByteArray("default") << 1.0 << byDefault;
+    }
+
+    void modeFollowsTheFileAndTheMemory()
+    {
+        QFETCH(QByteArray, setting);
+        QFETCH(double, fractionOfMemory);
+        QFETCH(int, mode);
+        QFile meminfo(QStringLiteral("/proc/meminfo"));
+        QVERIFY(meminfo.open(QIODevice::ReadOnly));
+        const QList<QByteArray> total = meminfo.readLine().simplified().split(' '); // "MemTotal: N kB"
+        QCOMPARE(total.value(0), QByteArray("MemTotal:"));
+        const double memoryBytes = total.value(1).toDouble() * 1024;
+        const ReadModeSetting forced(setting);
+        if (setting.isEmpty())
+            qunsetenv("NSW_SQLITE_READ");
+        QCOMPARE(int(exportvfs::modeFor(std::int64_t(memoryBytes * fractionOfMemory))), mode);
+    }
+
     /// A file that is not immutable (a -journal beside it) is never read around the page cache.
     void onlyImmutableFilesGoThroughTheVfs()
     {
