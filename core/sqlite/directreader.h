@@ -22,8 +22,6 @@ public:
 
     /// The file's size when it was opened.
     std::int64_t size() const { return m_size; }
-    /// True when blocks are read ahead (the kernel gave an AIO context).
-    bool readsAhead() const { return m_aio != 0; }
 
     enum class Outcome
     {

@@ -13,8 +13,6 @@ namespace nsw::exportvfs {
 namespace {
 
 constexpr char kName[] = "nsw-export";
-/// A file control of our own (SQLite's are small numbers): which mode a file is read in.
-constexpr int kModeOpcode = 0x4e535702;
 
 /// One main database file read directly, in the space SQLite gives its files (plain data: SQLite neither constructs
 /// nor destroys it). The default VFS's file lives right after it and takes the locks; its pages are never read.
@@ -98,10 +96,6 @@ int checkReservedLock(sqlite3_file* file, int* out)
 
 int fileControl(sqlite3_file* file, int op, void* arg)
 {
-    if (op == kModeOpcode) {
-        *static_cast<int*>(arg) = int(ReadMode::Direct);
-        return SQLITE_OK;
-    }
     return real(file)->pMethods->xFileControl(real(file), op, arg);
 }
 
@@ -173,8 +167,11 @@ const char* name()
 
 ReadMode modeOf(sqlite3* db)
 {
-    int mode = int(ReadMode::Default);
-    return db && sqlite3_file_control(db, "main", kModeOpcode, &mode) == SQLITE_OK ? ReadMode(mode) : ReadMode::Default;
+    // Only files read directly carry our methods.
+    sqlite3_file* file = nullptr;
+    const bool ours = db && sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK && file
+        && file->pMethods == &s_methods;
+    return ours ? ReadMode::Direct : ReadMode::Default;
 }
 
 } // namespace nsw::exportvfs

@@ -104,7 +104,9 @@ std::unique_ptr<SqliteDb> SqliteDb::open(const QString& path, QString* error)
     QString ignored;
     QString& message = error ? *error : ignored;
     configureSqliteOnce();
-    const OpenPlan plan = planOpen(QFileInfo(path).absoluteFilePath());
+    const QFileInfo info(path);
+    const QString absolute = info.absoluteFilePath();
+    const OpenPlan plan = planOpen(absolute);
     if (!plan.error.isEmpty()) {
         message = plan.error;
         return nullptr;
@@ -112,17 +114,19 @@ std::unique_ptr<SqliteDb> SqliteDb::open(const QString& path, QString* error)
     std::unique_ptr<SqliteDb> db(new SqliteDb);
     db->m_path = path;
     db->m_openMode = plan.mode;
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    const bool readDirect = plan.immutable && exportvfs::modeFor(QFileInfo(path).size()) == exportvfs::ReadMode::Direct
-        && exportvfs::name();
+    const bool readDirect
+        = plan.immutable && exportvfs::modeFor(info.size()) == exportvfs::ReadMode::Direct && exportvfs::name();
     // The export VFS lives in the linked SQLite: a QSQLITE plugin with its own library does not know it, and the
     // plain open below says why the file cannot be read, if it cannot.
     const bool throughVfs = readDirect
         && db->openConnection(
             sqliteUri(absolute, plan.parameters + QStringLiteral("&vfs=") + QLatin1String(exportvfs::name())),
             &message);
-    if (!throughVfs && (db->closeConnection(), !db->openConnection(sqliteUri(absolute, plan.parameters), &message)))
-        return nullptr;
+    if (!throughVfs) {
+        db->closeConnection();
+        if (!db->openConnection(sqliteUri(absolute, plan.parameters), &message))
+            return nullptr;
+    }
     db->chooseAccess();
     db->describeReadMode();
     // Read the schema now: this is where "file is not a database", truncation of page 1 and locks surface.

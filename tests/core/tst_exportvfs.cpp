@@ -74,6 +74,10 @@ struct Fixture
 {
     QTemporaryDir dir { QCoreApplication::applicationDirPath() + QStringLiteral("/exportvfs-XXXXXX") };
     QString path = writeExport(dir);
+    QString error;
+
+    /// The export opened as SqliteDb opens it; null (and error set) on failure.
+    std::unique_ptr<SqliteDb> open() { return path.isEmpty() ? nullptr : SqliteDb::open(path, &error); }
 };
 
 } // namespace
@@ -89,12 +93,10 @@ private slots:
     {
         QFETCH(QByteArray, mode);
         QFETCH(QString, openMode);
-        Fixture f;
-        QVERIFY(!f.path.isEmpty());
         const ReadModeSetting setting(mode);
-        QString error;
-        const std::unique_ptr<SqliteDb> db = SqliteDb::open(f.path, &error);
-        QVERIFY2(db, qPrintable(error));
+        Fixture f;
+        const std::unique_ptr<SqliteDb> db = f.open();
+        QVERIFY2(db, qPrintable(f.path.isEmpty() ? QStringLiteral("no export written") : f.error));
         QCOMPARE(db->openMode(), openMode);
 
         qint64 count = 0, valueSum = 0, labelBytes = 0, expectedValues = 0, expectedBytes = 0;
@@ -124,12 +126,10 @@ private slots:
     void truncatedWhileReadIsAnError()
     {
         QFETCH(QByteArray, mode);
-        Fixture f;
-        QVERIFY(!f.path.isEmpty());
         const ReadModeSetting setting(mode);
-        QString error;
-        const std::unique_ptr<SqliteDb> db = SqliteDb::open(f.path, &error);
-        QVERIFY2(db, qPrintable(error));
+        Fixture f;
+        const std::unique_ptr<SqliteDb> db = f.open();
+        QVERIFY2(db, qPrintable(f.path.isEmpty() ? QStringLiteral("no export written") : f.error));
         Statement st(*db, QStringLiteral("SELECT id, value FROM Rows"));
         for (int i = 0; i < 10; ++i)
             QCOMPARE(st.step(), Statement::Step::Row);
@@ -185,9 +185,8 @@ private slots:
         QVERIFY(journal.open(QIODevice::WriteOnly));
         QVERIFY(journal.write(QByteArray(512, '\0')) == 512);
         journal.close();
-        QString error;
-        const std::unique_ptr<SqliteDb> db = SqliteDb::open(f.path, &error);
-        QVERIFY2(db, qPrintable(error));
+        const std::unique_ptr<SqliteDb> db = f.open();
+        QVERIFY2(db, qPrintable(f.error));
         QCOMPARE(db->openMode(), QStringLiteral("read-only (rollback journal present)"));
         QCOMPARE(exportvfs::modeOf(db->handle()), exportvfs::ReadMode::Default);
     }
